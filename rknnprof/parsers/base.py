@@ -1,0 +1,52 @@
+"""The parser contract: streaming, line by line, one family per module.
+
+``lines.read_lines`` yields clean :class:`~rknnprof.lines.Line` records (prefixes stripped).
+``parsers.scan`` offers each line to the open :class:`Block` of its stream (logcat pid/tid, or
+one stream for plain text); when no block is open it asks each registered
+:class:`BlockParser` in ``PARSERS`` order whether the line *opens* one of its blocks. A block
+consumes lines until it sees one that is not its own (``feed`` returns False: the line is
+offered again to the parsers), then ``close()`` returns :mod:`~rknnprof.parsers.events`.
+``parsers.assemble`` turns the event stream into :class:`~rknnprof.model.Profile` objects:
+tables and their ranking/total lines into frames, frames of the same model merged.
+
+A family module defines one ``BlockParser`` subclass and nothing else public. Keep ``opens``
+cheap: it runs on every line outside a block (a ``in`` test on a literal before any regex).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+    from rknnprof.parsers.events import Event
+
+
+class Block(ABC):
+    """The state of one block being read (one table, one warning record, one info line)."""
+
+    @abstractmethod
+    def feed(self, line: Line) -> bool:
+        """Take ``line`` if it belongs to this block and return True; return False to end the
+        block without consuming the line."""
+
+    @abstractmethod
+    def close(self) -> list[Event]:
+        """The block is over (a foreign line, or end of input): return what it found."""
+
+
+class BlockParser(ABC):
+    """One input family."""
+
+    family: ClassVar[str]
+    """Stable name, e.g. ``toolkit2-perf-table``; shown by ``rknnprof formats`` and in JSON."""
+    detection: ClassVar[str]
+    """One sentence for ``rknnprof formats``: how the family is recognised."""
+    fields: ClassVar[str]
+    """One sentence for ``rknnprof formats``: what it yields."""
+
+    @abstractmethod
+    def opens(self, line: Line) -> Block | None:
+        """Return a new block if ``line`` starts one of this family (the line is consumed by the
+        new block), else None."""

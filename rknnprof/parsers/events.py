@@ -1,0 +1,124 @@
+"""What blocks emit. ``parsers.assemble`` is the only consumer.
+
+Every event carries ``line`` (1-based line of its first input line) and ``stream`` (the logcat
+(pid, tid) it came from, or None). Events are small frozen records; a table is one event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rknnprof.model import (
+    BenchmarkRun,
+    Frequencies,
+    Layer,
+    OpTypeStat,
+    SkippedRow,
+    Versions,
+)
+
+Stream = tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """One per-layer table (one inference, or one build-time estimate)."""
+
+    family: str
+    line: int
+    last_line: int
+    layers: tuple[Layer, ...]
+    measured: bool = True
+    """False for build-time estimated tables."""
+    reported_total_time_us: float | None = None
+    reported_rw_kb: float | None = None
+    skipped: tuple[SkippedRow, ...] = ()
+    notes: tuple[tuple[int, str], ...] = ()
+    """(line, message) warnings found while reading the table (inconsistencies, assumptions)."""
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class RankingEvent:
+    """An "Operator Time Consuming Ranking Table" (belongs to the table just before it, if any)."""
+
+    line: int
+    last_line: int
+    stats: tuple[OpTypeStat, ...]
+    total: OpTypeStat | None = None
+    """The ``Total`` row, where printed."""
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class TotalsEvent:
+    """perf_debug=False output: ``Total Time(us): N`` / ``FPS: x`` (no per-layer table)."""
+
+    family: str
+    line: int
+    total_time_us: float | None
+    fps: float | None = None
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class InfoEvent:
+    """Runtime / driver / model information lines; any field may be None."""
+
+    line: int
+    versions: Versions = field(default_factory=Versions)
+    platform: str | None = None
+    """Lower-case SoC from ``target platform: rk3588`` and similar."""
+    platform_evidence: str | None = None
+    """The text that named the platform, for ``platform_basis``."""
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class FrequencyEvent:
+    line: int
+    frequencies: Frequencies
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class FallbackWarningEvent:
+    """``<Op> will fallback to CPU, because …`` (kind ``cpu``) or ``Failed to config layer:
+    '<name>' using 3Core fallback to single core mode`` (kind ``multicore``)."""
+
+    line: int
+    kind: str
+    subject: str
+    """Op type (cpu) or layer FullName (multicore)."""
+    reason: str
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class BenchmarkEvent:
+    line: int
+    last_line: int
+    run: BenchmarkRun
+    model_name: str | None = None
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
+class NpuLoadEvent:
+    """Driver ``NPU load:  Core0: 52%, Core1: 0%, …``."""
+
+    line: int
+    load_pct: tuple[float, ...]
+    stream: Stream = None
+
+
+Event = (
+    TableEvent
+    | RankingEvent
+    | TotalsEvent
+    | InfoEvent
+    | FrequencyEvent
+    | FallbackWarningEvent
+    | BenchmarkEvent
+    | NpuLoadEvent
+)

@@ -1,0 +1,51 @@
+"""The rule contract. A rule is data: a code, a name, a severity, a doc and a check.
+
+The check is a pure function ``(profile, context) -> iterable of Finding``; its docstring is the
+rule's doc, written as the sections *What it finds / Why it costs time / Example / How to fix /
+Estimate / Source* (shown by ``rknnprof rules CODE``, the HTML report and the README table).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rknnprof.model import Finding, Profile, Severity
+
+if TYPE_CHECKING:
+    pass
+
+CODE_PATTERN = re.compile(r"^RKN\d{3}$")
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What a check may look at besides the profile."""
+
+    platform: Any = None
+    """``rknnprof.platforms.Platform`` for the profile's SoC, or None when unknown."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Thresholds overridable from the command line (documented per rule)."""
+
+
+Check = Callable[[Profile, RuleContext], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    """``RKNnnn``; unique; checked against ``CODE_PATTERN`` by a test."""
+    name: str
+    """kebab-case, e.g. ``cpu-fallback``."""
+    severity: Severity
+    summary: str
+    """One line for listings."""
+    check: Check
+
+    @property
+    def doc(self) -> str:
+        import inspect
+
+        return inspect.cleandoc(self.check.__doc__ or "")

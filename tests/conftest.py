@@ -1,0 +1,38 @@
+"""Shared fixtures. Corpus tests read ``../shared/corpus`` beside the repository (CI lays it
+there too); ``RKNNPROF_CORPUS`` overrides. Without it they skip, saying why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("RKNNPROF_CORPUS", REPO.parent / "shared" / "corpus"))
+SAMPLES = REPO / "sample_logs"
+
+
+@pytest.fixture(autouse=True)
+def _fixed_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reporters render at 80 columns without colour unless a test says otherwise."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "50")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+def corpus_file(prefix: str) -> Path:
+    """The corpus file whose name starts with ``prefix`` (``"01_"``), or skip."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus folder {CORPUS} is absent (set RKNNPROF_CORPUS)")
+    matches = sorted(CORPUS.glob(f"{prefix}*"))
+    if not matches:
+        pytest.skip(f"no corpus file {prefix}* in {CORPUS}")
+    return matches[0]
+
+
+@pytest.fixture
+def corpus() -> object:
+    return corpus_file
