@@ -45,6 +45,22 @@ def split_cells(text: str) -> list[str]:
     return [cell for cell in _CELL_SPLIT.split(text.strip()) if cell]
 
 
+_HEADER_TAILS = frozenset({"Cycles", "Number", "Size", "Time(us)", "Ratio(%)", "Amount"})
+
+
+def header_cells(text: str) -> list[str]:
+    """Column names of a header line. Names are split on any blank run (the 2.x header has
+    single blanks between ``DataType Target``), then two-word names are put back together
+    (``DDR Cycles``, ``Task Number``, ``Regcmd Size``, ``CPU Time(us)``)."""
+    cells: list[str] = []
+    for word in text.split():
+        if cells and word in _HEADER_TAILS:
+            cells[-1] = f"{cells[-1]} {word}"
+        else:
+            cells.append(word)
+    return cells
+
+
 def is_int(token: str) -> bool:
     return _INT.fullmatch(token) is not None
 
