@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rknnprof.lines import Line
     from rknnprof.parsers.events import Event
 
-FAMILY = "toolkit2-build-verbose"
+FAMILY = "toolkit2-build-estimate"
 
 _DASH_RULE = re.compile(r"^\s*-{20,}\s*$")
 _TOTAL_LINE = re.compile(r"^\s*Total [^:]*:\s*(?P<value>\d+(?:\.\d+)?)")

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from rknnprof.lines import Line
     from rknnprof.parsers.events import Event
 
-FAMILY = "toolkit1-eval_perf"
+FAMILY = "toolkit1-perf-table"
 
 _HEADER = re.compile(r"^\s*Layer ID\s+Name\s+Operator\s+Uid\s+Time\(us\)\s*$")
 _ROW = re.compile(

@@ -27,7 +27,7 @@ def test_header_layout_rows_are_estimates() -> None:
 {RULE}
 unrelated line"""
     )
-    assert event.measured is False and event.family == "toolkit2-build-verbose"
+    assert event.measured is False and event.family == "toolkit2-build-estimate"
     assert [la.id for la in event.layers] == [0, 1]
     conv = event.layers[1]
     assert (conv.ddr_cycles, conv.npu_cycles, conv.total_cycles) == (164250, 921600, 921600)

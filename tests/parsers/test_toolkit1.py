@@ -34,7 +34,7 @@ unrelated"""
     assert event.layers[0].extra == (("Uid", "60"),)
     assert event.reported_total_time_us == 1281
     assert event.last_line == 7
-    assert event.family == "toolkit1-eval_perf"
+    assert event.family == "toolkit1-perf-table"
 
 
 def test_indentation_lost_continuation_still_joined_when_name_filled_40_chars() -> None:
