@@ -82,13 +82,12 @@ def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
         if comp.layers:
             console.print(_summary_counts(comp))
             table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
-            table.add_column("Layer", overflow="fold", ratio=1, min_width=16)
-            table.add_column("Op", no_wrap=True)
+            table.add_column("Layer", overflow="fold", ratio=3)
             for col in ("Base", "Current", "Δ us", "Δ %"):
                 table.add_column(col, justify="right", no_wrap=True)
-            table.add_column("Note", overflow="fold")
+            table.add_column("Note", overflow="fold", ratio=1)
             for d in comp.layers[: options.top]:
-                table.add_row(d.name, d.op_type, us(d.base_time_us), us(d.current_time_us),
+                table.add_row(d.name, us(d.base_time_us), us(d.current_time_us),
                               us(d.delta_us, True), pct(d.delta_pct), change_note(d))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
