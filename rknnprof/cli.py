@@ -8,7 +8,7 @@ import sys
 import click
 
 from rknnprof import __version__
-from rknnprof.errors import InputError, RknnprofError
+from rknnprof.errors import EXIT_FAILED, InputError, RknnprofError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -23,7 +23,9 @@ def cli() -> None:
 
 def main() -> None:
     try:
-        cli.main(standalone_mode=False)
+        rc = cli.main(standalone_mode=False)
+        if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
+            sys.exit(rc)
     except RknnprofError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(e.exit_code)
@@ -116,8 +118,7 @@ _color_option = click.option("--color", type=click.Choice(["auto", "always", "ne
 @click.option("--summary/--no-summary", default=True,
               help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
 @_color_option
-@click.pass_context
-def compare(ctx: click.Context, base: str, current: str, fmt: str | None, output: str | None,
+def compare(base: str, current: str, fmt: str | None, output: str | None,
             fail_over: float | None, top: int, summary: bool, color: str) -> None:
     """Layer-by-layer diff of two runs: BASE and CURRENT are logs or saved JSON reports.
 
@@ -146,7 +147,7 @@ def compare(ctx: click.Context, base: str, current: str, fmt: str | None, output
         for comp in slow:
             click.echo(f"Error: {comp.model or current}: total time grew {comp.delta_pct:+.1f}% "
                        f"(more than --fail-over {fail_over:g}%)", err=True)
-        ctx.exit(1)
+        raise SystemExit(EXIT_FAILED)
 
 
 @cli.command()
@@ -166,8 +167,7 @@ def compare(ctx: click.Context, base: str, current: str, fmt: str | None, output
 @click.option("--summary/--no-summary", default=True,
               help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
 @_color_option
-@click.pass_context
-def check(ctx: click.Context, path: str, budgets_path: str | None, baseline: str | None,
+def check(path: str, budgets_path: str | None, baseline: str | None,
           save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
           summary: bool, color: str) -> None:
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
@@ -222,7 +222,7 @@ def check(ctx: click.Context, path: str, budgets_path: str | None, baseline: str
         _append_step_summary(md.getvalue())
     failing = {"error": ("fail",), "warn": ("fail", "warn"), "never": ()}[fail_on]
     if any(result.count(status) for status in failing):
-        ctx.exit(1)
+        raise SystemExit(EXIT_FAILED)
 
 
 def _save_report(report, path: str) -> None:

@@ -1,0 +1,252 @@
+"""`rknnprof compare` and `rknnprof check` end to end through ``cli.main`` (exit codes, stdout
+vs stderr, JUnit, GitHub annotations and step summary, baselines)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from rknnprof.cli import main
+from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
+from rknnprof.parsers.saved import load_saved_report, report_to_dict
+
+
+def L(id, op, t, name, target=Target.NPU, line=None):
+    return Layer(id=id, op_type=op, time_us=t, full_name=name, target=target, data_type="INT8",
+                 line=line)
+
+
+def P(*layers, path="run.txt"):
+    return Profile(source=SourceSpan(path, 1, 9), format="toolkit2-perf-table",
+                   layers=tuple(layers), platform="rk3588")
+
+
+BASE = P(L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
+         L(2, "ConvExSwish", 1000, "Conv:/model.0/conv/Conv"),
+         L(3, "Softmax", 200, "Softmax:/model.22/Softmax"),
+         L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU))
+CURRENT = P(L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
+            L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),
+            L(3, "Softmax", 500, "Softmax:/model.22/Softmax", Target.CPU, line=7),
+            L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU))
+# totals 1230 -> 1630: +400 us, +32.5 %
+
+
+def save(path, *profiles):
+    path.write_text(json.dumps(report_to_dict(Report(tuple(profiles)))))
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return {"base": save(tmp_path / "base.json", BASE),
+            "cur": save(tmp_path / "cur.json", CURRENT),
+            "dir": tmp_path}
+
+
+def run(capsys, monkeypatch, *args):
+    """Run ``rknnprof ARGS`` through ``main()``: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def budgets(tmp_path, text, name="rknnprof.yaml"):
+    (tmp_path / name).write_text(text)
+    return str(tmp_path / name)
+
+
+# ---- compare -----------------------------------------------------------------------------------
+
+
+def test_compare_json(files, capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "compare", files["base"], files["cur"], "-f", "json")
+    assert code == 0 and err == ""
+    comp = json.loads(out)["comparisons"][0]
+    assert (comp["base_total_us"], comp["current_total_us"], comp["delta_us"]) == (1230, 1630, 400)
+    assert [(d["name"], d["delta_us"]) for d in comp["layers"][:2]] == [
+        ("Softmax:/model.22/Softmax", 300), ("Conv:/model.0/conv/Conv", 100)]
+    assert comp["target_changes"] == ["Softmax:/model.22/Softmax"]
+
+
+def test_compare_self_is_zero(files, capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["base"], "-f", "json",
+                       "--fail-over", "0")
+    assert code == 0
+    comp = json.loads(out)["comparisons"][0]
+    assert comp["delta_us"] == 0 and all(d["delta_us"] == 0 for d in comp["layers"])
+
+
+def test_compare_fail_over(files, capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "compare", files["base"], files["cur"],
+                       "--fail-over", "30")
+    assert code == 1 and "+32.5%" in err
+    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["cur"],
+                       "--fail-over", "35")
+    assert code == 0 and "+400 us" in out
+
+
+def test_compare_warns_when_not_like_for_like(files, capsys, monkeypatch, tmp_path):
+    other = Profile(source=SourceSpan("x"), format="toolkit2-perf-table", layers=BASE.layers,
+                    platform="rk3566")
+    path = save(tmp_path / "other.json", other)
+    code, out, err = run(capsys, monkeypatch, "compare", path, files["cur"], "-f", "markdown")
+    assert code == 0
+    assert "warning: not like for like: platform: rk3566 vs rk3588" in err
+    assert "platform: rk3566 vs rk3588" in out  # and in the report itself
+
+
+def test_compare_output_file_picks_format(files, capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["cur"], "-o", "d.csv")
+    assert code == 0 and out == ""
+    assert (files["dir"] / "d.csv").read_text().startswith("model,name,op_type,status")
+
+
+def test_compare_corrupt_json_is_one_line_error(files, capsys, monkeypatch):
+    (files["dir"] / "bad.json").write_text('{"schema_version": 1, "profiles": [')
+    code, out, err = run(capsys, monkeypatch, "compare", "bad.json", files["cur"])
+    assert code == 2 and out == ""
+    assert err.startswith("Error: bad.json:1: not a valid JSON report") and err.count("\n") == 1
+    (files["dir"] / "v9.json").write_text('{"schema_version": 9, "profiles": []}')
+    code, _, err = run(capsys, monkeypatch, "compare", "v9.json", files["cur"])
+    assert code == 2 and "unsupported schema_version 9" in err
+
+
+# ---- check -------------------------------------------------------------------------------------
+
+GATE = """\
+budgets:
+  - {metric: total_time_us, max: 5000, level: error}
+  - {metric: total_time_us, max_increase: 10%, min_delta: 100, level: error}
+  - {metric: cpu_fallback_layers, max: 0, level: error}
+  - {metric: layer_time_us, match: "Conv:*", max_increase: 5%, level: warn}
+"""
+
+
+def test_check_fails_and_names_fallback(files, capsys, monkeypatch):
+    path = budgets(files["dir"], GATE)
+    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                         "--baseline", files["base"], "-f", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert [v["status"] for v in data["verdicts"]] == ["pass", "fail", "fail", "warn"]
+    assert "CPU fallback introduced: Softmax:/model.22/Softmax" in data["verdicts"][2]["message"]
+    assert data["overall"] == "fail"
+
+
+def test_check_passes_against_itself(files, capsys, monkeypatch):
+    path = budgets(files["dir"], GATE.replace("max: 0", "max: 5"))
+    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                       "--baseline", files["cur"])
+    assert code == 0 and "PASS" in out
+
+
+def test_check_warn_only_exits_zero_unless_fail_on_warn(files, capsys, monkeypatch):
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1, level: warn}\n")
+    assert run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)[0] == 0
+    assert run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+               "--fail-on", "warn")[0] == 1
+
+
+def test_check_missing_baseline_is_inconclusive(files, capsys, monkeypatch):
+    path = budgets(files["dir"], "baseline: nowhere.json\nbudgets:\n"
+                   "  - {metric: total_time_us, max_increase: 5%}\n")
+    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                         "-f", "json")
+    assert code == 0
+    assert json.loads(out)["verdicts"][0]["status"] == "inconclusive"
+    assert "nowhere.json not found" in err
+
+
+def test_check_bad_budgets_exit_2(files, capsys, monkeypatch):
+    path = budgets(files["dir"], "budgets:\n  - metric: total_time_us\n    max: 5\n"
+                   "    level: sometimes\n")
+    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
+    assert code == 2 and out == ""
+    assert err == f"Error: {path}:4: budgets[1].level: expected error or warn, got 'sometimes'\n"
+
+
+def test_check_discovers_rknnprof_yaml(files, capsys, monkeypatch):
+    budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1}\n")
+    assert run(capsys, monkeypatch, "check", files["cur"])[0] == 1
+    (files["dir"] / "rknnprof.yaml").unlink()
+    code, _, err = run(capsys, monkeypatch, "check", files["cur"])
+    assert code == 2 and "no --budgets" in err
+
+
+def test_check_junit_is_valid_xml(files, capsys, monkeypatch):
+    path = budgets(files["dir"], GATE + "  - {metric: frame_time_p50_us, max: 1}\n")
+    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                       "--baseline", files["base"], "-f", "junit")
+    assert code == 1
+    root = ET.fromstring(out)
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("5", "2", "1")
+    cases = root.findall("./testsuite/testcase")
+    assert len(cases) == 5
+    assert cases[2].find("failure") is not None
+    assert "Softmax:/model.22/Softmax" in cases[2].find("failure").get("message")
+    assert cases[4].find("skipped") is not None
+    assert cases[0].find("failure") is None
+
+
+def test_github_annotations_and_summary(files, capsys, monkeypatch):
+    path = budgets(files["dir"], GATE)
+    summary = files["dir"] / "summary.md"
+    summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                         "--baseline", files["base"])
+    assert code == 1
+    errors = [x for x in out.splitlines() if x.startswith("::error ")]
+    warnings = [x for x in out.splitlines() if x.startswith("::warning ")]
+    assert len(errors) == 2 and len(warnings) == 1
+    fallback = next(x for x in errors if "Softmax" in x)
+    # ':' and ',' are escaped in properties; the layer's row is the annotation's line
+    assert fallback.startswith("::error file=run.txt,line=7,title=rknnprof budget "
+                               "cpu_fallback_layers max 0::")
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## rknnprof check: ❌ fail")
+    assert "| ❌ fail |" in text and "<details>" in text
+    # JSON on stdout stays clean: annotations go to stderr then
+    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                         "--baseline", files["base"], "-f", "json", "--no-summary")
+    json.loads(out)
+    assert "::error " in err
+
+
+def test_annotations_are_capped(files, capsys, monkeypatch):
+    many = "budgets:\n" + "".join(f"  - {{metric: total_time_us, max: {k}}}\n" for k in range(12))
+    path = budgets(files["dir"], many)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    _, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
+    assert sum(x.startswith("::error ") for x in out.splitlines()) == 10
+    assert "::notice title=rknnprof::2 more errors not annotated" in out
+
+
+def test_no_annotations_outside_actions(files, capsys, monkeypatch):
+    path = budgets(files["dir"], GATE)
+    _, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
+    assert "::error" not in out + err
+
+
+def test_save_baseline_round_trip(files, capsys, monkeypatch):
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max_increase: 5%}\n")
+    code, _, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                     "--save-baseline", "new-base.json")
+    assert code == 0
+    saved = load_saved_report(files["dir"] / "new-base.json")
+    assert saved.profiles == (CURRENT,)
+    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
+                       "--baseline", "new-base.json", "-f", "json")
+    assert json.loads(out)["verdicts"][0]["status"] == "pass"
