@@ -250,3 +250,141 @@ def test_save_baseline_round_trip(files, capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
                        "--baseline", "new-base.json", "-f", "json")
     assert json.loads(out)["verdicts"][0]["status"] == "pass"
+
+
+# ---- real corpus logs (need the parsers: skipped until rknnprof.api exists) -------------------
+
+
+def edited_07(tmp_path, corpus_07):
+    """Corpus 07 with three hand edits (widths kept): layer 2 Conv 810 -> 910 us (+100),
+    layer 3 ConvExSwish 1814 -> 1714 us (-100), layer 9 Add 120 -> 420 us (+300) and NPU -> CPU.
+    Base total 14478 (the log's own total = sum of Time(us)); edited total 14778 (+300)."""
+    lines = corpus_07.read_text(encoding="utf-8").splitlines(keepends=True)
+    edits = {
+        "2    Conv ": [("     810          ", "     910          ")],
+        "3    ConvExSwish ": [("     1814         ", "     1714         ")],
+        "9    Add ": [("INT8     NPU ", "INT8     CPU "), ("     120          ", "     420          "),
+                      ("100.0%/0.0%/0.0%     800", "0.0%/0.0%/0.0%       800")],
+    }
+    done = 0
+    for k, line in enumerate(lines):
+        for prefix, subs in edits.items():
+            if line.startswith(prefix):
+                for old, new in subs:
+                    assert line.count(old) == 1, (prefix, old)
+                    line = line.replace(old, new)
+                lines[k] = line
+                done += 1
+        if line.startswith("Total Operator Elapsed Per Frame Time(us): 14478"):
+            lines[k] = line.replace("14478", "14778")
+    assert done == 3
+    out = tmp_path / "07_edited.txt"
+    out.write_text("".join(lines), encoding="utf-8")
+    return str(out)
+
+
+@pytest.fixture
+def real_logs(tmp_path, monkeypatch):
+    pytest.importorskip("rknnprof.api", reason="log parsing (core) not merged yet")
+    from conftest import corpus_file
+
+    monkeypatch.chdir(tmp_path)
+    base = corpus_file("07_")
+    return str(base), edited_07(tmp_path, base)
+
+
+def test_compare_real_log_hand_deltas(real_logs, capsys, monkeypatch):
+    base, cur = real_logs
+    code, out, _ = run(capsys, monkeypatch, "compare", base, cur, "-f", "json")
+    assert code == 0
+    comp = json.loads(out)["comparisons"][0]
+    assert (comp["base_total_us"], comp["current_total_us"]) == (14478, 14778)
+    assert comp["delta_us"] == 300
+    assert comp["delta_pct"] == pytest.approx(300 / 14478 * 100)
+    layers = {d["name"]: d for d in comp["layers"]}
+    assert len(layers) == 93 and not comp["added"] and not comp["removed"]
+    assert layers["Conv:/model.0/convsp/Conv"]["delta_us"] == 100
+    assert layers["Conv:/model.0/conv/conv/Conv"]["delta_us"] == -100
+    add = layers["Add:/model.2/m/m.0/Add"]
+    assert (add["delta_us"], add["base_target"], add["current_target"]) == (300, "NPU", "CPU")
+    assert add["delta_pct"] == pytest.approx(250.0)
+    assert comp["layers"][0]["name"] == "Add:/model.2/m/m.0/Add"
+    assert comp["target_changes"] == ["Add:/model.2/m/m.0/Add"]
+    assert sum(1 for d in comp["layers"] if d["delta_us"] != 0) == 3
+    ops = {o["op_type"]: o for o in comp["op_types"]}
+    assert ops["Add"]["delta_us"] == 300 and ops["Conv"]["delta_us"] == 100
+
+
+def test_compare_real_log_with_itself(real_logs, capsys, monkeypatch):
+    base, _ = real_logs
+    code, out, err = run(capsys, monkeypatch, "compare", base, base, "-f", "json",
+                         "--fail-over", "0")
+    assert code == 0 and "not like for like" not in err
+    comp = json.loads(out)["comparisons"][0]
+    assert comp["delta_us"] == 0 and all(d["delta_us"] == 0 for d in comp["layers"])
+
+
+def test_compare_different_models(real_logs, capsys, monkeypatch):
+    from conftest import corpus_file
+
+    code, out, _ = run(capsys, monkeypatch, "compare", real_logs[0], str(corpus_file("36_")),
+                       "-f", "json")
+    assert code == 0
+    comp = json.loads(out)["comparisons"][0]
+    # 07 yolov5n: 14478 us over 93 rows; 36 yolo26n: 20344 us over 168 rows
+    assert (comp["base_total_us"], comp["current_total_us"], comp["delta_us"]) == (
+        14478, 20344, 5866)
+    matched = sum(1 for d in comp["layers"] if d["status"] == "matched")
+    assert matched + len(comp["removed"]) == 93 and matched + len(comp["added"]) == 168
+
+
+def test_compare_ranking_only_logs(real_logs, capsys, monkeypatch):
+    from conftest import corpus_file
+
+    code, out, _ = run(capsys, monkeypatch, "compare", str(corpus_file("27_")),
+                       str(corpus_file("28_")), "-f", "json")
+    assert code == 0
+    comp = json.loads(out)["comparisons"][0]
+    assert (comp["base_total_us"], comp["current_total_us"]) == (183003, 13578)
+    ops = {o["op_type"]: o for o in comp["op_types"]}
+    assert ops["Resize"]["delta_us"] == 372 - 23583
+    assert (ops["Resize"]["base_calls"], ops["Resize"]["current_calls"]) == (3, 2)
+    assert ops["BatchNormalization"]["base_calls"] == 0
+    assert ops["Transpose"]["current_time_us"] == 0
+
+
+def test_check_real_log_against_baseline(real_logs, capsys, monkeypatch, tmp_path):
+    base, cur = real_logs
+    path = budgets(tmp_path, """\
+budgets:
+  - {metric: total_time_us, max_increase: 5%}                  # +2.07 %: pass
+  - {metric: total_time_us, max_increase: 1%, min_delta: 500}  # +300 us under the floor: pass
+  - {metric: total_time_us, max_increase: 1%, level: warn}     # warn
+  - {metric: npu_time_us, max: 14250}                          # 14370 + 100 - 100 - 120: pass
+  - {metric: cpu_time_us, max: 527}                            # 108 + 420 = 528: fail
+  - {metric: cpu_fallback_layers, max: 0}                      # Add moved to the CPU: fail
+  - {metric: frame_time_p50_us, max: 1}                        # one frame: inconclusive
+""")
+    code, out, _ = run(capsys, monkeypatch, "check", cur, "--budgets", path, "--baseline", base,
+                       "-f", "json")
+    assert code == 1
+    verdicts = json.loads(out)["verdicts"]
+    assert [v["status"] for v in verdicts] == [
+        "pass", "pass", "warn", "pass", "fail", "fail", "inconclusive"]
+    assert verdicts[4]["value"] == 528
+    assert "CPU fallback introduced: Add:/model.2/m/m.0/Add" in verdicts[5]["message"]
+    # the unedited log passes its own cpu_fallback budget (only Input/OutputOperator on CPU)
+    code, out, _ = run(capsys, monkeypatch, "check", base, "--budgets", path, "--baseline", base,
+                       "-f", "json")
+    assert json.loads(out)["verdicts"][5]["status"] == "pass"
+
+
+def test_real_log_report_round_trip(real_logs, tmp_path):
+    from rknnprof.api import analyze
+    from rknnprof.cli import _save_report
+
+    report = analyze([real_logs[0]])
+    _save_report(report, str(tmp_path / "r.json"))
+    loaded = load_saved_report(tmp_path / "r.json")
+    assert loaded.profiles == report.profiles
+    assert len(loaded.profiles[0].layers) == 93
