@@ -388,3 +388,26 @@ def test_real_log_report_round_trip(real_logs, tmp_path):
     loaded = load_saved_report(tmp_path / "r.json")
     assert loaded.profiles == report.profiles
     assert len(loaded.profiles[0].layers) == 93
+
+
+def test_analyze_junit_reporter_findings_as_cases():
+    import io
+
+    from rknnprof.model import Finding, Severity
+    from rknnprof.reporters import for_suffix, get_reporter
+    from rknnprof.reporters.base import RenderOptions
+
+    profile = Profile(source=SourceSpan("log.txt"), format="f", findings=(
+        Finding("RKN001", "cpu-fallback", Severity.ERROR, "3 layers <on> CPU & \x01slow", "fix it",
+                (38, 44)),
+        Finding("RKN020", "align", Severity.WARNING, "channels not aligned", "pad")))
+    out = io.StringIO()
+    assert for_suffix("x.xml") == "junit"
+    get_reporter("junit").render(Report((profile, BASE)), out, RenderOptions())
+    root = ET.fromstring(out.getvalue())
+    assert (root.get("tests"), root.get("failures")) == ("3", "1")
+    suites = root.findall("testsuite")
+    assert len(suites) == 2
+    failure = suites[0].find("testcase/failure")
+    assert failure.get("message") == "3 layers <on> CPU & slow" and failure.get("type") == "RKN001"
+    assert suites[1].find("testcase").get("name") == "no findings"
