@@ -27,6 +27,11 @@ from rknnprof.errors import InputError
 from rknnprof.model import Layer, Profile, Report, Target
 
 
+SAME_MODEL_SHARE = 0.5
+"""Below this share of layers aligned by FullName or shapes, the runs are called possibly
+different models (a like-for-like warning)."""
+
+
 @dataclass(frozen=True, slots=True)
 class LayerDelta:
     """One aligned layer (or one only on one side)."""
@@ -195,6 +200,13 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     """Compare one model's two runs."""
     b_total, c_total = profile_total(base), profile_total(current)
     delta = c_total - b_total if b_total is not None and c_total is not None else None
+    layers = layer_deltas(base.layers, current.layers)
+    differences = comparability(base, current)
+    most = max(len(base.layers), len(current.layers))
+    strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
+    if most and strong < most * SAME_MODEL_SHARE:
+        differences.append(f"layers: only {strong} of {most} align by FullName or shapes "
+                           "(different models?)")
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
@@ -203,8 +215,8 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         current_total_us=c_total,
         delta_us=delta,
         delta_pct=_pct(delta, b_total),
-        differences=tuple(comparability(base, current)),
-        layers=tuple(_by_abs_delta(layer_deltas(base.layers, current.layers))),
+        differences=tuple(differences),
+        layers=tuple(_by_abs_delta(layers)),
         op_types=tuple(_by_abs_delta(op_type_deltas(base, current))),
     )
 

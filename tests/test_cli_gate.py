@@ -327,9 +327,10 @@ def test_compare_real_log_with_itself(real_logs, capsys, monkeypatch):
 def test_compare_different_models(real_logs, capsys, monkeypatch):
     from conftest import corpus_file
 
-    code, out, _ = run(capsys, monkeypatch, "compare", real_logs[0], str(corpus_file("36_")),
-                       "-f", "json")
+    code, out, err = run(capsys, monkeypatch, "compare", real_logs[0], str(corpus_file("36_")),
+                         "-f", "json")
     assert code == 0
+    assert "of 168 align by FullName or shapes (different models?)" in err
     comp = json.loads(out)["comparisons"][0]
     # 07 yolov5n: 14478 us over 93 rows; 36 yolo26n: 20344 us over 168 rows
     assert (comp["base_total_us"], comp["current_total_us"], comp["delta_us"]) == (

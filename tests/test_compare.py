@@ -115,6 +115,14 @@ def test_comparability_differences():
     assert cores_used(P(L(1, "Conv", 1))) is None
 
 
+def test_different_models_are_flagged():
+    base = P(L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, "Conv:b"), L(3, "Add", 1, "Add:c"))
+    cur = P(L(1, "Conv", 10, "Conv:x"), L(2, "Conv", 10, "Conv:b"), L(3, "Mul", 1, "Mul:y"))
+    assert compare_profiles(base, cur).differences == (
+        "layers: only 1 of 3 align by FullName or shapes (different models?)",)
+    assert compare_profiles(base, base).differences == ()
+
+
 def test_ranking_only_profiles_compare_by_op_type():
     def R(*rows):
         stats = tuple(OpTypeStat(op, calls, cpu, npu, cpu + npu) for op, calls, cpu, npu in rows)

@@ -73,7 +73,7 @@ def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
-    console.print(f"[bold]compare[/] {result.base_path} → {result.current_path}")
+    console.print(f"[bold]compare[/] {result.base_path} → {result.current_path}", soft_wrap=True)
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
     for comp in result.comparisons:
