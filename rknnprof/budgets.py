@@ -388,8 +388,7 @@ def check(config: BudgetConfig, report: Report, baseline: Report | None, path: s
         if len(report.profiles) > 1 and not profile.model_name:
             label = f"{label}#{k + 1}"
         base = base_of.get(id(profile))
-        no_base = baseline_note or ("no baseline given" if baseline is None
-                                    else "no matching model in the baseline")
+        no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         verdicts += [judge(b, profile, base, label, no_base) for b in config.budgets]
     return CheckResult(path, config.path, baseline_path, tuple(verdicts), tuple(warnings),
                        comparison)

@@ -412,3 +412,15 @@ def test_analyze_junit_reporter_findings_as_cases():
     failure = suites[0].find("testcase/failure")
     assert failure.get("message") == "3 layers <on> CPU & slow" and failure.get("type") == "RKN001"
     assert suites[1].find("testcase").get("name") == "no findings"
+
+
+def test_table_shows_brackets_literally(files, capsys, monkeypatch):
+    # rich markup must not swallow "[warning]" in labels or "[0]" in layer names
+    path = budgets(files["dir"], "budgets:\n  - {metric: findings, severity: warning, max: 0}\n")
+    _, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
+    assert "findings[warning] max 0" in out
+    odd = P(L(1, "Conv", 5, "Conv:/blocks[0]/conv"))
+    a = save(files["dir"] / "a.json", odd)
+    b = save(files["dir"] / "b.json", P(L(1, "Conv", 6, "Conv:/blocks[0]/conv")))
+    _, out, _ = run(capsys, monkeypatch, "compare", a, b)
+    assert "Conv:/blocks[0]/conv" in out

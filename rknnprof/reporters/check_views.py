@@ -42,14 +42,16 @@ def _counts(result: CheckResult) -> str:
 
 def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
     base = f" against {result.baseline_path}" if result.baseline_path else ""
-    console.print(f"[bold]check[/] {result.path} with {result.budgets_path}{base}", soft_wrap=True)
+    console.print(f"[bold]check[/] {escape(result.path)} with {escape(result.budgets_path)}"
+                  f"{escape(base)}", soft_wrap=True)
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
     table = Table()
     table.add_column("Verdict", no_wrap=True)
     table.add_column("Budget", ratio=1, overflow="fold")
@@ -58,10 +60,11 @@ def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
         table.add_column("Model", overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for v in result.verdicts:
-        row = [f"[{STYLES[v.status]}]{v.status.upper()}[/]", f"{v.budget.label} ({v.budget.level})"]
+        row = [f"[{STYLES[v.status]}]{v.status.upper()}[/]",
+               escape(f"{v.budget.label} ({v.budget.level})")]
         if len(models) > 1:
-            row.append(v.model)
-        table.add_row(*row, v.message)
+            row.append(escape(v.model))
+        table.add_row(*row, escape(v.message))
     console.print(table)
     style = STYLES[result.overall]
     console.print(f"[{style}]{result.overall.upper()}[/]: {_counts(result)}")
@@ -79,10 +82,13 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     out.write(f"`{result.path}` with `{result.budgets_path}`{base}: {_counts(result)}\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {_md(warning)}\n\n")
-    out.write("| Verdict | Budget | Model | Result |\n|---|---|---|---|\n")
+    several = len({v.model for v in result.verdicts}) > 1
+    model_head, model_rule = ("Model | ", "---|") if several else ("", "")
+    out.write(f"| Verdict | Budget | {model_head}Result |\n|---|---|{model_rule}---|\n")
     for v in result.verdicts:
+        model = f"{_md(v.model)} | " if several else ""
         out.write(f"| {ICONS[v.status]} {v.status} | `{_md(v.budget.label)}` ({v.budget.level}) | "
-                  f"{_md(v.model)} | {_md(v.message)} |\n")
+                  f"{model}{_md(v.message)} |\n")
     out.write("\n")
     if result.comparison is not None:
         from rknnprof.reporters.compare_views import render_markdown_comparison

@@ -69,16 +69,18 @@ def _summary_counts(comp: ProfileComparison) -> str:
 
 def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
-    console.print(f"[bold]compare[/] {result.base_path} → {result.current_path}", soft_wrap=True)
+    console.print(f"[bold]compare[/] {escape(result.base_path)} → {escape(result.current_path)}",
+                  soft_wrap=True)
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
-        console.print(f"[{style}]{headline(comp)}[/]")
+        console.print(f"[{style}]{escape(headline(comp))}[/]")
         if comp.layers:
             console.print(_summary_counts(comp))
             table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
@@ -87,17 +89,17 @@ def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
                 table.add_column(col, justify="right", no_wrap=True)
             table.add_column("Note", overflow="fold", ratio=1)
             for d in comp.layers[: options.top]:
-                table.add_row(d.name, us(d.base_time_us), us(d.current_time_us),
+                table.add_row(escape(d.name), us(d.base_time_us), us(d.current_time_us),
                               us(d.delta_us, True), pct(d.delta_pct), change_note(d))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
             for d in moved:
-                console.print(f"[bold]{change_note(d)}[/] {d.name}", soft_wrap=True)
+                console.print(f"[bold]{change_note(d)}[/] {escape(d.name)}", soft_wrap=True)
         table = Table(title="Op types", title_justify="left")
         for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
             table.add_column(col, justify="left" if col == "Op type" else "right")
         for o in comp.op_types[: options.top]:
-            table.add_row(o.op_type, f"{o.base_calls}→{o.current_calls}", us(o.base_time_us),
+            table.add_row(escape(o.op_type), f"{o.base_calls}→{o.current_calls}", us(o.base_time_us),
                           us(o.current_time_us), us(o.delta_us, True), pct(o.delta_pct))
         console.print(table)
 

@@ -62,7 +62,7 @@ def render_check_junit(result: CheckResult, out: TextIO) -> None:
         suite = suites.get(v.model)
         if suite is None:
             suite = suites[v.model] = _suite(root, f"rknnprof budgets: {v.model}")
-        case = _case(suite, f"rknnprof.{v.model}", v.budget.label)
+        case = _case(suite, v.model, v.budget.label)
         _bump(suite, "tests")
         if v.status == "fail":
             _bump(suite, "failures")
