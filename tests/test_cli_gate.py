@@ -424,3 +424,28 @@ def test_table_shows_brackets_literally(files, capsys, monkeypatch):
     b = save(files["dir"] / "b.json", P(L(1, "Conv", 6, "Conv:/blocks[0]/conv")))
     _, out, _ = run(capsys, monkeypatch, "compare", a, b)
     assert "Conv:/blocks[0]/conv" in out
+
+
+def test_check_frame_percentiles_on_repeated_tables(real_logs, capsys, monkeypatch, tmp_path):
+    """Corpus 07's table three times (one per inference), layer 2 at 810, 910 and 1010 us:
+    frame totals 14478, 14578, 14678 -> p50 14578, p90 14578 + 0.8 * 100 = 14658."""
+    from conftest import corpus_file
+
+    text = corpus_file("07_").read_text(encoding="utf-8")
+    row = next(x for x in text.splitlines() if x.startswith("2    Conv "))
+    frames = []
+    for t, total in (("810", "14478"), ("910", "14578"), ("1010", "14678")):
+        new_row = row.replace("     810          ", f"     {t:<13}")
+        assert len(new_row) == len(row)
+        frames.append(text.replace(row, new_row).replace(
+            "Elapsed Per Frame Time(us): 14478", f"Elapsed Per Frame Time(us): {total}"))
+    log = tmp_path / "frames.txt"
+    log.write_text("\n".join(frames), encoding="utf-8")
+    path = budgets(tmp_path, "budgets:\n  - {metric: frame_time_p50_us, max: 14578}\n"
+                   "  - {metric: frame_time_p90_us, max: 14657}\n"
+                   "  - {metric: total_time_us, max: 14578}\n")
+    code, out, _ = run(capsys, monkeypatch, "check", str(log), "--budgets", path, "-f", "json")
+    verdicts = json.loads(out)["verdicts"]
+    assert [v["value"] for v in verdicts] == [14578, pytest.approx(14658), 14578]
+    assert [v["status"] for v in verdicts] == ["pass", "fail", "pass"]
+    assert code == 1
