@@ -190,7 +190,8 @@ def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
         if key == "budgets":
             budgets_node = vnode
     if budgets_node is None:
-        raise ConfigError("budgets: missing (a list of budget entries)", path, root.start_mark.line + 1)
+        raise ConfigError("budgets: missing (a list of budget entries)", path,
+                          root.start_mark.line + 1)
     if not isinstance(budgets_node, yaml.SequenceNode) or not budgets_node.value:
         raise _err(path, budgets_node, "budgets", "expected a non-empty list of budget entries")
     budgets = tuple(_budget(node, path, i) for i, node in enumerate(budgets_node.value, 1))
@@ -319,7 +320,8 @@ def metric_value(budget: Budget, profile: Profile) -> tuple[float | None, str]:
                              for s in stats)), ""
         return None, "the input has no per-layer or per-op-type times"
     if m == "layer_time_us":
-        hits = [la for la in layers if la.full_name and fnmatch.fnmatchcase(la.full_name, budget.match)]
+        pattern = budget.match or ""
+        hits = [la for la in layers if la.full_name and fnmatch.fnmatchcase(la.full_name, pattern)]
         if not hits:
             return None, f"no layer's FullName matches {budget.match!r}"
         return float(sum(la.time_us or 0.0 for la in hits)), ""

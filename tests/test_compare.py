@@ -20,13 +20,15 @@ from rknnprof.model import (
 )
 
 
-def L(id, op, t, name=None, target=Target.NPU, dt="INT8", ins=None, outs=None, wl=None):  # noqa: E741
+def L(id, op, t, name=None, target=Target.NPU, dt="INT8", ins=None, outs=None,  # noqa: E741
+      wl=None):
     return Layer(id=id, op_type=op, time_us=t, full_name=name, target=target, data_type=dt,
                  input_shapes=ins, output_shapes=outs, workload_pct=wl)
 
 
 def P(*layers, path="x.txt", **kw):
-    return Profile(source=SourceSpan(path), format="toolkit2-perf-table", layers=tuple(layers), **kw)
+    return Profile(source=SourceSpan(path), format="toolkit2-perf-table", layers=tuple(layers),
+                   **kw)
 
 
 BASE = P(

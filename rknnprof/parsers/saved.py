@@ -122,7 +122,8 @@ def _convert(tp: Any, value: object, path: str, where: str) -> Any:
             return tuple(_convert(args[0], v, path, f"{where}[{i}]") for i, v in enumerate(value))
         if len(args) != len(value):
             raise InputError(f"{where}: expected {len(args)} items, got {len(value)}", path)
-        return tuple(_convert(a, v, path, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+        return tuple(_convert(a, v, path, f"{where}[{i}]")
+                     for i, (a, v) in enumerate(zip(args, value, strict=True)))
     if dataclasses.is_dataclass(tp):
         return _build(tp, value, path, where)
     if isinstance(tp, type) and issubclass(tp, Enum):

@@ -145,7 +145,8 @@ def github_annotations(result: CheckResult) -> list[str]:
                     and v.source_path != "-":
                 props.insert(0, f"file={_escape_property(v.source_path)},"
                                 f"line={v.source_line}")
-            lines.append(f"::{command} {','.join(props)}::{_escape_data(f'{v.model}: {v.message}')}")
+            message = _escape_data(f"{v.model}: {v.message}")
+            lines.append(f"::{command} {','.join(props)}::{message}")
         if len(chosen) > ANNOTATION_CAP:
             lines.append(f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "
                          "not annotated; see the job summary")

@@ -99,7 +99,8 @@ def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
         for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
             table.add_column(col, justify="left" if col == "Op type" else "right")
         for o in comp.op_types[: options.top]:
-            table.add_row(escape(o.op_type), f"{o.base_calls}→{o.current_calls}", us(o.base_time_us),
+            table.add_row(escape(o.op_type), f"{o.base_calls}→{o.current_calls}",
+                          us(o.base_time_us),
                           us(o.current_time_us), us(o.delta_us, True), pct(o.delta_pct))
         console.print(table)
 
