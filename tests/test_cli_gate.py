@@ -450,3 +450,14 @@ def test_check_frame_percentiles_on_repeated_tables(real_logs, capsys, monkeypat
     assert [v["value"] for v in verdicts] == [14578, pytest.approx(14658), 14578]
     assert [v["status"] for v in verdicts] == ["pass", "fail", "pass"]
     assert code == 1
+
+
+def test_compare_appends_step_summary(files, capsys, monkeypatch):
+    summary = files["dir"] / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["cur"], "-f", "json")
+    assert code == 0 and json.loads(out)
+    text = summary.read_text()
+    assert text.startswith("## rknnprof compare") and "| `Softmax:/model.22/Softmax` |" in text
+    run(capsys, monkeypatch, "compare", files["base"], files["cur"], "--no-summary")
+    assert summary.read_text() == text
