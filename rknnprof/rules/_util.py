@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rknnprof.model import Layer, Profile, Shape, Target
+from rknnprof.model import Layer, Profile, Shape
 from rknnprof.rules.base import RuleContext
 
 
@@ -42,9 +42,6 @@ def us(value: float) -> str:
     return f"{value:.0f} us"
 
 
-def ids(layers: Iterable[Layer]) -> tuple[int, ...]:
-    return tuple(la.id for la in layers)
-
 
 def out_shape(layer: Layer) -> Shape | None:
     return layer.output_shapes[0] if layer.output_shapes else None
@@ -67,16 +64,3 @@ def feeds(producer: Layer, consumer: Layer) -> bool:
 def following(layers: Sequence[Layer], index: int, window: int) -> Sequence[Layer]:
     """Up to ``window`` NPU/CPU layers after ``layers[index]`` (table order)."""
     return layers[index + 1 : index + 1 + window]
-
-
-def on_npu(layer: Layer) -> bool:
-    return layer.target is Target.NPU
-
-
-def ops_with(profile: Profile, op_types: Iterable[str]) -> list[Layer]:
-    wanted = set(op_types)
-    return [la for la in profile.layers if la.op_type in wanted]
-
-
-def platform_name(context: RuleContext) -> str | None:
-    return context.platform.name if context.platform is not None else None
