@@ -21,6 +21,30 @@ def cli() -> None:
     """
 
 
+@cli.command("rules")
+@click.argument("code", required=False)
+def rules_command(code: str | None) -> None:
+    """List the advice rules, or print one rule's full doc.
+
+    \b
+    Example:
+        rknnprof rules           # code, severity, name, summary
+        rknnprof rules RKN001    # what it finds, why, example, fix, estimate, source
+    """
+    from rknnprof.rules import RULES, by_code
+
+    if code is None:
+        for rule in RULES:
+            click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
+        return
+    rule = by_code(code)
+    if rule is None:
+        raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
+    click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
+    click.echo(f"{rule.summary}\n")
+    click.echo(rule.doc)
+
+
 def main() -> None:
     try:
         rc = cli.main(standalone_mode=False)
