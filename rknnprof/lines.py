@@ -1,27 +1,406 @@
-"""Bytes in, clean message lines out. (Minimal placeholder: the full version handles BOM,
-UTF-16, CR, ANSI, the ``D RKNN: [..]`` and every ``adb logcat -v`` prefix.)"""
+"""Bytes in, clean message lines out.
+
+``read_lines`` reads a binary stream *incrementally* (a file, stdin, or a live ``adb logcat``
+pipe: each line is yielded as soon as its newline arrives) and yields one :class:`Line` per
+physical line, with the transport prefix removed and its facts (pid/tid, level, tag) kept.
+
+What it does, in order:
+
+* **Encoding** is sniffed from the first bytes: UTF-8 BOM, UTF-16 LE/BE BOM (Windows
+  PowerShell ``>``), UTF-16 without BOM when NUL bytes sit on every other byte; else UTF-8.
+  Invalid bytes become U+FFFD, never an exception. NUL characters are dropped.
+* **Line ends**: ``\\n``, ``\\r\\n``, ``\\r\\r\\n`` (adb PTY) and a lone ``\\r`` each end one
+  line (a run of ``\\r`` with an optional ``\\n`` is one separator). ``str.splitlines`` is never
+  used. A last line without a newline is yielded at EOF.
+* **Clean-up**: form feeds (0x0C, PDF extraction) and ANSI escape sequences (CSI, OSC, lone
+  ESC + char, C1 CSI) are removed; then **trailing whitespace is stripped** (``rstrip``) from
+  every line. Leading whitespace is kept: table parsers rely on nothing either way.
+* **Length cap**: a line longer than :data:`MAX_LINE_CHARS` characters keeps its first
+  ``MAX_LINE_CHARS`` characters; the rest up to the next newline is read and discarded, so memory
+  stays bounded (about one read chunk plus the cap) whatever the input.
+* **Prefixes stripped** (anchored at the start of the line only; pasted prefixes such as
+  `` |  ``, ``---> `` or markdown indentation are left for the table parsers):
+
+  - ``adb logcat -v`` threadtime, time, brief, tag, thread, process, long and raw, with the
+    year / usec / nsec / epoch / monotonic / uid / zone modifiers, collapsed whitespace, padded
+    or long tags, and Android Studio's ``date time pid-tid tag package P msg`` copies.
+    ``Line.stream`` is ``(pid, tid)``; formats that only give a pid (brief, time, process) use
+    ``(pid, 0)`` -- tid 0 is never a user thread, so it reads as "tid unknown" and never collides
+    with a real (pid, tid). ``tag`` and ``raw`` give no stream (None).
+  - ``-v long``: the ``[ date time pid:tid L/TAG ]`` header is consumed (no Line) and the message
+    lines after it carry its stream/level/tag until the blank line that ends the entry (that
+    blank line is consumed too). A blank line *inside* a long message therefore ends it early.
+  - the runtime's ``L RKNN: [hh:mm:ss.mmm] `` and the toolkit's ``L name: `` prefixes, where
+    ``name`` is one token (``RKNN``, ``RKNNAPI``, ``NPUTransfer(81617)``, ``eval_perf``,
+    ``init_runtime``...). Messages whose words merely follow a level letter
+    (``W rknn-toolkit-lite2 version: 2.1.0``, ``I target set by user is: rk3588``) are NOT
+    prefixes and pass through untouched, level None.
+  - inside a logcat message, a repeated runtime stamp ``[hh:mm:ss.mmm] `` or a whole
+    ``L RKNN: [hh:mm:ss.mmm] `` prefix is stripped as well.
+
+* **Dropped lines** (no Line is yielded; they still count in line numbers and in
+  :class:`ReadStats`): logcat dividers ``--------- beginning of main`` / ``switch to``, and
+  logd ``chatty`` lines (``uid=1000(system) app identical 12 lines``). Chatty lines are dropped
+  so a table is not cut in two by them; ``ReadStats.chatty`` keeps them so callers can warn that
+  rows were squashed. A table's own dash rules (``-----...``) are not dividers and pass through.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import codecs
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import BinaryIO, NamedTuple
+
+from rknnprof.errors import InputError
+
+MAX_LINE_CHARS = 65536
+"""Longest line kept, in characters; the excess of a longer line is discarded."""
+CHUNK_BYTES = 1 << 18
+"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed."""
+KEEP_EXAMPLES = 100
+"""How many truncated-line numbers / chatty lines ReadStats remembers (counts are exact)."""
 
 
 class Line(NamedTuple):
     number: int
-    """1-based physical line number in the input."""
+    """1-based physical line number in the input (``\\n``, ``\\r\\n`` or a lone ``\\r`` end one)."""
     text: str
-    """The message: logcat / runtime prefixes stripped, trailing newline removed."""
+    """The message: logcat / runtime prefixes stripped, trailing whitespace and newline removed."""
     stream: tuple[int, int] | None = None
-    """logcat (pid, tid) when the prefix gives them."""
+    """logcat (pid, tid) when the prefix gives them; (pid, 0) when it gives only a pid."""
     level: str | None = None
-    """Log level letter (V/D/I/W/E/F) when a prefix gives one."""
+    """Log level letter (V/D/I/W/E/F, ``?`` for unknown) when a prefix gives one."""
     tag: str | None = None
-    """logcat tag or runtime component (``RKNN``, ``RKNNAPI``) when a prefix gives one."""
+    """logcat tag or runtime component (``RKNN``, ``RKNNAPI``, ``eval_perf``) from a prefix."""
 
 
-def read_lines(stream: BinaryIO) -> Iterator[Line]:
-    """Yield clean lines from a binary stream, incrementally (works on a live pipe)."""
-    for number, raw in enumerate(stream, start=1):
-        text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-        yield Line(number, text)
+@dataclass
+class ReadStats:
+    """What :func:`read_lines` saw besides the lines (filled while iterating)."""
+
+    encoding: str = "utf-8"
+    """Codec used: ``utf-8``, ``utf-16-le`` or ``utf-16-be``."""
+    bom: bool = False
+    lines: int = 0
+    """Physical lines read (including dropped ones)."""
+    logcat_format: str | None = None
+    """First ``adb logcat -v`` layout recognised (``threadtime``, ``brief``, ``long``...)."""
+    dividers: int = 0
+    truncated_count: int = 0
+    truncated: list[int] = field(default_factory=list)
+    """Line numbers of over-long lines that were cut (first KEEP_EXAMPLES)."""
+    chatty_count: int = 0
+    chatty: list[tuple[int, str]] = field(default_factory=list)
+    """(line number, message) of dropped logd ``chatty`` lines (first KEEP_EXAMPLES)."""
+
+
+def open_input(path: str) -> BinaryIO:
+    """Open ``path`` for :func:`read_lines`; ``"-"`` is standard input (binary)."""
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from None
+
+
+# --- prefix grammar (ECOSYSTEM.md 1.2 / 1.8 / 2.1) -------------------------------------------
+_TS = (
+    r"(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d{3,9}|\d+\.\d{3,9})(?:\s+[+-]\d{4})?"
+)
+_PRI = r"([VDIWEFS?])"
+_UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
+_MSG = r"(?: (.*))?$"  # exactly one blank eaten: the message keeps its own leading spaces
+
+# groups: ids, pid, tid, level, tag, msg
+_THREADTIME = re.compile(
+    r"\s*" + _TS + r"\s+(?:\S+\s+)??((\d+)\s+(\d+))\s+" + _PRI + r"\s(.*?)\s*:" + _MSG
+)
+# groups: level, tag, pid, msg
+_TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _MSG)
+_BRIEF = re.compile(_PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _MSG)
+# groups: level, tag, msg
+_TAG = re.compile(_PRI + r"/(.*?)\s*:" + _MSG)
+# groups: level, pid, tid, msg
+_THREAD = re.compile(_PRI + _UIDP + r"(\d+):\s*(\d+)\)" + _MSG)
+# groups: level, pid, msg, tag
+_PROCESS = re.compile(_PRI + _UIDP + r"(\d+)\) (.*)  \((.*)\)$")
+# groups: pid, tid, level, tag
+_LONG_HEADER = re.compile(
+    r"\[ " + _TS + r"\s+(?:\S+?:?\s+)??(\d+):\s*(\d+)\s+" + _PRI + r"/(.*?)\s*\]$"
+)
+# Android Studio copy; groups: ids, pid, tid, tag, level, msg
+_STUDIO = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+((\d+)-(\d+))\s+(\S+)\s+(?:\S+\s+)??"
+    r"([VDIWEFA])(?:\s\s?(.*))?$"
+)
+# runtime / toolkit: "L name: [hh:mm:ss.mmm] msg" (stamp optional); groups: level, tag, msg
+_RUNTIME = re.compile(
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:(?: |$)"
+    r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$))?(.*)$"
+)
+# the same with the stamp required (used inside logcat messages)
+_RUNTIME_STAMPED = re.compile(
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)(.*)$"
+)
+_STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
+_DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
+_CHATTY = re.compile(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]"
+)
+_SEPARATORS = re.compile(r"\r+\n?")
+_END_OF_LINE = re.compile(r"[\r\n]")
+_new_line = tuple.__new__
+_LEVEL_FIRST = frozenset("VDIWEFS?")
+_TIME_FIRST = frozenset("0123456789 \t")
+_NESTED_FIRST = frozenset("[VDIWEF")
+
+
+def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Line]:
+    """Yield clean :class:`Line` records from a binary stream, incrementally (see the module
+    docstring for what is stripped, dropped and kept). ``stats``, when given, is filled while
+    iterating: encoding, logcat layout, truncated and chatty lines."""
+    if stats is None:
+        stats = ReadStats()
+    read = getattr(stream, "read1", None) or stream.read
+    streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared (pid, tid) tuple
+    long_entry: tuple | None = None  # (stream, level, tag) of an open ``-v long`` entry
+    number = 0
+    for batch in _physical_lines(read, stats):
+        for raw in batch:
+            number += 1
+            s = raw.rstrip()
+            if long_entry is not None:
+                if not s:
+                    long_entry = None  # the blank line that ends a long entry
+                    continue
+                m = _LONG_HEADER.match(s) if s[0] == "[" else None
+                if m is None:
+                    yield _logcat(number, s, *long_entry, stats)
+                    continue
+            elif not s:
+                yield _new_line(Line, (number, "", None, None, None))
+                continue
+            c = s[0]
+            if c in _TIME_FIRST:  # digit or blank: timestamped logcat layouts
+                m = _THREADTIME.match(s)
+                if m is not None:
+                    ids, pid, tid, level, tag, msg = m.groups()
+                    key = streams.get(ids)
+                    if key is None:
+                        key = _remember(streams, ids, int(pid), int(tid))
+                        stats.logcat_format = stats.logcat_format or "threadtime"
+                    if msg and msg[0] in _NESTED_FIRST or tag == "chatty":
+                        line = _logcat(number, msg or "", key, level, tag, stats)
+                        if line is not None:
+                            yield line
+                    else:
+                        yield _new_line(Line, (number, msg or "", key, level, tag))
+                    continue
+                m = _TIME.match(s)
+                if m is not None:
+                    level, tag, pid, msg = m.groups()
+                    line = _logcat(number, msg, (int(pid), 0), level, tag, stats, "time")
+                elif (m := _STUDIO.match(s)) is not None:
+                    ids, pid, tid, tag, level, msg = m.groups()
+                    key = streams.get(ids) or _remember(streams, ids, int(pid), int(tid))
+                    line = _logcat(number, msg, key, level, tag, stats, "android-studio")
+                else:
+                    line = _new_line(Line, (number, s, None, None, None))
+            elif c in _LEVEL_FIRST and len(s) > 1:
+                line = _level_first(number, s, stats)
+            elif c == "[" and (m := _LONG_HEADER.match(s)) is not None:
+                pid, tid, level, tag = m.groups()
+                long_entry = ((int(pid), int(tid)), level, tag)
+                stats.logcat_format = stats.logcat_format or "long"
+                continue
+            elif c == "-" and s.startswith("--------- ") and _DIVIDER.match(s):
+                stats.dividers += 1
+                continue
+            else:
+                line = _new_line(Line, (number, s, None, None, None))
+            if line is not None:
+                yield line
+    stats.lines = number
+
+
+def _remember(streams: dict, ids: str, pid: int, tid: int) -> tuple[int, int]:
+    """Cache the (pid, tid) tuple of an ids text (bounded: cleared past 4096 streams)."""
+    if len(streams) > 4096:
+        streams.clear()
+    key = streams[ids] = (pid, tid)
+    return key
+
+
+def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
+    """A line starting with a level letter: brief, tag, thread, process, or runtime/toolkit."""
+    second = s[1]
+    if second == "/":
+        m = _BRIEF.match(s)
+        if m is not None:
+            level, tag, pid, msg = m.groups()
+            return _logcat(number, msg, (int(pid), 0), level, tag, stats, "brief")
+        m = _TAG.match(s)
+        if m is not None:
+            level, tag, msg = m.groups()
+            return _logcat(number, msg, None, level, tag, stats, "tag")
+    elif second == "(":
+        m = _THREAD.match(s)
+        if m is not None:
+            level, pid, tid, msg = m.groups()
+            return _logcat(number, msg, (int(pid), int(tid)), level, None, stats, "thread")
+        m = _PROCESS.match(s)
+        if m is not None:
+            level, pid, msg, tag = m.groups()
+            return _logcat(number, msg, (int(pid), 0), level, tag, stats, "process")
+    elif second == " ":
+        m = _RUNTIME.match(s)
+        if m is not None:
+            level, tag, msg = m.groups()
+            return _new_line(Line, (number, msg, None, level, tag))
+    return _new_line(Line, (number, s, None, None, None))
+
+
+
+def _logcat(
+    number: int,
+    msg: str | None,
+    key: tuple[int, int] | None,
+    level: str,
+    tag: str | None,
+    stats: ReadStats,
+    layout: str | None = None,
+) -> Line | None:
+    """The Line of one logcat message: a repeated runtime stamp/prefix is stripped, chatty
+    lines are recorded and dropped (None)."""
+    if layout is not None and stats.logcat_format is None:
+        stats.logcat_format = layout
+    if not msg:
+        msg = ""
+    elif msg[0] == "[":
+        m = _STAMP.match(msg)
+        if m is not None:
+            msg = msg[m.end() :]
+    elif msg[0] in _NESTED_FIRST:
+        m = _RUNTIME_STAMPED.match(msg)
+        if m is not None:
+            level, tag, msg = m.groups()
+    if tag == "chatty" and _CHATTY.match(msg):
+        stats.chatty_count += 1
+        if len(stats.chatty) < KEEP_EXAMPLES:
+            stats.chatty.append((number, msg))
+        return None
+    return _new_line(Line, (number, msg, key, level, tag))
+
+
+def _physical_lines(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[list[str]]:
+    """Decode and split the input; yield, per read, the list of lines it completed (separators
+    removed, form feeds, NULs and ANSI escapes removed, over-long lines cut)."""
+    head = _read_head(read)
+    encoding, bom = _sniff(head)
+    stats.encoding, stats.bom = encoding, bom > 0
+    decode = codecs.getincrementaldecoder(encoding)(errors="replace").decode
+    data = head[bom:] if bom else head
+    carry = ""  # the incomplete last line (at most MAX_LINE_CHARS + held CRs)
+    discarding = False  # carry is the kept head of an over-long line; drop text until its end
+    done = 0  # lines yielded so far (for line numbers in stats)
+    while True:
+        final = not data
+        text = decode(data, final)
+        if discarding:
+            m = _END_OF_LINE.search(text)
+            if m is not None:
+                text = carry + text[m.start() :]
+                discarding = False
+            elif final:
+                text = carry
+            else:
+                data = read(CHUNK_BYTES)
+                continue
+        elif carry:
+            text = carry + text
+        hold = ""
+        if "\r" in text:
+            if not final and text[-1] == "\r":  # may be the first half of "\r\n"
+                kept = text.rstrip("\r")
+                hold, text = text[len(kept) :], kept
+            text = _SEPARATORS.sub("\n", text)
+        if final:
+            if not text:
+                return
+            body, carry = (text[:-1] if text[-1] == "\n" else text), ""
+        else:
+            cut = text.rfind("\n")
+            body, carry = (None, text) if cut < 0 else (text[:cut], text[cut + 1 :])
+            if len(carry) > MAX_LINE_CHARS:
+                stats.truncated_count += 1
+                if len(stats.truncated) < KEEP_EXAMPLES:
+                    complete = 0 if body is None else body.count("\n") + 1
+                    stats.truncated.append(done + complete + 1)
+                carry = carry[:MAX_LINE_CHARS]
+                discarding = not hold  # a held CR already ended the line
+            carry += hold
+        if body is not None:
+            if "\x1b" in body or "\x9b" in body:
+                body = _ANSI.sub("", body)
+            if "\x0c" in body:
+                body = body.replace("\x0c", "")
+            if "\x00" in body:
+                body = body.replace("\x00", "")
+            batch = body.split("\n")
+            if len(body) > MAX_LINE_CHARS and max(map(len, batch)) > MAX_LINE_CHARS:
+                _cap(batch, done, stats)
+            done += len(batch)
+            yield batch
+        if final:
+            return
+        data = read(CHUNK_BYTES)
+
+
+def _cap(batch: list[str], done: int, stats: ReadStats) -> None:
+    """Cut the complete lines of ``batch`` that exceed MAX_LINE_CHARS, in place."""
+    for index, text in enumerate(batch):
+        if len(text) > MAX_LINE_CHARS:
+            batch[index] = text[:MAX_LINE_CHARS]
+            stats.truncated_count += 1
+            if len(stats.truncated) < KEEP_EXAMPLES:
+                stats.truncated.append(done + index + 1)
+
+
+def _read_head(read: Callable[[int], bytes]) -> bytes:
+    """The first read, extended only while it is too short to tell the encoding."""
+    head = b""
+    while True:
+        chunk = read(CHUNK_BYTES)
+        if not chunk:
+            return head
+        head += chunk
+        if len(head) < 3 and (codecs.BOM_UTF8.startswith(head) or head in (b"\xff", b"\xfe")):
+            continue
+        if len(head) < 32 and b"\x00" in head:
+            continue
+        return head
+
+
+def _sniff(head: bytes) -> tuple[str, int]:
+    """(codec, BOM length in bytes) from the first bytes of the input."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", 3
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le", 2
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be", 2
+    sample = head[:512]
+    pairs = len(sample) // 2
+    if pairs >= 2 and b"\x00" in sample:
+        even = sample[0 : 2 * pairs : 2].count(0)
+        odd = sample[1 : 2 * pairs : 2].count(0)
+        if odd * 10 >= pairs * 6 and even * 10 <= pairs:
+            return "utf-16-le", 0
+        if even * 10 >= pairs * 6 and odd * 10 <= pairs:
+            return "utf-16-be", 0
+    return "utf-8", 0
