@@ -58,8 +58,9 @@ from rknnprof.errors import InputError
 
 MAX_LINE_CHARS = 65536
 """Longest line kept, in characters; the excess of a longer line is discarded."""
-CHUNK_BYTES = 1 << 18
-"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed."""
+CHUNK_BYTES = MAX_LINE_CHARS - 4
+"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
+Kept below the cap so that only the line straddling two reads can exceed it."""
 KEEP_EXAMPLES = 100
 """How many truncated-line numbers / chatty lines ReadStats remembers (counts are exact)."""
 
@@ -115,9 +116,14 @@ _PRI = r"([VDIWEFS?])"
 _UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
 _MSG = r"(?: (.*))?$"  # exactly one blank eaten: the message keeps its own leading spaces
 
-# groups: ids, pid, tid, level, tag, msg
-_THREADTIME = re.compile(
-    r"\s*" + _TS + r"\s+(?:\S+\s+)??((\d+)\s+(\d+))\s+" + _PRI + r"\s(.*?)\s*:" + _MSG
+# threadtime (the default layout), matched over a whole chunk at once (re.M; blanks are
+# [ \t] so that no match crosses a line end): one tuple per line, optional prefix.
+# groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
+_H = r"[ \t]"
+_THREADTIME_CHUNK = re.compile(
+    r"^(?:" + _H + "*" + _TS.replace(r"\s", _H) + _H + r"+(?:\S+" + _H + r"+)??(\d+" + _H + r"+\d+)" + _H
+    + r"+" + _PRI + r"[ \t](.*?)" + _H + r"*:(?: |$))?(.*)$",
+    re.M,
 )
 # groups: level, tag, pid, msg
 _TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _MSG)
@@ -132,9 +138,9 @@ _PROCESS = re.compile(_PRI + _UIDP + r"(\d+)\) (.*)  \((.*)\)$")
 _LONG_HEADER = re.compile(
     r"\[ " + _TS + r"\s+(?:\S+?:?\s+)??(\d+):\s*(\d+)\s+" + _PRI + r"/(.*?)\s*\]$"
 )
-# Android Studio copy; groups: ids, pid, tid, tag, level, msg
+# Android Studio copy; groups: ids ("pid-tid"), tag, level, msg
 _STUDIO = re.compile(
-    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+((\d+)-(\d+))\s+(\S+)\s+(?:\S+\s+)??"
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)\s+(\S+)\s+(?:\S+\s+)??"
     r"([VDIWEFA])(?:\s\s?(.*))?$"
 )
 # runtime / toolkit: "L name: [hh:mm:ss.mmm] msg" (stamp optional); groups: level, tag, msg
@@ -154,9 +160,7 @@ _ANSI = re.compile(
 )
 _SEPARATORS = re.compile(r"\r+\n?")
 _END_OF_LINE = re.compile(r"[\r\n]")
-_new_line = tuple.__new__
-_LEVEL_FIRST = frozenset("VDIWEFS?")
-_TIME_FIRST = frozenset("0123456789 \t")
+_new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 _NESTED_FIRST = frozenset("[VDIWEF")
 
 
@@ -167,76 +171,88 @@ def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Lin
     if stats is None:
         stats = ReadStats()
     read = getattr(stream, "read1", None) or stream.read
-    streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared (pid, tid) tuple
-    long_entry: tuple | None = None  # (stream, level, tag) of an open ``-v long`` entry
+    other = _OtherLayouts(stats)
+    streams = other.streams
     number = 0
-    for batch in _physical_lines(read, stats):
-        for raw in batch:
+    for body in _bodies(read, stats):
+        for ids, level, tag, msg in _THREADTIME_CHUNK.findall(body):
             number += 1
-            s = raw.rstrip()
-            if long_entry is not None:
-                if not s:
-                    long_entry = None  # the blank line that ends a long entry
-                    continue
-                m = _LONG_HEADER.match(s) if s[0] == "[" else None
-                if m is None:
-                    yield _logcat(number, s, *long_entry, stats)
-                    continue
-            elif not s:
-                yield _new_line(Line, (number, "", None, None, None))
-                continue
-            c = s[0]
-            if c in _TIME_FIRST:  # digit or blank: timestamped logcat layouts
-                m = _THREADTIME.match(s)
-                if m is not None:
-                    ids, pid, tid, level, tag, msg = m.groups()
-                    key = streams.get(ids)
-                    if key is None:
-                        key = _remember(streams, ids, int(pid), int(tid))
-                        stats.logcat_format = stats.logcat_format or "threadtime"
-                    if msg and msg[0] in _NESTED_FIRST or tag == "chatty":
-                        line = _logcat(number, msg or "", key, level, tag, stats)
-                        if line is not None:
-                            yield line
-                    else:
-                        yield _new_line(Line, (number, msg or "", key, level, tag))
-                    continue
-                m = _TIME.match(s)
-                if m is not None:
-                    level, tag, pid, msg = m.groups()
-                    line = _logcat(number, msg, (int(pid), 0), level, tag, stats, "time")
-                elif (m := _STUDIO.match(s)) is not None:
-                    ids, pid, tid, tag, level, msg = m.groups()
-                    key = streams.get(ids) or _remember(streams, ids, int(pid), int(tid))
-                    line = _logcat(number, msg, key, level, tag, stats, "android-studio")
+            if ids:  # threadtime: the hot path
+                key = streams.get(ids)
+                if key is None:
+                    key = other.remember(ids)
+                    stats.logcat_format = stats.logcat_format or "threadtime"
+                msg = msg.rstrip()
+                if msg and msg[0] in _NESTED_FIRST or tag == "chatty":
+                    line = _logcat(number, msg, key, level, tag, stats)
+                    if line is not None:
+                        yield line
                 else:
-                    line = _new_line(Line, (number, s, None, None, None))
-            elif c in _LEVEL_FIRST and len(s) > 1:
-                line = _level_first(number, s, stats)
-            elif c == "[" and (m := _LONG_HEADER.match(s)) is not None:
-                pid, tid, level, tag = m.groups()
-                long_entry = ((int(pid), int(tid)), level, tag)
-                stats.logcat_format = stats.logcat_format or "long"
-                continue
-            elif c == "-" and s.startswith("--------- ") and _DIVIDER.match(s):
-                stats.dividers += 1
-                continue
+                    yield _new_line(Line, (number, msg, key, level, tag))
             else:
-                line = _new_line(Line, (number, s, None, None, None))
-            if line is not None:
-                yield line
+                line = other.line(number, msg.rstrip())
+                if line is not None:
+                    yield line
     stats.lines = number
 
 
-def _remember(streams: dict, ids: str, pid: int, tid: int) -> tuple[int, int]:
-    """Cache the (pid, tid) tuple of an ids text (bounded: cleared past 4096 streams)."""
-    if len(streams) > 4096:
-        streams.clear()
-    key = streams[ids] = (pid, tid)
-    return key
+class _OtherLayouts:
+    """Every layout but threadtime, one line at a time; keeps the ``-v long`` entry state."""
+
+    def __init__(self, stats: ReadStats) -> None:
+        self.stats = stats
+        self.streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared tuple
+        self.long_entry: tuple | None = None  # (stream, level, tag) of an open long entry
+
+    def remember(self, ids: str) -> tuple[int, int]:
+        """The (pid, tid) of a ``"pid tid"`` / ``"pid-tid"`` text, cached (bounded)."""
+        if len(self.streams) > 4096:
+            self.streams.clear()
+        pid, tid = ids.replace("-", " ").split()
+        key = self.streams[ids] = (int(pid), int(tid))
+        return key
+
+    def line(self, number: int, s: str) -> Line | None:
+        stats = self.stats
+        if self.long_entry is not None:
+            if not s:
+                self.long_entry = None  # the blank line that ends a long entry
+                return None
+            if s[0] != "[" or _LONG_HEADER.match(s) is None:
+                return _logcat(number, s, *self.long_entry, stats)
+        if not s:
+            return _new_line(Line, (number, "", None, None, None))
+        first = s[0]
+        if first in _TIME_FIRST:
+            m = _TIME.match(s)
+            if m is not None:
+                level, tag, pid, msg = m.groups()
+                return _logcat(number, msg, (int(pid), 0), level, tag, stats, "time")
+            m = _STUDIO.match(s)
+            if m is not None:
+                ids, tag, level, msg = m.groups()
+                key = self.streams.get(ids) or self.remember(ids)
+                return _logcat(number, msg, key, level, tag, stats, "android-studio")
+        elif first in _LEVEL_FIRST and len(s) > 1:
+            return _level_first(number, s, stats)
+        elif first == "[":
+            m = _LONG_HEADER.match(s)
+            if m is not None:
+                pid, tid, level, tag = m.groups()
+                self.long_entry = ((int(pid), int(tid)), level, tag)
+                stats.logcat_format = stats.logcat_format or "long"
+                return None
+        elif first == "-" and s.startswith("--------- ") and _DIVIDER.match(s):
+            stats.dividers += 1
+            return None
+        return _new_line(Line, (number, s, None, None, None))
 
 
-def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
+_TIME_FIRST = frozenset("0123456789 \t")
+_LEVEL_FIRST = frozenset("VDIWEFS?")
+
+
+def _level_first(number: int, s: str, stats: ReadStats) -> Line:
     """A line starting with a level letter: brief, tag, thread, process, or runtime/toolkit."""
     second = s[1]
     if second == "/":
@@ -263,7 +279,6 @@ def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
             level, tag, msg = m.groups()
             return _new_line(Line, (number, msg, None, level, tag))
     return _new_line(Line, (number, s, None, None, None))
-
 
 
 def _logcat(
@@ -297,9 +312,10 @@ def _logcat(
     return _new_line(Line, (number, msg, key, level, tag))
 
 
-def _physical_lines(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[list[str]]:
-    """Decode and split the input; yield, per read, the list of lines it completed (separators
-    removed, form feeds, NULs and ANSI escapes removed, over-long lines cut)."""
+def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
+    """Decode and split the input; yield, per read, the text of the lines it completed, joined
+    by ``\n`` (separators normalised; form feeds, NULs and ANSI escapes removed; over-long lines
+    cut). A body of n newlines holds n + 1 lines."""
     head = _read_head(read)
     encoding, bom = _sniff(head)
     stats.encoding, stats.bom = encoding, bom > 0
@@ -336,39 +352,35 @@ def _physical_lines(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[
         else:
             cut = text.rfind("\n")
             body, carry = (None, text) if cut < 0 else (text[:cut], text[cut + 1 :])
-            if len(carry) > MAX_LINE_CHARS:
-                stats.truncated_count += 1
-                if len(stats.truncated) < KEEP_EXAMPLES:
-                    complete = 0 if body is None else body.count("\n") + 1
-                    stats.truncated.append(done + complete + 1)
+            if len(carry) > MAX_LINE_CHARS:  # an over-long line still open
+                complete = 0 if body is None else body.count("\n") + 1
+                _truncated(stats, done + complete + 1)
                 carry = carry[:MAX_LINE_CHARS]
                 discarding = not hold  # a held CR already ended the line
             carry += hold
         if body is not None:
+            first_end = body.find("\n")
+            if first_end > MAX_LINE_CHARS or first_end < 0 and len(body) > MAX_LINE_CHARS:
+                # only the line begun in an earlier read can be too long (CHUNK_BYTES < cap)
+                _truncated(stats, done + 1)
+                body = body[:MAX_LINE_CHARS] + (body[first_end:] if first_end >= 0 else "")
             if "\x1b" in body or "\x9b" in body:
                 body = _ANSI.sub("", body)
             if "\x0c" in body:
                 body = body.replace("\x0c", "")
             if "\x00" in body:
                 body = body.replace("\x00", "")
-            batch = body.split("\n")
-            if len(body) > MAX_LINE_CHARS and max(map(len, batch)) > MAX_LINE_CHARS:
-                _cap(batch, done, stats)
-            done += len(batch)
-            yield batch
+            done += body.count("\n") + 1
+            yield body
         if final:
             return
         data = read(CHUNK_BYTES)
 
 
-def _cap(batch: list[str], done: int, stats: ReadStats) -> None:
-    """Cut the complete lines of ``batch`` that exceed MAX_LINE_CHARS, in place."""
-    for index, text in enumerate(batch):
-        if len(text) > MAX_LINE_CHARS:
-            batch[index] = text[:MAX_LINE_CHARS]
-            stats.truncated_count += 1
-            if len(stats.truncated) < KEEP_EXAMPLES:
-                stats.truncated.append(done + index + 1)
+def _truncated(stats: ReadStats, number: int) -> None:
+    stats.truncated_count += 1
+    if len(stats.truncated) < KEEP_EXAMPLES:
+        stats.truncated.append(number)
 
 
 def _read_head(read: Callable[[int], bytes]) -> bytes:
