@@ -321,11 +321,11 @@ def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
     stats.encoding, stats.bom = encoding, bom > 0
     decode = codecs.getincrementaldecoder(encoding)(errors="replace").decode
     data = head[bom:] if bom else head
+    final = not head  # end of input (data may be empty before it, e.g. after a lone BOM)
     carry = ""  # the incomplete last line (at most MAX_LINE_CHARS + held CRs)
     discarding = False  # carry is the kept head of an over-long line; drop text until its end
     done = 0  # lines yielded so far (for line numbers in stats)
     while True:
-        final = not data
         text = decode(data, final)
         if discarding:
             m = _END_OF_LINE.search(text)
@@ -336,6 +336,7 @@ def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
                 text = carry
             else:
                 data = read(CHUNK_BYTES)
+                final = not data
                 continue
         elif carry:
             text = carry + text
@@ -375,6 +376,7 @@ def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
         if final:
             return
         data = read(CHUNK_BYTES)
+        final = not data
 
 
 def _truncated(stats: ReadStats, number: int) -> None:
