@@ -114,43 +114,45 @@ _TS = (
 )
 _PRI = r"([VDIWEFS?])"
 _UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
-_MSG = r"(?: (.*))?$"  # exactly one blank eaten: the message keeps its own leading spaces
+_END = r"(?: |$)"  # exactly one blank eaten: the message (the rest) keeps its leading spaces
 
 # threadtime (the default layout), matched over a whole chunk at once (re.M; blanks are
 # [ \t] so that no match crosses a line end): one tuple per line, optional prefix.
 # groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
 _H = r"[ \t]"
 _THREADTIME_CHUNK = re.compile(
-    r"^(?:" + _H + "*" + _TS.replace(r"\s", _H) + _H + r"+(?:\S+" + _H + r"+)??(\d+" + _H + r"+\d+)" + _H
-    + r"+" + _PRI + r"[ \t](.*?)" + _H + r"*:(?: |$))?(.*)$",
+    r"^(?:" + _H + "*" + _TS.replace(r"\s", _H) + _H + r"+(?:\S+" + _H + r"+)??(\d+" + _H
+    + r"+\d+)" + _H + r"+" + _PRI + r"[ \t](.*?)" + _H + r"*:" + _END + r")?(.*)$",
     re.M,
 )
-# groups: level, tag, pid, msg
-_TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _MSG)
-_BRIEF = re.compile(_PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _MSG)
-# groups: level, tag, msg
-_TAG = re.compile(_PRI + r"/(.*?)\s*:" + _MSG)
-# groups: level, pid, tid, msg
-_THREAD = re.compile(_PRI + _UIDP + r"(\d+):\s*(\d+)\)" + _MSG)
-# groups: level, pid, msg, tag
+# The per-line layouts match the prefix only; the message is the rest of the line.
+# groups: level, tag, pid
+_TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
+_BRIEF = re.compile(_PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
+# groups: level, tag
+_TAG = re.compile(_PRI + r"/(.*?)\s*:" + _END)
+# groups: level, pid, tid
+_THREAD = re.compile(_PRI + _UIDP + r"(\d+):\s*(\d+)\)" + _END)
+# the tag comes last; groups: level, pid, msg, tag
 _PROCESS = re.compile(_PRI + _UIDP + r"(\d+)\) (.*)  \((.*)\)$")
 # groups: pid, tid, level, tag
 _LONG_HEADER = re.compile(
     r"\[ " + _TS + r"\s+(?:\S+?:?\s+)??(\d+):\s*(\d+)\s+" + _PRI + r"/(.*?)\s*\]$"
 )
-# Android Studio copy; groups: ids ("pid-tid"), tag, level, msg
+# Android Studio copy "date time  pid-tid  tag  package  P  msg"; groups: ids, tag, level
 _STUDIO = re.compile(
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)\s+(\S+)\s+(?:\S+\s+)??"
-    r"([VDIWEFA])(?:\s\s?(.*))?$"
+    r"([VDIWEFA])(?:\s\s?|$)"
 )
-# runtime / toolkit: "L name: [hh:mm:ss.mmm] msg" (stamp optional); groups: level, tag, msg
+# runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
 _RUNTIME = re.compile(
-    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:(?: |$)"
-    r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$))?(.*)$"
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:" + _END + r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]"
+    + _END + ")?"
 )
+_RKNN_STAMPED = re.compile(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
 # the same with the stamp required (used inside logcat messages)
 _RUNTIME_STAMPED = re.compile(
-    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)(.*)$"
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END
 )
 _STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
 _DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
@@ -190,7 +192,12 @@ def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Lin
                 else:
                     yield _new_line(Line, (number, msg, key, level, tag))
             else:
-                line = other.line(number, msg.rstrip())
+                s = msg.rstrip()
+                if s.startswith("RKNN: [", 2) and (m := _RKNN_STAMPED.match(s)) is not None:
+                    # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
+                    yield _new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
+                    continue
+                line = other.line(number, s)
                 if line is not None:
                     yield line
     stats.lines = number
@@ -223,16 +230,17 @@ class _OtherLayouts:
         if not s:
             return _new_line(Line, (number, "", None, None, None))
         first = s[0]
-        if first in _TIME_FIRST:
+        if first in _TIME_FIRST and (s[2:3] == "-" or s[4:5] == "-" or "." in s[:24]):
+            # time / Android Studio (the cheap test spares plain table rows two regexes)
             m = _TIME.match(s)
             if m is not None:
-                level, tag, pid, msg = m.groups()
-                return _logcat(number, msg, (int(pid), 0), level, tag, stats, "time")
+                level, tag, pid = m.groups()
+                return _logcat(number, s[m.end() :], (int(pid), 0), level, tag, stats, "time")
             m = _STUDIO.match(s)
             if m is not None:
-                ids, tag, level, msg = m.groups()
+                ids, tag, level = m.groups()
                 key = self.streams.get(ids) or self.remember(ids)
-                return _logcat(number, msg, key, level, tag, stats, "android-studio")
+                return _logcat(number, s[m.end() :], key, level, tag, stats, "android-studio")
         elif first in _LEVEL_FIRST and len(s) > 1:
             return _level_first(number, s, stats)
         elif first == "[":
@@ -258,17 +266,18 @@ def _level_first(number: int, s: str, stats: ReadStats) -> Line:
     if second == "/":
         m = _BRIEF.match(s)
         if m is not None:
-            level, tag, pid, msg = m.groups()
-            return _logcat(number, msg, (int(pid), 0), level, tag, stats, "brief")
+            level, tag, pid = m.groups()
+            return _logcat(number, s[m.end() :], (int(pid), 0), level, tag, stats, "brief")
         m = _TAG.match(s)
         if m is not None:
-            level, tag, msg = m.groups()
-            return _logcat(number, msg, None, level, tag, stats, "tag")
+            level, tag = m.groups()
+            return _logcat(number, s[m.end() :], None, level, tag, stats, "tag")
     elif second == "(":
         m = _THREAD.match(s)
         if m is not None:
-            level, pid, tid, msg = m.groups()
-            return _logcat(number, msg, (int(pid), int(tid)), level, None, stats, "thread")
+            level, pid, tid = m.groups()
+            key = (int(pid), int(tid))
+            return _logcat(number, s[m.end() :], key, level, None, stats, "thread")
         m = _PROCESS.match(s)
         if m is not None:
             level, pid, msg, tag = m.groups()
@@ -276,8 +285,8 @@ def _level_first(number: int, s: str, stats: ReadStats) -> Line:
     elif second == " ":
         m = _RUNTIME.match(s)
         if m is not None:
-            level, tag, msg = m.groups()
-            return _new_line(Line, (number, msg, None, level, tag))
+            level, tag = m.groups()
+            return _new_line(Line, (number, s[m.end() :], None, level, tag))
     return _new_line(Line, (number, s, None, None, None))
 
 
@@ -303,7 +312,8 @@ def _logcat(
     elif msg[0] in _NESTED_FIRST:
         m = _RUNTIME_STAMPED.match(msg)
         if m is not None:
-            level, tag, msg = m.groups()
+            level, tag = m.groups()
+            msg = msg[m.end() :]
     if tag == "chatty" and _CHATTY.match(msg):
         stats.chatty_count += 1
         if len(stats.chatty) < KEEP_EXAMPLES:
