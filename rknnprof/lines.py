@@ -43,6 +43,15 @@ What it does, in order:
   logd ``chatty`` lines (``uid=1000(system) app identical 12 lines``). Chatty lines are dropped
   so a table is not cut in two by them; ``ReadStats.chatty`` keeps them so callers can warn that
   rows were squashed. A table's own dash rules (``-----...``) are not dividers and pass through.
+
+Lines without a recognised prefix have ``stream``, ``level`` and ``tag`` None (``-v thread``
+gives no tag). ``Line.number`` counts every physical line, dropped ones included. A ``\r`` that
+ends a read is held until the next read (it may be half of ``\r\n``), so on a live pipe a line
+ended by a lone ``\r`` waits for the next byte.
+
+Speed: threadtime lines (logcat's default) are matched a whole read at a time with one
+``findall``, and ``D RKNN: [..]`` lines by a literal test before one small regex; other layouts
+are tried per line after a first-character dispatch.
 """
 
 from __future__ import annotations
@@ -193,7 +202,11 @@ def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Lin
                     yield _new_line(Line, (number, msg, key, level, tag))
             else:
                 s = msg.rstrip()
-                if s.startswith("RKNN: [", 2) and (m := _RKNN_STAMPED.match(s)) is not None:
+                if (
+                    s.startswith("RKNN: [", 2)
+                    and other.long_entry is None
+                    and (m := _RKNN_STAMPED.match(s)) is not None
+                ):
                     # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
                     yield _new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
                     continue

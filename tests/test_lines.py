@@ -378,3 +378,36 @@ def test_any_bytes_any_chunking_never_raises_and_agree(data: bytes, size: int) -
     assert all("\n" not in line.text and "\r" not in line.text for line in whole)
     numbers = [line.number for line in whole]
     assert numbers == sorted(set(numbers))
+
+
+def test_rknn_server_lines_as_pasted_in_issues() -> None:
+    # FORMATS 6 / ECOSYSTEM 1.5: single-spaced ids, tag SERVER, a trailing blank, ": " in the message
+    data = (b"07-21 18:23:13.177 2322 2326 I SERVER : Recv a msg \n"
+            b"07-21 18:23:13.178 2322 2326 D SERVER : rknnrt: 2.3.2 (c3d4c5b6@2024-11-07) \n")
+    assert lines_of(data) == [Line(1, "Recv a msg", (2322, 2326), "I", "SERVER"),
+                              Line(2, "rknnrt: 2.3.2 (c3d4c5b6@2024-11-07)", (2322, 2326), "D",
+                                   "SERVER")]
+
+
+def test_long_entry_message_with_a_runtime_prefix_keeps_the_entry_stream() -> None:
+    data = b"[ 03-05 10:31:02.123  1234: 1250 D/RKNN     ]\nD RKNN: [05:07:06.566] ID   OpType\n\n"
+    assert lines_of(data) == [Line(2, "ID   OpType", (1234, 1250), "D", "RKNN")]
+
+
+def test_every_corpus_file_reads_with_physical_line_numbers() -> None:
+    corpus = corpus_file("01_").parent
+    for path in sorted(corpus.glob("[0-9]*.txt")):
+        data = path.read_bytes()
+        assert b"\r" not in data  # FORMATS 9: no CRLF in any kept sample
+        physical = [raw.replace(b"\x0c", b"").decode("utf-8", "replace").rstrip()
+                    for raw in data.split(b"\n")]
+        if data.endswith(b"\n"):
+            physical.pop()
+        stats = ReadStats()
+        got = list(read_lines(path.open("rb"), stats))
+        assert stats.lines == len(physical), path.name
+        for line in got:
+            if line.level is None:  # no prefix stripped: the text is the physical line
+                assert line.text == physical[line.number - 1], (path.name, line.number)
+            else:
+                assert physical[line.number - 1].endswith(line.text), (path.name, line.number)
