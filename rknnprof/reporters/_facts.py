@@ -155,7 +155,7 @@ def versions_text(profile: Profile) -> str:
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table, else ``""``."""
     if not profile.measured:
-        return "ESTIMATE: build-time table, not measured on a board; never mixed with measured time"
+        return "ESTIMATE: build-time table, not measured on a board"
     if profile.layers:
         return ""
     if profile.benchmark is not None:
@@ -183,7 +183,7 @@ def summary_parts(profile: Profile) -> list[str]:
     """The one-second summary: platform, frames, total, NPU/CPU split, bound shares."""
     parts = [profile.platform.upper() if profile.platform else "platform ?"]
     if profile.frames > 1:
-        parts.append(f"{profile.frames} frames (median)")
+        parts.append(f"{profile.frames} frames" + (" (layer medians)" if profile.layers else ""))
     total = profile.total_time_us
     label = "est. total" if not profile.measured else "total"
     if total is not None:
