@@ -181,7 +181,7 @@ def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
 
 def summary_parts(profile: Profile) -> list[str]:
     """The one-second summary: platform, frames, total, NPU/CPU split, bound shares."""
-    parts = [profile.platform.upper() if profile.platform else "platform ?"]
+    parts = [profile.platform.upper() if profile.platform else "platform unknown"]
     if profile.frames > 1:
         parts.append(f"{profile.frames} frames" + (" (layer medians)" if profile.layers else ""))
     total = profile.total_time_us

@@ -122,10 +122,10 @@ def scatter_svg(profile: Profile, row_prefix: str) -> tuple[str, str]:
     for layer in points:
         x = pos(layer.ddr_cycles or 0, False)
         y = pos(layer.npu_cycles or 0, True)
-        hollow = ' fill-opacity="0.15" stroke-width="1.5"' if not (layer.ddr_cycles and layer.npu_cycles) else ""
+        hollow = " pinned" if not (layer.ddr_cycles and layer.npu_cycles) else ""
         parts.append(
-            f'<circle class="pt b-{layer.bound.value}" cx="{_num(x)}" cy="{_num(y)}" r="4"'
-            f'{hollow} data-row="{row_prefix}{layer.id}"><title>{escape(layer_tip(layer, profile))}'
+            f'<circle class="pt b-{layer.bound.value}{hollow}" cx="{_num(x)}" cy="{_num(y)}" r="3.5"'
+            f' data-row="{row_prefix}{layer.id}"><title>{escape(layer_tip(layer, profile))}'
             "</title></circle>"
         )
     parts.append("</svg>")
