@@ -50,7 +50,11 @@ def _cell(name: str, value: Any) -> Any:
     if name in ("input_shapes", "output_shapes"):
         return shapes_text(value)
     if name == "workload_pct":
-        return None if value is None else ";".join(f"{v:g}" if v != int(v) else f"{v:.1f}" for v in value)
+        return (
+            None
+            if value is None
+            else ";".join(f"{v:g}" if v != int(v) else f"{v:.1f}" for v in value)
+        )
     if name == "extra":
         return ";".join(f"{k}={v}" for k, v in value) or None
     if hasattr(value, "value") and not isinstance(value, (int, float)):

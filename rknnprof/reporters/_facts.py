@@ -38,7 +38,10 @@ def profile_title(profile: Profile) -> str:
     span = ""
     if profile.source.first_line is not None:
         span = f":{profile.source.first_line}"
-        if profile.source.last_line is not None and profile.source.last_line != profile.source.first_line:
+        if (
+            profile.source.last_line is not None
+            and profile.source.last_line != profile.source.first_line
+        ):
             span += f"-{profile.source.last_line}"
     where = f"{profile.source.path}{span}"
     return f"{profile.model_name} ({where})" if profile.model_name else where

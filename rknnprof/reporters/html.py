@@ -28,7 +28,9 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 
 
 def _asset(name: str) -> str:
-    return resources.files("rknnprof.reporters").joinpath("assets", name).read_text(encoding="utf-8")
+    return (
+        resources.files("rknnprof.reporters").joinpath("assets", name).read_text(encoding="utf-8")
+    )
 
 
 def rule_doc(code: str) -> str:
@@ -45,7 +47,9 @@ def rule_doc(code: str) -> str:
 def _num_cell(value: float | int | None, text: str | None = None) -> str:
     if value is None:
         return '<td class="num" data-v="">–</td>'
-    shown = text if text is not None else (f"{value:,.0f}" if value == int(value) else f"{value:,.2f}")
+    shown = (
+        text if text is not None else (f"{value:,.0f}" if value == int(value) else f"{value:,.2f}")
+    )
     return f'<td class="num" data-v="{value}">{shown}</td>'
 
 
@@ -72,8 +76,10 @@ class HtmlReporter(Reporter):
         placed = {p.source.path for p in report.profiles}
         stray = [w for w in report.warnings if w.path not in placed]
         if stray:
-            items = "".join(f"<li>{escape(w.path)}{f':{w.line}' if w.line else ''}: "
-                            f"{escape(w.message)}</li>" for w in stray)
+            items = "".join(
+                f"<li>{escape(w.path)}{f':{w.line}' if w.line else ''}: {escape(w.message)}</li>"
+                for w in stray
+            )
             out.write(f'<div class="card"><h3>Warnings</h3><ul>{items}</ul></div>\n')
         out.write(
             f"</main>\n<footer>rknnprof {escape(__version__)} · self-contained report, no network "
@@ -105,8 +111,10 @@ class HtmlReporter(Reporter):
         ops, origin = F.op_table(profile)
         op_card = ""
         if ops:
-            op_card = (f'<div class="card"><h3>Time by op type</h3><p class="note">{escape(origin)}</p>'
-                       f"{C.ops_bars(profile, ops)}</div>")
+            op_card = (
+                f'<div class="card"><h3>Time by op type</h3><p class="note">{escape(origin)}</p>'
+                f"{C.ops_bars(profile, ops)}</div>"
+            )
         if scatter or op_card:
             parts.append(f'<div class="grid2">{scatter}{op_card}</div>')
         if profile.findings:
@@ -125,22 +133,28 @@ class HtmlReporter(Reporter):
         if profile.frames > 1 and profile.frame_times_us:
             p50 = F.percentile(profile.frame_times_us, 50)
             p90 = F.percentile(profile.frame_times_us, 90)
-            chips.append(f'<span class="chip">frame p50 {F.fmt_us(p50)} · p90 {F.fmt_us(p90)}</span>')
+            chips.append(
+                f'<span class="chip">frame p50 {F.fmt_us(p50)} · p90 {F.fmt_us(p90)}</span>'
+            )
         bench = profile.benchmark
         if bench is not None:
             text = " · ".join(
-                t for t in (
+                t
+                for t in (
                     f"avg {bench.avg_time_ms:g} ms" if bench.avg_time_ms is not None else "",
                     f"{bench.avg_fps:g} FPS" if bench.avg_fps is not None else "",
                     f"{len(bench.run_times_ms)} runs" if bench.run_times_ms else "",
-                ) if t
+                )
+                if t
             )
             chips.append(f'<span class="chip">benchmark: {escape(text)}</span>')
         note = F.kind_note(profile)
         banner = f'<div class="estimate">{escape(note)}</div>' if note else ""
         stack = C.bound_stack(profile)
-        return (f'<div class="card"><h2>{escape(F.profile_title(profile))}</h2>{banner}'
-                f'<div class="chips">{"".join(chips)}</div>{stack}</div>')
+        return (
+            f'<div class="card"><h2>{escape(F.profile_title(profile))}</h2>{banner}'
+            f'<div class="chips">{"".join(chips)}</div>{stack}</div>'
+        )
 
     def _findings(self, profile: Profile, row_prefix: str) -> str:
         total = profile.total_time_us
@@ -157,8 +171,10 @@ class HtmlReporter(Reporter):
         if finding.est_saving_us:
             share = f" ({F.fmt_pct(finding.est_saving_us / total)})" if total else ""
             saving = f'<span class="saving">saves ~{F.fmt_us(finding.est_saving_us)}{share}</span>'
-        links = ", ".join(f'<a href="#{row_prefix}{i}" data-row="{row_prefix}{i}">{i}</a>'
-                          for i in finding.layer_ids[:30])
+        links = ", ".join(
+            f'<a href="#{row_prefix}{i}" data-row="{row_prefix}{i}">{i}</a>'
+            for i in finding.layer_ids[:30]
+        )
         if len(finding.layer_ids) > 30:
             links += f" +{len(finding.layer_ids) - 30} more"
         extra = []
@@ -170,56 +186,92 @@ class HtmlReporter(Reporter):
             extra.append(f'<p class="note">Source: {escape(finding.source)}</p>')
         doc = rule_doc(finding.code)
         if doc:
-            extra.append(f"<details><summary>About {escape(finding.code)}</summary><pre>{escape(doc)}</pre></details>")
+            extra.append(
+                f"<details><summary>About {escape(finding.code)}</summary>"
+                f"<pre>{escape(doc)}</pre></details>"
+            )
         return (
             f'<div class="finding {sev}"><div class="head"><b>{number}. {escape(finding.code)}</b>'
             f'<span class="sev {sev}">{sev}</span><span>{escape(finding.name)}</span>{saving}</div>'
             f"<p>{escape(finding.message)}</p>"
             + (f"<p><b>Fix:</b> {escape(finding.fix)}</p>" if finding.fix else "")
-            + "".join(extra) + "</div>"
+            + "".join(extra)
+            + "</div>"
         )
 
     def _layer_table(self, profile: Profile, pid: str, row_prefix: str) -> str:
-        heads = ["ID", "Op type", "Full name", "Target", "Type", "Input shapes", "Output shapes", "DDR cyc",
-                 "NPU cyc", "Total cyc", "Time us" if profile.measured else "Est. us", "Share",
-                 "MAC %", "Workload %", "RW KB", "Bound"]
+        heads = [
+            "ID",
+            "Op type",
+            "Full name",
+            "Target",
+            "Type",
+            "Input shapes",
+            "Output shapes",
+            "DDR cyc",
+            "NPU cyc",
+            "Total cyc",
+            "Time us" if profile.measured else "Est. us",
+            "Share",
+            "MAC %",
+            "Workload %",
+            "RW KB",
+            "Bound",
+        ]
         rows = []
         for layer in profile.layers:
             share = F.layer_share(layer, profile)
             workload = "/".join(f"{w:g}" for w in layer.workload_pct) if layer.workload_pct else ""
             cls = ' class="cpu"' if layer.target.value == "CPU" else ""
+            name = escape(layer.full_name or "")
+            inputs = F.shape_text(layer.input_shapes, layer.input_shapes_truncated, ", ")
+            outputs = F.shape_text(layer.output_shapes, layer.output_shapes_truncated, ", ")
+            bound = escape(layer.bound.value)
             rows.append(
-                f'<tr id="{row_prefix}{layer.id}"{cls}>' + _num_cell(layer.id, str(layer.id))
+                f'<tr id="{row_prefix}{layer.id}"{cls}>'
+                + _num_cell(layer.id, str(layer.id))
                 + f"<td>{escape(layer.op_type)}</td>"
-                f'<td class="name" title="{escape(layer.full_name or "")}">{escape(layer.full_name or "")}</td>'
+                f'<td class="name" title="{name}">{name}</td>'
                 f"<td>{escape(layer.target.value)}</td>"
                 f"<td>{escape(layer.data_type or '')}</td>"
-                f"<td>{escape(F.shape_text(layer.input_shapes, layer.input_shapes_truncated, ', '))}</td>"
-                f"<td>{escape(F.shape_text(layer.output_shapes, layer.output_shapes_truncated, ', '))}</td>"
-                + _num_cell(layer.ddr_cycles) + _num_cell(layer.npu_cycles) + _num_cell(layer.total_cycles)
+                f"<td>{escape(inputs)}</td><td>{escape(outputs)}</td>"
+                + _num_cell(layer.ddr_cycles)
+                + _num_cell(layer.npu_cycles)
+                + _num_cell(layer.total_cycles)
                 + _num_cell(layer.time_us)
                 + _num_cell(share, F.fmt_pct(share) if share is not None else None)
-                + _num_cell(layer.mac_usage_pct) + f"<td>{escape(workload)}</td>" + _num_cell(layer.rw_kb)
-                + f'<td><i class="sw b-{layer.bound.value}"></i>{escape(layer.bound.value)}</td></tr>'
+                + _num_cell(layer.mac_usage_pct)
+                + f"<td>{escape(workload)}</td>"
+                + _num_cell(layer.rw_kb)
+                + f'<td><i class="sw b-{bound}"></i>{bound}</td></tr>'
             )
         head = "".join(f"<th>{escape(h)}</th>" for h in heads)
         return (
             f'<div class="card"><h3>Layers</h3><div class="tablebar">'
-            f'<input id="{pid}-filter" type="search" placeholder="filter: op type, name, cpu, bandwidth…" '
-            f'aria-label="filter layers"><span class="note" id="{pid}-count">{len(rows)} of {len(rows)} '
-            f'layers</span></div><div class="scroll"><table class="layers" data-filter="{pid}-filter" '
+            f'<input id="{pid}-filter" type="search" aria-label="filter layers" '
+            'placeholder="filter: op type, name, cpu, bandwidth…">'
+            f'<span class="note" id="{pid}-count">{len(rows)} of {len(rows)} layers</span></div>'
+            f'<div class="scroll"><table class="layers" data-filter="{pid}-filter" '
             f'data-count="{pid}-count"><thead><tr>{head}</tr></thead><tbody>\n'
-            + "\n".join(rows) + "\n</tbody></table></div></div>"
+            + "\n".join(rows)
+            + "\n</tbody></table></div></div>"
         )
 
     def _footer(self, report: Report, profile: Profile) -> str:
         warnings = F.warnings_for(report, profile)
         skipped = profile.skipped_rows
-        items = [f"<li>skipped line {row.line}: {escape(row.reason)} — <code>{escape(row.text)}</code></li>"
-                 for row in skipped[:50]]
-        items += [f"<li>warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}</li>"
-                  for w in warnings]
-        head = (f"{len(skipped)} skipped row{'s' if len(skipped) != 1 else ''} · "
-                f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
+        items = [
+            f"<li>skipped line {row.line}: {escape(row.reason)} — "
+            f"<code>{escape(row.text)}</code></li>"
+            for row in skipped[:50]
+        ]
+        items += [
+            f"<li>warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}</li>"
+            for w in warnings
+        ]
+        head = (
+            f"{len(skipped)} skipped row{'s' if len(skipped) != 1 else ''} · "
+            f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+        )
         body = f"<ul>{''.join(items)}</ul>" if items else ""
         return f'<div class="card note">{escape(head)}{body}</div>'

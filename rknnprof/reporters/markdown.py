@@ -68,12 +68,16 @@ class MarkdownReporter(Reporter):
         stray = [w for w in report.warnings if w.path not in placed]
         if stray:
             lines += ["## Warnings", ""]
-            lines += [f"- {escape(w.path)}{f':{w.line}' if w.line else ''}: {escape(w.message)}"
-                      for w in stray]
+            lines += [
+                f"- {escape(w.path)}{f':{w.line}' if w.line else ''}: {escape(w.message)}"
+                for w in stray
+            ]
             lines.append("")
         out.write("\n".join(lines).rstrip("\n") + "\n")
 
-    def _profile(self, report: Report, profile: Profile, index: int, count: int, top: int) -> list[str]:
+    def _profile(
+        self, report: Report, profile: Profile, index: int, count: int, top: int
+    ) -> list[str]:
         prefix = f"{index + 1}/{count} · " if count > 1 else ""
         title = f"{escape(profile.model_name)} · " if profile.model_name else ""
         where = F.profile_title(profile) if not profile.model_name else profile_where(profile)
@@ -103,8 +107,10 @@ class MarkdownReporter(Reporter):
             if bench.avg_fps is not None:
                 parts.append(f"{bench.avg_fps:g} FPS")
             if bench.run_times_ms:
-                parts.append(f"{len(bench.run_times_ms)} runs, {min(bench.run_times_ms):g}–"
-                             f"{max(bench.run_times_ms):g} ms")
+                parts.append(
+                    f"{len(bench.run_times_ms)} runs, {min(bench.run_times_ms):g}–"
+                    f"{max(bench.run_times_ms):g} ms"
+                )
             lines += ["", "Benchmark: " + " · ".join(parts)]
         lines.append("")
         if profile.layers:
@@ -174,7 +180,9 @@ class MarkdownReporter(Reporter):
                 f"{number}. **{finding.code}** {SEVERITY_MARK.get(finding.severity.value, '')} · "
                 f"{code(finding.name)}{saving}  "
             )
-            lines.append(f"   {escape(finding.message)}" + (f" ({layers})" if layers else "") + "  ")
+            lines.append(
+                f"   {escape(finding.message)}" + (f" ({layers})" if layers else "") + "  "
+            )
             if finding.fix:
                 lines.append(f"   *Fix:* {escape(finding.fix)}")
         return [*lines, ""]
@@ -191,7 +199,8 @@ class MarkdownReporter(Reporter):
         if len(skipped) > 10:
             items.append(f"- … {len(skipped) - 10} more skipped rows")
         items += [
-            f"- warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}" for w in warnings
+            f"- warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}"
+            for w in warnings
         ]
         if items:
             lines += [*items, ""]

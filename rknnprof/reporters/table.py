@@ -73,7 +73,9 @@ class TableReporter(Reporter):
             self._profile(console, report, profile, index, len(report.profiles), options)
         if not report.profiles:
             console.print("No profiles in this report.")
-        unplaced = [w for w in report.warnings if w.path not in {p.source.path for p in report.profiles}]
+        unplaced = [
+            w for w in report.warnings if w.path not in {p.source.path for p in report.profiles}
+        ]
         for warning in unplaced:
             where = f"{warning.path}:{warning.line}" if warning.line else warning.path
             console.print(Text(f"warning: {where}: {warning.message}", style="yellow"))
@@ -82,7 +84,12 @@ class TableReporter(Reporter):
 
     # -- one profile -------------------------------------------------------------------------
     def _profile(
-        self, console: Console, report: Report, profile: Profile, index: int, count: int,
+        self,
+        console: Console,
+        report: Report,
+        profile: Profile,
+        index: int,
+        count: int,
         options: RenderOptions,
     ) -> None:
         width = console.width
@@ -151,8 +158,14 @@ class TableReporter(Reporter):
         title = f"Top {len(layers)} of {len(profile.layers)} layers by "
         title += "ESTIMATED time" if estimated else "time"
         table = Table(
-            title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
-            show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), expand=False,
+            title=title,
+            title_justify="left",
+            title_style="bold",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            padding=(0, 1, 0, 0),
+            expand=False,
         )
         bar_width = 20 if width >= 140 else (12 if wide else 8)
         op_width = min(16, max((len(la.op_type) for la in layers), default=7))
@@ -166,8 +179,16 @@ class TableReporter(Reporter):
         }
         shape_width = 0
         if wide:
-            shape_width = min(22, max([len(F.shape_text(la.output_shapes, la.output_shapes_truncated))
-                                       for la in layers] + [6]))
+            shape_width = min(
+                22,
+                max(
+                    [
+                        len(F.shape_text(la.output_shapes, la.output_shapes_truncated))
+                        for la in layers
+                    ]
+                    + [6]
+                ),
+            )
             cells["Output"] = shape_width
         separators = 2 * len(cells)  # one divider blank + one padding blank per gap
         name_width = max(12, min(70, width - sum(cells.values()) - separators))
@@ -194,7 +215,13 @@ class TableReporter(Reporter):
             row += [
                 _time(layer.time_us),
                 F.fmt_pct(share),
-                Bar(size=largest, begin=0, end=share or 0.0, width=bar_width, color=BOUND_BAR_COLOR[layer.bound]),
+                Bar(
+                    size=largest,
+                    begin=0,
+                    end=share or 0.0,
+                    width=bar_width,
+                    color=BOUND_BAR_COLOR[layer.bound],
+                ),
                 Text(layer.bound.value, style=style),
             ]
             table.add_row(*row)
@@ -203,8 +230,13 @@ class TableReporter(Reporter):
     def _op_types(self, profile: Profile, ops, origin: str, width: int) -> RenderableType:
         bar_width = 20 if width >= 140 else (12 if width >= WIDE else 8)
         table = Table(
-            title=f"Time by op type ({origin})", title_justify="left", title_style="bold",
-            box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
+            title=f"Time by op type ({origin})",
+            title_justify="left",
+            title_style="bold",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            padding=(0, 1, 0, 0),
         )
         table.add_column("Op type", no_wrap=True, max_width=24, overflow="ellipsis")
         table.add_column("Calls", justify="right")
@@ -217,11 +249,18 @@ class TableReporter(Reporter):
         largest = max(shares, default=0.0) or 1.0
         for stat, share in zip(ops, shares, strict=True):
             table.add_row(
-                stat.op_type, str(stat.calls), _time(stat.npu_time_us),
+                stat.op_type,
+                str(stat.calls),
+                _time(stat.npu_time_us),
                 Text(_time(stat.cpu_time_us), style="red" if stat.cpu_time_us else ""),
                 F.fmt_pct(share),
-                Bar(size=largest, begin=0, end=share, width=bar_width,
-                    color="red" if stat.cpu_time_us else "cyan"),
+                Bar(
+                    size=largest,
+                    begin=0,
+                    end=share,
+                    width=bar_width,
+                    color="red" if stat.cpu_time_us else "cyan",
+                ),
             )
         return table
 
@@ -229,7 +268,9 @@ class TableReporter(Reporter):
         findings = profile.findings
         total = profile.total_time_us
         stake = sum(f.est_saving_us for f in findings)
-        head = Text(f"Advice: {len(findings)} finding{'s' if len(findings) != 1 else ''}", style="bold")
+        head = Text(
+            f"Advice: {len(findings)} finding{'s' if len(findings) != 1 else ''}", style="bold"
+        )
         if stake:
             head.append(f", up to {F.fmt_us(stake)} at stake", style="bold")
         parts: list[RenderableType] = [head]
@@ -237,7 +278,9 @@ class TableReporter(Reporter):
             line = Text(f"{number:>2}. ")
             line.append(finding.code, style="bold")
             line.append(" · ")
-            line.append(finding.severity.value, style=SEVERITY_STYLE.get(finding.severity.value, ""))
+            line.append(
+                finding.severity.value, style=SEVERITY_STYLE.get(finding.severity.value, "")
+            )
             line.append(f" · {finding.name}")
             if finding.est_saving_us:
                 share = f" ({F.fmt_pct(finding.est_saving_us / total)})" if total else ""
@@ -261,11 +304,17 @@ class TableReporter(Reporter):
             style="yellow" if skipped or warnings else "dim",
         )
         lines: list[RenderableType] = [head]
-        for row in skipped[:5]:
-            lines.append(Padding(Text(f"skipped line {row.line}: {row.reason}", style="dim"), (0, 0, 0, 2)))
+        lines += [
+            Padding(Text(f"skipped line {row.line}: {row.reason}", style="dim"), (0, 0, 0, 2))
+            for row in skipped[:5]
+        ]
         if len(skipped) > 5:
-            lines.append(Text(f"  … {len(skipped) - 5} more skipped rows (see --format json)", style="dim"))
+            lines.append(
+                Text(f"  … {len(skipped) - 5} more skipped rows (see --format json)", style="dim")
+            )
         for warning in warnings:
             where = f"line {warning.line}: " if warning.line else ""
-            lines.append(Padding(Text(f"warning: {where}{warning.message}", style="yellow"), (0, 0, 0, 2)))
+            lines.append(
+                Padding(Text(f"warning: {where}{warning.message}", style="yellow"), (0, 0, 0, 2))
+            )
         return Group(*lines)

@@ -34,8 +34,13 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 MAX_FRAMES = 100
 """Most frames drawn per profile (each repeats the per-layer medians)."""
 TID_FRAMES, TID_CPU, TID_GPU, TID_UNKNOWN, TID_NPU_ANY, TID_NPU_CORE0 = 0, 1, 2, 3, 9, 10
-TRACK_NAMES = {TID_FRAMES: "frames", TID_CPU: "CPU", TID_GPU: "GPU", TID_UNKNOWN: "target unknown",
-               TID_NPU_ANY: "NPU (core not stated)"}
+TRACK_NAMES = {
+    TID_FRAMES: "frames",
+    TID_CPU: "CPU",
+    TID_GPU: "GPU",
+    TID_UNKNOWN: "target unknown",
+    TID_NPU_ANY: "NPU (core not stated)",
+}
 
 
 def layer_tids(layer: Layer) -> list[int]:
@@ -92,12 +97,25 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
         frames = min(max(profile.frames, 1), MAX_FRAMES)
         start = 0.0
         for frame in range(frames):
-            frame_args: dict[str, Any] = {"frame": frame, "layers": len(profile.layers),
-                                          "sum_of_layer_medians_us": total}
+            frame_args: dict[str, Any] = {
+                "frame": frame,
+                "layers": len(profile.layers),
+                "sum_of_layer_medians_us": total,
+            }
             if frame < len(profile.frame_times_us):
                 frame_args["measured_frame_time_us"] = profile.frame_times_us[frame]
-            slices.append({"name": f"frame {frame}", "cat": "frame", "ph": "X", "pid": pid,
-                           "tid": TID_FRAMES, "ts": start, "dur": total, "args": frame_args})
+            slices.append(
+                {
+                    "name": f"frame {frame}",
+                    "cat": "frame",
+                    "ph": "X",
+                    "pid": pid,
+                    "tid": TID_FRAMES,
+                    "ts": start,
+                    "dur": total,
+                    "args": frame_args,
+                }
+            )
             ts = start
             for layer in profile.layers:
                 dur = layer.time_us or 0.0
@@ -106,9 +124,18 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
                     args["frame"] = frame
                 for tid in layer_tids(layer):
                     used.add(tid)
-                    slices.append({"name": layer.op_type, "cat": f"layer,{layer.bound.value}",
-                                   "ph": "X", "pid": pid, "tid": tid, "ts": ts, "dur": dur,
-                                   "args": args})
+                    slices.append(
+                        {
+                            "name": layer.op_type,
+                            "cat": f"layer,{layer.bound.value}",
+                            "ph": "X",
+                            "pid": pid,
+                            "tid": tid,
+                            "ts": ts,
+                            "dur": dur,
+                            "args": args,
+                        }
+                    )
                 ts += dur
             start += total
     else:
@@ -116,9 +143,18 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
         durations = [ms * 1000 for ms in runs] or ([total] if total else [])
         start = 0.0
         for frame, dur in enumerate(durations[:MAX_FRAMES]):
-            slices.append({"name": f"frame {frame}", "cat": "frame", "ph": "X", "pid": pid,
-                           "tid": TID_FRAMES, "ts": start, "dur": dur,
-                           "args": {"note": F.kind_note(profile)}})
+            slices.append(
+                {
+                    "name": f"frame {frame}",
+                    "cat": "frame",
+                    "ph": "X",
+                    "pid": pid,
+                    "tid": TID_FRAMES,
+                    "ts": start,
+                    "dur": dur,
+                    "args": {"note": F.kind_note(profile)},
+                }
+            )
             start += dur
     for tid in sorted(used):
         name = TRACK_NAMES.get(tid, f"NPU core {tid - TID_NPU_CORE0}")
@@ -145,5 +181,7 @@ class TraceReporter(Reporter):
         out.write('{"displayTimeUnit":"ms","otherData":')
         out.write(json.dumps(other, ensure_ascii=False))
         out.write(',"traceEvents":[\n')
-        out.write(",\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in events))
+        out.write(
+            ",\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in events)
+        )
         out.write("\n]}\n")

@@ -20,7 +20,13 @@ from tests.conftest import corpus_file
 api = pytest.importorskip("rknnprof.api", reason="the parser (core) is not merged yet")
 
 EXPECTED = {"01_": (108, 128441, 10), "36_": (168, 20344, 7)}
-FORMATS = {"table": "table.txt", "markdown": "md", "csv": "csv", "html": "html", "trace": "trace.json"}
+FORMATS = {
+    "table": "table.txt",
+    "markdown": "md",
+    "csv": "csv",
+    "html": "html",
+    "trace": "trace.json",
+}
 
 
 def corpus_report(prefix: str):

@@ -13,8 +13,14 @@ from rknnprof.model import Layer
 
 def test_round_trip_with_pandas() -> None:
     df = pd.read_csv(io.StringIO(render("csv", HAND_REPORT)))
-    assert list(df.columns)[:6] == ["profile_index", "source_path", "format", "platform", "frames",
-                                    "measured"]
+    assert list(df.columns)[:6] == [
+        "profile_index",
+        "source_path",
+        "format",
+        "platform",
+        "frames",
+        "measured",
+    ]
     assert list(df.columns)[6:] == [f.name for f in fields(Layer)]
     assert len(df) == 12
     assert df["time_us"].sum() == 11640

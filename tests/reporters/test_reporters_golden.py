@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import pytest
-
 from report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 
-FORMATS = {"table": "table.txt", "markdown": "md", "csv": "csv", "html": "html", "trace": "trace.json"}
+FORMATS = {
+    "table": "table.txt",
+    "markdown": "md",
+    "csv": "csv",
+    "html": "html",
+    "trace": "trace.json",
+}
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

@@ -16,8 +16,11 @@ from rknnprof.rules.base import Rule
 def big_profile(n: int = 168):
     """``n`` layers cycling through the hand-built ones, with long names like corpus 36."""
     layers = tuple(
-        replace(HAND_LAYERS[i % len(HAND_LAYERS)], id=i + 1,
-                full_name=f"Conv:/model.{i}/m/m.0/cv2/conv/Conv_with_a_long_tail_{i}")
+        replace(
+            HAND_LAYERS[i % len(HAND_LAYERS)],
+            id=i + 1,
+            full_name=f"Conv:/model.{i}/m/m.0/cv2/conv/Conv_with_a_long_tail_{i}",
+        )
         for i in range(n)
     )
     return replace(HAND_PROFILE, layers=layers)
@@ -43,8 +46,11 @@ def test_one_bar_per_layer_and_cpu_marks() -> None:
 
 def test_log_text_is_escaped() -> None:
     evil = "Conv:<script>alert('x')</script>&<b>"
-    profile = replace(HAND_PROFILE, layers=(replace(HAND_LAYERS[1], full_name=evil),) + HAND_LAYERS[2:],
-                      model_name="<img src=x onerror=alert(1)>")
+    profile = replace(
+        HAND_PROFILE,
+        layers=(replace(HAND_LAYERS[1], full_name=evil),) + HAND_LAYERS[2:],
+        model_name="<img src=x onerror=alert(1)>",
+    )
     html = render("html", Report((profile,)))
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;&amp;&lt;b&gt;" in html

@@ -17,24 +17,38 @@ from test_reporters_html import big_profile
 
 from rknnprof.model import Report
 
-BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
-                if shutil.which(b)), None)
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH (apt-get install chromium)")
+BROWSER = next(
+    (shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)),
+    None,
+)
+pytestmark = pytest.mark.skipif(
+    BROWSER is None, reason="no chromium on PATH (apt-get install chromium)"
+)
 
 
 def _flags(tmp_path: Path) -> list[str]:
     return [
-        BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-        f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0",
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--enable-logging=stderr",
+        "--v=0",
     ]
 
 
 def dump_dom(html: str, tmp_path: Path) -> tuple[str, str]:
     page = tmp_path / "report.html"
     page.write_text(html, encoding="utf-8")
-    proc = subprocess.run([*_flags(tmp_path), "--dump-dom", page.as_uri()],
-                          capture_output=True, text=True, timeout=90)
+    proc = subprocess.run(
+        [*_flags(tmp_path), "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=90
+    )
     return proc.stdout, proc.stderr
 
 

@@ -35,8 +35,11 @@ def test_tables_render_with_the_right_rows() -> None:
 def test_log_text_is_escaped() -> None:
     html = _html(render("markdown", HAND_REPORT))
     assert "<&>" not in html and "&lt;&amp;&gt;" in html
-    hostile = replace(HAND_PROFILE, layers=(replace(HAND_PROFILE.layers[1],
-                      full_name="Conv:<script>alert(1)</script>|x"),), findings=())
+    hostile = replace(
+        HAND_PROFILE,
+        layers=(replace(HAND_PROFILE.layers[1], full_name="Conv:<script>alert(1)</script>|x"),),
+        findings=(),
+    )
     html = _html(render("markdown", Report((hostile,))))
     assert "<script>" not in html
 

@@ -20,8 +20,14 @@ def _events(report: Report) -> list[dict]:
 def test_tracks_and_slices() -> None:
     events = _events(HAND_REPORT)
     threads = {e["tid"]: e["args"]["name"] for e in events if e["name"] == "thread_name"}
-    assert threads == {0: "frames", 1: "CPU", 9: "NPU (core not stated)", 10: "NPU core 0",
-                       11: "NPU core 1", 12: "NPU core 2"}
+    assert threads == {
+        0: "frames",
+        1: "CPU",
+        9: "NPU (core not stated)",
+        10: "NPU core 0",
+        11: "NPU core 1",
+        12: "NPU core 2",
+    }
     layers = [e for e in events if e["ph"] == "X" and e["cat"].startswith("layer")]
     assert all(isinstance(e["ts"], (int, float)) and e["dur"] >= 0 for e in layers)
     # 12 layers, layer 7 (33/33/33) on three cores -> 14 slices
