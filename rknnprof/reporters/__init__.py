@@ -16,6 +16,7 @@ REPORTERS: dict[str, str] = {
     "csv": "rknnprof.reporters.csv_report:CsvReporter",
     "html": "rknnprof.reporters.html:HtmlReporter",
     "trace": "rknnprof.reporters.trace:TraceReporter",
+    "junit": "rknnprof.reporters.junit:JunitReporter",
 }
 
 # -o suffix -> reporter name (kept here, not in the modules, so no import is needed to pick one)
@@ -29,6 +30,7 @@ SUFFIXES: dict[str, str] = {
     ".htm": "html",
     ".trace": "trace",
     ".perfetto.json": "trace",
+    ".xml": "junit",
 }
 
 
