@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rknnprof.model import Layer, SkippedRow
 
 _BANNER_WORDS = ("Performance", "####")
+TITLE_ONLY_NOTE = "perf table title without a header"
 
 
 class TableBlock(Block):
@@ -192,7 +193,7 @@ class TableBlock(Block):
         self._flush()
         if not self.saw_header and not self.layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
-                self.notes.append((self.first_line, "perf table title without a header"))
+                self.notes.append((self.first_line, TITLE_ONLY_NOTE))
             else:
                 return []
         return [TableEvent(
