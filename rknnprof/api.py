@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.errors import InputError, NoProfileDataError
-from rknnprof.lines import read_lines
+from rknnprof.lines import Line, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
 from rknnprof.parsers.assemble import Assembly, Assembler
@@ -35,15 +35,22 @@ def _paths(path_or_paths: PathLike | Iterable[PathLike]) -> list[str]:
 def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False) -> Assembly:
     """Parse one binary stream into profiles (not yet analysed), warnings and leftovers."""
     assembler = Assembler(name)
+    counted = [0]
+
+    def counting(lines: Iterable[Line]) -> Iterable[Line]:
+        for line in lines:
+            counted[0] = line.number
+            yield line
+
     try:
-        for event in scan(read_lines(stream), name):
+        for event in scan(counting(read_lines(stream)), name):
             assembler.feed(event)
     except KeyboardInterrupt:
         if not interruptible:
             raise
         assembler.warnings.append(ReportWarning(name, None, "interrupted: the report covers "
                                                 "what was read before Ctrl-C"))
-    return assembler.finish()
+    return replace(assembler.finish(), lines=counted[0])
 
 
 def parse_path(path: str) -> Assembly:
@@ -64,7 +71,10 @@ def parse_path(path: str) -> Assembly:
 def no_data_message(assembly: Assembly) -> str:
     """One line naming what an input without profile data did hold."""
     if not assembly.found:
-        return "no RKNN profile data found (no per-layer table, ranking, totals or benchmark)"
+        if not assembly.lines:
+            return "empty input, no RKNN profile data"
+        return (f"no RKNN profile data in {assembly.lines} line(s) (no per-layer table, ranking, "
+                "totals or benchmark output)")
     if len(assembly.found) == 1:
         kind, detail = assembly.found[0]
         return f"{kind} only{f' ({detail})' if detail else ''}, no per-layer table"

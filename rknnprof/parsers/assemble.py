@@ -58,6 +58,8 @@ class Assembly:
     warnings: list[ReportWarning]
     found: list[tuple[str, str]]
     """Non-profile things seen, as (kind, detail) for the "no profile data" message."""
+    lines: int = 0
+    """Lines read from the input (set by the reader; 0 = empty input)."""
 
 
 def median_of(counter: Counter[float]) -> float:

@@ -52,11 +52,13 @@ class RankingBlock(Block):
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
         self.derived_cpu = False
+        self.prefix_len = 0
         if _HEADER_RE.search(line.text):
             self._header(line)
 
     def _header(self, line: Line) -> None:
         self.columns = _header_columns(line.text)
+        self.prefix_len = line.text.index("OpType")
         if "..." in line.text:
             self.notes.append((line.number, "ranking header has elided columns (`...`)"))
         if "cpu" not in self.columns and "total" in self.columns:
@@ -94,6 +96,13 @@ class RankingBlock(Block):
         else:
             self.stats.append(stat)
 
+    def _tokens(self, text: str) -> list[str]:
+        """Row tokens, without the pasted prefix the header had (``D RKNN: [..] ``, indentation)."""
+        body = text[self.prefix_len:] if len(text) > self.prefix_len else ""
+        if self.prefix_len and body[:1].strip() and not text[: self.prefix_len].isspace():
+            return body.split()
+        return text.split()
+
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
         if not s or RULE_RE.match(s) or any(title in s for title in _TITLES):
@@ -107,7 +116,7 @@ class RankingBlock(Block):
             self._header(line)
             self.last_line = line.number
             return True
-        tokens = s.split()
+        tokens = self._tokens(line.text)
         if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
             return False
         self._row(line, tokens)
