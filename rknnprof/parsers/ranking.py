@@ -89,7 +89,7 @@ class RankingBlock(Block):
             npu_time_us=_int(v.get("npu", 0.0)),
             total_time_us=_int(total),
             gpu_time_us=_int(v.get("gpu", 0.0)),
-            share=v["ratio"] / 100 if "ratio" in v else None,
+            share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
         )
         if op == "Total":
             self.total = stat
