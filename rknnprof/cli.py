@@ -12,7 +12,7 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.errors import EXIT_FAILED, RknnprofError
+from rknnprof.errors import EXIT_FAILED, InputError, RknnprofError
 from rknnprof.reporters import REPORTERS
 
 
@@ -137,12 +137,35 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
             raise click.exceptions.Exit(EXIT_FAILED)
 
 
+@cli.command("rules")
+@click.argument("code", required=False)
+def rules_command(code: str | None) -> None:
+    """List the advice rules, or print one rule's full doc.
+
+    \b
+    Example:
+        rknnprof rules           # code, severity, name, summary
+        rknnprof rules RKN001    # what it finds, why, example, fix, estimate, source
+    """
+    from rknnprof.rules import RULES, by_code
+
+    if code is None:
+        for rule in RULES:
+            click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
+        return
+    rule = by_code(code)
+    if rule is None:
+        raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
+    click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
+    click.echo(f"{rule.summary}\n")
+    click.echo(rule.doc)
+
+
 def main() -> None:
     try:
-        # with standalone_mode=False click *returns* the code of ``ctx.exit(n)`` instead of exiting
-        code = cli.main(standalone_mode=False)
-        if isinstance(code, int) and code:
-            sys.exit(code)
+        rc = cli.main(standalone_mode=False)
+        if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
+            sys.exit(rc)
     except RknnprofError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(e.exit_code)
@@ -154,3 +177,207 @@ def main() -> None:
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+
+
+# ---- compare and check (CI gate) ---------------------------------------------------------------
+
+_SUFFIX_FORMATS = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv",
+                   ".xml": "junit", ".txt": "table"}
+_BUDGET_FILES = ("rknnprof.yaml", ".rknnprof.yaml", ".rknnprof.yml")
+
+
+def _pick_format(fmt: str | None, output: str | None, allowed: tuple[str, ...]) -> str:
+    if fmt:
+        return fmt
+    if output:
+        from pathlib import PurePath
+
+        guess = _SUFFIX_FORMATS.get(PurePath(output).suffix.lower())
+        if guess in allowed:
+            return guess
+    return "table"
+
+
+def _render_options(color: str, output: str | None, top: int = 15):
+    import os
+    import shutil
+
+    from rknnprof.reporters.base import RenderOptions
+
+    tty = output is None and sys.stdout.isatty()
+    use_color = color == "always" or (color == "auto" and tty and not os.environ.get("NO_COLOR"))
+    width = shutil.get_terminal_size().columns if tty else None
+    return RenderOptions(top=top, color=use_color, width=width)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """The report to ``-o FILE`` (written whole, at the end) or to stdout."""
+    if output and output != "-":
+        from pathlib import Path
+
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"cannot write output: {e.strerror}", output) from None
+    else:
+        click.echo(text, nl=False)
+
+
+def _append_step_summary(markdown: str) -> None:
+    import os
+
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(markdown)
+    except OSError as e:
+        click.echo(f"warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
+
+
+def _warn(lines) -> None:
+    for line in lines:
+        click.echo(f"warning: {line}", err=True)
+
+
+_color_option = click.option("--color", type=click.Choice(["auto", "always", "never"]),
+                             default="auto", show_default=True, help="Colour in the table.")
+
+
+@cli.command()
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("current", type=click.Path(exists=True, dir_okay=False))
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv"]),
+              help="Output format (default: from the -o suffix, else table).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here.")
+@click.option("--fail-over", type=click.FloatRange(min=0), metavar="PCT",
+              help="Exit 1 when the total time grew by more than PCT percent.")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+              help="Rows per table (table and markdown).")
+@click.option("--summary/--no-summary", default=True,
+              help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
+@_color_option
+def compare(base: str, current: str, fmt: str | None, output: str | None,
+            fail_over: float | None, top: int, summary: bool, color: str) -> None:
+    """Layer-by-layer diff of two runs: BASE and CURRENT are logs or saved JSON reports.
+
+    Layers are aligned by FullName, then by op type and shapes, then by order. Differences in
+    platform, versions, NPU frequency, cores or frames are printed as warnings.
+    """
+    import io
+
+    from rknnprof.compare import compare_reports, load_any
+    from rknnprof.reporters.compare_views import render_compare
+
+    result = compare_reports(load_any(base), load_any(current), base, current)
+    _warn(result.warnings)
+    fmt = _pick_format(fmt, output, ("table", "json", "markdown", "csv"))
+    buf = io.StringIO()
+    render_compare(result, fmt, buf, _render_options(color, output, top))
+    _emit(buf.getvalue(), output)
+    if summary:
+        import os
+
+        if os.environ.get("GITHUB_STEP_SUMMARY"):
+            md = io.StringIO()
+            render_compare(result, "markdown", md, _render_options("never", "-", min(top, 10)))
+            _append_step_summary(md.getvalue())
+    if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
+        for comp in slow:
+            click.echo(f"Error: {comp.model or current}: total time grew {comp.delta_pct:+.1f}% "
+                       f"(more than --fail-over {fail_over:g}%)", err=True)
+        raise SystemExit(EXIT_FAILED)
+
+
+@cli.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--budgets", "budgets_path", type=click.Path(exists=True, dir_okay=False),
+              help="Budgets YAML (default: ./rknnprof.yaml, ./.rknnprof.yaml or ./.rknnprof.yml).")
+@click.option("--baseline", type=click.Path(dir_okay=False),
+              help="Saved JSON report or log to judge max_increase against (overrides the "
+                   "file's baseline:). A missing file makes relative budgets inconclusive.")
+@click.option("--save-baseline", type=click.Path(dir_okay=False),
+              help="Also write this run's JSON report here (the next run's baseline).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "markdown", "junit"]),
+              help="Output format (default: from the -o suffix, else table).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the verdict here.")
+@click.option("--fail-on", type=click.Choice(["error", "warn", "never"]), default="error",
+              show_default=True, help="Which verdicts make the exit code 1.")
+@click.option("--summary/--no-summary", default=True,
+              help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
+@_color_option
+def check(path: str, budgets_path: str | None, baseline: str | None,
+          save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
+          summary: bool, color: str) -> None:
+    """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
+
+    Exit 1 when an error-level budget fails (with --fail-on warn, also a warn-level one),
+    0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
+    With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
+    """
+    import io
+    import os
+    from pathlib import Path
+
+    from rknnprof.budgets import check as judge_all
+    from rknnprof.budgets import load_budgets
+    from rknnprof.compare import load_any
+    from rknnprof.errors import NoProfileDataError
+    from rknnprof.reporters.check_views import github_annotations, render_check, render_markdown
+
+    if budgets_path is None:
+        budgets_path = next((p for p in _BUDGET_FILES if Path(p).is_file()), None)
+        if budgets_path is None:
+            raise click.UsageError(f"no --budgets given and none of {', '.join(_BUDGET_FILES)} "
+                                   "in the current folder")
+    config = load_budgets(budgets_path)
+    report = load_any(path)
+    if not report.profiles:
+        raise NoProfileDataError("no RKNN profile in the input", path)
+    baseline_path = baseline or config.baseline
+    base_report, note = None, None
+    if baseline_path:
+        if Path(baseline_path).is_file():
+            base_report = load_any(baseline_path)
+        else:
+            note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
+    if save_baseline:
+        _save_report(report, save_baseline)
+    result = judge_all(config, report, base_report, path, baseline_path if base_report else None,
+                       note)
+    _warn(result.warnings)
+    fmt = _pick_format(fmt, output, ("table", "json", "markdown", "junit"))
+    buf = io.StringIO()
+    render_check(result, fmt, buf, _render_options(color, output))
+    _emit(buf.getvalue(), output)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        # workflow commands are read from stdout; keep stdout clean when it carries JSON/XML
+        to_stderr = output in (None, "-") and fmt in ("json", "junit")
+        for line in github_annotations(result):
+            click.echo(line, err=to_stderr)
+    if summary and os.environ.get("GITHUB_STEP_SUMMARY"):
+        md = io.StringIO()
+        render_markdown(result, md)
+        _append_step_summary(md.getvalue())
+    failing = {"error": ("fail",), "warn": ("fail", "warn"), "never": ()}[fail_on]
+    if any(result.count(status) for status in failing):
+        raise SystemExit(EXIT_FAILED)
+
+
+def _save_report(report, path: str) -> None:
+    """Write ``report`` as the JSON contract (the JSON reporter when present)."""
+    import io
+    import json
+
+    buf = io.StringIO()
+    try:
+        from rknnprof.reporters import RenderOptions, get_reporter
+
+        get_reporter("json").render(report, buf, RenderOptions())
+    except ImportError:
+        from rknnprof.parsers.saved import report_to_dict
+
+        json.dump(report_to_dict(report), buf, indent=2)
+        buf.write("\n")
+    _emit(buf.getvalue(), path)

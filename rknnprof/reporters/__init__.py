@@ -12,12 +12,14 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 REPORTERS: dict[str, str] = {
     "table": "rknnprof.reporters.table:TableReporter",
     "json": "rknnprof.reporters.json_report:JsonReporter",
+    "junit": "rknnprof.reporters.junit:JunitReporter",
 }
 
 # -o suffix -> reporter name (kept here, not in the modules, so no import is needed to pick one)
 SUFFIXES: dict[str, str] = {
     ".txt": "table",
     ".json": "json",
+    ".xml": "junit",
 }
 
 

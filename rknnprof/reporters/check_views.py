@@ -1,0 +1,153 @@
+"""Renderers for :class:`~rknnprof.budgets.CheckResult`: table (rich), json, markdown, junit,
+plus GitHub Actions workflow-command annotations.
+
+Annotations follow ``actions/toolkit`` ``command.ts``: ``::error title=…::message`` with ``%``,
+CR and LF escaped in the message, and ``:`` and ``,`` also escaped in property values. GitHub
+shows at most 10 error and 10 warning annotations per step, so we emit at most that many and
+say how many more there are.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from rknnprof.reporters.base import RenderOptions
+
+if TYPE_CHECKING:
+    from rknnprof.budgets import CheckResult
+
+CHECK_FORMATS = ("table", "json", "markdown", "junit")
+ICONS = {"pass": "✅", "warn": "⚠️", "fail": "❌", "inconclusive": "❔"}
+STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "inconclusive": "dim"}
+ANNOTATION_CAP = 10
+
+
+def render_check(result: CheckResult, fmt: str, out: TextIO,
+                 options: RenderOptions | None = None) -> None:
+    options = options or RenderOptions()
+    if fmt == "junit":
+        from rknnprof.reporters.junit import render_check_junit
+
+        render_check_junit(result, out)
+        return
+    {"table": _table, "json": _json, "markdown": render_markdown}[fmt](result, out, options)
+
+
+def _counts(result: CheckResult) -> str:
+    return ", ".join(f"{result.count(s)} {s}" for s in ("pass", "warn", "fail", "inconclusive"))
+
+
+def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
+                      highlight=False, force_terminal=options.color or None)
+    base = f" against {result.baseline_path}" if result.baseline_path else ""
+    console.print(f"[bold]check[/] {escape(result.path)} with {escape(result.budgets_path)}"
+                  f"{escape(base)}", soft_wrap=True)
+    for warning in result.warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+    table = Table()
+    table.add_column("Verdict", no_wrap=True)
+    table.add_column("Budget", ratio=1, overflow="fold")
+    models = {v.model for v in result.verdicts}
+    if len(models) > 1:
+        table.add_column("Model", overflow="fold")
+    table.add_column("Result", ratio=2, overflow="fold")
+    for v in result.verdicts:
+        row = [f"[{STYLES[v.status]}]{v.status.upper()}[/]",
+               escape(f"{v.budget.label} ({v.budget.level})")]
+        if len(models) > 1:
+            row.append(escape(v.model))
+        table.add_row(*row, escape(v.message))
+    console.print(table)
+    style = STYLES[result.overall]
+    console.print(f"[{style}]{result.overall.upper()}[/]: {_counts(result)}")
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:
+    """The verdict as GitHub-flavoured Markdown (PR comment, ``$GITHUB_STEP_SUMMARY``)."""
+    options = options or RenderOptions()
+    out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
+    base = f" against `{result.baseline_path}`" if result.baseline_path else ""
+    out.write(f"`{result.path}` with `{result.budgets_path}`{base}: {_counts(result)}\n\n")
+    for warning in result.warnings:
+        out.write(f"> ⚠️ {_md(warning)}\n\n")
+    several = len({v.model for v in result.verdicts}) > 1
+    model_head, model_rule = ("Model | ", "---|") if several else ("", "")
+    out.write(f"| Verdict | Budget | {model_head}Result |\n|---|---|{model_rule}---|\n")
+    for v in result.verdicts:
+        model = f"{_md(v.model)} | " if several else ""
+        out.write(f"| {ICONS[v.status]} {v.status} | `{_md(v.budget.label)}` ({v.budget.level}) | "
+                  f"{model}{_md(v.message)} |\n")
+    out.write("\n")
+    if result.comparison is not None:
+        from rknnprof.reporters.compare_views import render_markdown_comparison
+
+        out.write("<details><summary>Changes against the baseline</summary>\n\n")
+        for comp in result.comparison.comparisons:
+            render_markdown_comparison(comp, out, min(options.top, 10))
+        out.write("</details>\n\n")
+
+
+def check_to_dict(result: CheckResult) -> dict[str, Any]:
+    from rknnprof import __version__
+
+    def budget(b: Any) -> dict[str, Any]:
+        return {f.name: getattr(b, f.name) for f in fields(b)} | {"label": b.label}
+
+    return {
+        "schema_version": 1, "rknnprof_version": __version__, "kind": "check",
+        "path": result.path, "budgets": result.budgets_path, "baseline": result.baseline_path,
+        "overall": result.overall,
+        "counts": {s: result.count(s) for s in ("pass", "warn", "fail", "inconclusive")},
+        "verdicts": [{"budget": budget(v.budget), "model": v.model, "status": v.status,
+                      "message": v.message, "value": v.value, "baseline_value": v.baseline_value,
+                      "layers": list(v.layers)} for v in result.verdicts],
+        "warnings": list(result.warnings),
+    }
+
+
+def _json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+    json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+# ---- GitHub Actions ----------------------------------------------------------------------------
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotations(result: CheckResult) -> list[str]:
+    """Workflow commands for failed (``::error``) and warn-level (``::warning``) verdicts,
+    at most 10 of each, plus a ``::notice`` when some were left out."""
+    lines: list[str] = []
+    for status, command in (("fail", "error"), ("warn", "warning")):
+        chosen = [v for v in result.verdicts if v.status == status]
+        for v in chosen[:ANNOTATION_CAP]:
+            props = [f"title={_escape_property(f'rknnprof budget {v.budget.label}')}"]
+            if v.source_path and v.source_line and not Path(v.source_path).is_absolute() \
+                    and v.source_path != "-":
+                props.insert(0, f"file={_escape_property(v.source_path)},"
+                                f"line={v.source_line}")
+            message = _escape_data(f"{v.model}: {v.message}")
+            lines.append(f"::{command} {','.join(props)}::{message}")
+        if len(chosen) > ANNOTATION_CAP:
+            lines.append(f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "
+                         "not annotated; see the job summary")
+    return lines

@@ -1,0 +1,184 @@
+"""Renderers for :class:`~rknnprof.compare.CompareResult`: table (rich), json, markdown, csv.
+
+Only formatting here; every number comes from :mod:`rknnprof.compare`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TextIO
+
+from rknnprof.reporters.base import RenderOptions
+
+if TYPE_CHECKING:
+    from rknnprof.compare import CompareResult, LayerDelta, ProfileComparison
+
+COMPARE_FORMATS = ("table", "json", "markdown", "csv")
+
+
+def render_compare(result: CompareResult, fmt: str, out: TextIO,
+                   options: RenderOptions | None = None) -> None:
+    options = options or RenderOptions()
+    {"table": _table, "json": _json, "markdown": _markdown, "csv": _csv}[fmt](result, out, options)
+
+
+# ---- text helpers ----------------------------------------------------------------------------
+
+
+def us(value: float | None, signed: bool = False) -> str:
+    """Microseconds as text: ``1,814`` / ``+710`` / ``-``."""
+    if value is None:
+        return "-"
+    text = f"{value:+,.0f}" if signed else f"{value:,.0f}"
+    return text if abs(value - round(value)) < 0.05 else (
+        f"{value:+,.1f}" if signed else f"{value:,.1f}")
+
+
+def pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.1f}%"
+
+
+def change_note(d: LayerDelta) -> str:
+    """``NPU→CPU``, ``INT8→FLOAT16``, ``added``… (what else changed besides the time)."""
+    notes = []
+    if d.status != "matched":
+        notes.append(d.status)
+    if d.target_changed:
+        notes.append(f"{d.base_target}→{d.current_target}")
+    if d.data_type_changed:
+        notes.append(f"{d.base_data_type}→{d.current_data_type}")
+    return ", ".join(notes)
+
+
+def headline(comp: ProfileComparison) -> str:
+    model = f"{comp.model}: " if comp.model else ""
+    return (f"{model}total {us(comp.base_total_us)} → {us(comp.current_total_us)} us "
+            f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})")
+
+
+def _summary_counts(comp: ProfileComparison) -> str:
+    return (f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
+            f"{len(comp.target_changes)} changed target, "
+            f"{len(comp.data_type_changes)} changed data type")
+
+
+# ---- table -----------------------------------------------------------------------------------
+
+
+def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
+                      highlight=False, force_terminal=options.color or None)
+    console.print(f"[bold]compare[/] {escape(result.base_path)} → {escape(result.current_path)}",
+                  soft_wrap=True)
+    for warning in result.warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+    for comp in result.comparisons:
+        style = "red" if (comp.delta_us or 0) > 0 else "green"
+        console.print(f"[{style}]{escape(headline(comp))}[/]")
+        if comp.layers:
+            console.print(_summary_counts(comp))
+            table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
+            table.add_column("Layer", overflow="fold", ratio=3)
+            for col in ("Base", "Current", "Δ us", "Δ %"):
+                table.add_column(col, justify="right", no_wrap=True)
+            table.add_column("Note", overflow="fold", ratio=1)
+            for d in comp.layers[: options.top]:
+                table.add_row(escape(d.name), us(d.base_time_us), us(d.current_time_us),
+                              us(d.delta_us, True), pct(d.delta_pct), change_note(d))
+            console.print(table)
+            moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
+            for d in moved:
+                console.print(f"[bold]{change_note(d)}[/] {escape(d.name)}", soft_wrap=True)
+        table = Table(title="Op types", title_justify="left")
+        for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
+            table.add_column(col, justify="left" if col == "Op type" else "right")
+        for o in comp.op_types[: options.top]:
+            table.add_row(escape(o.op_type), f"{o.base_calls}→{o.current_calls}",
+                          us(o.base_time_us),
+                          us(o.current_time_us), us(o.delta_us, True), pct(o.delta_pct))
+        console.print(table)
+
+
+# ---- markdown --------------------------------------------------------------------------------
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -> None:
+    """One comparison as Markdown (also used by ``check`` for its step summary)."""
+    out.write(f"**{_md_cell(headline(comp))}**\n\n")
+    if comp.layers:
+        out.write(f"{_summary_counts(comp)}\n\n")
+        out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
+        out.write("|---|---|--:|--:|--:|--:|---|\n")
+        for d in comp.layers[:top]:
+            out.write(f"| `{_md_cell(d.name)}` | {d.op_type} | {us(d.base_time_us)} | "
+                      f"{us(d.current_time_us)} | {us(d.delta_us, True)} | {pct(d.delta_pct)} | "
+                      f"{change_note(d)} |\n")
+        out.write("\n")
+    out.write("| Op type | Calls | Base us | Current us | Δ us | Δ % |\n")
+    out.write("|---|--:|--:|--:|--:|--:|\n")
+    for o in comp.op_types[:top]:
+        out.write(f"| {o.op_type} | {o.base_calls}→{o.current_calls} | {us(o.base_time_us)} | "
+                  f"{us(o.current_time_us)} | {us(o.delta_us, True)} | {pct(o.delta_pct)} |\n")
+    out.write("\n")
+
+
+def _markdown(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    out.write(f"## rknnprof compare\n\n`{result.base_path}` → `{result.current_path}`\n\n")
+    for warning in result.warnings:
+        out.write(f"> ⚠️ {_md_cell(warning)}\n\n")
+    for comp in result.comparisons:
+        render_markdown_comparison(comp, out, options.top)
+
+
+# ---- json / csv ------------------------------------------------------------------------------
+
+
+def _row(obj: Any) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+
+def compare_to_dict(result: CompareResult) -> dict[str, Any]:
+    from rknnprof import __version__
+
+    comps = []
+    for comp in result.comparisons:
+        body = _row(comp)
+        body["differences"] = list(comp.differences)
+        body["layers"] = [_row(d) for d in comp.layers]
+        body["op_types"] = [_row(o) for o in comp.op_types]
+        for key in ("added", "removed", "target_changes", "data_type_changes"):
+            body[key] = [d.name for d in getattr(comp, key)]
+        comps.append(body)
+    return {"schema_version": 1, "rknnprof_version": __version__, "kind": "compare",
+            "base": result.base_path, "current": result.current_path,
+            "comparisons": comps, "warnings": list(result.warnings)}
+
+
+def _json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    json.dump(compare_to_dict(result), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+CSV_COLUMNS = ("model", "name", "op_type", "status", "matched_by", "base_id", "current_id",
+               "base_time_us", "current_time_us", "delta_us", "delta_pct", "base_target",
+               "current_target", "base_data_type", "current_data_type")
+
+
+def _csv(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for comp in result.comparisons:
+        for d in comp.layers:
+            row = _row(d)
+            writer.writerow([comp.model or "", *("" if row[c] is None else row[c]
+                                                  for c in CSV_COLUMNS[1:])])

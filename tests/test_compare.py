@@ -1,0 +1,168 @@
+"""compare: alignment, hand-computed deltas, like-for-like warnings, renderers."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from rknnprof.compare import align, compare_profiles, compare_reports, cores_used
+from rknnprof.model import (
+    Frequencies,
+    Layer,
+    OpTypeStat,
+    Profile,
+    Report,
+    SourceSpan,
+    Target,
+    Versions,
+)
+
+
+def L(id, op, t, name=None, target=Target.NPU, dt="INT8", ins=None, outs=None,  # noqa: E741
+      wl=None):
+    return Layer(id=id, op_type=op, time_us=t, full_name=name, target=target, data_type=dt,
+                 input_shapes=ins, output_shapes=outs, workload_pct=wl)
+
+
+def P(*layers, path="x.txt", **kw):
+    return Profile(source=SourceSpan(path), format="toolkit2-perf-table", layers=tuple(layers),
+                   **kw)
+
+
+BASE = P(
+    L(1, "InputOperator", 4, "InputOperator:images", Target.CPU, "UINT8"),
+    L(2, "ConvExSwish", 1000, "Conv:/model.0/conv/Conv"),
+    L(3, "ConvExSwish", 500, "Conv:/model.1/conv/Conv"),
+    L(4, "Softmax", 200, "Softmax:/model.9/Softmax"),
+    L(5, "Add", 100, "Add:/model.2/Add"),
+    L(6, "OutputOperator", 10, "OutputOperator:out", Target.CPU),
+)
+CURRENT = P(
+    L(1, "InputOperator", 4, "InputOperator:images", Target.CPU, "UINT8"),
+    L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),       # +100 (+10 %)
+    L(3, "ConvExSwish", 450, "Conv:/model.1/conv/Conv"),        # -50 (-10 %)
+    L(4, "Softmax", 900, "Softmax:/model.9/Softmax", Target.CPU, "FLOAT16"),  # +700, to CPU
+    L(5, "Mul", 60, "Mul:/model.3/Mul"),                        # added
+    L(6, "OutputOperator", 10, "OutputOperator:out", Target.CPU),
+)
+# Removed: Add (100). Totals: base 1814, current 2524 -> +710 (+39.14 %).
+
+
+def test_hand_computed_deltas():
+    comp = compare_profiles(BASE, CURRENT)
+    assert comp.base_total_us == 1814
+    assert comp.current_total_us == 2524
+    assert comp.delta_us == 710
+    assert comp.delta_pct == pytest.approx(710 / 1814 * 100)
+    by_name = {d.name: d for d in comp.layers}
+    assert by_name["Conv:/model.0/conv/Conv"].delta_us == 100
+    assert by_name["Conv:/model.0/conv/Conv"].delta_pct == pytest.approx(10.0)
+    assert by_name["Conv:/model.1/conv/Conv"].delta_pct == pytest.approx(-10.0)
+    sm = by_name["Softmax:/model.9/Softmax"]
+    assert (sm.delta_us, sm.base_target, sm.current_target) == (700, "NPU", "CPU")
+    assert sm.moved_to_cpu and sm.data_type_changed
+    assert [d.name for d in comp.added] == ["Mul:/model.3/Mul"]
+    assert [d.name for d in comp.removed] == ["Add:/model.2/Add"]
+    assert by_name["Add:/model.2/Add"].delta_us == -100
+    assert [d.name for d in comp.target_changes] == ["Softmax:/model.9/Softmax"]
+    # sorted by absolute change: 700, 100 (Conv0) / -100 (Add), 60, -50, 0, 0
+    assert [abs(d.delta_us) for d in comp.layers] == [700, 100, 100, 60, 50, 0, 0]
+    ops = {o.op_type: o for o in comp.op_types}
+    assert ops["ConvExSwish"].delta_us == 50 and ops["ConvExSwish"].delta_pct == pytest.approx(
+        50 / 1500 * 100)
+    assert (ops["Add"].base_calls, ops["Add"].current_calls, ops["Add"].delta_us) == (1, 0, -100)
+    assert ops["Mul"].delta_pct is None
+    assert comp.op_types[0].op_type == "Softmax"
+
+
+def test_alignment_passes():
+    base = [L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)),
+            L(3, "Relu", 10, None), L(4, "Add", 5, None)]
+    cur = [L(7, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)), L(8, "Conv", 12, "Conv:a"),
+           L(9, "Relu", 11, None), L(10, "Mul", 5, None)]
+    pairs = {(i, j): how for i, j, how in align(base, cur)}
+    assert pairs[(0, 1)] == "full_name"
+    assert pairs[(1, 0)] == "signature"
+    assert pairs[(2, 2)] == "order"
+    assert pairs[(3, None)] is None and pairs[(None, 3)] is None
+
+
+def test_repeated_full_names_pair_in_order():
+    base = [L(1, "Conv", 10, "Conv:x"), L(2, "Conv", 20, "Conv:x")]
+    cur = [L(1, "Conv", 11, "Conv:x"), L(2, "Conv", 22, "Conv:x")]
+    assert sorted(align(base, cur)) == [(0, 0, "full_name"), (1, 1, "full_name")]
+
+
+def test_self_compare_is_zero():
+    comp = compare_profiles(BASE, BASE)
+    assert comp.delta_us == 0 and comp.delta_pct == 0
+    assert all(d.delta_us == 0 and d.status == "matched" for d in comp.layers)
+    assert not comp.differences and not comp.added and not comp.target_changes
+
+
+def test_comparability_differences():
+    base = P(L(1, "Conv", 10, "c", wl=(100.0, 0.0, 0.0)), platform="rk3588",
+             versions=Versions(runtime="2.3.2", driver="0.9.8"),
+             frequencies=Frequencies(npu_hz=(1_000_000_000,)))
+    cur = P(L(1, "Conv", 10, "c", wl=(34.0, 33.0, 33.0)), platform="rk3588",
+            versions=Versions(runtime="2.3.0", driver="0.9.8"),
+            frequencies=Frequencies(npu_hz=(800_000_000,)), frames=5)
+    diffs = compare_profiles(base, cur).differences
+    assert diffs == ("runtime version: 2.3.2 vs 2.3.0", "NPU frequency: 1000 MHz vs 800 MHz",
+                     "NPU cores used: core0 vs core0+1+2", "frames merged: 1 vs 5")
+    result = compare_reports(Report((base,)), Report((cur,)))
+    assert "not like for like: runtime version: 2.3.2 vs 2.3.0" in result.warnings
+    assert cores_used(P(L(1, "Conv", 1))) is None
+
+
+def test_different_models_are_flagged():
+    base = P(L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, "Conv:b"), L(3, "Add", 1, "Add:c"))
+    cur = P(L(1, "Conv", 10, "Conv:x"), L(2, "Conv", 10, "Conv:b"), L(3, "Mul", 1, "Mul:y"))
+    assert compare_profiles(base, cur).differences == (
+        "layers: only 1 of 3 align by FullName or shapes (different models?)",)
+    assert compare_profiles(base, base).differences == ()
+
+
+def test_ranking_only_profiles_compare_by_op_type():
+    def R(*rows):
+        stats = tuple(OpTypeStat(op, calls, cpu, npu, cpu + npu) for op, calls, cpu, npu in rows)
+        return Profile(source=SourceSpan("r.txt"), format="toolkit2-ranking", ranking=stats)
+
+    # corpus 27 vs 28 in miniature: Resize leaves the CPU
+    base = R(("ConvLeakyRelu", 21, 0, 49852), ("Resize", 3, 23583, 0))
+    cur = R(("ConvLeakyRelu", 14, 0, 5929), ("Resize", 2, 0, 372))
+    comp = compare_profiles(base, cur)
+    assert comp.base_total_us == 49852 + 23583
+    assert comp.delta_us == (5929 + 372) - (49852 + 23583)
+    assert [o.op_type for o in comp.op_types] == ["ConvLeakyRelu", "Resize"]
+    assert comp.op_types[1].delta_us == 372 - 23583
+    assert comp.layers == ()
+
+
+def test_fail_over():
+    result = compare_reports(Report((BASE,)), Report((CURRENT,)))
+    assert result.slowed_by_more_than(39.0) and not result.slowed_by_more_than(40.0)
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "markdown", "csv"])
+def test_renderers(fmt):
+    from rknnprof.reporters.compare_views import render_compare
+
+    result = compare_reports(Report((BASE,)), Report((CURRENT,)), "base.txt", "cur.txt")
+    out = io.StringIO()
+    render_compare(result, fmt, out)
+    text = out.getvalue()
+    assert "Softmax:/model.9/Softmax" in text
+    if fmt == "json":
+        data = json.loads(text)
+        comp = data["comparisons"][0]
+        assert comp["delta_us"] == 710
+        assert comp["layers"][0]["name"] == "Softmax:/model.9/Softmax"
+        assert comp["target_changes"] == ["Softmax:/model.9/Softmax"]
+    elif fmt == "csv":
+        lines = text.strip().splitlines()
+        assert len(lines) == 1 + 7
+    else:
+        assert "+710" in text and "NPU→CPU" in text
