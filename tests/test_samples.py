@@ -47,3 +47,21 @@ def test_v15_mobilenetv2():
     assert [la.op_type for la in p.layers if la.target is Target.CPU] == [
         "InputOperator", "exSoftmax13", "OutputOperator"]
     assert [(w.line, w.message) for w in report.warnings] == [(31, "row 23 continues on this line")]
+
+
+def test_every_corpus_file_analyses_or_says_no_data():
+    """No corpus file may crash load/analyze: it yields profiles or a NoProfileDataError."""
+    import pytest
+
+    from conftest import CORPUS
+    from rknnprof.errors import NoProfileDataError
+
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus folder {CORPUS} is absent")
+    for path in sorted(CORPUS.glob("[0-9]*.txt")):
+        try:
+            report = analyze(path)
+        except NoProfileDataError as e:
+            assert str(e).startswith(f"{path}: ") and "\n" not in str(e)
+        else:
+            assert report.profiles
