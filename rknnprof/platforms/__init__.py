@@ -1,25 +1,246 @@
-"""SoC facts as data (placeholder: the advice work fills ``*.yaml`` and this loader).
+"""SoC facts as data: one YAML file per SoC family beside this module, read with ``yaml.safe_load``.
 
-``resolve(log_platform, override)`` returns the :class:`Platform` to use and why.
+Every value in the YAML files comes from ``docs/DOMAIN.md`` (each file has a ``sources:`` key);
+unknown values are ``null`` and stay ``None`` here -- nothing is guessed.
+
+``resolve(log_platform, override, profile=...)`` picks the :class:`Platform` to judge a profile
+by and says why:
+
+1. ``--platform NAME`` (``override``) wins; an unknown name is a :class:`ConfigError` that lists
+   the valid names.
+2. The log's own ``target platform: rk3588`` (``log_platform``).
+3. A GUESS from the table shape, only when ``profile`` is given: a 3-slot ``WorkLoad(0/1/2)``
+   column is printed by RK3588 runtimes (the only 3-core RKNPU; UG230 §3.2.3 calls the column
+   "RK3588 platform only"), a 2-slot one is documented for RK3576. Whether single-core SoCs also
+   print 3 slots is NOT known (FORMATS.md §10), so the basis says ``guess`` and tells the user
+   to pass ``--platform``. Callers that want no guessing pass ``profile=None``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rknnprof.errors import ConfigError
+
+if TYPE_CHECKING:
+    from rknnprof.model import Profile
+
+DATA_DIR = Path(__file__).resolve().parent
+
+REQUIRED_KEYS = (
+    "family", "display_name", "members", "npu_cores", "npu_max_freq_mhz", "fixed_freq_mhz",
+    "macs_per_cycle_per_core", "ddr_bandwidth_gbs", "member_overrides", "channel_alignment",
+    "c2", "features", "quantized_dtypes", "int8_supported", "npu_ops_absent", "multi_core_ops",
+    "limits", "cpu_ops", "sources",
+)
+"""Keys every platform YAML must have (values may be null)."""
+
+_DTYPE_KEYS = {
+    "INT8": "int8", "UINT8": "int8", "INT4": "int8",
+    "FLOAT16": "float16", "FP16": "float16", "FLOAT": "float16",
+    "INT16": "int16", "UINT16": "int16",
+    "BFLOAT16": "bfloat16", "TFLOAT32": "tfloat32", "FLOAT32": "tfloat32",
+}
+
+
+def dtype_key(data_type: str | None) -> str | None:
+    """Map a log DataType (``UINT8``, ``INT8``, ``FLOAT16``…) to the tables' key
+    (``int8``, ``float16``…); ``None`` when unknown."""
+    if not data_type:
+        return None
+    return _DTYPE_KEYS.get(data_type.strip().upper())
+
+
+def dtype_bytes(data_type: str | None) -> int | None:
+    """Bytes per element of a log DataType (1 for int8, 2 for float16/int16/bfloat16)."""
+    key = dtype_key(data_type)
+    return {"int8": 1, "float16": 2, "int16": 2, "bfloat16": 2, "tfloat32": 4}.get(key or "")
+
+
+@dataclass(frozen=True)
+class ChannelAlignment:
+    """One row of UG230 §8.5.1 Tables 8-1..8-4 (channels, count)."""
+
+    conv_in: int
+    conv_out: int
+    depthwise: int
+    """Depthwise Conv input and output channel alignment."""
+    other: int
+    """Other ops' input and output channel alignment."""
 
 
 @dataclass(frozen=True)
 class Platform:
+    """The facts about one SoC the rules use. ``None`` means the sources do not say."""
+
     name: str
-    """Lower-case SoC name, e.g. ``rk3588``."""
+    """Lower-case SoC name, e.g. ``rk3588`` (a member of ``family``)."""
     ddr_bandwidth_gbs: float | None = None
-    """Estimated usable DDR bandwidth, GB/s (1e9 bytes per second); None when unknown."""
+    """Estimated theoretical DDR bandwidth, GB/s (1e9 bytes per second); None when unknown.
+    [DERIVED] bus width x transfer rate (DOMAIN.md §4); boards differ, treat as rough."""
+    family: str | None = None
+    """YAML file stem, e.g. ``rk3566_rk3568``."""
+    display_name: str | None = None
+    npu_cores: int | None = None
+    npu_max_freq_mhz: float | None = None
+    """Datasheet maximum NPU clock, MHz."""
+    fixed_freq_mhz: float | None = None
+    """NPU clock the model zoo's fixed-frequency script sets (SCALE), MHz."""
+    macs_per_cycle_per_core: Mapping[str, int | None] = field(default_factory=dict)
+    """MACs per cycle per NPU core, keyed ``int8`` / ``float16`` / ``int16``."""
+    channel_alignment: Mapping[str, ChannelAlignment] = field(default_factory=dict)
+    """Keyed by dtype key; empty when the platform has no table."""
+    c2: Mapping[str, int | None] = field(default_factory=dict)
+    """NC1HWC2 C2 per dtype key (UG230 §5.1 Table 5-1)."""
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """``multi_core``, ``core_masks``, ``sram``, ``sparse_inference``, ``perf_debug``,
+    ``flash_attention``, ``dynamic_shape`` (bool or None when unknown)."""
+    quantized_dtypes: tuple[str, ...] = ()
+    int8_supported: bool | None = None
+    npu_ops_absent: frozenset[str] = frozenset()
+    """Op types (log / OPL232 spelling) that have no NPU implementation on this SoC."""
+    multi_core_ops: frozenset[str] = frozenset()
+    """Op types whose work the runtime splits across NPU cores."""
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    """Size/attribute limits beyond which an op falls back to the CPU (OPL232)."""
+    cpu_ops: frozenset[str] | None = None
+    """CPU op types the runtime has; ``None`` means the full OPL232 ch.4 list."""
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    def feature(self, key: str) -> Any:
+        """A feature flag, ``None`` when unknown."""
+        return self.features.get(key)
+
+    def limit(self, key: str) -> Any:
+        """A limit value, ``None`` when unknown."""
+        return self.limits.get(key)
+
+    def macs_per_cycle(self, data_type: str | None) -> int | None:
+        """MACs per cycle per core for a log DataType, or ``None`` when unknown."""
+        key = dtype_key(data_type)
+        return self.macs_per_cycle_per_core.get(key) if key else None
+
+    def alignment(self, data_type: str | None) -> ChannelAlignment | None:
+        """The channel-alignment row for a log DataType, or ``None`` when unknown."""
+        key = dtype_key(data_type)
+        return self.channel_alignment.get(key) if key else None
+
+    @property
+    def freq_mhz(self) -> float | None:
+        """The NPU clock to convert cycles to time: the datasheet maximum, else the SCALE clock."""
+        return self.npu_max_freq_mhz or self.fixed_freq_mhz
 
 
-def resolve(log_platform: str | None, override: str | None = None) -> tuple[Platform | None, str | None]:
-    """The platform to judge a profile by, and the reason (``--platform``, ``log: …``)."""
+def _load_file(path: Path) -> dict[str, Any]:
+    import yaml
+
+    with path.open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    if not isinstance(data, dict):
+        raise ConfigError("platform file is not a mapping", path=str(path))
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise ConfigError(f"platform file lacks keys: {', '.join(missing)}", path=str(path))
+    return data
+
+
+def _build(member: str, data: Mapping[str, Any]) -> Platform:
+    merged = dict(data)
+    merged.update((data.get("member_overrides") or {}).get(member) or {})
+    alignment = {
+        dtype: ChannelAlignment(**row) for dtype, row in (merged["channel_alignment"] or {}).items()
+    }
+    cpu_ops = merged["cpu_ops"]
+    return Platform(
+        name=member,
+        ddr_bandwidth_gbs=merged["ddr_bandwidth_gbs"],
+        family=merged["family"],
+        display_name=merged["display_name"],
+        npu_cores=merged["npu_cores"],
+        npu_max_freq_mhz=merged["npu_max_freq_mhz"],
+        fixed_freq_mhz=merged["fixed_freq_mhz"],
+        macs_per_cycle_per_core=dict(merged["macs_per_cycle_per_core"] or {}),
+        channel_alignment=alignment,
+        c2=dict(merged["c2"] or {}),
+        features=dict(merged["features"] or {}),
+        quantized_dtypes=tuple(merged["quantized_dtypes"] or ()),
+        int8_supported=merged["int8_supported"],
+        npu_ops_absent=frozenset(merged["npu_ops_absent"] or ()),
+        multi_core_ops=frozenset(merged["multi_core_ops"] or ()),
+        limits=dict(merged["limits"] or {}),
+        cpu_ops=None if cpu_ops == "all" else frozenset(cpu_ops or ()),
+        sources=dict(merged["sources"] or {}),
+    )
+
+
+@functools.cache
+def all_platforms() -> dict[str, Platform]:
+    """Every known SoC by lower-case name (``rk3566`` and ``rk3568`` are separate entries)."""
+    platforms: dict[str, Platform] = {}
+    for path in sorted(DATA_DIR.glob("*.yaml")):
+        data = _load_file(path)
+        for member in data["members"]:
+            platforms[str(member).lower()] = _build(str(member).lower(), data)
+    return platforms
+
+
+def names() -> list[str]:
+    """Valid ``--platform`` names, sorted."""
+    return sorted(all_platforms())
+
+
+def normalize(name: str) -> str:
+    """``RK3588`` / ``rk-3588`` / `` rk3588 `` -> ``rk3588``."""
+    return name.strip().lower().replace("-", "").replace(" ", "")
+
+
+def get(name: str) -> Platform:
+    """The platform called ``name``; :class:`ConfigError` listing the valid names otherwise."""
+    platform = all_platforms().get(normalize(name))
+    if platform is None:
+        raise ConfigError(f"unknown platform {name!r}; valid names: {', '.join(names())}")
+    return platform
+
+
+def guess_from_profile(profile: Profile) -> tuple[str | None, str | None]:
+    """A platform name guessed from the table's WorkLoad column width, and why (see module doc)."""
+    slots = {len(la.workload_pct) for la in profile.layers if la.workload_pct}
+    if slots == {3}:
+        split = any(la.workload_pct and la.workload_pct[2] > 0 for la in profile.layers)
+        why = "work on core 2" if split else "3-slot WorkLoad(0/1/2) column"
+        return "rk3588", (
+            f"guess: {why}; RK3588 is the only 3-core RKNPU (pass --platform to be sure)"
+        )
+    if slots == {2}:
+        return "rk3576", "guess: 2-slot WorkLoad(0/1) column, documented for RK3576 (pass --platform)"
+    return None, None
+
+
+def resolve(
+    log_platform: str | None,
+    override: str | None = None,
+    *,
+    profile: Profile | None = None,
+) -> tuple[Platform | None, str | None]:
+    """The platform to judge a profile by, and the reason.
+
+    ``override`` (``--platform``) must name a known SoC, else :class:`ConfigError`. A log platform
+    rknnprof has no data for (``rk1808``) gives ``(None, "log: target platform: rk1808 (no
+    platform data)")``. With ``profile`` and nothing explicit, a guess may be made (module doc).
+    """
     if override:
-        return Platform(override.lower()), "--platform"
+        return get(override), "--platform"
     if log_platform:
-        return Platform(log_platform.lower()), f"log: target platform: {log_platform}"
+        platform = all_platforms().get(normalize(log_platform))
+        if platform is None:
+            return None, f"log: target platform: {log_platform} (no platform data)"
+        return platform, f"log: target platform: {log_platform}"
+    if profile is not None:
+        guessed, basis = guess_from_profile(profile)
+        if guessed:
+            return all_platforms()[guessed], basis
     return None, None

@@ -1,0 +1,235 @@
+"""MAC counts, MAC utilisation and alignment waste per convolution layer.
+
+Definitions (per frame, per layer):
+
+* ``macs`` -- true multiply-accumulates from the printed shapes:
+  ``N * OC * OH * OW * (weight in-channels per group * KH * KW)``. For a depthwise conv that is
+  ``N * C * OH * OW * KH * KW``.
+* ``ideal_cycles = macs / R`` with ``R`` = MACs per cycle per core for the data type
+  (``Platform.macs_per_cycle_per_core``; RK3588: 1024 INT8, 512 FP16, [DERIVED] DOMAIN.md §4).
+* ``utilisation_pct = ideal_cycles / (time_us * f_MHz) * 100`` -- what the runtime prints as
+  MacUsage(%) (DOMAIN.md §6c). ``f`` is the NPU clock: the profile's frequency list when it
+  has one, else the platform's datasheet maximum, else the SCALE clock.
+* ``waste_factor = npu_cycles / ideal_cycles`` -- how many NPU cycles the layer spends per useful
+  cycle (channel/width padding; DOMAIN.md §6c calls it the "alignment waste factor").
+* ``aligned_cycles`` -- a model of NPU Cycles from the channel-alignment table (UG230 §8.5.1):
+  ``OH*OW*N * max(KH*KW*pad(IC, conv_in), 128) * pad(OC, conv_out) / R`` for a conv and
+  ``OH*OW*N * KH*KW * pad(C, depthwise)/depthwise`` for a depthwise conv. [DERIVED] from the
+  corpus: it equals the printed NPU Cycles of RK3588 INT8 rows exactly, e.g. corpus 01 rows 2, 3,
+  4, 12, 21 and 07 row 2, and corpus 36 row 106 (depthwise). The floor of 128 on the reduction
+  depth (1x1 convs with few input channels) is an observation on RK3588 INT8 only; it is applied
+  only there.
+
+Worked example (corpus 01, row 2, RK3588, ``(1,3,1920,1920),(16,3,3,3) -> (1,16,960,960)``,
+UINT8, 16130 us, NPU cycles 8,294,400, printed MacUsage 2.41 %):
+``macs = 16*960*960*3*3*3 = 398,131,200``; ``ideal = 398,131,200/1024 = 388,800`` cycles;
+``388,800 / (16130 us * 1000 MHz) = 2.41 %`` -- matches the log. ``waste = 8,294,400/388,800 =
+21.3``: 3 input channels padded to 32 (x10.7) and 16 output channels padded to 32 (x2);
+``aligned_cycles = 921,600 * 9 * 32 * 32 / 1024 = 8,294,400`` -- the printed NPU cycles.
+
+Shapes cannot always tell the groups: an RKNN log prints a depthwise weight as ``(1, C, KH, KW)``
+(corpus 36 row 106: its MacUsage 1.45 % only fits depthwise MACs) and an ONNX-style one as
+``(C, 1, KH, KW)``. Any other weight whose first dim is not the output channel count is reported
+as ``kind = "unknown"`` with a note, and no MACs are claimed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rknnprof.platforms import dtype_key
+
+if TYPE_CHECKING:
+    from rknnprof.model import Layer, Profile
+    from rknnprof.platforms import Platform
+
+MIN_REDUCTION_DEPTH_INT8 = 128
+"""[DERIVED, corpus 01/07/36] RK3588 INT8 1x1 convs never take fewer than 128*pad(OC)/1024
+cycles per output pixel."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConvGeometry:
+    """What the shapes say about a convolution layer."""
+
+    kind: str
+    """``conv``, ``grouped``, ``depthwise`` or ``unknown``."""
+    batch: int
+    in_c: int
+    out_c: int
+    out_h: int
+    out_w: int
+    kh: int
+    kw: int
+    in_h: int | None = None
+    in_w: int | None = None
+    groups: int | None = None
+    """Groups when known (1 for ``conv``, ``in_c`` for ``depthwise``)."""
+    note: str = ""
+    """Why ``kind`` is ``unknown``, or other caveats."""
+
+    @property
+    def macs(self) -> int | None:
+        """True multiply-accumulates, or ``None`` when the groups cannot be told."""
+        pixels = self.batch * self.out_h * self.out_w
+        if self.kind == "depthwise":
+            return pixels * self.out_c * self.kh * self.kw
+        if self.kind in ("conv", "grouped") and self.groups:
+            return pixels * self.out_c * (self.in_c // self.groups) * self.kh * self.kw
+        return None
+
+    @property
+    def weight_bytes_per_kernel(self) -> int | None:
+        """KH*KW*KC (per output channel), in elements; multiply by type bytes for UG230's 6 KB rule."""
+        if self.kind == "depthwise":
+            return self.kh * self.kw
+        if self.groups:
+            return self.kh * self.kw * (self.in_c // self.groups)
+        return None
+
+    @property
+    def stride(self) -> float | None:
+        """Input height / output height (an estimate of the stride; ``None`` without input size)."""
+        if self.in_h and self.out_h:
+            return self.in_h / self.out_h
+        return None
+
+
+def is_conv(layer: Layer) -> bool:
+    """A convolution layer (``Conv``, ``ConvExSwish``, ``ConvAdd``… but not ``ConvTranspose``)."""
+    op = layer.op_type
+    return op.startswith("Conv") and not op.startswith("ConvTranspose")
+
+
+def conv_geometry(layer: Layer) -> ConvGeometry | None:
+    """The geometry of a conv layer from its shapes; ``None`` when it is not a conv or the shapes
+    are missing / not 4-D."""
+    if not is_conv(layer) or not layer.input_shapes or not layer.output_shapes:
+        return None
+    if len(layer.input_shapes) < 2:
+        return None
+    data, weight, out = layer.input_shapes[0], layer.input_shapes[1], layer.output_shapes[0]
+    if len(weight) != 4 or len(out) != 4:
+        return None
+    batch, out_c, out_h, out_w = out
+    in_c = data[1] if len(data) == 4 else None
+    in_h = data[2] if len(data) == 4 else None
+    in_w = data[3] if len(data) == 4 else None
+    w0, w1, kh, kw = weight
+    common = dict(batch=batch, out_c=out_c, out_h=out_h, out_w=out_w, kh=kh, kw=kw,
+                  in_h=in_h, in_w=in_w)
+    if in_c is None:
+        return ConvGeometry(kind="unknown", in_c=w1, groups=None,
+                            note="input shape is not 4-D", **common)
+    if w0 == out_c:
+        if w1 == in_c:
+            return ConvGeometry(kind="conv", in_c=in_c, groups=1, **common)
+        if w1 == 1 and in_c == out_c and out_c > 1:
+            return ConvGeometry(kind="depthwise", in_c=in_c, groups=in_c, **common)
+        if w1 and in_c % w1 == 0:
+            return ConvGeometry(kind="grouped", in_c=in_c, groups=in_c // w1, **common)
+    if w0 == 1 and w1 == out_c == in_c and out_c > 1:
+        return ConvGeometry(kind="depthwise", in_c=in_c, groups=in_c,
+                            note="RKNN prints depthwise weights as (1, C, KH, KW)", **common)
+    return ConvGeometry(
+        kind="unknown", in_c=in_c, groups=None,
+        note=f"weight {tuple(weight)} does not match {out_c} output channels: groups unknown",
+        **common,
+    )
+
+
+def conv_macs(layer: Layer) -> int | None:
+    """True MACs of a conv layer, or ``None`` when the shapes cannot tell."""
+    geometry = conv_geometry(layer)
+    return geometry.macs if geometry else None
+
+
+def _pad(value: int, to: int) -> int:
+    return math.ceil(value / to) * to
+
+
+def aligned_cycles(geometry: ConvGeometry, layer: Layer, platform: Platform) -> int | None:
+    """NPU cycles predicted from the channel-alignment table (module doc); ``None`` if unknown."""
+    r = platform.macs_per_cycle(layer.data_type)
+    align = platform.alignment(layer.data_type)
+    if not r or align is None:
+        return None
+    pixels = geometry.batch * geometry.out_h * geometry.out_w
+    if geometry.kind == "depthwise":
+        return pixels * geometry.kh * geometry.kw * _pad(geometry.out_c, align.depthwise) // align.depthwise
+    if geometry.kind != "conv":
+        return None
+    depth = geometry.kh * geometry.kw * _pad(geometry.in_c, align.conv_in)
+    if dtype_key(layer.data_type) == "int8" and platform.family == "rk3588":
+        depth = max(depth, MIN_REDUCTION_DEPTH_INT8)
+    return math.ceil(pixels * depth * _pad(geometry.out_c, align.conv_out) / r)
+
+
+@dataclass(frozen=True, slots=True)
+class MacEstimate:
+    """MAC utilisation of one conv layer. Cycle counts are per core at the NPU clock."""
+
+    layer_id: int
+    geometry: ConvGeometry
+    macs: int | None
+    ideal_cycles: float | None
+    """``macs / R``; ``None`` when MACs or R are unknown."""
+    npu_cycles: int | None
+    """As printed (``None`` / 0 when the log has none)."""
+    waste_factor: float | None
+    """``npu_cycles / ideal_cycles``; ``None`` when either is unknown or 0."""
+    utilisation_pct: float | None
+    """``ideal_cycles / (time_us * f_MHz) * 100``; ``None`` without time or clock."""
+    reported_pct: float | None
+    """The log's MacUsage(%), for comparison."""
+    aligned_cycles: int | None
+    """NPU cycles predicted from the alignment table; ``None`` when unknown."""
+    note: str = ""
+
+
+def npu_clock_mhz(profile: Profile | None, platform: Platform | None) -> float | None:
+    """The NPU clock to use: the log's frequency list (Hz), else the platform's, else ``None``."""
+    if profile is not None and profile.frequencies and profile.frequencies.npu_hz:
+        known = [hz for hz in profile.frequencies.npu_hz if hz]
+        if known:
+            return max(known) / 1e6
+    return platform.freq_mhz if platform else None
+
+
+def mac_estimate(
+    layer: Layer, platform: Platform | None, freq_mhz: float | None = None
+) -> MacEstimate | None:
+    """The MAC figures of one layer, or ``None`` when it is not a conv with usable shapes."""
+    geometry = conv_geometry(layer)
+    if geometry is None:
+        return None
+    macs = geometry.macs
+    r = platform.macs_per_cycle(layer.data_type) if platform else None
+    ideal = macs / r if macs is not None and r else None
+    npu = layer.npu_cycles or None
+    waste = npu / ideal if npu and ideal else None
+    freq = freq_mhz if freq_mhz is not None else (platform.freq_mhz if platform else None)
+    util = None
+    if ideal is not None and freq and layer.time_us:
+        util = ideal / (layer.time_us * freq) * 100.0
+    note = geometry.note
+    if macs is not None and not r:
+        note = (note + "; " if note else "") + (
+            f"MACs/cycle for {layer.data_type} on {platform.name} unknown" if platform
+            else "platform unknown: MACs/cycle unknown"
+        )
+    aligned = aligned_cycles(geometry, layer, platform) if platform else None
+    return MacEstimate(
+        layer_id=layer.id, geometry=geometry, macs=macs, ideal_cycles=ideal, npu_cycles=npu,
+        waste_factor=waste, utilisation_pct=util, reported_pct=layer.mac_usage_pct,
+        aligned_cycles=aligned, note=note,
+    )
+
+
+def mac_table(profile: Profile, platform: Platform | None) -> list[MacEstimate]:
+    """:func:`mac_estimate` for every conv layer of ``profile``, in table order."""
+    freq = npu_clock_mhz(profile, platform)
+    rows = (mac_estimate(layer, platform, freq) for layer in profile.layers)
+    return [row for row in rows if row is not None]

@@ -1,0 +1,222 @@
+"""RKN010 bandwidth-bound layers, RKN011 compute-bound layers with low MAC usage."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rknnprof.analysis.mac import conv_geometry, mac_estimate, npu_clock_mhz
+from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
+from rknnprof.platforms import dtype_bytes, dtype_key
+from rknnprof.rules._util import opt, out_shape, pct, share, time_of, total_us, us
+from rknnprof.rules.base import Rule, RuleContext
+
+WEIGHT_LIMIT_BYTES = 6 * 1024
+"""UG230 §8.5.2: utilisation is relatively high while KH*KW*KC*type_bytes < 6 KB."""
+
+
+def _misaligned(value: int, align: int | None) -> bool:
+    return bool(align) and value % align != 0
+
+
+def _bandwidth_saving(layer: Layer) -> float:
+    """Time above the layer's compute floor (cycles), or half of an FP16 layer's time."""
+    time = layer.time_us or 0.0
+    ddr, npu = layer.ddr_cycles or 0, layer.npu_cycles or 0
+    if ddr > 0 and npu > 0:
+        return max(0.0, time * (1.0 - npu / ddr))
+    if dtype_key(layer.data_type) == "float16":
+        return time * 0.5
+    return 0.0
+
+
+def _bandwidth_hints(layer: Layer, context: RuleContext) -> list[str]:
+    hints: list[str] = []
+    if dtype_key(layer.data_type) == "float16":
+        hints.append("FP16 (INT8 halves the bytes)")
+    shape = out_shape(layer)
+    platform = context.platform
+    align = platform.alignment(layer.data_type) if platform is not None else None
+    if shape and len(shape) == 4:
+        if shape[2] > shape[3]:
+            hints.append(f"output taller than wide ({shape[2]}x{shape[3]})")
+        if align is not None:
+            geometry = conv_geometry(layer)
+            want = align.conv_out if geometry and geometry.kind == "conv" else align.other
+            if _misaligned(shape[1], want):
+                hints.append(f"{shape[1]} channels not a multiple of {want}")
+    return hints
+
+
+def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        NPU layers that analysis labelled bandwidth-bound (DDR cycles well above NPU cycles, or
+        RW(KB)/Time near the platform's DDR bandwidth), each at least 1% of the frame (option
+        RKN010.min_layer_share), when together they take at least 5% (RKN010.min_share).
+
+    Why it costs time:
+        The NPU waits on DDR: more MACs would not help, fewer bytes would (UG230 §8.2.4, §8.5.1).
+        FP16 tensors are twice the bytes of INT8; misaligned channels are padded in memory;
+        tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
+
+    Example:
+        12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame); largest: Concat #9
+        2002 us, Concat #56 1871 us, Split #5 1195 us
+
+    How to fix:
+        Quantize to INT8; align channels to the platform table (UG230 Tables 8-1..8-4); prefer
+        wider-than-tall tensors; shrink intermediate tensors (fewer channels, lower resolution,
+        fewer Concat/Split copies); on RK3588 try SRAM (RKNN_FLAG_ENABLE_SRAM, UG230 §5.7).
+
+    Estimate:
+        Per layer: time x (1 - NPU/DDR cycles) -- the time above its compute floor -- when both
+        cycle counts are printed; else half the time for FP16 layers (INT8 halves the bytes);
+        else 0 (no floor is known).
+
+    Source:
+        UG230 §8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7; DOMAIN.md §7 #8.
+    """
+    min_layer = opt(context, "RKN010", "min_layer_share", 0.01)
+    layers = [
+        la for la in profile.layers
+        if la.target is Target.NPU and la.bound is Bound.BANDWIDTH and share(la, profile) >= min_layer
+    ]
+    total = total_us(profile)
+    spent = time_of(layers)
+    if not layers or not total or spent / total < opt(context, "RKN010", "min_share", 0.05):
+        return
+    layers.sort(key=lambda la: -(la.time_us or 0.0))
+    top = ", ".join(f"{la.op_type} #{la.id} {us(la.time_us or 0)}" for la in layers[:3])
+    details = [f"#{la.id}: {', '.join(h)}" for la in layers[:3] if (h := _bandwidth_hints(la, context))]
+    fix = ("quantize to INT8, align channels to the platform table, prefer wide-short tensors, "
+           "shrink intermediate tensors")
+    if context.platform is not None and context.platform.feature("sram"):
+        fix += f"; try SRAM on {context.platform.name} (RKNN_FLAG_ENABLE_SRAM)"
+    yield Finding(
+        code="RKN010", name="bandwidth-bound", severity=Severity.WARNING,
+        message=(f"{len(layers)} bandwidth-bound layer(s) take {us(spent)} ({pct(spent / total)} "
+                 f"of the frame); largest: {top}"
+                 + (f". {'; '.join(details)}" if details else "")),
+        fix=fix,
+        layer_ids=tuple(la.id for la in layers),
+        est_saving_us=sum(_bandwidth_saving(la) for la in layers),
+        estimate="time x (1 - NPU/DDR cycles) per layer; half the time for FP16 rows without cycles",
+        source="UG230 §8.2.4, §8.3, §8.5.1, §5.7",
+    )
+
+
+def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], float]:
+    """Why a conv's MAC usage is low, and the fraction of its time that padding wastes."""
+    geometry = conv_geometry(layer)
+    reasons: list[str] = []
+    fraction = 0.0
+    if geometry is None:
+        return reasons, fraction
+    platform = context.platform
+    align = platform.alignment(layer.data_type) if platform is not None else None
+    if geometry.kind == "depthwise":
+        reasons.append("depthwise conv (few MACs per byte)")
+        if align and _misaligned(geometry.out_c, align.depthwise):
+            pad = -(-geometry.out_c // align.depthwise) * align.depthwise
+            reasons.append(f"{geometry.out_c} channels not a multiple of {align.depthwise}")
+            fraction = 1.0 - geometry.out_c / pad
+    else:
+        if align:
+            if _misaligned(geometry.in_c, align.conv_in):
+                reasons.append(f"{geometry.in_c} input channels not a multiple of {align.conv_in}")
+            if _misaligned(geometry.out_c, align.conv_out):
+                reasons.append(f"{geometry.out_c} output channels not a multiple of {align.conv_out}")
+        if geometry.in_c > 512:
+            reasons.append(f"{geometry.in_c} input channels (> 512 lowers utilisation)")
+        per_kernel = geometry.weight_bytes_per_kernel
+        size = dtype_bytes(layer.data_type) or 1
+        if per_kernel and per_kernel * size > WEIGHT_LIMIT_BYTES:
+            reasons.append(f"KH*KW*KC*bytes = {per_kernel * size} B (> 6 KB)")
+        if geometry.stride and geometry.kh / geometry.stride < 3:
+            reasons.append(f"Ksize/Kstride = {geometry.kh}/{geometry.stride:g} (larger is better)")
+    if geometry.out_h * geometry.out_w < 16:
+        reasons.append(f"output H*W = {geometry.out_h * geometry.out_w} (< 16)")
+    estimate = mac_estimate(layer, platform, npu_clock_mhz(None, platform))
+    npu = layer.npu_cycles or 0
+    if geometry.kind != "depthwise" and estimate and estimate.ideal_cycles and npu:
+        floor = max(estimate.ideal_cycles, layer.ddr_cycles or 0)
+        fraction = max(0.0, 1.0 - floor / npu)
+        if estimate.waste_factor and estimate.waste_factor >= 1.5:
+            reasons.append(f"NPU cycles are {estimate.waste_factor:.1f}x the MAC count/R")
+    elif geometry.kind == "conv" and align and not fraction:
+        pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
+        pad_out = -(-geometry.out_c // align.conv_out) * align.conv_out
+        fraction = 1.0 - (geometry.in_c * geometry.out_c) / (pad_in * pad_out)
+    return reasons, fraction
+
+
+def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        Compute-bound NPU conv layers with MacUsage below 20% (option RKN011.max_usage_pct),
+        each at least 2% of the frame (RKN011.min_share). One finding per layer.
+
+    Why it costs time:
+        The NPU is busy but most of its MACs idle. UG230 §8.5.2 lists what lowers utilisation:
+        channels not aligned to the platform table (they are padded: RK3588 INT8 pads conv
+        input and output channels to 32), input channels above 512, KH*KW*KC*type_bytes above
+        6 KB, output H*W below 16, a small Ksize/Kstride; depthwise convs use few MACs per byte.
+
+    Example:
+        ConvExSwish #2 (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
+        3 input channels not a multiple of 32; 16 output channels not a multiple of 32; NPU
+        cycles are 21.3x the MAC count/R
+
+    How to fix:
+        Align input/output channels to the table (UG230 Tables 8-1..8-4); keep input channels
+        <= 512 and per-kernel weights < 6 KB; prefer 3x3 stride-1 kernels over 2x2; avoid tiny
+        spatial outputs. For a 3-channel first layer, a space-to-depth (focus) stem feeds more
+        channels per pass. A busy layer with HIGH usage is not inefficient: shrink it instead
+        (UG230 §8.2.2).
+
+    Estimate:
+        time x (1 - max(MACs/R, DDR cycles) / NPU cycles): the share of the layer's cycles
+        spent on padding, where MACs/R is known (RK3588); else, from the alignment table alone,
+        time x (1 - IC*OC / (pad(IC)*pad(OC))) (depthwise: 1 - C/pad(C)). An upper bound:
+        channels that cannot shrink (RGB input) cannot be "fixed".
+
+    Source:
+        UG230 §8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2; DOMAIN.md §6c (MacUsage formula), §7 #9.
+    """
+    max_usage = opt(context, "RKN011", "max_usage_pct", 20.0)
+    min_share = opt(context, "RKN011", "min_share", 0.02)
+    freq = npu_clock_mhz(profile, context.platform)
+    for layer in profile.layers:
+        if layer.target is not Target.NPU or layer.bound is not Bound.COMPUTE:
+            continue
+        if conv_geometry(layer) is None or share(layer, profile) < min_share:
+            continue
+        usage = layer.mac_usage_pct
+        if usage is None:
+            estimate = mac_estimate(layer, context.platform, freq)
+            usage = estimate.utilisation_pct if estimate else None
+        if usage is None or usage >= max_usage:
+            continue
+        reasons, fraction = _compute_reasons(layer, context)
+        time = layer.time_us or 0.0
+        name = f" ({layer.full_name})" if layer.full_name else ""
+        yield Finding(
+            code="RKN011", name="low-mac-usage", severity=Severity.WARNING,
+            message=(f"{layer.op_type} #{layer.id}{name} runs at {usage:.2f}% MAC usage for "
+                     f"{us(time)} ({pct(share(layer, profile))}): "
+                     + ("; ".join(reasons) if reasons else "no cause visible in the shapes")),
+            fix=("align channels to the platform table, keep IC <= 512 and kernel weights < 6 KB, "
+                 "prefer 3x3 stride-1 kernels, avoid tiny outputs"),
+            layer_ids=(layer.id,),
+            est_saving_us=time * fraction,
+            estimate=f"time x {fraction:.2f}: the share of NPU cycles spent on padding",
+            source="UG230 §8.5.1 Tables 8-1..8-4, §8.5.2",
+        )
+
+
+RULES = (
+    Rule("RKN010", "bandwidth-bound", Severity.WARNING,
+         "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound),
+    Rule("RKN011", "low-mac-usage", Severity.WARNING,
+         "Compute-bound conv layers with low MAC utilisation", check_low_mac_usage),
+)

@@ -1,0 +1,267 @@
+"""RKN001 cpu-fallback: layers the runtime ran on the CPU instead of the NPU."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rknnprof.model import Finding, Layer, Profile, Severity, Target
+from rknnprof.platforms import all_platforms, dtype_bytes
+from rknnprof.rules._util import opt, pct, time_of, total_us, us
+from rknnprof.rules.base import Rule, RuleContext
+
+SOURCE = "UG230 §8.2.3, §8.4.1; OPL232 ch.3-4; airockchip/rknn-toolkit2#490, #514; DOMAIN.md §5, §7 #1-#5"
+POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
+SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
+
+
+def _is_convert(layer: Layer) -> bool:
+    return "DataConvert" in layer.op_type
+
+
+def _npu_estimate_us(layer: Layer, platform: object) -> float | None:
+    """Time the NPU would need to move the layer's bytes once at the DDR bandwidth, microseconds."""
+    bandwidth = getattr(platform, "ddr_bandwidth_gbs", None)
+    if not bandwidth:
+        return None
+    if layer.rw_kb:
+        nbytes = layer.rw_kb * 1024
+    else:
+        size = dtype_bytes(layer.data_type) or 1
+        shapes = (layer.input_shapes or ()) + (layer.output_shapes or ())
+        elements = 0
+        for shape in shapes:
+            count = 1
+            for dim in shape:
+                count *= dim
+            elements += count
+        if not elements:
+            return None
+        nbytes = elements * size
+    return nbytes / (bandwidth * 1e3)
+
+
+def _islands(profile: Profile) -> list[list[int]]:
+    """Runs of consecutive (table order) non-IO CPU layers, as index lists."""
+    runs: list[list[int]] = []
+    for index, layer in enumerate(profile.layers):
+        if layer.target is Target.CPU and not layer.is_io:
+            if runs and runs[-1][-1] == index - 1:
+                runs[-1].append(index)
+            else:
+                runs.append([index])
+    return runs
+
+
+def _round_trip(profile: Profile, run: list[int]) -> tuple[int, list[Layer]]:
+    """NPU<->CPU switches around one island, and the conversion layers that only exist for it."""
+    layers = profile.layers
+    switches = 0
+    converts = [layers[i] for i in run if _is_convert(layers[i])]
+    for neighbour in (run[0] - 1, run[-1] + 1):
+        if 0 <= neighbour < len(layers) and layers[neighbour].target is Target.NPU:
+            switches += 1
+            if _is_convert(layers[neighbour]):
+                converts.append(layers[neighbour])
+    return switches, converts
+
+
+def _transpose_reason(layer: Layer, platform: object) -> str | None:
+    shape = layer.input_shapes[0] if layer.input_shapes else None
+    limit = platform.limit("transpose_max_hw") if platform is not None else None
+    if not shape or len(shape) < 3 or not limit:
+        return None
+    hw = shape[-2] * shape[-1]
+    if hw <= limit:
+        return None
+    others = sorted(
+        {p.family for p in all_platforms().values() if (p.limit("transpose_max_hw") or 0) >= hw}
+    )
+    also = f" ({', '.join(others)} allow it)" if others else ""
+    return f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose limit {limit}{also}"
+
+
+def _resize_reason(layer: Layer, platform: object) -> str:
+    src = layer.input_shapes[0] if layer.input_shapes else None
+    dst = layer.output_shapes[0] if layer.output_shapes else None
+    lo = platform.limit("resize_factor_min") if platform is not None else None
+    hi = platform.limit("resize_factor_max") if platform is not None else None
+    if src and dst and len(src) == 4 and len(dst) == 4 and src[2] and src[3] and lo and hi:
+        fh, fw = dst[2] / src[2], dst[3] / src[3]
+        broadcast = src[2] == 1 and src[3] == 1
+        if not broadcast and not all(f.is_integer() and lo <= f <= hi for f in (fh, fw)):
+            return f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} (NPU Resize limit)"
+    return ("NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
+            "align_corners; linear+align_corners in FP16 fell back on RK3588 (#514)")
+
+
+def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -> list[str]:
+    reasons: list[str] = []
+    names = {la.full_name for la in layers if la.full_name}
+    for name, reason in profile.fallback_warnings:
+        if "single core" in reason.lower():
+            continue
+        if name == op or name in names or name.split(":")[0] == op:
+            text = f"log: {reason}"
+            if text not in reasons:
+                reasons.append(text)
+    if platform is not None and op in platform.npu_ops_absent:
+        reasons.append(f"{op} has no NPU implementation on {platform.name} (OPL232)")
+    if op == "Transpose":
+        reasons.extend(r for la in layers[:1] if (r := _transpose_reason(la, platform)))
+    elif op == "Resize" and layers:  # ranking-only profiles have no layers
+        reasons.append(_resize_reason(layers[0], platform))
+    elif op in SOFTMAX_OPS and not reasons:
+        reasons.append("NPU Softmax needs axis 1 or 3 and is bound by the Transpose limits")
+    elif op in POOL_OPS:
+        reasons.append("NPU pooling needs kernel <= 7, stride <= 8, pad <= 7, no ceil_mode, "
+                       "count_include_pad=1")
+    elif "DataConvert" in op:
+        reasons.append("int8<->fp16 conversions around fp16-only ops (exNorm / exLayerNorm)")
+    if not reasons:
+        reasons.append("reason not in the log: a size limit, an unsupported attribute or op "
+                       "(UG230 §8.2.3; check the OpList)")
+    return reasons
+
+
+FIXES = {
+    "Transpose": "keep Transpose inputs within the NPU limit (reshape so h*w is small, or split "
+                 "the tensor); or drop the Transpose from the model",
+    "Resize": "use nearest or an integer x2..x8 scale with a supported coordinate mode, or "
+              "replace it by ConvTranspose and retrain",
+    "exSoftmax13": "move DFL/softmax post-processing out of the model (model zoo exports cut "
+                   "after the last convs)",
+    "Softmax": "move softmax/post-processing out of the model, or use axis 1 or 3",
+}
+GENERIC_FIX = ("rewrite the op as NPU-supported ops (UG230 §8.4.1, e.g. a 0/1-weight Conv), keep "
+               "it within the OpList limits, or set op_target only after checking accuracy")
+
+
+def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    total = total_us(profile)
+    minor = opt(context, "RKN001", "error_share", 0.01)
+    by_op: dict[str, list[Layer]] = {}
+    convert_cost: dict[str, list[Layer]] = {}
+    switches: dict[str, int] = {}
+    for run in _islands(profile):
+        ops = [profile.layers[i] for i in run if not _is_convert(profile.layers[i])]
+        owner = (ops or [profile.layers[run[0]]])[0].op_type
+        count, converts = _round_trip(profile, run)
+        switches[owner] = switches.get(owner, 0) + count
+        convert_cost.setdefault(owner, []).extend(converts)
+        for layer in ops or [profile.layers[i] for i in run]:
+            by_op.setdefault(layer.op_type, []).append(layer)
+    for op, layers in by_op.items():
+        cpu_time = time_of(layers)
+        estimates = [_npu_estimate_us(la, context.platform) for la in layers]
+        npu_time = sum(e for e in estimates if e is not None)
+        converts = [c for c in convert_cost.get(op, []) if c not in layers]
+        convert_time = time_of(converts)
+        saving = max(0.0, cpu_time - npu_time) + convert_time
+        share = cpu_time / total if total else 0.0
+        trips = switches.get(op, 0)
+        reasons = _reasons(op, layers, profile, context.platform)
+        npu_text = f", NPU estimate {us(npu_time)}" if all(e is not None for e in estimates) else ""
+        message = (
+            f"{len(layers)} {op} layer(s) run on the CPU: {us(cpu_time)} ({pct(share)} of the "
+            f"frame){npu_text}; {trips} NPU<->CPU switch(es)"
+            + (f", conversions {us(convert_time)}" if converts else "")
+            + f". Why: {'; '.join(reasons)}"
+        )
+        yield Finding(
+            code="RKN001", name="cpu-fallback",
+            severity=Severity.ERROR if share >= minor else Severity.WARNING,
+            message=message, fix=FIXES.get(op, GENERIC_FIX),
+            layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
+            est_saving_us=saving,
+            estimate="CPU time minus bytes/DDR-bandwidth NPU time (0 when unknown), plus the "
+                     "conversion layers beside the CPU island",
+            source=SOURCE,
+        )
+
+
+def _findings_from_ranking(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    total = total_us(profile) or sum(s.total_time_us for s in profile.ranking)
+    for stat in profile.ranking:
+        if stat.cpu_time_us <= 0 or stat.op_type in ("InputOperator", "OutputOperator", "Total"):
+            continue
+        share = stat.cpu_time_us / total if total else 0.0
+        reasons = _reasons(stat.op_type, [], profile, context.platform)
+        yield Finding(
+            code="RKN001", name="cpu-fallback",
+            severity=Severity.ERROR if share >= opt(context, "RKN001", "error_share", 0.01)
+            else Severity.WARNING,
+            message=(f"{stat.op_type} spends {us(stat.cpu_time_us)} on the CPU ({pct(share)} of "
+                     f"the frame, {stat.calls} call(s), ranking table). Why: {'; '.join(reasons)}"),
+            fix=FIXES.get(stat.op_type, GENERIC_FIX),
+            est_saving_us=stat.cpu_time_us,
+            estimate="upper bound: the op type's CPU time (the ranking table has no sizes for an "
+                     "NPU estimate)",
+            source=SOURCE,
+        )
+
+
+def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Finding]:
+    for name, reason in profile.fallback_warnings:
+        op = name.split(":")[0]
+        if "single core" in reason.lower() or op in seen:
+            continue
+        seen.add(op)
+        yield Finding(
+            code="RKN001", name="cpu-fallback", severity=Severity.WARNING,
+            message=f"the log warns that {name} falls back to the CPU: {reason}",
+            fix=FIXES.get(op, GENERIC_FIX), est_saving_us=0.0,
+            estimate="no time in the log for this op; saving unknown",
+            source=SOURCE,
+        )
+
+
+def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        Layers with Target CPU other than InputOperator/OutputOperator (those are on the CPU by
+        design). Without a per-layer table, op types with CPUTime in the ranking table. Build-time
+        "will fallback to CPU" warnings for ops with no row. One finding per op type.
+
+    Why it costs time:
+        "Most of the performance optimization problems of users will be solved after converting
+        the CPU operators to NPU" (UG230 §8.2.3). The CPU is slow at these ops, and every NPU->CPU
+        ->NPU switch costs a synchronisation and often int8<->fp16 conversions (exDataConvert).
+        The finding names the reason where it can be known: the platform's limits (Transpose
+        h*w > 8192 on RK3588 while RK3576 allows 2^28), Resize scales, ops absent from the
+        platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
+
+    Example:
+        3 Resize layer(s) run on the CPU: 17883 us (9.8% of the frame); 6 NPU<->CPU switch(es).
+        Why: scale x1.5/x1.5 is not an integer factor in 2..8 (NPU Resize limit)
+
+    How to fix:
+        Rewrite the op into NPU-friendly equivalents (UG230 §8.4.1), keep it inside the OpList
+        limits (Transpose h*w, Resize integer x2..x8 nearest/linear), move post-processing
+        (softmax/DFL) out of the model, or force op_target after checking accuracy.
+
+    Estimate:
+        CPU time of the op's layers minus an NPU estimate (bytes moved -- RW(KB), else the shapes
+        times the dtype size -- divided by the platform's DDR bandwidth; 0 when unknown, making
+        the saving an upper bound), plus the time of exDataConvert layers inside or beside the
+        CPU island. The per-switch scheduling cost is not in the log and is not counted.
+        Ranking-only profiles: the op type's CPU time (upper bound). Severity is error when the
+        CPU time is at least 1% of the frame (option RKN001.error_share), else warning.
+
+    Source:
+        UG230 §8.2.3, §8.4.1; OPL232 ch.3-4 (limits, per-platform op lists);
+        airockchip/rknn-toolkit2#490 (Transpose), #514 (Resize); DOMAIN.md §5, §7 #1-#5.
+    """
+    if profile.layers:
+        seen = {la.op_type for la in profile.layers if la.target is Target.CPU and not la.is_io}
+        yield from _findings_from_layers(profile, context)
+    else:
+        seen = {s.op_type for s in profile.ranking if s.cpu_time_us > 0}
+        yield from _findings_from_ranking(profile, context)
+    yield from _findings_from_warnings(profile, seen)
+
+
+RULES = (
+    Rule("RKN001", "cpu-fallback", Severity.ERROR,
+         "Layers running on the CPU instead of the NPU, with the reason where it is known",
+         check_cpu_fallback),
+)

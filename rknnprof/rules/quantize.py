@@ -1,0 +1,82 @@
+"""RKN002 float16: FP16 layers in a model that could run INT8."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rknnprof.model import Finding, Profile, Severity, Target
+from rknnprof.platforms import dtype_key
+from rknnprof.rules._util import opt, pct, time_of, total_us, us
+from rknnprof.rules.base import Rule, RuleContext
+
+FP16_ONLY_OPS = {"exNorm", "exLayerNorm"}
+"""Ops that are float16-only on the NPU (OPL232 exNorm): quantizing leaves them FP16."""
+DEFAULT_SPEEDUP = 0.5
+"""Saving fraction when the platform's MAC rates are unknown: INT8 tensors are half the bytes."""
+
+
+def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        NPU layers whose DataType is FLOAT16 (except fp16-only ops such as exNorm and the
+        conversion layers) when they take at least 5% of the frame (option RKN002.min_share), on
+        a platform that runs INT8 (every SoC except RK2118, which is float16-only).
+
+    Why it costs time:
+        "The INT8 computing power of NPU is much greater than that of FP16" (UG230 §8.3): RK3588
+        does 1024 INT8 MACs per cycle per core against 512 FP16, and INT8 tensors are half the
+        bytes, so both compute- and bandwidth-bound layers run faster quantized.
+
+    Example:
+        41 FLOAT16 NPU layer(s) take 12840 us (63.0% of the frame); INT8 could save about 6420 us
+
+    How to fix:
+        Quantize the model (rknn.config quantized_dtype='w8a8' with a calibration dataset). If
+        accuracy drops, use hybrid quantization (rknn.hybrid_quantization_step1/2) to keep only
+        the sensitive layers in FP16, or try quantized_algorithm='mmse'/'kl_divergence'.
+
+    Estimate:
+        FP16 layer time x (1 - R_fp16 / R_int8) with the platform's MACs per cycle (0.5 on
+        RK3588); where the rates are unknown, 0.5 as well, because INT8 moves half the bytes.
+        An upper-end figure: fixed per-layer overheads do not halve.
+
+    Source:
+        UG230 §8.3; TK232 config quantized_dtype, hybrid quantization; DOMAIN.md §4 notes,
+        §7 #11.
+    """
+    platform = context.platform
+    if platform is not None and platform.int8_supported is False:
+        return
+    layers = [
+        la for la in profile.layers
+        if la.target is Target.NPU and dtype_key(la.data_type) == "float16"
+        and la.op_type not in FP16_ONLY_OPS and "DataConvert" not in la.op_type and not la.is_io
+    ]
+    total = total_us(profile)
+    fp16_time = time_of(layers)
+    share = fp16_time / total if total else 0.0
+    if not layers or share < opt(context, "RKN002", "min_share", 0.05):
+        return
+    fraction = DEFAULT_SPEEDUP
+    if platform is not None:
+        r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
+        if r8 and r16:
+            fraction = 1.0 - r16 / r8
+    saving = fp16_time * fraction
+    yield Finding(
+        code="RKN002", name="float16", severity=Severity.WARNING,
+        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
+                 f"frame); INT8 could save about {us(saving)}"),
+        fix=("quantize to INT8 (quantized_dtype='w8a8' with a calibration set); keep sensitive "
+             "layers FP16 with hybrid quantization if accuracy drops"),
+        layer_ids=tuple(la.id for la in layers),
+        est_saving_us=saving,
+        estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
+        source="UG230 §8.3; TK232 quantized_dtype / hybrid quantization",
+    )
+
+
+RULES = (
+    Rule("RKN002", "float16", Severity.WARNING,
+         "FP16 layers that would run faster quantized to INT8", check_float16),
+)

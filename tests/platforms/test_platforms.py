@@ -1,0 +1,112 @@
+"""Platform YAML files: every file loads with the required keys; the loader and resolve()."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from rknnprof import platforms
+from rknnprof.errors import ConfigError
+from rknnprof.model import Layer, Profile, SourceSpan, Target
+
+YAML_FILES = sorted(platforms.DATA_DIR.glob("*.yaml"))
+FAMILIES = {"rk3588", "rk3576", "rk3566_rk3568", "rk3562", "rv1106_rv1103", "rv1106b_rv1103b",
+            "rv1126b", "rk2118"}
+
+
+def test_every_family_has_a_file() -> None:
+    assert {p.stem for p in YAML_FILES} == FAMILIES
+
+
+@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: p.stem)
+def test_yaml_has_required_keys_and_sources(path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert set(platforms.REQUIRED_KEYS) <= set(data)
+    assert data["family"] == path.stem
+    assert data["sources"], "every file names its sources"
+    for section in ("features", "limits", "macs_per_cycle_per_core"):
+        assert isinstance(data[section], dict)
+    for dtype, row in (data["channel_alignment"] or {}).items():
+        assert set(row) == {"conv_in", "conv_out", "depthwise", "other"}, dtype
+        assert all(isinstance(v, int) and v > 0 for v in row.values())
+
+
+def test_names_cover_every_member() -> None:
+    assert platforms.names() == sorted([
+        "rk2118", "rk3562", "rk3566", "rk3568", "rk3576", "rk3588", "rk3588s",
+        "rv1103", "rv1103b", "rv1106", "rv1106b", "rv1126b",
+    ])
+
+
+def test_rk3588_facts_from_domain_md() -> None:
+    p = platforms.get("rk3588")
+    assert (p.npu_cores, p.npu_max_freq_mhz, p.ddr_bandwidth_gbs) == (3, 1000, 33.8)
+    assert p.macs_per_cycle("INT8") == 1024 and p.macs_per_cycle("FLOAT16") == 512
+    assert p.macs_per_cycle("UINT8") == 1024
+    row = p.alignment("INT8")
+    assert (row.conv_in, row.conv_out, row.depthwise, row.other) == (32, 32, 64, 16)
+    assert p.limit("transpose_max_hw") == 8192
+    assert p.feature("sram") is True
+
+
+def test_member_overrides_and_unknowns_stay_null() -> None:
+    assert platforms.get("rk3566").ddr_bandwidth_gbs == 8.4
+    assert platforms.get("rk3568").ddr_bandwidth_gbs == 12.5
+    assert platforms.get("rk3566").npu_max_freq_mhz is None
+    assert platforms.get("rk3568").npu_max_freq_mhz == 1000
+    assert platforms.get("rk3576").macs_per_cycle("INT8") is None
+    assert platforms.get("rk3562").npu_max_freq_mhz is None
+    assert platforms.get("rv1126b").channel_alignment == {}
+
+
+def test_platform_differences_the_rules_use() -> None:
+    assert platforms.get("rk3576").limit("transpose_max_hw") == 2**28
+    assert "Softmax" in platforms.get("rk3568").npu_ops_absent
+    assert "Softmax" not in platforms.get("rk3588").npu_ops_absent
+    assert platforms.get("rk3576").feature("sparse_inference") is True
+    assert platforms.get("rk3588").feature("sparse_inference") is False
+    assert platforms.get("rk2118").int8_supported is False
+    assert platforms.get("rk2118").cpu_ops == frozenset()
+    assert "Softmax" in platforms.get("rv1106").cpu_ops
+    assert platforms.get("rk3588").cpu_ops is None
+
+
+def test_resolve_override_wins_and_is_normalised() -> None:
+    platform, basis = platforms.resolve("rk3588", "RK3576")
+    assert platform.name == "rk3576" and basis == "--platform"
+
+
+def test_resolve_unknown_override_lists_valid_names() -> None:
+    with pytest.raises(ConfigError, match="unknown platform 'rk9999'; valid names: rk2118, "):
+        platforms.resolve(None, "rk9999")
+
+
+def test_resolve_log_platform() -> None:
+    platform, basis = platforms.resolve("RK3588", None)
+    assert platform.name == "rk3588" and basis == "log: target platform: RK3588"
+
+
+def test_resolve_unknown_log_platform_is_not_an_error() -> None:
+    platform, basis = platforms.resolve("rk1808", None)
+    assert platform is None and "no platform data" in basis
+
+
+def _profile(workloads) -> Profile:
+    layers = tuple(Layer(id=i, op_type="Conv", target=Target.NPU, workload_pct=w)
+                   for i, w in enumerate(workloads, 1))
+    return Profile(source=SourceSpan("x"), format="t", layers=layers)
+
+
+def test_guess_from_three_slot_workload_says_guess() -> None:
+    platform, basis = platforms.resolve(None, None, profile=_profile([(100.0, 0.0, 0.0)]))
+    assert platform.name == "rk3588" and basis.startswith("guess:")
+    _, basis = platforms.resolve(None, None, profile=_profile([(33.3, 33.3, 33.4)]))
+    assert "work on core 2" in basis
+
+
+def test_no_guess_without_profile_or_workload() -> None:
+    assert platforms.resolve(None, None) == (None, None)
+    assert platforms.resolve(None, None, profile=_profile([None])) == (None, None)
+    # explicit log platform beats the guess
+    platform, _ = platforms.resolve("rk3568", None, profile=_profile([(100.0, 0.0, 0.0)]))
+    assert platform.name == "rk3568"

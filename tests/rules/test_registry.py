@@ -1,0 +1,91 @@
+"""The registry: codes, docs, selection, ordering, and the `rules` command."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from rknnprof.cli import cli
+from rknnprof.errors import ConfigError
+from rknnprof.model import Finding, Profile, Severity, SourceSpan
+from rknnprof.rules import RULES, by_code, run_rules, select_rules
+from rknnprof.rules.base import Rule, RuleContext
+
+SECTIONS = ("What it finds:", "Why it costs time:", "Example:", "How to fix:", "Estimate:", "Source:")
+
+
+def test_codes_are_valid_unique_and_sorted() -> None:
+    codes = [rule.code for rule in RULES]
+    assert all(re.fullmatch(r"RKN\d{3}", code) for code in codes)
+    assert len(codes) == len(set(codes)) and codes == sorted(codes)
+    assert len({rule.name for rule in RULES}) == len(RULES)
+
+
+def test_required_rules_exist() -> None:
+    want = {"RKN001", "RKN002", "RKN010", "RKN011", "RKN020", "RKN021", "RKN022", "RKN023",
+            "RKN024", "RKN030", "RKN031", "RKN032"}
+    assert want <= {rule.code for rule in RULES}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_every_rule_doc_has_all_sections_in_order(rule: Rule) -> None:
+    doc = rule.doc
+    positions = [doc.find(section) for section in SECTIONS]
+    assert all(p >= 0 for p in positions), f"{rule.code} lacks a section"
+    assert positions == sorted(positions)
+    assert re.fullmatch(r"[a-z0-9-]+", rule.name) and rule.summary
+
+
+def test_select_and_ignore_by_prefix() -> None:
+    codes = lambda rules: [r.code for r in rules]  # noqa: E731
+    assert codes(select_rules()) == codes(RULES)
+    assert codes(select_rules(["RKN02"])) == ["RKN020", "RKN021", "RKN022", "RKN023", "RKN024"]
+    assert codes(select_rules(["RKN0"], ["RKN02"])) == [
+        "RKN001", "RKN002", "RKN010", "RKN011", "RKN030", "RKN031", "RKN032"]
+    # the more specific select beats the shorter ignore (flake8's longest prefix wins)
+    assert codes(select_rules(["RKN021"], ["RKN02"])) == ["RKN021"]
+    assert codes(select_rules(None, ["rkn001,RKN03"])) == [
+        "RKN002", "RKN010", "RKN011", "RKN020", "RKN021", "RKN022", "RKN023", "RKN024"]
+    assert codes(select_rules(["ALL"], ["ALL"])) == []
+
+
+def test_select_unknown_prefix_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="--select RKN9: no rule code starts with it"):
+        select_rules(["RKN9"])
+
+
+def test_run_rules_sorts_by_saving() -> None:
+    def check(profile, context):
+        yield Finding("RKN901", "a", Severity.INFO, "small", "f", est_saving_us=1)
+        yield Finding("RKN902", "b", Severity.INFO, "big", "f", est_saving_us=9)
+
+    rule = Rule("RKN901", "a", Severity.INFO, "s", check)
+    profile = Profile(source=SourceSpan("x"), format="t")
+    found = run_rules(profile, RuleContext(), rules=[rule])
+    assert [f.message for f in found] == ["big", "small"]
+    assert run_rules(profile) == ()  # an empty profile triggers nothing
+
+
+def test_by_code_is_case_insensitive() -> None:
+    assert by_code("rkn001").name == "cpu-fallback"
+    assert by_code("RKN999") is None
+
+
+def test_rules_command_lists_and_documents() -> None:
+    runner = CliRunner()
+    listing = runner.invoke(cli, ["rules"])
+    assert listing.exit_code == 0
+    assert len(listing.output.splitlines()) == len(RULES)
+    assert listing.output.startswith("RKN001  error    cpu-fallback")
+    doc = runner.invoke(cli, ["rules", "rkn001"])
+    assert doc.exit_code == 0
+    assert doc.output.startswith("# cpu-fallback (RKN001, error)")
+    assert all(section in doc.output for section in SECTIONS)
+
+
+def test_rules_command_unknown_code_exits_2() -> None:
+    result = CliRunner().invoke(cli, ["rules", "RKN999"])
+    assert result.exit_code == 2
+    assert "unknown rule code 'RKN999'" in result.output
