@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from report_samples import HAND_REPORT, NO_LAYERS_REPORT
+from .report_samples import HAND_REPORT, NO_LAYERS_REPORT
 
 from rknnprof.model import Report
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from report_samples import render
+from .report_samples import render
 
-from tests.conftest import corpus_file
+from conftest import corpus_file
 
 api = pytest.importorskip("rknnprof.api", reason="the parser (core) is not merged yet")
 

@@ -6,7 +6,7 @@ import io
 from dataclasses import fields
 
 import pandas as pd
-from report_samples import HAND_LAYERS, HAND_REPORT, NO_LAYERS_REPORT, render
+from .report_samples import HAND_LAYERS, HAND_REPORT, NO_LAYERS_REPORT, render
 
 from rknnprof.model import Layer
 

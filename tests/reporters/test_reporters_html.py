@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from report_samples import HAND_LAYERS, HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
+from .report_samples import HAND_LAYERS, HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 import rknnprof.rules as rules
 from rknnprof.model import Report, Severity

@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from report_samples import HAND_REPORT, render
-from test_reporters_html import big_profile
+from .report_samples import HAND_REPORT, render
+from .test_reporters_html import big_profile
 
 from rknnprof.model import Report
 
@@ -57,7 +57,7 @@ def _report_168() -> tuple[Report, int]:
     try:
         from rknnprof.api import analyze
 
-        from tests.conftest import corpus_file
+        from conftest import corpus_file
 
         return analyze([str(corpus_file("36_"))]), 168
     except (ImportError, pytest.skip.Exception):

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from markdown_it import MarkdownIt
-from report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
+from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 from rknnprof.model import Report
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
+from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 from rich.cells import cell_len
 
 from rknnprof.reporters import REPORTERS, SUFFIXES, for_suffix, get_reporter

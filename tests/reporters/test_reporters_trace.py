@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from dataclasses import replace
 
-from report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
+from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 from rknnprof.model import Report
 
