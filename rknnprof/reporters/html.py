@@ -3,8 +3,8 @@
 Choice: no chart library and no template engine. The charts are hand-made inline SVG built in
 ``html_charts.py`` (plotly would add ~4.8 MB per file or a CDN; see ECOSYSTEM.md §5), the CSS and
 ~60 lines of vanilla JS live in ``reporters/assets/`` and are inlined. No network request is made.
-Size: about 6 KB of CSS+JS plus ~1.3 KB per layer (bar, scatter point, table row): a 168-layer
-model (corpus 36) comes to roughly 0.25 MB.
+Size: about 6 KB of CSS+JS plus ~1 KB per layer (bar, scatter point, table row): a 168-layer
+model (corpus 36) comes to about 180 KB.
 
 Per profile: a header card (platform, total, NPU/CPU split, time per bound, versions, an
 ESTIMATE banner for build-time tables), layer time in execution order coloured by bound with CPU

@@ -10,9 +10,10 @@ import os
 from pathlib import Path
 
 import pytest
-from .report_samples import HAND_REPORT, NO_LAYERS_REPORT
 
 from rknnprof.model import Report
+
+from .report_samples import HAND_REPORT, NO_LAYERS_REPORT
 
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from .report_samples import render
-
 from conftest import corpus_file
+
+from .report_samples import render
 
 api = pytest.importorskip("rknnprof.api", reason="the parser (core) is not merged yet")
 

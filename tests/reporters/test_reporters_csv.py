@@ -6,9 +6,10 @@ import io
 from dataclasses import fields
 
 import pandas as pd
-from .report_samples import HAND_LAYERS, HAND_REPORT, NO_LAYERS_REPORT, render
 
 from rknnprof.model import Layer
+
+from .report_samples import HAND_LAYERS, HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def test_round_trip_with_pandas() -> None:

@@ -6,11 +6,12 @@ import re
 from dataclasses import replace
 
 import pytest
-from .report_samples import HAND_LAYERS, HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 import rknnprof.rules as rules
 from rknnprof.model import Report, Severity
 from rknnprof.rules.base import Rule
+
+from .report_samples import HAND_LAYERS, HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def big_profile(n: int = 168):

@@ -12,10 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from .report_samples import HAND_REPORT, render
-from .test_reporters_html import big_profile
 
 from rknnprof.model import Report
+
+from .report_samples import HAND_REPORT, render
+from .test_reporters_html import big_profile
 
 BROWSER = next(
     (shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)),
@@ -55,9 +56,9 @@ def dump_dom(html: str, tmp_path: Path) -> tuple[str, str]:
 def _report_168() -> tuple[Report, int]:
     """Corpus 36 (168 layers, read with awk) through the real parser, else a hand-built one."""
     try:
-        from rknnprof.api import analyze
-
         from conftest import corpus_file
+
+        from rknnprof.api import analyze
 
         return analyze([str(corpus_file("36_"))]), 168
     except (ImportError, pytest.skip.Exception):

@@ -6,9 +6,10 @@ import re
 from dataclasses import replace
 
 from markdown_it import MarkdownIt
-from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 from rknnprof.model import Report
+
+from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def _html(text: str) -> str:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 from rich.cells import cell_len
 
 from rknnprof.reporters import REPORTERS, SUFFIXES, for_suffix, get_reporter
+
+from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def test_registry_names_and_suffixes() -> None:

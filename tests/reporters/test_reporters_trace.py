@@ -6,9 +6,9 @@ import json
 from collections import defaultdict
 from dataclasses import replace
 
-from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
-
 from rknnprof.model import Report
+
+from .report_samples import HAND_PROFILE, HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def _events(report: Report) -> list[dict]:
