@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Shape = tuple[int, ...]
 """A tensor shape as the log prints it, e.g. ``(1, 3, 640, 640)``."""
@@ -263,6 +267,11 @@ class Profile:
     """Filled by rules, sorted by ``est_saving_us`` descending."""
     pid_tid: tuple[int, int] | None = None
     """logcat (pid, tid) the rows came from, when the input was logcat."""
+    reported_total_line: int | None = None
+    """1-based line of the log's total line (first frame), for warnings that cite it."""
+    elided_rows: int = 0
+    """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
+    and op-type aggregates cover only the printed rows."""
 
     @property
     def total_time_us(self) -> float | None:
@@ -271,6 +280,13 @@ class Profile:
         if times:
             return float(sum(times))
         return self.reported_total_time_us
+
+    def to_frame(self) -> pd.DataFrame:
+        """The layers as a pandas DataFrame, one row per layer, columns named like
+        :class:`Layer` fields (see ``rknnprof.analysis.frame``). Imports pandas on first use."""
+        from rknnprof.analysis.frame import profile_frame
+
+        return profile_frame(self)
 
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""
