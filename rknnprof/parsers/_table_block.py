@@ -45,6 +45,8 @@ class TableBlock(Block):
         self.rw_kb: float | None = None
         self.elided = 0
         self.saw_header = False
+        self.handed_over = False
+        """True when the header turned out to be another family's (the estimate table)."""
         if header is not None:
             self._set_header(line, header)
         elif headerless_prefix is not None:
@@ -147,6 +149,11 @@ class TableBlock(Block):
             header = t.parse_header(text)
             if header is None:
                 return False
+            if not {c.key for c in header[1]} & {"time", "mac", "workload"}:
+                # a Time-less header is the build-time estimate (parsers/build_table.py): hand
+                # the header over, and the title and rules read so far go with it
+                self.handed_over = True
+                return False
             self._set_header(line, header)
             self.last_line = line.number
             return True
@@ -191,6 +198,8 @@ class TableBlock(Block):
 
     def close(self) -> list[TableEvent]:
         self._flush()
+        if self.handed_over:
+            return []
         if not self.saw_header and not self.layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))

@@ -15,6 +15,7 @@ logcat; every profile for plain text) and, when nothing else is found, named in 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from rknnprof.model import (
     ReportWarning,
     SkippedRow,
     SourceSpan,
+    Target,
     Versions,
 )
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
@@ -36,6 +38,7 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    NoteEvent,
     NpuLoadEvent,
     RankingEvent,
     Stream,
@@ -201,6 +204,7 @@ class Assembler:
         self.freqs: list[FrequencyEvent] = []
         self.fallbacks: list[FallbackWarningEvent] = []
         self.loads: list[NpuLoadEvent] = []
+        self.notes: list[NoteEvent] = []
         self.found: list[tuple[str, str]] = []
 
     # -- events ----------------------------------------------------------------------------
@@ -227,6 +231,9 @@ class Assembler:
                 self.fallbacks.append(event)
             case NpuLoadEvent():
                 self.loads.append(event)
+            case NoteEvent():
+                if len(self.notes) < MAX_WARNINGS_PER_MODEL:
+                    self.notes.append(event)
 
     def _flush(self, stream: Stream) -> None:
         table, ranking = self.pending.pop(stream, (None, None))
@@ -241,7 +248,9 @@ class Assembler:
             rows = f", {len(table.skipped)} cut row(s)" if table.skipped else ""
             untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
             kind = ("a perf table title without its header" if untitled
-                    else "a perf table header without complete rows")
+                    else "a perf table header without complete rows" if table.measured
+                    else "a build-time estimate table header (not a measurement) without "
+                         "complete rows")
             self.found.append((kind, f"line {first}{rows}"))
             self._notes(None, table.notes, table.skipped)
             return
@@ -301,12 +310,13 @@ class Assembler:
             self._flush(stream)
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
-        profiles = [self._decorate(p) for _, p in sorted(numbered, key=lambda item: item[0])]
+        ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        profiles = [self._decorate(p, ordered) for p in ordered]
         if not profiles:
             self._describe_leftovers()
         return Assembly(profiles, self.warnings, self.found)
 
-    def _decorate(self, profile: Profile) -> Profile:
+    def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
         versions, platform, evidence, freqs = Versions(), None, None, None
         for info in self.infos:
@@ -318,7 +328,8 @@ class Assembler:
             if _applies(ev.stream, stream):
                 freqs = _merge_freqs(freqs, ev.frequencies)
         fallbacks = tuple(dict.fromkeys(
-            (ev.subject, ev.reason) for ev in self.fallbacks if _applies(ev.stream, stream)))
+            (ev.subject, ev.reason) for ev in self.fallbacks
+            if _fallback_belongs(ev, profile, profiles)))
         loads = [ev.load_pct for ev in self.loads if _applies(ev.stream, stream)]
         return replace(
             profile,
@@ -349,6 +360,37 @@ class Assembler:
             self.found.append(("fallback warnings", subjects))
         if self.loads:
             self.found.append(("NPU load readings", ""))
+        tables = [n for n in self.notes if n.kind == "table"]
+        for note in dict((n.message, n) for n in tables).values():
+            self.found.append((f"{note.message} at line {note.line}", ""))
+        errors = [n for n in self.notes if n.kind == "error"]
+        if errors:
+            # the exception line of a traceback says most; else the first error message
+            best = next((n for n in errors if _EXCEPTION_WORDS.search(n.message)), None)
+            where = best.last_line if best is not None else errors[0].line  # the exception ends it
+            best = best or errors[0]
+            self.found.append(("an error report", f"line {where}: {best.message}"))
+
+
+_EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")
+
+
+def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:
+    """The warning names a layer of ``profile``: its op type (CPU fallback, on a CPU row) or its
+    FullName (multi-core fallback)."""
+    if event.kind == "multicore":
+        return any(la.full_name == event.subject for la in profile.layers)
+    return any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers) or any(
+        s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
+
+
+def _fallback_belongs(event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]) -> bool:
+    """A warning goes to the profiles whose layers it names; when no profile's table names it,
+    to every profile of its stream (same pid)."""
+    named = [p for p in profiles if _names_layer(event, p)]
+    if named:
+        return any(p is profile for p in named)
+    return _applies(event.stream, profile.pid_tid)
 
 
 def _merge_freqs(a: Frequencies | None, b: Frequencies) -> Frequencies:

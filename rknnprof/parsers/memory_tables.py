@@ -78,7 +78,7 @@ class _MemoryTable(Block):
             "RKNN_LOG_LEVEL=3 SRAM allocation table" if self.sram
             else "tensor memory allocation table"
         )
-        message = f"{what} ({self.rows} rows; addresses only, no timing)"
+        message = f"{what} ({self.rows} rows, addresses only, no timing)"
         return [
             NoteEvent(FAMILY, self.first_line, self.last_line, "table", message, self.stream)
         ]
