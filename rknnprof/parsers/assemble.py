@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from rknnprof.model import (
+    BenchmarkRun,
     Frequencies,
     Layer,
     OpTypeStat,
@@ -104,6 +105,8 @@ class _Model:
     elided: int = 0
     frames: int = 0
     warnings: int = 0
+    fps: Counter[float] = field(default_factory=Counter)
+    """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -160,6 +163,7 @@ class _Model:
             pid_tid=self.stream,
             reported_total_line=self.total_line,
             elided_rows=self.elided,
+            benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
 
 
@@ -286,6 +290,8 @@ class Assembler:
             model.reported_totals[event.total_time_us] += 1
             model.frame_times.append(event.total_time_us)
             model.total_line = model.total_line or event.line
+        if event.fps is not None:
+            model.fps[event.fps] += 1
 
     def _benchmark(self, event: BenchmarkEvent) -> None:
         run = event.run

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.model import Layer, SkippedRow, Target
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.columns import is_elision
+from rknnprof.parsers.columns import is_elision, to_number
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class _Toolkit1Table(Block):
             return True
         total = _TOTAL.search(stripped)
         if total:
-            self.total_us = float(total.group("total"))
+            self.total_us = to_number(total.group("total"))
             self.last_line = line.number
             return True
         if stripped.startswith("FPS:") and _FPS.match(stripped):
@@ -115,7 +115,7 @@ class _Toolkit1Table(Block):
                 id=int(row["id"]),
                 op_type=row["op"],
                 target=Target.UNKNOWN,
-                time_us=float(row["time"]),
+                time_us=to_number(row["time"]),
                 full_name=row["name"],
                 extra=(("Uid", row["uid"]),),
                 line=row["line"],

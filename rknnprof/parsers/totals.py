@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.columns import to_number
 from rknnprof.parsers.events import TotalsEvent
 
 if TYPE_CHECKING:
@@ -66,4 +67,4 @@ class TotalsParser(BlockParser):
         if total is None:
             return None
         fps = _FPS.search(line.text, total.end())
-        return _Totals(line, float(total.group("total")), float(fps.group("fps")) if fps else None)
+        return _Totals(line, to_number(total.group("total")), float(fps.group("fps")) if fps else None)
