@@ -168,6 +168,29 @@ def rules_command(code: str | None) -> None:
     click.echo(rule.doc)
 
 
+@cli.command("formats")
+def formats_command() -> None:
+    """List the input families rknnprof understands and how each is detected.
+
+    Families are tried in this order on every line outside a block; the first that recognises
+    the line reads the block.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from rknnprof.parsers import families
+
+    table = Table(show_lines=True, expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("Family", no_wrap=True)
+    table.add_column("Detected by")
+    table.add_column("Yields")
+    for order, parser in enumerate(families(), start=1):
+        table.add_row(str(order), parser.family, parser.detection, parser.fields)
+    Console(highlight=False, no_color=not sys.stdout.isatty() or "NO_COLOR" in os.environ,
+            soft_wrap=False).print(table)
+
+
 def main() -> None:
     try:
         rc = cli.main(standalone_mode=False)

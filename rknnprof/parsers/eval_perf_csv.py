@@ -162,8 +162,8 @@ class _CsvTable(Block):
 class EvalPerfCsvParser(BlockParser):
     family = FAMILY
     detection = (
-        "a comma-separated line shaped ID,OpType,DataType,Target,\"(shape)\",\"(shape)\",DDR,NPU,"
-        "Total,Time,… (or its ID,OpType,DataType,Target header)"
+        "a comma-separated line shaped like ID, OpType, DataType, Target, \"(shape)\", "
+        "\"(shape)\", DDR, NPU, Total, Time, … (or its ID,OpType,DataType,Target header)"
     )
     fields = "every column of the 1.5 table: shapes, cycles, time, MacUsage, WorkLoad, RW, FullName"
 
