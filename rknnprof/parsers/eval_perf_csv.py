@@ -50,8 +50,9 @@ _TAIL_NAMES = {
 
 
 def _fields(text: str) -> list[str]:
+    text = text.strip().removesuffix("`")  # the closing back-tick of a wrapped paste
     try:
-        return [field.strip() for field in next(csv.reader([text.strip()]))]
+        return [field.strip() for field in next(csv.reader([text]))]
     except (csv.Error, StopIteration):
         return []
 

@@ -64,7 +64,7 @@ class _Toolkit1Table(Block):
     def feed(self, line: Line) -> bool:
         if self.closed:
             return False
-        text = line.text
+        text = line.text.rstrip().removesuffix("`")  # the closing back-tick of a wrapped paste
         stripped = text.strip()
         if not stripped:
             return True  # blank lines (PDF/markdown damage) do not end the table

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 FAMILY = "eval_perf-totals"
 
 _TOTAL = re.compile(r"(?<![A-Za-z])Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
+_MAX_BLANKS = 2
+"""Blank lines allowed between ``Total Time(us)`` and ``FPS`` (pasting damage)."""
 _FPS = re.compile(r"(?<![A-Za-z])FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
 
 
@@ -42,13 +44,19 @@ class _Totals(Block):
         self.stream = line.stream
         self.total_us = total_us
         self.fps = fps
+        self.blanks = 0
 
     def feed(self, line: Line) -> bool:
-        if self.fps is None:
-            match = _FPS.match(line.text.strip())
-            if match:
-                self.fps = float(match.group("fps"))
-                return True
+        if self.fps is not None:
+            return False
+        text = line.text.strip()
+        if not text and self.blanks < _MAX_BLANKS:
+            self.blanks += 1  # PDF / chat pastes put a blank line after every line
+            return True
+        match = _FPS.match(text)
+        if match:
+            self.fps = float(match.group("fps"))
+            return True
         return False
 
     def close(self) -> list[Event]:
