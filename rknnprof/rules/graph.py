@@ -261,7 +261,7 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
          "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv),
-    Rule("RKN022", "mergeable-reshapes", Severity.INFO,
+    Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
          "Conv followed by a separate activation or Add the NPU could fuse", check_unfused_conv),
