@@ -263,6 +263,11 @@ class Profile:
     """Filled by rules, sorted by ``est_saving_us`` descending."""
     pid_tid: tuple[int, int] | None = None
     """logcat (pid, tid) the rows came from, when the input was logcat."""
+    reported_total_line: int | None = None
+    """1-based line of the log's total line (first frame), for warnings that cite it."""
+    elided_rows: int = 0
+    """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
+    and op-type aggregates cover only the printed rows."""
 
     @property
     def total_time_us(self) -> float | None:

@@ -36,6 +36,10 @@ class TableEvent:
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) warnings found while reading the table (inconsistencies, assumptions)."""
     stream: Stream = None
+    total_line: int | None = None
+    """1-based line of the ``Total Operator Elapsed ... Time(us)`` line, when present."""
+    elided_rows: int = 0
+    """Number of elision lines (``...``, ``......``) inside the table: rows are missing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,10 @@ class RankingEvent:
     total: OpTypeStat | None = None
     """The ``Total`` row, where printed."""
     stream: Stream = None
+    skipped: tuple[SkippedRow, ...] = ()
+    """Rows that looked like ranking rows but could not be read (cut pastes)."""
+    notes: tuple[tuple[int, str], ...] = ()
+    """(line, message) assumptions made while reading (elided columns, derived CPU time)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,7 +108,7 @@ def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -
         reasons.append(f"{op} has no NPU implementation on {platform.name} (OPL232)")
     if op == "Transpose":
         reasons.extend(r for la in layers[:1] if (r := _transpose_reason(la, platform)))
-    elif op == "Resize":
+    elif op == "Resize" and layers:  # ranking-only profiles have no layers
         reasons.append(_resize_reason(layers[0], platform))
     elif op in SOFTMAX_OPS and not reasons:
         reasons.append("NPU Softmax needs axis 1 or 3 and is bound by the Transpose limits")

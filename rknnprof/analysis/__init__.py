@@ -1,0 +1,57 @@
+"""Analysis: fills what the log does not say outright.
+
+:func:`analyze_profile` returns a copy of a parsed profile with each layer's ``bound``,
+``bound_basis`` and ``time_share``, the profile's ``op_stats``, and the consistency warnings.
+Plain Python (no pandas needed for these sizes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rknnprof.analysis.classify import (
+    DEFAULT_BOUND_RATIO,
+    DEFAULT_RW_SHARE,
+    ClassifyOptions,
+    classify,
+    classify_layers,
+    options_from,
+)
+from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
+from rknnprof.analysis.optypes import aggregate
+from rknnprof.model import Profile, ReportWarning
+
+
+def analyze_profile(
+    profile: Profile,
+    *,
+    platform: Any = None,
+    bound_ratio: float = DEFAULT_BOUND_RATIO,
+    rw_share: float = DEFAULT_RW_SHARE,
+) -> tuple[Profile, list[ReportWarning]]:
+    """``profile`` with layers classified and op types aggregated, plus its warnings.
+
+    ``platform`` is a ``rknnprof.platforms.Platform`` (its ``ddr_bandwidth_gbs`` judges rows
+    without cycles) or None.
+    """
+    options = options_from(platform, bound_ratio, rw_share)
+    total = profile.total_time_us
+    layers = classify_layers(profile.layers, options, total)
+    op_stats = aggregate(layers, total) if layers else profile.ranking
+    result = replace(profile, layers=layers, op_stats=op_stats)
+    notes = [*check_total(result), *check_cycles(result), *check_ids(result),
+             *check_ranking(result, op_stats)]
+    path = profile.source.path
+    return result, [ReportWarning(path, line, message) for line, message in notes]
+
+
+__all__ = [
+    "DEFAULT_BOUND_RATIO",
+    "DEFAULT_RW_SHARE",
+    "ClassifyOptions",
+    "aggregate",
+    "analyze_profile",
+    "classify",
+    "classify_layers",
+]

@@ -1,0 +1,94 @@
+"""Checks of a profile against itself; each returns warning messages as (line, text).
+
+* the sum of the layers' times against the log's own total line;
+* ``Total`` cycles against max(DDR, NPU) (true on every row of every known runtime);
+* layer IDs that skip or repeat (toolkit2 tables number rows 1, 2, 3 …);
+* the op-type aggregation against the log's ranking table.
+
+Tables with elided rows (``...``) skip the sum, ID and ranking checks: a gap is expected there.
+"""
+
+from __future__ import annotations
+
+from rknnprof.model import OpTypeStat, Profile
+
+TOTAL_TOLERANCE_US = 0.5
+"""Single frame: the runtime's total is exactly the column sum; allow rounding only."""
+MERGED_TOLERANCE = 0.01
+"""Merged frames: the sum of per-layer medians is not the median of the sums; allow 1 %."""
+
+Note = tuple[int | None, str]
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if abs(x) < 1e6 else f"{x:.0f}"
+
+
+def check_total(profile: Profile) -> list[Note]:
+    times = [la.time_us for la in profile.layers if la.time_us is not None]
+    reported = profile.reported_total_time_us
+    if not times or reported is None:
+        return []
+    total = sum(times)
+    line = profile.reported_total_line
+    if profile.elided_rows:
+        return [(line, f"the table has elided rows: the {len(times)} printed layers sum to "
+                 f"{_fmt(total)} us of the reported {_fmt(reported)} us")]
+    tolerance = TOTAL_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
+    if abs(total - reported) <= tolerance:
+        return []
+    how = "sum of layer times" if profile.frames == 1 else (
+        f"sum of per-layer medians over {profile.frames} frames")
+    return [(line, f"{how} is {_fmt(total)} us but the log's total line says {_fmt(reported)} us")]
+
+
+def check_cycles(profile: Profile) -> list[Note]:
+    bad = [la for la in profile.layers
+           if None not in (la.ddr_cycles, la.npu_cycles, la.total_cycles)
+           and la.total_cycles != max(la.ddr_cycles, la.npu_cycles)]  # type: ignore[type-var]
+    if not bad:
+        return []
+    first = bad[0]
+    return [(first.line, f"{len(bad)} row(s) where Total cycles != max(DDR, NPU), first: ID "
+             f"{first.id} ({first.ddr_cycles}/{first.npu_cycles}/{first.total_cycles})")]
+
+
+def check_ids(profile: Profile) -> list[Note]:
+    if profile.elided_rows or not profile.format.startswith("toolkit2-perf-table"):
+        return []
+    notes: list[Note] = []
+    seen: set[int] = set()
+    previous = None
+    for layer in profile.layers:
+        if layer.id in seen:
+            notes.append((layer.line, f"layer ID {layer.id} repeats"))
+        elif previous is not None and layer.id != previous + 1:
+            notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
+        seen.add(layer.id)
+        previous = layer.id
+    return notes[:5]
+
+
+def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[Note]:
+    """The aggregation from layers against the printed ranking (single complete frames only)."""
+    if not profile.ranking or not profile.layers or profile.elided_rows or profile.frames != 1:
+        return []
+    if any(la.time_us is None for la in profile.layers):
+        return []
+    ours = {s.op_type: s for s in op_stats}
+    diffs = []
+    for printed in profile.ranking:
+        mine = ours.pop(printed.op_type, None)
+        if mine is None:
+            diffs.append(f"{printed.op_type} is ranked but has no layers")
+            continue
+        for name in ("calls", "cpu_time_us", "npu_time_us", "total_time_us"):
+            a, b = getattr(mine, name), getattr(printed, name)
+            if abs(a - b) > 0.5:
+                diffs.append(f"{printed.op_type} {name} {_fmt(a)} from layers vs {_fmt(b)} ranked")
+    diffs += [f"{op} has layers but is not ranked" for op in ours]
+    if not diffs:
+        return []
+    more = f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else ""
+    return [(profile.source.last_line, "op-type totals disagree with the ranking table: "
+             + "; ".join(diffs[:3]) + more)]

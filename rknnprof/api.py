@@ -1,0 +1,160 @@
+"""The public library API: :func:`load` and :func:`analyze`.
+
+Input is streamed: bytes -> :func:`rknnprof.lines.read_lines` -> :func:`rknnprof.parsers.scan`
+-> :class:`rknnprof.parsers.assemble.Assembler`; no file is read whole. ``"-"`` is stdin; a
+first Ctrl-C while reading stdin stops reading and keeps what was read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any, BinaryIO
+
+from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
+from rknnprof.errors import InputError, NoProfileDataError
+from rknnprof.lines import Line, read_lines
+from rknnprof.model import Profile, Report, ReportWarning
+from rknnprof.parsers import scan
+from rknnprof.parsers.assemble import Assembly, Assembler
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+PathLike = str | os.PathLike[str]
+
+
+def _paths(path_or_paths: PathLike | Iterable[PathLike]) -> list[str]:
+    if isinstance(path_or_paths, str | os.PathLike):
+        return [os.fspath(path_or_paths)]
+    return [os.fspath(p) for p in path_or_paths]
+
+
+def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False) -> Assembly:
+    """Parse one binary stream into profiles (not yet analysed), warnings and leftovers."""
+    assembler = Assembler(name)
+    counted = [0]
+
+    def counting(lines: Iterable[Line]) -> Iterable[Line]:
+        for line in lines:
+            counted[0] = line.number
+            yield line
+
+    try:
+        for event in scan(counting(read_lines(stream)), name):
+            assembler.feed(event)
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        assembler.warnings.append(ReportWarning(name, None, "interrupted: the report covers "
+                                                "what was read before Ctrl-C"))
+    return replace(assembler.finish(), lines=counted[0])
+
+
+def parse_path(path: str) -> Assembly:
+    """Parse a file (or ``-`` for stdin)."""
+    if path == STDIN:
+        return parse_stream(sys.stdin.buffer, STDIN_NAME, interruptible=True)
+    try:
+        with open(path, "rb") as f:
+            return parse_stream(f, path)
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory", path) from None
+    except PermissionError:
+        raise InputError("permission denied", path) from None
+
+
+def no_data_message(assembly: Assembly) -> str:
+    """One line naming what an input without profile data did hold."""
+    if not assembly.found:
+        if not assembly.lines:
+            return "empty input, no RKNN profile data"
+        return (f"no RKNN profile data in {assembly.lines} line(s) (no per-layer table, ranking, "
+                "totals or benchmark output)")
+    if len(assembly.found) == 1:
+        kind, detail = assembly.found[0]
+        return f"{kind} only{f' ({detail})' if detail else ''}, no per-layer table"
+    parts = [f"{kind}{f' ({detail})' if detail else ''}" for kind, detail in assembly.found]
+    return f"{', '.join(parts[:-1])} and {parts[-1]} only, no per-layer table"
+
+
+def finish_profile(
+    profile: Profile,
+    *,
+    platform: str | None = None,
+    bound_ratio: float = DEFAULT_BOUND_RATIO,
+    rw_share: float = DEFAULT_RW_SHARE,
+    rule_options: dict[str, Any] | None = None,
+    rules: bool = True,
+) -> tuple[Profile, list[ReportWarning]]:
+    """Platform resolution, analysis and rules for one parsed profile."""
+    from rknnprof import platforms
+    from rknnprof.rules import run_rules
+    from rknnprof.rules.base import RuleContext
+
+    resolved, basis = platforms.resolve(profile.platform, platform)
+    if resolved is not None:
+        profile = replace(profile, platform=resolved.name, platform_basis=basis)
+    profile, warnings = analyze_profile(profile, platform=resolved, bound_ratio=bound_ratio,
+                                        rw_share=rw_share)
+    if rules:
+        context = RuleContext(platform=resolved, options=dict(rule_options or {}))
+        profile = replace(profile, findings=run_rules(profile, context))
+    return profile, warnings
+
+
+def analyze(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    platform: str | None = None,
+    bound_ratio: float = DEFAULT_BOUND_RATIO,
+    rw_share: float = DEFAULT_RW_SHARE,
+    rule_options: dict[str, Any] | None = None,
+    rules: bool = True,
+) -> Report:
+    """Parse, analyse and advise on every input; one :class:`Report` for all of them.
+
+    Raises :class:`NoProfileDataError` (exit 3) when no input holds profile data; inputs
+    without data next to inputs with data only add a warning.
+    """
+    profiles: list[Profile] = []
+    warnings: list[ReportWarning] = []
+    empty: list[tuple[str, Assembly]] = []
+    for path in _paths(paths):
+        assembly = parse_path(path)
+        warnings.extend(assembly.warnings)
+        if not assembly.profiles:
+            empty.append((STDIN_NAME if path == STDIN else path, assembly))
+        for parsed in assembly.profiles:
+            profile, extra = finish_profile(parsed, platform=platform, bound_ratio=bound_ratio,
+                                            rw_share=rw_share, rule_options=rule_options,
+                                            rules=rules)
+            profiles.append(profile)
+            warnings.extend(extra)
+    if not profiles:
+        name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
+        raise NoProfileDataError(no_data_message(assembly), name)
+    for name, assembly in empty:
+        warnings.append(ReportWarning(name, None, no_data_message(assembly)))
+    return Report(profiles=tuple(profiles), warnings=tuple(warnings))
+
+
+def load(
+    path_or_paths: PathLike | Iterable[PathLike],
+    *,
+    platform: str | None = None,
+    bound_ratio: float = DEFAULT_BOUND_RATIO,
+    rw_share: float = DEFAULT_RW_SHARE,
+    rules: bool = True,
+) -> list[Profile]:
+    """The analysed profiles of one or more logs (``-`` = stdin), warnings dropped.
+
+    Use :func:`analyze` to keep the warnings. Raises :class:`NoProfileDataError` like it.
+    """
+    report = analyze(path_or_paths, platform=platform, bound_ratio=bound_ratio,
+                     rw_share=rw_share, rules=rules)
+    return list(report.profiles)

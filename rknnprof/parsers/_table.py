@@ -1,0 +1,243 @@
+"""The per-layer table engine shared by the toolkit2 1.6/2.x and 1.5 layouts.
+
+Columns come from the header line, values from the *shape* of each whitespace-separated token,
+never from character positions: an empty MacUsage or FullName is just a missing token, an OpType
+or InputShape wider than its column only moves the tokens after it. A row is
+
+    <ID> <OpType> <DataType> <Target> ...    (Target is NPU, CPU or GPU)
+
+and everything before ``<ID>`` on the line is junk to strip: the same number of characters as
+before the header's ``ID`` (``D RKNN: [..] ``, ``    `` markdown indentation), or, failing that,
+whatever precedes the first match of the row pattern (`` |  `` pasted prefixes).
+
+A row that ends before its last column is held back: the next non-blank line may be its
+continuation (1.5 rows broken across lines begin with a bare number, which is not a row start
+because a row start needs OpType/DataType/Target after the number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rknnprof.model import Layer, Shape, SkippedRow, Target
+
+FAMILY_2X = "toolkit2-perf-table"
+FAMILY_15 = "toolkit2-perf-table-v15"
+
+_NUM = r"\d+(?:\.\d+)?"
+INT_RE = re.compile(r"^\d+$")
+NUM_RE = re.compile(rf"^{_NUM}$")
+SHAPES_RE = re.compile(r"^(?:\\|\([\d,]*\)(?:,\([\d,]*\))*(?:,\.\.\.)?)$")
+CYCLES_RE = re.compile(r"^(\d+)/(\d+)/(\d+)$")
+MAC_RE = re.compile(rf"^(?:\\|{_NUM}(?:/{_NUM})*)$")
+WORKLOAD_RE = re.compile(rf"^{_NUM}%(?:/{_NUM}%)*$")
+UP_RE = re.compile(rf"^-?Up:({_NUM})%$")
+TARGET_RE = re.compile(r"^(?:NPU|CPU|GPU)$")
+DTYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+ROW_START_RE = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s+(?:NPU|CPU|GPU)(?:\s|$)")
+ROW_SEARCH_RE = re.compile(r"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+[A-Z][A-Z0-9_]*\s+(?:NPU|CPU|GPU)(?:\s|$)")
+HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
+RULE_RE = re.compile(r"^(.{0,40}?)[-=]{10,}\s*$")
+ELISION_RE = re.compile(r"^\.{3,}$")
+TOTAL_TIME_RE = re.compile(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({_NUM})")
+TOTAL_RW_KB_RE = re.compile(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({_NUM})")
+TOTAL_RW_MB_RE = re.compile(rf"Total Memory RW Amount\(MB\):\s*({_NUM})")
+TITLE = "Network Layer Information Table"
+MAX_PREFIX = 60
+"""Longest junk accepted before a row's ID (characters)."""
+
+# header word pairs that name one column
+_PAIRS = {
+    ("DDR", "Cycles"), ("NPU", "Cycles"), ("Total", "Cycles"), ("Task", "Number"),
+    ("Lut", "Number"), ("Task", "Size"), ("Regcmd", "Size"),
+}
+OPTIONAL = {"mac", "workload", "workload_up", "rw", "full_name", "sparse", "extra"}
+"""Columns that may be an empty cell (missing token) in a row."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    """Canonical name: id, op_type, data_type, target, input, output, cycles, ddr, npu, total,
+    time, mac, workload, workload_up, rw, full_name, sparse, elided, extra."""
+    header: str
+    """The header text as printed."""
+
+
+def _canonical(name: str) -> str:
+    n = name.replace(" ", "").lower()
+    table = {
+        "id": "id", "optype": "op_type", "datatype": "data_type", "target": "target",
+        "inputshape": "input", "outputshape": "output", "ddrcycles": "ddr", "npucycles": "npu",
+        "totalcycles": "total", "time(us)": "time", "rw(kb)": "rw", "fullname": "full_name",
+    }
+    if n in table:
+        return table[n]
+    if n.startswith("cycles("):
+        return "cycles"
+    if n.startswith("macusage"):
+        return "mac"
+    if n.startswith("workload"):
+        return "workload_up" if "improve" in n else "workload"
+    if n.startswith("sparse"):
+        return "sparse"
+    if set(n) == {"."}:
+        return "elided"
+    return "extra"
+
+
+def parse_header(text: str) -> tuple[int, tuple[Column, ...]] | None:
+    """(offset of ``ID``, columns) when ``text`` is a per-layer table header, else None."""
+    m = HEADER_RE.search(text)
+    if m is None:
+        return None
+    start = m.start() if text[m.start()] == "I" else m.start() + 1
+    words = text[start:].split()
+    names: list[str] = []
+    i = 0
+    while i < len(words):
+        if i + 1 < len(words) and (words[i], words[i + 1]) in _PAIRS:
+            names.append(f"{words[i]} {words[i + 1]}")
+            i += 2
+        else:
+            names.append(words[i])
+            i += 1
+    return start, tuple(Column(_canonical(n), n) for n in names)
+
+
+def header_family(columns: tuple[Column, ...]) -> str:
+    keys = {c.key for c in columns}
+    return FAMILY_15 if keys & {"ddr", "npu", "total", "workload_up"} else FAMILY_2X
+
+
+DEFAULT_2X_COLUMNS = parse_header(
+    "ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) Time(us) "
+    "MacUsage(%) WorkLoad(0/1/2) RW(KB) FullName"
+)[1]  # type: ignore[index]
+
+
+def _number(tok: str) -> float | int:
+    return int(tok) if INT_RE.match(tok) else float(tok)
+
+
+def parse_shapes(tok: str) -> tuple[tuple[Shape, ...] | None, bool]:
+    """``(1,3,640,640),(16,3,3,3),...`` -> (shapes, truncated); ``\\`` -> (None, False)."""
+    if tok == "\\":
+        return None, False
+    truncated = tok.endswith(",...")
+    if truncated:
+        tok = tok[:-4]
+    shapes = tuple(
+        tuple(int(d) for d in part.split(",") if d) for part in re.findall(r"\(([\d,]*)\)", tok)
+    )
+    return shapes, truncated
+
+
+_MATCHERS: dict[str, tuple[Callable[[str], object], str]] = {
+    "id": (INT_RE.match, "an integer ID"),
+    "op_type": (lambda t: bool(t), "an op type"),
+    "data_type": (DTYPE_RE.match, "a data type"),
+    "target": (TARGET_RE.match, "NPU/CPU/GPU"),
+    "input": (SHAPES_RE.match, "a shape list"),
+    "output": (SHAPES_RE.match, "a shape list"),
+    "cycles": (CYCLES_RE.match, "DDR/NPU/Total cycles"),
+    "ddr": (INT_RE.match, "a cycle count"),
+    "npu": (INT_RE.match, "a cycle count"),
+    "total": (INT_RE.match, "a cycle count"),
+    "time": (NUM_RE.match, "a time"),
+    "mac": (MAC_RE.match, "a MAC usage"),
+    "workload": (WORKLOAD_RE.match, "a workload"),
+    "workload_up": (WORKLOAD_RE.match, "a workload"),
+    "rw": (NUM_RE.match, "a size"),
+    "sparse": (lambda t: "%" in t, "a sparse ratio"),
+    "extra": (lambda t: not t.startswith(("(", "\\")) and ":" not in t, "a value"),
+}
+
+
+@dataclass(slots=True)
+class RowParse:
+    values: dict[str, str]
+    """Canonical column key -> token (``extra`` columns under their header)."""
+    missing: list[Column]
+    """Columns after the last token (the row ended early)."""
+    error: str | None = None
+
+
+def parse_tokens(tokens: list[str], columns: tuple[Column, ...]) -> RowParse:
+    """Assign tokens to columns by shape. Optional columns whose token does not fit are empty."""
+    values: dict[str, str] = {}
+    n, i = len(tokens), 0
+    cols = [c for c in columns if c.key != "elided"]
+    for ci, col in enumerate(cols):
+        if i >= n:
+            return RowParse(values, cols[ci:])
+        tok, key = tokens[i], col.key
+        if key == "full_name":
+            values["full_name"] = " ".join(tokens[i:])
+            i = n
+            continue
+        match, what = _MATCHERS[key]
+        if not match(tok):
+            if key in OPTIONAL:
+                continue
+            return RowParse(values, [], f"{col.header}: {tok!r} is not {what}")
+        i += 1
+        if key == "extra":
+            values[f"extra:{col.header}"] = tok
+        elif key == "workload_up":
+            values["workload"] = tok
+            if i < n and tokens[i] == "-":
+                i += 1
+            if i < n and UP_RE.match(tokens[i]):
+                values["improve"] = UP_RE.match(tokens[i]).group(1) + "%"  # type: ignore[union-attr]
+                i += 1
+        else:
+            values[key] = tok
+    if i < n:
+        return RowParse(values, [], f"{n - i} field(s) after the last column: {' '.join(tokens[i:])[:60]!r}")
+    return RowParse(values, [])
+
+
+def build_layer(values: dict[str, str], line: int) -> Layer:
+    """A :class:`Layer` from the tokens of a complete row."""
+    ddr = npu = total = None
+    if "cycles" in values:
+        ddr, npu, total = (int(x) for x in values["cycles"].split("/"))
+    else:
+        ddr = int(values["ddr"]) if "ddr" in values else None
+        npu = int(values["npu"]) if "npu" in values else None
+        total = int(values["total"]) if "total" in values else None
+    inputs, in_trunc = parse_shapes(values["input"]) if "input" in values else (None, False)
+    outputs, out_trunc = parse_shapes(values["output"]) if "output" in values else (None, False)
+    mac = values.get("mac")
+    workload = values.get("workload")
+    extra = [(k[6:], v) for k, v in values.items() if k.startswith("extra:")]
+    if "improve" in values:
+        extra.insert(0, ("ImproveTherical", values["improve"]))
+    return Layer(
+        id=int(values["id"]),
+        op_type=values["op_type"],
+        target=Target(values["target"]) if "target" in values else Target.UNKNOWN,
+        data_type=values.get("data_type"),
+        input_shapes=inputs,
+        input_shapes_truncated=in_trunc,
+        output_shapes=outputs,
+        output_shapes_truncated=out_trunc,
+        ddr_cycles=ddr,
+        npu_cycles=npu,
+        total_cycles=total,
+        time_us=_number(values["time"]) if "time" in values else None,
+        mac_usage_pct=float(mac.split("/")[0]) if mac and mac != "\\" else None,
+        workload_pct=tuple(float(x.rstrip("%")) for x in workload.split("/")) if workload else None,
+        rw_kb=_number(values["rw"]) if "rw" in values else None,
+        full_name=values.get("full_name") or None,
+        sparse_ratio=values.get("sparse"),
+        extra=tuple(extra),
+        line=line,
+    )
+
+
+def skipped(line: int, text: str, reason: str) -> SkippedRow:
+    return SkippedRow(line=line, text=text.strip()[:200], reason=reason)

@@ -1,0 +1,128 @@
+"""Runtime, driver, model and toolkit versions, the target platform, and the eval_perf
+frequency lists.
+
+Version lines (one line = one :class:`InfoEvent`):
+
+* ``RKNN Runtime Information: librknnrt version: 1.4.0 (…)`` (1.4/1.5 colon form) and
+  ``RKNN Runtime Information, librknnrt version: 2.0.0b0 (…)`` (2.x comma form)
+* ``RKNN Driver Information[:,] version: 0.9.8``
+* ``RKNN Model Information, version: 6, toolkit version: 2.3.0(compiler version: …), …,
+  target platform: rk3588, …``
+* C demos: ``sdk version: 2.0.0b0 (…) driver version: 0.7.2``; rknn_benchmark:
+  ``rknn_api/rknnrt version: 2.1.0 (…), driver version: 0.9.6``
+* toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
+  ``DRV: rknnrt: 1.5.0 (…)``
+* ``rknn-toolkit-lite2 version: 2.1.0`` (the Python API version), ``target soc is RK3588``
+
+Frequency lists (one block = one :class:`FrequencyEvent`)::
+
+    CPU Current Frequency List:
+        - 1800000          (kHz)
+    NPU Current Frequency List:
+        - 1000000000       (Hz)
+    DDR Current Frequency List:
+        - Unknown
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, ClassVar
+
+from rknnprof.model import Frequencies, Versions
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import FrequencyEvent, InfoEvent
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+
+_V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
+_PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("librknnrt", "runtime", re.compile(rf"librknnrt version:\s*{_V}")),
+    ("Driver Information", "driver", re.compile(rf"Driver Information[:,]\s*version:\s*{_V}")),
+    ("Model Information", "model", re.compile(rf"Model Information, version:\s*{_V}")),
+    ("toolkit version", "toolkit", re.compile(rf"toolkit version:\s*{_V}")),
+    ("rknnrt version", "runtime", re.compile(rf"rknn_api/rknnrt version:\s*{_V}")),
+    ("sdk", "runtime", re.compile(rf"\bsdk (?:api )?version:\s*{_V}", re.IGNORECASE)),
+    ("driver version", "driver", re.compile(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
+    ("API:", "api", re.compile(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
+    ("DRV:", "runtime", re.compile(rf"DRV:\s*rknnrt:\s*{_V}")),
+    ("lite2 version", "api", re.compile(rf"rknn-toolkit-lite2 version:\s*{_V}")),
+)
+_PLATFORM_RE = re.compile(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
+_FREQ_HEAD_RE = re.compile(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
+_FREQ_ITEM_RE = re.compile(r"^-\s*(\d+|Unknown)\s*$")
+
+
+def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
+    """(versions, platform, evidence) named on one line, or None when it names nothing."""
+    found: dict[str, str] = {}
+    lower = text.lower()
+    for literal, field_name, pattern in _PATTERNS:
+        if (literal in text or literal in lower) and field_name not in found and (m := pattern.search(text)):
+            found[field_name] = m.group(1)
+    platform = evidence = None
+    if "target" in text and (m := _PLATFORM_RE.search(text)):
+        platform, evidence = m.group(2).lower(), m.group(0)
+    if not found and platform is None:
+        return None
+    return Versions(**found), platform, evidence
+
+
+class _InfoBlock(Block):
+    """A single line: ends at the next line."""
+
+    def __init__(self, line: Line, info: tuple[Versions, str | None, str | None]) -> None:
+        versions, platform, evidence = info
+        self.event = InfoEvent(line=line.number, versions=versions, platform=platform,
+                               platform_evidence=evidence, stream=line.stream)
+
+    def feed(self, line: Line) -> bool:
+        return False
+
+    def close(self) -> list[InfoEvent]:
+        return [self.event]
+
+
+class _FrequencyBlock(Block):
+    def __init__(self, line: Line, kind: str) -> None:
+        self.line = line.number
+        self.stream = line.stream
+        self.kind = kind
+        self.values: dict[str, list[int | None]] = {"CPU": [], "NPU": [], "DDR": []}
+
+    def feed(self, line: Line) -> bool:
+        s = line.text.strip()
+        if (m := _FREQ_HEAD_RE.match(s)) is not None:
+            self.kind = m.group(1)
+            return True
+        if (m := _FREQ_ITEM_RE.match(s)) is not None:
+            self.values[self.kind].append(None if m.group(1) == "Unknown" else int(m.group(1)))
+            return True
+        return False
+
+    def close(self) -> list[FrequencyEvent]:
+        freqs = Frequencies(cpu_khz=tuple(self.values["CPU"]), npu_hz=tuple(self.values["NPU"]),
+                            ddr_hz=tuple(self.values["DDR"]))
+        return [FrequencyEvent(line=self.line, frequencies=freqs, stream=self.stream)]
+
+
+class RuntimeInfoParser(BlockParser):
+    family: ClassVar[str] = "runtime-info"
+    detection: ClassVar[str] = (
+        "'RKNN Runtime/Driver/Model Information' lines (colon or comma form), 'sdk version: … "
+        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, "
+        "'<CPU|NPU|DDR> Current Frequency List:'")
+    fields: ClassVar[str] = (
+        "runtime, driver, toolkit, API and model versions; target platform; CPU (kHz), NPU and "
+        "DDR (Hz) frequencies")
+
+    def opens(self, line: Line) -> Block | None:
+        text = line.text
+        if "ersion" in text or "API:" in text or "DRV:" in text or "target" in text:
+            info = parse_info(text)
+            if info is not None:
+                return _InfoBlock(line, info)
+        if "Frequency List" in text and (m := _FREQ_HEAD_RE.match(text.strip())):
+            return _FrequencyBlock(line, m.group(1))
+        return None

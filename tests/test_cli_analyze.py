@@ -1,0 +1,138 @@
+"""``rknnprof analyze``: exit codes, messages, formats, output files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rknnprof.cli import cli
+
+SAMPLE = "sample_logs/yolov5s_rk3588_perf.txt"
+
+
+@pytest.fixture
+def run(monkeypatch):
+    monkeypatch.chdir(__import__("pathlib").Path(__file__).resolve().parent.parent)
+
+    def invoke(*args: str, input: bytes | None = None):
+        return CliRunner().invoke(cli, ["analyze", *args], input=input)
+
+    return invoke
+
+
+def test_json_to_stdout(run):
+    result = run("-f", "json", SAMPLE)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    (profile,) = data["profiles"]
+    assert profile["platform"] == "rk3588" and len(profile["layers"]) == 89
+
+
+def test_missing_path_is_usage_error(run):
+    result = run("no/such/log.txt")
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+
+
+@pytest.mark.parametrize(("prefix", "words"), [
+    ("24_", "runtime information only (librknnrt 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table"),
+    ("34_", "runtime information only (librknnrt 2.3.0, driver 0.9.8"),
+    ("40_", "runtime information only (librknnrt 1.4.0, driver 0.8.2), no per-layer table"),
+    ("16_", "a perf table header without complete rows only (line 2, 1 cut row(s))"),
+    ("13_", "a perf table title without its header"),
+])
+def test_no_profile_data_exit_3_one_line(run, corpus, prefix, words):
+    path = corpus(prefix)
+    result = run("-f", "json", str(path))
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Error: {path}: ") and words in lines[0]
+
+
+def test_empty_stdin_exit_3(run):
+    result = run("-f", "json", "-", input=b"")
+    assert result.exit_code == 3 and "Error: <stdin>: empty input" in result.stderr
+
+
+def test_stdin_dash(run, corpus):
+    data = corpus("07_").read_bytes()
+    result = run("-f", "json", "-", input=data)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["profiles"][0]["source"]["path"] == "<stdin>"
+
+
+def test_warnings_go_to_stderr_with_path_and_line(run, corpus):
+    path = corpus("10_")
+    result = run("-f", "json", str(path))
+    assert result.exit_code == 0
+    assert f"Warning: {path}:6: skipped row: row cut short: no Time(us)" in result.stderr
+    assert "Warning" not in result.stdout
+
+
+def test_output_file_suffix_picks_format(run, tmp_path):
+    out = tmp_path / "report.json"
+    result = run("-o", str(out), SAMPLE)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert json.loads(out.read_text())["schema_version"] == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_unknown_suffix_without_format_is_usage_error(run, tmp_path):
+    result = run("-o", str(tmp_path / "report.xyz"), SAMPLE)
+    assert result.exit_code == 2 and not (tmp_path / "report.xyz").exists()
+
+
+def test_failed_run_leaves_no_partial_file(run, corpus, tmp_path):
+    out = tmp_path / "r.json"
+    result = run("-o", str(out), str(corpus("24_")))
+    assert result.exit_code == 3 and list(tmp_path.iterdir()) == []
+
+
+def test_fail_on(run, monkeypatch):
+    from rknnprof import api
+    from rknnprof.model import Finding, Severity
+
+    def fake_rules(profile, context=None):
+        return (Finding("RKN999", "test", Severity.WARNING, "m", "f"),)
+
+    monkeypatch.setattr("rknnprof.rules.run_rules", fake_rules)
+    assert api  # rules are looked up at call time
+    assert run("-f", "json", "--fail-on", "warning", SAMPLE).exit_code == 1
+    assert run("-f", "json", "--fail-on", "error", SAMPLE).exit_code == 0
+
+
+def test_bound_ratio_option(run):
+    low = json.loads(run("-f", "json", "--bound-ratio", "1.01", SAMPLE).stdout)
+    high = json.loads(run("-f", "json", "--bound-ratio", "100", SAMPLE).stdout)
+    count = lambda d, b: sum(la["bound"] == b for la in d["profiles"][0]["layers"])  # noqa: E731
+    assert count(high, "balanced") > count(low, "balanced")
+    assert run("-f", "json", "--bound-ratio", "1", SAMPLE).exit_code == 2
+
+
+def test_platform_option_overrides(run):
+    data = json.loads(run("-f", "json", "--platform", "RK3576", SAMPLE).stdout)
+    assert data["profiles"][0]["platform"] == "rk3576"
+    assert data["profiles"][0]["platform_basis"] == "--platform"
+
+
+def test_default_format_falls_back_to_json_without_table_reporter(run):
+    from rknnprof.cli import _default_format
+
+    result = run(SAMPLE)
+    assert result.exit_code == 0
+    if _default_format() == "json":
+        assert json.loads(result.stdout)["profiles"]
+
+
+def test_color_choice(monkeypatch):
+    from rknnprof.cli import _use_color
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert _use_color("auto", True) and not _use_color("auto", False)
+    assert _use_color("always", False) and not _use_color("never", True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not _use_color("auto", True)
