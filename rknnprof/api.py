@@ -96,7 +96,7 @@ def finish_profile(
     from rknnprof.rules import run_rules
     from rknnprof.rules.base import RuleContext
 
-    resolved, basis = platforms.resolve(profile.platform, platform)
+    resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
     profile, warnings = analyze_profile(profile, platform=resolved, bound_ratio=bound_ratio,

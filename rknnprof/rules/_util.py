@@ -75,7 +75,8 @@ def label(layer: Layer) -> str:
 def labels(layers: Sequence[Layer], limit: int = 3, times: bool = True) -> str:
     """The ``limit`` slowest layers as labels with their times, then ``+N more``."""
     ranked = sorted(layers, key=lambda la: -(la.time_us or 0.0))
-    parts = [label(la) + (f" {us(la.time_us or 0.0)}" if times else "") for la in ranked[:limit]]
+    parts = [label(la) + (f" {us(la.time_us)}" if times and la.time_us is not None else "")
+             for la in ranked[:limit]]
     if len(ranked) > limit:
         parts.append(f"+{len(ranked) - limit} more")
     return ", ".join(parts)

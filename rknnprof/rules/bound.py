@@ -149,8 +149,9 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
         size = dtype_bytes(layer.data_type) or 1
         if per_kernel and per_kernel * size > WEIGHT_LIMIT_BYTES:
             reasons.append(f"KH*KW*KC*bytes = {per_kernel * size} B (> 6 KB)")
-        if geometry.stride and geometry.kh / geometry.stride < 3:
-            reasons.append(f"Ksize/Kstride = {geometry.kh}/{geometry.stride:g} (larger is better)")
+        if geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride:
+            reasons.append(f"{geometry.kh}x{geometry.kw} kernel at stride {geometry.stride:g} "
+                           "(Ksize/Kstride of 1: non-overlapping windows)")
     if geometry.out_h * geometry.out_w < 16:
         reasons.append(f"output H*W = {geometry.out_h * geometry.out_w} (< 16)")
     estimate = mac_estimate(layer, platform, npu_clock_mhz(None, platform))
@@ -182,34 +183,36 @@ def _compute_fix(layer: Layer, context: RuleContext) -> str:
                 "(Focus) stem gives this conv 4x the channels at a quarter of the pixels")
     if align and _misaligned(geometry.out_c, align.conv_out):
         pad = -(-geometry.out_c // align.conv_out) * align.conv_out
-        return (f"merge it with a sibling conv on the same input (the NPU pads its "
-                f"{geometry.out_c} output channels to {pad} anyway), or use all {pad}")
+        return (f"the NPU computes {pad} output channels for these {geometry.out_c}, so the "
+                f"layer costs as much as a {pad}-channel one: merge narrow parallel convs into "
+                f"one with a multiple of {align.conv_out} channels, or use the {pad} for accuracy")
     if align and _misaligned(geometry.in_c, align.conv_in):
         pad = -(-geometry.in_c // align.conv_in) * align.conv_in
         return (f"make the producer emit {pad} channels instead of {geometry.in_c} (the NPU pads "
                 f"conv inputs to {align.conv_in})")
     if geometry.in_c > 512:
         return f"reduce the {geometry.in_c} input channels to 512 or fewer (a 1x1 bottleneck first)"
-    if geometry.stride and geometry.kh / geometry.stride < 3:
-        return (f"use a 3x3 stride-1 kernel instead of {geometry.kh}x{geometry.kw} stride "
-                f"{geometry.stride:g} (Ksize/Kstride of 3 or more keeps the MACs busy)")
+    if geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride:
+        return (f"use a 3x3 kernel at stride {geometry.stride:g} instead of "
+                f"{geometry.kh}x{geometry.kw} (a larger Ksize/Kstride keeps the MACs busier)")
     if geometry.out_h * geometry.out_w < 16:
         return "merge this conv with its neighbours: outputs under 16 pixels leave MACs idle"
-    return ("if the layer is not needed at this size, shrink it; low usage without a visible "
-            "cause is often fixed cost on a small layer")
+    return "shrink the layer (fewer channels or pixels) if the model allows"
 
 
 def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Compute-bound NPU conv layers with MacUsage below 20% (option RKN011.max_usage_pct),
-        each at least 2% of the frame (RKN011.min_share). One finding per layer.
+        each at least 2% of the frame (RKN011.min_share), when a cause is visible in the shapes
+        or the cycles. One finding per layer.
 
     Why it costs time:
         The NPU is busy but most of its MACs idle. UG230 §8.5.2 lists what lowers utilisation:
         channels not aligned to the platform table (they are padded: RK3588 INT8 pads conv
         input and output channels to 32), input channels above 512, KH*KW*KC*type_bytes above
-        6 KB, output H*W below 16, a small Ksize/Kstride; depthwise convs use few MACs per byte.
+        6 KB, output H*W below 16, a small Ksize/Kstride (a 2x2 stride-2 kernel reads each pixel
+        once); depthwise convs use few MACs per byte.
 
     Example:
         #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
@@ -219,7 +222,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
     How to fix:
         One change from the worst visible cause: for a 3-channel first layer, a space-to-depth
         (Focus) stem; round output, then input channels up to the table (UG230 Tables
-        8-1..8-4); keep input channels <= 512; 3x3 stride-1 kernels over 2x2; no tiny outputs.
+        8-1..8-4); keep input channels <= 512; a 3x3 kernel over 2x2 at the same stride; no
+        tiny outputs.
         A busy layer with HIGH usage is not inefficient: shrink it instead (UG230 §8.2.2).
 
     Estimate:
@@ -247,6 +251,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
             continue
         reasons, fraction = _compute_reasons(layer, context)
         time = layer.time_us or 0.0
+        if not reasons and not fraction:
+            continue  # nothing visible to change: no advice to give
         yield Finding(
             code="RKN011", name="low-mac-usage",
             severity=grade(time * fraction, total_us(profile), Severity.WARNING),

@@ -11,9 +11,8 @@ from rknnprof.rules._util import (
 from rknnprof.rules.base import Rule, RuleContext
 
 SOURCE = "UG230 §5.3, §5.6; RT232 rknn_set_core_mask; OPL232 多核联合; PaddlePaddle/FastDeploy#2284"
-CONTEXT_PER_CORE = ("for throughput, run one context per core instead of one multi-core context: "
-                    "rknn_dup_context, then rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one "
-                    "thread per context")
+CONTEXT_PER_CORE = ("for throughput, run one context per core: rknn_dup_context, then "
+                    "rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread per context")
 
 
 def _unsplit_in_multi_core_run(profile: Profile, cores: int, total: float,
@@ -32,7 +31,7 @@ def _unsplit_in_multi_core_run(profile: Profile, cores: int, total: float,
                  f"(WorkLoad 100%/0%/0%) for {us(spent)} ({pct(spent / total)} of the frame) while "
                  f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
                  f"largest: {labels(unsplit)}"),
-        fix=CONTEXT_PER_CORE,
+        fix=CONTEXT_PER_CORE + " instead of one multi-core context",
         layer_ids=tuple(la.id for la in unsplit),
         est_saving_us=saving,
         estimate=(f"unsplit time x (1 - 1/{cores}): the per-frame time one context per core "
@@ -62,8 +61,8 @@ def _single_core_run(profile: Profile, cores: int, total: float,
                  f"is in op types {mask} splits across cores"
                  + (f" (largest: {labels(split, 2)})" if split else "")
                  + (f"; {', '.join(unsplit_kinds[:3])} stay on core 0" if unsplit_kinds else "")),
-        fix=CONTEXT_PER_CORE + f", up to {cores}x the frame rate; {mask} would cut latency by at most "
-            f"{us(saving)}",
+        fix=(CONTEXT_PER_CORE + f" (up to {cores}x the frames per second); for latency, "
+             f"{mask} would save at most {us(saving)}"),
         layer_ids=tuple(la.id for la in split),
         est_saving_us=saving,
         estimate=(f"latency with {mask}: splittable time x (1 - 1/{cores}) (a perfect split, "

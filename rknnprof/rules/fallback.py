@@ -186,10 +186,12 @@ def _findings_from_ranking(profile: Profile, context: RuleContext) -> Iterator[F
         if stat.cpu_time_us <= 0 or stat.op_type in ("InputOperator", "OutputOperator", "Total"):
             continue
         share = stat.cpu_time_us / total if total else 0.0
+        if stat.share is not None and stat.cpu_time_us >= stat.total_time_us:
+            share = stat.share  # the log's TimeRatio: right even when the paste is cut short
         reasons = _reasons(stat.op_type, [], profile, context.platform)
         yield Finding(
             code="RKN001", name="cpu-fallback",
-            severity=grade(stat.cpu_time_us, total),
+            severity=grade(share, 1.0),
             message=(f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
                      f"the frame) over {stat.calls} call(s) in the ranking table (no per-layer "
                      f"rows, so no layer ids). Why: {'; '.join(reasons)}"),
