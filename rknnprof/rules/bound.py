@@ -168,8 +168,26 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
     return reasons, fraction
 
 
+def _padding_factors(geometry, layer: Layer, context: RuleContext) -> tuple[float, float, bool]:
+    """How many times its true size the NPU computes on the input side (reduction depth, with
+    the RK3588 INT8 floor of 128) and on the output side; and whether the floor decided it."""
+    from rknnprof.analysis.mac import MIN_REDUCTION_DEPTH_INT8
+
+    platform = context.platform
+    align = platform.alignment(layer.data_type) if platform is not None else None
+    if align is None or geometry.kind != "conv":
+        return 1.0, 1.0, False
+    taps = geometry.kh * geometry.kw
+    depth = taps * (-(-geometry.in_c // align.conv_in) * align.conv_in)
+    floor = (MIN_REDUCTION_DEPTH_INT8 if platform.family == "rk3588"
+             and dtype_key(layer.data_type) == "int8" else 0)
+    f_in = max(depth, floor) / (taps * geometry.in_c)
+    f_out = (-(-geometry.out_c // align.conv_out) * align.conv_out) / geometry.out_c
+    return f_in, f_out, floor > depth
+
+
 def _compute_fix(layer: Layer, context: RuleContext) -> str:
-    """One change for a low-utilisation conv, from its worst visible cause."""
+    """One change for a low-utilisation conv, from its largest visible cause."""
     geometry = conv_geometry(layer)
     platform = context.platform
     align = platform.alignment(layer.data_type) if platform is not None else None
@@ -178,21 +196,33 @@ def _compute_fix(layer: Layer, context: RuleContext) -> str:
     if geometry.kind == "depthwise":
         return ("replace the depthwise conv by a regular (or grouped) conv where the channel "
                 "count is small: it uses few MACs per byte")
-    if align and geometry.in_c < 4 and _misaligned(geometry.in_c, align.conv_in):
-        return (f"the {geometry.in_c}-channel input is padded to {align.conv_in}: a space-to-depth "
-                "(Focus) stem gives this conv 4x the channels at a quarter of the pixels")
-    if align and _misaligned(geometry.out_c, align.conv_out):
+    non_overlapping = geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride
+    f_in, f_out, floor = _padding_factors(geometry, layer, context)
+    if align and max(f_in, f_out) >= 1.25:
+        if f_in >= f_out:
+            pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
+            if geometry.in_c < 4 and not non_overlapping:
+                return (f"the {geometry.in_c}-channel input is padded to {pad_in}: a "
+                        "space-to-depth (Focus) stem gives this conv 4x the channels at a "
+                        "quarter of the pixels")
+            if geometry.in_c < 4:
+                return (f"the {geometry.in_c}-channel image input is padded to {pad_in} "
+                        f"({f_in:.1f}x the cycles) and cannot be aligned: only a lower input "
+                        "resolution makes this layer cheaper")
+            if floor:
+                return (f"a {geometry.kh}x{geometry.kw} conv over {geometry.in_c} channels "
+                        f"fills {geometry.kh * geometry.kw * pad_in} of the 128-deep MAC "
+                        "reduction (as RK3588 INT8 cycles show): fold it into the neighbouring "
+                        "conv, or feed it 128+ channels")
+            return (f"make the producer emit {pad_in} channels instead of {geometry.in_c} (the "
+                    f"NPU pads conv inputs to {align.conv_in})")
         pad = -(-geometry.out_c // align.conv_out) * align.conv_out
         return (f"the NPU computes {pad} output channels for these {geometry.out_c}, so the "
                 f"layer costs as much as a {pad}-channel one: merge narrow parallel convs into "
                 f"one with a multiple of {align.conv_out} channels, or use the {pad} for accuracy")
-    if align and _misaligned(geometry.in_c, align.conv_in):
-        pad = -(-geometry.in_c // align.conv_in) * align.conv_in
-        return (f"make the producer emit {pad} channels instead of {geometry.in_c} (the NPU pads "
-                f"conv inputs to {align.conv_in})")
     if geometry.in_c > 512:
         return f"reduce the {geometry.in_c} input channels to 512 or fewer (a 1x1 bottleneck first)"
-    if geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride:
+    if non_overlapping:
         return (f"use a 3x3 kernel at stride {geometry.stride:g} instead of "
                 f"{geometry.kh}x{geometry.kw} (a larger Ksize/Kstride keeps the MACs busier)")
     if geometry.out_h * geometry.out_w < 16:

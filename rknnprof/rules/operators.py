@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rknnprof.model import Finding, Profile, Severity, Target
+from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 
@@ -27,6 +27,20 @@ CATEGORIES: dict[str, tuple[frozenset[str], str]] = {
         "model zoo's yolov5s_relu runs 66.1 FPS against 48.4 FPS with SiLU on RK3588",
     ),
 }
+
+
+def _data_transfer_fix(kinds: list[str], largest: Layer) -> str:
+    """One change for the data-transfer class, from the op types present (slowest first)."""
+    if "Split" in kinds:
+        return ("in C2f-style blocks replace conv + Split by two convs that each produce one "
+                "half: no Split copy")
+    if kinds[0] in ("Transpose", "Reshape"):
+        return ("keep one layout end to end: merge back-to-back Reshape/Transpose and move the "
+                "rest to where tensors are small")
+    shape = largest.output_shapes[0] if largest.output_shapes else None
+    at = f" (the largest writes ({','.join(map(str, shape))}))" if shape else ""
+    return (f"concatenate fewer or narrower tensors at the highest resolutions{at}: every "
+            "Concat copies all its inputs through DDR")
 
 
 def check_inefficient_operators(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -76,6 +90,8 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
             f"{op} {us(time_of(g))} in {len(g)}"
             for op in kinds if (g := [la for la in layers if la.op_type == op]))
         largest = max(layers, key=lambda la: la.time_us or 0.0)
+        if category == "data transfer":
+            fix = _data_transfer_fix(kinds, largest)
         yield Finding(
             code="RKN020", name="inefficient-operators", severity=grade(spent, total, Severity.WARNING),
             message=(f"{category} ops take {us(spent)} ({pct(spent / total)} of the frame) in "
