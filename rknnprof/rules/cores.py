@@ -31,7 +31,8 @@ def _unsplit_in_multi_core_run(profile: Profile, cores: int, total: float,
                  f"(WorkLoad 100%/0%/0%) for {us(spent)} ({pct(spent / total)} of the frame) while "
                  f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
                  f"largest: {labels(unsplit)}"),
-        fix=CONTEXT_PER_CORE + " instead of one multi-core context",
+        fix=CONTEXT_PER_CORE.replace("run one context per core", "replace the multi-core "
+                                     "context by one context per core"),
         layer_ids=tuple(la.id for la in unsplit),
         est_saving_us=saving,
         estimate=(f"unsplit time x (1 - 1/{cores}): the per-frame time one context per core "

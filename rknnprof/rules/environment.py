@@ -26,10 +26,10 @@ def _version(text: str | None) -> tuple[int, ...] | None:
 
 
 def _finding(message: str, fix: str, saving: float, total: float, estimate: str, source: str,
-             layer_ids: tuple[int, ...] = (), unknown: Severity = Severity.INFO) -> Finding:
+             layer_ids: tuple[int, ...] = (), untimed: Severity = Severity.INFO) -> Finding:
+    """A RKN050 finding; ``untimed`` is its severity when no time is attached."""
     return Finding(code="RKN050", name=NAME,
-                   severity=grade(saving, total, cap=Severity.WARNING, unknown=unknown)
-                   if saving else Severity.INFO,
+                   severity=grade(saving, total, cap=Severity.WARNING) if saving else untimed,
                    message=message, fix=fix, layer_ids=layer_ids, est_saving_us=saving,
                    estimate=estimate, source=source)
 
@@ -88,7 +88,7 @@ def _driver(profile: Profile) -> Iterator[Finding]:
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
         "/sys/kernel/debug/rknpu/version) and keep librknnrt at the toolkit's version",
         0.0, 0.0, "0: no time attached", "UG230 §8.1.1; airockchip/rknn-toolkit2#294; issue #4",
-        unknown=Severity.WARNING)
+        untimed=Severity.WARNING)
 
 
 def _outside_table(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -156,8 +156,9 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         buffers; with RGA/GPU buffers set RKNN_FLAG_DISABLE_FLUSH_INPUT/OUTPUT_MEM_CACHE.
 
     Estimate:
-        (a), (c) and Unknown clocks: 0. Low clock: NPU time x (1 - clock / maximum). (d) Avg
-        Time minus the table total. (e) the IO operators' time (upper bound).
+        (a), (c) and Unknown clocks: 0 (severity info; warning for an old driver). Low clock:
+        NPU time x (1 - clock / maximum). (d) Avg Time minus the table total. (e) the IO
+        operators' time (upper bound).
 
     Source:
         UG230 §5.2, §5.10, §8.1.1, §8.1.2, §10.8; RT232 rknn_create_mem, rknn_mem_sync;
