@@ -69,11 +69,18 @@ def _write_atomically(path: str, text: str) -> None:
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise InputError(f"cannot write the report: {e.strerror} ({directory})", path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise InputError(f"cannot write the report: {e.strerror}", path) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -213,12 +220,7 @@ def _render_options(color: str, output: str | None, top: int = 15):
 def _emit(text: str, output: str | None) -> None:
     """The report to ``-o FILE`` (written whole, at the end) or to stdout."""
     if output and output != "-":
-        from pathlib import Path
-
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"cannot write output: {e.strerror}", output) from None
+        _write_atomically(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -366,18 +368,11 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
 
 
 def _save_report(report, path: str) -> None:
-    """Write ``report`` as the JSON contract (the JSON reporter when present)."""
+    """Write ``report`` as the JSON contract."""
     import io
-    import json
+
+    from rknnprof.reporters import RenderOptions, get_reporter
 
     buf = io.StringIO()
-    try:
-        from rknnprof.reporters import RenderOptions, get_reporter
-
-        get_reporter("json").render(report, buf, RenderOptions())
-    except ImportError:
-        from rknnprof.parsers.saved import report_to_dict
-
-        json.dump(report_to_dict(report), buf, indent=2)
-        buf.write("\n")
+    get_reporter("json").render(report, buf, RenderOptions())
     _emit(buf.getvalue(), path)
