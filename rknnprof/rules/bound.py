@@ -199,6 +199,12 @@ def _compute_fix(layer: Layer, context: RuleContext) -> str:
     non_overlapping = geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride
     f_in, f_out, floor = _padding_factors(geometry, layer, context)
     if align and max(f_in, f_out) >= 1.25:
+        pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
+        pad_out = -(-geometry.out_c // align.conv_out) * align.conv_out
+        if geometry.in_c >= 4 and min(f_in, f_out) >= 1.25 and not floor:
+            return (f"the NPU runs this {geometry.in_c}->{geometry.out_c} conv as {pad_in}->"
+                    f"{pad_out} ({f_in * f_out:.0f}x its MACs): widening it to {pad_in}->{pad_out} "
+                    "channels costs no NPU time, so use that width or drop the layer")
         if f_in >= f_out:
             pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
             if geometry.in_c < 4 and not non_overlapping:

@@ -59,7 +59,7 @@ def _single_core_run(profile: Profile, cores: int, total: float,
         severity=grade(saving, total, cap=Severity.WARNING),
         message=(f"single-core run on {platform.name} ({cores} NPU cores): {us(npu_time)} of NPU "
                  f"time on core 0. Only {us(split_time)} ({pct(split_time / total) if total else '?'}) "
-                 f"is in op types {mask} splits across cores"
+                 f"is in op types that {mask} splits across cores"
                  + (f" (largest: {labels(split, 2)})" if split else "")
                  + (f"; {', '.join(unsplit_kinds[:3])} stay on core 0" if unsplit_kinds else "")),
         fix=(CONTEXT_PER_CORE + f" (up to {cores}x the frames per second); for latency, "

@@ -29,11 +29,12 @@ CATEGORIES: dict[str, tuple[frozenset[str], str]] = {
 }
 
 
-def _data_transfer_fix(kinds: list[str], largest: Layer) -> str:
+def _data_transfer_fix(kinds: list[str], largest: Layer, layers: list[Layer]) -> str:
     """One change for the data-transfer class, from the op types present (slowest first)."""
     if "Split" in kinds:
+        split = time_of(la for la in layers if la.op_type == "Split")
         return ("in C2f-style blocks replace conv + Split by two convs that each produce one "
-                "half: no Split copy")
+                f"half: that removes the Split copies ({us(split)} here)")
     if kinds[0] in ("Transpose", "Reshape"):
         return ("keep one layout end to end: merge back-to-back Reshape/Transpose and move the "
                 "rest to where tensors are small")
@@ -91,7 +92,7 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
             for op in kinds if (g := [la for la in layers if la.op_type == op]))
         largest = max(layers, key=lambda la: la.time_us or 0.0)
         if category == "data transfer":
-            fix = _data_transfer_fix(kinds, largest)
+            fix = _data_transfer_fix(kinds, largest, layers)
         yield Finding(
             code="RKN020", name="inefficient-operators", severity=grade(spent, total, Severity.WARNING),
             message=(f"{category} ops take {us(spent)} ({pct(spent / total)} of the frame) in "

@@ -162,6 +162,7 @@ def test_rkn011_first_layer_of_corpus_01() -> None:
     assert "3 input channels not a multiple of 32" in finding.message
     assert "16 output channels not a multiple of 32" in finding.message
     assert "21.3x" in finding.message
+    assert "space-to-depth (Focus) stem" in finding.fix  # RGB input: the one change that helps
     # RK3576: same alignment table, MACs/cycle unknown -> padding share of the channels
     [finding] = run("RKN011", profile, "rk3576")
     assert finding.est_saving_us == pytest.approx(16130 * (1 - 3 * 16 / (32 * 32)))
@@ -412,3 +413,11 @@ def test_rkn061_attention_per_platform() -> None:
     [rk3576] = run("RKN061", profile, "rk3576")
     assert "enable_flash_attention=True" in rk3576.fix and rk3576.est_saving_us == 669
     assert run("RKN061", P(L(1, "Conv", NPU, 100000), profile.layers[1])) == []  # 1.3%
+
+
+def test_rkn011_fix_for_a_narrow_conv_names_the_padded_width() -> None:
+    narrow = L(6, "ConvExSwish", NPU, 4094, i=((1, 16, 480, 480), (16, 16, 3, 3), (16,)),
+               o=((1, 16, 480, 480),), ddr_cycles=311802, npu_cycles=2073600, mac_usage_pct=12.66,
+               bound=Bound.COMPUTE)
+    [finding] = run("RKN011", P(narrow, L(7, "Concat", NPU, 100000)), "rk3588")
+    assert finding.fix.startswith("the NPU runs this 16->16 conv as 32->32 (4x its MACs)")
