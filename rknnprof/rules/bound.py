@@ -143,6 +143,9 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
                 reasons.append(f"{geometry.in_c} input channels not a multiple of {align.conv_in}")
             if _misaligned(geometry.out_c, align.conv_out):
                 reasons.append(f"{geometry.out_c} output channels not a multiple of {align.conv_out}")
+        if _padding_factors(geometry, layer, context)[2]:
+            reasons.append(f"{geometry.kh}x{geometry.kw} over {geometry.in_c} channels: reduction "
+                           "depth below the 128 RK3588 INT8 cycles show")
         if geometry.in_c > 512:
             reasons.append(f"{geometry.in_c} input channels (> 512 lowers utilisation)")
         per_kernel = geometry.weight_bytes_per_kernel
