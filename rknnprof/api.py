@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.errors import InputError, NoProfileDataError
@@ -19,6 +19,9 @@ from rknnprof.lines import Line, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
 from rknnprof.parsers.assemble import Assembly, Assembler
+
+if TYPE_CHECKING:
+    from rknnprof.rules.base import Rule
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -89,9 +92,11 @@ def finish_profile(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> tuple[Profile, list[ReportWarning]]:
-    """Platform resolution, analysis and rules for one parsed profile."""
+    """Platform resolution, analysis and rules for one parsed profile.
+
+    ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
     from rknnprof.rules import run_rules
     from rknnprof.rules.base import RuleContext
@@ -103,7 +108,8 @@ def finish_profile(
                                         rw_share=rw_share)
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
-        profile = replace(profile, findings=run_rules(profile, context))
+        chosen = None if rules is True else rules
+        profile = replace(profile, findings=run_rules(profile, context, chosen))
     return profile, warnings
 
 
@@ -114,7 +120,7 @@ def analyze(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> Report:
     """Parse, analyse and advise on every input; one :class:`Report` for all of them.
 
@@ -149,7 +155,7 @@ def load(
     platform: str | None = None,
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> list[Profile]:
     """The analysed profiles of one or more logs (``-`` = stdin), warnings dropped.
 
