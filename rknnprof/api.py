@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -22,6 +22,7 @@ from rknnprof.parsers.assemble import Assembly, Assembler
 
 if TYPE_CHECKING:
     from rknnprof.live import Progress
+    from rknnprof.rules.base import Rule
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -123,21 +124,24 @@ def finish_profile(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> tuple[Profile, list[ReportWarning]]:
-    """Platform resolution, analysis and rules for one parsed profile."""
+    """Platform resolution, analysis and rules for one parsed profile.
+
+    ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
     from rknnprof.rules import run_rules
     from rknnprof.rules.base import RuleContext
 
-    resolved, basis = platforms.resolve(profile.platform, platform)
+    resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
     profile, warnings = analyze_profile(profile, platform=resolved, bound_ratio=bound_ratio,
                                         rw_share=rw_share)
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
-        profile = replace(profile, findings=run_rules(profile, context))
+        chosen = None if rules is True else rules
+        profile = replace(profile, findings=run_rules(profile, context, chosen))
     return profile, warnings
 
 
@@ -148,7 +152,7 @@ def analyze(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> Report:
     """Parse, analyse and advise on every input; one :class:`Report` for all of them.
 
@@ -183,7 +187,7 @@ def load(
     platform: str | None = None,
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> list[Profile]:
     """The analysed profiles of one or more logs (``-`` = stdin), warnings dropped.
 

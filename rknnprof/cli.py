@@ -44,18 +44,6 @@ def cli() -> None:
 _SEVERITIES = ("info", "warning", "error")
 
 
-def _default_format() -> str:
-    """``table`` when its reporter exists, else ``json`` (while the table reporter is not merged)."""
-    import importlib.util
-
-    from rknnprof.reporters import REPORTERS
-
-    module = REPORTERS.get("table", "").split(":")[0]
-    if module and importlib.util.find_spec(module) is not None:
-        return "table"
-    return "json"
-
-
 def _use_color(choice: str, to_terminal: bool) -> bool:
     if choice == "always":
         return True
@@ -106,8 +94,13 @@ def _write_atomically(path: str, text: str) -> None:
                    "(and NPU/DDR for compute-bound).")
 @click.option("--fail-on", type=click.Choice(_SEVERITIES), default=None,
               help="Exit 1 when a finding has this severity or a higher one.")
+@click.option("--select", multiple=True, metavar="PREFIX",
+              help="Only run rules whose code starts with PREFIX (repeat or comma-separate).")
+@click.option("--ignore", multiple=True, metavar="PREFIX",
+              help="Skip rules whose code starts with PREFIX (the longer prefix wins).")
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
-            platform: str | None, bound_ratio: float, fail_on: str | None) -> None:
+            platform: str | None, bound_ratio: float, fail_on: str | None,
+            select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
@@ -126,8 +119,11 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
         if fmt is None:
             raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                      param_hint="'-o'")
-    fmt = fmt or _default_format()
-    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio)
+    fmt = fmt or "table"
+    from rknnprof.rules import select_rules
+
+    rules = select_rules(select, ignore) if (select or ignore) else True
+    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
     for w in report.warnings:
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
         click.echo(f"Warning: {where}: {w.message}", err=True)

@@ -25,6 +25,7 @@ from rknnprof.model import Finding, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import html_charts as C
 from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.rules import potential_saving_us
 
 
 def _asset(name: str) -> str:
@@ -159,7 +160,7 @@ class HtmlReporter(Reporter):
     def _findings(self, profile: Profile, row_prefix: str) -> str:
         total = profile.total_time_us
         items = [self._finding(n, f, total, row_prefix) for n, f in enumerate(profile.findings, 1)]
-        stake = sum(f.est_saving_us for f in profile.findings)
+        stake = potential_saving_us(profile.findings, profile)  # no layer counted twice
         head = f"Advice: {len(profile.findings)} finding{'s' if len(profile.findings) != 1 else ''}"
         if stake:
             head += f", up to {F.fmt_us(stake)} at stake"

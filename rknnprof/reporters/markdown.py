@@ -14,6 +14,7 @@ from typing import TextIO
 from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.rules import potential_saving_us
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
 BOUND_MARK = {
@@ -165,7 +166,7 @@ class MarkdownReporter(Reporter):
     def _findings(self, profile: Profile) -> list[str]:
         findings = profile.findings
         total = profile.total_time_us
-        stake = sum(f.est_saving_us for f in findings)
+        stake = potential_saving_us(findings, profile)  # no layer counted twice
         head = f"### Advice: {len(findings)} finding{'s' if len(findings) != 1 else ''}"
         if stake:
             head += f", up to {F.fmt_us(stake)} at stake"

@@ -24,6 +24,7 @@ from rich.text import Text
 from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.rules import potential_saving_us
 
 BOUND_STYLE: dict[Bound, str] = {
     Bound.BANDWIDTH: "magenta",
@@ -267,7 +268,7 @@ class TableReporter(Reporter):
     def _findings(self, profile: Profile) -> RenderableType:
         findings = profile.findings
         total = profile.total_time_us
-        stake = sum(f.est_saving_us for f in findings)
+        stake = potential_saving_us(findings, profile)  # no layer counted twice
         head = Text(
             f"Advice: {len(findings)} finding{'s' if len(findings) != 1 else ''}", style="bold"
         )
