@@ -11,9 +11,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from corpus_expectations import EXIT_3, PROFILES
 
 from rknnprof.cli import cli
-from corpus_expectations import EXIT_3, PROFILES
 
 
 def analyze(path):

@@ -87,7 +87,8 @@ class _Benchmark(Block):
 
     @property
     def _has_results(self) -> bool:
-        return bool(self.runs or self.warmup) or self.avg_fps is not None or self.avg_time_ms is not None
+        averages = (self.avg_fps, self.avg_time_ms)
+        return bool(self.runs or self.warmup) or any(v is not None for v in averages)
 
     def feed(self, line: Line) -> bool:
         text = line.text
@@ -97,7 +98,8 @@ class _Benchmark(Block):
         if (version := _VERSION.search(text)) is not None:
             if self.versions is not None or self._has_results:
                 return False  # the next run of a program
-            self.versions = Versions(runtime=version.group("runtime"), driver=version.group("driver"))
+            self.versions = Versions(runtime=version.group("runtime"),
+                                     driver=version.group("driver"))
             self.version_line = line.number
         elif (command := _COMMAND.search(text)) is not None:
             if self.versions is not None or self._has_results:

@@ -163,7 +163,8 @@ class _BuildTable(Block):
             if "Read/Write" in text or "RW" in text:
                 self.rw_total = float(total.group("value"))
         elif _looks_like_cut_row(text):
-            self.skipped.append(SkippedRow(line.number, text[:200], "row does not fit the columns (cut?)"))
+            reason = "row does not fit the columns (cut?)"
+            self.skipped.append(SkippedRow(line.number, text[:200], reason))
         else:
             return False
         self.last_line = line.number

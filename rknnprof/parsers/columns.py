@@ -113,7 +113,7 @@ def is_data_type(token: str) -> bool:
 
 
 def is_op_type(token: str) -> bool:
-    """An identifier such as ``ConvExSwish``, ``cstInstanceNormalization_1_256``, ``CONVOLUTION``."""
+    """An identifier: ``ConvExSwish``, ``cstInstanceNormalization_1_256``, ``CONVOLUTION``."""
     return _OP_TYPE.fullmatch(token) is not None
 
 

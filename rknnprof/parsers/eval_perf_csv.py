@@ -69,7 +69,8 @@ def _looks_like_row(fields: list[str]) -> bool:
 
 
 def _is_header(fields: list[str]) -> bool:
-    return len(fields) >= 4 and [f.lower() for f in fields[:4]] == ["id", "optype", "datatype", "target"]
+    names = [f.lower() for f in fields[:4]]
+    return names == ["id", "optype", "datatype", "target"]
 
 
 def parse_row(fields: list[str], line: int, sparse_index: int | None = None) -> Layer:
@@ -81,8 +82,9 @@ def parse_row(fields: list[str], line: int, sparse_index: int | None = None) -> 
         workload, improve = (part.strip() for part in workload.split(" - ", 1))
     elif len(fields) > 13 and fields[12] == "-" and fields[13].startswith("Up:"):
         improve, rest = fields[13], 14
-    sparse = fields[sparse_index] if sparse_index is not None and sparse_index < len(fields) else None
-    tail = [value for index, value in enumerate(fields[rest:-2], start=rest) if index != sparse_index]
+    has_sparse = sparse_index is not None and sparse_index < len(fields)
+    sparse = fields[sparse_index] if has_sparse else None  # type: ignore[index]
+    tail = [v for i, v in enumerate(fields[rest:-2], start=rest) if i != sparse_index]
     if sparse is None:
         shaped = [value for value in tail if is_sparse_ratio(value)]
         if shaped:

@@ -99,7 +99,8 @@ class FallbackWarningEvent:
     subject: str
     """Op type (cpu) or layer FullName (multicore)."""
     reason: str
-    """The text after ``because`` (cpu), or ``using 3Core fallback to single core mode`` (multicore)."""
+    """The text after ``because`` (cpu), or ``using 3Core fallback to single core mode``
+    (multicore)."""
     stream: Stream = None
     details: tuple[str, ...] = ()
     """Detail lines that follow a multicore record (``core_num 3 ori_Ih 4 …``), as printed."""
@@ -139,7 +140,7 @@ class NoteEvent:
     kind: str
     """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
     message: str
-    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, no timing)``."""
+    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``."""
     stream: Stream = None
 
 

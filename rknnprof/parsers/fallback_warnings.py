@@ -32,7 +32,8 @@ FAMILY = "fallback-warning"
 
 _CPU = re.compile(r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$")
 _MULTICORE = re.compile(
-    r"Failed to config layer:\s*'(?P<name>[^']*)'\s*(?P<reason>using \w+ fallback to single core mode)"
+    r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"
+    r"(?P<reason>using \w+ fallback to single core mode)"
 )
 _DETAIL = re.compile(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
 _MAX_DETAILS = 4

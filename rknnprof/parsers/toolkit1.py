@@ -138,7 +138,9 @@ class _Toolkit1Table(Block):
 
 class Toolkit1TableParser(BlockParser):
     family = FAMILY
-    detection = "header `Layer ID  Name  Operator  Uid  Time(us)` (rknn-toolkit 1.x, perf_debug=True)"
+    detection = (
+        "header `Layer ID  Name  Operator  Uid  Time(us)` (rknn-toolkit 1.x, perf_debug=True)"
+    )
     fields = "id, kernel op type, wrapped name joined, time_us; Uid in extra; no target or cycles"
 
     def opens(self, line: Line) -> Block | None:

@@ -75,4 +75,5 @@ class TotalsParser(BlockParser):
         if total is None:
             return None
         fps = _FPS.search(line.text, total.end())
-        return _Totals(line, to_number(total.group("total")), float(fps.group("fps")) if fps else None)
+        fps_value = float(fps.group("fps")) if fps else None
+        return _Totals(line, to_number(total.group("total")), fps_value)
