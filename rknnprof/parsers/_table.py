@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rknnprof.model import Layer, Shape, SkippedRow, Target
 
@@ -90,6 +91,8 @@ def _canonical(name: str) -> str:
 
 def parse_header(text: str) -> tuple[int, tuple[Column, ...]] | None:
     """(offset of ``ID``, columns) when ``text`` is a per-layer table header, else None."""
+    if "OpType" not in text:  # cheap test first: this runs on every row of a table
+        return None
     m = HEADER_RE.search(text)
     if m is None:
         return None
@@ -122,8 +125,11 @@ def _number(tok: str) -> float | int:
     return int(tok) if INT_RE.match(tok) else float(tok)
 
 
+@lru_cache(maxsize=4096)
 def parse_shapes(tok: str) -> tuple[tuple[Shape, ...] | None, bool]:
-    """``(1,3,640,640),(16,3,3,3),...`` -> (shapes, truncated); ``\\`` -> (None, False)."""
+    """``(1,3,640,640),(16,3,3,3),...`` -> (shapes, truncated); ``\\`` -> (None, False).
+
+    Cached: a model's shapes repeat in every frame, and the result is immutable."""
     if tok == "\\":
         return None, False
     truncated = tok.endswith(",...")

@@ -20,6 +20,11 @@ _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
 
 
+def _is_rule(s: str) -> bool:
+    """A dash/equals rule line (``s`` stripped); the last-character test spares rows the regex."""
+    return s.endswith(("-", "=")) and t.RULE_RE.match(s) is not None
+
+
 class TableBlock(Block):
     def __init__(
         self,
@@ -86,6 +91,8 @@ class TableBlock(Block):
 
     def _summary(self, line: Line) -> bool:
         text = line.text
+        if "Total " not in text:  # every total line names a Total; rows rarely do
+            return False
         if (m := t.TOTAL_TIME_RE.search(text)) is not None:
             self.total_time = t._number(m.group(1))
             self.total_line = line.number
@@ -143,7 +150,7 @@ class TableBlock(Block):
         text = line.text
         s = text.strip()
         if self.state == "pre":
-            if not s or t.RULE_RE.match(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
+            if not s or _is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
                 self.last_line = line.number
                 return True
             header = t.parse_header(text)
@@ -160,7 +167,7 @@ class TableBlock(Block):
         if not s:
             self.last_line = line.number
             return True
-        if t.RULE_RE.match(s):
+        if _is_rule(s):
             self._flush()
             if self.state == "rows" and (self.layers or self.skipped or self.elided):
                 self.state = "after"
@@ -173,7 +180,7 @@ class TableBlock(Block):
             return True
         if self.state == "after" or t.TITLE in s or t.parse_header(text) is not None:
             return False
-        if t.ELISION_RE.match(s):
+        if s.startswith("...") and t.ELISION_RE.match(s):
             self._flush()
             if not self.elided:
                 self.notes.append((line.number, f"elided rows (`{s}`): the table is incomplete"))
