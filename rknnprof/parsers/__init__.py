@@ -57,6 +57,15 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
     ``path`` is accepted for symmetry with the assembler (events carry line numbers only).
     """
     open_blocks: dict[Stream, Block] = {}
+    carried: dict[tuple[Stream, type[Block]], object] = {}  # the last hand_over per stream/class
+
+    def close(key: Stream, block: Block) -> list[Event]:
+        events = block.close()
+        handed = block.hand_over()
+        if handed is not None:
+            carried[key, type(block)] = handed
+        return events
+
     for line in lines:
         key = line.stream
         block = open_blocks.get(key)
@@ -64,14 +73,17 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
             if block.feed(line):
                 continue
             del open_blocks[key]
-            yield from block.close()
+            yield from close(key, block)
         for parser in PARSERS:
             new = parser.opens(line)
             if new is not None:
                 open_blocks[key] = new
+                handed = carried.get((key, type(new)))
+                if handed is not None:
+                    new.take_over(handed)
                 break
-    for block in open_blocks.values():
-        yield from block.close()
+    for key, block in open_blocks.items():
+        yield from close(key, block)
 
 
 def families() -> tuple[BlockParser, ...]:

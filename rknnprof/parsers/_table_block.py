@@ -2,6 +2,9 @@
 
 States: ``pre`` (title, rules, banner; waiting for the header), ``rows``, ``after`` (total lines
 and rules after the rows). A foreign line ends the block and is offered to the other parsers.
+
+A table that repeats the previous table of its stream (the next frame of the same model) is
+read on the fast path of :mod:`rknnprof.parsers._repeat`: its layers are built only when used.
 """
 
 from __future__ import annotations
@@ -9,10 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers import _table as t
+from rknnprof.parsers._repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rknnprof.lines import Line
     from rknnprof.model import Layer, SkippedRow
 
@@ -52,6 +58,11 @@ class TableBlock(Block):
         self.saw_header = False
         self.handed_over = False
         """True when the header turned out to be another family's (the estimate table)."""
+        self.carried: Carried | None = None
+        """The previous table of this stream (``take_over``), while this one may repeat it."""
+        self.repeated: RepeatedRows | None = None
+        """The rows read on the fast path, while every row so far repeats ``carried``."""
+        self.result: TableEvent | None = None
         if header is not None:
             self._set_header(line, header)
         elif headerless_prefix is not None:
@@ -74,6 +85,21 @@ class TableBlock(Block):
         if any(c.key == "elided" for c in self.columns):
             known = " ".join(c.header for c in self.columns if c.key != "elided")
             self.notes.append((line.number, f"header has elided columns (`...`); known columns: {known}"))
+        self._start_repeating()
+
+    def _start_repeating(self) -> None:
+        """Take the fast path when the header is the carried table's and nothing else was read."""
+        c = self.carried
+        if (c is not None and self.saw_header and c.template.family == self.family
+                and c.prefix_len == self.prefix_len and c.columns == self.columns
+                and not (self.layers or self.skipped or self.notes or self.pending or self.elided)):
+            self.repeated = RepeatedRows(c)
+
+    def _stop_repeating(self) -> None:
+        """The rows read on the fast path become layers; the table goes on as usual."""
+        if self.repeated is not None:
+            self.layers[:0] = self.repeated.layers()
+            self.repeated = None
 
     def _body(self, text: str) -> str:
         """The row text with the pasted prefix removed."""
@@ -121,6 +147,10 @@ class TableBlock(Block):
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
+        if self.repeated is not None:
+            if self.repeated.take(line.number, body):
+                return
+            self._stop_repeating()
         tokens = body.split()
         parse = t.parse_tokens(tokens, self.columns)
         if parse.error:
@@ -203,11 +233,37 @@ class TableBlock(Block):
         self.last_line = line.number
         return True
 
+    def take_over(self, carried: object) -> None:
+        if isinstance(carried, Carried):
+            self.carried = carried
+            self._start_repeating()
+
+    def hand_over(self) -> Carried | None:
+        result = self.result
+        if result is None or not result.layers or self.columns is None:
+            return None
+        if isinstance(result.layers, RepeatedLayers):
+            return self.carried  # the template stays the last table read in full
+        plans = self.carried.plans if self.carried and self.carried.columns == self.columns else {}
+        return Carried(result, self.columns, self.prefix_len, plans)
+
     def close(self) -> list[TableEvent]:
+        events = self._close()
+        self.result = events[0] if events else None
+        return events
+
+    def _close(self) -> list[TableEvent]:
         self._flush()
+        layers: Sequence[Layer] = self.layers
+        if self.repeated is not None:
+            clean = not (self.skipped or self.notes or self.elided or self.handed_over)
+            if clean and self.repeated.complete():
+                layers, self.repeated = self.repeated.lazy(), None
+            else:
+                self._stop_repeating()
         if self.handed_over:
             return []
-        if not self.saw_header and not self.layers and self.total_time is None and self.rw_kb is None:
+        if not self.saw_header and not layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
             else:
@@ -216,7 +272,7 @@ class TableBlock(Block):
             family=self.family,
             line=self.first_line,
             last_line=self.last_line,
-            layers=tuple(self.layers),
+            layers=layers if isinstance(layers, RepeatedLayers) else tuple(layers),
             measured=True,
             reported_total_time_us=self.total_time,
             reported_rw_kb=self.rw_kb,

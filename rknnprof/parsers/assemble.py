@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from rknnprof.model import (
@@ -32,6 +32,7 @@ from rknnprof.model import (
     Target,
     Versions,
 )
+from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
@@ -112,12 +113,12 @@ class _Model:
         self.frames += 1
         if table is not None:
             if not self.template:
-                self.template = table.layers
+                self.template = tuple(table.layers)
                 self.counters = [Counter() for _ in table.layers]
-            for counter, layer in zip(self.counters, table.layers, strict=True):
-                if layer.time_us is not None:
-                    counter[layer.time_us] += 1
-            times = [la.time_us for la in table.layers if la.time_us is not None]
+            for counter, time in zip(self.counters, _row_times(table), strict=True):
+                if time is not None:
+                    counter[time] += 1
+            times = [x for x in _row_times(table) if x is not None]
             if times:
                 self.frame_times.append(_tidy(sum(times)))
             elif table.reported_total_time_us is not None:
@@ -167,6 +168,13 @@ class _Model:
         )
 
 
+def _row_times(table: TableEvent) -> Sequence[float | None]:
+    """Each row's time; a repeated frame's without building its layers."""
+    if isinstance(table.layers, RepeatedLayers):
+        return table.layers.times
+    return [la.time_us for la in table.layers]
+
+
 def _ranking_total(ranking: RankingEvent) -> float | None:
     if ranking.total is not None:
         return ranking.total.total_time_us
@@ -177,8 +185,11 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
 
 def _signature(table: TableEvent | None, ranking: RankingEvent | None) -> tuple[object, ...] | None:
     if table is not None and table.layers:
+        layers = table.layers
+        if isinstance(layers, RepeatedLayers):
+            layers = layers.template  # the same op types and full names, row for row
         return ("layers", table.family, table.measured,
-                tuple((la.op_type, la.full_name) for la in table.layers))
+                tuple((la.op_type, la.full_name) for la in layers))
     if ranking is not None:
         return ("ranking", tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:

@@ -6,6 +6,8 @@ one stream for plain text); when no block is open it asks each registered
 :class:`BlockParser` in ``PARSERS`` order whether the line *opens* one of its blocks. A block
 consumes lines until it sees one that is not its own (``feed`` returns False: the line is
 offered again to the parsers), then ``close()`` returns :mod:`~rknnprof.parsers.events`.
+A block may pass what it learnt to the next block of its class on its stream (``hand_over`` /
+``take_over``); that is a speed-up only, never a change in what is found.
 ``parsers.assemble`` turns the event stream into :class:`~rknnprof.model.Profile` objects:
 tables and their ranking/total lines into frames, frames of the same model merged.
 
@@ -34,6 +36,16 @@ class Block(ABC):
     @abstractmethod
     def close(self) -> list[Event]:
         """The block is over (a foreign line, or end of input): return what it found."""
+
+    def hand_over(self) -> object | None:
+        """After ``close``: what the next block of the same class on the same stream may reuse
+        (``take_over``), or None. The table block hands over its table, so that the next frame
+        of the same model is read on a fast path (``parsers/_repeat.py``)."""
+        return None
+
+    def take_over(self, carried: object) -> None:  # noqa: B027 - optional hook
+        """Called by ``scan`` right after this block opened, with the last ``hand_over`` of a
+        block of the same class on the same stream. Must not change what the block finds."""
 
 
 class BlockParser(ABC):
