@@ -199,7 +199,8 @@ class TableBlock(Block):
             return True
         if _is_rule(s):
             self._flush()
-            if self.state == "rows" and (self.layers or self.skipped or self.elided):
+            read_rows = self.layers or self.repeated is not None and self.repeated.rows
+            if self.state == "rows" and (read_rows or self.skipped or self.elided):
                 self.state = "after"
             self.last_line = line.number
             return True

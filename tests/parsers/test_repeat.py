@@ -58,3 +58,14 @@ def test_a_frame_that_differs_is_read_in_full() -> None:
     assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
         False, True, False, True, False, False, False, False, False]
     assert together[7].skipped  # the cut row is reported, as alone
+
+
+def test_a_row_after_the_closing_rule_is_not_taken_by_a_repeated_table() -> None:
+    plain = generate.table(12, seed=0, jitter=0.2)
+    lines = generate.table(12, seed=1, jitter=0.2)
+    end = max(i for i, text in enumerate(lines) if text.startswith("12 "))
+    stray = [*lines[: end + 2], lines[end - 3], "app print"]  # a row after the closing rule
+    together, alone = _frames(plain, stray)
+    assert together == alone
+    assert isinstance(together[1].layers, RepeatedLayers)
+    assert [len(e.layers) for e in together] == [12, 12, 1]
