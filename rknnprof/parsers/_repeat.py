@@ -4,7 +4,7 @@ At ``RKNN_LOG_LEVEL=4`` the runtime prints the same per-layer table for every in
 of logcat holds tens of thousands of them. Building a :class:`~rknnprof.model.Layer` per row
 of every frame costs more than reading the bytes, and frame merging only needs each row's
 time. So while a table's rows repeat the previous table of its stream (same header, and row
-by row the same op type and full name), :class:`RepeatedRows` keeps each row's tokens, and the
+by row the same op type and full name), :class:`RepeatedRows` keeps each row's text, and the
 table's ``TableEvent`` gets :class:`RepeatedLayers`: its layers, built only if someone looks at
 them, and its ``times`` without building anything. The first row that does not repeat -- or
 anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
@@ -21,6 +21,7 @@ tokens the same way and assign them to the same columns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
@@ -40,6 +41,7 @@ with other columns (1.5 ``WorkLoad ... Up:``, extra columns) never take the fast
 MAX_PLANS = 4096
 """Row shapes remembered per model before the memo is emptied (a model has one per layer)."""
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_TOKEN = re.compile(r"\S+")
 
 
 def shape_key(body: str) -> bytes:
@@ -49,40 +51,62 @@ def shape_key(body: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class RowPlan:
-    """Where each column's value sits in a complete row of one shape."""
+    """Where each column's value sits in a complete row of one shape. Rows of one shape have
+    their tokens at the same character positions (a digit replaces a digit), so the op type,
+    time and full name are slices of the row text."""
 
     keys: tuple[str, ...]
     """Column keys, one per token in order; ``full_name``, if present, takes the rest."""
-    op_type: int
-    """Token index of the OpType."""
-    time: int | None
-    """Token index of Time(us), None when the header has none."""
-    full_name: int | None
-    """Token index where FullName starts, None when the header has none."""
+    op_type: slice
+    time: slice | None
+    """None when the header has no Time(us)."""
+    full_name: slice | None
+    """None when the header has no FullName."""
+    name_index: int | None
+    """Token index where FullName starts."""
+    name_spaced: bool
+    """The FullName text has blanks other than single spaces (then it is re-joined)."""
 
     def values(self, tokens: list[str]) -> dict[str, str]:
         """The ``parse_tokens`` values of a row of this shape."""
         values = dict(zip(self.keys, tokens))
-        if self.full_name is not None:
-            values["full_name"] = " ".join(tokens[self.full_name:])
+        if self.name_index is not None:
+            values["full_name"] = " ".join(tokens[self.name_index:])
         return values
 
+    def name(self, body: str) -> str | None:
+        """The FullName value of the row ``body`` (None when empty or absent)."""
+        if self.full_name is None:
+            return None
+        name = body[self.full_name]
+        return (" ".join(name.split()) if self.name_spaced else name) or None
 
-def make_plan(tokens: list[str], columns: tuple[t.Column, ...]) -> RowPlan | None:
+
+def make_plan(body: str, columns: tuple[t.Column, ...]) -> RowPlan | None:
     """The plan of a complete row, or None when the row is not one (or not a plain one)."""
+    tokens = body.split()
     parse = t.parse_tokens(tokens, columns)
     if parse.error or parse.missing or not parse.values.keys() <= PLAIN_KEYS:
         return None
     keys = tuple(c.key for c in columns if c.key in parse.values)
     if len(set(keys)) != len(keys) or "op_type" not in keys:
         return None
+    spans = [slice(*m.span()) for m in _TOKEN.finditer(body)]
+    if [body[span] for span in spans] != tokens:
+        return None
+    name_index = keys.index("full_name") if "full_name" in keys else None
+    if name_index is not None and name_index != len(keys) - 1:
+        return None
+    full_name = None if name_index is None else slice(spans[name_index].start, spans[-1].stop)
     plan = RowPlan(
         keys=keys,
-        op_type=keys.index("op_type"),
-        time=keys.index("time") if "time" in keys else None,
-        full_name=keys.index("full_name") if "full_name" in keys else None,
+        op_type=spans[keys.index("op_type")],
+        time=spans[keys.index("time")] if "time" in keys else None,
+        full_name=full_name,
+        name_index=name_index,
+        name_spaced=full_name is not None and " ".join(body[full_name].split()) != body[full_name],
     )
-    if plan.full_name not in (None, len(keys) - 1) or plan.values(tokens) != parse.values:
+    if plan.values(tokens) != parse.values or plan.name(body) != (parse.values.get("full_name") or None):
         return None
     return plan
 
@@ -104,30 +128,29 @@ class RepeatedRows:
     def __init__(self, carried: Carried) -> None:
         self.carried = carried
         self.template = carried.template.layers
-        self.rows: list[tuple[int, list[str], RowPlan]] = []
+        self.rows: list[tuple[int, str, RowPlan]] = []
+        """(line number, row text, plan) of each row taken."""
 
     def take(self, number: int, body: str) -> bool:
         """Keep the row ``body`` (line ``number``) if it repeats the template's next row."""
         index = len(self.rows)
         if index >= len(self.template):
             return False
-        plans = self.carried.plans
         key = shape_key(body)
+        if len(key) != len(body):  # not ASCII: character and byte positions differ
+            return False
+        plans = self.carried.plans
         plan = plans.get(key, False)
-        tokens = body.split()
         if plan is False:
             if len(plans) >= MAX_PLANS:
                 plans.clear()
-            plan = plans[key] = make_plan(tokens, self.carried.columns)
+            plan = plans[key] = make_plan(body, self.carried.columns)
         if plan is None:
             return False
         layer = self.template[index]
-        if tokens[plan.op_type] != layer.op_type:
+        if body[plan.op_type] != layer.op_type or plan.name(body) != layer.full_name:
             return False
-        name = " ".join(tokens[plan.full_name:]) if plan.full_name is not None else None
-        if (name or None) != layer.full_name:
-            return False
-        self.rows.append((number, tokens, plan))
+        self.rows.append((number, body, plan))
         return True
 
     def complete(self) -> bool:
@@ -136,7 +159,7 @@ class RepeatedRows:
 
     def layers(self) -> list[Layer]:
         """The rows kept so far as layers, exactly as the usual path builds them."""
-        return [t.build_layer(plan.values(tokens), number) for number, tokens, plan in self.rows]
+        return [t.build_layer(plan.values(body.split()), number) for number, body, plan in self.rows]
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
@@ -151,21 +174,21 @@ class RepeatedLayers(Sequence["Layer"]):
 
     __slots__ = ("_built", "_rows", "template", "times")
 
-    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, list[str], RowPlan]]):
+    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, RowPlan]]) -> None:
         self.template = template
         """The repeated table's layers: the same op types and full names, row for row."""
         self.times: tuple[float | None, ...] = tuple(
-            t._number(tokens[plan.time]) if plan.time is not None else None
-            for _, tokens, plan in rows)
+            t._number(body[plan.time]) if plan.time is not None else None
+            for _, body, plan in rows)
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
-        self._rows: list[tuple[int, list[str], RowPlan]] | None = rows
+        self._rows: list[tuple[int, str, RowPlan]] | None = rows
         self._built: tuple[Layer, ...] | None = None
 
     def built(self) -> tuple[Layer, ...]:
         if self._built is None:
             assert self._rows is not None
-            self._built = tuple(t.build_layer(plan.values(tokens), number)
-                                for number, tokens, plan in self._rows)
+            self._built = tuple(t.build_layer(plan.values(body.split()), number)
+                                for number, body, plan in self._rows)
             self._rows = None
         return self._built
 

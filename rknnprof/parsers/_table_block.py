@@ -101,19 +101,19 @@ class TableBlock(Block):
             self.layers[:0] = self.repeated.layers()
             self.repeated = None
 
-    def _body(self, text: str) -> str:
-        """The row text with the pasted prefix removed."""
+    def _body(self, text: str) -> tuple[str, bool]:
+        """(the row text with the pasted prefix removed, whether it starts like a row)."""
         if self.prefix_len and len(text) > self.prefix_len:
-            body = text[self.prefix_len:]
-            if t.ROW_START_RE.match(body.lstrip()):
-                return body.lstrip()
+            body = text[self.prefix_len:].lstrip()
+            if t.ROW_START_RE.match(body):
+                return body, True
         stripped = text.lstrip()
         if t.ROW_START_RE.match(stripped):
-            return stripped
+            return stripped, True
         m = t.ROW_SEARCH_RE.search(text)
         if m and m.start(1) <= t.MAX_PREFIX:
-            return text[m.start(1):]
-        return stripped
+            return text[m.start(1):], True  # ROW_SEARCH_RE asks more than ROW_START_RE
+        return stripped, False
 
     def _summary(self, line: Line) -> bool:
         text = line.text
@@ -218,8 +218,8 @@ class TableBlock(Block):
             self.elided += 1
             self.last_line = line.number
             return True
-        body = self._body(text)
-        if t.ROW_START_RE.match(body):
+        body, is_row = self._body(text)
+        if is_row:
             self._flush()
             self._row(line, body)
         elif self._continuation(line, body):

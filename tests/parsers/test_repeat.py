@@ -69,3 +69,17 @@ def test_a_row_after_the_closing_rule_is_not_taken_by_a_repeated_table() -> None
     assert together == alone
     assert isinstance(together[1].layers, RepeatedLayers)
     assert [len(e.layers) for e in together] == [12, 12, 1]
+
+
+def test_full_names_with_blanks_and_non_ascii_rows() -> None:
+    def frame(seed: int, name: str) -> list[str]:
+        return [text.replace("/model.3/", name) for text in generate.table(12, seed=seed, jitter=0.2)]
+
+    spaced = [frame(seed, "/model 3  with\tblanks/") for seed in range(3)]
+    accented = [frame(seed, "/modèle.3/") for seed in range(3)]
+    together, alone = _frames(*spaced, *accented)
+    assert together == alone
+    assert together[1].layers[2].full_name == "Conv:/model 3 with blanks/convexswish/ConvExSwish"
+    # non-ASCII rows are read in full (the fast path needs character = byte positions)
+    assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
+        False, True, True, False, False, False]
