@@ -2,27 +2,58 @@
 
 ``load(path)`` gives analysed :class:`Profile` objects; ``analyze(paths)`` a :class:`Report`
 with warnings. The model types are re-exported here.
+
+The names are imported on first use (PEP 562 ``__getattr__``), so that ``import rknnprof`` --
+and ``rknnprof --help`` -- does not pay for the parsers and the analysis it does not run.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from rknnprof.api import analyze, load  # noqa: E402
-from rknnprof.model import (  # noqa: E402
-    Bound,
-    BoundBasis,
-    Finding,
-    Layer,
-    OpTypeStat,
-    Profile,
-    Report,
-    ReportWarning,
-    Severity,
-    SkippedRow,
-    Target,
-    Versions,
-)
+_EXPORTS: dict[str, str] = {
+    "analyze": "rknnprof.api",
+    "load": "rknnprof.api",
+    **dict.fromkeys(
+        ("Bound", "BoundBasis", "Finding", "Layer", "OpTypeStat", "Profile", "Report",
+         "ReportWarning", "Severity", "SkippedRow", "Target", "Versions"),
+        "rknnprof.model",
+    ),
+}
+
+if TYPE_CHECKING:
+    from rknnprof.api import analyze, load
+    from rknnprof.model import (
+        Bound,
+        BoundBasis,
+        Finding,
+        Layer,
+        OpTypeStat,
+        Profile,
+        Report,
+        ReportWarning,
+        Severity,
+        SkippedRow,
+        Target,
+        Versions,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rknnprof' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "Bound",

@@ -13,6 +13,7 @@ Both are used by ``analyze`` when it reads ``-`` (stdin); see ``ECOSYSTEM.md`` Â
 
 from __future__ import annotations
 
+import atexit
 import signal
 import sys
 from collections.abc import Iterable, Iterator
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
 
 class _StopReading(Exception):
     """Raised by the SIGINT handler inside a blocking read."""
+
+
+def _exit_interrupted(signum: int, frame: object) -> None:
+    """SIGINT after a first Ctrl-C stopped the reading: exit 130 at once."""
+    raise SystemExit(EXIT_INTERRUPTED)
 
 
 class InterruptibleInput:
@@ -53,7 +59,9 @@ class InterruptibleInput:
     def armed(self) -> Iterator[InterruptibleInput]:
         """Install the two-stage Ctrl-C handler for the duration of the block (main thread only;
         elsewhere the default behaviour stays). The handler stays armed while the report is
-        printed, so a second Ctrl-C still exits 130; it is restored on leaving."""
+        printed, so a second Ctrl-C still exits 130; it is restored on leaving -- unless a first
+        Ctrl-C stopped the reading: then the next one exits 130 at once, also while the report
+        is analysed and printed after the block."""
         try:
             self._previous_handler = signal.signal(signal.SIGINT, self._on_sigint)
         except ValueError:  # not the main thread
@@ -61,7 +69,14 @@ class InterruptibleInput:
         try:
             yield self
         finally:
-            if self._previous_handler is not None:
+            if self._previous_handler is None:
+                pass
+            elif self.interrupted:
+                signal.signal(signal.SIGINT, _exit_interrupted)
+                # at exit the report is out: a late Ctrl-C must not kill the interpreter while it
+                # shuts down (which resets a Python handler to the default, death by SIGINT)
+                atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
+            else:
                 signal.signal(signal.SIGINT, self._previous_handler)  # type: ignore[arg-type]
 
     # -- reading ---------------------------------------------------------------------------

@@ -39,6 +39,8 @@ def _error_message(line: Line) -> str | None:
         return text
     if _PERF_RUN_FAIL in text:
         return text[text.index(_PERF_RUN_FAIL):]
+    if "E " not in text:  # both patterns need it; this runs on every line outside a block
+        return None
     match = _E_PREFIX.search(text) or _E_BARE.match(text)
     if match is None:
         return None

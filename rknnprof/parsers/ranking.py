@@ -26,6 +26,10 @@ _ALIASES = {
 }
 
 
+def _has_title(text: str) -> bool:
+    return _TITLES[0] in text or _TITLES[1] in text  # not any(): this runs on every line
+
+
 def _header_columns(text: str) -> list[str]:
     """Canonical column keys after OpType; ``...`` columns are dropped (they hold no values)."""
     start = text.index("OpType") + len("OpType")
@@ -105,8 +109,8 @@ class RankingBlock(Block):
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
-        if not s or RULE_RE.match(s) or any(title in s for title in _TITLES):
-            if self.stats and any(title in s for title in _TITLES):
+        if not s or RULE_RE.match(s) or _has_title(s):
+            if self.stats and _has_title(s):
                 return False  # the next table's title
             self.last_line = line.number
             return True
@@ -147,6 +151,6 @@ class RankingParser(BlockParser):
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
-        if any(title in text for title in _TITLES) or ("OpType" in text and _HEADER_RE.search(text)):
+        if _has_title(text) or ("OpType" in text and _HEADER_RE.search(text)):
             return RankingBlock(line)
         return None
