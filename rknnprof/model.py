@@ -268,6 +268,8 @@ class Profile:
     elided_rows: int = 0
     """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
     and op-type aggregates cover only the printed rows."""
+    ranking_line: int | None = None
+    """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite it."""
 
     @property
     def total_time_us(self) -> float | None:

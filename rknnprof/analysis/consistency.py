@@ -5,7 +5,8 @@
 * layer IDs that skip or repeat (toolkit2 tables number rows 1, 2, 3 …);
 * the op-type aggregation against the log's ranking table.
 
-Tables with elided rows (``...``) skip the sum, ID and ranking checks: a gap is expected there.
+Tables with elided rows (``...``) skip the sum and ranking checks and the check for skipped IDs:
+a gap is expected there (a repeated ID is still reported).
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def check_cycles(profile: Profile) -> list[Note]:
 
 
 def check_ids(profile: Profile) -> list[Note]:
-    if profile.elided_rows or not profile.format.startswith("toolkit2-perf-table"):
+    """IDs that repeat (always wrong) or skip (wrong unless rows were elided with ``...``)."""
+    if not profile.format.startswith("toolkit2-perf-table"):
         return []
     notes: list[Note] = []
     seen: set[int] = set()
@@ -62,7 +64,7 @@ def check_ids(profile: Profile) -> list[Note]:
     for layer in profile.layers:
         if layer.id in seen:
             notes.append((layer.line, f"layer ID {layer.id} repeats"))
-        elif previous is not None and layer.id != previous + 1:
+        elif previous is not None and layer.id != previous + 1 and not profile.elided_rows:
             notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
         seen.add(layer.id)
         previous = layer.id
@@ -90,5 +92,5 @@ def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[No
     if not diffs:
         return []
     more = f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else ""
-    return [(profile.source.last_line, "op-type totals disagree with the ranking table: "
+    return [(profile.ranking_line or profile.source.last_line, "op-type totals disagree with the ranking table: "
              + "; ".join(diffs[:3]) + more)]

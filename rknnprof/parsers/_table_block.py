@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
+MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
+"""Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
+without them is complete. Any other column missing from a row is warned about."""
+MAX_SHORT_ROW_NOTES = 5
+"""Short rows named one by one per table; later ones are counted in one more note."""
 
 
 class TableBlock(Block):
@@ -44,6 +49,7 @@ class TableBlock(Block):
         self.total_line: int | None = None
         self.rw_kb: float | None = None
         self.elided = 0
+        self.short_rows = 0
         self.saw_header = False
         if header is not None:
             self._set_header(line, header)
@@ -108,7 +114,20 @@ class TableBlock(Block):
             self.skipped.append(t.skipped(number, " ".join(tokens),
                                           f"row cut short: no {', '.join(lost)}"))
             return
-        self.layers.append(t.build_layer(parse.values, number))
+        self._append(number, parse.values)
+
+    def _append(self, number: int, values: dict[str, str]) -> None:
+        """Keep the row; note (with its line) a row with fewer fields than the header."""
+        assert self.columns is not None
+        absent = [c.header for c in self.columns
+                  if c.key not in MAY_BE_EMPTY and not _has(values, c)]
+        if absent:
+            self.short_rows += 1
+            if self.short_rows <= MAX_SHORT_ROW_NOTES:
+                self.notes.append((number, (
+                    f"row {values.get('id', '?')} has fewer fields than the header: no "
+                    f"{', '.join(absent)} (kept with those values unknown)")))
+        self.layers.append(t.build_layer(values, number))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
@@ -119,7 +138,7 @@ class TableBlock(Block):
         elif parse.missing:
             self.pending = (line.number, tokens, parse)
         else:
-            self.layers.append(t.build_layer(parse.values, line.number))
+            self._append(line.number, parse.values)
 
     def _continuation(self, line: Line, body: str) -> bool:
         """Join ``body`` to the held-back row when that makes a better row."""
@@ -183,6 +202,11 @@ class TableBlock(Block):
             self._flush()
             self.skipped.append(t.skipped(line.number, body, "starts with a number but is not a "
                                           "row (no OpType DataType Target after it)"))
+        elif _row_like(body.split()):  # a damaged row: keep it visible, do not end the table
+            self._flush()
+            parse = t.parse_tokens(body.split(), self.columns or t.DEFAULT_2X_COLUMNS)
+            self.skipped.append(t.skipped(line.number, body, parse.error or (
+                "not a row: no <ID> <OpType> <DataType> <Target> at its start")))
         else:
             self._flush()
             return False
@@ -191,6 +215,10 @@ class TableBlock(Block):
 
     def close(self) -> list[TableEvent]:
         self._flush()
+        if self.short_rows > MAX_SHORT_ROW_NOTES:
+            self.notes.append((self.last_line, (
+                f"{self.short_rows - MAX_SHORT_ROW_NOTES} more row(s) with fewer fields than the "
+                "header")))
         if not self.saw_header and not self.layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
@@ -210,3 +238,21 @@ class TableBlock(Block):
             total_line=self.total_line,
             elided_rows=self.elided,
         )]
+
+
+def _row_like(tokens: list[str]) -> bool:
+    """A line inside the rows that is damaged rather than foreign: a Target cell near the start,
+    a DDR/NPU/Total cycles cell, or a shape list among several cells."""
+    if any(t.TARGET_RE.match(tok) for tok in tokens[:6]) or any(
+            t.CYCLES_RE.match(tok) for tok in tokens):
+        return True
+    return len(tokens) >= 5 and any(tok.startswith("(") and t.SHAPES_RE.match(tok) for tok in tokens)
+
+
+def _has(values: dict[str, str], column: t.Column) -> bool:
+    """Whether a parsed row holds a value for ``column``."""
+    if column.key == "workload_up":
+        return "workload" in values
+    if column.key == "extra":
+        return f"extra:{column.header}" in values
+    return column.key in values

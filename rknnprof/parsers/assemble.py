@@ -97,6 +97,7 @@ class _Model:
     reported_rw: float | None = None
     ranking: tuple[OpTypeStat, ...] = ()
     ranking_total: OpTypeStat | None = None
+    ranking_line: int | None = None
     skipped: list[SkippedRow] = field(default_factory=list)
     elided: int = 0
     frames: int = 0
@@ -128,6 +129,7 @@ class _Model:
         if ranking is not None:
             if not self.ranking and self.ranking_total is None:
                 self.ranking, self.ranking_total = ranking.stats, ranking.total
+                self.ranking_line = ranking.line
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
             self.last_line = max(self.last_line, ranking.last_line)
             if table is None or table.reported_total_time_us is None:
@@ -157,6 +159,7 @@ class _Model:
             pid_tid=self.stream,
             reported_total_line=self.total_line,
             elided_rows=self.elided,
+            ranking_line=self.ranking_line,
         )
 
 
@@ -172,7 +175,7 @@ def _signature(table: TableEvent | None, ranking: RankingEvent | None) -> tuple[
     if table is not None and table.layers:
         return ("layers", table.family, table.measured,
                 tuple((la.op_type, la.full_name) for la in table.layers))
-    if ranking is not None:
+    if ranking is not None and (ranking.stats or ranking.total is not None):
         return ("ranking", tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:
         return ("totals", table.family)
@@ -236,8 +239,16 @@ class Assembler:
     def _frame(self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         signature = _signature(table, ranking)
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
+        if signature is None and table is None:  # a ranking table whose rows were all unreadable
+            assert ranking is not None
+            self.found.append(("a ranking table without readable rows",
+                               f"line {first}, {len(ranking.skipped)} unreadable row(s)"))
+            self._notes(None, ranking.notes, ranking.skipped)
+            return
         if signature is None:  # a table title/header without rows or totals
             assert table is not None
+            if ranking is not None:
+                self._notes(None, ranking.notes, ranking.skipped)
             rows = f", {len(table.skipped)} cut row(s)" if table.skipped else ""
             untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
             kind = ("a perf table title without its header" if untitled
