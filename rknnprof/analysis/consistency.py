@@ -6,7 +6,7 @@
 * the op-type aggregation against the log's ranking table.
 
 Tables with elided rows (``...``) skip the sum and ranking checks and the check for skipped IDs:
-a gap is expected there (a repeated ID is still reported).
+a gap is expected there (an ID that repeats or goes back is still reported).
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def check_ids(profile: Profile) -> list[Note]:
     for layer in profile.layers:
         if layer.id in seen:
             notes.append((layer.line, f"layer ID {layer.id} repeats"))
+        elif previous is not None and layer.id < previous:
+            notes.append((layer.line, f"layer IDs go back from {previous} to {layer.id}"))
         elif previous is not None and layer.id != previous + 1 and not profile.elided_rows:
             notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
         seen.add(layer.id)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from rknnprof.lines import Line
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import Event, Stream
+from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
@@ -26,6 +27,8 @@ PARSERS: tuple[BlockParser, ...] = (
     # other families (toolkit1, eval_perf.csv, estimated tables, totals, benchmark, fallback
     # warnings, NPU load) go here
     RuntimeInfoParser(),
+    # last: table rows no header introduced (reported as skipped rows, never read)
+    OrphanRowsParser(),
 )
 
 

@@ -30,6 +30,7 @@ from rknnprof.model import (
     Versions,
 )
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
+from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
     Event,
@@ -99,6 +100,8 @@ class _Model:
     ranking_total: OpTypeStat | None = None
     ranking_line: int | None = None
     skipped: list[SkippedRow] = field(default_factory=list)
+    skipped_total: int = 0
+    """Skipped rows seen, including those beyond MAX_SKIPPED."""
     elided: int = 0
     frames: int = 0
     warnings: int = 0
@@ -125,12 +128,14 @@ class _Model:
             self.elided = max(self.elided, table.elided_rows)
             room = MAX_SKIPPED - len(self.skipped)
             self.skipped.extend(table.skipped[: max(room, 0)])
+            self.skipped_total += len(table.skipped)
             self.last_line = max(self.last_line, table.last_line)
         if ranking is not None:
             if not self.ranking and self.ranking_total is None:
                 self.ranking, self.ranking_total = ranking.stats, ranking.total
                 self.ranking_line = ranking.line
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
+            self.skipped_total += len(ranking.skipped)
             self.last_line = max(self.last_line, ranking.last_line)
             if table is None or table.reported_total_time_us is None:
                 total = _ranking_total(ranking)
@@ -249,9 +254,12 @@ class Assembler:
             assert table is not None
             if ranking is not None:
                 self._notes(None, ranking.notes, ranking.skipped)
-            rows = f", {len(table.skipped)} cut row(s)" if table.skipped else ""
             untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
+            orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
+            cut = "unread" if orphans else "cut"
+            rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = ("a perf table title without its header" if untitled
+                    else "table rows without a header" if orphans
                     else "a perf table header without complete rows")
             self.found.append((kind, f"line {first}{rows}"))
             self._notes(None, table.notes, table.skipped)
@@ -310,6 +318,16 @@ class Assembler:
     def finish(self) -> Assembly:
         for stream in list(self.pending):
             self._flush(stream)
+        for m in self.models.values():
+            if m.warnings > MAX_WARNINGS_PER_MODEL:
+                self.warnings.append(ReportWarning(self.path, m.first_line, (
+                    f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
+                    f"starting here not shown (first {MAX_WARNINGS_PER_MODEL} above)")))
+            dropped = m.skipped_total - len(m.skipped)
+            if dropped > 0:
+                self.warnings.append(ReportWarning(self.path, m.first_line, (
+                    f"{dropped} more skipped row(s) not kept in skipped_rows (first "
+                    f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         profiles = [self._decorate(p) for _, p in sorted(numbered, key=lambda item: item[0])]
