@@ -18,6 +18,9 @@ TOTAL_TOLERANCE_US = 0.5
 MERGED_TOLERANCE = 0.01
 """Merged frames: the sum of per-layer medians is not the median of the sums; allow 1 %."""
 
+MAX_ID_NOTES = 5
+"""ID problems named one by one; the rest are counted in one more note."""
+
 Note = tuple[int | None, str]
 
 
@@ -70,7 +73,10 @@ def check_ids(profile: Profile) -> list[Note]:
             notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
         seen.add(layer.id)
         previous = layer.id
-    return notes[:5]
+    if len(notes) > MAX_ID_NOTES:
+        return [*notes[:MAX_ID_NOTES], (notes[MAX_ID_NOTES][0],
+                f"{len(notes) - MAX_ID_NOTES} more layer ID(s) that skip, repeat or go back")]
+    return notes
 
 
 def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[Note]:

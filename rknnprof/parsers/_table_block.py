@@ -160,7 +160,7 @@ class TableBlock(Block):
         text = line.text
         s = text.strip()
         if self.state == "pre":
-            if not s or t.RULE_RE.match(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
+            if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
                 self.last_line = line.number
                 return True
             header = t.parse_header(text)
@@ -172,7 +172,7 @@ class TableBlock(Block):
         if not s:
             self.last_line = line.number
             return True
-        if t.RULE_RE.match(s):
+        if t.is_rule(s):
             self._flush()
             if self.state == "rows" and (self.layers or self.skipped or self.elided):
                 self.state = "after"

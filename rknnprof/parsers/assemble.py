@@ -259,7 +259,7 @@ class Assembler:
             cut = "unread" if orphans else "cut"
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = ("a perf table title without its header" if untitled
-                    else "table rows without a header" if orphans
+                    else "rows without a header" if orphans
                     else "a perf table header without complete rows")
             self.found.append((kind, f"line {first}{rows}"))
             self._notes(None, table.notes, table.skipped)

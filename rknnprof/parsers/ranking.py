@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow
-from rknnprof.parsers._table import RULE_RE
+from rknnprof.parsers._table import is_rule
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
 
@@ -134,7 +134,7 @@ class RankingBlock(Block):
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
-        if not s or RULE_RE.match(s) or any(title in s for title in _TITLES):
+        if not s or is_rule(s) or any(title in s for title in _TITLES):
             if self.stats and any(title in s for title in _TITLES):
                 return False  # the next table's title
             self.last_line = line.number
@@ -142,6 +142,8 @@ class RankingBlock(Block):
         if self.columns is None:
             if _HEADER_RE.search(line.text) or _damaged_header(line.text):
                 self._header(line)
+            elif _cut_header(line.text):
+                self.notes.append((line.number, f"ranking header cut short: {s!r}"))
             elif not self._headerless(line):
                 return False
             self.last_line = line.number
@@ -217,6 +219,17 @@ class RankingBlock(Block):
 
 _HEADER_NAMES = {"calls": "CallNumber", "cpu": "CPUTime(us)", "gpu": "GPUTime(us)",
                  "npu": "NPUTime(us)", "total": "TotalTime(us)", "ratio": "TimeRatio(%)"}
+
+
+_FULL_HEADERS = ("OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
+                 "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)")
+
+
+def _cut_header(text: str) -> bool:
+    """The start of a ranking header, cut before its columns (the rows then get the default
+    columns for their width)."""
+    words = " ".join(text.split())
+    return bool(words) and any(full.startswith(words) for full in _FULL_HEADERS)
 
 
 def _damaged_header(text: str) -> bool:
