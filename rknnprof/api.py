@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.errors import InputError, NoProfileDataError
-from rknnprof.lines import Line, read_lines
+from rknnprof.lines import Line, ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
 from rknnprof.parsers.assemble import Assembly, Assembler
+
+if TYPE_CHECKING:
+    from rknnprof.live import Progress
+    from rknnprof.rules.base import Rule
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -32,31 +36,62 @@ def _paths(path_or_paths: PathLike | Iterable[PathLike]) -> list[str]:
     return [os.fspath(p) for p in path_or_paths]
 
 
-def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False) -> Assembly:
-    """Parse one binary stream into profiles (not yet analysed), warnings and leftovers."""
+def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
+                 progress: Progress | None = None) -> Assembly:
+    """Parse one binary stream into profiles (not yet analysed), warnings and leftovers.
+
+    ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
     counted = [0]
+    stats = ReadStats()
 
     def counting(lines: Iterable[Line]) -> Iterable[Line]:
         for line in lines:
             counted[0] = line.number
             yield line
 
+    events = scan(counting(read_lines(stream, stats)), name)
+    if progress is not None:
+        events = progress.count(events)
     try:
-        for event in scan(counting(read_lines(stream)), name):
+        for event in events:
             assembler.feed(event)
     except KeyboardInterrupt:
         if not interruptible:
             raise
         assembler.warnings.append(ReportWarning(name, None, "interrupted: the report covers "
                                                 "what was read before Ctrl-C"))
+    finally:
+        if progress is not None:
+            progress.finish()
+    if stats.chatty_count:
+        first = stats.chatty[0][0] if stats.chatty else None
+        assembler.warnings.append(ReportWarning(name, first, (
+            f"logd squashed {stats.chatty_count} run(s) of identical lines (`chatty`): "
+            "repeated table rows may be missing")))
     return replace(assembler.finish(), lines=counted[0])
+
+
+def parse_live_stdin() -> Assembly:
+    """Standard input, read as a live pipe (``adb logcat | rknnprof analyze -``): lines are
+    parsed as they arrive, a progress line shows on a terminal stderr, and the first Ctrl-C
+    stops reading and keeps what was read (a second one exits 130; see :mod:`rknnprof.live`)."""
+    from rknnprof.live import InterruptibleInput, Progress
+
+    source = InterruptibleInput(sys.stdin.buffer)
+    with source.armed():
+        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]
+                                progress=Progress())
+    if source.interrupted:
+        assembly.warnings.append(ReportWarning(STDIN_NAME, None, (
+            "interrupted (Ctrl-C): the report covers what was read before it")))
+    return assembly
 
 
 def parse_path(path: str) -> Assembly:
     """Parse a file (or ``-`` for stdin)."""
     if path == STDIN:
-        return parse_stream(sys.stdin.buffer, STDIN_NAME, interruptible=True)
+        return parse_live_stdin()
     try:
         with open(path, "rb") as f:
             return parse_stream(f, path)
@@ -89,21 +124,24 @@ def finish_profile(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> tuple[Profile, list[ReportWarning]]:
-    """Platform resolution, analysis and rules for one parsed profile."""
+    """Platform resolution, analysis and rules for one parsed profile.
+
+    ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
     from rknnprof.rules import run_rules
     from rknnprof.rules.base import RuleContext
 
-    resolved, basis = platforms.resolve(profile.platform, platform)
+    resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
     profile, warnings = analyze_profile(profile, platform=resolved, bound_ratio=bound_ratio,
                                         rw_share=rw_share)
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
-        profile = replace(profile, findings=run_rules(profile, context))
+        chosen = None if rules is True else rules
+        profile = replace(profile, findings=run_rules(profile, context, chosen))
     return profile, warnings
 
 
@@ -114,7 +152,7 @@ def analyze(
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> Report:
     """Parse, analyse and advise on every input; one :class:`Report` for all of them.
 
@@ -149,7 +187,7 @@ def load(
     platform: str | None = None,
     bound_ratio: float = DEFAULT_BOUND_RATIO,
     rw_share: float = DEFAULT_RW_SHARE,
-    rules: bool = True,
+    rules: bool | Sequence[Rule] = True,
 ) -> list[Profile]:
     """The analysed profiles of one or more logs (``-`` = stdin), warnings dropped.
 

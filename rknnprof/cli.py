@@ -44,18 +44,6 @@ def cli() -> None:
 _SEVERITIES = ("info", "warning", "error")
 
 
-def _default_format() -> str:
-    """``table`` when its reporter exists, else ``json`` (while the table reporter is not merged)."""
-    import importlib.util
-
-    from rknnprof.reporters import REPORTERS
-
-    module = REPORTERS.get("table", "").split(":")[0]
-    if module and importlib.util.find_spec(module) is not None:
-        return "table"
-    return "json"
-
-
 def _use_color(choice: str, to_terminal: bool) -> bool:
     if choice == "always":
         return True
@@ -69,11 +57,18 @@ def _write_atomically(path: str, text: str) -> None:
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise InputError(f"cannot write the report: {e.strerror} ({directory})", path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise InputError(f"cannot write the report: {e.strerror}", path) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -99,8 +94,13 @@ def _write_atomically(path: str, text: str) -> None:
                    "(and NPU/DDR for compute-bound).")
 @click.option("--fail-on", type=click.Choice(_SEVERITIES), default=None,
               help="Exit 1 when a finding has this severity or a higher one.")
+@click.option("--select", multiple=True, metavar="PREFIX",
+              help="Only run rules whose code starts with PREFIX (repeat or comma-separate).")
+@click.option("--ignore", multiple=True, metavar="PREFIX",
+              help="Skip rules whose code starts with PREFIX (the longer prefix wins).")
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
-            platform: str | None, bound_ratio: float, fail_on: str | None) -> None:
+            platform: str | None, bound_ratio: float, fail_on: str | None,
+            select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
@@ -119,8 +119,11 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
         if fmt is None:
             raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                      param_hint="'-o'")
-    fmt = fmt or _default_format()
-    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio)
+    fmt = fmt or "table"
+    from rknnprof.rules import select_rules
+
+    rules = select_rules(select, ignore) if (select or ignore) else True
+    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
     for w in report.warnings:
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
         click.echo(f"Warning: {where}: {w.message}", err=True)
@@ -159,6 +162,29 @@ def rules_command(code: str | None) -> None:
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
     click.echo(f"{rule.summary}\n")
     click.echo(rule.doc)
+
+
+@cli.command("formats")
+def formats_command() -> None:
+    """List the input families rknnprof understands and how each is detected.
+
+    Families are tried in this order on every line outside a block; the first that recognises
+    the line reads the block.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from rknnprof.parsers import families
+
+    table = Table(show_lines=True, expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("Family", no_wrap=True)
+    table.add_column("Detected by")
+    table.add_column("Yields")
+    for order, parser in enumerate(families(), start=1):
+        table.add_row(str(order), parser.family, parser.detection, parser.fields)
+    Console(highlight=False, no_color=not sys.stdout.isatty() or "NO_COLOR" in os.environ,
+            soft_wrap=False).print(table)
 
 
 def main() -> None:
@@ -213,12 +239,7 @@ def _render_options(color: str, output: str | None, top: int = 15):
 def _emit(text: str, output: str | None) -> None:
     """The report to ``-o FILE`` (written whole, at the end) or to stdout."""
     if output and output != "-":
-        from pathlib import Path
-
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"cannot write output: {e.strerror}", output) from None
+        _write_atomically(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -366,18 +387,11 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
 
 
 def _save_report(report, path: str) -> None:
-    """Write ``report`` as the JSON contract (the JSON reporter when present)."""
+    """Write ``report`` as the JSON contract."""
     import io
-    import json
+
+    from rknnprof.reporters import RenderOptions, get_reporter
 
     buf = io.StringIO()
-    try:
-        from rknnprof.reporters import RenderOptions, get_reporter
-
-        get_reporter("json").render(report, buf, RenderOptions())
-    except ImportError:
-        from rknnprof.parsers.saved import report_to_dict
-
-        json.dump(report_to_dict(report), buf, indent=2)
-        buf.write("\n")
+    get_reporter("json").render(report, buf, RenderOptions())
     _emit(buf.getvalue(), path)

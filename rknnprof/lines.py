@@ -178,7 +178,22 @@ _NESTED_FIRST = frozenset("[VDIWEF")
 def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Line]:
     """Yield clean :class:`Line` records from a binary stream, incrementally (see the module
     docstring for what is stripped, dropped and kept). ``stats``, when given, is filled while
-    iterating: encoding, logcat layout, truncated and chatty lines."""
+    iterating: encoding, logcat layout, truncated and chatty lines.
+
+    A paste wrapped in single back-ticks (sample 40) loses the opening one here, so a table
+    header on the first line still reads as a header; the closing one is left to the parsers
+    (it would need a line of look-ahead)."""
+    lines = _read_lines(stream, stats)
+    first = next(lines, None)
+    if first is None:
+        return
+    if first.text.startswith("`") and not first.text.startswith("``"):
+        first = first._replace(text=first.text[1:])
+    yield first
+    yield from lines
+
+
+def _read_lines(stream: BinaryIO, stats: ReadStats | None) -> Iterator[Line]:
     if stats is None:
         stats = ReadStats()
     read = getattr(stream, "read1", None) or stream.read

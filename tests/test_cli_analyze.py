@@ -39,7 +39,8 @@ def test_missing_path_is_usage_error(run):
 @pytest.mark.parametrize(("prefix", "words"), [
     ("24_", "runtime information only (librknnrt 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table"),
     ("34_", "runtime information only (librknnrt 2.3.0, driver 0.9.8"),
-    ("40_", "runtime information only (librknnrt 1.4.0, driver 0.8.2), no per-layer table"),
+    ("40_", "runtime information (librknnrt 1.4.0, driver 0.8.2) and an error report (line 14: "
+            "Exception: RKNN init failed. error code: RKNN_ERR_FAIL) only, no per-layer table"),
     ("16_", "a perf table header without complete rows only (line 2, 1 cut row(s))"),
     ("13_", "a perf table title without its header"),
 ])
@@ -96,7 +97,7 @@ def test_fail_on(run, monkeypatch):
     from rknnprof import api
     from rknnprof.model import Finding, Severity
 
-    def fake_rules(profile, context=None):
+    def fake_rules(profile, context=None, rules=None):
         return (Finding("RKN999", "test", Severity.WARNING, "m", "f"),)
 
     monkeypatch.setattr("rknnprof.rules.run_rules", fake_rules)
@@ -119,13 +120,22 @@ def test_platform_option_overrides(run):
     assert data["profiles"][0]["platform_basis"] == "--platform"
 
 
-def test_default_format_falls_back_to_json_without_table_reporter(run):
-    from rknnprof.cli import _default_format
-
+def test_default_format_is_the_terminal_table(run):
     result = run(SAMPLE)
     assert result.exit_code == 0
-    if _default_format() == "json":
-        assert json.loads(result.stdout)["profiles"]
+    assert "Top 15 of 89 layers by time" in result.stdout
+
+
+def test_select_and_ignore_rules_by_code_prefix(run, corpus):
+    log = str(corpus("36_"))
+    codes = lambda r: {f["code"] for f in json.loads(r.stdout)["profiles"][0]["findings"]}  # noqa: E731
+    every = codes(run("-f", "json", log))
+    assert {"RKN020", "RKN061"} <= every
+    assert codes(run("-f", "json", "--select", "RKN02", log)) == {"RKN020"}
+    assert "RKN020" not in codes(run("-f", "json", "--ignore", "RKN020", log))
+    assert codes(run("-f", "json", "--select", "RKN0", "--ignore", "RKN06", log)) == every - {"RKN061"}
+    bad = run("--select", "RKN9", log)
+    assert bad.exit_code == 2 and "RKN9" in bad.output
 
 
 def test_color_choice(monkeypatch):

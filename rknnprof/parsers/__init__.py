@@ -13,21 +13,43 @@ from collections.abc import Iterable, Iterator
 from rknnprof.lines import Line
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import Event, Stream
+from rknnprof.parsers.benchmark import BenchmarkParser
+from rknnprof.parsers.build_table import BuildTableParser
+from rknnprof.parsers.error_reports import ErrorReportParser
+from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
+from rknnprof.parsers.fallback_warnings import FallbackWarningParser
+from rknnprof.parsers.memory_tables import MemoryTableParser
+from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
+from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
 from rknnprof.parsers.toolkit2_v15 import Toolkit2V15Parser
+from rknnprof.parsers.totals import TotalsParser
 
 PARSERS: tuple[BlockParser, ...] = (
-    # measured per-layer tables first: their headers are the most specific lines
+    # one-line records with a literal test first: cheap, and their words can sit inside other
+    # families' lines only as whole messages
+    FallbackWarningParser(),
+    NpuLoadParser(),
+    # measured per-layer tables: their headers are the most specific lines
     Toolkit2TableParser(),
     Toolkit2V15Parser(),
+    Toolkit1TableParser(),
+    EvalPerfCsvParser(),
+    # the build-time estimate: after the measured tables, which decline its Time-less header
+    BuildTableParser(),
     RankingParser(),
-    # other families (toolkit1, eval_perf.csv, estimated tables, totals, benchmark, fallback
-    # warnings, NPU load) go here
+    TotalsParser(),
+    # look-alike tables with no timing (SRAM / tensor memory): recognised, never layers
+    MemoryTableParser(),
+    # before runtime info: the benchmark's `rknn_api/rknnrt version:` line belongs to its block
+    BenchmarkParser(),
     RuntimeInfoParser(),
-    # last: table rows no header introduced (reported as skipped rows, never read)
+    # error lines and tracebacks, which only explain an empty result
+    ErrorReportParser(),
+    # last: table or ranking rows no header introduced (reported as skipped rows, never read)
     OrphanRowsParser(),
 )
 

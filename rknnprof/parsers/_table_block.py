@@ -51,6 +51,8 @@ class TableBlock(Block):
         self.elided = 0
         self.short_rows = 0
         self.saw_header = False
+        self.handed_over = False
+        """True when the header turned out to be another family's (the estimate table)."""
         if header is not None:
             self._set_header(line, header)
         elif headerless_prefix is not None:
@@ -166,6 +168,11 @@ class TableBlock(Block):
             header = t.parse_header(text)
             if header is None:
                 return False
+            if not {c.key for c in header[1]} & {"time", "mac", "workload"}:
+                # a Time-less header is the build-time estimate (parsers/build_table.py): hand
+                # the header over, and the title and rules read so far go with it
+                self.handed_over = True
+                return False
             self._set_header(line, header)
             self.last_line = line.number
             return True
@@ -215,6 +222,8 @@ class TableBlock(Block):
 
     def close(self) -> list[TableEvent]:
         self._flush()
+        if self.handed_over:
+            return []
         if self.short_rows > MAX_SHORT_ROW_NOTES:
             self.notes.append((self.last_line, (
                 f"{self.short_rows - MAX_SHORT_ROW_NOTES} more row(s) with fewer fields than the "

@@ -15,11 +15,13 @@ logcat; every profile for plain text) and, when nothing else is found, named in 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from rknnprof.model import (
+    BenchmarkRun,
     Frequencies,
     Layer,
     OpTypeStat,
@@ -27,6 +29,7 @@ from rknnprof.model import (
     ReportWarning,
     SkippedRow,
     SourceSpan,
+    Target,
     Versions,
 )
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
@@ -37,6 +40,7 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    NoteEvent,
     NpuLoadEvent,
     RankingEvent,
     Stream,
@@ -105,6 +109,8 @@ class _Model:
     elided: int = 0
     frames: int = 0
     warnings: int = 0
+    fps: Counter[float] = field(default_factory=Counter)
+    """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -165,6 +171,7 @@ class _Model:
             reported_total_line=self.total_line,
             elided_rows=self.elided,
             ranking_line=self.ranking_line,
+            benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
 
 
@@ -209,6 +216,7 @@ class Assembler:
         self.freqs: list[FrequencyEvent] = []
         self.fallbacks: list[FallbackWarningEvent] = []
         self.loads: list[NpuLoadEvent] = []
+        self.notes: list[NoteEvent] = []
         self.found: list[tuple[str, str]] = []
 
     # -- events ----------------------------------------------------------------------------
@@ -235,6 +243,9 @@ class Assembler:
                 self.fallbacks.append(event)
             case NpuLoadEvent():
                 self.loads.append(event)
+            case NoteEvent():
+                if len(self.notes) < MAX_WARNINGS_PER_MODEL:
+                    self.notes.append(event)
 
     def _flush(self, stream: Stream) -> None:
         table, ranking = self.pending.pop(stream, (None, None))
@@ -260,7 +271,9 @@ class Assembler:
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = ("a perf table title without its header" if untitled
                     else "rows without a header" if orphans
-                    else "a perf table header without complete rows")
+                    else "a perf table header without complete rows" if table.measured
+                    else "a build-time estimate table header (not a measurement) without "
+                         "complete rows")
             self.found.append((kind, f"line {first}{rows}"))
             self._notes(None, table.notes, table.skipped)
             return
@@ -296,6 +309,8 @@ class Assembler:
             model.reported_totals[event.total_time_us] += 1
             model.frame_times.append(event.total_time_us)
             model.total_line = model.total_line or event.line
+        if event.fps is not None:
+            model.fps[event.fps] += 1
 
     def _benchmark(self, event: BenchmarkEvent) -> None:
         run = event.run
@@ -330,12 +345,13 @@ class Assembler:
                     f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
-        profiles = [self._decorate(p) for _, p in sorted(numbered, key=lambda item: item[0])]
+        ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        profiles = [self._decorate(p, ordered) for p in ordered]
         if not profiles:
             self._describe_leftovers()
         return Assembly(profiles, self.warnings, self.found)
 
-    def _decorate(self, profile: Profile) -> Profile:
+    def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
         versions, platform, evidence, freqs = Versions(), None, None, None
         for info in self.infos:
@@ -347,7 +363,8 @@ class Assembler:
             if _applies(ev.stream, stream):
                 freqs = _merge_freqs(freqs, ev.frequencies)
         fallbacks = tuple(dict.fromkeys(
-            (ev.subject, ev.reason) for ev in self.fallbacks if _applies(ev.stream, stream)))
+            (ev.subject, ev.reason) for ev in self.fallbacks
+            if _fallback_belongs(ev, profile, profiles)))
         loads = [ev.load_pct for ev in self.loads if _applies(ev.stream, stream)]
         return replace(
             profile,
@@ -378,6 +395,37 @@ class Assembler:
             self.found.append(("fallback warnings", subjects))
         if self.loads:
             self.found.append(("NPU load readings", ""))
+        tables = [n for n in self.notes if n.kind == "table"]
+        for note in dict((n.message, n) for n in tables).values():
+            self.found.append((f"{note.message} at line {note.line}", ""))
+        errors = [n for n in self.notes if n.kind == "error"]
+        if errors:
+            # the exception line of a traceback says most; else the first error message
+            best = next((n for n in errors if _EXCEPTION_WORDS.search(n.message)), None)
+            where = best.last_line if best is not None else errors[0].line  # the exception ends it
+            best = best or errors[0]
+            self.found.append(("an error report", f"line {where}: {best.message}"))
+
+
+_EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")
+
+
+def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:
+    """The warning names a layer of ``profile``: its op type (CPU fallback, on a CPU row) or its
+    FullName (multi-core fallback)."""
+    if event.kind == "multicore":
+        return any(la.full_name == event.subject for la in profile.layers)
+    return any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers) or any(
+        s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
+
+
+def _fallback_belongs(event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]) -> bool:
+    """A warning goes to the profiles whose layers it names; when no profile's table names it,
+    to every profile of its stream (same pid)."""
+    named = [p for p in profiles if _names_layer(event, p)]
+    if named:
+        return any(p is profile for p in named)
+    return _applies(event.stream, profile.pid_tid)
 
 
 def _merge_freqs(a: Frequencies | None, b: Frequencies) -> Frequencies:

@@ -99,7 +99,13 @@ class FallbackWarningEvent:
     subject: str
     """Op type (cpu) or layer FullName (multicore)."""
     reason: str
+    """The text after ``because`` (cpu), or ``using 3Core fallback to single core mode``
+    (multicore)."""
     stream: Stream = None
+    details: tuple[str, ...] = ()
+    """Detail lines that follow a multicore record (``core_num 3 ori_Ih 4 …``), as printed."""
+    last_line: int | None = None
+    """1-based line of the record's last detail line (None for a one-line warning)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,24 @@ class NpuLoadEvent:
     stream: Stream = None
 
 
+@dataclass(frozen=True, slots=True)
+class NoteEvent:
+    """Something recognised that holds no profile data: a table that must not be read as a
+    layer table (RKNN_LOG_LEVEL=3 SRAM allocation table, build-time tensor memory table), or an
+    error the log reports (``E eval_perf: …``, a Python traceback, ``rknn_init … failed``).
+    ``analyze`` uses notes to say what it found when it exits 3 (no profile data)."""
+
+    family: str
+    """The recognising parser's family, e.g. ``runtime-sram-table``."""
+    line: int
+    last_line: int
+    kind: str
+    """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
+    message: str
+    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``."""
+    stream: Stream = None
+
+
 Event = (
     TableEvent
     | RankingEvent
@@ -129,4 +153,5 @@ Event = (
     | FallbackWarningEvent
     | BenchmarkEvent
     | NpuLoadEvent
+    | NoteEvent
 )

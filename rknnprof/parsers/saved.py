@@ -9,8 +9,7 @@ the same name, enums from their string values, shapes from lists. Keys the model
 defaults. A file that is not valid JSON, has the wrong ``schema_version`` or holds a value of the
 wrong type raises :class:`~rknnprof.errors.InputError` with a one-line message.
 
-``report_to_dict`` is the matching writer, used for ``check --save-baseline`` when the JSON
-reporter is not available; it writes the same field names the DESIGN.md contract fixes.
+``report_to_dict`` is the matching writer (the JSON reporter's), kept here for symmetry.
 """
 
 from __future__ import annotations
@@ -166,24 +165,9 @@ def _kind(value: object) -> str:
 # ---- writer ---------------------------------------------------------------------------------
 
 
-def to_jsonable(obj: object) -> Any:
-    """Model objects -> JSON values: dataclasses as objects (every field), enums as their
-    strings, tuples as lists."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-        if isinstance(obj, model.Profile):
-            out["total_time_us"] = obj.total_time_us  # derived, part of the contract
-        return out
-    if isinstance(obj, Enum):
-        return obj.value
-    if isinstance(obj, tuple | list):
-        return [to_jsonable(v) for v in obj]
-    return obj
-
-
 def report_to_dict(report: model.Report) -> dict[str, Any]:
-    """The DESIGN.md JSON contract for ``report`` (``schema_version`` first)."""
-    from rknnprof import __version__
+    """The DESIGN.md JSON contract for ``report``: the JSON reporter's writer, so that what
+    ``check --save-baseline`` writes and ``analyze -f json`` prints can never differ."""
+    from rknnprof.reporters.json_report import report_dict
 
-    body = to_jsonable(report)
-    return {"schema_version": SCHEMA_VERSION, "rknnprof_version": __version__, **body}
+    return report_dict(report)

@@ -12,6 +12,10 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 REPORTERS: dict[str, str] = {
     "table": "rknnprof.reporters.table:TableReporter",
     "json": "rknnprof.reporters.json_report:JsonReporter",
+    "markdown": "rknnprof.reporters.markdown:MarkdownReporter",
+    "csv": "rknnprof.reporters.csv_report:CsvReporter",
+    "html": "rknnprof.reporters.html:HtmlReporter",
+    "trace": "rknnprof.reporters.trace:TraceReporter",
     "junit": "rknnprof.reporters.junit:JunitReporter",
 }
 
@@ -19,6 +23,13 @@ REPORTERS: dict[str, str] = {
 SUFFIXES: dict[str, str] = {
     ".txt": "table",
     ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".csv": "csv",
+    ".html": "html",
+    ".htm": "html",
+    ".trace": "trace",
+    ".perfetto.json": "trace",
     ".xml": "junit",
 }
 
@@ -30,7 +41,14 @@ def get_reporter(name: str) -> Reporter:
 
 
 def for_suffix(path: str) -> str | None:
-    return SUFFIXES.get(PurePath(path).suffix.lower())
+    """The reporter for ``path``'s suffix; a compound suffix (``.perfetto.json``) wins over its
+    last part (``.json``)."""
+    suffixes = [s.lower() for s in PurePath(path).suffixes]
+    for start in range(len(suffixes)):
+        name = SUFFIXES.get("".join(suffixes[start:]))
+        if name:
+            return name
+    return None
 
 
 __all__ = ["REPORTERS", "SUFFIXES", "RenderOptions", "Reporter", "for_suffix", "get_reporter"]

@@ -1,7 +1,19 @@
 """The rule registry: an explicit tuple, in code order. Add a rule by adding its module here.
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bound`` (RKN010-011), ``operators``
-(RKN020), ``graph`` (RKN021-024), ``runtime`` (RKN030-032).
+(RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse`` (RKN040), ``environment``
+(RKN050), ``postprocess`` (RKN060-061).
+
+Ranking and severity (the same for every rule):
+
+* Findings are sorted by ``est_saving_us``, largest first (ties by code).
+* A finding's severity comes from the share of the frame at stake, ``est_saving_us`` / frame
+  time: at least 10% is ``error``, at least 2% ``warning``, less ``info``
+  (``_util.ERROR_SHARE`` / ``WARNING_SHARE``). A rule's catalogue severity is the highest it
+  raises; rules whose advice rests on a heuristic or on retraining cap lower. Findings whose
+  time the log does not give (a warning line without a row, an Unknown clock) take a fixed
+  level named in the rule's doc.
+* :func:`potential_saving_us` adds up the top findings without counting a layer twice.
 """
 
 from __future__ import annotations
@@ -10,7 +22,9 @@ from collections.abc import Iterable, Sequence
 
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile
-from rknnprof.rules import bound, fallback, graph, operators, quantize, runtime
+from rknnprof.rules import (
+    bound, cores, environment, fallback, graph, operators, postprocess, quantize, sparse,
+)
 from rknnprof.rules.base import CODE_PATTERN, Rule, RuleContext
 
 RULES: tuple[Rule, ...] = (
@@ -19,10 +33,14 @@ RULES: tuple[Rule, ...] = (
     *bound.RULES,
     *operators.RULES,
     *graph.RULES,
-    *runtime.RULES,
+    *cores.RULES,
+    *sparse.RULES,
+    *environment.RULES,
+    *postprocess.RULES,
 )
 
-__all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "run_rules", "select_rules"]
+__all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",
+           "run_rules", "select_rules"]
 
 
 def by_code(code: str) -> Rule | None:
@@ -72,9 +90,50 @@ def run_rules(
     rules: Iterable[Rule] | None = None,
 ) -> tuple[Finding, ...]:
     """Every rule's findings for ``profile`` (``rules`` defaults to all, e.g. pass
-    :func:`select_rules`'s result), sorted by estimated saving, largest first."""
+    :func:`select_rules`'s result), sorted by estimated saving, largest first. A finding's
+    severity never exceeds its rule's catalogue severity."""
+    from dataclasses import replace
+
     context = context or RuleContext()
     chosen = RULES if rules is None else tuple(rules)
-    findings = [f for rule in chosen for f in rule.check(profile, context)]
+    findings = []
+    for rule in chosen:
+        for finding in rule.check(profile, context):
+            if finding.severity.rank > rule.severity.rank:
+                finding = replace(finding, severity=rule.severity)
+            findings.append(finding)
     findings.sort(key=lambda f: (-f.est_saving_us, f.code))
     return tuple(findings)
+
+
+def potential_saving_us(findings: Iterable[Finding], profile: Profile) -> float:
+    """What the given findings could save together, microseconds, counting no time twice.
+
+    Method: each finding's ``est_saving_us`` is spread over its layers in proportion to their
+    times (evenly when they have none); a layer's claims from all findings are added and
+    capped at the layer's time. Findings without layers (ranking-only logs, time outside the
+    table, a lowered clock) count in full. The sum is capped at the frame time (the larger of
+    the table's total and a benchmark's average run) when that is known. Pass the findings
+    a report shows (e.g. the top N) to get the "potential saving" figure for them.
+    """
+    by_id = {layer.id: layer for layer in profile.layers}
+    claimed: dict[int, float] = {}
+    free = 0.0
+    for finding in findings:
+        saving = max(0.0, finding.est_saving_us)
+        ids = [i for i in dict.fromkeys(finding.layer_ids) if i in by_id]
+        if not ids:
+            free += saving
+            continue
+        times = [by_id[i].time_us or 0.0 for i in ids]
+        weight = sum(times)
+        for i, t in zip(ids, times):
+            part = saving * (t / weight if weight else 1.0 / len(ids))
+            claimed[i] = claimed.get(i, 0.0) + part
+    total = free + sum(min(part, by_id[i].time_us or 0.0) for i, part in claimed.items())
+    from rknnprof.rules._util import total_us
+
+    frame = total_us(profile)
+    if profile.benchmark is not None and profile.benchmark.avg_time_ms:
+        frame = max(frame, profile.benchmark.avg_time_ms * 1000.0)
+    return min(total, frame) if frame else total

@@ -1,12 +1,17 @@
-"""Small helpers the rule modules share: time shares, thresholds, shape matching, text."""
+"""Small helpers the rule modules share: time shares, severity grading, layer labels, shapes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rknnprof.model import Layer, Profile, Shape
+from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
+
+ERROR_SHARE = 0.10
+"""A finding whose time at stake is at least 10% of the frame is an ``error``."""
+WARNING_SHARE = 0.02
+"""At least 2% of the frame: ``warning``; below: ``info``."""
 
 
 def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
@@ -15,8 +20,12 @@ def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
 
 
 def total_us(profile: Profile) -> float:
-    """The profile's total time, microseconds (0 when unknown)."""
-    return float(profile.total_time_us or 0.0)
+    """The frame time, microseconds: the layers' sum, else the log's total, else the sum of the
+    ranking table's TotalTime column (ranking-only logs); 0 when unknown."""
+    total = profile.total_time_us
+    if total:
+        return float(total)
+    return float(sum(s.total_time_us for s in profile.ranking if s.op_type != "Total"))
 
 
 def share(layer: Layer, profile: Profile) -> float:
@@ -25,6 +34,21 @@ def share(layer: Layer, profile: Profile) -> float:
         return layer.time_share
     total = total_us(profile)
     return (layer.time_us or 0.0) / total if total else 0.0
+
+
+def grade(at_stake_us: float, total: float, cap: Severity = Severity.ERROR,
+          unknown: Severity = Severity.WARNING) -> Severity:
+    """Severity from the share of the frame at stake: >= 10% error, >= 2% warning, else info;
+    never above ``cap``; ``unknown`` when the frame time is not known."""
+    if not total:
+        level = unknown
+    elif at_stake_us / total >= ERROR_SHARE:
+        level = Severity.ERROR
+    elif at_stake_us / total >= WARNING_SHARE:
+        level = Severity.WARNING
+    else:
+        level = Severity.INFO
+    return level if level.rank <= cap.rank else cap
 
 
 def time_of(layers: Iterable[Layer]) -> float:
@@ -41,6 +65,21 @@ def us(value: float) -> str:
     """``12345.6`` -> ``12346 us``."""
     return f"{value:.0f} us"
 
+
+def label(layer: Layer) -> str:
+    """``#9 Concat (Concat:/model.2/Concat)``: id, op type and FullName when the log has one."""
+    name = (layer.full_name or "").strip()
+    return f"#{layer.id} {layer.op_type}" + (f" ({name})" if name else "")
+
+
+def labels(layers: Sequence[Layer], limit: int = 3, times: bool = True) -> str:
+    """The ``limit`` slowest layers as labels with their times, then ``+N more``."""
+    ranked = sorted(layers, key=lambda la: -(la.time_us or 0.0))
+    parts = [label(la) + (f" {us(la.time_us)}" if times and la.time_us is not None else "")
+             for la in ranked[:limit]]
+    if len(ranked) > limit:
+        parts.append(f"+{len(ranked) - limit} more")
+    return ", ".join(parts)
 
 
 def out_shape(layer: Layer) -> Shape | None:
@@ -62,5 +101,25 @@ def feeds(producer: Layer, consumer: Layer) -> bool:
 
 
 def following(layers: Sequence[Layer], index: int, window: int) -> Sequence[Layer]:
-    """Up to ``window`` NPU/CPU layers after ``layers[index]`` (table order)."""
+    """Up to ``window`` layers after ``layers[index]`` (table order)."""
     return layers[index + 1 : index + 1 + window]
+
+
+def single_core_slot(layer: Layer) -> bool:
+    """WorkLoad ``100%/0%/0%``: all the layer's work on core 0 (False without a WorkLoad)."""
+    load = layer.workload_pct
+    return bool(load) and load[0] > 0 and not any(slot > 0 for slot in load[1:])
+
+
+def multi_core_run(profile: Profile) -> bool:
+    """True when some NPU layer's WorkLoad puts work on a second core (a multi-core mask)."""
+    return any(la.workload_pct and any(s > 0 for s in la.workload_pct[1:]) for la in profile.layers)
+
+
+def npu_cores(context: RuleContext, profile: Profile) -> int | None:
+    """NPU cores of the profile's SoC; without a platform, the WorkLoad column's slot count
+    (3 slots are printed by RK3588 runtimes, UG230 §3.2.3); None when unknown."""
+    if context.platform is not None:
+        return context.platform.npu_cores
+    slots = {len(la.workload_pct) for la in profile.layers if la.workload_pct}
+    return max(slots) if slots else None

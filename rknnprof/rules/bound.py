@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from rknnprof.analysis.mac import conv_geometry, mac_estimate, npu_clock_mhz
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_bytes, dtype_key
-from rknnprof.rules._util import opt, out_shape, pct, share, time_of, total_us, us
+from rknnprof.rules._util import (
+    grade, label, labels, opt, out_shape, pct, share, time_of, total_us, us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 
 WEIGHT_LIMIT_BYTES = 6 * 1024
@@ -47,6 +49,24 @@ def _bandwidth_hints(layer: Layer, context: RuleContext) -> list[str]:
     return hints
 
 
+def _bandwidth_fix(layers: list[Layer], context: RuleContext) -> str:
+    """One change, chosen from what the slowest layers show."""
+    if any(dtype_key(la.data_type) == "float16" for la in layers[:3]):
+        return "quantize these layers to INT8 (half the bytes of FP16)"
+    for layer in layers[:3]:
+        for hint in _bandwidth_hints(layer, context):
+            if "channels not a multiple" in hint:
+                want = hint.split()[-1]
+                return (f"round {label(layer)}'s channels up to a multiple of {want}: padded "
+                        "channels are read and written anyway")
+            if "taller than wide" in hint:
+                return (f"lay {label(layer)}'s tensor out wider than tall (swap H and W): wide "
+                        "tensors are friendlier to DDR (UG230 Figure 8-11)")
+    largest = layers[0]
+    return (f"shrink the largest tensors, starting with {label(largest)} (fewer channels or a "
+            "lower input resolution): its time scales with the bytes it moves")
+
+
 def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
@@ -60,13 +80,14 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
 
     Example:
-        12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame); largest: Concat #9
-        2002 us, Concat #56 1871 us, Split #5 1195 us
+        12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame) waiting on DDR; largest:
+        #9 Concat (Concat:/model.2/Concat) 2002 us, #5 Split (Split:/model.2/Split) 1195 us
 
     How to fix:
-        Quantize to INT8; align channels to the platform table (UG230 Tables 8-1..8-4); prefer
-        wider-than-tall tensors; shrink intermediate tensors (fewer channels, lower resolution,
-        fewer Concat/Split copies); on RK3588 try SRAM (RKNN_FLAG_ENABLE_SRAM, UG230 §5.7).
+        One change, picked from the slowest layers: quantize FP16 layers to INT8; else round
+        misaligned channels up to the platform table (UG230 Tables 8-1..8-4); else lay tall
+        tensors out wide; else shrink the largest tensors (fewer channels, lower resolution).
+        On RK3588, SRAM (RKNN_FLAG_ENABLE_SRAM, UG230 §5.7) can also relieve DDR.
 
     Estimate:
         Per layer: time x (1 - NPU/DDR cycles) -- the time above its compute floor -- when both
@@ -86,20 +107,16 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
     if not layers or not total or spent / total < opt(context, "RKN010", "min_share", 0.05):
         return
     layers.sort(key=lambda la: -(la.time_us or 0.0))
-    top = ", ".join(f"{la.op_type} #{la.id} {us(la.time_us or 0)}" for la in layers[:3])
     details = [f"#{la.id}: {', '.join(h)}" for la in layers[:3] if (h := _bandwidth_hints(la, context))]
-    fix = ("quantize to INT8, align channels to the platform table, prefer wide-short tensors, "
-           "shrink intermediate tensors")
-    if context.platform is not None and context.platform.feature("sram"):
-        fix += f"; try SRAM on {context.platform.name} (RKNN_FLAG_ENABLE_SRAM)"
+    saving = sum(_bandwidth_saving(la) for la in layers)
     yield Finding(
-        code="RKN010", name="bandwidth-bound", severity=Severity.WARNING,
+        code="RKN010", name="bandwidth-bound", severity=grade(saving, total, Severity.WARNING),
         message=(f"{len(layers)} bandwidth-bound layer(s) take {us(spent)} ({pct(spent / total)} "
-                 f"of the frame); largest: {top}"
+                 f"of the frame) waiting on DDR; largest: {labels(layers)}"
                  + (f". {'; '.join(details)}" if details else "")),
-        fix=fix,
+        fix=_bandwidth_fix(layers, context),
         layer_ids=tuple(la.id for la in layers),
-        est_saving_us=sum(_bandwidth_saving(la) for la in layers),
+        est_saving_us=saving,
         estimate="time x (1 - NPU/DDR cycles) per layer; half the time for FP16 rows without cycles",
         source="UG230 §8.2.4, §8.3, §8.5.1, §5.7",
     )
@@ -126,14 +143,18 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
                 reasons.append(f"{geometry.in_c} input channels not a multiple of {align.conv_in}")
             if _misaligned(geometry.out_c, align.conv_out):
                 reasons.append(f"{geometry.out_c} output channels not a multiple of {align.conv_out}")
+        if _padding_factors(geometry, layer, context)[2]:
+            reasons.append(f"{geometry.kh}x{geometry.kw} over {geometry.in_c} channels: reduction "
+                           "depth below the 128 RK3588 INT8 cycles show")
         if geometry.in_c > 512:
             reasons.append(f"{geometry.in_c} input channels (> 512 lowers utilisation)")
         per_kernel = geometry.weight_bytes_per_kernel
         size = dtype_bytes(layer.data_type) or 1
         if per_kernel and per_kernel * size > WEIGHT_LIMIT_BYTES:
             reasons.append(f"KH*KW*KC*bytes = {per_kernel * size} B (> 6 KB)")
-        if geometry.stride and geometry.kh / geometry.stride < 3:
-            reasons.append(f"Ksize/Kstride = {geometry.kh}/{geometry.stride:g} (larger is better)")
+        if geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride:
+            reasons.append(f"{geometry.kh}x{geometry.kw} kernel at stride {geometry.stride:g} "
+                           "(Ksize/Kstride of 1: non-overlapping windows)")
     if geometry.out_h * geometry.out_w < 16:
         reasons.append(f"output H*W = {geometry.out_h * geometry.out_w} (< 16)")
     estimate = mac_estimate(layer, platform, npu_clock_mhz(None, platform))
@@ -150,29 +171,99 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
     return reasons, fraction
 
 
+def _padding_factors(geometry, layer: Layer, context: RuleContext) -> tuple[float, float, bool]:
+    """How many times its true size the NPU computes on the input side (reduction depth, with
+    the RK3588 INT8 floor of 128) and on the output side; and whether the floor decided it."""
+    from rknnprof.analysis.mac import MIN_REDUCTION_DEPTH_INT8
+
+    platform = context.platform
+    align = platform.alignment(layer.data_type) if platform is not None else None
+    if align is None or geometry.kind != "conv":
+        return 1.0, 1.0, False
+    taps = geometry.kh * geometry.kw
+    depth = taps * (-(-geometry.in_c // align.conv_in) * align.conv_in)
+    floor = (MIN_REDUCTION_DEPTH_INT8 if platform.family == "rk3588"
+             and dtype_key(layer.data_type) == "int8" else 0)
+    f_in = max(depth, floor) / (taps * geometry.in_c)
+    f_out = (-(-geometry.out_c // align.conv_out) * align.conv_out) / geometry.out_c
+    return f_in, f_out, floor > depth
+
+
+def _compute_fix(layer: Layer, context: RuleContext) -> str:
+    """One change for a low-utilisation conv, from its largest visible cause."""
+    geometry = conv_geometry(layer)
+    platform = context.platform
+    align = platform.alignment(layer.data_type) if platform is not None else None
+    if geometry is None:
+        return "check the layer's channels against the platform alignment table"
+    if geometry.kind == "depthwise":
+        return ("replace the depthwise conv by a regular (or grouped) conv where the channel "
+                "count is small: it uses few MACs per byte")
+    non_overlapping = geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride
+    f_in, f_out, floor = _padding_factors(geometry, layer, context)
+    if align and max(f_in, f_out) >= 1.25:
+        pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
+        pad_out = -(-geometry.out_c // align.conv_out) * align.conv_out
+        if geometry.in_c >= 4 and min(f_in, f_out) >= 1.25 and not floor:
+            return (f"the NPU runs this {geometry.in_c}->{geometry.out_c} conv as {pad_in}->"
+                    f"{pad_out} ({f_in * f_out:.0f}x its MACs): widening it to {pad_in}->{pad_out} "
+                    "channels costs no NPU time, so use that width or drop the layer")
+        if f_in >= f_out:
+            pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
+            if geometry.in_c < 4 and not non_overlapping:
+                return (f"the {geometry.in_c}-channel input is padded to {pad_in}: a "
+                        "space-to-depth (Focus) stem gives this conv 4x the channels at a "
+                        "quarter of the pixels")
+            if geometry.in_c < 4:
+                return (f"the {geometry.in_c}-channel image input is padded to {pad_in} "
+                        f"({f_in:.1f}x the cycles) and cannot be aligned: only a lower input "
+                        "resolution makes this layer cheaper")
+            if floor:
+                return (f"a {geometry.kh}x{geometry.kw} conv over {geometry.in_c} channels "
+                        f"fills {geometry.kh * geometry.kw * pad_in} of the 128-deep MAC "
+                        "reduction (as RK3588 INT8 cycles show): fold it into the neighbouring "
+                        "conv, or feed it 128+ channels")
+            return (f"make the producer emit {pad_in} channels instead of {geometry.in_c} (the "
+                    f"NPU pads conv inputs to {align.conv_in})")
+        pad = -(-geometry.out_c // align.conv_out) * align.conv_out
+        return (f"the NPU computes {pad} output channels for these {geometry.out_c}, so the "
+                f"layer costs as much as a {pad}-channel one: merge narrow parallel convs into "
+                f"one with a multiple of {align.conv_out} channels, or use the {pad} for accuracy")
+    if geometry.in_c > 512:
+        return f"reduce the {geometry.in_c} input channels to 512 or fewer (a 1x1 bottleneck first)"
+    if non_overlapping:
+        return (f"use a 3x3 kernel at stride {geometry.stride:g} instead of "
+                f"{geometry.kh}x{geometry.kw} (a larger Ksize/Kstride keeps the MACs busier)")
+    if geometry.out_h * geometry.out_w < 16:
+        return "merge this conv with its neighbours: outputs under 16 pixels leave MACs idle"
+    return "shrink the layer (fewer channels or pixels) if the model allows"
+
+
 def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Compute-bound NPU conv layers with MacUsage below 20% (option RKN011.max_usage_pct),
-        each at least 2% of the frame (RKN011.min_share). One finding per layer.
+        each at least 2% of the frame (RKN011.min_share), when a cause is visible in the shapes
+        or the cycles. One finding per layer.
 
     Why it costs time:
         The NPU is busy but most of its MACs idle. UG230 §8.5.2 lists what lowers utilisation:
         channels not aligned to the platform table (they are padded: RK3588 INT8 pads conv
         input and output channels to 32), input channels above 512, KH*KW*KC*type_bytes above
-        6 KB, output H*W below 16, a small Ksize/Kstride; depthwise convs use few MACs per byte.
+        6 KB, output H*W below 16, a small Ksize/Kstride (a 2x2 stride-2 kernel reads each pixel
+        once); depthwise convs use few MACs per byte.
 
     Example:
-        ConvExSwish #2 (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
+        #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
         3 input channels not a multiple of 32; 16 output channels not a multiple of 32; NPU
         cycles are 21.3x the MAC count/R
 
     How to fix:
-        Align input/output channels to the table (UG230 Tables 8-1..8-4); keep input channels
-        <= 512 and per-kernel weights < 6 KB; prefer 3x3 stride-1 kernels over 2x2; avoid tiny
-        spatial outputs. For a 3-channel first layer, a space-to-depth (focus) stem feeds more
-        channels per pass. A busy layer with HIGH usage is not inefficient: shrink it instead
-        (UG230 §8.2.2).
+        One change from the worst visible cause: for a 3-channel first layer, a space-to-depth
+        (Focus) stem; round output, then input channels up to the table (UG230 Tables
+        8-1..8-4); keep input channels <= 512; a 3x3 kernel over 2x2 at the same stride; no
+        tiny outputs.
+        A busy layer with HIGH usage is not inefficient: shrink it instead (UG230 §8.2.2).
 
     Estimate:
         time x (1 - max(MACs/R, DDR cycles) / NPU cycles): the share of the layer's cycles
@@ -199,14 +290,15 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
             continue
         reasons, fraction = _compute_reasons(layer, context)
         time = layer.time_us or 0.0
-        name = f" ({layer.full_name})" if layer.full_name else ""
+        if not reasons and not fraction:
+            continue  # nothing visible to change: no advice to give
         yield Finding(
-            code="RKN011", name="low-mac-usage", severity=Severity.WARNING,
-            message=(f"{layer.op_type} #{layer.id}{name} runs at {usage:.2f}% MAC usage for "
-                     f"{us(time)} ({pct(share(layer, profile))}): "
+            code="RKN011", name="low-mac-usage",
+            severity=grade(time * fraction, total_us(profile), Severity.WARNING),
+            message=(f"{label(layer)} runs at {usage:.2f}% MAC usage for {us(time)} "
+                     f"({pct(share(layer, profile))} of the frame): "
                      + ("; ".join(reasons) if reasons else "no cause visible in the shapes")),
-            fix=("align channels to the platform table, keep IC <= 512 and kernel weights < 6 KB, "
-                 "prefer 3x3 stride-1 kernels, avoid tiny outputs"),
+            fix=_compute_fix(layer, context),
             layer_ids=(layer.id,),
             est_saving_us=time * fraction,
             estimate=f"time x {fraction:.2f}: the share of NPU cycles spent on padding",

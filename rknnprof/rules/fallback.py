@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import all_platforms, dtype_bytes
-from rknnprof.rules._util import opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 
 SOURCE = "UG230 §8.2.3, §8.4.1; OPL232 ch.3-4; airockchip/rknn-toolkit2#490, #514; DOMAIN.md §5, §7 #1-#5"
@@ -123,22 +123,21 @@ def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -
     return reasons
 
 
+SOFTMAX_FIX = ("move the softmax/DFL decoding out of the model and run it on the CPU after the "
+               "score threshold")
 FIXES = {
-    "Transpose": "keep Transpose inputs within the NPU limit (reshape so h*w is small, or split "
-                 "the tensor); or drop the Transpose from the model",
-    "Resize": "use nearest or an integer x2..x8 scale with a supported coordinate mode, or "
-              "replace it by ConvTranspose and retrain",
-    "exSoftmax13": "move DFL/softmax post-processing out of the model (model zoo exports cut "
-                   "after the last convs)",
-    "Softmax": "move softmax/post-processing out of the model, or use axis 1 or 3",
+    "Transpose": "reshape around the Transpose so the permuted h*w stays within the platform limit "
+                 "(e.g. fold a spatial dim into the channel axis)",
+    "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
+    "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
+    **{op: SOFTMAX_FIX for op in SOFTMAX_OPS},
 }
-GENERIC_FIX = ("rewrite the op as NPU-supported ops (UG230 §8.4.1, e.g. a 0/1-weight Conv), keep "
-               "it within the OpList limits, or set op_target only after checking accuracy")
+GENERIC_FIX = ("rewrite the op with NPU-supported ops in the exported model (UG230 §8.4.1, e.g. a "
+               "channel shuffle as a 0/1-weight Conv)")
 
 
 def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     total = total_us(profile)
-    minor = opt(context, "RKN001", "error_share", 0.01)
     by_op: dict[str, list[Layer]] = {}
     convert_cost: dict[str, list[Layer]] = {}
     switches: dict[str, int] = {}
@@ -161,15 +160,17 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         trips = switches.get(op, 0)
         reasons = _reasons(op, layers, profile, context.platform)
         npu_text = f", NPU estimate {us(npu_time)}" if all(e is not None for e in estimates) else ""
+        timing = (f"{us(cpu_time)} on the CPU ({pct(share)} of the frame){npu_text}"
+                  if cpu_time else "time not in the log")
         message = (
-            f"{len(layers)} {op} layer(s) run on the CPU: {us(cpu_time)} ({pct(share)} of the "
-            f"frame){npu_text}; {trips} NPU<->CPU switch(es)"
-            + (f", conversions {us(convert_time)}" if converts else "")
+            f"{len(layers)} {op} layer(s) run on the CPU: {labels(layers)}; {timing}; "
+            f"{trips} NPU<->CPU switch(es)"
+            + (f" and {len(converts)} conversion layer(s) ({us(convert_time)})" if converts else "")
             + f". Why: {'; '.join(reasons)}"
         )
         yield Finding(
             code="RKN001", name="cpu-fallback",
-            severity=Severity.ERROR if share >= minor else Severity.WARNING,
+            severity=grade(saving, total) if cpu_time else Severity.WARNING,
             message=message, fix=FIXES.get(op, GENERIC_FIX),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
             est_saving_us=saving,
@@ -185,13 +186,15 @@ def _findings_from_ranking(profile: Profile, context: RuleContext) -> Iterator[F
         if stat.cpu_time_us <= 0 or stat.op_type in ("InputOperator", "OutputOperator", "Total"):
             continue
         share = stat.cpu_time_us / total if total else 0.0
+        if stat.share is not None and stat.cpu_time_us >= stat.total_time_us:
+            share = stat.share  # the log's TimeRatio: right even when the paste is cut short
         reasons = _reasons(stat.op_type, [], profile, context.platform)
         yield Finding(
             code="RKN001", name="cpu-fallback",
-            severity=Severity.ERROR if share >= opt(context, "RKN001", "error_share", 0.01)
-            else Severity.WARNING,
-            message=(f"{stat.op_type} spends {us(stat.cpu_time_us)} on the CPU ({pct(share)} of "
-                     f"the frame, {stat.calls} call(s), ranking table). Why: {'; '.join(reasons)}"),
+            severity=grade(share, 1.0),
+            message=(f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
+                     f"the frame) over {stat.calls} call(s) in the ranking table (no per-layer "
+                     f"rows, so no layer ids). Why: {'; '.join(reasons)}"),
             fix=FIXES.get(stat.op_type, GENERIC_FIX),
             est_saving_us=stat.cpu_time_us,
             estimate="upper bound: the op type's CPU time (the ranking table has no sizes for an "
@@ -231,21 +234,23 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
 
     Example:
-        3 Resize layer(s) run on the CPU: 17883 us (9.8% of the frame); 6 NPU<->CPU switch(es).
-        Why: scale x1.5/x1.5 is not an integer factor in 2..8 (NPU Resize limit)
+        3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9012 us, ...; 17883 us
+        on the CPU (9.8% of the frame); 6 NPU<->CPU switch(es). Why: scale x1.5/x1.5 is not an
+        integer factor in 2..8 (NPU Resize limit)
 
     How to fix:
-        Rewrite the op into NPU-friendly equivalents (UG230 §8.4.1), keep it inside the OpList
-        limits (Transpose h*w, Resize integer x2..x8 nearest/linear), move post-processing
-        (softmax/DFL) out of the model, or force op_target after checking accuracy.
+        One change per op type: Transpose -- reshape around it so h*w stays within the limit;
+        Resize -- nearest (or linear with half_pixel) at an integer x2..x8 scale; Pow -- Mul(x, x)
+        / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the model; others -- rewrite
+        with NPU-supported ops (UG230 §8.4.1). Forcing op_target to npu needs an accuracy check.
 
     Estimate:
         CPU time of the op's layers minus an NPU estimate (bytes moved -- RW(KB), else the shapes
         times the dtype size -- divided by the platform's DDR bandwidth; 0 when unknown, making
         the saving an upper bound), plus the time of exDataConvert layers inside or beside the
         CPU island. The per-switch scheduling cost is not in the log and is not counted.
-        Ranking-only profiles: the op type's CPU time (upper bound). Severity is error when the
-        CPU time is at least 1% of the frame (option RKN001.error_share), else warning.
+        Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
+        row, or rows without times: 0, severity warning.
 
     Source:
         UG230 §8.2.3, §8.4.1; OPL232 ch.3-4 (limits, per-platform op lists);

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 
 from rknnprof.analysis.mac import is_conv
 from rknnprof.model import Finding, Layer, Profile, Severity
-from rknnprof.rules._util import feeds, following, in_shape, out_shape, time_of, us
+from rknnprof.rules._util import (
+    feeds, following, grade, in_shape, label, out_shape, time_of, total_us, us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 
 WINDOW = 3
@@ -63,10 +65,11 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
         if conv is None:
             continue
         yield Finding(
-            code="RKN021", name="pad-before-conv", severity=Severity.WARNING,
-            message=(f"Pad #{pad.id} ({us(pad.time_us or 0)}, {pad.target}) feeds "
-                     f"{conv.op_type} #{conv.id} (matched by shape)"),
-            fix="fold the padding into the Conv's pads and drop the Pad",
+            code="RKN021", name="pad-before-conv",
+            severity=grade(pad.time_us or 0.0, total_us(profile), Severity.WARNING),
+            message=(f"{label(pad)} ({us(pad.time_us or 0)} on the {pad.target}) feeds "
+                     f"{label(conv)} (matched by shape)"),
+            fix="set the Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
             layer_ids=(pad.id, conv.id),
             est_saving_us=pad.time_us or 0.0,
             estimate="the Pad layer's time",
@@ -105,10 +108,12 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
             spent = time_of(chain)
             biggest = max(la.time_us or 0.0 for la in chain)
             yield Finding(
-                code="RKN022", name="mergeable-reshapes", severity=Severity.INFO,
-                message=(" -> ".join(f"{la.op_type} #{la.id}" for la in chain)
-                         + f" take {us(spent)}: merge into one op"),
-                fix="merge the consecutive reshape/transpose/slice ops into one (UG230 §8.4.4)",
+                code="RKN022", name="mergeable-reshapes",
+                severity=grade(spent - biggest, total_us(profile), Severity.WARNING),
+                message=(" -> ".join(label(la) for la in chain)
+                         + f" take {us(spent)} back to back (matched by shape)"),
+                fix=("rewrite the chain as one Reshape or Transpose in the source model "
+                     "(UG230 §8.4.4 'combining similar terms')"),
                 layer_ids=tuple(la.id for la in chain),
                 est_saving_us=spent - biggest,
                 estimate="chain time minus its largest member",
@@ -170,10 +175,12 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         if pattern is None or not feeds(conv, nxt):
             continue
         yield Finding(
-            code="RKN023", name="unfused-conv", severity=Severity.WARNING,
-            message=(f"{conv.op_type} #{conv.id} -> {nxt.op_type} #{nxt.id} ({us(nxt.time_us or 0)}"
-                     f", matched by shape) is not fused: {pattern} is a hardware fusion"),
-            fix="make the op the Conv's only, adjacent consumer so the compiler fuses it",
+            code="RKN023", name="unfused-conv",
+            severity=grade(nxt.time_us or 0.0, total_us(profile), Severity.WARNING),
+            message=(f"{label(conv)} -> {label(nxt)} ({us(nxt.time_us or 0)}, matched by shape) "
+                     f"is not fused: {pattern} is a hardware fusion"),
+            fix=(f"make the {nxt.op_type} the Conv's only and adjacent consumer (move any "
+                 "Transpose/Reshape after it) so the compiler fuses them"),
             layer_ids=(conv.id, nxt.id),
             est_saving_us=nxt.time_us or 0.0,
             estimate="the separate activation/Add layer's time",
@@ -238,10 +245,12 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
                           ("LayerNorm (exNorm)", _norms(profile.layers))):
         for chain, saving in matches:
             yield Finding(
-                code="RKN024", name="unfused-subgraph", severity=Severity.WARNING,
-                message=(f"{chain[0].op_type} #{chain[0].id} -> ... -> {chain[-1].op_type} "
-                         f"#{chain[-1].id} ({us(time_of(chain))}) is a {kind} pattern left unfused"),
-                fix=f"export the subgraph in canonical form so it fuses into {kind}",
+                code="RKN024", name="unfused-subgraph",
+                severity=grade(max(0.0, saving), total_us(profile), Severity.WARNING),
+                message=(f"{label(chain[0])} -> ... -> {label(chain[-1])} ({len(chain)} layers, "
+                         f"{us(time_of(chain))}) is a {kind} pattern left unfused"),
+                fix=(f"export it as one {'F.glu' if 'GLU' in kind else 'torch.nn.LayerNorm'} call "
+                     "(same axes, no Cast/Reshape in between) so the toolkit fuses it"),
                 layer_ids=tuple(la.id for la in chain),
                 est_saving_us=max(0.0, saving),
                 estimate="GLU: Sigmoid+Mul time; LayerNorm: chain time minus its largest member",
@@ -252,7 +261,7 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
          "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv),
-    Rule("RKN022", "mergeable-reshapes", Severity.INFO,
+    Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
          "Conv followed by a separate activation or Add the NPU could fuse", check_unfused_conv),

@@ -86,7 +86,8 @@ def test_rkn001_ranking_only_profile() -> None:
     profile = P(ranking=(OpTypeStat("Pow", 19, 88001, 0, 88001), OpTypeStat("Conv", 72, 0, 12220, 12220),
                          OpTypeStat("OutputOperator", 1, 103, 0, 103)))
     [finding] = run("RKN001", profile, "rk3588")
-    assert finding.est_saving_us == 88001 and "Pow spends 88001 us" in finding.message
+    assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88001 us" in finding.message
+    assert finding.severity is Severity.ERROR and "Mul(x, x)" in finding.fix
     assert "87.7% of the frame" in finding.message  # 88001 / (88001 + 12220 + 103)
 
 
@@ -133,7 +134,8 @@ def test_rkn010_bandwidth_bound_layers() -> None:
     assert finding.est_saving_us == 0 + 800 * 0.75 + 100
     assert "70.0% of the frame" in finding.message
     assert "output taller than wide (64x8)" in finding.message
-    assert "SRAM" in finding.fix
+    assert finding.fix.startswith("quantize these layers to INT8")  # the slowest (#2) is FP16
+    assert finding.severity is Severity.WARNING  # 700 / 2000 = 35%, capped at warning
 
 
 def test_rkn010_small_share_is_quiet() -> None:
@@ -160,6 +162,7 @@ def test_rkn011_first_layer_of_corpus_01() -> None:
     assert "3 input channels not a multiple of 32" in finding.message
     assert "16 output channels not a multiple of 32" in finding.message
     assert "21.3x" in finding.message
+    assert "space-to-depth (Focus) stem" in finding.fix  # RGB input: the one change that helps
     # RK3576: same alignment table, MACs/cycle unknown -> padding share of the channels
     [finding] = run("RKN011", profile, "rk3576")
     assert finding.est_saving_us == pytest.approx(16130 * (1 - 3 * 16 / (32 * 32)))
@@ -178,7 +181,8 @@ def test_rkn020_data_transfer_share() -> None:
                 L(4, "Sigmoid", NPU, 10))
     [finding] = run("RKN020", profile)
     assert finding.est_saving_us == 500 and finding.layer_ids == (1, 2)
-    assert "data transfer ops (Concat, Split)" in finding.message
+    assert "data transfer ops take 500 us (33.1% of the frame) in 2 layer(s): Concat 300 us in 1, " \
+           "Split 200 us in 1; largest #1 Concat 300 us" in finding.message
 
 
 def test_rkn020_small_share_is_quiet() -> None:
@@ -289,7 +293,24 @@ def test_rkn030_multicore_fallback_warning() -> None:
     assert finding.layer_ids == (7,) and finding.est_saving_us == 0
 
 
-# --- RKN031 sparse inference -----------------------------------------------------------------
+def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
+    profile = P(L(1, "Conv", NPU, 1000, workload_pct=(33.3, 33.3, 33.4)),
+                L(2, "ConvExSwish", NPU, 3000, workload_pct=(100.0, 0.0, 0.0),
+                  full_name="Conv:/m/cv1/Conv"),
+                L(3, "OutputOperator", CPU, 100, workload_pct=(0.0, 0.0, 0.0)))
+    [finding] = run("RKN030", profile, "rk3588")
+    assert finding.layer_ids == (2,)
+    assert finding.est_saving_us == pytest.approx(3000 * (1 - 1 / 3))
+    assert "#2 ConvExSwish (Conv:/m/cv1/Conv) 3000 us" in finding.message
+    assert "one context per core" in finding.fix
+    # 2000 / 4100 = 48.8% at stake, capped at the rule's warning
+    assert finding.severity is Severity.WARNING
+    # without a platform the WorkLoad column's 3 slots stand for 3 cores
+    [finding] = run("RKN030", profile)
+    assert finding.est_saving_us == pytest.approx(2000)
+
+
+# --- RKN040 sparse inference -----------------------------------------------------------------
 
 def dense(**kw):
     base = dict(i=((1, 64, 40, 40), (64, 64, 3, 3), (64,)), o=((1, 64, 40, 40),), bound=Bound.COMPUTE)
@@ -297,28 +318,106 @@ def dense(**kw):
     return L(1, "ConvRelu", NPU, 1000, **base)
 
 
-def test_rkn031_dense_convs_on_rk3576() -> None:
-    [finding] = run("RKN031", P(dense()), "rk3576")
+def test_rkn040_dense_convs_on_rk3576_and_rv1126b() -> None:
+    [finding] = run("RKN040", P(dense(sparse_ratio="0%")), "rk3576")
     assert finding.est_saving_us == 500 and finding.layer_ids == (1,)
+    assert "sparse_infer=True" in finding.fix
+    assert len(run("RKN040", P(dense()), "rv1126b")) == 1
 
 
-def test_rkn031_not_applicable() -> None:
-    assert run("RKN031", P(dense()), "rk3588") == []
-    assert run("RKN031", P(dense(sparse_ratio="50%(IC)")), "rk3576") == []
+def test_rkn040_not_applicable() -> None:
+    assert run("RKN040", P(dense()), "rk3588") == []
+    assert run("RKN040", P(dense(sparse_ratio="50%(IC)")), "rk3576") == []
     depthwise = dense(i=((1, 64, 40, 40), (1, 64, 3, 3), (64,)))
-    assert run("RKN031", P(depthwise), "rk3576") == []
+    assert run("RKN040", P(depthwise), "rk3576") == []
 
 
-# --- RKN032 IO copies ------------------------------------------------------------------------
+def test_rkn040_sparse_layers_that_gain_nothing() -> None:
+    narrow = dense(i=((1, 64, 40, 40), (32, 64, 3, 3), (32,)), o=((1, 32, 40, 40),),
+                   sparse_ratio="75%")
+    ddr = dense(sparse_ratio="50%(OC)", bound=Bound.BANDWIDTH)
+    [finding] = run("RKN040", P(narrow, L(2, "Add", NPU, 10)), "rk3576")
+    assert finding.est_saving_us == 0 and finding.severity is Severity.INFO
+    assert "32 output channels (more than 32 are needed" in finding.message
+    [finding] = run("RKN040", P(ddr), "rk3576")
+    assert "bandwidth-bound" in finding.message
 
-def test_rkn032_io_share() -> None:
+
+# --- RKN050 environment ----------------------------------------------------------------------
+
+def test_rkn050_io_share_and_profiling_note() -> None:
     profile = P(L(1, "InputOperator", CPU, 100, dtype="UINT8"), L(2, "Conv", NPU, 2700),
                 L(3, "OutputOperator", CPU, 200, dtype="FLOAT16"))
-    [finding] = run("RKN032", profile)
-    assert finding.est_saving_us == 300 and "10.0% of the frame" in finding.message
-    assert "OutputOperator x1 200 us (FLOAT16)" in finding.message
+    io, note = run("RKN050", profile)
+    assert io.est_saving_us == 300 and "10.0% of the frame" in io.message
+    assert "1 OutputOperator 200 us (FLOAT16)" in io.message and "zero-copy" in io.fix
+    assert "rknn_mem_sync one way" in io.fix
+    assert note.est_saving_us == 0 and "perf_debug" in note.message
 
 
-def test_rkn032_small_io_is_quiet() -> None:
-    profile = P(L(1, "InputOperator", CPU, 4), L(2, "Conv", NPU, 9990), L(3, "OutputOperator", CPU, 6))
-    assert run("RKN032", profile) == []
+def test_rkn050_small_io_is_quiet_and_benchmark_gap() -> None:
+    from rknnprof.model import BenchmarkRun
+
+    quiet = P(L(1, "InputOperator", CPU, 4), L(2, "Conv", NPU, 9990), L(3, "OutputOperator", CPU, 6),
+              benchmark=BenchmarkRun(avg_time_ms=10.5))
+    assert run("RKN050", quiet) == []
+    slow = P(L(1, "Conv", NPU, 10000), benchmark=BenchmarkRun(avg_time_ms=15.0))
+    [gap] = run("RKN050", slow)
+    assert gap.est_saving_us == pytest.approx(5000) and gap.layer_ids == ()
+
+
+def test_rkn050_clock_and_driver() -> None:
+    from rknnprof.model import Frequencies, Versions
+
+    low = P(L(1, "Conv", NPU, 8000), benchmark=None,
+            frequencies=Frequencies(cpu_khz=(1800000,), npu_hz=(800_000_000,), ddr_hz=(None,)),
+            versions=Versions(driver="0.8.2", runtime="1.4.0"))
+    findings = run("RKN050", low, "rk3588")
+    messages = " | ".join(f.message for f in findings)
+    assert "DDR frequency is Unknown" in messages
+    assert "driver 0.8.2 is older than 0.9.2" in messages
+    [clock] = [f for f in findings if "800 MHz" in f.message]
+    assert clock.est_saving_us == pytest.approx(8000 * (1 - 800 / 1000))
+    ok = P(L(1, "Conv", NPU, 8000), frequencies=Frequencies(npu_hz=(1_000_000_000,), ddr_hz=(2_112_000_000,)),
+           versions=Versions(driver="0.9.8"))
+    assert [f.message for f in run("RKN050", ok, "rk3588") if "perf_debug" not in f.message] == []
+
+
+# --- RKN060 post-processing / RKN061 attention -----------------------------------------------
+
+def test_rkn060_dfl_softmax_on_npu() -> None:
+    profile = P(L(1, "ConvExSwish", NPU, 20000), L(2, "exSoftmax13", NPU, 14254,
+                  full_name="exSoftmax13:/model.23/dfl/Softmax"),
+                L(3, "Conv", NPU, 300, full_name="Conv:/model.23/dfl/conv/Conv"),
+                L(4, "OutputOperator", CPU, 10))
+    [finding] = run("RKN060", profile, "rk3588")
+    assert finding.layer_ids == (2, 3) and finding.est_saving_us == 14254 + 300
+    assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14254 us" in finding.message
+    assert finding.severity is Severity.ERROR
+
+
+def test_rkn060_softmax_mid_network_is_not_post_processing() -> None:
+    layers = [L(1, "Conv", NPU, 100), L(2, "Softmax", NPU, 500)]
+    layers += [L(k, "Conv", NPU, 100) for k in range(3, 20)] + [L(20, "OutputOperator", CPU, 1)]
+    assert run("RKN060", P(*layers)) == []
+
+
+def test_rkn061_attention_per_platform() -> None:
+    profile = P(L(1, "ConvExSwish", NPU, 8000),
+                L(2, "exSDPAttention", NPU, 1338, i=((2, 32, 1, 400), (2, 32, 1, 400)),
+                  full_name="exSDPAttention:node_matmul_1#1_2sdpa"))
+    [rk3588] = run("RKN061", profile, "rk3588")
+    assert rk3588.est_saving_us == pytest.approx(1338 * 2 / 3)
+    assert "no Flash Attention" in rk3588.fix and "one context per core" in rk3588.fix
+    assert "#2 exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1338 us" in rk3588.message
+    [rk3576] = run("RKN061", profile, "rk3576")
+    assert "enable_flash_attention=True" in rk3576.fix and rk3576.est_saving_us == 669
+    assert run("RKN061", P(L(1, "Conv", NPU, 100000), profile.layers[1])) == []  # 1.3%
+
+
+def test_rkn011_fix_for_a_narrow_conv_names_the_padded_width() -> None:
+    narrow = L(6, "ConvExSwish", NPU, 4094, i=((1, 16, 480, 480), (16, 16, 3, 3), (16,)),
+               o=((1, 16, 480, 480),), ddr_cycles=311802, npu_cycles=2073600, mac_usage_pct=12.66,
+               bound=Bound.COMPUTE)
+    [finding] = run("RKN011", P(narrow, L(7, "Concat", NPU, 100000)), "rk3588")
+    assert finding.fix.startswith("the NPU runs this 16->16 conv as 32->32 (4x its MACs)")

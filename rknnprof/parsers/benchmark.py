@@ -1,0 +1,156 @@
+"""rknn_benchmark / rknn_common_test output (and the C demos' console header).
+
+Grammar (rknpu2 ``rknn_benchmark.cpp``, samples 20 and 41)::
+
+    ./rknn_benchmark ../yolov5s.rknn ../cat.jpg 10 1        <- shell prompt line, when pasted
+    rknn_api/rknnrt version: 2.1.0 (967d001cc8@2024-08-07T19:28:19), driver version: 0.9.6
+    total weight size: …, total internal size: …
+    total dma used size: …
+    model input num: 1, output num: 3
+    input tensors:
+      index=0, name=images, …
+    output tensors:
+      …
+    custom string:
+    Warmup ...
+       0: Elapse Time = 27.64ms, FPS = 36.18
+    Begin perf ...
+       0: Elapse Time = 12.31ms, FPS = 81.23
+
+    Avg Time 12.34ms, Avg FPS = 81.037
+    ---- Top5 ----
+    0.935059 - 156
+
+Older builds print only ``Avg FPS = x``; other demos print ``Avg elapse Time = x.xxxms``. Elapse
+lines before ``Begin perf ...`` (after ``Warmup ...``) are warm-up runs. The C demos print
+``sdk version: 2.0.0b0 (…) driver version: 0.7.2`` instead of the rknnrt line (13).
+
+Emits a BenchmarkEvent (times in milliseconds, as printed) when any run or average was read, and
+an InfoEvent when the version line was read. The core mask is an argument of the command and is
+not echoed; the model file name is taken from the pasted command line when present.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from rknnprof.model import BenchmarkRun, Versions
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import BenchmarkEvent, InfoEvent
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "benchmark"
+
+_VERSION = re.compile(
+    r"(?:rknn_api/rknnrt|sdk) version:\s*(?P<runtime>[\w.]+)(?:\s*\([^)]*\))?,?\s*"
+    r"driver version:\s*(?P<driver>[\w.]+)"
+)
+_COMMAND = re.compile(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<model>\S+\.rknn)\b")
+_ELAPSE = re.compile(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
+_AVG_TIME = re.compile(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
+_AVG_FPS = re.compile(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
+_TOP_ROW = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
+_OWN_PREFIXES = (
+    "total weight size", "total internal size", "total dma used size", "model input num",
+    "input tensors:", "output tensors:", "index=", "custom string:", "model is ", "model input ",
+    "---- Top5", "Loading mode", "post process config",
+)
+
+
+def _opens_on(text: str) -> bool:
+    return (
+        "version:" in text and _VERSION.search(text) is not None
+        or "Elapse Time" in text and _ELAPSE.match(text) is not None
+        or text.strip() in ("Warmup ...", "Begin perf ...")
+        or "Avg " in text and (_AVG_FPS.search(text) or _AVG_TIME.search(text)) is not None
+        or ".rknn" in text and _COMMAND.search(text) is not None
+    )
+
+
+class _Benchmark(Block):
+    def __init__(self, line: Line) -> None:
+        self.first_line = self.last_line = line.number
+        self.stream = line.stream
+        self.version_line: int | None = None
+        self.versions: Versions | None = None
+        self.model_name: str | None = None
+        self.in_warmup = False
+        self.warmup: list[float] = []
+        self.runs: list[float] = []
+        self.avg_time_ms: float | None = None
+        self.avg_fps: float | None = None
+
+    @property
+    def _has_results(self) -> bool:
+        averages = (self.avg_fps, self.avg_time_ms)
+        return bool(self.runs or self.warmup) or any(v is not None for v in averages)
+
+    def feed(self, line: Line) -> bool:
+        text = line.text
+        stripped = text.strip()
+        if not stripped:
+            return True
+        if (version := _VERSION.search(text)) is not None:
+            if self.versions is not None or self._has_results:
+                return False  # the next run of a program
+            self.versions = Versions(runtime=version.group("runtime"),
+                                     driver=version.group("driver"))
+            self.version_line = line.number
+        elif (command := _COMMAND.search(text)) is not None:
+            if self.versions is not None or self._has_results:
+                return False
+            self.model_name = PurePosixPath(command.group("model")).name
+        elif stripped == "Warmup ...":
+            self.in_warmup = True
+        elif stripped == "Begin perf ...":
+            self.in_warmup = False
+        elif (elapse := _ELAPSE.match(text)) is not None:
+            (self.warmup if self.in_warmup else self.runs).append(float(elapse.group("ms")))
+        elif "Avg" in text and (_AVG_FPS.search(text) or _AVG_TIME.search(text)):
+            if (avg_time := _AVG_TIME.search(text)) is not None:
+                self.avg_time_ms = float(avg_time.group("ms"))
+            if (avg_fps := _AVG_FPS.search(text)) is not None:
+                self.avg_fps = float(avg_fps.group("fps"))
+        elif stripped.startswith(_OWN_PREFIXES) or _TOP_ROW.match(stripped):
+            pass
+        else:
+            return False
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        events: list[Event] = []
+        if self.versions is not None and self.version_line is not None:
+            events.append(InfoEvent(self.version_line, self.versions, stream=self.stream))
+        if self._has_results:
+            run = BenchmarkRun(
+                run_times_ms=tuple(self.runs),
+                warmup_times_ms=tuple(self.warmup),
+                avg_time_ms=self.avg_time_ms,
+                avg_fps=self.avg_fps,
+            )
+            events.append(
+                BenchmarkEvent(self.first_line, self.last_line, run, self.model_name, self.stream)
+            )
+        return events
+
+
+class BenchmarkParser(BlockParser):
+    family = FAMILY
+    detection = (
+        "`rknn_api/rknnrt version: …, driver version: …`, `Warmup ...`/`Begin perf ...`, "
+        "`N: Elapse Time = x ms, FPS = y` or `Avg … FPS =` lines"
+    )
+    fields = "per-run times (warm-up and timed, ms), Avg Time/FPS, runtime and driver versions"
+
+    def opens(self, line: Line) -> Block | None:
+        if not _opens_on(line.text):
+            return None
+        block = _Benchmark(line)
+        block.feed(line)
+        return block

@@ -1,0 +1,218 @@
+"""Build-time *estimated* layer tables (``rknn.build(verbose=True)`` / RKNN_LOG_LEVEL at build).
+
+These are compiler estimates, not measurements: every TableEvent from here has
+``measured=False`` and no ``time_us``, so they are never mixed with measured time.
+
+Two layouts (samples 15 and 14), both usually behind ``D RKNN: [hh:mm:ss.mmm] `` (stripped by
+``lines``):
+
+* Header ``ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) RW(KB)
+  FullName`` — like the measured 2.x table but with no ``Time(us)`` / MacUsage / WorkLoad; IDs
+  start at 0. The block opens on this header (a header with ``Time(us)`` belongs to the measured
+  table parser). A ``SparseRatio`` column in the header is read into ``Layer.sparse_ratio``.
+* An older layout whose header was never captured: DDR, NPU and Max cycles as three integer
+  columns, then a task column such as ``3/0``, then RW(KB) and FullName. It is recognised row by
+  row from token shapes (three integers followed by ``n/m``), which no measured layout has.
+
+Rows are tokenised on runs of two or more blanks and matched to the header's columns by token
+shape, falling back to single-blank splitting for collapsed pastes and overflowing op types.
+Cycles are counts; RW in KB.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rknnprof.model import Layer, SkippedRow
+from rknnprof.parsers import columns as col
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import TableEvent
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "toolkit2-build-estimate"
+
+_DASH_RULE = re.compile(r"^\s*-{20,}\s*$")
+_TOTAL_LINE = re.compile(r"^\s*Total [^:]*:\s*(?P<value>\d+(?:\.\d+)?)")
+_OLD_COLUMNS = (
+    "ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
+    "DDR Cycles", "NPU Cycles", "Max Cycles", "Tasks", "RW(KB)", "FullName",
+)
+"""Column names given to the headerless older layout (sample 14)."""
+
+Predicate = Callable[[str], bool]
+
+
+def _predicate(column: str) -> tuple[Predicate, bool]:
+    """(token test, optional?) for a header cell."""
+    key = column.lower().replace(" ", "")
+    if key == "id":
+        return col.is_int, False
+    if key == "optype":
+        return col.is_op_type, False
+    if key == "datatype":
+        return col.is_data_type, False
+    if key == "target":
+        return col.is_target, False
+    if key in ("inputshape", "outputshape"):
+        return col.is_shape_list, False
+    if key.startswith("cycles("):
+        return col.is_cycles_triplet, False
+    if key.endswith("cycles"):
+        return col.is_int, False
+    if key == "tasks":
+        return col.is_task_pair, False
+    if key.startswith("rw("):
+        return col.is_number, False
+    if key in col.SPARSE_HEADERS:
+        return col.is_sparse_ratio, True
+    if key == "fullname":
+        return (lambda token: " " not in token), True
+    return (lambda token: True), True
+
+
+def _assign(columns: list[str], tokens: list[str]) -> dict[str, str] | None:
+    """Match tokens to columns in order, skipping optional columns that do not fit."""
+    cells: dict[str, str] = {}
+    index = 0
+    for column in columns:
+        test, optional = _predicate(column)
+        if index < len(tokens) and test(tokens[index]):
+            cells[column] = tokens[index]
+            index += 1
+        elif not optional:
+            return None
+    return cells if index == len(tokens) else None
+
+
+def match_row(columns: list[str], text: str) -> dict[str, str] | None:
+    """A row's cells by column name, or None when the row does not fit the columns."""
+    return _assign(columns, col.split_cells(text)) or _assign(columns, text.split())
+
+
+def _layer(cells: dict[str, str], line: int) -> Layer:
+    input_shapes, input_cut = col.parse_shapes(cells["InputShape"])
+    output_shapes, output_cut = col.parse_shapes(cells["OutputShape"])
+    triplet = next((v for k, v in cells.items() if k.lower().startswith("cycles(")), None)
+    if triplet is not None:
+        ddr, npu, total = col.parse_cycles(triplet)
+    else:
+        ddr, npu, total = (int(cells[k]) for k in ("DDR Cycles", "NPU Cycles", "Max Cycles"))
+    sparse = next((v for k, v in cells.items() if k.lower() in col.SPARSE_HEADERS), None)
+    rw = next((v for k, v in cells.items() if k.lower().startswith("rw(")), None)
+    known = {"ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "FullName"}
+    extra = tuple(
+        (k, v) for k, v in cells.items()
+        if k not in known
+        and not k.lower().endswith("cycles")
+        and not k.lower().startswith(("cycles(", "rw("))
+        and k.lower() not in col.SPARSE_HEADERS
+    )
+    return Layer(
+        id=int(cells["ID"]),
+        op_type=cells["OpType"],
+        target=col.parse_target(cells["Target"]),
+        data_type=cells["DataType"],
+        input_shapes=input_shapes,
+        input_shapes_truncated=input_cut,
+        output_shapes=output_shapes,
+        output_shapes_truncated=output_cut,
+        ddr_cycles=ddr,
+        npu_cycles=npu,
+        total_cycles=total,
+        rw_kb=float(rw) if rw is not None else None,
+        full_name=cells.get("FullName") or None,
+        sparse_ratio=sparse,
+        extra=extra,
+        line=line,
+    )
+
+
+def _looks_like_cut_row(text: str) -> bool:
+    tokens = text.split()
+    return len(tokens) >= 2 and col.is_int(tokens[0]) and col.is_op_type(tokens[1])
+
+
+class _BuildTable(Block):
+    def __init__(self, line: Line, columns: list[str]) -> None:
+        self.first_line = self.last_line = line.number
+        self.stream = line.stream
+        self.columns = columns
+        self.layers: list[Layer] = []
+        self.skipped: list[SkippedRow] = []
+        self.notes: list[tuple[int, str]] = []
+        self.rw_total: float | None = None
+
+    def feed(self, line: Line) -> bool:
+        text = line.text.strip()
+        if not text:
+            return True
+        if _DASH_RULE.match(text):
+            self.last_line = line.number
+            return True
+        cells = match_row(self.columns, text)
+        if cells is not None:
+            self.layers.append(_layer(cells, line.number))
+        elif col.is_elision(text):
+            self.notes.append((line.number, "rows elided in the log (`...`)"))
+        elif (total := _TOTAL_LINE.match(text)) and "Time" not in text:
+            if "Read/Write" in text or "RW" in text:
+                self.rw_total = float(total.group("value"))
+        elif _looks_like_cut_row(text):
+            reason = "row does not fit the columns (cut?)"
+            self.skipped.append(SkippedRow(line.number, text[:200], reason))
+        else:
+            return False
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        notes = [(self.first_line, "build-time estimate (compiler cycles), not a measurement")]
+        return [
+            TableEvent(
+                family=FAMILY,
+                line=self.first_line,
+                last_line=self.last_line,
+                layers=tuple(self.layers),
+                measured=False,
+                reported_rw_kb=self.rw_total,
+                skipped=tuple(self.skipped),
+                notes=tuple(notes + self.notes),
+                stream=self.stream,
+            )
+        ]
+
+
+def is_estimate_header(text: str) -> bool:
+    """``ID  OpType … Cycles… RW(KB) …`` without ``Time(us)``: the build-time estimate header."""
+    return (
+        "OpType" in text
+        and "Cycles" in text
+        and "Time(us)" not in text
+        and text.split()[:2] == ["ID", "OpType"]
+    )
+
+
+class BuildTableParser(BlockParser):
+    family = FAMILY
+    detection = (
+        "header `ID OpType … Cycles(DDR/NPU/Total) RW(KB) FullName` without Time(us), or rows "
+        "with three cycle integers and a `3/0` task column"
+    )
+    fields = "estimated cycles and RW per layer, measured=false (never mixed with measured time)"
+
+    def opens(self, line: Line) -> Block | None:
+        text = line.text
+        if "OpType" in text and is_estimate_header(text.strip()):
+            return _BuildTable(line, col.header_cells(text))
+        if "/" in text and text.lstrip()[:1].isdigit():
+            columns = list(_OLD_COLUMNS)
+            if match_row(columns, text.strip()) is not None:
+                block = _BuildTable(line, columns)
+                block.feed(line)
+                return block
+        return None

@@ -1,0 +1,97 @@
+"""CPU-fallback and multi-core-fallback warnings from the compiler / runtime.
+
+* ``<Op> will fallback to CPU, because <reason>`` (31, usually behind ``W RKNN: [..]``; users
+  paste it bare or with other prefixes, so it is searched *within* the line) ->
+  ``FallbackWarningEvent(kind="cpu", subject=<Op>, reason=<reason>)``.
+* The multi-core record (33)::
+
+      Failed to config layer: 'Conv:/model.22/dfl/conv/Conv' using 3Core fallback to single core mode,
+      core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1
+      ori_Kh 1 ori_Kw 1 ori_Kk 1 ori_Kc 16 ori_Ksx 1 ori_Ksy 1
+      ori_Oh 4 oriOw 8400 oriOc 1 pad_t 0 pad_b 0 pad_l 0 pad_r 0,
+      Please help report this bug!
+
+  -> ``FallbackWarningEvent(kind="multicore", subject=<layer FullName>, reason="using 3Core
+  fallback to single core mode", details=<the detail lines>)``. The runtime prints the record
+  once per configuration attempt, so the same layer can come several times; one event per record.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import FallbackWarningEvent
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "fallback-warning"
+
+_CPU = re.compile(r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$")
+_MULTICORE = re.compile(
+    r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"
+    r"(?P<reason>using \w+ fallback to single core mode)"
+)
+_DETAIL = re.compile(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
+_MAX_DETAILS = 4
+
+
+class _CpuWarning(Block):
+    def __init__(self, line: Line, op: str, reason: str) -> None:
+        self.event = FallbackWarningEvent(
+            line.number, "cpu", op, reason.strip(), stream=line.stream
+        )
+
+    def feed(self, line: Line) -> bool:
+        return False
+
+    def close(self) -> list[Event]:
+        return [self.event]
+
+
+class _MulticoreWarning(Block):
+    def __init__(self, line: Line, name: str, reason: str) -> None:
+        self.line = self.last_line = line.number
+        self.stream = line.stream
+        self.name = name
+        self.reason = reason
+        self.details: list[str] = []
+
+    def feed(self, line: Line) -> bool:
+        if len(self.details) >= _MAX_DETAILS or "Failed to config layer" in line.text:
+            return False
+        if not _DETAIL.search(line.text):
+            return False
+        self.details.append(line.text.strip())
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        return [
+            FallbackWarningEvent(
+                self.line, "multicore", self.name, self.reason, stream=self.stream,
+                details=tuple(self.details), last_line=self.last_line,
+            )
+        ]
+
+
+class FallbackWarningParser(BlockParser):
+    family = FAMILY
+    detection = (
+        "`<Op> will fallback to CPU, because …` or `Failed to config layer: '<name>' using 3Core "
+        "fallback to single core mode,` anywhere in a line"
+    )
+    fields = "kind (cpu / multicore), op type or layer name, reason, detail lines"
+
+    def opens(self, line: Line) -> Block | None:
+        text = line.text
+        if "fallback" not in text:
+            return None
+        if "will fallback to CPU" in text and (cpu := _CPU.search(text)):
+            return _CpuWarning(line, cpu.group("op"), cpu.group("reason"))
+        if "Failed to config layer" in text and (multi := _MULTICORE.search(text)):
+            return _MulticoreWarning(line, multi.group("name"), multi.group("reason"))
+        return None

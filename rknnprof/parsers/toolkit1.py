@@ -1,0 +1,149 @@
+"""rknn-toolkit 1.x ``eval_perf(perf_debug=True)`` table (RK1808 / RV1109 / RV1126 / RK3399Pro).
+
+::
+
+    Layer ID    Name                                         Operator            Uid       Time(us)
+    0           MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1     TENSOR_TRANS        60        361
+                _RKNN_mark_perm_60_0
+    2           MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1     CONVOLUTION         1         920
+
+* The block opens on the header line (``Layer ID`` … ``Operator`` … ``Time(us)``); the ``=====``
+  ``Performance`` banner before it is left to nobody (it carries nothing).
+* Names are wrapped at 40 characters: the rest goes on continuation lines indented (12 blanks in
+  the original) with no other field; they are joined with no separator into ``full_name``.
+* IDs are 0-based and may skip; operators are kernel names (``CONVOLUTION``). No cycles, no
+  target column (``Target.UNKNOWN``), no bandwidth. ``Uid`` goes to ``Layer.extra``.
+* ``Total Time(us): N`` / ``FPS: x`` after the rows (perf_debug=False style) are taken as the
+  table's reported total; a ``====`` rule ends the table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rknnprof.model import Layer, SkippedRow, Target
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.columns import is_elision, to_number
+from rknnprof.parsers.events import TableEvent
+
+if TYPE_CHECKING:
+    from rknnprof.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "toolkit1-perf-table"
+
+_HEADER = re.compile(r"^\s*Layer ID\s+Name\s+Operator\s+Uid\s+Time\(us\)\s*$")
+_ROW = re.compile(
+    r"^(?P<id>\d+)\s+(?P<name>\S+)\s+(?P<op>[A-Z][A-Z0-9_]*)\s+(?P<uid>-?\d+)"
+    r"\s+(?P<time>\d+(?:\.\d+)?)$"
+)
+_TOTAL = re.compile(r"Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
+_FPS = re.compile(r"FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
+_RULE = re.compile(r"^\s*={10,}\s*$")
+_WRAP = 40
+"""rknn-toolkit 1.x wraps the Name column at this many characters."""
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+class _Toolkit1Table(Block):
+    def __init__(self, header: Line) -> None:
+        self.first_line = header.number
+        self.last_line = header.number
+        self.stream = header.stream
+        self.header_indent = _indent(header.text)
+        self.rows: list[dict] = []
+        self.skipped: list[SkippedRow] = []
+        self.notes: list[tuple[int, str]] = []
+        self.total_us: float | None = None
+        self.closed = False
+
+    def feed(self, line: Line) -> bool:
+        if self.closed:
+            return False
+        text = line.text.rstrip().removesuffix("`")  # the closing back-tick of a wrapped paste
+        stripped = text.strip()
+        if not stripped:
+            return True  # blank lines (PDF/markdown damage) do not end the table
+        if _RULE.match(text):
+            # The closing ``====`` rule belongs to the table: take it, then stop.
+            self.closed = True
+            self.last_line = line.number
+            return True
+        total = _TOTAL.search(stripped)
+        if total:
+            self.total_us = to_number(total.group("total"))
+            self.last_line = line.number
+            return True
+        if stripped.startswith("FPS:") and _FPS.match(stripped):
+            self.last_line = line.number
+            return True
+        row = _ROW.match(stripped)
+        if row:
+            self.rows.append({**row.groupdict(), "line": line.number})
+            self.last_line = line.number
+            return True
+        if is_elision(stripped):
+            self.notes.append((line.number, "rows elided in the log (`...`)"))
+            self.last_line = line.number
+            return True
+        if self._is_continuation(text, stripped):
+            self.rows[-1]["name"] += stripped
+            self.last_line = line.number
+            return True
+        if stripped[0].isdigit() and self.rows and _indent(text) <= self.header_indent + 2:
+            self.skipped.append(SkippedRow(line.number, stripped[:200], "incomplete toolkit1 row"))
+            self.last_line = line.number
+            return True
+        return False
+
+    def _is_continuation(self, text: str, stripped: str) -> bool:
+        """A wrapped name: one token right after a row, indented deeper than the header, or
+        (when a paste lost the indentation) following a name that filled its 40 characters."""
+        if not self.rows or " " in stripped:
+            return False
+        deeper = _indent(text) >= self.header_indent + 8
+        name_full = len(self.rows[-1]["name"]) % _WRAP == 0
+        return deeper or name_full
+
+    def close(self) -> list[Event]:
+        layers = tuple(
+            Layer(
+                id=int(row["id"]),
+                op_type=row["op"],
+                target=Target.UNKNOWN,
+                time_us=to_number(row["time"]),
+                full_name=row["name"],
+                extra=(("Uid", row["uid"]),),
+                line=row["line"],
+            )
+            for row in self.rows
+        )
+        return [
+            TableEvent(
+                family=FAMILY,
+                line=self.first_line,
+                last_line=self.last_line,
+                layers=layers,
+                reported_total_time_us=self.total_us,
+                skipped=tuple(self.skipped),
+                notes=tuple(self.notes),
+                stream=self.stream,
+            )
+        ]
+
+
+class Toolkit1TableParser(BlockParser):
+    family = FAMILY
+    detection = (
+        "header `Layer ID  Name  Operator  Uid  Time(us)` (rknn-toolkit 1.x, perf_debug=True)"
+    )
+    fields = "id, kernel op type, wrapped name joined, time_us; Uid in extra; no target or cycles"
+
+    def opens(self, line: Line) -> Block | None:
+        if "Layer ID" in line.text and _HEADER.match(line.text):
+            return _Toolkit1Table(line)
+        return None

@@ -1,0 +1,26 @@
+"""CSV report (``--format csv``): one row per layer of every profile, written with pandas.
+
+Columns: ``profile_index, source_path, format, platform, frames, measured`` then every
+:class:`~rknnprof.model.Layer` field under its own name (``id``, ``op_type`` … ``time_share``).
+Text forms are those of :mod:`rknnprof.analysis.frame` (shapes ``1x3x640x640;16x3x3x3``).
+Missing values are empty cells. Profiles without layers contribute no rows (their totals are in
+``--format json``). Called ``csv_report`` so it does not shadow the standard ``csv`` module.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rknnprof.model import Report
+from rknnprof.reporters.base import RenderOptions, Reporter
+
+
+class CsvReporter(Reporter):
+    name = "csv"
+    suffixes = (".csv",)
+    description = "one row per layer, every layer field plus the profile's source and platform"
+
+    def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
+        from rknnprof.analysis.frame import report_frame
+
+        report_frame(report).to_csv(out, index=False, lineterminator="\n")

@@ -1,0 +1,215 @@
+"""Hand-made SVG/CSS charts for the HTML report (no chart library, no network).
+
+Each function returns an HTML fragment; every piece of log text goes through ``html.escape``.
+Colours come from CSS classes ``b-<bound>`` so dark mode and print styles live in the CSS.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from rknnprof.model import Layer, OpTypeStat, Profile, Target
+from rknnprof.reporters import _facts as F
+
+TIMELINE_W, TIMELINE_H, MARK_H = 1000.0, 160.0, 8.0
+SCATTER = 420.0
+PAD = 44.0
+
+
+def _num(value: float) -> str:
+    """Compact SVG coordinate text (two decimals, no trailing zeros)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def layer_tip(layer: Layer, profile: Profile) -> str:
+    """Tooltip text: ``#8 Transpose · CPU · 3,150 us (27.1%) · cpu · <full name>``."""
+    parts = [f"#{layer.id} {layer.op_type}", layer.target.value, F.fmt_us(layer.time_us)]
+    parts[-1] += f" ({F.fmt_pct(F.layer_share(layer, profile))})"
+    parts.append(
+        f"{layer.bound.value}-bound"
+        if layer.bound.value in ("compute", "bandwidth")
+        else layer.bound.value
+    )
+    if layer.ddr_cycles is not None:
+        parts.append(f"cycles DDR {layer.ddr_cycles:,} / NPU {layer.npu_cycles or 0:,}")
+    if layer.full_name:
+        parts.append(layer.full_name)
+    return " · ".join(parts)
+
+
+def timeline_svg(profile: Profile, row_prefix: str) -> str:
+    """Bars of layer time in execution order (one ``rect.layer-bar`` per layer), coloured by
+    bound; CPU layers get a red mark under the baseline. Stretches to the page width."""
+    layers = profile.layers
+    n = max(len(layers), 1)
+    slot = TIMELINE_W / n
+    gap = slot * 0.15 if slot > 3 else 0.0
+    largest = max((la.time_us or 0.0 for la in layers), default=0.0) or 1.0
+    base = TIMELINE_H
+    parts = [
+        f'<svg class="timeline" viewBox="0 0 {_num(TIMELINE_W)} {_num(TIMELINE_H + MARK_H + 2)}" '
+        f'preserveAspectRatio="none" role="img" aria-label="layer time in execution order">',
+        f'<line class="axis" x1="0" y1="{_num(base)}" x2="{_num(TIMELINE_W)}" y2="{_num(base)}"/>',
+    ]
+    for i, layer in enumerate(layers):
+        h = (layer.time_us or 0.0) / largest * (TIMELINE_H - 4)
+        x = i * slot
+        tip = escape(layer_tip(layer, profile))
+        parts.append(
+            f'<rect class="layer-bar b-{layer.bound.value}" x="{_num(x)}" y="{_num(base - h)}" '
+            f'width="{_num(slot - gap)}" height="{_num(h)}" data-row="{row_prefix}{layer.id}">'
+            f"<title>{tip}</title></rect>"
+        )
+        if layer.target is Target.CPU:
+            parts.append(
+                f'<rect class="cpu-mark" x="{_num(x)}" y="{_num(base + 2)}" '
+                f'width="{_num(max(slot - gap, 1.5))}" height="{_num(MARK_H)}"/>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _decades(low: float, high: float) -> tuple[int, int]:
+    return math.floor(math.log10(low)), math.ceil(math.log10(high))
+
+
+def scatter_svg(profile: Profile, row_prefix: str) -> tuple[str, str]:
+    """DDR cycles (x) against NPU cycles (y) on log axes with the y = x diagonal; points above
+    the diagonal are compute-heavy, below bandwidth-heavy. Returns (svg, note about the rows
+    that cannot be drawn: 0/0/0 or no cycles; one zero side is pinned to the axis floor)."""
+    with_cycles = [
+        la for la in profile.layers if la.ddr_cycles is not None and la.npu_cycles is not None
+    ]
+    zero = [la for la in with_cycles if not la.ddr_cycles and not la.npu_cycles]
+    points = [la for la in with_cycles if la.ddr_cycles or la.npu_cycles]
+    missing = len(profile.layers) - len(with_cycles)
+    notes = []
+    if zero:
+        notes.append(
+            f"{len(zero)} layer{'s' if len(zero) != 1 else ''} with 0/0/0 cycles "
+            "(newer runtimes, CPU layers) cannot be plotted"
+        )
+    if missing:
+        notes.append(f"{missing} layer{'s' if missing != 1 else ''} without cycle columns")
+    pinned = [la for la in points if not la.ddr_cycles or not la.npu_cycles]
+    if pinned:
+        notes.append(f"{len(pinned)} with one side 0 drawn hollow on the axis floor")
+    if not points:
+        return "", "; ".join(notes) or "no cycles in this profile"
+    values = [v for la in points for v in (la.ddr_cycles, la.npu_cycles) if v]
+    lo, hi = _decades(min(values), max(values))
+    if hi <= lo:
+        hi = lo + 1
+    span = SCATTER - 2 * PAD
+
+    def pos(value: int, flip: bool) -> float:
+        frac = (math.log10(value) - lo) / (hi - lo) if value > 0 else 0.0
+        return SCATTER - PAD - frac * span if flip else PAD + frac * span
+
+    parts = [
+        f'<svg class="scatter" viewBox="0 0 {_num(SCATTER)} {_num(SCATTER)}" role="img" '
+        f'aria-label="DDR against NPU cycles, log axes">',
+        f'<line class="axis" x1="{PAD}" y1="{SCATTER - PAD}" x2="{SCATTER - PAD}" '
+        f'y2="{SCATTER - PAD}"/>',
+        f'<line class="axis" x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{SCATTER - PAD}"/>',
+        f'<line class="diag" x1="{PAD}" y1="{SCATTER - PAD}" x2="{SCATTER - PAD}" y2="{PAD}"/>',
+    ]
+    for decade in range(lo, hi + 1):
+        x = pos(10**decade, False)
+        y = pos(10**decade, True)
+        label = f"1e{decade}"
+        parts.append(
+            f'<text x="{_num(x)}" y="{_num(SCATTER - PAD + 14)}" '
+            f'text-anchor="middle">{label}</text>'
+        )
+        parts.append(
+            f'<text x="{_num(PAD - 4)}" y="{_num(y + 4)}" text-anchor="end">{label}</text>'
+        )
+    parts.append(
+        f'<text x="{SCATTER / 2}" y="{SCATTER - 8}" text-anchor="middle">DDR cycles →</text>'
+    )
+    parts.append(
+        f'<text x="12" y="{SCATTER / 2}" transform="rotate(-90 12 {SCATTER / 2})" '
+        f'text-anchor="middle">NPU cycles →</text>'
+    )
+    parts.append(
+        f'<text x="{SCATTER - PAD - 4}" y="{PAD + 12}" text-anchor="end">compute-heavy</text>'
+    )
+    parts.append(
+        f'<text x="{SCATTER - PAD - 4}" y="{SCATTER - PAD - 6}" text-anchor="end">'
+        "bandwidth-heavy</text>"
+    )
+    for layer in points:
+        x = pos(layer.ddr_cycles or 0, False)
+        y = pos(layer.npu_cycles or 0, True)
+        hollow = " pinned" if not (layer.ddr_cycles and layer.npu_cycles) else ""
+        parts.append(
+            f'<circle class="pt b-{layer.bound.value}{hollow}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="3.5"'
+            f' data-row="{row_prefix}{layer.id}"><title>{escape(layer_tip(layer, profile))}'
+            "</title></circle>"
+        )
+    parts.append("</svg>")
+    return "".join(parts), "; ".join(notes)
+
+
+def bound_stack(profile: Profile) -> str:
+    """A 100 % stacked bar of time per bound, with a legend."""
+    total = profile.total_time_us or 0.0
+    if not profile.layers or not total:
+        return ""
+    shares = [(b, us / total) for b, us in F.time_by_bound(profile).items() if us > 0]
+    bar = "".join(
+        f'<div class="b-{b.value}" style="width:{s * 100:.2f}%" title="{escape(F.BOUND_LABEL[b])} '
+        f'{F.fmt_pct(s)}"></div>'
+        for b, s in shares
+    )
+    legend = "".join(
+        f'<span><i class="b-{b.value}"></i>{escape(F.BOUND_LABEL[b])} {F.fmt_pct(s)}</span>'
+        for b, s in shares
+    )
+    return (
+        f'<div class="stack" aria-label="time by bound">{bar}</div>'
+        f'<div class="legend">{legend}</div>'
+    )
+
+
+def bound_legend(profile: Profile) -> str:
+    """The colour legend of the bound classes present in the profile."""
+    present = [
+        b
+        for b, us in F.time_by_bound(profile).items()
+        if us > 0 or any(la.bound is b for la in profile.layers)
+    ]
+    items = "".join(
+        f'<span><i class="b-{b.value}"></i>{escape(F.BOUND_LABEL[b])}</span>' for b in present
+    )
+    return f'<div class="legend">{items}<span><i class="cpu-key"></i>CPU layer</span></div>'
+
+
+def ops_bars(profile: Profile, ops: tuple[OpTypeStat, ...]) -> str:
+    """One row per op type: name, an NPU/CPU stacked bar scaled to the largest, time and share."""
+    largest = max((s.total_time_us for s in ops), default=0.0) or 1.0
+    total = profile.total_time_us or sum(s.total_time_us for s in ops) or 1.0
+    rows = []
+    for stat in ops:
+        share = stat.share if stat.share is not None else stat.total_time_us / total
+        npu = stat.npu_time_us / largest * 100
+        cpu = stat.cpu_time_us / largest * 100
+        tip = (
+            f"{stat.op_type}: {stat.calls} calls, NPU {F.fmt_us(stat.npu_time_us)}, "
+            f"CPU {F.fmt_us(stat.cpu_time_us)}"
+        )
+        rows.append(
+            f'<div class="row" title="{escape(tip)}"><span class="name">{escape(stat.op_type)} '
+            f'<span class="note">×{stat.calls}</span></span><span class="bar">'
+            f'<span class="npu" style="width:{npu:.2f}%"></span>'
+            f'<span class="cpu" style="width:{cpu:.2f}%"></span></span>'
+            f'<span class="val">{F.fmt_us(stat.total_time_us)} · {F.fmt_pct(share)}</span></div>'
+        )
+    legend = (
+        '<div class="legend"><span><i class="sw" style="background:var(--npu)"></i>NPU</span>'
+        '<span><i class="sw" style="background:var(--cpu)"></i>CPU</span></div>'
+    )
+    return f'<div class="ops">{"".join(rows)}</div>{legend}'

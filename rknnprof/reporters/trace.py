@@ -1,0 +1,187 @@
+"""Chrome trace-event JSON (``--format trace``, ``-o run.perfetto.json`` or ``-o run.trace``).
+
+Opens in https://ui.perfetto.dev and ``chrome://tracing``: ``{"traceEvents": [...]}`` with
+``"X"`` complete events, ``ts``/``dur`` in microseconds, and ``"M"`` metadata events naming the
+process (one per profile) and threads (one track per executor).
+
+Tracks (``tid``): ``0`` frames (one slice per frame, the profile total), ``1`` CPU, ``2`` GPU,
+``3`` target unknown (toolkit1 tables have no Target column), ``9`` NPU with no core stated
+(no WorkLoad column, or 0/0/0), ``10 + n`` NPU core *n*.
+
+Decisions:
+
+* A layer split across cores (WorkLoad ``33.3%/33.3%/33.3%``) is drawn as one slice of the same
+  ``ts``/``dur`` on *every* core with a workload above 0; the time axis advances once, so each
+  frame spans exactly the profile total (the sum of the layers' times).
+* Layers run in table order, back to back: the log gives durations, not start times.
+* A merged multi-frame profile keeps only per-layer medians, so every frame repeats the medians
+  (``args.frame``; the frame slice carries the frame's own measured total when the log gave
+  one). At most :data:`MAX_FRAMES` frames are drawn, to keep the file small.
+* Profiles without layers draw their total (or benchmark runs) on the frames track only.
+* Build-time estimates are labelled ``ESTIMATE`` in the process name.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from rknnprof import __version__
+from rknnprof.model import Layer, Profile, Report, Target
+from rknnprof.reporters import _facts as F
+from rknnprof.reporters.base import RenderOptions, Reporter
+
+MAX_FRAMES = 100
+"""Most frames drawn per profile (each repeats the per-layer medians)."""
+TID_FRAMES, TID_CPU, TID_GPU, TID_UNKNOWN, TID_NPU_ANY, TID_NPU_CORE0 = 0, 1, 2, 3, 9, 10
+TRACK_NAMES = {
+    TID_FRAMES: "frames",
+    TID_CPU: "CPU",
+    TID_GPU: "GPU",
+    TID_UNKNOWN: "target unknown",
+    TID_NPU_ANY: "NPU (core not stated)",
+}
+
+
+def layer_tids(layer: Layer) -> list[int]:
+    """The tracks a layer is drawn on (see the module doc)."""
+    if layer.target is Target.CPU:
+        return [TID_CPU]
+    if layer.target is Target.GPU:
+        return [TID_GPU]
+    if layer.target is Target.NPU:
+        cores = [TID_NPU_CORE0 + i for i, w in enumerate(layer.workload_pct or ()) if w > 0]
+        return cores or [TID_NPU_ANY]
+    return [TID_UNKNOWN]
+
+
+def layer_args(layer: Layer) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "id": layer.id,
+        "op_type": layer.op_type,
+        "full_name": layer.full_name,
+        "target": layer.target.value,
+        "data_type": layer.data_type,
+        "input_shapes": F.shape_text(layer.input_shapes, layer.input_shapes_truncated) or None,
+        "output_shapes": F.shape_text(layer.output_shapes, layer.output_shapes_truncated) or None,
+        "bound": layer.bound.value,
+        "bound_basis": layer.bound_basis.value,
+        "cycles": {"ddr": layer.ddr_cycles, "npu": layer.npu_cycles, "total": layer.total_cycles},
+        "time_us": layer.time_us,
+        "time_share": layer.time_share,
+        "mac_usage_pct": layer.mac_usage_pct,
+        "workload_pct": list(layer.workload_pct) if layer.workload_pct is not None else None,
+        "rw_kb": layer.rw_kb,
+    }
+    return args
+
+
+def _meta(name: str, pid: int, tid: int | None, value: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {"name": name, "ph": "M", "pid": pid, "args": {}}
+    if tid is not None:
+        event["tid"] = tid
+    event["args"]["name" if name.endswith("_name") else "sort_index"] = value
+    return event
+
+
+def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
+    """Metadata plus slices for one profile (process ``pid``)."""
+    label = F.profile_title(profile)
+    if not profile.measured:
+        label = f"ESTIMATE (not measured): {label}"
+    events = [_meta("process_name", pid, None, label), _meta("process_sort_index", pid, None, pid)]
+    slices: list[dict[str, Any]] = []
+    used: set[int] = {TID_FRAMES}
+    total = profile.total_time_us or 0.0
+    if profile.layers:
+        frames = min(max(profile.frames, 1), MAX_FRAMES)
+        start = 0.0
+        for frame in range(frames):
+            frame_args: dict[str, Any] = {
+                "frame": frame,
+                "layers": len(profile.layers),
+                "sum_of_layer_medians_us": total,
+            }
+            if frame < len(profile.frame_times_us):
+                frame_args["measured_frame_time_us"] = profile.frame_times_us[frame]
+            slices.append(
+                {
+                    "name": f"frame {frame}",
+                    "cat": "frame",
+                    "ph": "X",
+                    "pid": pid,
+                    "tid": TID_FRAMES,
+                    "ts": start,
+                    "dur": total,
+                    "args": frame_args,
+                }
+            )
+            ts = start
+            for layer in profile.layers:
+                dur = layer.time_us or 0.0
+                args = layer_args(layer)
+                if profile.frames > 1:
+                    args["frame"] = frame
+                for tid in layer_tids(layer):
+                    used.add(tid)
+                    slices.append(
+                        {
+                            "name": layer.op_type,
+                            "cat": f"layer,{layer.bound.value}",
+                            "ph": "X",
+                            "pid": pid,
+                            "tid": tid,
+                            "ts": ts,
+                            "dur": dur,
+                            "args": args,
+                        }
+                    )
+                ts += dur
+            start += total
+    else:
+        runs = profile.benchmark.run_times_ms if profile.benchmark else ()
+        durations = [ms * 1000 for ms in runs] or ([total] if total else [])
+        start = 0.0
+        for frame, dur in enumerate(durations[:MAX_FRAMES]):
+            slices.append(
+                {
+                    "name": f"frame {frame}",
+                    "cat": "frame",
+                    "ph": "X",
+                    "pid": pid,
+                    "tid": TID_FRAMES,
+                    "ts": start,
+                    "dur": dur,
+                    "args": {"note": F.kind_note(profile)},
+                }
+            )
+            start += dur
+    for tid in sorted(used):
+        name = TRACK_NAMES.get(tid, f"NPU core {tid - TID_NPU_CORE0}")
+        events.append(_meta("thread_name", pid, tid, name))
+        events.append(_meta("thread_sort_index", pid, tid, tid))
+    return events + slices
+
+
+class TraceReporter(Reporter):
+    name = "trace"
+    suffixes = (".trace", ".perfetto.json")
+    description = "Chrome trace-event JSON for ui.perfetto.dev: one track per NPU core and the CPU"
+
+    def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
+        events: list[dict[str, Any]] = []
+        for index, profile in enumerate(report.profiles):
+            events += profile_events(profile, index + 1)
+        other = {
+            "generator": f"rknnprof {__version__}",
+            "note": "layers laid back to back in table order; per-layer medians for merged frames",
+            "warnings": [w.message for w in report.warnings],
+        }
+        # one event per line: still valid JSON, small, and readable in a diff
+        out.write('{"displayTimeUnit":"ms","otherData":')
+        out.write(json.dumps(other, ensure_ascii=False))
+        out.write(',"traceEvents":[\n')
+        out.write(
+            ",\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in events)
+        )
+        out.write("\n]}\n")

@@ -1,0 +1,214 @@
+"""Write the per-rule fixture logs in this folder: ``python tests/data/rules/make_fixtures.py``.
+
+Each rule RKNxxx has ``RKNxxx.txt`` (triggers it) and ``RKNxxx_ok.txt`` (must not). They are
+small tables in the 2.3.x toolkit2 layout of corpus/FORMATS.md §1.2 (19-wide OpType, 222-dash
+rules, empty MacUsage on 0/0/0 rows, a ranking table with a ``Total`` row), optionally behind
+runtime info lines (FORMATS.md §4), a frequency list (§1.1) or as rknn_benchmark output (§7).
+Numbers are made up but consistent: Total = max(DDR, NPU); MacUsage = MACs/1024/(time x 1000)
+for INT8 (512 for FP16) at 1 GHz; the totals are the column sums.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RULE = "-" * 222
+RANK_RULE = "-" * 99
+WIDTHS = (5, 19, 9, 7, 41, 23, 25, 13, 21, 21, 13)
+ONE = "100.0%/0.0%/0.0%"
+CPU_LOAD = "0.0%/0.0%/0.0%"
+SPLIT3 = "33.3%/33.3%/33.3%"
+
+
+def shape(*dims: int) -> str:
+    return "(" + ",".join(map(str, dims)) + ")"
+
+
+def conv(op, cin, cout, hw, k=3, stride=1, dtype="INT8", ddr=None, wl=ONE, name=None,
+         time=None, ratio=None):
+    """A conv row: NPU cycles from the aligned channels, time from a MAC usage ``ratio``."""
+    out_hw = hw // stride
+    r = 512 if dtype == "FLOAT16" else 1024
+    macs = cout * cin * k * k * out_hw * out_hw
+    npu = -(-cin // 32) * 32 * -(-cout // 32) * 32 * k * k * out_hw * out_hw // r
+    ddr = ddr if ddr is not None else npu // 4
+    time = time or round(max(ddr, npu) / 1000 / (ratio or 0.8))
+    mac = f"{macs / r / (time * 1000) * 100:.2f}/0.00/0.00"
+    rw = round((cin * hw * hw + cout * out_hw * out_hw) * (2 if dtype == "FLOAT16" else 1) / 1024)
+    inputs = f"{shape(1, cin, hw, hw)},{shape(cout, cin, k, k)},{shape(cout)}"
+    return (op, dtype, "NPU", inputs, shape(1, cout, out_hw, out_hw),
+            f"{ddr}/{npu}/{max(ddr, npu)}", time, mac, wl, rw, name or f"Conv:/{op.lower()}_{cin}_{cout}")
+
+
+def row(op, inputs, output, time, rw, name, target="NPU", dtype="INT8", cycles="0/0/0", wl=None):
+    wl = wl or (CPU_LOAD if target == "CPU" else ONE)
+    return (op, dtype, target, inputs, output, cycles, time, "", wl, rw, name)
+
+
+def io_in(out, dtype="UINT8", time=5):
+    return row("InputOperator", "\\", out, time, 0, "InputOperator:images", "CPU", dtype)
+
+
+def io_out(inp, dtype="INT8", time=4, n=0):
+    return row("OutputOperator", inp, "\\", time, 10, f"OutputOperator:output{n}", "CPU", dtype)
+
+
+def table(rows, workload="WorkLoad(0/1/2)") -> list[str]:
+    head = ("ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
+            "Cycles(DDR/NPU/Total)", "Time(us)", "MacUsage(%)", workload, "RW(KB)")
+    lines = [RULE, " " * 74 + "Network Layer Information Table" + " " * 80, RULE,
+             "".join(h.ljust(w) for h, w in zip(head, WIDTHS)) + "FullName        ", RULE]
+    for index, r in enumerate(rows, 1):
+        cells = (str(index), *map(str, r[:10]))
+        lines.append("".join(c.ljust(w) for c, w in zip(cells, WIDTHS)) + r[10].ljust(16))
+    total = sum(r[6] for r in rows)
+    lines += [RULE, f"Total Operator Elapsed Per Frame Time(us): {total}",
+              f"Total Memory Read/Write Per Frame Size(KB): {sum(r[9] for r in rows)}", RULE]
+    return lines + ranking(rows, total)
+
+
+def ranking(rows, total) -> list[str]:
+    stats: dict[str, list[int]] = {}
+    for r in rows:
+        calls, cpu, npu = stats.setdefault(r[0], [0, 0, 0])
+        stats[r[0]] = [calls + 1, cpu + (r[6] if r[2] == "CPU" else 0),
+                       npu + (r[6] if r[2] == "NPU" else 0)]
+    widths = (19, 13, 13, 13, 13, 15, 14)
+    head = ("OpType", "CallNumber", "CPUTime(us)", "GPUTime(us)", "NPUTime(us)", "TotalTime(us)",
+            "TimeRatio(%)")
+    lines = [RANK_RULE, " " * 33 + "Operator Time Consuming Ranking Table" + " " * 12, RANK_RULE,
+             "".join(h.ljust(w) for h, w in zip(head, widths)), RANK_RULE]
+    for op, (calls, cpu, npu) in sorted(stats.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
+        cells = (op, calls, cpu, 0, npu, cpu + npu, f"{(cpu + npu) / total * 100:.2f}%")
+        lines.append("".join(str(c).ljust(w) for c, w in zip(cells, widths)))
+    cpu_all = sum(v[1] for v in stats.values())
+    npu_all = sum(v[2] for v in stats.values())
+    cells = ("Total", "", cpu_all, 0, npu_all, total)
+    lines += ["".join(str(c).ljust(w) for c, w in zip(cells, widths)), RANK_RULE]
+    return lines
+
+
+def info(platform="rk3588", driver="0.9.8", runtime="2.3.2") -> list[str]:
+    return [
+        f"I RKNN: [10:21:37.402] RKNN Runtime Information, librknnrt version: {runtime} "
+        "(429f97ae6b@2025-04-09T09:09:27)",
+        f"I RKNN: [10:21:37.402] RKNN Driver Information, version: {driver}",
+        "I RKNN: [10:21:37.405] RKNN Model Information, version: 6, toolkit version: "
+        f"{runtime}(compiler version: {runtime} (e045de294f@2025-04-07T19:48:25)), target: "
+        f"RKNPU v2, target platform: {platform}, framework name: ONNX, framework layout: NCHW, "
+        "model inference type: static_shape",
+    ]
+
+
+def freqs(npu="1000000000", ddr="2112000000") -> list[str]:
+    return ["CPU Current Frequency List:", "    - 1800000", "    - 2352000",
+            "NPU Current Frequency List:", f"    - {npu}", "DDR Current Frequency List:",
+            f"    - {ddr}", "",
+            "Warning: The performance result is just for debugging, may worse than actual "
+            "performance!"]
+
+
+def clean(wl=ONE, dtype="INT8", extra=()):
+    """A small all-NPU INT8 model with aligned channels and high MAC usage (< 5 ms NPU time)."""
+    return [io_in(shape(1, 32, 80, 80), "INT8" if dtype == "INT8" else dtype),
+            conv("ConvRelu", 32, 64, 80, dtype=dtype, wl=wl, name="Conv:/backbone/conv1/Conv"),
+            *extra,
+            conv("ConvRelu", 64, 64, 80, dtype=dtype, wl=wl, name="Conv:/backbone/conv2/Conv"),
+            conv("ConvRelu", 64, 128, 80, stride=2, dtype=dtype, wl=wl,
+                 name="Conv:/backbone/conv3/Conv"),
+            io_out(shape(1, 128, 40, 40), dtype)]
+
+
+def fixtures() -> dict[str, list[str]]:
+    c64 = shape(1, 64, 80, 80)
+    big = [conv("ConvRelu", 64, 64, 160, wl=ONE, name=f"Conv:/neck/conv{i}/Conv") for i in range(4)]
+    f = {}
+    # RKN001: a Transpose over RK3588's h*w limit on the CPU, with the build warning
+    transpose = row("Transpose", shape(1, 16, 256, 2560), shape(1, 16, 2560, 256), 5200, 20480,
+                    "Transpose:/head/Transpose", "CPU")
+    f["RKN001"] = [*info(), "W RKNN: [13:52:53.504] Transpose will fallback to CPU, because input "
+                   "shape has exceeded the max limit, height(256) * width(2560) = 655360, required "
+                   "product no larger than 8192!", "rknn_run", *table(clean(extra=[transpose]))]
+    f["RKN001_ok"] = [*info(), "rknn_run", *table(clean())]
+    # RKN002: an FP16 model
+    f["RKN002"] = [*info(), *table(clean(dtype="FLOAT16"))]
+    f["RKN002_ok"] = [*info(), *table(clean())]
+    # RKN010: convs waiting on DDR (DDR cycles 4x the NPU cycles), FP16
+    ddr_heavy = [conv("Conv", 64, 64, 80, k=1, dtype="FLOAT16", ddr=400000, ratio=0.9,
+                      name=f"Conv:/head/proj{i}/Conv") for i in range(3)]
+    f["RKN010"] = [*info(), *table(clean(extra=ddr_heavy))]
+    f["RKN010_ok"] = f["RKN002_ok"]
+    # RKN011: a 16->16 conv at low MAC usage
+    narrow = conv("ConvRelu", 16, 16, 160, ratio=0.9, name="Conv:/stem/conv2/Conv", time=2400)
+    f["RKN011"] = [*info(), *table(clean(extra=[narrow]))]
+    f["RKN011_ok"] = f["RKN002_ok"]
+    # RKN020: Split/Concat copies take a large share
+    copies = [row("Split", f"{c64},(2)", f"{shape(1, 32, 80, 80)},...", 260, 400, "Split:/c2f/Split"),
+              row("Concat", f"{shape(1, 32, 80, 80)},{shape(1, 32, 80, 80)},...", shape(1, 96, 80, 80),
+                  420, 600, "Concat:/c2f/Concat")]
+    f["RKN020"] = [*info(), *table(clean(extra=copies))]
+    f["RKN020_ok"] = f["RKN002_ok"]
+    # RKN021: Pad feeding a Conv
+    pad = [row("Pad", shape(1, 64, 80, 80), shape(1, 64, 82, 82), 180, 820, "Pad:/neck/Pad"),
+           conv("Conv", 64, 64, 82, name="Conv:/neck/conv_after_pad/Conv")]
+    f["RKN021"] = [*info(), *table(clean(extra=pad))]
+    f["RKN021_ok"] = f["RKN002_ok"]
+    # RKN022: Reshape -> Transpose -> Reshape
+    chain = [row("Reshape", f"{c64},(3)", shape(1, 64, 6400), 40, 400, "Reshape:/head/Reshape"),
+             row("Transpose", shape(1, 64, 6400), shape(1, 6400, 64), 160, 800,
+                 "Transpose:/head/Transpose"),
+             row("Reshape", f"{shape(1, 6400, 64)},(4)", shape(1, 6400, 8, 8), 60, 800,
+                 "Reshape:/head/Reshape_1")]
+    f["RKN022"] = [*info(), *table(clean(extra=chain))]
+    f["RKN022_ok"] = f["RKN002_ok"]
+    # RKN023: Conv then a separate Relu
+    unfused = [conv("Conv", 64, 64, 80, name="Conv:/neck/conv_plain/Conv"),
+               row("Relu", c64, c64, 120, 800, "Relu:/neck/Relu")]
+    f["RKN023"] = [*info(), *table(clean(extra=unfused))]
+    f["RKN023_ok"] = f["RKN002_ok"]
+    # RKN024: Split + Sigmoid + Mul left unfused (GLU)
+    glu = [row("Split", f"{c64},(2)", f"{shape(1, 32, 80, 80)},...", 150, 400, "Split:/glu/Split"),
+           row("Sigmoid", shape(1, 32, 80, 80), shape(1, 32, 80, 80), 140, 400, "Sigmoid:/glu/Sigmoid"),
+           row("Mul", f"{shape(1, 32, 80, 80)},{shape(1, 32, 80, 80)}", shape(1, 32, 80, 80), 130,
+               600, "Mul:/glu/Mul")]
+    f["RKN024"] = [*info(), *table(clean(extra=glu))]
+    f["RKN024_ok"] = f["RKN002_ok"]
+    # RKN030: a multi-core run in which ConvExSwish stays on core 0
+    swish = [conv("ConvExSwish", 64, 64, 160, wl=ONE, name=f"Conv:/neck/swish{i}/Conv")
+             for i in range(2)]
+    f["RKN030"] = [*info(), *table(clean(wl=SPLIT3, extra=swish))]
+    f["RKN030_ok"] = [*info(), *table(clean(wl=SPLIT3))]
+    # RKN040: dense INT8 convs on RK3576 (two cores: WorkLoad(0/1))
+    two = "100.0%/0.0%"
+    dense = [conv("ConvRelu", 64, 64, 160, wl=two, name=f"Conv:/neck/dense{i}/Conv") for i in range(2)]
+    rk3576 = [[*r[:8], two if r[2] == "NPU" else "0.0%/0.0%", *r[9:]] for r in clean(extra=dense)]
+    f["RKN040"] = [*info("rk3576"), *table(rk3576, "WorkLoad(0/1)")]
+    f["RKN040_ok"] = [*info("rk3588"), *table(clean(extra=dense))]
+    # RKN050: an old driver and a lowered NPU clock
+    f["RKN050"] = [*info(driver="0.8.2", runtime="1.6.0"), *freqs(npu="600000000"),
+                   *table(clean())]
+    # ranking table only (no per-layer rows: no profiling caveat), a current driver
+    rows = clean()
+    f["RKN050_ok"] = [*info(), *ranking(rows, sum(r[6] for r in rows))]
+    # RKN060: DFL softmax in the model, on the NPU
+    dfl = [row("exSoftmax13", shape(1, 4, 16, 6400), shape(1, 4, 16, 6400), 3100, 800,
+               "exSoftmax13:/model.22/dfl/Softmax"),
+           conv("Conv", 16, 1, 80, k=1, name="Conv:/model.22/dfl/conv/Conv")]
+    f["RKN060"] = [*info(), *table(clean()[:-1] + dfl + clean()[-1:])]
+    f["RKN060_ok"] = f["RKN002_ok"]
+    # RKN061: attention on RK3588
+    attn = [row("exSDPAttention", f"{shape(2, 32, 1, 400)},{shape(2, 32, 1, 400)},...",
+                shape(2, 64, 1, 400), 1338, 100, "exSDPAttention:node_matmul_1#1_2sdpa")]
+    f["RKN061"] = [*info(), *table(clean(extra=attn))]
+    f["RKN061_ok"] = f["RKN002_ok"]
+    return f
+
+
+def main() -> None:
+    for name, lines in fixtures().items():
+        (HERE / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from parser_helpers import corpus_lines, lines_of, of_type, run
+
+from rknnprof.lines import Line
+from rknnprof.parsers.events import FallbackWarningEvent, NpuLoadEvent
+from rknnprof.parsers.fallback_warnings import FallbackWarningParser
+from rknnprof.parsers.npu_load import NpuLoadParser
+
+REASON = (
+    "input shape has exceeded the max limit, height(256) * width(2560) = 655360, "
+    "required product no larger than 8192!"
+)
+
+
+def warnings(text: str) -> list[FallbackWarningEvent]:
+    return of_type(run(FallbackWarningParser(), lines_of(text)), FallbackWarningEvent)
+
+
+def test_cpu_fallback_bare_and_with_odd_prefixes() -> None:
+    for prefix in ("", "W RKNN: [13:52:53.504] ", "> ", "  |  2024-01-01 W "):
+        [event] = warnings(f"{prefix}Transpose will fallback to CPU, because {REASON}")
+        assert (event.kind, event.subject, event.reason) == ("cpu", "Transpose", REASON)
+
+
+def test_stream_is_kept() -> None:
+    block = FallbackWarningParser().opens(Line(4, "Gather will fallback to CPU, because x", (12, 13)))
+    [event] = block.close()
+    assert (event.line, event.stream) == (4, (12, 13))
+
+
+def test_multicore_record_takes_its_four_detail_lines() -> None:
+    [first, second] = warnings(
+        """Failed to config layer: 'Conv:/a' using 3Core fallback to single core mode,
+core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1
+ori_Kh 1 ori_Kw 1 ori_Kk 1 ori_Kc 16 ori_Ksx 1 ori_Ksy 1
+ori_Oh 4 oriOw 8400 oriOc 1 pad_t 0 pad_b 0 pad_l 0 pad_r 0,
+Please help report this bug!
+Failed to config layer: 'Conv:/b' using 2Core fallback to single core mode,
+unrelated"""
+    )
+    assert (first.kind, first.subject, first.line, first.last_line) == ("multicore", "Conv:/a", 1, 5)
+    assert first.reason == "using 3Core fallback to single core mode"
+    assert first.details[0] == "core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1"
+    assert len(first.details) == 4
+    assert (second.subject, second.details, second.last_line) == ("Conv:/b", (), 6)
+
+
+def test_other_lines_are_not_warnings() -> None:
+    assert warnings("fallback to something else\nTranspose will run on NPU") == []
+
+
+def test_corpus_31_transpose(corpus) -> None:
+    [event] = of_type(run(FallbackWarningParser(), corpus_lines(corpus("31_"))), FallbackWarningEvent)
+    assert (event.kind, event.subject, event.reason) == ("cpu", "Transpose", REASON)
+
+
+def test_corpus_33_multicore_records(corpus) -> None:
+    events = of_type(run(FallbackWarningParser(), corpus_lines(corpus("33_"))), FallbackWarningEvent)
+    # Read from the log: four records (the last cut after its first detail word), all about
+    # the DFL conv; the first three carry their four detail lines.
+    assert [e.subject for e in events] == ["Conv:/model.22/dfl/conv/Conv"] * 4
+    assert [e.line for e in events] == [1, 6, 11, 16]
+    assert [len(e.details) for e in events[:3]] == [4, 4, 4]
+    assert all(e.kind == "multicore" for e in events)
+
+
+def test_npu_load_multi_and_single_core() -> None:
+    out = run(NpuLoadParser(), lines_of("NPU load:  Core0: 52%, Core1:  0%, Core2:  7%,\nNPU load:  20%\nNPU load: n/a"))
+    assert [e.load_pct for e in of_type(out, NpuLoadEvent)] == [(52.0, 0.0, 7.0), (20.0,)]

@@ -1,0 +1,74 @@
+"""Memory tables and error reports: recognised, never read as layer tables, never crash."""
+
+from __future__ import annotations
+
+from parser_helpers import corpus_lines, lines_of, of_type, run
+
+from rknnprof.lines import Line
+from rknnprof.parsers.build_table import BuildTableParser
+from rknnprof.parsers.error_reports import ErrorReportParser
+from rknnprof.parsers.events import NoteEvent, TableEvent
+from rknnprof.parsers.memory_tables import MemoryTableParser
+from rknnprof.parsers.toolkit1 import Toolkit1TableParser
+
+ALL = [Toolkit1TableParser(), BuildTableParser(), MemoryTableParser(), ErrorReportParser()]
+
+
+def test_corpus_06_sram_table_is_one_note(corpus) -> None:
+    events = run(ALL, corpus_lines(corpus("06_")))
+    assert of_type(events, TableEvent) == []
+    [note] = of_type(events, NoteEvent)
+    # 31 rows (IDs 1..31), from line 2 (SRAM size) to the closing rule on line 45.
+    assert note.kind == "table" and "SRAM" in note.message and "31 rows" in note.message
+    assert (note.line, note.last_line) == (2, 45)
+
+
+def test_corpus_35_memory_table_is_one_note(corpus) -> None:
+    events = run(ALL, corpus_lines(corpus("35_")))
+    assert of_type(events, TableEvent) == []
+    [note] = of_type(events, NoteEvent)
+    # Rows 67..74 with ID 72 twice: nine complete rows, then `75  Concat` cut.
+    assert "9 rows" in note.message and "SRAM" not in note.message
+    assert note.last_line == 10
+
+
+def test_corpus_25_traceback_names_the_exception(corpus) -> None:
+    [note] = of_type(run(ALL, corpus_lines(corpus("25_"))), NoteEvent)
+    assert note.kind == "error" and note.message == "ValueError: substring not found"
+    assert (note.line, note.last_line) == (1, 8)
+
+
+def test_corpus_22_error_path(corpus) -> None:
+    notes = of_type(run(ALL, corpus_lines(corpus("22_"))), NoteEvent)
+    assert notes[0].message == "Get model perf detail success, but detail is empty!"
+    assert any(
+        n.message == "ValueError: Performance information is empty, some mistakes may happened."
+        for n in notes
+    )
+
+
+def test_corpus_21_perf_run_failure(corpus) -> None:
+    notes = of_type(run(ALL, corpus_lines(corpus("21_"))), NoteEvent)
+    assert [n.message[:24] for n in notes] == ["IOCTL_CMD_PERF_RUN fail,"]
+
+
+def test_corpus_39_logcat_error_lines(corpus) -> None:
+    [note] = of_type(run(ALL, corpus_lines(corpus("39_"))), NoteEvent)
+    assert note.message == "The rknn model does not match the RKNPU hardware version!"
+
+
+def test_corpus_13_c_demo_header_does_not_crash(corpus) -> None:
+    events = run(ALL, corpus_lines(corpus("13_")))
+    assert of_type(events, TableEvent) == []
+
+
+def test_level_from_lines_stage_is_used() -> None:
+    [note] = of_type(
+        run(ErrorReportParser(), [Line(3, "rknn_init, load model failed!", (1, 1), "E", "RKNN")]),
+        NoteEvent,
+    )
+    assert note.message == "rknn_init, load model failed!"
+
+
+def test_version_line_at_e_level_is_not_an_error() -> None:
+    assert run(ErrorReportParser(), lines_of("E rknn-toolkit2 version: 2.3.2")) == []

@@ -1,0 +1,70 @@
+"""Terminal table: content, width adaptation, colour switch, profiles without layers."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+
+from rknnprof.reporters import REPORTERS, SUFFIXES, for_suffix, get_reporter
+
+from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
+
+
+def test_registry_names_and_suffixes() -> None:
+    for name in ("table", "markdown", "csv", "html", "trace"):
+        assert name in REPORTERS
+        assert get_reporter(name).name == name
+    assert for_suffix("out/report.md") == "markdown"
+    assert for_suffix("r.CSV") == "csv"
+    assert for_suffix("r.htm") == "html" and for_suffix("r.html") == "html"
+    assert for_suffix("r.txt") == "table"
+    assert for_suffix("run.trace") == "trace"
+    assert for_suffix("run.perfetto.json") == "trace"
+    assert for_suffix("report.json") == "json"  # json wins for a plain .json
+    assert for_suffix("report.unknown") is None
+    for suffix, name in SUFFIXES.items():
+        assert name in REPORTERS, suffix
+
+
+def test_summary_top_layers_and_advice_at_80_columns() -> None:
+    text = render("table", HAND_REPORT, width=80)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= 80 for line in lines)
+    assert lines[0] == "yolov8n_demo.rknn (logs/yolo_rk3588.txt:3-40)"
+    # 11640 us by hand: 12+1888+534+1195+113+2002+922+3150+1338+0+429+57; CPU 12+3150+57
+    assert "total 11.64 ms (log 11.65 ms)" in lines[1]
+    assert "NPU 72.3% / CPU 27.7%" in lines[1]
+    # bandwidth = Split 1195 + Concat 2002 = 3197 / 11640 = 27.5%
+    assert "bandwidth 27.5%" in lines[2] and "unknown 12.5%" in lines[2]
+    assert "runtime 2.3.2 · driver 0.9.8" in text
+    top = [line for line in lines if line.lstrip().startswith(("8 ", "6 ", "2 "))]
+    assert top[0].split()[:2] == ["8", "Transpose"]  # slowest first
+    assert "3,150" in top[0] and "27.1%" in top[0] and top[0].rstrip().endswith("cpu")
+    assert "1x80x80x64" not in text  # no output-shape column at 80
+    assert " 1. RKN001 · error · cpu-fallback · saves ~2,835 us (24.4%)" in lines
+    assert "1 skipped row · 1 warning" in lines
+
+
+def test_wide_terminal_shows_shapes_and_full_names() -> None:
+    text = render("table", HAND_REPORT, width=160)
+    assert all(cell_len(line) <= 160 for line in text.splitlines())
+    assert "Output" in text and "1x80x80x64" in text
+    assert "Conv:/model.22/cv3.1/cv3.1.2/Conv" in text  # not shortened at 160
+
+
+def test_top_n_limits_rows() -> None:
+    text = render("table", HAND_REPORT, top=3)
+    assert "Top 3 of 12 layers by time" in text
+
+
+def test_colour_only_when_asked() -> None:
+    assert "\x1b[" not in render("table", HAND_REPORT, color=False)
+    assert "\x1b[" in render("table", HAND_REPORT, color=True)
+
+
+def test_profiles_without_layers_render_sensibly() -> None:
+    text = render("table", NO_LAYERS_REPORT)
+    assert "op-type ranking only" in text and "Pow" in text and "9,000" in text
+    assert "totals only" in text and "total 7,021 us" in text
+    assert "35.93 FPS" in text and "3 runs 27.55-28.02 ms" in text
+    assert "ESTIMATE: build-time table" in text
+    assert "Top 3 of 3 layers by ESTIMATED time" in text and "est. us" in text

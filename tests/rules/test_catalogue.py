@@ -1,0 +1,47 @@
+"""The README's rule table is generated from the rule docs and must not go stale."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from rknnprof.cli import cli
+from rknnprof.rules import RULES
+from rknnprof.rules.catalogue import (
+    END, START, doc_section, main, markdown_table, replace_section, section_of,
+)
+from tests.conftest import REPO
+
+
+def test_readme_rules_section_is_current() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert section_of(text) == markdown_table(), (
+        "README.md's rules section is stale: run "
+        "`python -m rknnprof.rules.catalogue --write README.md`")
+
+
+def test_table_has_one_row_per_rule_with_its_source() -> None:
+    table = markdown_table()
+    for rule in RULES:
+        [row] = [line for line in table.splitlines() if line.startswith(f"| `{rule.code}` |")]
+        source = doc_section(rule.doc, "Source:")
+        assert source and source in row and rule.name in row and rule.severity.value in row
+
+
+def test_replace_section_appends_markers_then_replaces_in_place() -> None:
+    first = replace_section("# Title\n\ntext\n", "| a |\n")
+    assert first.endswith(f"{START}\n| a |\n{END}\n") and first.startswith("# Title\n\ntext\n")
+    second = replace_section(first + "after\n", "| b |\n")
+    assert "| a |" not in second and "| b |" in second and second.endswith("after\n")
+
+
+def test_write_command(tmp_path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n", encoding="utf-8")
+    assert main(["--write", str(readme)]) == 0
+    assert section_of(readme.read_text(encoding="utf-8")) == markdown_table()
+    assert main(["--bogus"]) == 2
+
+
+def test_rules_command_lists_the_final_catalogue() -> None:
+    listing = CliRunner().invoke(cli, ["rules"]).output
+    assert [line.split()[0] for line in listing.splitlines()] == [r.code for r in RULES]

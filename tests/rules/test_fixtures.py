@@ -1,0 +1,35 @@
+"""Every rule on its fixture logs, through the public ``rknnprof.api.load``: ``RKNxxx.txt``
+raises the rule, ``RKNxxx_ok.txt`` does not. The fixtures are written by
+``tests/data/rules/make_fixtures.py``; expected numbers below are read off the fixture text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rknnprof.api import load
+from rknnprof.rules import RULES
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "rules"
+
+
+def findings(name: str, code: str) -> list:
+    profiles = load(DATA / f"{name}.txt")
+    return [f for p in profiles for f in p.findings if f.code == code]
+
+
+@pytest.mark.parametrize("code", [r.code for r in RULES])
+def test_fixture_triggers_and_ok_fixture_does_not(code: str) -> None:
+    assert findings(code, code), f"{code}.txt does not raise {code}"
+    assert not findings(f"{code}_ok", code), f"{code}_ok.txt raises {code}"
+
+
+def test_fixtures_are_up_to_date() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_fixtures", DATA / "make_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, lines in module.fixtures().items():
+        assert (DATA / f"{name}.txt").read_text(encoding="utf-8") == "\n".join(lines) + "\n", name

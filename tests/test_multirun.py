@@ -1,0 +1,81 @@
+"""Many runs in one log: frames of one model merge into medians; processes and models stay apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from synthetic_logs import interleave, runtime_prefixed, table, threadtime
+
+from rknnprof.api import analyze
+from rknnprof.parsers.assemble import Assembler
+from rknnprof.parsers.events import FallbackWarningEvent
+
+A_FRAMES = [[10, 100, 300, 5], [14, 120, 280, 5], [12, 80, 320, 7], [11, 90, 310, 5]]
+B_FRAMES = [[3, 40, 50, 60, 2], [5, 44, 52, 58, 2]]
+
+
+def _write(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_runtime_log_frames_merge_into_medians(tmp_path: Path) -> None:
+    lines = ["I RKNN: [10:00:00.000] RKNN Runtime Information, librknnrt version: 2.3.2 (x@y)"]
+    for n, times in enumerate(A_FRAMES):
+        lines += runtime_prefixed(table(times, "yolo"), start_ms=n * 50)
+        lines.append(f"app: frame {n} done")  # the app's own print between inferences
+    [profile] = analyze(_write(tmp_path, lines), rules=False).profiles
+    assert profile.frames == 4
+    # per layer: medians of (10,14,12,11) = 11.5, (100,120,80,90) = 95, (300,280,320,310) = 305
+    assert [la.time_us for la in profile.layers] == [11.5, 95, 305, 5]
+    assert (profile.layers[1].time_min_us, profile.layers[1].time_max_us) == (80, 120)
+    assert profile.frame_times_us == (415, 419, 419, 416)
+    assert profile.versions.runtime == "2.3.2"
+
+
+def test_two_processes_interleaved_in_logcat_are_not_mixed(tmp_path: Path) -> None:
+    a = [ln for n, t in enumerate(A_FRAMES) for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)]
+    b = [ln for n, t in enumerate(B_FRAMES) for ln in threadtime(table(t, "unet"), 3400, 3417, n * 40)]
+    noise = threadtime(["Start proc 4321:com.example/u0a123"] * 5, 561, 602)
+    profiles = analyze(_write(tmp_path, interleave(a, b, noise)), rules=False).profiles
+    by_pid = {p.pid_tid: p for p in profiles}
+    assert set(by_pid) == {(1200, 1201), (3400, 3417)}
+    yolo, unet = by_pid[(1200, 1201)], by_pid[(3400, 3417)]
+    assert (yolo.frames, len(yolo.layers)) == (4, 4)
+    assert (unet.frames, len(unet.layers)) == (2, 5)
+    assert [la.time_us for la in unet.layers] == [4, 42, 51, 59, 2]
+    assert all("yolo" in (la.full_name or "") for la in yolo.layers)
+
+
+def test_two_models_in_one_stream_are_two_profiles(tmp_path: Path) -> None:
+    lines = []
+    for times in A_FRAMES[:2]:
+        lines += runtime_prefixed(table(times, "yolo"))
+    for times in B_FRAMES:
+        lines += runtime_prefixed(table(times, "unet"))
+    lines += runtime_prefixed(table(A_FRAMES[2], "yolo"))
+    profiles = analyze(_write(tmp_path, lines), rules=False).profiles
+    assert [(len(p.layers), p.frames) for p in profiles] == [(4, 3), (5, 2)]
+
+
+def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:
+    from rknnprof.lines import Line
+    from rknnprof.parsers import scan
+
+    text = [
+        *table([5, 50, 5], "yolo"),
+        "W RKNN: [10:00:00.000] Failed to config layer: 'Conv:/unet/conv2/Conv' using 3Core "
+        "fallback to single core mode,",
+        *table([5, 60, 70, 5], "unet"),
+    ]
+    assembler = Assembler("x.log")
+    events = list(scan(Line(n, t) for n, t in enumerate(text, 1)))
+    assert any(isinstance(e, FallbackWarningEvent) for e in events)
+    for event in events:
+        assembler.feed(event)
+    yolo, unet = assembler.finish().profiles
+    assert yolo.fallback_warnings == ()
+    assert unet.fallback_warnings == (
+        ("Conv:/unet/conv2/Conv", "using 3Core fallback to single core mode"),
+    )
