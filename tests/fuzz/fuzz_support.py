@@ -102,6 +102,25 @@ def run_pipeline(data: bytes, *, reporters: list[str] | None = None) -> Report |
     return report
 
 
+# ---- seeds ------------------------------------------------------------------------------------
+
+EXTRA_SEEDS: list[bytes] = [
+    # families without a corpus sample (the driver's load line, logged in a loop next to a run)
+    b"NPU load:  Core0: 52%, Core1:  0%, Core2:  0%,\nNPU load:  20%\n"
+    b"11-30 10:00:00.123  2345  2399 I RKNN    : NPU load:  Core0: 100%, Core1: 7%, Core2: 0%,\n",
+]
+"""Hand-written logs for families the corpus and sample_logs do not hold; keep one per family."""
+
+
+def seed_logs(corpus: Path) -> list[bytes]:
+    """Every corpus file and sample log, plus :data:`EXTRA_SEEDS`: what the fuzzers mutate."""
+    from tests.conftest import SAMPLES
+
+    paths = sorted(corpus.glob("[0-9][0-9]_*")) if corpus.is_dir() else []
+    paths += sorted(SAMPLES.glob("*.txt"))
+    return [p.read_bytes() for p in paths] + EXTRA_SEEDS
+
+
 # ---- mutations of real logs ----------------------------------------------------------------
 
 Lines = list[bytes]

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from fuzz.fuzz_support import apply, fuzz_settings, mutations, write_temp
+from fuzz.fuzz_support import apply, fuzz_settings, mutations, seed_logs, write_temp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -18,8 +18,7 @@ from rknnprof import cli
 from rknnprof.errors import EXIT_NO_DATA, EXIT_OK
 from tests.conftest import CORPUS
 
-CORPUS_LINES = ([p.read_bytes().split(b"\n") for p in sorted(CORPUS.glob("[0-9][0-9]_*"))]
-                if CORPUS.is_dir() else [])
+CORPUS_LINES = [seed.split(b"\n") for seed in seed_logs(CORPUS)] if CORPUS.is_dir() else []
 
 
 def check_cli_outcome(code: int, stdout: str, stderr: str) -> None:

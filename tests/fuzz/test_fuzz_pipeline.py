@@ -19,15 +19,16 @@ from fuzz.fuzz_support import (
     huge_line,
     mutations,
     run_pipeline,
+    seed_logs,
 )
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS
 
-CORPUS_FILES = sorted(CORPUS.glob("[0-9][0-9]_*")) if CORPUS.is_dir() else []
-CORPUS_LINES = [p.read_bytes().split(b"\n") for p in CORPUS_FILES]
-needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason=f"corpus folder {CORPUS} is absent")
+CORPUS_LINES = [seed.split(b"\n") for seed in seed_logs(CORPUS)]
+"""Corpus files, sample logs and hand-written seeds (every registered parser opens on one)."""
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent")
 
 
 @fuzz_settings(150)
