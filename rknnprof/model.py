@@ -156,9 +156,12 @@ class OpTypeStat:
     npu_time_us: float
     """Time on the NPU, microseconds."""
     total_time_us: float
-    """cpu + gpu + npu time, microseconds."""
+    """cpu + gpu + npu (+ unknown-target) time, microseconds."""
     gpu_time_us: float = 0.0
     """Time on the GPU, microseconds (always 0 in known logs)."""
+    unknown_time_us: float = 0
+    """Time of layers whose target the log does not say (toolkit1 tables have no Target
+    column), microseconds; 0 in ranking tables."""
     share: float | None = None
     """total_time_us / profile total, fraction 0..1 (the ranking table's ``TimeRatio`` / 100)."""
 
