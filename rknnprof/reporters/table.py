@@ -62,6 +62,18 @@ def _new_table() -> Table:
     )
 
 
+def fit_parts(parts: list[str], width: int, sep: str = " · ") -> list[str]:
+    """Join ``parts`` with ``sep`` into lines of at most ``width`` characters, breaking only
+    between parts (a part longer than the width gets a line of its own and wraps there)."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(sep) + len(part) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def _head(column: V.Column) -> str:
     return f"{column.head} {column.unit}" if column.unit else column.head
 
@@ -113,7 +125,8 @@ class TableReporter(Reporter):
         note = F.kind_note(profile)
         if note:
             console.print(Text(note, style="bold yellow"))
-        console.print(Text(" · ".join(F.summary_parts(profile))))
+        for line in fit_parts(F.summary_parts(profile), width):
+            console.print(Text(line))
         bounds = F.bound_items(profile)
         if bounds:
             line = Text("bound: ")
@@ -122,8 +135,8 @@ class TableReporter(Reporter):
                 line.append(f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}", style=BOUND_STYLE[bound])
             console.print(line)
         for extra in (F.frames_text(profile), F.gaps_note(profile), F.details_text(profile)):
-            if extra:
-                console.print(Text(extra, style="dim"))
+            for line in fit_parts(extra.split(" · ") if extra else [], width):
+                console.print(Text(line, style="dim"))
         for view in (V.layer_table(profile, options.top), V.op_table(profile)):
             if view is not None:
                 console.print()
@@ -197,6 +210,8 @@ class TableReporter(Reporter):
     def _findings(self, profile: Profile) -> RenderableType:
         parts: list[RenderableType] = [Text(F.advice_head(profile), style="bold")]
         for number, finding in enumerate(profile.findings, 1):
+            if number > 1:
+                parts.append(Text(""))  # a blank line between findings: each reads as a block
             line = Text(f"{number:>2}. ")
             line.append(finding.code, style="bold")
             line.append(" · ")
