@@ -201,10 +201,7 @@ def benchmark_parts(profile: Profile) -> list[str]:
 def _total_part(profile: Profile) -> str:
     total, reported = profile.total_time_us, profile.reported_total_time_us
     if cut_short(profile):
-        return (
-            f"rows shown sum to {fmt_us(total)}; the frame is ~{fmt_us(frame_total_us(profile))} "
-            "by TimeRatio"
-        )
+        return f"rows shown sum to {fmt_us(total)}"
     if profile.layers and not has_layer_times(profile):
         if not profile.measured:
             cycles = sum(layer_cycles(la) or 0 for la in profile.layers)
@@ -230,6 +227,8 @@ def summary_parts(profile: Profile) -> list[str]:
     total = _total_part(profile)
     if total:
         parts.append(total)
+    if cut_short(profile):
+        parts.append(f"frame ~{fmt_us(frame_total_us(profile))} by TimeRatio")
     if profile.benchmark is not None and profile.benchmark.avg_fps is not None:
         parts.append(f"{profile.benchmark.avg_fps:g} FPS")
     split = target_split(profile)
