@@ -200,6 +200,15 @@ def bound_legend(profile: Profile) -> str:
     return f'<div class="legend">{items}</div>'
 
 
+OP_TIME_CLASSES = (
+    ("npu", "NPU", "npu_time_us"),
+    ("cpu", "CPU", "cpu_time_us"),
+    ("gpu", "GPU", "gpu_time_us"),
+    ("other", "target unknown", "unknown_time_us"),
+)
+"""(CSS class, label, OpTypeStat field) of the op-type bar segments, in stacking order."""
+
+
 def ops_bars(view: TableView) -> str:
     """One row per op type of the op-type view: name, a stacked bar (NPU, CPU, GPU, target
     unknown) scaled to the largest, time and share (the view's share, e.g. the log's TimeRatio)."""
@@ -207,41 +216,25 @@ def ops_bars(view: TableView) -> str:
     largest = max((s.total_time_us for s in ops), default=0.0) or 1.0
     rows = []
     for stat, share in zip(ops, view.shares, strict=True):
+        parts = [(cls, label, getattr(stat, attr)) for cls, label, attr in OP_TIME_CLASSES]
         segments = "".join(
             f'<span class="{cls}" style="width:{us / largest * 100:.2f}%"></span>'
-            for cls, us in (
-                ("npu", stat.npu_time_us),
-                ("cpu", stat.cpu_time_us),
-                ("gpu", stat.gpu_time_us),
-                ("other", stat.unknown_time_us),
-            )
+            for cls, _, us in parts
             if us
         )
-        where = [
-            f"{label} {F.fmt_us(us)}"
-            for label, us in (
-                ("NPU", stat.npu_time_us),
-                ("CPU", stat.cpu_time_us),
-                ("GPU", stat.gpu_time_us),
-                ("target unknown", stat.unknown_time_us),
-            )
-            if us
-        ]
-        tip = f"{stat.op_type}: {stat.calls} calls" + (f", {', '.join(where)}" if where else "")
+        where = ", ".join(f"{label} {F.fmt_us(us)}" for _, label, us in parts if us)
+        tip = f"{stat.op_type}: {stat.calls} calls" + (f", {where}" if where else "")
         rows.append(
             f'<div class="row" title="{escape(tip)}"><span class="name">{escape(stat.op_type)} '
             f'<span class="note">×{stat.calls}</span></span><span class="bar">{segments}</span>'
             f'<span class="val">{F.fmt_us(stat.total_time_us)} · {F.fmt_pct(share)}</span></div>'
         )
-    classes = (
-        ("npu", "NPU", "npu_time_us"),
-        ("cpu", "CPU", "cpu_time_us"),
-        ("gpu", "GPU", "gpu_time_us"),
-        ("other", "target unknown", "unknown_time_us"),
-    )
-    used = {cls for cls, _, attr in classes if any(getattr(s, attr) for s in ops)}
+    used = {cls for cls, _, attr in OP_TIME_CLASSES if any(getattr(s, attr) for s in ops)}
     if used - {"other"}:
         used |= {"npu", "cpu"}  # NPU and CPU always, once any target is known
-    keys = [(cls, label) for cls, label, _ in classes if cls in used]
-    legend = "".join(f'<span><i class="sw {cls}"></i>{label}</span>' for cls, label in keys)
+    legend = "".join(
+        f'<span><i class="sw {cls}"></i>{label}</span>'
+        for cls, label, _ in OP_TIME_CLASSES
+        if cls in used
+    )
     return f'<div class="ops">{"".join(rows)}</div><div class="legend">{legend}</div>'
