@@ -253,7 +253,12 @@ class HtmlReporter(Reporter):
             (head, kind, [get(la) for la in profile.layers])
             for head, kind, get in _layer_columns(profile)
         ]
-        columns = [c for c in columns if any(v not in (None, "") for v in c[2])]
+        columns = [
+            c
+            for c in columns
+            if any(v not in (None, "") for v in c[2])
+            and (c[0] != "Bound" or any(v != "unknown" for v in c[2]))
+        ]
         rows = [
             f'<tr id="{row_prefix}{layer.id}"'
             + (' class="cpu"' if layer.target is Target.CPU else "")

@@ -165,11 +165,13 @@ def scatter_svg(profile: Profile, row_prefix: str) -> tuple[str, str]:
 
 
 def bound_stack(profile: Profile) -> str:
-    """A 100 % stacked bar of time per bound, with a legend."""
-    total = profile.total_time_us or 0.0
-    if not profile.layers or not total:
+    """A 100 % stacked bar of time per bound (in :data:`F.BOUND_ORDER`, so colours sit in
+    the same place in every report), with a legend; ``""`` when there is nothing to tell
+    (no layer times, or every layer unknown: see ``F.bound_items``)."""
+    known = dict(F.bound_items(profile))
+    shares = [(b, known[b]) for b in F.BOUND_ORDER if b in known]
+    if not shares:
         return ""
-    shares = [(b, us / total) for b, us in F.time_by_bound(profile).items() if us > 0]
     bar = "".join(
         f'<div class="b-{b.value}" style="width:{s * 100:.2f}%" title="{escape(F.BOUND_LABEL[b])} '
         f'{F.fmt_pct(s)}"></div>'

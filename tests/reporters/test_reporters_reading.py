@@ -225,7 +225,9 @@ def test_html_for_ranking_estimate_no_time_and_toolkit1() -> None:
     assert "Time by op type" not in html and "<th>Time us</th>" not in html  # no empty column
     html = render("html", report_of("38_"))
     assert 'class="layer-bar ' not in html and "per-layer times not in the log" in html
+    assert 'class="stack"' not in html  # no time, so no time-by-bound bar
     assert "<th>Workload %</th>" in html and "<th>DDR cyc</th>" not in html
     html = render("html", report_of("09_"))
     legend = html.split('class="ops"')[1]
     assert "target unknown" in legend and ">NPU<" not in legend
+    assert 'class="stack"' not in html and "<th>Bound</th>" not in html  # all unknown
