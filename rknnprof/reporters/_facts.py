@@ -53,15 +53,6 @@ def fmt_us(value: float | None) -> str:
     return f"{value:,.0f} us"
 
 
-def fmt_num(value: float | None) -> str:
-    """A number without a unit: integers without decimals, ``-`` when unknown."""
-    if value is None:
-        return "-"
-    if value == int(value):
-        return f"{int(value)}"
-    return f"{value:.2f}"
-
-
 def fmt_cell(value: float | None) -> str:
     """A table cell number: ``1,888`` (``1,888.5`` with a fraction), ``-`` when unknown."""
     if value is None:
