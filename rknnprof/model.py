@@ -275,6 +275,11 @@ class Profile:
     elided_rows: int = 0
     """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
     and op-type aggregates cover only the printed rows."""
+    frame_total_us: float | None = None
+    """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
+    frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
+    the log's own total line for an elided table, the total the TimeRatio column implies for a
+    ranking cut short (see ``analysis.frame_total_us``)."""
 
     @property
     def total_time_us(self) -> float | None:

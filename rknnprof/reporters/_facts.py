@@ -135,6 +135,8 @@ def frame_total_us(profile: Profile) -> float | None:
 
     The layers' sum (or the log's total); for a ranking cut short, the frame the log's own
     TimeRatio column implies, so shares agree with the TimeRatio printed beside them."""
+    if profile.frame_total_us is not None:
+        return profile.frame_total_us
     if cut_short(profile):
         return ratio_total_us(profile.ranking)
     return profile.total_time_us
