@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'rknnprof' has no attribute {name!r}")
+        raise AttributeError(name)  # a programming error, not a user-facing message
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later lookups skip this function
     return value

@@ -62,6 +62,9 @@ def _write_atomically(path: str, text: str) -> None:
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror} ({directory})", path) from None
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -156,9 +156,12 @@ class OpTypeStat:
     npu_time_us: float
     """Time on the NPU, microseconds."""
     total_time_us: float
-    """cpu + gpu + npu time, microseconds."""
+    """cpu + gpu + npu (+ unknown-target) time, microseconds."""
     gpu_time_us: float = 0.0
     """Time on the GPU, microseconds (always 0 in known logs)."""
+    unknown_time_us: float = 0
+    """Time of layers whose target the log does not say (toolkit1 tables have no Target
+    column), microseconds; 0 in ranking tables."""
     share: float | None = None
     """total_time_us / profile total, fraction 0..1 (the ranking table's ``TimeRatio`` / 100)."""
 
@@ -272,6 +275,13 @@ class Profile:
     elided_rows: int = 0
     """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
     and op-type aggregates cover only the printed rows."""
+    ranking_line: int | None = None
+    """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite it."""
+    frame_total_us: float | None = None
+    """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
+    frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
+    the log's own total line for an elided table, the total the TimeRatio column implies for a
+    ranking cut short (see ``analysis.frame_total_us``)."""
 
     @property
     def total_time_us(self) -> float | None:

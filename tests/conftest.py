@@ -13,6 +13,18 @@ CORPUS = Path(os.environ.get("RKNNPROF_CORPUS", REPO.parent / "shared" / "corpus
 SAMPLES = REPO / "sample_logs"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="run the hypothesis fuzz suite (tests/fuzz) with many more examples "
+                          "(RKNNPROF_FUZZ_EXAMPLES overrides the count)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # tests/fuzz/fuzz_support.py reads the count at import time
+    if config.getoption("--fuzz-long"):
+        os.environ.setdefault("RKNNPROF_FUZZ_EXAMPLES", "3000")
+
+
 @pytest.fixture(autouse=True)
 def _fixed_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reporters render at 80 columns without colour unless a test says otherwise."""

@@ -82,6 +82,18 @@ def test_output_file_suffix_picks_format(run, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
 
 
+def test_output_file_has_ordinary_permissions(run, tmp_path):
+    import os
+
+    out = tmp_path / "report.html"
+    old = os.umask(0o022)
+    try:
+        assert run("-o", str(out), SAMPLE).exit_code == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644
+
+
 def test_unknown_suffix_without_format_is_usage_error(run, tmp_path):
     result = run("-o", str(tmp_path / "report.xyz"), SAMPLE)
     assert result.exit_code == 2 and not (tmp_path / "report.xyz").exists()

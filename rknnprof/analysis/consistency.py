@@ -5,7 +5,8 @@
 * layer IDs that skip or repeat (toolkit2 tables number rows 1, 2, 3 …);
 * the op-type aggregation against the log's ranking table.
 
-Tables with elided rows (``...``) skip the sum, ID and ranking checks: a gap is expected there.
+Tables with elided rows (``...``) skip the sum and ranking checks and the check for skipped IDs:
+a gap is expected there (an ID that repeats or goes back is still reported).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ TOTAL_TOLERANCE_US = 0.5
 """Single frame: the runtime's total is exactly the column sum; allow rounding only."""
 MERGED_TOLERANCE = 0.01
 """Merged frames: the sum of per-layer medians is not the median of the sums; allow 1 %."""
+
+MAX_ID_NOTES = 5
+"""ID problems named one by one; the rest are counted in one more note."""
 
 Note = tuple[int | None, str]
 
@@ -54,7 +58,8 @@ def check_cycles(profile: Profile) -> list[Note]:
 
 
 def check_ids(profile: Profile) -> list[Note]:
-    if profile.elided_rows or not profile.format.startswith("toolkit2-perf-table"):
+    """IDs that repeat (always wrong) or skip (wrong unless rows were elided with ``...``)."""
+    if not profile.format.startswith("toolkit2-perf-table"):
         return []
     notes: list[Note] = []
     seen: set[int] = set()
@@ -62,11 +67,16 @@ def check_ids(profile: Profile) -> list[Note]:
     for layer in profile.layers:
         if layer.id in seen:
             notes.append((layer.line, f"layer ID {layer.id} repeats"))
-        elif previous is not None and layer.id != previous + 1:
+        elif previous is not None and layer.id < previous:
+            notes.append((layer.line, f"layer IDs go back from {previous} to {layer.id}"))
+        elif previous is not None and layer.id != previous + 1 and not profile.elided_rows:
             notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
         seen.add(layer.id)
         previous = layer.id
-    return notes[:5]
+    if len(notes) > MAX_ID_NOTES:
+        return [*notes[:MAX_ID_NOTES], (notes[MAX_ID_NOTES][0],
+                f"{len(notes) - MAX_ID_NOTES} more layer ID(s) that skip, repeat or go back")]
+    return notes
 
 
 def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[Note]:
@@ -90,5 +100,5 @@ def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[No
     if not diffs:
         return []
     more = f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else ""
-    return [(profile.source.last_line, "op-type totals disagree with the ranking table: "
+    return [(profile.ranking_line or profile.source.last_line, "op-type totals disagree with the ranking table: "
              + "; ".join(diffs[:3]) + more)]

@@ -20,6 +20,7 @@ from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
+from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
@@ -46,8 +47,10 @@ PARSERS: tuple[BlockParser, ...] = (
     # before runtime info: the benchmark's `rknn_api/rknnrt version:` line belongs to its block
     BenchmarkParser(),
     RuntimeInfoParser(),
-    # last: error lines and tracebacks, which only explain an empty result
+    # error lines and tracebacks, which only explain an empty result
     ErrorReportParser(),
+    # last: table or ranking rows no header introduced (reported as skipped rows, never read)
+    OrphanRowsParser(),
 )
 
 

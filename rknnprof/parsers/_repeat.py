@@ -82,11 +82,15 @@ class RowPlan:
         return (" ".join(name.split()) if self.name_spaced else name) or None
 
 
-def make_plan(body: str, columns: tuple[t.Column, ...]) -> RowPlan | None:
-    """The plan of a complete row, or None when the row is not one (or not a plain one)."""
+def make_plan(body: str, columns: tuple[t.Column, ...], may_be_empty: frozenset[str],
+              ) -> RowPlan | None:
+    """The plan of a complete row, or None when the row is not one, or not a plain one: a value
+    for every column but those in ``may_be_empty`` (else the table block notes a short row)."""
     tokens = body.split()
     parse = t.parse_tokens(tokens, columns)
     if parse.error or parse.missing or not parse.values.keys() <= PLAIN_KEYS:
+        return None
+    if any(c.key not in parse.values and c.key not in may_be_empty for c in columns):
         return None
     keys = tuple(c.key for c in columns if c.key in parse.values)
     if len(set(keys)) != len(keys) or "op_type" not in keys:
@@ -125,8 +129,10 @@ class Carried:
 class RepeatedRows:
     """The rows of a table that, so far, repeat ``carried.template`` row for row."""
 
-    def __init__(self, carried: Carried) -> None:
+    def __init__(self, carried: Carried, may_be_empty: frozenset[str]) -> None:
         self.carried = carried
+        self.may_be_empty = may_be_empty
+        """Columns a row may leave empty and still be complete (``_table_block.MAY_BE_EMPTY``)."""
         self.template = carried.template.layers
         self.rows: list[tuple[int, str, RowPlan]] = []
         """(line number, row text, plan) of each row taken."""
@@ -144,7 +150,7 @@ class RepeatedRows:
         if plan is False:
             if len(plans) >= MAX_PLANS:
                 plans.clear()
-            plan = plans[key] = make_plan(body, self.carried.columns)
+            plan = plans[key] = make_plan(body, self.carried.columns, self.may_be_empty)
         if plan is None:
             return False
         layer = self.template[index]

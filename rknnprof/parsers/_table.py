@@ -41,7 +41,17 @@ ROW_START_RE = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s+(?:NPU|CPU|GPU)(?:\s|$)")
 ROW_SEARCH_RE = re.compile(r"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+[A-Z][A-Z0-9_]*\s+(?:NPU|CPU|GPU)(?:\s|$)")
 HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
 RULE_RE = re.compile(r"^(.{0,40}?)[-=]{10,}\s*$")
-ELISION_RE = re.compile(r"^\.{3,}$")
+
+
+def is_rule(s: str) -> bool:
+    """A dash or ``=`` rule (possibly behind a pasted prefix), or a stripped line of nothing but
+    dashes / ``=`` (a rule cut short by a damaged paste)."""
+    if not s.endswith(("-", "=")):  # both need it (``s`` is stripped); spares rows the regex
+        return False
+    return RULE_RE.match(s) is not None or not s.strip("-=")
+
+ELISION_RE = re.compile(r"^(?:\.+|…+)$")
+"""A line of dots (``...``, ``......``; damaged pastes keep fewer) or ``…``: rows left out."""
 TOTAL_TIME_RE = re.compile(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({_NUM})")
 TOTAL_RW_KB_RE = re.compile(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({_NUM})")
 TOTAL_RW_MB_RE = re.compile(rf"Total Memory RW Amount\(MB\):\s*({_NUM})")

@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 
 _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
-
-
-def _is_rule(s: str) -> bool:
-    """A dash/equals rule line (``s`` stripped); the last-character test spares rows the regex."""
-    return s.endswith(("-", "=")) and t.RULE_RE.match(s) is not None
+MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
+"""Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
+without them is complete. Any other column missing from a row is warned about."""
+MAX_SHORT_ROW_NOTES = 5
+"""Short rows named one by one per table; later ones are counted in one more note."""
 
 
 class TableBlock(Block):
@@ -55,6 +55,7 @@ class TableBlock(Block):
         self.total_line: int | None = None
         self.rw_kb: float | None = None
         self.elided = 0
+        self.short_rows = 0
         self.saw_header = False
         self.handed_over = False
         """True when the header turned out to be another family's (the estimate table)."""
@@ -93,7 +94,7 @@ class TableBlock(Block):
         if (c is not None and self.saw_header and c.template.family == self.family
                 and c.prefix_len == self.prefix_len and c.columns == self.columns
                 and not (self.layers or self.skipped or self.notes or self.pending or self.elided)):
-            self.repeated = RepeatedRows(c)
+            self.repeated = RepeatedRows(c, MAY_BE_EMPTY)
 
     def _stop_repeating(self) -> None:
         """The rows read on the fast path become layers; the table goes on as usual."""
@@ -143,7 +144,20 @@ class TableBlock(Block):
             self.skipped.append(t.skipped(number, " ".join(tokens),
                                           f"row cut short: no {', '.join(lost)}"))
             return
-        self.layers.append(t.build_layer(parse.values, number))
+        self._append(number, parse.values)
+
+    def _append(self, number: int, values: dict[str, str]) -> None:
+        """Keep the row; note (with its line) a row with fewer fields than the header."""
+        assert self.columns is not None
+        absent = [c.header for c in self.columns
+                  if c.key not in MAY_BE_EMPTY and not _has(values, c)]
+        if absent:
+            self.short_rows += 1
+            if self.short_rows <= MAX_SHORT_ROW_NOTES:
+                self.notes.append((number, (
+                    f"row {values.get('id', '?')} has fewer fields than the header: no "
+                    f"{', '.join(absent)} (kept with those values unknown)")))
+        self.layers.append(t.build_layer(values, number))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
@@ -158,7 +172,7 @@ class TableBlock(Block):
         elif parse.missing:
             self.pending = (line.number, tokens, parse)
         else:
-            self.layers.append(t.build_layer(parse.values, line.number))
+            self._append(line.number, parse.values)
 
     def _continuation(self, line: Line, body: str) -> bool:
         """Join ``body`` to the held-back row when that makes a better row."""
@@ -180,7 +194,7 @@ class TableBlock(Block):
         text = line.text
         s = text.strip()
         if self.state == "pre":
-            if not s or _is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
+            if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
                 self.last_line = line.number
                 return True
             header = t.parse_header(text)
@@ -197,7 +211,7 @@ class TableBlock(Block):
         if not s:
             self.last_line = line.number
             return True
-        if _is_rule(s):
+        if t.is_rule(s):
             self._flush()
             read_rows = self.layers or self.repeated is not None and self.repeated.rows
             if self.state == "rows" and (read_rows or self.skipped or self.elided):
@@ -211,7 +225,7 @@ class TableBlock(Block):
             return True
         if self.state == "after" or t.TITLE in s or t.parse_header(text) is not None:
             return False
-        if s.startswith("...") and t.ELISION_RE.match(s):
+        if s.startswith((".", "…")) and t.ELISION_RE.match(s):
             self._flush()
             if not self.elided:
                 self.notes.append((line.number, f"elided rows (`{s}`): the table is incomplete"))
@@ -228,6 +242,11 @@ class TableBlock(Block):
             self._flush()
             self.skipped.append(t.skipped(line.number, body, "starts with a number but is not a "
                                           "row (no OpType DataType Target after it)"))
+        elif _row_like(body.split()):  # a damaged row: keep it visible, do not end the table
+            self._flush()
+            parse = t.parse_tokens(body.split(), self.columns or t.DEFAULT_2X_COLUMNS)
+            self.skipped.append(t.skipped(line.number, body, parse.error or (
+                "not a row: no <ID> <OpType> <DataType> <Target> at its start")))
         else:
             self._flush()
             return False
@@ -264,6 +283,10 @@ class TableBlock(Block):
                 self._stop_repeating()
         if self.handed_over:
             return []
+        if self.short_rows > MAX_SHORT_ROW_NOTES:
+            self.notes.append((self.last_line, (
+                f"{self.short_rows - MAX_SHORT_ROW_NOTES} more row(s) with fewer fields than the "
+                "header")))
         if not self.saw_header and not layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
@@ -283,3 +306,21 @@ class TableBlock(Block):
             total_line=self.total_line,
             elided_rows=self.elided,
         )]
+
+
+def _row_like(tokens: list[str]) -> bool:
+    """A line inside the rows that is damaged rather than foreign: a Target cell near the start,
+    a DDR/NPU/Total cycles cell, or a shape list among several cells."""
+    if any(t.TARGET_RE.match(tok) for tok in tokens[:6]) or any(
+            t.CYCLES_RE.match(tok) for tok in tokens):
+        return True
+    return len(tokens) >= 5 and any(tok.startswith("(") and t.SHAPES_RE.match(tok) for tok in tokens)
+
+
+def _has(values: dict[str, str], column: t.Column) -> bool:
+    """Whether a parsed row holds a value for ``column``."""
+    if column.key == "workload_up":
+        return "workload" in values
+    if column.key == "extra":
+        return f"extra:{column.header}" in values
+    return column.key in values

@@ -34,6 +34,7 @@ from rknnprof.model import (
 )
 from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
+from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
     Event,
@@ -102,7 +103,10 @@ class _Model:
     reported_rw: float | None = None
     ranking: tuple[OpTypeStat, ...] = ()
     ranking_total: OpTypeStat | None = None
+    ranking_line: int | None = None
     skipped: list[SkippedRow] = field(default_factory=list)
+    skipped_total: int = 0
+    """Skipped rows seen, including those beyond MAX_SKIPPED."""
     elided: int = 0
     frames: int = 0
     warnings: int = 0
@@ -131,11 +135,14 @@ class _Model:
             self.elided = max(self.elided, table.elided_rows)
             room = MAX_SKIPPED - len(self.skipped)
             self.skipped.extend(table.skipped[: max(room, 0)])
+            self.skipped_total += len(table.skipped)
             self.last_line = max(self.last_line, table.last_line)
         if ranking is not None:
             if not self.ranking and self.ranking_total is None:
                 self.ranking, self.ranking_total = ranking.stats, ranking.total
+                self.ranking_line = ranking.line
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
+            self.skipped_total += len(ranking.skipped)
             self.last_line = max(self.last_line, ranking.last_line)
             if table is None or table.reported_total_time_us is None:
                 total = _ranking_total(ranking)
@@ -164,6 +171,7 @@ class _Model:
             pid_tid=self.stream,
             reported_total_line=self.total_line,
             elided_rows=self.elided,
+            ranking_line=self.ranking_line,
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
 
@@ -190,7 +198,7 @@ def _signature(table: TableEvent | None, ranking: RankingEvent | None) -> tuple[
             layers = layers.template  # the same op types and full names, row for row
         return ("layers", table.family, table.measured,
                 tuple((la.op_type, la.full_name) for la in layers))
-    if ranking is not None:
+    if ranking is not None and (ranking.stats or ranking.total is not None):
         return ("ranking", tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:
         return ("totals", table.family)
@@ -258,11 +266,22 @@ class Assembler:
     def _frame(self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         signature = _signature(table, ranking)
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
+        if signature is None and table is None:  # a ranking table whose rows were all unreadable
+            assert ranking is not None
+            self.found.append(("a ranking table without readable rows",
+                               f"line {first}, {len(ranking.skipped)} unreadable row(s)"))
+            self._notes(None, ranking.notes, ranking.skipped)
+            return
         if signature is None:  # a table title/header without rows or totals
             assert table is not None
-            rows = f", {len(table.skipped)} cut row(s)" if table.skipped else ""
+            if ranking is not None:
+                self._notes(None, ranking.notes, ranking.skipped)
             untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
+            orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
+            cut = "unread" if orphans else "cut"
+            rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = ("a perf table title without its header" if untitled
+                    else "rows without a header" if orphans
                     else "a perf table header without complete rows" if table.measured
                     else "a build-time estimate table header (not a measurement) without "
                          "complete rows")
@@ -325,6 +344,16 @@ class Assembler:
     def finish(self) -> Assembly:
         for stream in list(self.pending):
             self._flush(stream)
+        for m in self.models.values():
+            if m.warnings > MAX_WARNINGS_PER_MODEL:
+                self.warnings.append(ReportWarning(self.path, m.first_line, (
+                    f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
+                    f"starting here not shown (first {MAX_WARNINGS_PER_MODEL} above)")))
+            dropped = m.skipped_total - len(m.skipped)
+            if dropped > 0:
+                self.warnings.append(ReportWarning(self.path, m.first_line, (
+                    f"{dropped} more skipped row(s) not kept in skipped_rows (first "
+                    f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow
-from rknnprof.parsers._table import RULE_RE
+from rknnprof.parsers._table import is_rule
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
 
@@ -18,8 +18,16 @@ if TYPE_CHECKING:
     from rknnprof.lines import Line
 
 _TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
-_HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number\s")
+_HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 _VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+_DEFAULT_COLUMNS = {
+    6: ["calls", "cpu", "gpu", "npu", "total", "ratio"],  # 2.x
+    5: ["calls", "cpu", "npu", "total", "ratio"],  # 1.5
+}
+"""Columns assumed, by the number of values in a row, when the header line is missing."""
+RATIO_TOLERANCE_PCT = 0.05
+"""TimeRatio is printed with 1 or 2 decimals: allow that rounding, in percentage points."""
+TIME_TOLERANCE_US = 0.5
 _ALIASES = {
     "callnumber": "calls", "cputime(us)": "cpu", "gputime(us)": "gpu",
     "nputime(us)": "npu", "totaltime(us)": "total", "timeratio(%)": "ratio",
@@ -38,8 +46,17 @@ def _header_columns(text: str) -> list[str]:
     for word in rest.split():
         if set(word) == {"."}:
             continue
-        keys.append(_ALIASES.get(word.lower(), word))
+        keys.append(_alias(word))
     return keys
+
+
+def _alias(word: str) -> str:
+    """The canonical key of a header cell; a cut cell (``TimeRatio(%``) still names its column."""
+    lower = word.lower()
+    for name, key in _ALIASES.items():
+        if lower == name or lower.startswith(name.split("(")[0]) and len(lower) > 6:
+            return key
+    return word
 
 
 def _num(tok: str) -> float:
@@ -57,6 +74,9 @@ class RankingBlock(Block):
         self.notes: list[tuple[int, str]] = []
         self.derived_cpu = False
         self.prefix_len = 0
+        self.lines: list[int] = []
+        """Input line of each entry of ``stats``."""
+        self.total_line: int | None = None
         if _HEADER_RE.search(line.text):
             self._header(line)
 
@@ -96,9 +116,18 @@ class RankingBlock(Block):
             share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
         )
         if op == "Total":
-            self.total = stat
+            self.total, self.total_line = stat, line.number
         else:
+            if any(s.op_type == op for s in self.stats):
+                self.notes.append((line.number, f"ranking row {op}: the op type is ranked twice"))
             self.stats.append(stat)
+            self.lines.append(line.number)
+        if {"cpu", "npu", "total"} <= v.keys() and abs(
+                v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US:
+            self.notes.append((line.number, (
+                f"ranking row {op}: CPU + GPU + NPU time is "
+                f"{_int(v['cpu'] + v.get('gpu', 0.0) + v['npu'])} us but TotalTime says "
+                f"{_int(v['total'])} us")))
 
     def _tokens(self, text: str) -> list[str]:
         """Row tokens, without the pasted prefix the header had (``D RKNN: [..] ``, indentation)."""
@@ -109,32 +138,116 @@ class RankingBlock(Block):
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
-        if not s or RULE_RE.match(s) or _has_title(s):
+        if not s or is_rule(s) or _has_title(s):
             if self.stats and _has_title(s):
                 return False  # the next table's title
             self.last_line = line.number
             return True
         if self.columns is None:
-            if not _HEADER_RE.search(line.text):
+            if _HEADER_RE.search(line.text) or _damaged_header(line.text):
+                self._header(line)
+            elif _cut_header(line.text):
+                self.notes.append((line.number, f"ranking header cut short: {s!r}"))
+            elif not self._headerless(line):
                 return False
-            self._header(line)
             self.last_line = line.number
             return True
         tokens = self._tokens(line.text)
         if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
-            return False
+            if not _row_like(tokens):
+                return False
         self._row(line, tokens)
         self.last_line = line.number
         return True
 
+    def _headerless(self, line: Line) -> bool:
+        """Rows after the title without a header line: assume the columns from the row width."""
+        tokens = line.text.split()
+        columns = _DEFAULT_COLUMNS.get(len(tokens) - 1)
+        if columns is None or _VALUE_RE.match(tokens[0]) or not all(
+                _VALUE_RE.match(tok) for tok in tokens[1:]):
+            return False
+        self.columns = list(columns)
+        self.notes.append((line.number, (
+            "ranking rows without a header line: assumed the columns OpType "
+            + " ".join(_HEADER_NAMES[c] for c in columns))))
+        self._row(line, tokens)
+        return True
+
+    def _check_ratios(self) -> None:
+        """TimeRatio against TotalTime: every row's ratio / time must be the same (1 / total)."""
+        rated = [(s, n) for s, n in zip(self.stats, self.lines, strict=True)
+                 if s.share is not None and s.total_time_us > 0]
+        if not rated:
+            return
+        if self.total is not None and self.total.total_time_us > 0:
+            denominator = float(self.total.total_time_us)
+        else:  # the largest row gives the most precise estimate
+            top = max(rated, key=lambda item: item[0].total_time_us)[0]
+            denominator = top.total_time_us / top.share if top.share else 0.0  # type: ignore[operator]
+        if not denominator:
+            return
+        for stat, number in rated:
+            expected = 100 * stat.total_time_us / denominator
+            if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]
+                self.notes.append((number, (
+                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]
+                    f"match its TotalTime ({expected:.2f}% of {_int(round(denominator))} us)")))
+
+    def _check_total_row(self) -> None:
+        """The ``Total`` row against the column sums."""
+        if self.total is None or not self.stats:
+            return
+        for name, label in (("cpu_time_us", "CPUTime"), ("npu_time_us", "NPUTime"),
+                            ("total_time_us", "TotalTime")):
+            column = sum(getattr(s, name) for s in self.stats)
+            printed = getattr(self.total, name)
+            if abs(column - printed) > TIME_TOLERANCE_US:
+                self.notes.append((self.total_line, (
+                    f"ranking Total row: {label} {_int(printed)} us but the rows above sum to "
+                    f"{_int(column)} us")))
+
     def close(self) -> list[RankingEvent]:
         if not self.stats and self.total is None:
-            return []
+            if not self.skipped:
+                return []
+        else:
+            self._check_ratios()
+            self._check_total_row()
         return [RankingEvent(
             line=self.first_line, last_line=self.last_line, stats=tuple(self.stats),
             total=self.total, stream=self.stream, skipped=tuple(self.skipped),
             notes=tuple(self.notes),
         )]
+
+
+_HEADER_NAMES = {"calls": "CallNumber", "cpu": "CPUTime(us)", "gpu": "GPUTime(us)",
+                 "npu": "NPUTime(us)", "total": "TotalTime(us)", "ratio": "TimeRatio(%)"}
+
+
+_FULL_HEADERS = ("OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
+                 "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)")
+
+
+def _cut_header(text: str) -> bool:
+    """The start of a ranking header, cut before its columns (the rows then get the default
+    columns for their width)."""
+    words = " ".join(text.split())
+    return bool(words) and any(full.startswith(words) for full in _FULL_HEADERS)
+
+
+def _damaged_header(text: str) -> bool:
+    """A header whose cells were moved (``OpType CPUTime(us) CallNumber ...``): still read by
+    name. Only asked after a ranking title, before any row."""
+    return "OpType" in text and not any(ch.isdigit() for ch in text.replace(
+        "(us)", "").replace("(%)", ""))
+
+
+def _row_like(tokens: list[str]) -> bool:
+    """A damaged ranking row (a letter in a number, swapped cells): mostly numbers after one
+    word. Kept as a skipped row instead of ending the table silently."""
+    numbers = sum(1 for tok in tokens if _VALUE_RE.match(tok))
+    return len(tokens) >= 4 and numbers >= 3 and numbers >= len(tokens) // 2
 
 
 def _int(x: float) -> float:

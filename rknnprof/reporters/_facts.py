@@ -1,19 +1,29 @@
 """Presentation facts shared by the human-facing reporters (table, markdown, html).
 
 Nothing here analyses a profile: it only reads what parsers, analysis and rules stored on the
-model and phrases it (titles, shortened names, shape text, time by bound). Sums of already
-classified times are the only arithmetic.
+model and phrases it (titles, the summary line, shortened names, shape text, time by bound,
+the footer). Sums of already classified times are the only arithmetic. Every wording a user
+reads in more than one format lives here, so the terminal, Markdown and HTML reports say the
+same thing with the same numbers; the table views (what the layer and op-type tables show)
+live in :mod:`rknnprof.reporters._views`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from rknnprof.model import Bound, Layer, OpTypeStat, Profile, Report, ReportWarning, Shape, Target
-
-if TYPE_CHECKING:
-    pass
+from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
+from rknnprof.model import (
+    Bound,
+    Finding,
+    Layer,
+    Profile,
+    Report,
+    ReportWarning,
+    Shape,
+    Target,
+)
+from rknnprof.rules import potential_saving_us
 
 BOUND_ORDER: tuple[Bound, ...] = (
     Bound.BANDWIDTH,
@@ -22,7 +32,7 @@ BOUND_ORDER: tuple[Bound, ...] = (
     Bound.CPU,
     Bound.UNKNOWN,
 )
-"""The order bounds are listed in everywhere (summary line, legends, charts)."""
+"""The order bounds are listed in legends and charts (colours stay put)."""
 
 BOUND_LABEL: dict[Bound, str] = {
     Bound.BANDWIDTH: "bandwidth",
@@ -33,20 +43,7 @@ BOUND_LABEL: dict[Bound, str] = {
 }
 
 
-def profile_title(profile: Profile) -> str:
-    """``model (path:first-last)`` or just the path with its line span."""
-    span = ""
-    if profile.source.first_line is not None:
-        span = f":{profile.source.first_line}"
-        if (
-            profile.source.last_line is not None
-            and profile.source.last_line != profile.source.first_line
-        ):
-            span += f"-{profile.source.last_line}"
-    where = f"{profile.source.path}{span}"
-    return f"{profile.model_name} ({where})" if profile.model_name else where
-
-
+# -- numbers -------------------------------------------------------------------------------------
 def fmt_us(value: float | None) -> str:
     """Microseconds as text: ``1,888 us``, ``12.35 ms`` from 10 ms on, ``-`` when unknown."""
     if value is None:
@@ -56,13 +53,11 @@ def fmt_us(value: float | None) -> str:
     return f"{value:,.0f} us"
 
 
-def fmt_num(value: float | None) -> str:
-    """A number without a unit: integers without decimals, ``-`` when unknown."""
+def fmt_cell(value: float | None) -> str:
+    """A table cell number: ``1,888`` (``1,888.5`` with a fraction), ``-`` when unknown."""
     if value is None:
         return "-"
-    if value == int(value):
-        return f"{int(value)}"
-    return f"{value:.2f}"
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
 
 
 def fmt_pct(share: float | None) -> str:
@@ -70,6 +65,261 @@ def fmt_pct(share: float | None) -> str:
     return "-" if share is None else f"{share * 100:.1f}%"
 
 
+def plural(count: int, word: str) -> str:
+    """``1 finding``, ``3 findings``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# -- the heading ---------------------------------------------------------------------------------
+def span_text(profile: Profile) -> str:
+    """``:3-135``, ``:10`` or ``""``: the lines of the input the profile came from."""
+    first, last = profile.source.first_line, profile.source.last_line
+    if first is None:
+        return ""
+    return f":{first}" + (f"-{last}" if last is not None and last != first else "")
+
+
+def shorten_path(path: str, width: int) -> str:
+    """Cut ``path`` to ``width`` characters with ``…`` in the middle: the start names the folder
+    (or the file's number), the end names the file."""
+    if len(path) <= width:
+        return path
+    if width < 2:
+        return "…"[:width]
+    head = (width - 1) // 3
+    return path[:head] + "…" + path[len(path) - (width - 1 - head) :]
+
+
+def profile_title(profile: Profile, width: int | None = None, prefix: str = "") -> str:
+    """``prefix`` + ``model (path:first-last)`` or the path with its span. With ``width``, the
+    middle of the path is cut so the line fits: the file name's end and the span always show."""
+
+    def build(path: str) -> str:
+        where = path + span_text(profile)
+        return prefix + (f"{profile.model_name} ({where})" if profile.model_name else where)
+
+    path = profile.source.path
+    full = build(path)
+    if width is None or len(full) <= width:
+        return full
+    return build(shorten_path(path, max(len(path) - (len(full) - width), 12)))
+
+
+def where_text(profile: Profile) -> str:
+    """``path:first-last`` without the model name."""
+    return profile.source.path + span_text(profile)
+
+
+# -- what kind of profile ------------------------------------------------------------------------
+def is_benchmark(profile: Profile) -> bool:
+    """A benchmark run (rknn_benchmark and its relatives) rather than a table or a total."""
+    bench = profile.benchmark
+    return (
+        not profile.layers
+        and bench is not None
+        and bool(bench.run_times_ms or bench.warmup_times_ms or bench.avg_time_ms is not None)
+    )
+
+
+def has_layer_times(profile: Profile) -> bool:
+    return any(layer.time_us is not None for layer in profile.layers)
+
+
+def cut_short(profile: Profile) -> bool:
+    """A ranking-only profile whose ranking misses rows (a truncated paste, no Total row)."""
+    return not profile.layers and ranking_cut_short(profile.ranking)
+
+
+def frame_total_us(profile: Profile) -> float | None:
+    """The frame time every "% of the frame" in a report is taken of, microseconds.
+
+    The layers' sum (or the log's total); for a ranking cut short, the frame the log's own
+    TimeRatio column implies, so shares agree with the TimeRatio printed beside them."""
+    if profile.frame_total_us is not None:
+        return profile.frame_total_us
+    if cut_short(profile):
+        return ratio_total_us(profile.ranking)
+    return profile.total_time_us
+
+
+def kind_note(profile: Profile) -> str:
+    """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
+    if not profile.measured:
+        return "ESTIMATE: build-time table, not measured on a board"
+    if profile.layers:
+        return ""
+    if is_benchmark(profile):
+        return "benchmark runs only: no per-layer table in the log"
+    if profile.ranking:
+        if cut_short(profile):
+            return "op-type ranking only, cut short (no Total row): no per-layer table in the log"
+        return "op-type ranking only: no per-layer table in the log"
+    return "totals only (perf_debug=False?): no per-layer table in the log"
+
+
+# -- the summary ---------------------------------------------------------------------------------
+def platform_text(profile: Profile) -> str:
+    if not profile.platform:
+        return "platform unknown"
+    name = profile.platform.upper()
+    guessed = (profile.platform_basis or "").startswith("guess")
+    return f"{name} (guessed)" if guessed else name
+
+
+def benchmark_parts(profile: Profile) -> list[str]:
+    """``avg 27.83 ms per run`` · ``35.93 FPS`` · ``3 runs 27.55-28.02 ms`` · ``1 warm-up``."""
+    bench = profile.benchmark
+    if bench is None:
+        return []
+    runs, warmups = bench.run_times_ms, bench.warmup_times_ms
+    parts = []
+    if bench.avg_time_ms is not None:
+        parts.append(f"avg {bench.avg_time_ms:g} ms per run")
+    elif runs and profile.reported_total_time_us is not None:
+        parts.append(f"median {profile.reported_total_time_us / 1000:g} ms per run")
+    if bench.avg_fps is not None:
+        parts.append(f"{bench.avg_fps:g} FPS")
+    if runs:
+        parts.append(f"{plural(len(runs), 'run')} {min(runs):g}-{max(runs):g} ms")
+    if warmups and (runs or bench.avg_time_ms is not None):
+        parts.append(f"{len(warmups)} warm-up")
+    elif warmups:
+        parts.append(
+            f"{len(warmups)} warm-up runs {min(warmups):g}-{max(warmups):g} ms; "
+            "the timed runs are not in the log"
+        )
+    return parts
+
+
+def _total_part(profile: Profile) -> str:
+    total, reported = profile.total_time_us, profile.reported_total_time_us
+    if cut_short(profile):
+        return f"rows shown sum to {fmt_us(total)}"
+    if profile.layers and not has_layer_times(profile):
+        if not profile.measured:
+            cycles = sum(layer_cycles(la) or 0 for la in profile.layers)
+            return f"est. {cycles:,} cycles" if cycles else ""
+        return f"total {fmt_us(reported)} (log)" if reported is not None else ""
+    if total is None:
+        return ""
+    label = "est. total" if not profile.measured else "total"
+    if profile.layers and reported is not None and fmt_us(reported) != fmt_us(total):
+        if profile.elided_rows and reported > total:
+            return f"rows shown {fmt_us(total)} of the log's {fmt_us(reported)} (rows elided)"
+        return f"{label} {fmt_us(total)} (log {fmt_us(reported)})"
+    return f"{label} {fmt_us(total)}"
+
+
+def summary_parts(profile: Profile) -> list[str]:
+    """The one-second summary: platform, total (or benchmark runs), NPU/CPU split."""
+    parts = [platform_text(profile)]
+    if is_benchmark(profile):
+        return parts + benchmark_parts(profile)
+    if not profile.layers and profile.frames > 1:
+        parts.append(plural(profile.frames, "frame"))
+    total = _total_part(profile)
+    if total:
+        parts.append(total)
+    if cut_short(profile):
+        parts.append(f"frame ~{fmt_us(frame_total_us(profile))} by TimeRatio")
+    if profile.benchmark is not None and profile.benchmark.avg_fps is not None:
+        parts.append(f"{profile.benchmark.avg_fps:g} FPS")
+    split = target_split(profile)
+    if split:
+        parts.append(split)
+    return parts
+
+
+def target_split(profile: Profile) -> str:
+    """``NPU 72.3% / CPU 27.7%`` over the layers; ``""`` when no layer's target is known."""
+    total = profile.total_time_us
+    by_target = time_by_target(profile)
+    known = [t for t in (Target.NPU, Target.CPU, Target.GPU) if by_target.get(t)]
+    if not profile.layers or not total or not known:
+        return ""
+    shown = [*known, Target.UNKNOWN] if by_target.get(Target.UNKNOWN) else known
+    return " / ".join(
+        f"{'target unknown' if t is Target.UNKNOWN else t.value} {fmt_pct(by_target[t] / total)}"
+        for t in shown
+    )
+
+
+def frames_text(profile: Profile) -> str:
+    """``3 frames (per-layer medians) · p50 27.91 ms · p90 28.00 ms``; ``""`` for one frame."""
+    if profile.frames <= 1 or not profile.layers:
+        return ""
+    text = f"{profile.frames} frames (per-layer medians)"
+    if profile.frame_times_us:
+        p50 = percentile(profile.frame_times_us, 50)
+        p90 = percentile(profile.frame_times_us, 90)
+        text += f" · frame p50 {fmt_us(p50)} · p90 {fmt_us(p90)}"
+    return text
+
+
+def bound_items(profile: Profile) -> list[tuple[Bound, float]]:
+    """(bound, share of the time) for bounds with any time, largest first; empty when every
+    timed layer is ``unknown`` (nothing to tell)."""
+    total = profile.total_time_us
+    if not profile.layers or not total:
+        return []
+    items = [(b, us / total) for b, us in time_by_bound(profile).items() if us > 0]
+    if all(b is Bound.UNKNOWN for b, _ in items):
+        return []
+    return sorted(items, key=lambda item: -item[1])
+
+
+def bound_parts(profile: Profile) -> list[str]:
+    """``compute 62.6%`` … (see :func:`bound_items`)."""
+    return [f"{BOUND_LABEL[b]} {fmt_pct(share)}" for b, share in bound_items(profile)]
+
+
+def gaps_note(profile: Profile) -> str:
+    """What the log does not say that the summary would otherwise show, or ``""``."""
+    if not has_layer_times(profile):
+        return ""
+    no_target = all(la.target is Target.UNKNOWN for la in profile.layers)
+    no_bound = all(la.bound is Bound.UNKNOWN for la in profile.layers)
+    if no_target and no_bound:
+        return "no Target or cycle columns in this log: no NPU/CPU split, no bound"
+    if no_target:
+        return "no Target column in this log: no NPU/CPU split"
+    if no_bound:
+        return "no layer could be classified (no cycles, no DDR bandwidth to judge RW against)"
+    return ""
+
+
+def details_text(profile: Profile) -> str:
+    """``toolkit2-perf-table · runtime 2.3.2 · driver 0.9.8``: input family and versions."""
+    return " · ".join(p for p in (profile.format, versions_text(profile)) if p)
+
+
+def versions_text(profile: Profile) -> str:
+    """``runtime 2.3.2 · driver 0.9.8`` from the versions the log names, or ``""``."""
+    v = profile.versions
+    parts = [
+        f"{label} {value}"
+        for label, value in (
+            ("runtime", v.runtime),
+            ("driver", v.driver),
+            ("toolkit", v.toolkit),
+            ("api", v.api),
+            ("model format", v.model),
+        )
+        if value
+    ]
+    return " · ".join(parts)
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile ``q`` (0..100) of ``values``; None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+# -- layers --------------------------------------------------------------------------------------
 def shape_text(shapes: Sequence[Shape] | None, truncated: bool = False, sep: str = ";") -> str:
     """``1x3x640x640;16x3x3x3`` (``;…`` appended when the log cut the list); empty when None."""
     if shapes is None:
@@ -95,6 +345,14 @@ def shorten(text: str | None, width: int) -> str:
     head = (width - 1) * 3 // 5
     tail = width - 1 - head
     return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def layer_cycles(layer: Layer) -> int | None:
+    """A layer's cycles: the Total column (max of DDR and NPU), else the larger of the two."""
+    if layer.total_cycles is not None:
+        return layer.total_cycles
+    sides = [c for c in (layer.ddr_cycles, layer.npu_cycles) if c is not None]
+    return max(sides) if sides else None
 
 
 def layer_share(layer: Layer, profile: Profile) -> float | None:
@@ -129,96 +387,21 @@ def time_by_target(profile: Profile) -> dict[Target, float]:
     return totals
 
 
-def op_table(profile: Profile) -> tuple[tuple[OpTypeStat, ...], str]:
-    """Op-type rows to show and where they come from (``layers`` or ``log ranking``)."""
-    if profile.op_stats:
-        return profile.op_stats, "aggregated from the layers"
-    if profile.ranking:
-        return profile.ranking, "the log's ranking table"
-    return (), ""
+# -- advice --------------------------------------------------------------------------------------
+def advice_head(profile: Profile) -> str:
+    """``Advice: 6 findings, up to 39.78 ms at stake`` (no layer's time counted twice)."""
+    head = f"Advice: {plural(len(profile.findings), 'finding')}"
+    stake = potential_saving_us(profile.findings, profile)
+    return head + (f", up to {fmt_us(stake)} at stake" if stake else "")
 
 
-def versions_text(profile: Profile) -> str:
-    """``runtime 2.3.2 · driver 0.9.8`` from the versions the log names, or ``""``."""
-    v = profile.versions
-    parts = [
-        f"{label} {value}"
-        for label, value in (
-            ("runtime", v.runtime),
-            ("driver", v.driver),
-            ("toolkit", v.toolkit),
-            ("api", v.api),
-            ("model format", v.model),
-        )
-        if value
-    ]
-    return " · ".join(parts)
-
-
-def kind_note(profile: Profile) -> str:
-    """One sentence when the profile is not a measured per-layer table, else ``""``."""
-    if not profile.measured:
-        return "ESTIMATE: build-time table, not measured on a board"
-    if profile.layers:
+def saving_text(finding: Finding, profile: Profile) -> str:
+    """``saves ~2,835 us (24.4%)`` (share of :func:`frame_total_us`), or ``""``."""
+    if not finding.est_saving_us:
         return ""
-    if profile.benchmark is not None:
-        return "benchmark run only: no per-layer table in the log"
-    if profile.ranking:
-        return "op-type ranking only: no per-layer table in the log"
-    return "totals only (perf_debug=False?): no per-layer table in the log"
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """Nearest-rank percentile ``q`` (0..100) of ``values``; None when empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
-
-
-def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
-    """The report's warnings whose path is this profile's source."""
-    return [w for w in report.warnings if w.path == profile.source.path]
-
-
-def summary_parts(profile: Profile) -> list[str]:
-    """The one-second summary: platform, frames, total, NPU/CPU split, bound shares."""
-    parts = [profile.platform.upper() if profile.platform else "platform unknown"]
-    if profile.frames > 1:
-        parts.append(f"{profile.frames} frames" + (" (layer medians)" if profile.layers else ""))
-    total = profile.total_time_us
-    label = "est. total" if not profile.measured else "total"
-    if total is not None:
-        reported = profile.reported_total_time_us
-        log_total = ""
-        if profile.layers and reported is not None and fmt_us(reported) != fmt_us(total):
-            log_total = f" (log {fmt_us(reported)})"
-        parts.append(f"{label} {fmt_us(total)}{log_total}")
-    elif profile.benchmark is not None and profile.benchmark.avg_time_ms is not None:
-        parts.append(f"avg {fmt_us(profile.benchmark.avg_time_ms * 1000)} per run")
-    if profile.layers and total:
-        by_target = time_by_target(profile)
-        split = [
-            f"{target.value} {fmt_pct(by_target[target] / total)}"
-            for target in (Target.NPU, Target.CPU, Target.GPU, Target.UNKNOWN)
-            if by_target.get(target)
-        ]
-        if split:
-            parts.append(" / ".join(split))
-    return parts
-
-
-def bound_parts(profile: Profile) -> list[str]:
-    """``bandwidth-bound 27%`` … for bounds with any time, in :data:`BOUND_ORDER`."""
-    total = profile.total_time_us
-    if not profile.layers or not total:
-        return []
-    return [
-        f"{BOUND_LABEL[bound]} {fmt_pct(us / total)}"
-        for bound, us in time_by_bound(profile).items()
-        if us > 0
-    ]
+    frame = frame_total_us(profile)
+    share = f" ({fmt_pct(finding.est_saving_us / frame)})" if frame else ""
+    return f"saves ~{fmt_us(finding.est_saving_us)}{share}"
 
 
 def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
@@ -229,3 +412,24 @@ def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
     shown = ", ".join(str(i) for i in ids[:limit])
     more = f" +{len(ids) - limit} more" if len(ids) > limit else ""
     return f"layer{'s' if len(ids) > 1 else ''} {shown}{more}"
+
+
+# -- footer --------------------------------------------------------------------------------------
+def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
+    """The report's warnings about this profile's source, without those that only repeat a
+    skipped row (the footer lists the row itself)."""
+    skipped = {row.line for row in profile.skipped_rows}
+    return [
+        w
+        for w in report.warnings
+        if w.path == profile.source.path
+        and not (w.line in skipped and w.message.startswith("skipped row"))
+    ]
+
+
+def footer_head(report: Report, profile: Profile) -> str:
+    """``1 skipped row · 2 warnings``."""
+    return (
+        f"{plural(len(profile.skipped_rows), 'skipped row')} · "
+        f"{plural(len(warnings_for(report, profile)), 'warning')}"
+    )

@@ -16,16 +16,17 @@ uncaught error (the headless-browser test reads both).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from importlib import resources
 from typing import TextIO
 
 from rknnprof import __version__
-from rknnprof.model import Finding, Profile, Report
+from rknnprof.model import Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
+from rknnprof.reporters import _views as V
 from rknnprof.reporters import html_charts as C
 from rknnprof.reporters.base import RenderOptions, Reporter
-from rknnprof.rules import potential_saving_us
 
 
 def _asset(name: str) -> str:
@@ -43,6 +44,52 @@ def rule_doc(code: str) -> str:
         return (getattr(rule, "doc", "") or "") if rule is not None else ""
     except Exception:  # noqa: BLE001 - a report must render even if the rule registry is broken
         return ""
+
+
+def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], object]]]:
+    """(head, kind, value) for the layer table; kind picks the cell format (see :func:`_cell`)."""
+    return [
+        ("ID", "id", lambda la: la.id),
+        ("Op type", "text", lambda la: la.op_type),
+        ("Full name", "name", lambda la: la.full_name or ""),
+        ("Target", "text", lambda la: "" if la.target is Target.UNKNOWN else la.target.value),
+        ("Type", "text", lambda la: la.data_type or ""),
+        (
+            "Input shapes",
+            "text",
+            lambda la: F.shape_text(la.input_shapes, la.input_shapes_truncated, ", "),
+        ),
+        (
+            "Output shapes",
+            "text",
+            lambda la: F.shape_text(la.output_shapes, la.output_shapes_truncated, ", "),
+        ),
+        ("DDR cyc", "num", lambda la: la.ddr_cycles),
+        ("NPU cyc", "num", lambda la: la.npu_cycles),
+        ("Total cyc", "num", lambda la: la.total_cycles),
+        ("Time us" if profile.measured else "Est. us", "num", lambda la: la.time_us),
+        ("Share", "pct", lambda la: F.layer_share(la, profile)),
+        ("MAC %", "num", lambda la: la.mac_usage_pct),
+        ("Workload %", "text", lambda la: "/".join(f"{w:g}" for w in la.workload_pct or ())),
+        ("RW KB", "num", lambda la: la.rw_kb),
+        ("Bound", "bound", lambda la: la.bound.value),
+    ]
+
+
+def _cell(kind: str, value: object) -> str:
+    """One ``<td>``: numbers carry ``data-v`` for sorting; names a tooltip; bounds a swatch."""
+    if kind == "id":
+        return _num_cell(value, str(value))  # type: ignore[arg-type]
+    if kind == "num":
+        return _num_cell(value)  # type: ignore[arg-type]
+    if kind == "pct":
+        return _num_cell(value, F.fmt_pct(value) if value is not None else None)  # type: ignore[arg-type]
+    text = escape(str(value))
+    if kind == "name":
+        return f'<td class="name" title="{text}">{text}</td>'
+    if kind == "bound":
+        return f'<td><i class="sw b-{text}"></i>{text}</td>'
+    return f"<td>{text}</td>"
 
 
 def _num_cell(value: float | int | None, text: str | None = None) -> str:
@@ -92,32 +139,25 @@ class HtmlReporter(Reporter):
         row_prefix = f"{pid}-L"
         parts = [f'<section class="profile" id="{pid}">', self._header(report, profile)]
         if profile.layers:
-            what = "estimated time" if not profile.measured else "time"
-            largest = max((la.time_us or 0.0 for la in profile.layers), default=0.0)
-            cpu_count = sum(1 for la in profile.layers if la.target.value == "CPU")
-            parts.append(
-                f'<div class="card"><h3>Layer {what} in execution order</h3>'
-                f'<p class="note">{len(profile.layers)} layers, tallest bar {F.fmt_us(largest)}; '
-                f"colour = bound; red marks under the axis = CPU layers ({cpu_count}). "
-                "Click a bar to find its row.</p>"
-                f"{C.timeline_svg(profile, row_prefix)}{C.bound_legend(profile)}</div>"
-            )
+            parts.append(self._timeline(profile, row_prefix))
+        scatter = ""
+        if any(la.ddr_cycles is not None for la in profile.layers):
             svg, note = C.scatter_svg(profile, row_prefix)
             scatter = (
                 f'<div class="card"><h3>DDR vs NPU cycles</h3>{svg}'
                 f'<p class="note">Log axes; dashed line: DDR = NPU. {escape(note)}</p></div>'
             )
-        else:
-            scatter = ""
-        ops, origin = F.op_table(profile)
+        view = V.op_table(profile)
         op_card = ""
-        if ops:
+        if view is not None:
+            note = f'<p class="note">{escape(view.note)}</p>' if view.note else ""
             op_card = (
-                f'<div class="card"><h3>Time by op type</h3><p class="note">{escape(origin)}</p>'
-                f"{C.ops_bars(profile, ops)}</div>"
+                f'<div class="card"><h3>{escape(view.title)}</h3>{note}{C.ops_bars(view)}</div>'
             )
-        if scatter or op_card:
+        if scatter and op_card:
             parts.append(f'<div class="grid2">{scatter}{op_card}</div>')
+        elif scatter or op_card:
+            parts.append(scatter or op_card)
         if profile.findings:
             parts.append(self._findings(profile, row_prefix))
         if profile.layers:
@@ -126,52 +166,59 @@ class HtmlReporter(Reporter):
         parts.append("</section>\n")
         return "\n".join(parts)
 
+    def _timeline(self, profile: Profile, row_prefix: str) -> str:
+        """Layer time (or, for a build-time estimate, cycles) in execution order; a one-line
+        card when the log has neither."""
+        cpu_count = sum(1 for la in profile.layers if la.target.value == "CPU")
+        if F.has_layer_times(profile):
+            what = "ESTIMATED time" if not profile.measured else "time"
+            largest = F.fmt_us(max(la.time_us or 0.0 for la in profile.layers))
+            value = None
+        elif not profile.measured and any(F.layer_cycles(la) for la in profile.layers):
+            what = "ESTIMATED cycles (max of DDR and NPU, no time)"
+            largest = f"{max(F.layer_cycles(la) or 0 for la in profile.layers):,} cycles"
+            value = F.layer_cycles
+        else:
+            return (
+                f'<div class="card note">{len(profile.layers)} layers: per-layer times not in '
+                "the log (Time column removed); see the layer table below.</div>"
+            )
+        return (
+            f'<div class="card"><h3>Layer {what} in execution order</h3>'
+            f'<p class="note">{len(profile.layers)} layers, tallest bar {largest}; '
+            f"colour = bound; red marks under the axis = CPU layers ({cpu_count}). "
+            "Click a bar to find its row.</p>"
+            f"{C.timeline_svg(profile, row_prefix, value)}{C.bound_legend(profile)}</div>"
+        )
+
     def _header(self, report: Report, profile: Profile) -> str:
         chips = [f'<span class="chip"><b>{escape(p)}</b></span>' for p in F.summary_parts(profile)]
-        chips.append(f'<span class="chip">{escape(profile.format)}</span>')
-        if F.versions_text(profile):
-            chips.append(f'<span class="chip">{escape(F.versions_text(profile))}</span>')
-        if profile.frames > 1 and profile.frame_times_us:
-            p50 = F.percentile(profile.frame_times_us, 50)
-            p90 = F.percentile(profile.frame_times_us, 90)
-            chips.append(
-                f'<span class="chip">frame p50 {F.fmt_us(p50)} · p90 {F.fmt_us(p90)}</span>'
-            )
-        bench = profile.benchmark
-        if bench is not None:
-            text = " · ".join(
-                t
-                for t in (
-                    f"avg {bench.avg_time_ms:g} ms" if bench.avg_time_ms is not None else "",
-                    f"{bench.avg_fps:g} FPS" if bench.avg_fps is not None else "",
-                    f"{len(bench.run_times_ms)} runs" if bench.run_times_ms else "",
-                )
-                if t
-            )
-            chips.append(f'<span class="chip">benchmark: {escape(text)}</span>')
+        chips += [
+            f'<span class="chip">{escape(text)}</span>'
+            for text in (F.frames_text(profile), F.details_text(profile))
+            if text
+        ]
         note = F.kind_note(profile)
         banner = f'<div class="estimate">{escape(note)}</div>' if note else ""
-        stack = C.bound_stack(profile)
+        gaps = F.gaps_note(profile)
+        gaps_html = f'<p class="note">{escape(gaps)}</p>' if gaps else ""
         return (
             f'<div class="card"><h2>{escape(F.profile_title(profile))}</h2>{banner}'
-            f'<div class="chips">{"".join(chips)}</div>{stack}</div>'
+            f'<div class="chips">{"".join(chips)}</div>{gaps_html}{C.bound_stack(profile)}</div>'
         )
 
     def _findings(self, profile: Profile, row_prefix: str) -> str:
-        total = profile.total_time_us
-        items = [self._finding(n, f, total, row_prefix) for n, f in enumerate(profile.findings, 1)]
-        stake = potential_saving_us(profile.findings, profile)  # no layer counted twice
-        head = f"Advice: {len(profile.findings)} finding{'s' if len(profile.findings) != 1 else ''}"
-        if stake:
-            head += f", up to {F.fmt_us(stake)} at stake"
+        items = [
+            self._finding(n, f, profile, row_prefix) for n, f in enumerate(profile.findings, 1)
+        ]
+        head = F.advice_head(profile)
         return f'<div class="card"><h3>{escape(head)}</h3>{"".join(items)}</div>'
 
-    def _finding(self, number: int, finding: Finding, total: float | None, row_prefix: str) -> str:
+    def _finding(self, number: int, finding: Finding, profile: Profile, row_prefix: str) -> str:
         sev = escape(finding.severity.value)
-        saving = ""
-        if finding.est_saving_us:
-            share = f" ({F.fmt_pct(finding.est_saving_us / total)})" if total else ""
-            saving = f'<span class="saving">saves ~{F.fmt_us(finding.est_saving_us)}{share}</span>'
+        saving = F.saving_text(finding, profile)
+        if saving:
+            saving = f'<span class="saving">{escape(saving)}</span>'
         links = ", ".join(
             f'<a href="#{row_prefix}{i}" data-row="{row_prefix}{i}">{i}</a>'
             for i in finding.layer_ids[:30]
@@ -201,52 +248,26 @@ class HtmlReporter(Reporter):
         )
 
     def _layer_table(self, profile: Profile, pid: str, row_prefix: str) -> str:
-        heads = [
-            "ID",
-            "Op type",
-            "Full name",
-            "Target",
-            "Type",
-            "Input shapes",
-            "Output shapes",
-            "DDR cyc",
-            "NPU cyc",
-            "Total cyc",
-            "Time us" if profile.measured else "Est. us",
-            "Share",
-            "MAC %",
-            "Workload %",
-            "RW KB",
-            "Bound",
+        """Every layer, sortable and filterable; columns the log leaves empty are left out."""
+        columns = [
+            (head, kind, [get(la) for la in profile.layers])
+            for head, kind, get in _layer_columns(profile)
         ]
-        rows = []
-        for layer in profile.layers:
-            share = F.layer_share(layer, profile)
-            workload = "/".join(f"{w:g}" for w in layer.workload_pct) if layer.workload_pct else ""
-            cls = ' class="cpu"' if layer.target.value == "CPU" else ""
-            name = escape(layer.full_name or "")
-            inputs = F.shape_text(layer.input_shapes, layer.input_shapes_truncated, ", ")
-            outputs = F.shape_text(layer.output_shapes, layer.output_shapes_truncated, ", ")
-            bound = escape(layer.bound.value)
-            rows.append(
-                f'<tr id="{row_prefix}{layer.id}"{cls}>'
-                + _num_cell(layer.id, str(layer.id))
-                + f"<td>{escape(layer.op_type)}</td>"
-                f'<td class="name" title="{name}">{name}</td>'
-                f"<td>{escape(layer.target.value)}</td>"
-                f"<td>{escape(layer.data_type or '')}</td>"
-                f"<td>{escape(inputs)}</td><td>{escape(outputs)}</td>"
-                + _num_cell(layer.ddr_cycles)
-                + _num_cell(layer.npu_cycles)
-                + _num_cell(layer.total_cycles)
-                + _num_cell(layer.time_us)
-                + _num_cell(share, F.fmt_pct(share) if share is not None else None)
-                + _num_cell(layer.mac_usage_pct)
-                + f"<td>{escape(workload)}</td>"
-                + _num_cell(layer.rw_kb)
-                + f'<td><i class="sw b-{bound}"></i>{bound}</td></tr>'
-            )
-        head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+        columns = [
+            c
+            for c in columns
+            if any(v not in (None, "") for v in c[2])
+            and (c[0] != "Bound" or any(v != "unknown" for v in c[2]))
+        ]
+        rows = [
+            f'<tr id="{row_prefix}{layer.id}"'
+            + (' class="cpu"' if layer.target is Target.CPU else "")
+            + ">"
+            + "".join(_cell(kind, values[i]) for _, kind, values in columns)
+            + "</tr>"
+            for i, layer in enumerate(profile.layers)
+        ]
+        head = "".join(f"<th>{escape(h)}</th>" for h, _, _ in columns)
         return (
             f'<div class="card"><h3>Layers</h3><div class="tablebar">'
             f'<input id="{pid}-filter" type="search" aria-label="filter layers" '
@@ -270,9 +291,6 @@ class HtmlReporter(Reporter):
             f"<li>warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}</li>"
             for w in warnings
         ]
-        head = (
-            f"{len(skipped)} skipped row{'s' if len(skipped) != 1 else ''} · "
-            f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
-        )
+        head = F.footer_head(report, profile)
         body = f"<ul>{''.join(items)}</ul>" if items else ""
         return f'<div class="card note">{escape(head)}{body}</div>'

@@ -7,10 +7,12 @@ Colours come from CSS classes ``b-<bound>`` so dark mode and print styles live i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 
-from rknnprof.model import Layer, OpTypeStat, Profile, Target
+from rknnprof.model import Layer, Profile, Target
 from rknnprof.reporters import _facts as F
+from rknnprof.reporters._views import TableView
 
 TIMELINE_W, TIMELINE_H, MARK_H = 1000.0, 160.0, 8.0
 SCATTER = 420.0
@@ -38,14 +40,22 @@ def layer_tip(layer: Layer, profile: Profile) -> str:
     return " · ".join(parts)
 
 
-def timeline_svg(profile: Profile, row_prefix: str) -> str:
-    """Bars of layer time in execution order (one ``rect.layer-bar`` per layer), coloured by
-    bound; CPU layers get a red mark under the baseline. Stretches to the page width."""
+def timeline_svg(
+    profile: Profile, row_prefix: str, value: Callable[[Layer], float | None] | None = None
+) -> str:
+    """Bars of layer time (or of ``value(layer)``, e.g. estimated cycles) in execution order
+    (one ``rect.layer-bar`` per layer), coloured by bound; CPU layers get a red mark under the
+    baseline. Stretches to the page width."""
     layers = profile.layers
+    if value is None:
+
+        def value(layer: Layer) -> float | None:
+            return layer.time_us
+
     n = max(len(layers), 1)
     slot = TIMELINE_W / n
     gap = slot * 0.15 if slot > 3 else 0.0
-    largest = max((la.time_us or 0.0 for la in layers), default=0.0) or 1.0
+    largest = max((value(la) or 0.0 for la in layers), default=0.0) or 1.0
     base = TIMELINE_H
     parts = [
         f'<svg class="timeline" viewBox="0 0 {_num(TIMELINE_W)} {_num(TIMELINE_H + MARK_H + 2)}" '
@@ -53,7 +63,7 @@ def timeline_svg(profile: Profile, row_prefix: str) -> str:
         f'<line class="axis" x1="0" y1="{_num(base)}" x2="{_num(TIMELINE_W)}" y2="{_num(base)}"/>',
     ]
     for i, layer in enumerate(layers):
-        h = (layer.time_us or 0.0) / largest * (TIMELINE_H - 4)
+        h = (value(layer) or 0.0) / largest * (TIMELINE_H - 4)
         x = i * slot
         tip = escape(layer_tip(layer, profile))
         parts.append(
@@ -155,11 +165,13 @@ def scatter_svg(profile: Profile, row_prefix: str) -> tuple[str, str]:
 
 
 def bound_stack(profile: Profile) -> str:
-    """A 100 % stacked bar of time per bound, with a legend."""
-    total = profile.total_time_us or 0.0
-    if not profile.layers or not total:
+    """A 100 % stacked bar of time per bound (in :data:`F.BOUND_ORDER`, so colours sit in
+    the same place in every report), with a legend; ``""`` when there is nothing to tell
+    (no layer times, or every layer unknown: see ``F.bound_items``)."""
+    known = dict(F.bound_items(profile))
+    shares = [(b, known[b]) for b in F.BOUND_ORDER if b in known]
+    if not shares:
         return ""
-    shares = [(b, us / total) for b, us in F.time_by_bound(profile).items() if us > 0]
     bar = "".join(
         f'<div class="b-{b.value}" style="width:{s * 100:.2f}%" title="{escape(F.BOUND_LABEL[b])} '
         f'{F.fmt_pct(s)}"></div>'
@@ -185,31 +197,46 @@ def bound_legend(profile: Profile) -> str:
     items = "".join(
         f'<span><i class="b-{b.value}"></i>{escape(F.BOUND_LABEL[b])}</span>' for b in present
     )
-    return f'<div class="legend">{items}<span><i class="cpu-key"></i>CPU layer</span></div>'
+    if any(la.target is Target.CPU for la in profile.layers):
+        items += '<span><i class="cpu-key"></i>CPU layer</span>'
+    return f'<div class="legend">{items}</div>'
 
 
-def ops_bars(profile: Profile, ops: tuple[OpTypeStat, ...]) -> str:
-    """One row per op type: name, an NPU/CPU stacked bar scaled to the largest, time and share."""
+OP_TIME_CLASSES = (
+    ("npu", "NPU", "npu_time_us"),
+    ("cpu", "CPU", "cpu_time_us"),
+    ("gpu", "GPU", "gpu_time_us"),
+    ("other", "target unknown", "unknown_time_us"),
+)
+"""(CSS class, label, OpTypeStat field) of the op-type bar segments, in stacking order."""
+
+
+def ops_bars(view: TableView) -> str:
+    """One row per op type of the op-type view: name, a stacked bar (NPU, CPU, GPU, target
+    unknown) scaled to the largest, time and share (the view's share, e.g. the log's TimeRatio)."""
+    ops = view.stats
     largest = max((s.total_time_us for s in ops), default=0.0) or 1.0
-    total = profile.total_time_us or sum(s.total_time_us for s in ops) or 1.0
     rows = []
-    for stat in ops:
-        share = stat.share if stat.share is not None else stat.total_time_us / total
-        npu = stat.npu_time_us / largest * 100
-        cpu = stat.cpu_time_us / largest * 100
-        tip = (
-            f"{stat.op_type}: {stat.calls} calls, NPU {F.fmt_us(stat.npu_time_us)}, "
-            f"CPU {F.fmt_us(stat.cpu_time_us)}"
+    for stat, share in zip(ops, view.shares, strict=True):
+        parts = [(cls, label, getattr(stat, attr)) for cls, label, attr in OP_TIME_CLASSES]
+        segments = "".join(
+            f'<span class="{cls}" style="width:{us / largest * 100:.2f}%"></span>'
+            for cls, _, us in parts
+            if us
         )
+        where = ", ".join(f"{label} {F.fmt_us(us)}" for _, label, us in parts if us)
+        tip = f"{stat.op_type}: {stat.calls} calls" + (f", {where}" if where else "")
         rows.append(
             f'<div class="row" title="{escape(tip)}"><span class="name">{escape(stat.op_type)} '
-            f'<span class="note">×{stat.calls}</span></span><span class="bar">'
-            f'<span class="npu" style="width:{npu:.2f}%"></span>'
-            f'<span class="cpu" style="width:{cpu:.2f}%"></span></span>'
+            f'<span class="note">×{stat.calls}</span></span><span class="bar">{segments}</span>'
             f'<span class="val">{F.fmt_us(stat.total_time_us)} · {F.fmt_pct(share)}</span></div>'
         )
-    legend = (
-        '<div class="legend"><span><i class="sw" style="background:var(--npu)"></i>NPU</span>'
-        '<span><i class="sw" style="background:var(--cpu)"></i>CPU</span></div>'
+    used = {cls for cls, _, attr in OP_TIME_CLASSES if any(getattr(s, attr) for s in ops)}
+    if used - {"other"}:
+        used |= {"npu", "cpu"}  # NPU and CPU always, once any target is known
+    legend = "".join(
+        f'<span><i class="sw {cls}"></i>{label}</span>'
+        for cls, label, _ in OP_TIME_CLASSES
+        if cls in used
     )
-    return f'<div class="ops">{"".join(rows)}</div>{legend}'
+    return f'<div class="ops">{"".join(rows)}</div><div class="legend">{legend}</div>'

@@ -1,9 +1,10 @@
 """Markdown report (``--format markdown``) for PR comments and ``$GITHUB_STEP_SUMMARY``.
 
-The same content as the terminal table: summary, top layers, op types, numbered advice,
-skipped rows and warnings. GitHub-flavoured pipe tables; every piece of log text is escaped
-(``|`` as ``\\|``, Markdown punctuation and ``<``/``&`` backslash-escaped) so a layer name
-can neither break a table nor inject HTML. Estimates carry a ``> [!WARNING]`` alert.
+The same content as the terminal table (wording and numbers from ``_facts`` and ``_views``):
+summary, the layer table, op types, numbered advice, skipped rows and warnings.
+GitHub-flavoured pipe tables; every piece of log text is escaped (``|`` as ``\\|``, Markdown
+punctuation and ``<``/``&`` backslash-escaped) so a layer name can neither break a table nor
+inject HTML. Estimates and profiles without a per-layer table carry a ``> [!WARNING]`` alert.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import TextIO
 
 from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
+from rknnprof.reporters import _views as V
 from rknnprof.reporters.base import RenderOptions, Reporter
-from rknnprof.rules import potential_saving_us
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
 BOUND_MARK = {
@@ -26,6 +27,7 @@ BOUND_MARK = {
 }
 SEVERITY_MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "⚪ info"}
 BAR_CELLS = 10
+MAX_SKIPPED_SHOWN = 10
 
 
 def escape(text: object) -> str:
@@ -48,10 +50,32 @@ def bar(share: float, largest: float) -> str:
     return "█" * max(cells, 1)
 
 
-def _us(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
+def _cell(view: V.TableView, column: V.Column, row: int, largest: float) -> str:
+    if column.key == "bar":
+        return bar(view.shares[row], largest)
+    text = column.cells[row]
+    if column.key == "name":
+        return code(text)
+    if column.key == "bound":
+        return BOUND_MARK[view.layers[row].bound]
+    if column.key == "cpu_time_us" and view.cpu_rows and view.cpu_rows[row]:
+        return f"**{escape(text)}**"
+    return escape(text)
+
+
+def table_lines(view: V.TableView) -> list[str]:
+    """A ``###`` title, the note in italics, and a GitHub pipe table."""
+    heads = [f"{c.head} ({c.unit})" if c.unit else c.head for c in view.columns]
+    lines = [f"### {escape(view.title)}", ""]
+    if view.note:
+        lines += [f"*{escape(view.note)}*", ""]
+    lines.append("| " + " | ".join(escape(h) for h in heads) + " |")
+    lines.append("|" + "|".join("---:" if c.right else "---" for c in view.columns) + "|")
+    largest = max(view.shares, default=0.0)
+    for row in range(len(view.columns[0].cells)):
+        cells = [_cell(view, c, row, largest) for c in view.columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return [*lines, ""]
 
 
 class MarkdownReporter(Reporter):
@@ -81,105 +105,36 @@ class MarkdownReporter(Reporter):
     ) -> list[str]:
         prefix = f"{index + 1}/{count} · " if count > 1 else ""
         title = f"{escape(profile.model_name)} · " if profile.model_name else ""
-        where = F.profile_title(profile) if not profile.model_name else profile_where(profile)
-        lines = [f"## {prefix}{title}{code(where)}", ""]
+        lines = [f"## {prefix}{title}{code(F.where_text(profile))}", ""]
         note = F.kind_note(profile)
         if note:
             lines += [f"> [!WARNING]\n> {escape(note)}", ""]
         summary = F.summary_parts(profile)
-        summary[0] = f"**{escape(summary[0])}**"
-        lines.append(" · ".join([summary[0], *(escape(p) for p in summary[1:])]) + "  ")
+        lines.append(" · ".join([f"**{escape(summary[0])}**", *map(escape, summary[1:])]) + "  ")
         bounds = F.bound_parts(profile)
         if bounds:
             lines.append("bound: " + " · ".join(escape(b) for b in bounds) + "  ")
-        meta = [code(profile.format)]
-        if F.versions_text(profile):
-            meta.append(escape(F.versions_text(profile)))
-        if profile.frames > 1 and profile.frame_times_us:
-            p50 = F.percentile(profile.frame_times_us, 50)
-            p90 = F.percentile(profile.frame_times_us, 90)
-            meta.append(f"frame p50 {F.fmt_us(p50)}, p90 {F.fmt_us(p90)}")
-        lines.append(" · ".join(meta))
-        if profile.benchmark is not None:
-            bench = profile.benchmark
-            parts = []
-            if bench.avg_time_ms is not None:
-                parts.append(f"avg {bench.avg_time_ms:g} ms")
-            if bench.avg_fps is not None:
-                parts.append(f"{bench.avg_fps:g} FPS")
-            if bench.run_times_ms:
-                parts.append(
-                    f"{len(bench.run_times_ms)} runs, {min(bench.run_times_ms):g}–"
-                    f"{max(bench.run_times_ms):g} ms"
-                )
-            lines += ["", "Benchmark: " + " · ".join(parts)]
-        lines.append("")
-        if profile.layers:
-            lines += self._top_layers(profile, top)
-        ops, origin = F.op_table(profile)
-        if ops:
-            lines += self._op_types(profile, ops, origin)
+        for extra in (F.frames_text(profile), F.gaps_note(profile)):
+            if extra:
+                lines.append(escape(extra) + "  ")
+        versions = F.versions_text(profile)
+        lines += [" · ".join([code(profile.format), *([escape(versions)] if versions else [])]), ""]
+        for view in (V.layer_table(profile, top), V.op_table(profile)):
+            if view is not None:
+                lines += table_lines(view)
         if profile.findings:
             lines += self._findings(profile)
         lines += self._footer(report, profile)
         return lines
 
-    def _top_layers(self, profile: Profile, top: int) -> list[str]:
-        layers = F.top_layers(profile, top)
-        what = "estimated time (not measured)" if not profile.measured else "time"
-        time_head = "Est. time (us)" if not profile.measured else "Time (us)"
-        lines = [
-            f"### Top {len(layers)} of {len(profile.layers)} layers by {what}",
-            "",
-            f"| ID | Op type | Name | Output | {time_head} | Share | | Bound |",
-            "|---:|---|---|---|---:|---:|---|---|",
-        ]
-        shares = [F.layer_share(la, profile) or 0.0 for la in layers]
-        largest = max(shares, default=0.0)
-        for layer, share in zip(layers, shares, strict=True):
-            lines.append(
-                f"| {layer.id} | {escape(layer.op_type)} | {code(layer.full_name or '')} | "
-                f"{F.shape_text(layer.output_shapes, layer.output_shapes_truncated)} | "
-                f"{_us(layer.time_us)} | {F.fmt_pct(share)} | {bar(share, largest)} | "
-                f"{BOUND_MARK[layer.bound]} |"
-            )
-        return [*lines, ""]
-
-    def _op_types(self, profile: Profile, ops, origin: str) -> list[str]:
-        total = profile.total_time_us or sum(s.total_time_us for s in ops) or 1.0
-        shares = [s.share if s.share is not None else s.total_time_us / total for s in ops]
-        largest = max(shares, default=0.0)
-        lines = [
-            f"### Time by op type ({origin})",
-            "",
-            "| Op type | Calls | NPU (us) | CPU (us) | Share | |",
-            "|---|---:|---:|---:|---:|---|",
-        ]
-        for stat, share in zip(ops, shares, strict=True):
-            cpu = f"**{_us(stat.cpu_time_us)}**" if stat.cpu_time_us else _us(stat.cpu_time_us)
-            lines.append(
-                f"| {escape(stat.op_type)} | {stat.calls} | {_us(stat.npu_time_us)} | {cpu} | "
-                f"{F.fmt_pct(share)} | {bar(share, largest)} |"
-            )
-        return [*lines, ""]
-
     def _findings(self, profile: Profile) -> list[str]:
-        findings = profile.findings
-        total = profile.total_time_us
-        stake = potential_saving_us(findings, profile)  # no layer counted twice
-        head = f"### Advice: {len(findings)} finding{'s' if len(findings) != 1 else ''}"
-        if stake:
-            head += f", up to {F.fmt_us(stake)} at stake"
-        lines = [head, ""]
-        for number, finding in enumerate(findings, 1):
-            saving = ""
-            if finding.est_saving_us:
-                share = f" ({F.fmt_pct(finding.est_saving_us / total)})" if total else ""
-                saving = f" · saves ~{F.fmt_us(finding.est_saving_us)}{share}"
+        lines = [f"### {F.advice_head(profile)}", ""]
+        for number, finding in enumerate(profile.findings, 1):
+            saving = F.saving_text(finding, profile)
             layers = F.finding_layers_text(finding.layer_ids)
             lines.append(
                 f"{number}. **{finding.code}** {SEVERITY_MARK.get(finding.severity.value, '')} · "
-                f"{code(finding.name)}{saving}  "
+                f"{code(finding.name)}{f' · {saving}' if saving else ''}  "
             )
             lines.append(
                 f"   {escape(finding.message)}" + (f" ({layers})" if layers else "") + "  "
@@ -189,30 +144,18 @@ class MarkdownReporter(Reporter):
         return [*lines, ""]
 
     def _footer(self, report: Report, profile: Profile) -> list[str]:
-        warnings = F.warnings_for(report, profile)
         skipped = profile.skipped_rows
-        lines = [
-            f"{len(skipped)} skipped row{'s' if len(skipped) != 1 else ''} · "
-            f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}",
-            "",
+        lines = [F.footer_head(report, profile), ""]
+        items = [
+            f"- skipped line {row.line}: {escape(row.reason)}"
+            for row in skipped[:MAX_SKIPPED_SHOWN]
         ]
-        items = [f"- skipped line {row.line}: {escape(row.reason)}" for row in skipped[:10]]
-        if len(skipped) > 10:
-            items.append(f"- … {len(skipped) - 10} more skipped rows")
+        if len(skipped) > MAX_SKIPPED_SHOWN:
+            items.append(f"- … {len(skipped) - MAX_SKIPPED_SHOWN} more skipped rows")
         items += [
             f"- warning{f' (line {w.line})' if w.line else ''}: {escape(w.message)}"
-            for w in warnings
+            for w in F.warnings_for(report, profile)
         ]
         if items:
             lines += [*items, ""]
         return lines
-
-
-def profile_where(profile: Profile) -> str:
-    """``path:first-last`` without the model name."""
-    span = ""
-    if profile.source.first_line is not None:
-        span = f":{profile.source.first_line}"
-        if profile.source.last_line not in (None, profile.source.first_line):
-            span += f"-{profile.source.last_line}"
-    return f"{profile.source.path}{span}"

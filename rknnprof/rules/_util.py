@@ -20,8 +20,11 @@ def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
 
 
 def total_us(profile: Profile) -> float:
-    """The frame time, microseconds: the layers' sum, else the log's total, else the sum of the
-    ranking table's TotalTime column (ranking-only logs); 0 when unknown."""
+    """The frame time, microseconds: analysis's ``frame_total_us`` (for profiles that did not go
+    through analysis: the layers' sum, else the log's total, else the ranking's rows); 0 when
+    unknown."""
+    if profile.frame_total_us:
+        return float(profile.frame_total_us)
     total = profile.total_time_us
     if total:
         return float(total)

@@ -8,6 +8,7 @@ a CPU fallback, a 3-core layer, 0/0/0 rows and findings; plus profiles without l
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -373,7 +374,11 @@ ESTIMATED = Profile(
     source=SourceSpan("logs/build.txt", 100, 120),
     format="toolkit2-build-estimate",
     measured=False,
-    layers=_with_shares(HAND_LAYERS[1:4]),
+    # build-time tables print cycles and RW(KB) but no Time, MacUsage or WorkLoad (corpus 14/15)
+    layers=tuple(
+        replace(la, time_us=None, mac_usage_pct=None, workload_pct=None)
+        for la in HAND_LAYERS[1:4]
+    ),
     platform="rv1106",
 )
 NO_LAYERS_REPORT = Report(profiles=(RANKING_ONLY, TOTALS_ONLY, BENCHMARK_ONLY, ESTIMATED))

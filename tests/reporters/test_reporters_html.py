@@ -80,5 +80,5 @@ def test_168_layers_stay_well_under_a_megabyte() -> None:
 def test_estimate_and_no_layer_profiles() -> None:
     html = render("html", NO_LAYERS_REPORT)
     assert html.count('class="estimate"') == 4
-    assert "ESTIMATE: build-time table" in html and "Est. us" in html
+    assert "ESTIMATE: build-time table" in html and "Layer ESTIMATED cycles" in html
     assert html.count('class="layer-bar ') == 3

@@ -55,5 +55,5 @@ def test_findings_are_a_numbered_list() -> None:
 def test_estimates_and_no_layer_profiles() -> None:
     text = render("markdown", NO_LAYERS_REPORT)
     assert text.count("> [!WARNING]") == 4
-    assert "Est. time (us)" in text
+    assert "layers by ESTIMATED cycles" in text and "NPU cyc" in text
     assert len(_tables(_html(text))) == 2  # ranking op table + estimated top layers

@@ -67,4 +67,10 @@ def test_profiles_without_layers_render_sensibly() -> None:
     assert "totals only" in text and "total 7,021 us" in text
     assert "35.93 FPS" in text and "3 runs 27.55-28.02 ms" in text
     assert "ESTIMATE: build-time table" in text
-    assert "Top 3 of 3 layers by ESTIMATED time" in text and "est. us" in text
+    # estimates have cycles, no time: ranked by max(DDR, NPU): #2 921,600, #4 623,388, #3 230,400
+    estimate = text.split("[4/4]")[1]
+    assert "Top 3 of 3 layers by ESTIMATED cycles" in estimate and "DDR cyc" in estimate
+    rows = [line.split() for line in estimate.splitlines()]
+    assert [r[0] for r in rows if r and r[0] in ("2", "3", "4")] == ["2", "4", "3"]
+    assert "est. 1,775,388 cycles" in estimate  # 921600 + 230400 + 623388
+    assert "Time by op type" not in text.split("[4/4]")[1]  # no op table of zeros

@@ -1,0 +1,1 @@
+"""The hypothesis fuzz suite (issue #7); helpers in fuzz_support."""
