@@ -142,7 +142,7 @@ class RepeatedRows:
         index = len(self.rows)
         if index >= len(self.template):
             return False
-        key = shape_key(body)
+        key = body.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)  # shape_key()
         if len(key) != len(body):  # not ASCII: character and byte positions differ
             return False
         plans = self.carried.plans
@@ -154,7 +154,11 @@ class RepeatedRows:
         if plan is None:
             return False
         layer = self.template[index]
-        if body[plan.op_type] != layer.op_type or plan.name(body) != layer.full_name:
+        if body[plan.op_type] != layer.op_type:
+            return False
+        name = body[plan.full_name] if plan.full_name is not None and not plan.name_spaced else (
+            plan.name(body))
+        if name != layer.full_name:
             return False
         self.rows.append((number, body, plan))
         return True

@@ -211,19 +211,21 @@ class TableBlock(Block):
         if not s:
             self.last_line = line.number
             return True
-        if t.is_rule(s):
+        # rows pass the tests below on their way to _row: each starts with a literal test
+        if s[-1] in "-=" and t.is_rule(s):
             self._flush()
             read_rows = self.layers or self.repeated is not None and self.repeated.rows
             if self.state == "rows" and (read_rows or self.skipped or self.elided):
                 self.state = "after"
             self.last_line = line.number
             return True
-        if self._summary(line):
+        if "Total " in text and self._summary(line):
             self._flush()
             self.state = "after"
             self.last_line = line.number
             return True
-        if self.state == "after" or t.TITLE in s or t.parse_header(text) is not None:
+        if self.state == "after" or t.TITLE in s or (
+                "OpType" in text and t.parse_header(text) is not None):
             return False
         if s.startswith((".", "…")) and t.ELISION_RE.match(s):
             self._flush()
@@ -234,7 +236,8 @@ class TableBlock(Block):
             return True
         body, is_row = self._body(text)
         if is_row:
-            self._flush()
+            if self.pending is not None:
+                self._flush()
             self._row(line, body)
         elif self._continuation(line, body):
             pass
