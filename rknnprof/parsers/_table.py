@@ -103,6 +103,12 @@ def parse_header(text: str) -> tuple[int, tuple[Column, ...]] | None:
     """(offset of ``ID``, columns) when ``text`` is a per-layer table header, else None."""
     if "OpType" not in text:  # cheap test first: this runs on every row of a table
         return None
+    return _parse_header(text)
+
+
+@lru_cache(maxsize=256)
+def _parse_header(text: str) -> tuple[int, tuple[Column, ...]] | None:
+    """parse_header, cached: every frame of a long capture prints the same header."""
     m = HEADER_RE.search(text)
     if m is None:
         return None

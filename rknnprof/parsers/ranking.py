@@ -7,6 +7,7 @@ columns are read by name (a missing CPUTime is derived as Total - NPU - GPU, and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow
@@ -38,7 +39,8 @@ def _has_title(text: str) -> bool:
     return _TITLES[0] in text or _TITLES[1] in text  # not any(): this runs on every line
 
 
-def _header_columns(text: str) -> list[str]:
+@lru_cache(maxsize=256)
+def _header_columns(text: str) -> tuple[str, ...]:
     """Canonical column keys after OpType; ``...`` columns are dropped (they hold no values)."""
     start = text.index("OpType") + len("OpType")
     rest = re.sub(r"(Call|CPU|GPU|NPU|Total|Time)\s+(Number|Time|Ratio)", r"\1\2", text[start:])
@@ -47,7 +49,7 @@ def _header_columns(text: str) -> list[str]:
         if set(word) == {"."}:
             continue
         keys.append(_alias(word))
-    return keys
+    return tuple(keys)
 
 
 def _alias(word: str) -> str:
@@ -81,7 +83,7 @@ class RankingBlock(Block):
             self._header(line)
 
     def _header(self, line: Line) -> None:
-        self.columns = _header_columns(line.text)
+        self.columns = list(_header_columns(line.text))  # cached: every frame prints it
         self.prefix_len = line.text.index("OpType")
         if "..." in line.text:
             self.notes.append((line.number, "ranking header has elided columns (`...`)"))
