@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
 from rknnprof.parsers import _table as t
@@ -124,6 +124,10 @@ class Carried:
     prefix_len: int
     plans: dict[bytes, RowPlan | None]
     """Row shape -> plan, shared along the stream's run of tables."""
+    lines: dict[bytes, tuple[int, RowPlan]] = field(default_factory=dict)
+    """Line shape -> (where the row starts in the line, plan), for lines the table block has
+    read as repeated rows: every test it makes on a line before it reaches the row (rule, total,
+    title, header, elision, pasted prefix) gives the same answer for every line of the shape."""
 
 
 class RepeatedRows:
@@ -137,12 +141,21 @@ class RepeatedRows:
         self.rows: list[tuple[int, str, RowPlan]] = []
         """(line number, row text, plan) of each row taken."""
 
-    def take(self, number: int, body: str) -> bool:
-        """Keep the row ``body`` (line ``number``) if it repeats the template's next row."""
-        index = len(self.rows)
-        if index >= len(self.template):
+    def take_line(self, number: int, text: str) -> bool:
+        """Keep the line ``text`` without the table block's tests when a line of its shape was
+        read as a repeated row before (``Carried.lines``) and it repeats the template's next
+        row. False: let the table block read it as usual."""
+        key = shape_key(text)
+        known = self.carried.lines.get(key)
+        if known is None or len(key) != len(text):
             return False
-        key = body.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)  # shape_key()
+        start, plan = known
+        return self._keep(number, text[start:], plan)
+
+    def take(self, number: int, body: str, text: str) -> bool:
+        """Keep the row ``body`` (line ``number``, the end of line ``text``) if it repeats the
+        template's next row."""
+        key = shape_key(body)
         if len(key) != len(body):  # not ASCII: character and byte positions differ
             return False
         plans = self.carried.plans
@@ -151,7 +164,17 @@ class RepeatedRows:
             if len(plans) >= MAX_PLANS:
                 plans.clear()
             plan = plans[key] = make_plan(body, self.carried.columns, self.may_be_empty)
-        if plan is None:
+        if plan is None or not self._keep(number, body, plan):
+            return False
+        lines = self.carried.lines
+        if len(lines) >= MAX_PLANS:
+            lines.clear()
+        lines[shape_key(text)] = (len(text) - len(body), plan)
+        return True
+
+    def _keep(self, number: int, body: str, plan: RowPlan) -> bool:
+        index = len(self.rows)
+        if index >= len(self.template):
             return False
         layer = self.template[index]
         if body[plan.op_type] != layer.op_type:

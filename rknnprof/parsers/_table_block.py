@@ -162,7 +162,7 @@ class TableBlock(Block):
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
         if self.repeated is not None:
-            if self.repeated.take(line.number, body):
+            if self.repeated.take(line.number, body, line.text):
                 return
             self._stop_repeating()
         tokens = body.split()
@@ -192,6 +192,10 @@ class TableBlock(Block):
     # -- Block -------------------------------------------------------------------------------
     def feed(self, line: Line) -> bool:
         text = line.text
+        if self.state == "rows" and self.repeated is not None and self.repeated.take_line(
+                line.number, text):  # a line of a shape read as a repeated row before
+            self.last_line = line.number
+            return True
         s = text.strip()
         if self.state == "pre":
             if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):

@@ -83,3 +83,15 @@ def test_full_names_with_blanks_and_non_ascii_rows() -> None:
     # non-ASCII rows are read in full (the fast path needs character = byte positions)
     assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
         False, True, True, False, False, False]
+
+
+def test_pasted_prefixes_and_rows_that_move() -> None:
+    def frame(seed: int, prefix: str = " |  ") -> list[str]:
+        return [prefix + text for text in generate.table(12, seed=seed, jitter=0.2)]
+
+    moved = [text.replace(" |  5 ", "5 ", 1) for text in frame(3)]  # one row lost its prefix
+    together, alone = _frames(frame(0), frame(1), frame(2), moved, frame(4), frame(5, "  "))
+    assert together == alone
+    # a row without the prefix is still the same row; another header prefix is another table
+    assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
+        False, True, True, True, True, False]
