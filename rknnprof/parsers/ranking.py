@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 _TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 _HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
+_SUM_KEYS = frozenset({"cpu", "npu", "total"})
 _VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
 _DEFAULT_COLUMNS = {
     6: ["calls", "cpu", "gpu", "npu", "total", "ratio"],  # 2.x
@@ -71,6 +72,8 @@ class RankingBlock(Block):
         self.first_line = self.last_line = line.number
         self.columns: list[str] | None = None
         self.stats: list[OpTypeStat] = []
+        self.ranked: set[str] = set()
+        """The op types in ``stats``."""
         self.total: OpTypeStat | None = None
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
@@ -110,7 +113,7 @@ class RankingBlock(Block):
         cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
         stat = OpTypeStat(
             op_type=op,
-            calls=int(v.get("calls", sum(s.calls for s in self.stats))),
+            calls=int(v["calls"] if "calls" in v else sum(s.calls for s in self.stats)),
             cpu_time_us=_int(cpu),
             npu_time_us=_int(v.get("npu", 0.0)),
             total_time_us=_int(total),
@@ -120,11 +123,12 @@ class RankingBlock(Block):
         if op == "Total":
             self.total, self.total_line = stat, line.number
         else:
-            if any(s.op_type == op for s in self.stats):
+            if op in self.ranked:
                 self.notes.append((line.number, f"ranking row {op}: the op type is ranked twice"))
+            self.ranked.add(op)
             self.stats.append(stat)
             self.lines.append(line.number)
-        if {"cpu", "npu", "total"} <= v.keys() and abs(
+        if _SUM_KEYS <= v.keys() and abs(
                 v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US:
             self.notes.append((line.number, (
                 f"ranking row {op}: CPU + GPU + NPU time is "
