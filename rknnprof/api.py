@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.errors import InputError, NoProfileDataError
-from rknnprof.lines import Line, ReadStats, read_lines
+from rknnprof.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
 from rknnprof.parsers.assemble import Assembly, Assembler
@@ -42,15 +42,9 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
 
     ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
-    counted = [0]
     stats = ReadStats()
-
-    def counting(lines: Iterable[Line]) -> Iterable[Line]:
-        for line in lines:
-            counted[0] = line.number
-            yield line
-
-    events = scan(counting(read_lines(stream, stats)), name)
+    lines = read_lines(stream, stats)
+    events = scan(lines, name)
     if progress is not None:
         events = progress.count(events)
     try:
@@ -62,6 +56,7 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
         assembler.warnings.append(ReportWarning(name, None, "interrupted: the report covers "
                                                 "what was read before Ctrl-C"))
     finally:
+        lines.close()  # sets stats.last_line also when reading stopped early
         if progress is not None:
             progress.finish()
     if stats.chatty_count:
@@ -69,7 +64,7 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
         assembler.warnings.append(ReportWarning(name, first, (
             f"logd squashed {stats.chatty_count} run(s) of identical lines (`chatty`): "
             "repeated table rows may be missing")))
-    return replace(assembler.finish(), lines=counted[0])
+    return replace(assembler.finish(), lines=stats.last_line)
 
 
 def parse_live_stdin() -> Assembly:

@@ -105,6 +105,9 @@ class ReadStats:
     chatty_count: int = 0
     chatty: list[tuple[int, str]] = field(default_factory=list)
     """(line number, message) of dropped logd ``chatty`` lines (first KEEP_EXAMPLES)."""
+    last_line: int = 0
+    """``Line.number`` of the last Line yielded (0: none); set when reading ends or the reader
+    is closed (``close()`` after an interruption)."""
 
 
 def open_input(path: str) -> BinaryIO:
@@ -200,35 +203,47 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None) -> Iterator[Line]:
     other = _OtherLayouts(stats)
     streams = other.streams
     number = 0
-    for body in _bodies(read, stats):
-        for ids, level, tag, msg in _THREADTIME_CHUNK.findall(body):
-            number += 1
-            if ids:  # threadtime: the hot path
-                key = streams.get(ids)
-                if key is None:
-                    key = other.remember(ids)
-                    stats.logcat_format = stats.logcat_format or "threadtime"
-                msg = msg.rstrip()
-                if msg and msg[0] in _NESTED_FIRST or tag == "chatty":
-                    line = _logcat(number, msg, key, level, tag, stats)
+    dropped, dropped_from = -1, 0  # the last run of dropped lines, for stats.last_line
+    try:
+        for body in _bodies(read, stats):
+            for ids, level, tag, msg in _THREADTIME_CHUNK.findall(body):
+                number += 1
+                if ids:  # threadtime: the hot path
+                    key = streams.get(ids)
+                    if key is None:
+                        key = other.remember(ids)
+                        stats.logcat_format = stats.logcat_format or "threadtime"
+                    msg = msg.rstrip()
+                    if msg and msg[0] in _NESTED_FIRST or tag == "chatty":
+                        line = _logcat(number, msg, key, level, tag, stats)
+                        if line is not None:
+                            yield line
+                        else:
+                            dropped_from = dropped_from if dropped == number - 1 else number
+                            dropped = number
+                    else:
+                        yield _new_line(Line, (number, msg, key, level, tag))
+                else:
+                    s = msg.rstrip()
+                    if (
+                        s.startswith("RKNN: [", 2)
+                        and other.long_entry is None
+                        and (m := _RKNN_STAMPED.match(s)) is not None
+                    ):
+                        # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
+                        yield _new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
+                        continue
+                    line = other.line(number, s)
                     if line is not None:
                         yield line
-                else:
-                    yield _new_line(Line, (number, msg, key, level, tag))
-            else:
-                s = msg.rstrip()
-                if (
-                    s.startswith("RKNN: [", 2)
-                    and other.long_entry is None
-                    and (m := _RKNN_STAMPED.match(s)) is not None
-                ):
-                    # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
-                    yield _new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
-                    continue
-                line = other.line(number, s)
-                if line is not None:
-                    yield line
-    stats.lines = number
+                    else:
+                        dropped_from = dropped_from if dropped == number - 1 else number
+                        dropped = number
+        stats.lines = number
+    finally:
+        # suspended at a yield (closed early), the last line was yielded; else lines after the
+        # last yielded one may have been dropped
+        stats.last_line = dropped_from - 1 if dropped == number else number
 
 
 class _OtherLayouts:

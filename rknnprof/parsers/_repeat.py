@@ -110,7 +110,8 @@ def make_plan(body: str, columns: tuple[t.Column, ...], may_be_empty: frozenset[
         name_index=name_index,
         name_spaced=full_name is not None and " ".join(body[full_name].split()) != body[full_name],
     )
-    if plan.values(tokens) != parse.values or plan.name(body) != (parse.values.get("full_name") or None):
+    name = parse.values.get("full_name") or None
+    if plan.values(tokens) != parse.values or plan.name(body) != name:
         return None
     return plan
 
@@ -192,7 +193,8 @@ class RepeatedRows:
 
     def layers(self) -> list[Layer]:
         """The rows kept so far as layers, exactly as the usual path builds them."""
-        return [t.build_layer(plan.values(body.split()), number) for number, body, plan in self.rows]
+        return [t.build_layer(plan.values(body.split()), number)
+                for number, body, plan in self.rows]
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""

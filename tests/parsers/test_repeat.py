@@ -73,7 +73,8 @@ def test_a_row_after_the_closing_rule_is_not_taken_by_a_repeated_table() -> None
 
 def test_full_names_with_blanks_and_non_ascii_rows() -> None:
     def frame(seed: int, name: str) -> list[str]:
-        return [text.replace("/model.3/", name) for text in generate.table(12, seed=seed, jitter=0.2)]
+        lines = generate.table(12, seed=seed, jitter=0.2)
+        return [text.replace("/model.3/", name) for text in lines]
 
     spaced = [frame(seed, "/model 3  with\tblanks/") for seed in range(3)]
     accented = [frame(seed, "/modèle.3/") for seed in range(3)]
