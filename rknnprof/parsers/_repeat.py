@@ -125,6 +125,8 @@ class Carried:
     prefix_len: int
     plans: dict[bytes, RowPlan | None]
     """Row shape -> plan, shared along the stream's run of tables."""
+    names: tuple[tuple[str, str | None], ...] = ()
+    """(op type, full name) of each template row: the frames' model signature, made once."""
     lines: dict[bytes, tuple[int, RowPlan]] = field(default_factory=dict)
     """Line shape -> (where the row starts in the line, plan), for lines the table block has
     read as repeated rows: every test it makes on a line before it reaches the row (rule, total,
@@ -198,7 +200,7 @@ class RepeatedRows:
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.template, self.rows)
+        return RepeatedLayers(self.template, self.rows, self.carried.names)
 
 
 class RepeatedLayers(Sequence["Layer"]):
@@ -207,11 +209,14 @@ class RepeatedLayers(Sequence["Layer"]):
     Behaves as the tuple of layers the usual path would have built (equal to it, same length,
     order and items). :attr:`times` and :attr:`template` let frame merging do without them."""
 
-    __slots__ = ("_built", "_rows", "template", "times")
+    __slots__ = ("_built", "_rows", "names", "template", "times")
 
-    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, RowPlan]]) -> None:
+    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, RowPlan]],
+                 names: tuple[tuple[str, str | None], ...]) -> None:
         self.template = template
         """The repeated table's layers: the same op types and full names, row for row."""
+        self.names = names
+        """(op type, full name) of each row."""
         self.times: tuple[float | None, ...] = tuple(
             t._number(body[plan.time]) if plan.time is not None else None
             for _, body, plan in rows)

@@ -272,7 +272,8 @@ class TableBlock(Block):
         if isinstance(result.layers, RepeatedLayers):
             return self.carried  # the template stays the last table read in full
         plans = self.carried.plans if self.carried and self.carried.columns == self.columns else {}
-        return Carried(result, self.columns, self.prefix_len, plans)
+        names = tuple((la.op_type, la.full_name) for la in result.layers)
+        return Carried(result, self.columns, self.prefix_len, plans, names)
 
     def close(self) -> list[TableEvent]:
         events = self._close()

@@ -194,10 +194,9 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
 def _signature(table: TableEvent | None, ranking: RankingEvent | None) -> tuple[object, ...] | None:
     if table is not None and table.layers:
         layers = table.layers
-        if isinstance(layers, RepeatedLayers):
-            layers = layers.template  # the same op types and full names, row for row
-        return ("layers", table.family, table.measured,
-                tuple((la.op_type, la.full_name) for la in layers))
+        names = (layers.names if isinstance(layers, RepeatedLayers)  # the template's, made once
+                 else tuple((la.op_type, la.full_name) for la in layers))
+        return ("layers", table.family, table.measured, names)
     if ranking is not None and (ranking.stats or ranking.total is not None):
         return ("ranking", tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:
