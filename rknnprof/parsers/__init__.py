@@ -54,6 +54,10 @@ PARSERS: tuple[BlockParser, ...] = (
 )
 
 
+MAX_REMEMBERED = 4096
+"""Distinct lines that opened no block remembered by ``scan`` (then it starts over)."""
+
+
 def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
     """Events found in ``lines``, in input order per stream. Streams: nothing is read ahead.
 
@@ -61,6 +65,8 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
     """
     open_blocks: dict[Stream, Block] = {}
     carried: dict[tuple[Stream, type[Block]], object] = {}  # the last hand_over per stream/class
+    opened_nothing: set[tuple[str, str | None, str | None]] = set()
+    """(text, level, tag) of lines no parser opened a block on: logcat repeats many messages."""
 
     def close(key: Stream, block: Block) -> list[Event]:
         events = block.close()
@@ -77,6 +83,9 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
                 continue
             del open_blocks[key]
             yield from close(key, block)
+        seen = (line.text, line.level, line.tag)
+        if seen in opened_nothing:
+            continue
         for parser in PARSERS:
             new = parser.opens(line)
             if new is not None:
@@ -85,6 +94,10 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
                 if handed is not None:
                     new.take_over(handed)
                 break
+        else:
+            if len(opened_nothing) >= MAX_REMEMBERED:
+                opened_nothing.clear()
+            opened_nothing.add(seen)
     for key, block in open_blocks.items():
         yield from close(key, block)
 

@@ -61,4 +61,6 @@ class BlockParser(ABC):
     @abstractmethod
     def opens(self, line: Line) -> Block | None:
         """Return a new block if ``line`` starts one of this family (the line is consumed by the
-        new block), else None."""
+        new block), else None. Whether it returns a block must depend on the line's ``text``,
+        ``level`` and ``tag`` only (not its number or stream): ``scan`` remembers lines that open
+        nothing and does not offer the same line again."""
