@@ -143,12 +143,14 @@ class RepeatedRows:
         self.template = carried.template.layers
         self.rows: list[tuple[int, str, RowPlan]] = []
         """(line number, row text, plan) of each row taken."""
+        self.times: list[float | None] = []
+        """Time(us) of each row taken."""
 
     def take_line(self, number: int, text: str) -> bool:
         """Keep the line ``text`` without the table block's tests when a line of its shape was
         read as a repeated row before (``Carried.lines``) and it repeats the template's next
         row. False: let the table block read it as usual."""
-        key = shape_key(text)
+        key = text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)  # shape_key()
         known = self.carried.lines.get(key)
         if known is None or len(key) != len(text):
             return False
@@ -187,6 +189,7 @@ class RepeatedRows:
         if name != layer.full_name:
             return False
         self.rows.append((number, body, plan))
+        self.times.append(t._number(body[plan.time]) if plan.time is not None else None)
         return True
 
     def complete(self) -> bool:
@@ -200,7 +203,7 @@ class RepeatedRows:
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.template, self.rows, self.carried.names)
+        return RepeatedLayers(self.template, self.rows, tuple(self.times), self.carried.names)
 
 
 class RepeatedLayers(Sequence["Layer"]):
@@ -212,14 +215,13 @@ class RepeatedLayers(Sequence["Layer"]):
     __slots__ = ("_built", "_rows", "names", "template", "times")
 
     def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, RowPlan]],
-                 names: tuple[tuple[str, str | None], ...]) -> None:
+                 times: tuple[float | None, ...], names: tuple[tuple[str, str | None], ...],
+                 ) -> None:
         self.template = template
         """The repeated table's layers: the same op types and full names, row for row."""
         self.names = names
         """(op type, full name) of each row."""
-        self.times: tuple[float | None, ...] = tuple(
-            t._number(body[plan.time]) if plan.time is not None else None
-            for _, body, plan in rows)
+        self.times = times
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
         self._rows: list[tuple[int, str, RowPlan]] | None = rows
         self._built: tuple[Layer, ...] | None = None
