@@ -10,6 +10,10 @@ them, and its ``times`` without building anything. The first row that does not r
 anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
 turns the rows kept so far into layers, and the table is read as usual.
 
+Two memos, shared along a stream's run of tables (:class:`Carried`), keep the per-row work to a
+few string operations: row shape -> :class:`RowPlan`, and line shape -> (where the row starts,
+plan) for lines already read as repeated rows, which then skip the table block's tests.
+
 Exactness: a row is taken only through a :class:`RowPlan`, which says which token goes to which
 column. A plan is made by :func:`~rknnprof.parsers._table.parse_tokens` itself, on the first
 row of its *shape*, and kept only if it gives back exactly that row's values. The shape is the
