@@ -44,6 +44,19 @@ def cli() -> None:
 _SEVERITIES = ("info", "warning", "error")
 
 
+class _TextBuffer(io.TextIOWrapper):
+    """An in-memory text stream like ``io.StringIO``, kept as UTF-8 bytes: StringIO holds 4 bytes
+    per character, which made the JSON report of a long capture (one number per frame) the
+    largest thing in memory."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="surrogatepass", newline="")
+
+    def getvalue(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+
+
 def _use_color(choice: str, to_terminal: bool) -> bool:
     if choice == "always":
         return True
@@ -131,7 +144,7 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
         click.echo(f"Warning: {where}: {w.message}", err=True)
     options = RenderOptions(top=top, color=_use_color(color, not to_file and sys.stdout.isatty()))
-    buffer = io.StringIO()
+    buffer = _TextBuffer()
     get_reporter(fmt).render(report, buffer, options)
     if to_file:
         _write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
