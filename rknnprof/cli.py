@@ -3,7 +3,6 @@ module that turns :class:`~rknnprof.errors.RknnprofError` into an exit code."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import sys
@@ -12,7 +11,7 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.errors import EXIT_FAILED, InputError, RknnprofError
+from rknnprof.errors import EXIT_FAILED, RknnprofError
 from rknnprof.reporters import REPORTERS
 
 
@@ -57,40 +56,6 @@ class _TextBuffer(io.TextIOWrapper):
         return self.buffer.getvalue().decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
 
 
-def _use_color(choice: str, to_terminal: bool) -> bool:
-    if choice == "always":
-        return True
-    if choice == "never":
-        return False
-    return to_terminal and not os.environ.get("NO_COLOR")
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a failure leaves no partial file."""
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise InputError(f"cannot write the report: {e.strerror} ({directory})", path) from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise InputError(f"cannot write the report: {e.strerror}", path) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 @cli.command()
 @click.argument("paths", nargs=-1, metavar="[PATH|-]...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True))
@@ -123,7 +88,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     PATH with a pipe reads stdin.
     """
     from rknnprof.api import analyze as run_analysis
+    from rknnprof.output import print_report_warnings, use_color, write_atomically
     from rknnprof.reporters import RenderOptions, for_suffix, get_reporter
+    from rknnprof.rules import select_rules
 
     if not paths:
         if sys.stdin.isatty():
@@ -136,18 +103,14 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
             raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                      param_hint="'-o'")
     fmt = fmt or "table"
-    from rknnprof.rules import select_rules
-
     rules = select_rules(select, ignore) if (select or ignore) else True
     report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
-    for w in report.warnings:
-        where = f"{w.path}:{w.line}" if w.line is not None else w.path
-        click.echo(f"Warning: {where}: {w.message}", err=True)
-    options = RenderOptions(top=top, color=_use_color(color, not to_file and sys.stdout.isatty()))
+    print_report_warnings(report.warnings)
+    options = RenderOptions(top=top, color=use_color(color, not to_file and sys.stdout.isatty()))
     buffer = _TextBuffer()
     get_reporter(fmt).render(report, buffer, options)
     if to_file:
-        _write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
+        write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
     else:
         click.echo(buffer.getvalue(), nl=False, color=options.color)
     if fail_on is not None:
@@ -203,81 +166,10 @@ def formats_command() -> None:
             soft_wrap=False).print(table)
 
 
-def main() -> None:
-    try:
-        rc = cli.main(standalone_mode=False)
-        if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
-            sys.exit(rc)
-    except RknnprofError as e:
-        click.echo(f"Error: {e}", err=True)
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
-    except click.ClickException as e:
-        e.show()
-        sys.exit(e.exit_code)
-    except click.exceptions.Exit as e:
-        sys.exit(e.exit_code)
+# -- compare and check (CI gate) -------------------------------------------------------------
 
-
-# ---- compare and check (CI gate) ---------------------------------------------------------------
-
-_SUFFIX_FORMATS = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv",
-                   ".xml": "junit", ".txt": "table"}
-_BUDGET_FILES = ("rknnprof.yaml", ".rknnprof.yaml", ".rknnprof.yml")
-
-
-def _pick_format(fmt: str | None, output: str | None, allowed: tuple[str, ...]) -> str:
-    if fmt:
-        return fmt
-    if output:
-        from pathlib import PurePath
-
-        guess = _SUFFIX_FORMATS.get(PurePath(output).suffix.lower())
-        if guess in allowed:
-            return guess
-    return "table"
-
-
-def _render_options(color: str, output: str | None, top: int = 15):
-    import os
-    import shutil
-
-    from rknnprof.reporters.base import RenderOptions
-
-    tty = output is None and sys.stdout.isatty()
-    use_color = color == "always" or (color == "auto" and tty and not os.environ.get("NO_COLOR"))
-    width = shutil.get_terminal_size().columns if tty else None
-    return RenderOptions(top=top, color=use_color, width=width)
-
-
-def _emit(text: str, output: str | None) -> None:
-    """The report to ``-o FILE`` (written whole, at the end) or to stdout."""
-    if output and output != "-":
-        _write_atomically(output, text)
-    else:
-        click.echo(text, nl=False)
-
-
-def _append_step_summary(markdown: str) -> None:
-    import os
-
-    target = os.environ.get("GITHUB_STEP_SUMMARY")
-    if not target:
-        return
-    try:
-        with open(target, "a", encoding="utf-8") as f:
-            f.write(markdown)
-    except OSError as e:
-        click.echo(f"warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
-
-
-def _warn(lines) -> None:
-    for line in lines:
-        click.echo(f"warning: {line}", err=True)
-
-
+_COMPARE_FORMATS = ("table", "json", "markdown", "csv")
+_CHECK_FORMATS = ("table", "json", "markdown", "junit")
 _color_option = click.option("--color", type=click.Choice(["auto", "always", "never"]),
                              default="auto", show_default=True, help="Colour in the table.")
 
@@ -285,7 +177,7 @@ _color_option = click.option("--color", type=click.Choice(["auto", "always", "ne
 @cli.command()
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("current", type=click.Path(exists=True, dir_okay=False))
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "markdown", "csv"]),
+@click.option("-f", "--format", "fmt", type=click.Choice(list(_COMPARE_FORMATS)),
               help="Output format (default: from the -o suffix, else table).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here.")
 @click.option("--fail-over", type=click.FloatRange(min=0), metavar="PCT",
@@ -302,24 +194,19 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
     Layers are aligned by FullName, then by op type and shapes, then by order. Differences in
     platform, versions, NPU frequency, cores or frames are printed as warnings.
     """
-    import io
-
+    from rknnprof import ci_outputs
     from rknnprof.compare import compare_reports, load_any
+    from rknnprof.output import emit, pick_format, print_warnings, render_options
     from rknnprof.reporters.compare_views import render_compare
 
     result = compare_reports(load_any(base), load_any(current), base, current)
-    _warn(result.warnings)
-    fmt = _pick_format(fmt, output, ("table", "json", "markdown", "csv"))
+    print_warnings(result.warnings)
+    fmt = pick_format(fmt, output, _COMPARE_FORMATS)
     buf = io.StringIO()
-    render_compare(result, fmt, buf, _render_options(color, output, top))
-    _emit(buf.getvalue(), output)
+    render_compare(result, fmt, buf, render_options(color, output, top))
+    emit(buf.getvalue(), output)
     if summary:
-        import os
-
-        if os.environ.get("GITHUB_STEP_SUMMARY"):
-            md = io.StringIO()
-            render_compare(result, "markdown", md, _render_options("never", "-", min(top, 10)))
-            _append_step_summary(md.getvalue())
+        ci_outputs.summarize_compare(result, top)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
             click.echo(f"Error: {comp.model or current}: total time grew {comp.delta_pct:+.1f}% "
@@ -336,7 +223,7 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
                    "file's baseline:). A missing file makes relative budgets inconclusive.")
 @click.option("--save-baseline", type=click.Path(dir_okay=False),
               help="Also write this run's JSON report here (the next run's baseline).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "markdown", "junit"]),
+@click.option("-f", "--format", "fmt", type=click.Choice(list(_CHECK_FORMATS)),
               help="Output format (default: from the -o suffix, else table).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the verdict here.")
 @click.option("--fail-on", type=click.Choice(["error", "warn", "never"]), default="error",
@@ -353,61 +240,46 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
     With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
     """
-    import io
-    import os
-    from pathlib import Path
-
-    from rknnprof.budgets import check as judge_all
-    from rknnprof.budgets import load_budgets
-    from rknnprof.compare import load_any
-    from rknnprof.errors import NoProfileDataError
-    from rknnprof.reporters.check_views import github_annotations, render_check, render_markdown
+    from rknnprof import ci_outputs
+    from rknnprof.gate import BUDGET_FILES, find_budgets_file, run_check
+    from rknnprof.output import emit, pick_format, print_warnings, render_options
+    from rknnprof.reporters.check_views import render_check
 
     if budgets_path is None:
-        budgets_path = next((p for p in _BUDGET_FILES if Path(p).is_file()), None)
+        budgets_path = find_budgets_file()
         if budgets_path is None:
-            raise click.UsageError(f"no --budgets given and none of {', '.join(_BUDGET_FILES)} "
+            raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
                                    "in the current folder")
-    config = load_budgets(budgets_path)
-    report = load_any(path)
-    if not report.profiles:
-        raise NoProfileDataError("no RKNN profile in the input", path)
-    baseline_path = baseline or config.baseline
-    base_report, note = None, None
-    if baseline_path:
-        if Path(baseline_path).is_file():
-            base_report = load_any(baseline_path)
-        else:
-            note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
-    if save_baseline:
-        _save_report(report, save_baseline)
-    result = judge_all(config, report, base_report, path, baseline_path if base_report else None,
-                       note)
-    _warn(result.warnings)
-    fmt = _pick_format(fmt, output, ("table", "json", "markdown", "junit"))
+    result = run_check(path, budgets_path, baseline, save_baseline)
+    print_warnings(result.warnings)
+    fmt = pick_format(fmt, output, _CHECK_FORMATS)
     buf = io.StringIO()
-    render_check(result, fmt, buf, _render_options(color, output))
-    _emit(buf.getvalue(), output)
-    if os.environ.get("GITHUB_ACTIONS") == "true":
-        # workflow commands are read from stdout; keep stdout clean when it carries JSON/XML
-        to_stderr = output in (None, "-") and fmt in ("json", "junit")
-        for line in github_annotations(result):
-            click.echo(line, err=to_stderr)
-    if summary and os.environ.get("GITHUB_STEP_SUMMARY"):
-        md = io.StringIO()
-        render_markdown(result, md)
-        _append_step_summary(md.getvalue())
+    render_check(result, fmt, buf, render_options(color, output))
+    emit(buf.getvalue(), output)
+    ci_outputs.annotate_check(result, fmt, output)
+    if summary:
+        ci_outputs.summarize_check(result)
     failing = {"error": ("fail",), "warn": ("fail", "warn"), "never": ()}[fail_on]
     if any(result.count(status) for status in failing):
         raise SystemExit(EXIT_FAILED)
 
 
-def _save_report(report, path: str) -> None:
-    """Write ``report`` as the JSON contract."""
-    import io
+# -- the console script ----------------------------------------------------------------------
 
-    from rknnprof.reporters import RenderOptions, get_reporter
 
-    buf = io.StringIO()
-    get_reporter("json").render(report, buf, RenderOptions())
-    _emit(buf.getvalue(), path)
+def main() -> None:
+    try:
+        rc = cli.main(standalone_mode=False)
+        if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
+            sys.exit(rc)
+    except RknnprofError as e:
+        click.echo(f"Error: {e}", err=True)
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)

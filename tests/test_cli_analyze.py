@@ -151,10 +151,10 @@ def test_select_and_ignore_rules_by_code_prefix(run, corpus):
 
 
 def test_color_choice(monkeypatch):
-    from rknnprof.cli import _use_color
+    from rknnprof.output import use_color
 
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert _use_color("auto", True) and not _use_color("auto", False)
-    assert _use_color("always", False) and not _use_color("never", True)
+    assert use_color("auto", True) and not use_color("auto", False)
+    assert use_color("always", False) and not use_color("never", True)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not _use_color("auto", True)
+    assert not use_color("auto", True)

@@ -383,10 +383,10 @@ budgets:
 
 def test_real_log_report_round_trip(real_logs, tmp_path):
     from rknnprof.api import analyze
-    from rknnprof.cli import _save_report
+    from rknnprof.output import save_report
 
     report = analyze([real_logs[0]])
-    _save_report(report, str(tmp_path / "r.json"))
+    save_report(report, str(tmp_path / "r.json"))
     loaded = load_saved_report(tmp_path / "r.json")
     assert loaded.profiles == report.profiles
     assert len(loaded.profiles[0].layers) == 93

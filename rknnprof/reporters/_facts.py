@@ -6,33 +6,40 @@ the footer). Sums of already classified times are the only arithmetic. Every wor
 reads in more than one format lives here, so the terminal, Markdown and HTML reports say the
 same thing with the same numbers; the table views (what the layer and op-type tables show)
 live in :mod:`rknnprof.reporters._views`.
+
+Reporters import only this module (``from rknnprof.reporters import _facts as F``). The plain
+formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
+(:mod:`~rknnprof.reporters._figures`) live in their own modules and are re-exported here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
-from rknnprof.model import (
-    Bound,
-    Finding,
-    Layer,
-    Profile,
-    Report,
-    ReportWarning,
-    Shape,
-    Target,
+from rknnprof.model import Bound, Finding, Profile, Report, ReportWarning, Target
+from rknnprof.reporters._figures import (
+    BOUND_ORDER,
+    bound_items,
+    cut_short,
+    frame_total_us,
+    has_layer_times,
+    is_benchmark,
+    layer_cycles,
+    layer_share,
+    nearest_rank_percentile,
+    time_by_bound,
+    time_by_target,
+    top_layers,
+)
+from rknnprof.reporters._text import (
+    finding_layers_text,
+    fmt_cell,
+    fmt_pct,
+    fmt_us,
+    plural,
+    shape_text,
+    shorten,
+    shorten_path,
 )
 from rknnprof.rules import potential_saving_us
-
-BOUND_ORDER: tuple[Bound, ...] = (
-    Bound.BANDWIDTH,
-    Bound.COMPUTE,
-    Bound.BALANCED,
-    Bound.CPU,
-    Bound.UNKNOWN,
-)
-"""The order bounds are listed in legends and charts (colours stay put)."""
 
 BOUND_LABEL: dict[Bound, str] = {
     Bound.BANDWIDTH: "bandwidth",
@@ -43,33 +50,6 @@ BOUND_LABEL: dict[Bound, str] = {
 }
 
 
-# -- numbers -------------------------------------------------------------------------------------
-def fmt_us(value: float | None) -> str:
-    """Microseconds as text: ``1,888 us``, ``12.35 ms`` from 10 ms on, ``-`` when unknown."""
-    if value is None:
-        return "-"
-    if abs(value) >= 10_000:
-        return f"{value / 1000:,.2f} ms"
-    return f"{value:,.0f} us"
-
-
-def fmt_cell(value: float | None) -> str:
-    """A table cell number: ``1,888`` (``1,888.5`` with a fraction), ``-`` when unknown."""
-    if value is None:
-        return "-"
-    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
-
-
-def fmt_pct(share: float | None) -> str:
-    """A fraction 0..1 as ``27.1%``."""
-    return "-" if share is None else f"{share * 100:.1f}%"
-
-
-def plural(count: int, word: str) -> str:
-    """``1 finding``, ``3 findings``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 # -- the heading ---------------------------------------------------------------------------------
 def span_text(profile: Profile) -> str:
     """``:3-135``, ``:10`` or ``""``: the lines of the input the profile came from."""
@@ -77,17 +57,6 @@ def span_text(profile: Profile) -> str:
     if first is None:
         return ""
     return f":{first}" + (f"-{last}" if last is not None and last != first else "")
-
-
-def shorten_path(path: str, width: int) -> str:
-    """Cut ``path`` to ``width`` characters with ``…`` in the middle: the start names the folder
-    (or the file's number), the end names the file."""
-    if len(path) <= width:
-        return path
-    if width < 2:
-        return "…"[:width]
-    head = (width - 1) // 3
-    return path[:head] + "…" + path[len(path) - (width - 1 - head) :]
 
 
 def profile_title(profile: Profile, width: int | None = None, prefix: str = "") -> str:
@@ -111,37 +80,6 @@ def where_text(profile: Profile) -> str:
 
 
 # -- what kind of profile ------------------------------------------------------------------------
-def is_benchmark(profile: Profile) -> bool:
-    """A benchmark run (rknn_benchmark and its relatives) rather than a table or a total."""
-    bench = profile.benchmark
-    return (
-        not profile.layers
-        and bench is not None
-        and bool(bench.run_times_ms or bench.warmup_times_ms or bench.avg_time_ms is not None)
-    )
-
-
-def has_layer_times(profile: Profile) -> bool:
-    return any(layer.time_us is not None for layer in profile.layers)
-
-
-def cut_short(profile: Profile) -> bool:
-    """A ranking-only profile whose ranking misses rows (a truncated paste, no Total row)."""
-    return not profile.layers and ranking_cut_short(profile.ranking)
-
-
-def frame_total_us(profile: Profile) -> float | None:
-    """The frame time every "% of the frame" in a report is taken of, microseconds.
-
-    The layers' sum (or the log's total); for a ranking cut short, the frame the log's own
-    TimeRatio column implies, so shares agree with the TimeRatio printed beside them."""
-    if profile.frame_total_us is not None:
-        return profile.frame_total_us
-    if cut_short(profile):
-        return ratio_total_us(profile.ranking)
-    return profile.total_time_us
-
-
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
     if not profile.measured:
@@ -250,22 +188,10 @@ def frames_text(profile: Profile) -> str:
         return ""
     text = f"{profile.frames} frames (per-layer medians)"
     if profile.frame_times_us:
-        p50 = percentile(profile.frame_times_us, 50)
-        p90 = percentile(profile.frame_times_us, 90)
+        p50 = nearest_rank_percentile(profile.frame_times_us, 50)
+        p90 = nearest_rank_percentile(profile.frame_times_us, 90)
         text += f" · frame p50 {fmt_us(p50)} · p90 {fmt_us(p90)}"
     return text
-
-
-def bound_items(profile: Profile) -> list[tuple[Bound, float]]:
-    """(bound, share of the time) for bounds with any time, largest first; empty when every
-    timed layer is ``unknown`` (nothing to tell)."""
-    total = profile.total_time_us
-    if not profile.layers or not total:
-        return []
-    items = [(b, us / total) for b, us in time_by_bound(profile).items() if us > 0]
-    if all(b is Bound.UNKNOWN for b, _ in items):
-        return []
-    return sorted(items, key=lambda item: -item[1])
 
 
 def bound_parts(profile: Profile) -> list[str]:
@@ -310,83 +236,6 @@ def versions_text(profile: Profile) -> str:
     return " · ".join(parts)
 
 
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """Nearest-rank percentile ``q`` (0..100) of ``values``; None when empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
-
-
-# -- layers --------------------------------------------------------------------------------------
-def shape_text(shapes: Sequence[Shape] | None, truncated: bool = False, sep: str = ";") -> str:
-    """``1x3x640x640;16x3x3x3`` (``;…`` appended when the log cut the list); empty when None."""
-    if shapes is None:
-        return ""
-    text = sep.join("x".join(str(d) for d in shape) for shape in shapes)
-    return text + (f"{sep}..." if truncated else "")
-
-
-def shorten(text: str | None, width: int) -> str:
-    """Cut ``text`` to ``width`` characters with ``…`` in the middle (the start names the op, the
-    end names the node, both matter)."""
-    text = text or ""
-    if len(text) <= width:
-        return text
-    if width < 1:
-        return ""
-    op_prefix, colon, node = text.partition(":")
-    if colon and node and " " not in op_prefix:
-        # ``Conv:/model.2/cv2/conv/Conv``: the ONNX op type repeats the op column; drop it first
-        text = node
-        if len(text) <= width:
-            return text
-    head = (width - 1) * 3 // 5
-    tail = width - 1 - head
-    return text[:head] + "…" + (text[-tail:] if tail else "")
-
-
-def layer_cycles(layer: Layer) -> int | None:
-    """A layer's cycles: the Total column (max of DDR and NPU), else the larger of the two."""
-    if layer.total_cycles is not None:
-        return layer.total_cycles
-    sides = [c for c in (layer.ddr_cycles, layer.npu_cycles) if c is not None]
-    return max(sides) if sides else None
-
-
-def layer_share(layer: Layer, profile: Profile) -> float | None:
-    """``time_share`` from analysis, or time / profile total when analysis did not fill it."""
-    if layer.time_share is not None:
-        return layer.time_share
-    total = profile.total_time_us
-    if layer.time_us is None or not total:
-        return None
-    return layer.time_us / total
-
-
-def top_layers(profile: Profile, n: int) -> list[Layer]:
-    """The ``n`` slowest layers, slowest first (ties by ID)."""
-    timed = [la for la in profile.layers if la.time_us is not None]
-    return sorted(timed, key=lambda la: (-(la.time_us or 0.0), la.id))[: max(n, 0)]
-
-
-def time_by_bound(profile: Profile) -> dict[Bound, float]:
-    """Microseconds of layer time per bound class, in :data:`BOUND_ORDER`, zeros kept."""
-    totals = dict.fromkeys(BOUND_ORDER, 0.0)
-    for layer in profile.layers:
-        totals[layer.bound] = totals.get(layer.bound, 0.0) + (layer.time_us or 0.0)
-    return totals
-
-
-def time_by_target(profile: Profile) -> dict[Target, float]:
-    """Microseconds per target for targets that have any layer."""
-    totals: dict[Target, float] = {}
-    for layer in profile.layers:
-        totals[layer.target] = totals.get(layer.target, 0.0) + (layer.time_us or 0.0)
-    return totals
-
-
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
     """``Advice: 6 findings, up to 39.78 ms at stake`` (no layer's time counted twice)."""
@@ -402,16 +251,6 @@ def saving_text(finding: Finding, profile: Profile) -> str:
     frame = frame_total_us(profile)
     share = f" ({fmt_pct(finding.est_saving_us / frame)})" if frame else ""
     return f"saves ~{fmt_us(finding.est_saving_us)}{share}"
-
-
-def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
-    """``layers 4, 6`` (cut after ``limit`` with ``+N more``)."""
-    ids = list(ids)
-    if not ids:
-        return ""
-    shown = ", ".join(str(i) for i in ids[:limit])
-    more = f" +{len(ids) - limit} more" if len(ids) > limit else ""
-    return f"layer{'s' if len(ids) > 1 else ''} {shown}{more}"
 
 
 # -- footer --------------------------------------------------------------------------------------
@@ -433,3 +272,14 @@ def footer_head(report: Report, profile: Profile) -> str:
         f"{plural(len(profile.skipped_rows), 'skipped row')} · "
         f"{plural(len(warnings_for(report, profile)), 'warning')}"
     )
+
+
+__all__ = [
+    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
+    "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "fmt_us",
+    "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
+    "kind_note", "layer_cycles", "layer_share", "nearest_rank_percentile", "platform_text",
+    "plural", "profile_title", "saving_text", "shape_text", "shorten", "shorten_path", "span_text",
+    "summary_parts", "target_split", "time_by_bound", "time_by_target", "top_layers",
+    "versions_text", "warnings_for", "where_text",
+]

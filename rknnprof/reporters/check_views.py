@@ -19,7 +19,6 @@ from rknnprof.reporters.base import RenderOptions
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
 
-CHECK_FORMATS = ("table", "json", "markdown", "junit")
 ICONS = {"pass": "✅", "warn": "⚠️", "fail": "❌", "inconclusive": "❔"}
 STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "inconclusive": "dim"}
 ANNOTATION_CAP = 10

@@ -15,8 +15,6 @@ from rknnprof.reporters.base import RenderOptions
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult, LayerDelta, ProfileComparison
 
-COMPARE_FORMATS = ("table", "json", "markdown", "csv")
-
 
 def render_compare(result: CompareResult, fmt: str, out: TextIO,
                    options: RenderOptions | None = None) -> None:

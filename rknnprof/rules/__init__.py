@@ -1,8 +1,8 @@
 """The rule registry: an explicit tuple, in code order. Add a rule by adding its module here.
 
-Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bound`` (RKN010-011), ``operators``
-(RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse`` (RKN040), ``environment``
-(RKN050), ``postprocess`` (RKN060-061).
+Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
+(RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
+(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061).
 
 Ranking and severity (the same for every rule):
 
@@ -23,14 +23,24 @@ from collections.abc import Iterable, Sequence
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile
 from rknnprof.rules import (
-    bound, cores, environment, fallback, graph, operators, postprocess, quantize, sparse,
+    bandwidth,
+    cores,
+    environment,
+    fallback,
+    graph,
+    mac_usage,
+    operators,
+    postprocess,
+    quantize,
+    sparse,
 )
 from rknnprof.rules.base import CODE_PATTERN, Rule, RuleContext
 
 RULES: tuple[Rule, ...] = (
     *fallback.RULES,
     *quantize.RULES,
-    *bound.RULES,
+    *bandwidth.RULES,
+    *mac_usage.RULES,
     *operators.RULES,
     *graph.RULES,
     *cores.RULES,

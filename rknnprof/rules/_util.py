@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
+
+if TYPE_CHECKING:
+    from rknnprof.platforms import ChannelAlignment
 
 ERROR_SHARE = 0.10
 """A finding whose time at stake is at least 10% of the frame is an ``error``."""
@@ -91,6 +94,22 @@ def out_shape(layer: Layer) -> Shape | None:
 
 def in_shape(layer: Layer) -> Shape | None:
     return layer.input_shapes[0] if layer.input_shapes else None
+
+
+def alignment(layer: Layer, context: RuleContext) -> ChannelAlignment | None:
+    """The platform's channel-alignment row for the layer's DataType; None without a platform."""
+    platform = context.platform
+    return platform.alignment(layer.data_type) if platform is not None else None
+
+
+def padded(channels: int, multiple: int) -> int:
+    """``channels`` rounded up to a multiple of ``multiple``: what the NPU lays out and computes."""
+    return -(-channels // multiple) * multiple
+
+
+def misaligned(channels: int, multiple: int | None) -> bool:
+    """True when ``channels`` is not a multiple of ``multiple`` (False when that is unknown)."""
+    return bool(multiple) and channels % multiple != 0
 
 
 def feeds(producer: Layer, consumer: Layer) -> bool:

@@ -1,125 +1,21 @@
-"""RKN010 bandwidth-bound layers, RKN011 compute-bound layers with low MAC usage."""
+"""RKN011: compute-bound conv layers with low MAC usage, and the padding that wastes it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rknnprof.analysis.mac import conv_geometry, mac_estimate, npu_clock_mhz
+from rknnprof.analysis.mac import (
+    MIN_REDUCTION_DEPTH_INT8, ConvGeometry, conv_geometry, mac_estimate, npu_clock_mhz,
+)
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_bytes, dtype_key
 from rknnprof.rules._util import (
-    grade, label, labels, opt, out_shape, pct, share, time_of, total_us, us,
+    alignment, grade, label, misaligned, opt, padded, pct, share, total_us, us,
 )
 from rknnprof.rules.base import Rule, RuleContext
 
 WEIGHT_LIMIT_BYTES = 6 * 1024
 """UG230 §8.5.2: utilisation is relatively high while KH*KW*KC*type_bytes < 6 KB."""
-
-
-def _misaligned(value: int, align: int | None) -> bool:
-    return bool(align) and value % align != 0
-
-
-def _bandwidth_saving(layer: Layer) -> float:
-    """Time above the layer's compute floor (cycles), or half of an FP16 layer's time."""
-    time = layer.time_us or 0.0
-    ddr, npu = layer.ddr_cycles or 0, layer.npu_cycles or 0
-    if ddr > 0 and npu > 0:
-        return max(0.0, time * (1.0 - npu / ddr))
-    if dtype_key(layer.data_type) == "float16":
-        return time * 0.5
-    return 0.0
-
-
-def _bandwidth_hints(layer: Layer, context: RuleContext) -> list[str]:
-    hints: list[str] = []
-    if dtype_key(layer.data_type) == "float16":
-        hints.append("FP16 (INT8 halves the bytes)")
-    shape = out_shape(layer)
-    platform = context.platform
-    align = platform.alignment(layer.data_type) if platform is not None else None
-    if shape and len(shape) == 4:
-        if shape[2] > shape[3]:
-            hints.append(f"output taller than wide ({shape[2]}x{shape[3]})")
-        if align is not None:
-            geometry = conv_geometry(layer)
-            want = align.conv_out if geometry and geometry.kind == "conv" else align.other
-            if _misaligned(shape[1], want):
-                hints.append(f"{shape[1]} channels not a multiple of {want}")
-    return hints
-
-
-def _bandwidth_fix(layers: list[Layer], context: RuleContext) -> str:
-    """One change, chosen from what the slowest layers show."""
-    if any(dtype_key(la.data_type) == "float16" for la in layers[:3]):
-        return "quantize these layers to INT8 (half the bytes of FP16)"
-    for layer in layers[:3]:
-        for hint in _bandwidth_hints(layer, context):
-            if "channels not a multiple" in hint:
-                want = hint.split()[-1]
-                return (f"round {label(layer)}'s channels up to a multiple of {want}: padded "
-                        "channels are read and written anyway")
-            if "taller than wide" in hint:
-                return (f"lay {label(layer)}'s tensor out wider than tall (swap H and W): wide "
-                        "tensors are friendlier to DDR (UG230 Figure 8-11)")
-    largest = layers[0]
-    return (f"shrink the largest tensors, starting with {label(largest)} (fewer channels or a "
-            "lower input resolution): its time scales with the bytes it moves")
-
-
-def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Finding]:
-    """
-    What it finds:
-        NPU layers that analysis labelled bandwidth-bound (DDR cycles well above NPU cycles, or
-        RW(KB)/Time near the platform's DDR bandwidth), each at least 1% of the frame (option
-        RKN010.min_layer_share), when together they take at least 5% (RKN010.min_share).
-
-    Why it costs time:
-        The NPU waits on DDR: more MACs would not help, fewer bytes would (UG230 §8.2.4, §8.5.1).
-        FP16 tensors are twice the bytes of INT8; misaligned channels are padded in memory;
-        tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
-
-    Example:
-        12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame) waiting on DDR; largest:
-        #9 Concat (Concat:/model.2/Concat) 2002 us, #5 Split (Split:/model.2/Split) 1195 us
-
-    How to fix:
-        One change, picked from the slowest layers: quantize FP16 layers to INT8; else round
-        misaligned channels up to the platform table (UG230 Tables 8-1..8-4); else lay tall
-        tensors out wide; else shrink the largest tensors (fewer channels, lower resolution).
-        On RK3588, SRAM (RKNN_FLAG_ENABLE_SRAM, UG230 §5.7) can also relieve DDR.
-
-    Estimate:
-        Per layer: time x (1 - NPU/DDR cycles) -- the time above its compute floor -- when both
-        cycle counts are printed; else half the time for FP16 layers (INT8 halves the bytes);
-        else 0 (no floor is known).
-
-    Source:
-        UG230 §8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7; DOMAIN.md §7 #8.
-    """
-    min_layer = opt(context, "RKN010", "min_layer_share", 0.01)
-    layers = [
-        la for la in profile.layers
-        if la.target is Target.NPU and la.bound is Bound.BANDWIDTH and share(la, profile) >= min_layer
-    ]
-    total = total_us(profile)
-    spent = time_of(layers)
-    if not layers or not total or spent / total < opt(context, "RKN010", "min_share", 0.05):
-        return
-    layers.sort(key=lambda la: -(la.time_us or 0.0))
-    details = [f"#{la.id}: {', '.join(h)}" for la in layers[:3] if (h := _bandwidth_hints(la, context))]
-    saving = sum(_bandwidth_saving(la) for la in layers)
-    yield Finding(
-        code="RKN010", name="bandwidth-bound", severity=grade(saving, total, Severity.WARNING),
-        message=(f"{len(layers)} bandwidth-bound layer(s) take {us(spent)} ({pct(spent / total)} "
-                 f"of the frame) waiting on DDR; largest: {labels(layers)}"
-                 + (f". {'; '.join(details)}" if details else "")),
-        fix=_bandwidth_fix(layers, context),
-        layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
-        estimate="time x (1 - NPU/DDR cycles) per layer; half the time for FP16 rows without cycles",
-        source="UG230 §8.2.4, §8.3, §8.5.1, §5.7",
-    )
 
 
 def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], float]:
@@ -130,19 +26,19 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
     if geometry is None:
         return reasons, fraction
     platform = context.platform
-    align = platform.alignment(layer.data_type) if platform is not None else None
+    align = alignment(layer, context)
     if geometry.kind == "depthwise":
         reasons.append("depthwise conv (few MACs per byte)")
-        if align and _misaligned(geometry.out_c, align.depthwise):
-            pad = -(-geometry.out_c // align.depthwise) * align.depthwise
+        if align and misaligned(geometry.out_c, align.depthwise):
             reasons.append(f"{geometry.out_c} channels not a multiple of {align.depthwise}")
-            fraction = 1.0 - geometry.out_c / pad
+            fraction = 1.0 - geometry.out_c / padded(geometry.out_c, align.depthwise)
     else:
         if align:
-            if _misaligned(geometry.in_c, align.conv_in):
+            if misaligned(geometry.in_c, align.conv_in):
                 reasons.append(f"{geometry.in_c} input channels not a multiple of {align.conv_in}")
-            if _misaligned(geometry.out_c, align.conv_out):
-                reasons.append(f"{geometry.out_c} output channels not a multiple of {align.conv_out}")
+            if misaligned(geometry.out_c, align.conv_out):
+                reasons.append(f"{geometry.out_c} output channels not a multiple of "
+                               f"{align.conv_out}")
         if _padding_factors(geometry, layer, context)[2]:
             reasons.append(f"{geometry.kh}x{geometry.kw} over {geometry.in_c} channels: reduction "
                            "depth below the 128 RK3588 INT8 cycles show")
@@ -165,35 +61,33 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
         if estimate.waste_factor and estimate.waste_factor >= 1.5:
             reasons.append(f"NPU cycles are {estimate.waste_factor:.1f}x the MAC count/R")
     elif geometry.kind == "conv" and align and not fraction:
-        pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
-        pad_out = -(-geometry.out_c // align.conv_out) * align.conv_out
+        pad_in = padded(geometry.in_c, align.conv_in)
+        pad_out = padded(geometry.out_c, align.conv_out)
         fraction = 1.0 - (geometry.in_c * geometry.out_c) / (pad_in * pad_out)
     return reasons, fraction
 
 
-def _padding_factors(geometry, layer: Layer, context: RuleContext) -> tuple[float, float, bool]:
+def _padding_factors(geometry: ConvGeometry, layer: Layer, context: RuleContext
+                     ) -> tuple[float, float, bool]:
     """How many times its true size the NPU computes on the input side (reduction depth, with
     the RK3588 INT8 floor of 128) and on the output side; and whether the floor decided it."""
-    from rknnprof.analysis.mac import MIN_REDUCTION_DEPTH_INT8
-
     platform = context.platform
-    align = platform.alignment(layer.data_type) if platform is not None else None
-    if align is None or geometry.kind != "conv":
+    align = alignment(layer, context)
+    if platform is None or align is None or geometry.kind != "conv":
         return 1.0, 1.0, False
     taps = geometry.kh * geometry.kw
-    depth = taps * (-(-geometry.in_c // align.conv_in) * align.conv_in)
+    depth = taps * padded(geometry.in_c, align.conv_in)
     floor = (MIN_REDUCTION_DEPTH_INT8 if platform.family == "rk3588"
              and dtype_key(layer.data_type) == "int8" else 0)
     f_in = max(depth, floor) / (taps * geometry.in_c)
-    f_out = (-(-geometry.out_c // align.conv_out) * align.conv_out) / geometry.out_c
+    f_out = padded(geometry.out_c, align.conv_out) / geometry.out_c
     return f_in, f_out, floor > depth
 
 
 def _compute_fix(layer: Layer, context: RuleContext) -> str:
     """One change for a low-utilisation conv, from its largest visible cause."""
     geometry = conv_geometry(layer)
-    platform = context.platform
-    align = platform.alignment(layer.data_type) if platform is not None else None
+    align = alignment(layer, context)
     if geometry is None:
         return "check the layer's channels against the platform alignment table"
     if geometry.kind == "depthwise":
@@ -202,14 +96,13 @@ def _compute_fix(layer: Layer, context: RuleContext) -> str:
     non_overlapping = geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride
     f_in, f_out, floor = _padding_factors(geometry, layer, context)
     if align and max(f_in, f_out) >= 1.25:
-        pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
-        pad_out = -(-geometry.out_c // align.conv_out) * align.conv_out
+        pad_in = padded(geometry.in_c, align.conv_in)
+        pad_out = padded(geometry.out_c, align.conv_out)
         if geometry.in_c >= 4 and min(f_in, f_out) >= 1.25 and not floor:
             return (f"the NPU runs this {geometry.in_c}->{geometry.out_c} conv as {pad_in}->"
                     f"{pad_out} ({f_in * f_out:.0f}x its MACs): widening it to {pad_in}->{pad_out} "
                     "channels costs no NPU time, so use that width or drop the layer")
         if f_in >= f_out:
-            pad_in = -(-geometry.in_c // align.conv_in) * align.conv_in
             if geometry.in_c < 4 and not non_overlapping:
                 return (f"the {geometry.in_c}-channel input is padded to {pad_in}: a "
                         "space-to-depth (Focus) stem gives this conv 4x the channels at a "
@@ -225,10 +118,10 @@ def _compute_fix(layer: Layer, context: RuleContext) -> str:
                         "conv, or feed it 128+ channels")
             return (f"make the producer emit {pad_in} channels instead of {geometry.in_c} (the "
                     f"NPU pads conv inputs to {align.conv_in})")
-        pad = -(-geometry.out_c // align.conv_out) * align.conv_out
-        return (f"the NPU computes {pad} output channels for these {geometry.out_c}, so the "
-                f"layer costs as much as a {pad}-channel one: merge narrow parallel convs into "
-                f"one with a multiple of {align.conv_out} channels, or use the {pad} for accuracy")
+        return (f"the NPU computes {pad_out} output channels for these {geometry.out_c}, so the "
+                f"layer costs as much as a {pad_out}-channel one: merge narrow parallel convs "
+                f"into one with a multiple of {align.conv_out} channels, or use the {pad_out} for "
+                "accuracy")
     if geometry.in_c > 512:
         return f"reduce the {geometry.in_c} input channels to 512 or fewer (a 1x1 bottleneck first)"
     if non_overlapping:
@@ -307,8 +200,6 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
 
 
 RULES = (
-    Rule("RKN010", "bandwidth-bound", Severity.WARNING,
-         "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound),
     Rule("RKN011", "low-mac-usage", Severity.WARNING,
          "Compute-bound conv layers with low MAC utilisation", check_low_mac_usage),
 )

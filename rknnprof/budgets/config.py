@@ -1,0 +1,228 @@
+"""Budgets file: loading and validation, every error pointing at its line.
+
+The file's shape and the metrics are described in :mod:`rknnprof.budgets`. A bad file raises
+:class:`~rknnprof.errors.ConfigError` as ``file:line: key: what``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rknnprof.errors import ConfigError
+from rknnprof.model import Severity
+
+METRICS: dict[str, str] = {
+    "total_time_us": "per-frame total time, us",
+    "npu_time_us": "time of NPU layers, us",
+    "cpu_time_us": "time of CPU layers, us",
+    "layer_time_us": "time of the layers whose FullName matches `match`, us",
+    "op_type_time_us": "time of the layers of `op_type`, us",
+    "findings": "number of findings (filter: `code`, `severity`)",
+    "cpu_fallback_layers": "number of CPU layers other than Input/OutputOperator",
+    "frame_time_p50_us": "median per-frame total time, us",
+    "frame_time_p90_us": "90th percentile of per-frame total time, us",
+}
+SELECTORS = {"match": {"layer_time_us"}, "op_type": {"op_type_time_us"},
+             "code": {"findings"}, "severity": {"findings"}}
+REQUIRED_SELECTOR = {"layer_time_us": "match", "op_type_time_us": "op_type"}
+BUDGET_KEYS = ("metric", "max", "max_increase", "min_delta", "level", "name", *SELECTORS)
+TOP_KEYS = ("version", "baseline", "budgets")
+LEVELS = ("error", "warn")
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """One entry of ``budgets:``."""
+
+    metric: str
+    level: str = "error"
+    """``error`` (a breach fails the run) or ``warn``."""
+    max: float | None = None
+    """Absolute limit in the metric's unit (us or a count)."""
+    max_increase: float | None = None
+    """Allowed increase over the baseline, a fraction (0.05 = 5 %)."""
+    min_delta: float = 0.0
+    """Noise floor in the metric's unit: increases up to this never break ``max_increase``."""
+    match: str | None = None
+    op_type: str | None = None
+    code: str | None = None
+    severity: str | None = None
+    name: str | None = None
+    line: int | None = None
+    """1-based line of the entry in the budgets file."""
+
+    @property
+    def label(self) -> str:
+        """Stable human id, e.g. ``layer_time_us[Conv:/model.22/*] max_increase 10%``."""
+        if self.name:
+            return self.name
+        sel = self.match or self.op_type or self.code or self.severity
+        parts = [f"{self.metric}[{sel}]" if sel else self.metric]
+        if self.max is not None:
+            parts.append(f"max {fmt_number(self.max)}")
+        if self.max_increase is not None:
+            parts.append(f"max_increase {fmt_number(self.max_increase * 100)}%")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetConfig:
+    path: str
+    budgets: tuple[Budget, ...]
+    baseline: str | None = None
+    """Baseline path from the file, resolved against the file's folder."""
+
+
+
+def load_budgets(path: str | Path) -> BudgetConfig:
+    """Read and validate a budgets file; :class:`ConfigError` (``file:line: key: what``)."""
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read budgets file: {e}", path) from None
+    return parse_budgets(text, path)
+
+
+def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        what = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(f"invalid YAML: {what}", path, mark.line + 1 if mark else None) from None
+    if root is None:
+        raise ConfigError("budgets file is empty", path)
+    top = _mapping(root, path, "top level")
+    baseline = None
+    budgets_node = None
+    for key, (knode, vnode) in top.items():
+        if key not in TOP_KEYS:
+            raise _err(path, knode, key, f"unknown key (expected one of {', '.join(TOP_KEYS)})")
+        value = _value(vnode)
+        if key == "version" and value != 1:
+            raise _err(path, vnode, key, f"only version 1 is known, got {value!r}")
+        if key == "baseline":
+            if not isinstance(value, str) or not value:
+                raise _err(path, vnode, key, "expected a file path")
+            baseline = str(Path(path).parent / value) if path != "<budgets>" else value
+        if key == "budgets":
+            budgets_node = vnode
+    if budgets_node is None:
+        raise ConfigError("budgets: missing (a list of budget entries)", path,
+                          root.start_mark.line + 1)
+    if not isinstance(budgets_node, yaml.SequenceNode) or not budgets_node.value:
+        raise _err(path, budgets_node, "budgets", "expected a non-empty list of budget entries")
+    budgets = tuple(_budget(node, path, i) for i, node in enumerate(budgets_node.value, 1))
+    return BudgetConfig(path, budgets, baseline)
+
+
+def _budget(node: yaml.Node, path: str, index: int) -> Budget:
+    where = f"budgets[{index}]"
+    items = _mapping(node, path, where)
+    line = node.start_mark.line + 1
+    for key, (knode, _) in items.items():
+        if key not in BUDGET_KEYS:
+            raise _err(path, knode, f"{where}.{key}",
+                       f"unknown key (expected one of {', '.join(BUDGET_KEYS)})")
+    values = {key: (_value(v), v) for key, (_, v) in items.items()}
+    if "metric" not in values:
+        raise ConfigError(f"{where}.metric: missing (one of {', '.join(METRICS)})", path, line)
+    metric, mnode = values["metric"]
+    if metric not in METRICS:
+        raise _err(path, mnode, f"{where}.metric",
+                   f"unknown metric {metric!r} (expected one of {', '.join(METRICS)})")
+    kwargs: dict[str, Any] = {"metric": metric, "line": line}
+    for key, (value, vnode) in values.items():
+        k = f"{where}.{key}"
+        if key == "level":
+            if value not in LEVELS:
+                raise _err(path, vnode, k, f"expected error or warn, got {value!r}")
+            kwargs[key] = value
+        elif key in ("max", "min_delta"):
+            kwargs[key] = _non_negative(value, path, vnode, k)
+        elif key == "max_increase":
+            kwargs[key] = _fraction(value, path, vnode, k)
+        elif key in SELECTORS:
+            if metric not in SELECTORS[key]:
+                raise _err(path, vnode, k, f"not used by {metric} (only by "
+                           f"{', '.join(sorted(SELECTORS[key]))})")
+            if not isinstance(value, str) or not value:
+                raise _err(path, vnode, k, "expected a non-empty string")
+            if key == "severity" and value not in [s.value for s in Severity]:
+                raise _err(path, vnode, k, f"expected info, warning or error, got {value!r}")
+            kwargs[key] = value.upper() if key == "code" else value
+        elif key == "name":
+            if not isinstance(value, str) or not value:
+                raise _err(path, vnode, k, "expected a non-empty string")
+            kwargs[key] = value
+    if "max" not in kwargs and "max_increase" not in kwargs:
+        raise ConfigError(f"{where}: needs max or max_increase", path, line)
+    if "min_delta" in kwargs and "max_increase" not in kwargs:
+        raise _err(path, values["min_delta"][1], f"{where}.min_delta",
+                   "only applies to max_increase")
+    if (sel := REQUIRED_SELECTOR.get(metric)) and sel not in kwargs:
+        raise ConfigError(f"{where}.{sel}: missing (required by {metric})", path, line)
+    return Budget(**kwargs)
+
+
+def _mapping(node: yaml.Node, path: str, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    if not isinstance(node, yaml.MappingNode):
+        raise _err(path, node, where, "expected a mapping (key: value)")
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for knode, vnode in node.value:
+        key = _value(knode)
+        if not isinstance(key, str):
+            raise _err(path, knode, where, f"keys must be names, got {key!r}")
+        if key in out:
+            raise _err(path, knode, f"{where}.{key}" if where != "top level" else key,
+                       "duplicate key")
+        out[key] = (knode, vnode)
+    return out
+
+
+def _value(node: yaml.Node) -> Any:
+    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+
+
+def _err(path: str, node: yaml.Node, key: str, what: str) -> ConfigError:
+    return ConfigError(f"{key}: {what}", path, node.start_mark.line + 1)
+
+
+def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or value < 0:
+        raise _err(path, node, key, f"expected a number >= 0, got {value!r}")
+    return float(value)
+
+
+_PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+
+
+def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
+    """``"5%"`` -> 0.05; ``0.05`` -> 0.05. A bare number above 1 is refused as ambiguous."""
+    if isinstance(value, str):
+        if m := _PERCENT.match(value):
+            return float(m.group(1)) / 100.0
+        raise _err(path, node, key, f"expected a percentage like '5%' or a fraction like 0.05, "
+                   f"got {value!r}")
+    frac = _non_negative(value, path, node, key)
+    if frac > 1:
+        raise _err(path, node, key, f"{fmt_number(frac)} would mean {fmt_number(frac * 100)}%; "
+                   f"write '{fmt_number(frac)}%' or {fmt_number(frac / 100)}")
+    return frac
+
+
+def fmt_number(value: float, signed: bool = False) -> str:
+    """``14,478`` / ``+1,448`` / ``0.5``: integers without decimals, others with up to 2 (budget
+    labels and verdict messages)."""
+    if abs(value - round(value)) < 1e-9:
+        return f"{value:+,.0f}" if signed else f"{value:,.0f}"
+    text = f"{value:+,.2f}" if signed else f"{value:,.2f}"
+    return text.rstrip("0").rstrip(".")

@@ -1,0 +1,71 @@
+"""GitHub Actions outputs of ``compare`` and ``check``: Markdown appended to
+``$GITHUB_STEP_SUMMARY`` and ``::error`` / ``::warning`` workflow-command annotations.
+
+Each function does nothing outside GitHub Actions (the variable it needs is unset). A summary
+that cannot be written is a warning on stderr, never a failed run.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import TYPE_CHECKING
+
+import click
+
+from rknnprof.output import render_options
+
+if TYPE_CHECKING:
+    from rknnprof.budgets import CheckResult
+    from rknnprof.compare import CompareResult
+
+SUMMARY_ROWS = 10
+"""Most rows per table in the comparison's step summary."""
+
+
+def append_step_summary(markdown: str) -> None:
+    """Append ``markdown`` to the file ``$GITHUB_STEP_SUMMARY`` names, when it is set."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(markdown)
+    except OSError as e:
+        click.echo(f"warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
+
+
+def summarize_compare(result: CompareResult, top: int) -> None:
+    """The comparison as Markdown in the step summary (``--top`` rows, at most 10)."""
+    if not os.environ.get("GITHUB_STEP_SUMMARY"):
+        return
+    from rknnprof.reporters.compare_views import render_compare
+
+    md = io.StringIO()
+    render_compare(result, "markdown", md, render_options("never", "-", min(top, SUMMARY_ROWS)))
+    append_step_summary(md.getvalue())
+
+
+def summarize_check(result: CheckResult) -> None:
+    """The verdict as Markdown in the step summary."""
+    if not os.environ.get("GITHUB_STEP_SUMMARY"):
+        return
+    from rknnprof.reporters.check_views import render_markdown
+
+    md = io.StringIO()
+    render_markdown(result, md)
+    append_step_summary(md.getvalue())
+
+
+def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
+    """Failed and warned budgets as workflow-command annotations when ``GITHUB_ACTIONS=true``.
+
+    They go to stdout, except when stdout carries the JSON or JUnit report: then to stderr, so
+    the report stays parseable."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return
+    from rknnprof.reporters.check_views import github_annotations
+
+    to_stderr = output in (None, "-") and fmt in ("json", "junit")
+    for line in github_annotations(result):
+        click.echo(line, err=to_stderr)

@@ -1,0 +1,48 @@
+"""Two runs side by side: layer alignment, per-layer and per-op-type deltas, like-for-like check.
+
+Layers are aligned in three passes, each over the layers the previous passes left unmatched:
+
+1. by ``FullName`` (repeated names pair up in table order);
+2. by signature: (op type, input shapes, output shapes), in table order;
+3. by order: the longest common subsequence of op types (``difflib``) over what is left.
+
+What is still unmatched is *removed* (only in BASE) or *added* (only in CURRENT). Deltas are
+CURRENT − BASE in microseconds; percentages are relative to BASE. Every list is sorted by the
+absolute time change, largest first.
+
+Before comparing, the two profiles are checked for being like for like (platform, runtime and
+driver versions, NPU frequency, cores used, frames merged, measured vs estimated); each difference
+is reported as a warning, the comparison still runs.
+
+Modules: :mod:`~rknnprof.compare.align` (the three passes), :mod:`~rknnprof.compare.deltas`
+(layer and op-type deltas), :mod:`~rknnprof.compare.conditions` (like for like) and
+:mod:`~rknnprof.compare.reports` (pairing models, the result types, reading either side).
+"""
+
+from __future__ import annotations
+
+from rknnprof.compare.align import align
+from rknnprof.compare.conditions import comparability, cores_used
+from rknnprof.compare.deltas import (
+    LayerDelta,
+    OpTypeDelta,
+    layer_deltas,
+    op_type_deltas,
+    op_type_times,
+)
+from rknnprof.compare.reports import (
+    SAME_MODEL_SHARE,
+    CompareResult,
+    ProfileComparison,
+    compare_profiles,
+    compare_reports,
+    load_any,
+    pair_profiles,
+    profile_total,
+)
+
+__all__ = [
+    "SAME_MODEL_SHARE", "CompareResult", "LayerDelta", "OpTypeDelta", "ProfileComparison",
+    "align", "comparability", "compare_profiles", "compare_reports", "cores_used", "layer_deltas",
+    "load_any", "op_type_deltas", "op_type_times", "pair_profiles", "profile_total",
+]

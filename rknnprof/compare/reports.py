@@ -1,0 +1,166 @@
+"""Two reports compared: read each side, pair their models, compare every pair."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rknnprof.compare.conditions import comparability
+from rknnprof.compare.deltas import (
+    LayerDelta,
+    OpTypeDelta,
+    by_abs_delta,
+    layer_deltas,
+    op_type_deltas,
+    pct_change,
+)
+from rknnprof.errors import InputError
+from rknnprof.model import Profile, Report
+
+
+SAME_MODEL_SHARE = 0.5
+"""Below this share of layers aligned by FullName or shapes, the runs are called possibly
+different models (a like-for-like warning)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileComparison:
+    """One model compared between BASE and CURRENT."""
+
+    base_source: str
+    current_source: str
+    model: str | None
+    base_total_us: float | None
+    """Per-frame total of BASE, microseconds."""
+    current_total_us: float | None
+    delta_us: float | None
+    """CURRENT − BASE total, microseconds."""
+    delta_pct: float | None
+    """delta_us / BASE total × 100."""
+    differences: tuple[str, ...]
+    """Why the two runs may not be like for like, e.g. ``NPU frequency: 1000 MHz vs 800 MHz``."""
+    layers: tuple[LayerDelta, ...]
+    """Sorted by |delta_us|, largest first."""
+    op_types: tuple[OpTypeDelta, ...]
+    """Sorted by |delta_us|, largest first."""
+
+    @property
+    def added(self) -> tuple[LayerDelta, ...]:
+        return tuple(d for d in self.layers if d.status == "added")
+
+    @property
+    def removed(self) -> tuple[LayerDelta, ...]:
+        return tuple(d for d in self.layers if d.status == "removed")
+
+    @property
+    def target_changes(self) -> tuple[LayerDelta, ...]:
+        return tuple(d for d in self.layers if d.target_changed)
+
+    @property
+    def data_type_changes(self) -> tuple[LayerDelta, ...]:
+        return tuple(d for d in self.layers if d.data_type_changed)
+
+
+@dataclass(frozen=True, slots=True)
+class CompareResult:
+    """Everything ``rknnprof compare`` found."""
+
+    base_path: str
+    current_path: str
+    comparisons: tuple[ProfileComparison, ...]
+    warnings: tuple[str, ...] = ()
+    """Like-for-like differences and unpaired models, one line each."""
+
+    def slowed_by_more_than(self, pct: float) -> list[ProfileComparison]:
+        """Comparisons whose total grew by more than ``pct`` percent."""
+        return [c for c in self.comparisons if c.delta_pct is not None and c.delta_pct > pct]
+
+
+# ---- loading ---------------------------------------------------------------------------------
+
+
+def load_any(path: str | Path) -> Report:
+    """A log (parsed and analysed) or a saved JSON report (read back), decided by content."""
+    from rknnprof.parsers.saved import is_saved_report, load_saved_report
+
+    if is_saved_report(path):
+        return load_saved_report(path)
+    try:
+        from rknnprof.api import analyze
+    except ImportError:  # pragma: no cover - only before the parsers land
+        raise InputError("reading logs is not available in this build", str(path)) from None
+    return analyze([str(path)])
+
+
+# ---- comparing -------------------------------------------------------------------------------
+
+
+def compare_reports(base: Report, current: Report, base_path: str = "BASE",
+                    current_path: str = "CURRENT") -> CompareResult:
+    """Pair the models of the two reports and compare each pair."""
+    pairs, notes = pair_profiles(base.profiles, current.profiles)
+    comparisons = tuple(compare_profiles(b, c) for b, c in pairs)
+    warnings = [*notes]
+    for comp in comparisons:
+        label = f"{comp.model}: " if comp.model and len(comparisons) > 1 else ""
+        warnings += [f"{label}not like for like: {d}" for d in comp.differences]
+    if not comparisons:
+        raise InputError("nothing to compare: no model appears in both inputs", current_path)
+    return CompareResult(base_path, current_path, comparisons, tuple(warnings))
+
+
+def pair_profiles(base: Sequence[Profile], current: Sequence[Profile]
+                  ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
+    """Pair models by name when every one has a distinct name, else by order."""
+    names_b = [p.model_name for p in base]
+    names_c = [p.model_name for p in current]
+    named = all(names_b) and all(names_c) and len(set(names_b)) == len(names_b) \
+        and len(set(names_c)) == len(names_c)
+    if len(base) == 1 and len(current) == 1:
+        return [(base[0], current[0])], []
+    notes: list[str] = []
+    if named:
+        by_name = {p.model_name: p for p in current}
+        pairs = [(b, by_name[b.model_name]) for b in base if b.model_name in by_name]
+        notes += [f"model {n} only in BASE" for n in names_b if n not in by_name]
+        notes += [f"model {n} only in CURRENT" for n in names_c if n not in set(names_b)]
+        return pairs, notes
+    pairs = list(zip(base, current))
+    if len(base) != len(current):
+        notes.append(f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
+                     f"{len(pairs)} by order")
+    return pairs, notes
+
+
+def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
+    """Compare one model's two runs."""
+    b_total, c_total = profile_total(base), profile_total(current)
+    delta = c_total - b_total if b_total is not None and c_total is not None else None
+    layers = layer_deltas(base.layers, current.layers)
+    differences = comparability(base, current)
+    most = max(len(base.layers), len(current.layers))
+    strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
+    if most and strong < most * SAME_MODEL_SHARE:
+        differences.append(f"layers: only {strong} of {most} align by FullName or shapes "
+                           "(different models?)")
+    return ProfileComparison(
+        base_source=base.source.path,
+        current_source=current.source.path,
+        model=current.model_name or base.model_name,
+        base_total_us=b_total,
+        current_total_us=c_total,
+        delta_us=delta,
+        delta_pct=pct_change(delta, b_total),
+        differences=tuple(differences),
+        layers=tuple(by_abs_delta(layers)),
+        op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
+    )
+
+
+def profile_total(profile: Profile) -> float | None:
+    """Per-frame total, microseconds: sum of layers, the log's total line, or the ranking."""
+    total = profile.total_time_us
+    if total is None and (stats := profile.op_stats or profile.ranking):
+        total = float(sum(s.total_time_us for s in stats))
+    return total

@@ -1,0 +1,49 @@
+"""The ``check`` command's inputs: find the budgets file, read the run and its baseline, judge.
+
+Reading goes through :func:`rknnprof.compare.load_any`, so the run and the baseline may each be
+a log or a saved JSON report. Judging is :func:`rknnprof.budgets.check`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rknnprof.budgets import CheckResult
+
+BUDGET_FILES = ("rknnprof.yaml", ".rknnprof.yaml", ".rknnprof.yml")
+"""Budgets files looked for in the current folder when ``--budgets`` is absent, in this order."""
+
+
+def find_budgets_file() -> str | None:
+    """The first of :data:`BUDGET_FILES` in the current folder, or ``None``."""
+    return next((p for p in BUDGET_FILES if Path(p).is_file()), None)
+
+
+def run_check(path: str, budgets_path: str, baseline: str | None = None,
+              save_baseline: str | None = None) -> CheckResult:
+    """Judge ``path`` against the budgets file.
+
+    The baseline is ``baseline`` or the file's ``baseline:``; a baseline that does not exist
+    leaves the ``max_increase`` budgets inconclusive (with a warning). With ``save_baseline``,
+    this run's JSON report is written there before judging."""
+    from rknnprof.budgets import check, load_budgets
+    from rknnprof.compare import load_any
+    from rknnprof.errors import NoProfileDataError
+    from rknnprof.output import save_report
+
+    config = load_budgets(budgets_path)
+    report = load_any(path)
+    if not report.profiles:
+        raise NoProfileDataError("no RKNN profile in the input", path)
+    baseline_path = baseline or config.baseline
+    base_report, note = None, None
+    if baseline_path:
+        if Path(baseline_path).is_file():
+            base_report = load_any(baseline_path)
+        else:
+            note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
+    if save_baseline:
+        save_report(report, save_baseline)
+    return check(config, report, base_report, path, baseline_path if base_report else None, note)

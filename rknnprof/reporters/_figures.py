@@ -1,0 +1,118 @@
+"""Figures the human-facing reporters read off a finished profile: what kind of profile it is,
+the frame time that shares are taken of, layer cycles and shares, time per bound and target.
+
+Nothing here analyses: it reads what parsers, analysis and rules stored on the model; sums of
+already classified times are the only arithmetic. :mod:`rknnprof.reporters._facts` phrases them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
+from rknnprof.model import Bound, Layer, Profile, Target
+
+BOUND_ORDER: tuple[Bound, ...] = (
+    Bound.BANDWIDTH,
+    Bound.COMPUTE,
+    Bound.BALANCED,
+    Bound.CPU,
+    Bound.UNKNOWN,
+)
+"""The order bounds are listed in legends and charts (colours stay put)."""
+
+
+# -- what kind of profile ------------------------------------------------------------------------
+def is_benchmark(profile: Profile) -> bool:
+    """A benchmark run (rknn_benchmark and its relatives) rather than a table or a total."""
+    bench = profile.benchmark
+    return (
+        not profile.layers
+        and bench is not None
+        and bool(bench.run_times_ms or bench.warmup_times_ms or bench.avg_time_ms is not None)
+    )
+
+
+def has_layer_times(profile: Profile) -> bool:
+    return any(layer.time_us is not None for layer in profile.layers)
+
+
+def cut_short(profile: Profile) -> bool:
+    """A ranking-only profile whose ranking misses rows (a truncated paste, no Total row)."""
+    return not profile.layers and ranking_cut_short(profile.ranking)
+
+
+def frame_total_us(profile: Profile) -> float | None:
+    """The frame time every "% of the frame" in a report is taken of, microseconds.
+
+    The layers' sum (or the log's total); for a ranking cut short, the frame the log's own
+    TimeRatio column implies, so shares agree with the TimeRatio printed beside them."""
+    if profile.frame_total_us is not None:
+        return profile.frame_total_us
+    if cut_short(profile):
+        return ratio_total_us(profile.ranking)
+    return profile.total_time_us
+
+
+# -- layers --------------------------------------------------------------------------------------
+def layer_cycles(layer: Layer) -> int | None:
+    """A layer's cycles: the Total column (max of DDR and NPU), else the larger of the two."""
+    if layer.total_cycles is not None:
+        return layer.total_cycles
+    sides = [c for c in (layer.ddr_cycles, layer.npu_cycles) if c is not None]
+    return max(sides) if sides else None
+
+
+def layer_share(layer: Layer, profile: Profile) -> float | None:
+    """``time_share`` from analysis, or time / profile total when analysis did not fill it."""
+    if layer.time_share is not None:
+        return layer.time_share
+    total = profile.total_time_us
+    if layer.time_us is None or not total:
+        return None
+    return layer.time_us / total
+
+
+def top_layers(profile: Profile, n: int) -> list[Layer]:
+    """The ``n`` slowest layers, slowest first (ties by ID)."""
+    timed = [la for la in profile.layers if la.time_us is not None]
+    return sorted(timed, key=lambda la: (-(la.time_us or 0.0), la.id))[: max(n, 0)]
+
+
+# -- time by class -------------------------------------------------------------------------------
+def time_by_bound(profile: Profile) -> dict[Bound, float]:
+    """Microseconds of layer time per bound class, in :data:`BOUND_ORDER`, zeros kept."""
+    totals = dict.fromkeys(BOUND_ORDER, 0.0)
+    for layer in profile.layers:
+        totals[layer.bound] = totals.get(layer.bound, 0.0) + (layer.time_us or 0.0)
+    return totals
+
+
+def time_by_target(profile: Profile) -> dict[Target, float]:
+    """Microseconds per target for targets that have any layer."""
+    totals: dict[Target, float] = {}
+    for layer in profile.layers:
+        totals[layer.target] = totals.get(layer.target, 0.0) + (layer.time_us or 0.0)
+    return totals
+
+
+def bound_items(profile: Profile) -> list[tuple[Bound, float]]:
+    """(bound, share of the time) for bounds with any time, largest first; empty when every
+    timed layer is ``unknown`` (nothing to tell)."""
+    total = profile.total_time_us
+    if not profile.layers or not total:
+        return []
+    items = [(b, us / total) for b, us in time_by_bound(profile).items() if us > 0]
+    if all(b is Bound.UNKNOWN for b, _ in items):
+        return []
+    return sorted(items, key=lambda item: -item[1])
+
+
+def nearest_rank_percentile(values: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile ``q`` (0..100) of ``values``; None when empty. (The budgets'
+    ``frame_time_p*_us`` interpolate linearly: :func:`rknnprof.budgets.percentile`.)"""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]

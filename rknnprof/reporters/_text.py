@@ -1,0 +1,86 @@
+"""Plain text for the human-facing reporters: numbers, counts, shapes and names cut to a width.
+
+Nothing here knows a profile; :mod:`rknnprof.reporters._facts` phrases the model with these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rknnprof.model import Shape
+
+
+# -- numbers -------------------------------------------------------------------------------------
+def fmt_us(value: float | None) -> str:
+    """Microseconds as text: ``1,888 us``, ``12.35 ms`` from 10 ms on, ``-`` when unknown."""
+    if value is None:
+        return "-"
+    if abs(value) >= 10_000:
+        return f"{value / 1000:,.2f} ms"
+    return f"{value:,.0f} us"
+
+
+def fmt_cell(value: float | None) -> str:
+    """A table cell number: ``1,888`` (``1,888.5`` with a fraction), ``-`` when unknown."""
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
+
+
+def fmt_pct(share: float | None) -> str:
+    """A fraction 0..1 as ``27.1%``."""
+    return "-" if share is None else f"{share * 100:.1f}%"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 finding``, ``3 findings``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# -- names and shapes ----------------------------------------------------------------------------
+def shorten_path(path: str, width: int) -> str:
+    """Cut ``path`` to ``width`` characters with ``…`` in the middle: the start names the folder
+    (or the file's number), the end names the file."""
+    if len(path) <= width:
+        return path
+    if width < 2:
+        return "…"[:width]
+    head = (width - 1) // 3
+    return path[:head] + "…" + path[len(path) - (width - 1 - head) :]
+
+
+def shorten(text: str | None, width: int) -> str:
+    """Cut ``text`` to ``width`` characters with ``…`` in the middle (the start names the op, the
+    end names the node, both matter)."""
+    text = text or ""
+    if len(text) <= width:
+        return text
+    if width < 1:
+        return ""
+    op_prefix, colon, node = text.partition(":")
+    if colon and node and " " not in op_prefix:
+        # ``Conv:/model.2/cv2/conv/Conv``: the ONNX op type repeats the op column; drop it first
+        text = node
+        if len(text) <= width:
+            return text
+    head = (width - 1) * 3 // 5
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def shape_text(shapes: Sequence[Shape] | None, truncated: bool = False, sep: str = ";") -> str:
+    """``1x3x640x640;16x3x3x3`` (``;…`` appended when the log cut the list); empty when None."""
+    if shapes is None:
+        return ""
+    text = sep.join("x".join(str(d) for d in shape) for shape in shapes)
+    return text + (f"{sep}..." if truncated else "")
+
+
+def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
+    """``layers 4, 6`` (cut after ``limit`` with ``+N more``)."""
+    ids = list(ids)
+    if not ids:
+        return ""
+    shown = ", ".join(str(i) for i in ids[:limit])
+    more = f" +{len(ids) - limit} more" if len(ids) > limit else ""
+    return f"layer{'s' if len(ids) > 1 else ''} {shown}{more}"

@@ -1,0 +1,49 @@
+"""The size habit (STYLE.md §3.1, team brief): modules mostly under 300 lines, none much over 400.
+
+A module over :data:`MAX_LINES` fails this test: split it where a seam shows (one job per
+module) rather than raising the limit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rknnprof"
+MAX_LINES = 450
+
+# Known exceptions, each with the most lines it may keep until it is split. Remove an entry once
+# its module is back under MAX_LINES.
+KNOWN_OVER: dict[str, int] = {
+    # Both are being reworked for throughput on the `perf` branch (lines.py is 458 lines on main,
+    # 473 there; assemble.py 443 on main, 453 there); split them once that work has landed:
+    # lines.py into decoding / prefix stripping / logcat grammar, assemble.py along its stages.
+    "lines.py": 500,
+    "parsers/assemble.py": 500,
+}
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_the_package_is_found():
+    assert (PACKAGE / "cli.py").is_file() and len(_modules()) > 20
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_module_size(path: Path):
+    name = path.relative_to(PACKAGE).as_posix()
+    limit = KNOWN_OVER.get(name, MAX_LINES)
+    count = _lines(path)
+    assert count <= limit, f"rknnprof/{name} has {count} lines (limit {limit}): split it"
+
+
+def test_known_exceptions_exist():
+    for name in KNOWN_OVER:
+        assert (PACKAGE / name).is_file(), f"KNOWN_OVER names a missing module: {name}"
