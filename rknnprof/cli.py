@@ -4,7 +4,6 @@ module that turns :class:`~rknnprof.errors.RknnprofError` into an exit code."""
 from __future__ import annotations
 
 import io
-import os
 import sys
 
 import click
@@ -153,6 +152,7 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from rknnprof.output import use_color
     from rknnprof.parsers import families
 
     table = Table(show_lines=True, expand=False)
@@ -162,7 +162,7 @@ def formats_command() -> None:
     table.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
         table.add_row(str(order), parser.family, parser.detection, parser.fields)
-    Console(highlight=False, no_color=not sys.stdout.isatty() or "NO_COLOR" in os.environ,
+    Console(highlight=False, no_color=not use_color("auto", sys.stdout.isatty()),
             soft_wrap=False).print(table)
 
 

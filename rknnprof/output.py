@@ -64,6 +64,8 @@ def write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file, so a failure leaves no partial file."""
     import tempfile
 
+    if not path:
+        raise InputError("-o needs a file name ('-' for stdout)")
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
@@ -88,7 +90,7 @@ def write_atomically(path: str, text: str) -> None:
 
 def emit(text: str, output: str | None) -> None:
     """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``)."""
-    if output and output != "-":
+    if output is not None and output != "-":
         write_atomically(output, text)
     else:
         click.echo(text, nl=False)

@@ -7,9 +7,9 @@ Times are microseconds per frame; counts are plain numbers. See :data:`METRICS` 
 from __future__ import annotations
 
 import fnmatch
-import math
 from typing import Any
 
+from rknnprof.analysis.stats import percentile
 from rknnprof.budgets.config import Budget
 from rknnprof.model import Profile, Severity, Target
 
@@ -72,12 +72,3 @@ def metric_value(budget: Budget, profile: Profile) -> tuple[float | None, str]:
             return None, f"needs more than one frame (the input has {profile.frames})"
         return percentile(times, 50 if m.endswith("p50_us") else 90), ""
     raise AssertionError(m)  # pragma: no cover - METRICS is validated on load
-
-
-def percentile(values: Any, q: float) -> float:
-    """Linear-interpolation percentile (NumPy's default), ``q`` in 0..100."""
-    data = sorted(float(v) for v in values)
-    pos = (len(data) - 1) * q / 100.0
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(data) - 1)
-    return data[lo] + (data[hi] - data[lo]) * (pos - lo)

@@ -18,7 +18,6 @@ from rknnprof.compare.deltas import (
 from rknnprof.errors import InputError
 from rknnprof.model import Profile, Report
 
-
 SAME_MODEL_SHARE = 0.5
 """Below this share of layers aligned by FullName or shapes, the runs are called possibly
 different models (a like-for-like warning)."""

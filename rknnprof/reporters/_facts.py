@@ -14,6 +14,7 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
+from rknnprof.analysis.stats import percentile
 from rknnprof.model import Bound, Finding, Profile, Report, ReportWarning, Target
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
@@ -24,7 +25,6 @@ from rknnprof.reporters._figures import (
     is_benchmark,
     layer_cycles,
     layer_share,
-    nearest_rank_percentile,
     time_by_bound,
     time_by_target,
     top_layers,
@@ -188,8 +188,8 @@ def frames_text(profile: Profile) -> str:
         return ""
     text = f"{profile.frames} frames (per-layer medians)"
     if profile.frame_times_us:
-        p50 = nearest_rank_percentile(profile.frame_times_us, 50)
-        p90 = nearest_rank_percentile(profile.frame_times_us, 90)
+        p50 = percentile(profile.frame_times_us, 50)
+        p90 = percentile(profile.frame_times_us, 90)
         text += f" · frame p50 {fmt_us(p50)} · p90 {fmt_us(p90)}"
     return text
 
@@ -278,7 +278,7 @@ __all__ = [
     "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
     "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "fmt_us",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
-    "kind_note", "layer_cycles", "layer_share", "nearest_rank_percentile", "platform_text",
+    "kind_note", "layer_cycles", "layer_share", "platform_text",
     "plural", "profile_title", "saving_text", "shape_text", "shorten", "shorten_path", "span_text",
     "summary_parts", "target_split", "time_by_bound", "time_by_target", "top_layers",
     "versions_text", "warnings_for", "where_text",

@@ -7,8 +7,6 @@ already classified times are the only arithmetic. :mod:`rknnprof.reporters._fact
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
 from rknnprof.model import Bound, Layer, Profile, Target
 
@@ -106,13 +104,3 @@ def bound_items(profile: Profile) -> list[tuple[Bound, float]]:
     if all(b is Bound.UNKNOWN for b, _ in items):
         return []
     return sorted(items, key=lambda item: -item[1])
-
-
-def nearest_rank_percentile(values: Sequence[float], q: float) -> float | None:
-    """Nearest-rank percentile ``q`` (0..100) of ``values``; None when empty. (The budgets'
-    ``frame_time_p*_us`` interpolate linearly: :func:`rknnprof.budgets.percentile`.)"""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]

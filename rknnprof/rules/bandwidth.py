@@ -8,7 +8,18 @@ from rknnprof.analysis.mac import conv_geometry
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import (
-    alignment, grade, label, labels, misaligned, opt, out_shape, pct, share, time_of, total_us, us,
+    alignment,
+    grade,
+    label,
+    labels,
+    misaligned,
+    opt,
+    out_shape,
+    pct,
+    share,
+    time_of,
+    total_us,
+    us,
 )
 from rknnprof.rules.base import Rule, RuleContext
 

@@ -6,7 +6,16 @@ from collections.abc import Iterator
 
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
-    grade, labels, multi_core_run, npu_cores, opt, pct, single_core_slot, time_of, total_us, us,
+    grade,
+    labels,
+    multi_core_run,
+    npu_cores,
+    opt,
+    pct,
+    single_core_slot,
+    time_of,
+    total_us,
+    us,
 )
 from rknnprof.rules.base import Rule, RuleContext
 

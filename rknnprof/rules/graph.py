@@ -12,7 +12,15 @@ from collections.abc import Iterator
 from rknnprof.analysis.mac import is_conv
 from rknnprof.model import Finding, Layer, Profile, Severity
 from rknnprof.rules._util import (
-    feeds, following, grade, in_shape, label, out_shape, time_of, total_us, us,
+    feeds,
+    following,
+    grade,
+    in_shape,
+    label,
+    out_shape,
+    time_of,
+    total_us,
+    us,
 )
 from rknnprof.rules.base import Rule, RuleContext
 

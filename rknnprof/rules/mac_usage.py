@@ -5,12 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rknnprof.analysis.mac import (
-    MIN_REDUCTION_DEPTH_INT8, ConvGeometry, conv_geometry, mac_estimate, npu_clock_mhz,
+    MIN_REDUCTION_DEPTH_INT8,
+    ConvGeometry,
+    conv_geometry,
+    mac_estimate,
+    npu_clock_mhz,
 )
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_bytes, dtype_key
 from rknnprof.rules._util import (
-    alignment, grade, label, misaligned, opt, padded, pct, share, total_us, us,
+    alignment,
+    grade,
+    label,
+    misaligned,
+    opt,
+    padded,
+    pct,
+    share,
+    total_us,
+    us,
 )
 from rknnprof.rules.base import Rule, RuleContext
 
