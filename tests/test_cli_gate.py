@@ -286,7 +286,6 @@ def edited_07(tmp_path, corpus_07):
 
 @pytest.fixture
 def real_logs(tmp_path, monkeypatch):
-    pytest.importorskip("rknnprof.api", reason="log parsing (core) not merged yet")
     from conftest import corpus_file
 
     monkeypatch.chdir(tmp_path)

@@ -85,10 +85,8 @@ def load_any(path: str | Path) -> Report:
 
     if is_saved_report(path):
         return load_saved_report(path)
-    try:
-        from rknnprof.api import analyze
-    except ImportError:  # pragma: no cover - only before the parsers land
-        raise InputError("reading logs is not available in this build", str(path)) from None
+    from rknnprof.api import analyze
+
     return analyze([str(path)])
 
 

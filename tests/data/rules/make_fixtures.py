@@ -122,7 +122,6 @@ def clean(wl=ONE, dtype="INT8", extra=()):
 
 def fixtures() -> dict[str, list[str]]:
     c64 = shape(1, 64, 80, 80)
-    big = [conv("ConvRelu", 64, 64, 160, wl=ONE, name=f"Conv:/neck/conv{i}/Conv") for i in range(4)]
     f = {}
     # RKN001: a Transpose over RK3588's h*w limit on the CPU, with the build warning
     transpose = row("Transpose", shape(1, 16, 256, 2560), shape(1, 16, 2560, 256), 5200, 20480,
