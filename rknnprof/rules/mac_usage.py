@@ -72,7 +72,9 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
         floor = max(estimate.ideal_cycles, layer.ddr_cycles or 0)
         fraction = max(0.0, 1.0 - floor / npu)
         if estimate.waste_factor and estimate.waste_factor >= 1.5:
-            reasons.append(f"NPU cycles are {estimate.waste_factor:.1f}x the MAC count/R")
+            rate = platform.macs_per_cycle(layer.data_type)
+            reasons.append(f"NPU cycles are {estimate.waste_factor:.1f}x the ideal "
+                           f"(MACs / {rate:g} MACs per cycle)")
     elif geometry.kind == "conv" and align and not fraction:
         pad_in = padded(geometry.in_c, align.conv_in)
         pad_out = padded(geometry.out_c, align.conv_out)
@@ -162,7 +164,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
     Example:
         #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
         3 input channels not a multiple of 32; 16 output channels not a multiple of 32; NPU
-        cycles are 21.3x the MAC count/R
+        cycles are 21.3x the ideal (MACs / 1024 MACs per cycle)
 
     How to fix:
         One change from the worst visible cause: for a 3-channel first layer, a space-to-depth
