@@ -11,8 +11,11 @@ anything unusual in the table (a skipped row, a note, an elision, a row count th
 turns the rows kept so far into layers, and the table is read as usual.
 
 Two memos, shared along a stream's run of tables (:class:`Carried`), keep the per-row work to a
-few string operations: row shape -> :class:`RowPlan`, and line shape -> (where the row starts,
-plan) for lines already read as repeated rows, which then skip the table block's tests.
+few string operations: row shape -> :class:`RowPlan`, and line shape -> :class:`LinePlan` (the
+plan placed in the line) for lines already read as repeated rows, which then skip the table
+block's tests. A repeated row is checked against the template's (op type, full name) by slices
+of the line itself, and kept as its line; its time stays text until the table is complete and
+all its times are converted at once (:func:`row_times`).
 
 Exactness: a row is taken only through a :class:`RowPlan`, which says which token goes to which
 column. A plan is made by :func:`~rknnprof.parsers._table.parse_tokens` itself, on the first
@@ -28,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from rknnprof.parsers import _table as t
 
@@ -120,6 +123,34 @@ def make_plan(body: str, columns: tuple[t.Column, ...], may_be_empty: frozenset[
     return plan
 
 
+class LinePlan(NamedTuple):
+    """A :class:`RowPlan` placed in a line whose row starts at ``start``: its slices are
+    positions in the line, so a repeated row is checked without cutting the row out of it."""
+
+    start: int
+    plan: RowPlan
+    op_type: slice
+    time: slice | None
+    full_name: slice | None
+    """None when the plan has no FullName or a re-joined one (``plan.name`` then reads it)."""
+
+    @classmethod
+    def place(cls, plan: RowPlan, start: int) -> LinePlan:
+        def shift(span: slice | None) -> slice | None:
+            return None if span is None else slice(span.start + start, span.stop + start)
+
+        name = None if plan.name_spaced else shift(plan.full_name)
+        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]
+
+
+def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
+    """``_table._number`` of each Time(us) token (None stays None); all-integer times, the
+    usual case, in one go."""
+    if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]
+        return tuple(map(int, tokens))  # type: ignore[arg-type]
+    return tuple(None if tok is None else t._number(tok) for tok in tokens)
+
+
 @dataclass(slots=True)
 class Carried:
     """What a table hands to the next table of its stream (see ``Block.hand_over``)."""
@@ -131,10 +162,10 @@ class Carried:
     """Row shape -> plan, shared along the stream's run of tables."""
     names: tuple[tuple[str, str | None], ...] = ()
     """(op type, full name) of each template row: the frames' model signature, made once."""
-    lines: dict[bytes, tuple[int, RowPlan]] = field(default_factory=dict)
-    """Line shape -> (where the row starts in the line, plan), for lines the table block has
-    read as repeated rows: every test it makes on a line before it reaches the row (rule, total,
-    title, header, elision, pasted prefix) gives the same answer for every line of the shape."""
+    lines: dict[bytes, LinePlan] = field(default_factory=dict)
+    """Line shape -> plan placed in the line, for lines the table block has read as repeated
+    rows: every test it makes on a line before it reaches the row (rule, total, title, header,
+    elision, pasted prefix) gives the same answer for every line of the shape."""
 
 
 class RepeatedRows:
@@ -144,11 +175,12 @@ class RepeatedRows:
         self.carried = carried
         self.may_be_empty = may_be_empty
         """Columns a row may leave empty and still be complete (``_table_block.MAY_BE_EMPTY``)."""
-        self.template = carried.template.layers
-        self.rows: list[tuple[int, str, RowPlan]] = []
-        """(line number, row text, plan) of each row taken."""
-        self.times: list[float | None] = []
-        """Time(us) of each row taken."""
+        self.names = carried.names
+        """(op type, full name) of each template row."""
+        self.rows: list[tuple[int, str, LinePlan]] = []
+        """(line number, line text, plan placed in the line) of each row taken."""
+        self.times: list[str | None] = []
+        """Time(us) token of each row taken (None: no Time column)."""
 
     def take_line(self, number: int, text: str) -> bool:
         """Keep the line ``text`` without the table block's tests when a line of its shape was
@@ -158,8 +190,7 @@ class RepeatedRows:
         known = self.carried.lines.get(key)
         if known is None or len(key) != len(text):
             return False
-        start, plan = known
-        return self._keep(number, text[start:], plan)
+        return self._keep(number, text, known)
 
     def take(self, number: int, body: str, text: str) -> bool:
         """Keep the row ``body`` (line ``number``, the end of line ``text``) if it repeats the
@@ -173,41 +204,49 @@ class RepeatedRows:
             if len(plans) >= MAX_PLANS:
                 plans.clear()
             plan = plans[key] = make_plan(body, self.carried.columns, self.may_be_empty)
-        if plan is None or not self._keep(number, body, plan):
+        if plan is None:
+            return False
+        placed = LinePlan.place(plan, len(text) - len(body))
+        if not self._keep(number, text, placed):
             return False
         lines = self.carried.lines
         if len(lines) >= MAX_PLANS:
             lines.clear()
-        lines[shape_key(text)] = (len(text) - len(body), plan)
+        lines[shape_key(text)] = placed
         return True
 
-    def _keep(self, number: int, body: str, plan: RowPlan) -> bool:
+    def _keep(self, number: int, text: str, placed: LinePlan) -> bool:
         index = len(self.rows)
-        if index >= len(self.template):
+        if index >= len(self.names):
             return False
-        layer = self.template[index]
-        if body[plan.op_type] != layer.op_type:
+        op_type, full_name = self.names[index]
+        if text[placed.op_type] != op_type:
             return False
-        name = body[plan.full_name] if plan.full_name is not None and not plan.name_spaced else (
-            plan.name(body))
-        if name != layer.full_name:
+        name = (text[placed.full_name] if placed.full_name is not None
+                else placed.plan.name(text[placed.start:]))
+        if name != full_name:
             return False
-        self.rows.append((number, body, plan))
-        self.times.append(t._number(body[plan.time]) if plan.time is not None else None)
+        self.rows.append((number, text, placed))
+        self.times.append(text[placed.time] if placed.time is not None else None)
         return True
 
     def complete(self) -> bool:
         """Every row of the template was repeated."""
-        return len(self.rows) == len(self.template)
+        return len(self.rows) == len(self.names)
 
     def layers(self) -> list[Layer]:
         """The rows kept so far as layers, exactly as the usual path builds them."""
-        return [t.build_layer(plan.values(body.split()), number)
-                for number, body, plan in self.rows]
+        return _build(self.rows)
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.template, self.rows, tuple(self.times), self.carried.names)
+        return RepeatedLayers(self.carried.template.layers, self.rows, row_times(self.times),
+                              self.names)
+
+
+def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
+    return [t.build_layer(placed.plan.values(text[placed.start:].split()), number)
+            for number, text, placed in rows]
 
 
 class RepeatedLayers(Sequence["Layer"]):
@@ -218,7 +257,7 @@ class RepeatedLayers(Sequence["Layer"]):
 
     __slots__ = ("_built", "_rows", "names", "template", "times")
 
-    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, RowPlan]],
+    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, LinePlan]],
                  times: tuple[float | None, ...], names: tuple[tuple[str, str | None], ...],
                  ) -> None:
         self.template = template
@@ -227,14 +266,13 @@ class RepeatedLayers(Sequence["Layer"]):
         """(op type, full name) of each row."""
         self.times = times
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
-        self._rows: list[tuple[int, str, RowPlan]] | None = rows
+        self._rows: list[tuple[int, str, LinePlan]] | None = rows
         self._built: tuple[Layer, ...] | None = None
 
     def built(self) -> tuple[Layer, ...]:
         if self._built is None:
             assert self._rows is not None
-            self._built = tuple(t.build_layer(plan.values(body.split()), number)
-                                for number, body, plan in self._rows)
+            self._built = tuple(_build(self._rows))
             self._rows = None
         return self._built
 

@@ -5,6 +5,9 @@ Per stream (logcat ``(pid, tid)``, or ``None``): a :class:`TableEvent` and the
 layer signature (op types + full names) — merge into one Profile: per layer the median time
 (with min/max) from a ``Counter`` of its times, so memory grows with the number of distinct
 times, not frames. Different models give separate profiles, in order of first appearance.
+While frames come in, the counts live in one ``Counter`` of (row index, time) pairs, so that a
+frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its rows;
+they are split into the per-layer counters when the profile is made.
 
 A ranking table alone (or after a lone total line) gives a profile without layers. Totals and
 benchmark events give profiles of their own. Info, frequency, fallback-warning and NPU-load
@@ -96,7 +99,8 @@ class _Model:
     first_line: int
     last_line: int
     template: tuple[Layer, ...] = ()
-    counters: list[Counter[float]] = field(default_factory=list)
+    row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
+    """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
     frame_times: list[float] = field(default_factory=list)
     reported_totals: Counter[float] = field(default_factory=Counter)
     total_line: int | None = None
@@ -118,11 +122,11 @@ class _Model:
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
-                self.counters = [Counter() for _ in table.layers]
-            for counter, time in zip(self.counters, _row_times(table), strict=True):
-                if time is not None:
-                    counter[time] += 1
-            times = [x for x in _row_times(table) if x is not None]
+            row_times = _row_times(table)
+            if len(row_times) != len(self.template):
+                raise ValueError("a frame of a model with a different number of rows")
+            self.row_times.update(enumerate(row_times))
+            times = [x for x in row_times if x is not None]
             if times:
                 self.frame_times.append(_tidy(sum(times)))
             elif table.reported_total_time_us is not None:
@@ -153,9 +157,13 @@ class _Model:
     def profile(self, path: str) -> Profile:
         layers = self.template
         if self.frames > 1:
+            counters: list[Counter[float]] = [Counter() for _ in self.template]
+            for (index, time), count in self.row_times.items():
+                if time is not None:
+                    counters[index][time] = count
             layers = tuple(
                 replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c)) if c else la
-                for la, c in zip(self.template, self.counters, strict=True)
+                for la, c in zip(self.template, counters, strict=True)
             )
         return Profile(
             source=SourceSpan(path, self.first_line, self.last_line),

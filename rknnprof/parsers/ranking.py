@@ -2,6 +2,9 @@
 from later 2.x on) and the 1.5 ``Operator Time-Consuming Ranking:`` (no GPU column, no ``%``, no
 ``Total`` row). Columns come from the header; doc-edited headers with ``...`` in place of some
 columns are read by name (a missing CPUTime is derived as Total - NPU - GPU, and said so).
+
+Speed (a capture holds one ranking table per inference): a row's values are checked by one
+regex over the values joined by spaces, not one per value, and converted with ``map(float)``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ _TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ran
 _HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 _VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+_VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
+"""Values joined by single spaces, each a _VALUE_RE (for ``fullmatch``)."""
 _DEFAULT_COLUMNS = {
     6: ["calls", "cpu", "gpu", "npu", "total", "ratio"],  # 2.x
     5: ["calls", "cpu", "npu", "total", "ratio"],  # 1.5
@@ -62,10 +67,6 @@ def _alias(word: str) -> str:
     return word
 
 
-def _num(tok: str) -> float:
-    return float(tok.rstrip("%"))
-
-
 class RankingBlock(Block):
     def __init__(self, line: Line) -> None:
         self.stream = line.stream
@@ -98,17 +99,19 @@ class RankingBlock(Block):
     def _row(self, line: Line, tokens: list[str]) -> None:
         assert self.columns is not None
         op, values = tokens[0], tokens[1:]
-        bad = next((v for v in values if not _VALUE_RE.match(v)), None)
         if op == "Total":
             keys = [k for k in self.columns if k not in ("calls", "ratio")]
         else:
             keys = self.columns
-        if bad is not None or len(values) != len(keys):
+        joined = " ".join(values)  # tokens hold no blanks: one fullmatch checks every value
+        if len(values) != len(keys) or values and _VALUES_RE.fullmatch(joined) is None:
+            bad = next((v for v in values if not _VALUE_RE.match(v)), None)
             why = (f"{bad!r} is not a number" if bad is not None
                    else f"{len(values)} values for {len(keys)} columns")
             self.skipped.append(SkippedRow(line.number, " ".join(tokens)[:200], why))
             return
-        v = {k: _num(x) for k, x in zip(keys, values, strict=True)}
+        # a value holds at most one "%", at its end
+        v = dict(zip(keys, map(float, joined.replace("%", "").split())))
         total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
         cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
         stat = OpTypeStat(
