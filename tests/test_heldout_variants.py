@@ -190,3 +190,16 @@ def test_cli_json_agrees(name, monkeypatch):
 def test_load_returns_the_same_profiles():
     (profile,) = load(str(DATA / "v18_2x17_empty-mac_custom-op.txt"))
     assert layer(profile, 5).op_type == CUSTOM
+
+
+def test_ranking_alone_in_runtime_log_with_wide_op_type_and_collapsed_blanks():
+    report = analyze(str(DATA / "vr_ranking_runtime-log_wide-optype.txt"))
+    assert [w.message for w in report.warnings] == []
+    for profile in report.profiles:
+        assert not profile.layers
+        assert [(s.op_type, s.calls, s.cpu_time_us, s.npu_time_us, s.total_time_us)
+                for s in profile.ranking] == [
+            ("Gather", 2, 0, 5100, 5100), ("Transpose", 3, 1260, 640, 1900),
+            ("ConvTransposeSigmoid", 4, 0, 900, 900), ("BatchNormalization", 5, 0, 450, 450),
+            ("OutputOperator", 1, 30, 0, 30)]
+        assert profile.ranking[1].share == pytest.approx(0.2267)

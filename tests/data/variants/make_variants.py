@@ -352,7 +352,23 @@ def v42():
     ] + ranking + [eq]
 
 
+def vr_ranking_runtime_log():
+    """A ranking table alone in a RKNN_LOG_LEVEL=4 log (the shape of rknn_model_zoo #357 /
+    rknn-toolkit2 #402): every line behind ``D RKNN: [..]``, the title without a rule before
+    it, an op type (20 characters) that widens the OpType column to 21, and an op type with
+    both CPU and NPU time; then the same table with its blanks collapsed to one."""
+    rows = [("Gather", 2, 0, 5100), ("Transpose", 3, 1260, 640), ("ConvTransposeSigmoid", 4, 0, 900),
+            ("BatchNormalization", 5, 0, 450), ("OutputOperator", 1, 30, 0)]
+    table = ranking2x(rows, total_row=False)[1:]  # starts at the title
+    stamp = "D RKNN: [19:41:05.496] "
+    out = [stamp + line.rstrip() for line in table]
+    out += ["", "(the same table, pasted with single blanks)"]
+    out += [stamp + " ".join(line.split()) for line in table]
+    return out
+
+
 FIXTURES = {
+    "vr_ranking_runtime-log_wide-optype.txt": vr_ranking_runtime_log,
     "v02_2x17_three-core.txt": v02,
     "v12_android-demo_gather-cpu.txt": v12,
     "v17_2x19_total-row.txt": v17,
