@@ -18,7 +18,7 @@ from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
-from rknnprof.parsers.assemble import Assembly, Assembler
+from rknnprof.parsers.assemble import Assembler, Assembly
 
 if TYPE_CHECKING:
     from rknnprof.live import Progress

@@ -52,8 +52,8 @@ def test_v15_mobilenetv2():
 def test_every_corpus_file_analyses_or_says_no_data():
     """No corpus file may crash load/analyze: it yields profiles or a NoProfileDataError."""
     import pytest
-
     from conftest import CORPUS
+
     from rknnprof.errors import NoProfileDataError
 
     if not CORPUS.is_dir():

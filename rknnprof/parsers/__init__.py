@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator
 
 from rknnprof.lines import Line
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.benchmark import BenchmarkParser
 from rknnprof.parsers.build_table import BuildTableParser
 from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
+from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser

@@ -37,7 +37,6 @@ from rknnprof.model import (
 )
 from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
-from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
     Event,
@@ -51,6 +50,7 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
+from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 
 RANKING_FAMILY = "toolkit2-ranking"
 

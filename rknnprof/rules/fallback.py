@@ -130,7 +130,7 @@ FIXES = {
                  "(e.g. fold a spatial dim into the channel axis)",
     "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
     "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
-    **{op: SOFTMAX_FIX for op in SOFTMAX_OPS},
+    **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
 }
 GENERIC_FIX = ("rewrite the op with NPU-supported ops in the exported model (UG230 §8.4.1, e.g. a "
                "channel shuffle as a 0/1-weight Conv)")

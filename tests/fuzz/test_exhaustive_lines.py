@@ -13,9 +13,9 @@ from functools import cache
 
 import pytest
 
+from rknnprof.analysis import analyze_profile
 from rknnprof.api import parse_stream
 from rknnprof.errors import RknnprofError
-from rknnprof.analysis import analyze_profile
 from tests.conftest import corpus_file
 
 TABLE_FILES = ("01_", "03_", "04_", "05_", "07_", "36_", "37_", "38_", "10_", "11_")

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from fuzz.fuzz_support import apply, fuzz_settings, mutations, seed_logs, write_temp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from fuzz.fuzz_support import apply, fuzz_settings, mutations, seed_logs, write_temp
 from rknnprof import cli
 from rknnprof.errors import EXIT_NO_DATA, EXIT_OK
 from tests.conftest import CORPUS

@@ -12,6 +12,9 @@ from __future__ import annotations
 import codecs
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
 from fuzz.fuzz_support import (
     AVAILABLE_REPORTERS,
     apply,
@@ -21,9 +24,6 @@ from fuzz.fuzz_support import (
     run_pipeline,
     seed_logs,
 )
-from hypothesis import example, given
-from hypothesis import strategies as st
-
 from tests.conftest import CORPUS
 
 CORPUS_LINES = [seed.split(b"\n") for seed in seed_logs(CORPUS)]

@@ -15,10 +15,10 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from fuzz.fuzz_support import fuzz_settings, run_pipeline
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fuzz.fuzz_support import fuzz_settings, run_pipeline
 from rknnprof.errors import RknnprofError
 from rknnprof.model import Report
 from tests.conftest import CORPUS

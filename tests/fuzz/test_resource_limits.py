@@ -49,16 +49,16 @@ class GeneratedStream(io.RawIOBase):
 
 
 TABLE = (
-    "ID   OpType             DataType Target InputShape       OutputShape      "
-    "Cycles(DDR/NPU/Total)    Time(us)     MacUsage(%)          WorkLoad(0/1/2)      RW(KB)       "
-    "FullName\n"
-    "1    InputOperator      UINT8    CPU    \\                (1,3,640,640)    0/0/0    12     "
-    "    0.0%/0.0%/0.0%       0            InputOperator:images\n"
-    "2    Conv               UINT8    NPU    (1,3,640,640)    (1,12,320,320)   "
-    "164162/409600/409600     810          1.78/0.00/0.00       100.0%/0.0%/0.0%     1201  "
-    "       Conv:/model.0/conv/Conv\n"
-    "Total Operator Elapsed Per Frame Time(us): 822\n"
-).encode()
+    b"ID   OpType             DataType Target InputShape       OutputShape      "
+    b"Cycles(DDR/NPU/Total)    Time(us)     MacUsage(%)          WorkLoad(0/1/2)      RW(KB)       "
+    b"FullName\n"
+    b"1    InputOperator      UINT8    CPU    \\                (1,3,640,640)    0/0/0    12     "
+    b"    0.0%/0.0%/0.0%       0            InputOperator:images\n"
+    b"2    Conv               UINT8    NPU    (1,3,640,640)    (1,12,320,320)   "
+    b"164162/409600/409600     810          1.78/0.00/0.00       100.0%/0.0%/0.0%     1201  "
+    b"       Conv:/model.0/conv/Conv\n"
+    b"Total Operator Elapsed Per Frame Time(us): 822\n"
+)
 
 
 def measure(stream: io.RawIOBase) -> tuple[object, float, int]:

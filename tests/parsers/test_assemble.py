@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rknnprof.model import BenchmarkRun, Frequencies, Layer, OpTypeStat, Target, Versions
 from rknnprof.parsers.assemble import assemble, median_of
 from rknnprof.parsers.events import (
@@ -14,7 +16,6 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
-from collections import Counter
 
 
 def table(line: int, times: list[int], names: str = "abc", stream=None, total=None) -> TableEvent:

@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from conftest import corpus_file
 
-from .report_samples import render
-
 from rknnprof import api  # noqa: E402
+
+from .report_samples import render
 
 EXPECTED = {"01_": (108, 128441, 10), "36_": (168, 20344, 7)}
 FORMATS = {

@@ -25,14 +25,13 @@ import pytest
 from conftest import corpus_file
 from rich.cells import cell_len
 
+from rknnprof import api  # noqa: E402
 from rknnprof.analysis.optypes import aggregate, ranking_cut_short, ratio_total_us
 from rknnprof.model import Layer, OpTypeStat, Target
 from rknnprof.reporters._facts import profile_title, shorten_path
 from rknnprof.reporters.table import fit_parts
 
 from .report_samples import render
-
-from rknnprof import api  # noqa: E402
 
 
 def report_of(prefix: str):

@@ -7,7 +7,13 @@ from click.testing import CliRunner
 from rknnprof.cli import cli
 from rknnprof.rules import RULES
 from rknnprof.rules.catalogue import (
-    END, START, doc_section, main, markdown_table, replace_section, section_of,
+    END,
+    START,
+    doc_section,
+    main,
+    markdown_table,
+    replace_section,
+    section_of,
 )
 from tests.conftest import REPO
 
