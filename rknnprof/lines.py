@@ -174,7 +174,10 @@ _STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
 _DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
 _CHATTY = re.compile(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
 _ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]"
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"  # OSC: titles, hyperlinks
+    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
 _SEPARATORS = re.compile(r"\r+\n?")
 _END_OF_LINE = re.compile(r"[\r\n]")

@@ -85,7 +85,8 @@ class Layer:
     """``INT8``, ``UINT8``, ``FLOAT16``… (the op's input data type)."""
     input_shapes: tuple[Shape, ...] | None = None
     """Input tensor shapes (data, weight, bias…); ``None`` where the log prints ``\\``.
-    A trailing ``,...`` in the log (more inputs elided) is recorded in ``input_shapes_truncated``."""
+    A trailing ``,...`` in the log (more inputs elided) is recorded in
+    ``input_shapes_truncated``."""
     input_shapes_truncated: bool = False
     """True when the log cut the input shape list with ``,...``."""
     output_shapes: tuple[Shape, ...] | None = None
@@ -276,7 +277,8 @@ class Profile:
     """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
     and op-type aggregates cover only the printed rows."""
     ranking_line: int | None = None
-    """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite it."""
+    """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite
+    it."""
     frame_total_us: float | None = None
     """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:

@@ -63,9 +63,9 @@ class Net:
             ddr = npu = 0
             time = round(rw * 1024 / 6.5e3 * jitter + 12)
             mac = None
-        self.rows.append(dict(op=op, dtype=dtype, target=target, inputs=inputs, out=out,
-                              ddr=ddr, npu=npu, time=time, mac=mac, rw=rw, name=name,
-                              more_out=more_out))
+        self.rows.append({"op": op, "dtype": dtype, "target": target, "inputs": inputs,
+                          "out": out, "ddr": ddr, "npu": npu, "time": time, "mac": mac,
+                          "rw": rw, "name": name, "more_out": more_out})
 
     def conv(self, name: str, x: tuple[int, ...], cout: int, k: int, s: int = 1,
              op: str = "ConvExSwish", groups: int = 1) -> tuple[int, ...]:

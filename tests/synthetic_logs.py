@@ -71,7 +71,5 @@ def interleave(*streams: list[str]) -> list[str]:
     out: list[str] = []
     longest = max(len(s) for s in streams)
     for i in range(longest):
-        for stream in streams:
-            if i < len(stream):
-                out.append(stream[i])
+        out.extend(stream[i] for stream in streams if i < len(stream))
     return out

@@ -100,5 +100,5 @@ def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[No
     if not diffs:
         return []
     more = f" (and {len(diffs) - 3} more)" if len(diffs) > 3 else ""
-    return [(profile.ranking_line or profile.source.last_line, "op-type totals disagree with the ranking table: "
-             + "; ".join(diffs[:3]) + more)]
+    message = "op-type totals disagree with the ranking table: " + "; ".join(diffs[:3]) + more
+    return [(profile.ranking_line or profile.source.last_line, message)]

@@ -82,7 +82,8 @@ class ConvGeometry:
 
     @property
     def weight_bytes_per_kernel(self) -> int | None:
-        """KH*KW*KC (per output channel), in elements; multiply by type bytes for UG230's 6 KB rule."""
+        """KH*KW*KC (per output channel), in elements; multiply by the type's bytes for UG230's
+        6 KB rule."""
         if self.kind == "depthwise":
             return self.kh * self.kw
         if self.groups:
@@ -118,8 +119,8 @@ def conv_geometry(layer: Layer) -> ConvGeometry | None:
     in_h = data[2] if len(data) == 4 else None
     in_w = data[3] if len(data) == 4 else None
     w0, w1, kh, kw = weight
-    common = dict(batch=batch, out_c=out_c, out_h=out_h, out_w=out_w, kh=kh, kw=kw,
-                  in_h=in_h, in_w=in_w)
+    common = {"batch": batch, "out_c": out_c, "out_h": out_h, "out_w": out_w, "kh": kh, "kw": kw,
+              "in_h": in_h, "in_w": in_w}
     if in_c is None:
         return ConvGeometry(kind="unknown", in_c=w1, groups=None,
                             note="input shape is not 4-D", **common)
@@ -158,7 +159,8 @@ def aligned_cycles(geometry: ConvGeometry, layer: Layer, platform: Platform) -> 
         return None
     pixels = geometry.batch * geometry.out_h * geometry.out_w
     if geometry.kind == "depthwise":
-        return pixels * geometry.kh * geometry.kw * _pad(geometry.out_c, align.depthwise) // align.depthwise
+        channels = _pad(geometry.out_c, align.depthwise)
+        return pixels * geometry.kh * geometry.kw * channels // align.depthwise
     if geometry.kind != "conv":
         return None
     depth = geometry.kh * geometry.kw * _pad(geometry.in_c, align.conv_in)

@@ -38,7 +38,9 @@ UP_RE = re.compile(rf"^-?Up:({_NUM})%$")
 TARGET_RE = re.compile(r"^(?:NPU|CPU|GPU)$")
 DTYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 ROW_START_RE = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s+(?:NPU|CPU|GPU)(?:\s|$)")
-ROW_SEARCH_RE = re.compile(r"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+[A-Z][A-Z0-9_]*\s+(?:NPU|CPU|GPU)(?:\s|$)")
+ROW_SEARCH_RE = re.compile(
+    r"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+[A-Z][A-Z0-9_]*\s+(?:NPU|CPU|GPU)(?:\s|$)"
+)
 HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
 RULE_RE = re.compile(r"^(.{0,40}?)[-=]{10,}\s*$")
 
@@ -219,7 +221,8 @@ def parse_tokens(tokens: list[str], columns: tuple[Column, ...]) -> RowParse:
         else:
             values[key] = tok
     if i < n:
-        return RowParse(values, [], f"{n - i} field(s) after the last column: {' '.join(tokens[i:])[:60]!r}")
+        extra = " ".join(tokens[i:])[:60]
+        return RowParse(values, [], f"{n - i} field(s) after the last column: {extra!r}")
     return RowParse(values, [])
 
 

@@ -85,7 +85,9 @@ class TableBlock(Block):
         self.family = t.header_family(self.columns)
         if any(c.key == "elided" for c in self.columns):
             known = " ".join(c.header for c in self.columns if c.key != "elided")
-            self.notes.append((line.number, f"header has elided columns (`...`); known columns: {known}"))
+            self.notes.append(
+                (line.number, f"header has elided columns (`...`); known columns: {known}")
+            )
         self._start_repeating()
 
     def _start_repeating(self) -> None:
@@ -322,7 +324,9 @@ def _row_like(tokens: list[str]) -> bool:
     if any(t.TARGET_RE.match(tok) for tok in tokens[:6]) or any(
             t.CYCLES_RE.match(tok) for tok in tokens):
         return True
-    return len(tokens) >= 5 and any(tok.startswith("(") and t.SHAPES_RE.match(tok) for tok in tokens)
+    return len(tokens) >= 5 and any(
+        tok.startswith("(") and t.SHAPES_RE.match(tok) for tok in tokens
+    )
 
 
 def _has(values: dict[str, str], column: t.Column) -> bool:

@@ -162,7 +162,8 @@ class _Model:
                 if time is not None:
                     counters[index][time] = count
             layers = tuple(
-                replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c)) if c else la
+                replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
+                if c else la
                 for la, c in zip(self.template, counters, strict=True)
             )
         return Profile(
@@ -171,7 +172,9 @@ class _Model:
             measured=self.measured,
             layers=layers,
             frames=self.frames,
-            reported_total_time_us=median_of(self.reported_totals) if self.reported_totals else None,
+            reported_total_time_us=(
+                median_of(self.reported_totals) if self.reported_totals else None
+            ),
             reported_rw_kb=self.reported_rw,
             frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
             ranking=self.ranking,
@@ -222,7 +225,9 @@ def _merge_versions(a: Versions, b: Versions) -> Versions:
 
 
 class Assembler:
-    """Feed events one by one (``feed``), then ``finish``. Use :func:`assemble` for a whole stream."""
+    """Feed events one by one (``feed``), then ``finish``.
+
+    Use :func:`assemble` for a whole stream."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -270,7 +275,9 @@ class Assembler:
         if table is not None or ranking is not None:
             self._frame(stream, table, ranking)
 
-    def _frame(self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None) -> None:
+    def _frame(
+        self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None
+    ) -> None:
         signature = _signature(table, ranking)
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
@@ -320,7 +327,8 @@ class Assembler:
         key = (event.stream, ("totals", event.family))
         model = self.models.get(key)
         if model is None:
-            model = self.models[key] = _Model(event.stream, event.family, True, event.line, event.line)
+            model = _Model(event.stream, event.family, True, event.line, event.line)
+            self.models[key] = model
         model.frames += 1
         model.last_line = max(model.last_line, event.line)
         if event.total_time_us is not None:
@@ -340,7 +348,9 @@ class Assembler:
             format="benchmark",
             frames=max(len(times), 1),
             reported_total_time_us=_tidy(round(total, 3)) if total is not None else None,
-            frame_times_us=tuple(_tidy(round(t * 1000, 3)) for t in times) if len(times) > 1 else (),
+            frame_times_us=(
+                tuple(_tidy(round(t * 1000, 3)) for t in times) if len(times) > 1 else ()
+            ),
             model_name=event.model_name,
             benchmark=run,
             pid_tid=event.stream,
@@ -414,7 +424,7 @@ class Assembler:
         if self.loads:
             self.found.append(("NPU load readings", ""))
         tables = [n for n in self.notes if n.kind == "table"]
-        for note in dict((n.message, n) for n in tables).values():
+        for note in {n.message: n for n in tables}.values():
             self.found.append((f"{note.message} at line {note.line}", ""))
         errors = [n for n in self.notes if n.kind == "error"]
         if errors:
@@ -433,11 +443,13 @@ def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:
     FullName (multi-core fallback)."""
     if event.kind == "multicore":
         return any(la.full_name == event.subject for la in profile.layers)
-    return any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers) or any(
-        s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
+    on_cpu = any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers)
+    return on_cpu or any(s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
 
 
-def _fallback_belongs(event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]) -> bool:
+def _fallback_belongs(
+    event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]
+) -> bool:
     """A warning goes to the profiles whose layers it names; when no profile's table names it,
     to every profile of its stream (same pid)."""
     named = [p for p in profiles if _names_layer(event, p)]

@@ -5,11 +5,11 @@
   ``FallbackWarningEvent(kind="cpu", subject=<Op>, reason=<reason>)``.
 * The multi-core record (33)::
 
-      Failed to config layer: 'Conv:/model.22/dfl/conv/Conv' using 3Core fallback to single core mode,
-      core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1
-      ori_Kh 1 ori_Kw 1 ori_Kk 1 ori_Kc 16 ori_Ksx 1 ori_Ksy 1
-      ori_Oh 4 oriOw 8400 oriOc 1 pad_t 0 pad_b 0 pad_l 0 pad_r 0,
-      Please help report this bug!
+    Failed to config layer: 'Conv:/model.22/dfl/conv/Conv' using 3Core fallback to single core mode,
+    core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1
+    ori_Kh 1 ori_Kw 1 ori_Kk 1 ori_Kc 16 ori_Ksx 1 ori_Ksy 1
+    ori_Oh 4 oriOw 8400 oriOc 1 pad_t 0 pad_b 0 pad_l 0 pad_r 0,
+    Please help report this bug!
 
   -> ``FallbackWarningEvent(kind="multicore", subject=<layer FullName>, reason="using 3Core
   fallback to single core mode", details=<the detail lines>)``. The runtime prints the record

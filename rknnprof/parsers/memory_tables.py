@@ -16,7 +16,7 @@
 Both have ``|``-separated address groups with hex numbers, which no profile table has. The block
 swallows the whole table (rules, header, rows, summary lines, a cut last row) and emits one
 ``NoteEvent(kind="table")`` saying what it was.
-"""
+"""  # noqa: E501 (the quoted log lines keep their width)
 
 from __future__ import annotations
 

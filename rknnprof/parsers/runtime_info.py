@@ -59,7 +59,9 @@ def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
     found: dict[str, str] = {}
     lower = text.lower()
     for literal, field_name, pattern in _PATTERNS:
-        if (literal in text or literal in lower) and field_name not in found and (m := pattern.search(text)):
+        if field_name in found or (literal not in text and literal not in lower):
+            continue
+        if m := pattern.search(text):
             found[field_name] = m.group(1)
     platform = evidence = None
     if "target" in text and (m := _PLATFORM_RE.search(text)):

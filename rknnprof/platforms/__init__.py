@@ -218,7 +218,9 @@ def guess_from_profile(profile: Profile) -> tuple[str | None, str | None]:
             f"guess: {why}; RK3588 is the only 3-core RKNPU (pass --platform to be sure)"
         )
     if slots == {2}:
-        return "rk3576", "guess: 2-slot WorkLoad(0/1) column, documented for RK3576 (pass --platform)"
+        return "rk3576", (
+            "guess: 2-slot WorkLoad(0/1) column, documented for RK3576 (pass --platform)"
+        )
     return None, None
 
 

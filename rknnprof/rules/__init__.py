@@ -63,7 +63,9 @@ def _prefixes(values: Iterable[str] | None, option: str) -> list[str]:
     prefixes = [p.strip().upper() for v in values or () for p in v.split(",") if p.strip()]
     for prefix in prefixes:
         if prefix != "ALL" and not any(rule.code.startswith(prefix) for rule in RULES):
-            raise ConfigError(f"{option} {prefix}: no rule code starts with it (see `rknnprof rules`)")
+            raise ConfigError(
+                f"{option} {prefix}: no rule code starts with it (see `rknnprof rules`)"
+            )
     return prefixes
 
 

@@ -18,7 +18,8 @@ WARNING_SHARE = 0.02
 
 
 def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
-    """Threshold ``key`` of rule ``code``: ``context.options["RKN010.min_share"]`` or the default."""
+    """Threshold ``key`` of rule ``code`` (``context.options["RKN010.min_share"]``), or
+    ``default``."""
     return context.options.get(f"{code}.{key}", default)
 
 
@@ -119,7 +120,8 @@ def feeds(producer: Layer, consumer: Layer) -> bool:
     match between neighbours is the best evidence of an edge the logs give.
     """
     produced = out_shape(producer)
-    return produced is not None and bool(consumer.input_shapes) and produced in consumer.input_shapes
+    inputs = consumer.input_shapes
+    return produced is not None and bool(inputs) and produced in inputs
 
 
 def following(layers: Sequence[Layer], index: int, window: int) -> Sequence[Layer]:

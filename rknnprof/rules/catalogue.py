@@ -44,9 +44,11 @@ def markdown_table() -> str:
     from rknnprof.rules._util import ERROR_SHARE, WARNING_SHARE
 
     rows = ["| Code | Name | Severity (max) | What it flags | Source |", "|---|---|---|---|---|"]
-    for rule in RULES:
-        rows.append(f"| `{rule.code}` | {rule.name} | {rule.severity.value} | "
-                    f"{_cell(rule.summary)} | {_cell(doc_section(rule.doc, 'Source:'))} |")
+    rows += [
+        f"| `{rule.code}` | {rule.name} | {rule.severity.value} | "
+        f"{_cell(rule.summary)} | {_cell(doc_section(rule.doc, 'Source:'))} |"
+        for rule in RULES
+    ]
     notes = [
         "",
         "Findings are ranked by their estimated saving per frame (each rule's doc says how it "

@@ -63,11 +63,12 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     unsplit_kinds = sorted({la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
                            key=lambda op: -time_of(la for la in npu if la.op_type == op))
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
+    split_share = pct(split_time / total) if total else "?"
     yield Finding(
         code="RKN030", name="multi-core-imbalance",
         severity=grade(saving, total, cap=Severity.WARNING),
         message=(f"single-core run on {platform.name} ({cores} NPU cores): {us(npu_time)} of NPU "
-                 f"time on core 0. Only {us(split_time)} ({pct(split_time / total) if total else '?'}) "
+                 f"time on core 0. Only {us(split_time)} ({split_share}) "
                  f"is in op types that {mask} splits across cores"
                  + (f" (largest: {labels(split, 2)})" if split else "")
                  + (f"; {', '.join(unsplit_kinds[:3])} stay on core 0" if unsplit_kinds else "")),

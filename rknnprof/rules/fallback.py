@@ -9,7 +9,8 @@ from rknnprof.platforms import all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 
-SOURCE = "UG230 §8.2.3, §8.4.1; OPL232 ch.3-4; airockchip/rknn-toolkit2#490, #514; DOMAIN.md §5, §7 #1-#5"
+SOURCE = ("UG230 §8.2.3, §8.4.1; OPL232 ch.3-4; airockchip/rknn-toolkit2#490, #514; "
+          "DOMAIN.md §5, §7 #1-#5")
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
 
@@ -77,7 +78,8 @@ def _transpose_reason(layer: Layer, platform: object) -> str | None:
         {p.family for p in all_platforms().values() if (p.limit("transpose_max_hw") or 0) >= hw}
     )
     also = f" ({', '.join(others)} allow it)" if others else ""
-    return f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose limit {limit}{also}"
+    return (f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose "
+            f"limit {limit}{also}")
 
 
 def _resize_reason(layer: Layer, platform: object) -> str:
@@ -89,7 +91,8 @@ def _resize_reason(layer: Layer, platform: object) -> str:
         fh, fw = dst[2] / src[2], dst[3] / src[3]
         broadcast = src[2] == 1 and src[3] == 1
         if not broadcast and not all(f.is_integer() and lo <= f <= hi for f in (fh, fw)):
-            return f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} (NPU Resize limit)"
+            return (f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} "
+                    "(NPU Resize limit)")
     return ("NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
             "align_corners; linear+align_corners in FP16 fell back on RK3588 (#514)")
 

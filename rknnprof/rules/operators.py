@@ -94,7 +94,8 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
         if category == "data transfer":
             fix = _data_transfer_fix(kinds, largest, layers)
         yield Finding(
-            code="RKN020", name="inefficient-operators", severity=grade(spent, total, Severity.WARNING),
+            code="RKN020", name="inefficient-operators",
+            severity=grade(spent, total, Severity.WARNING),
             message=(f"{category} ops take {us(spent)} ({pct(spent / total)} of the frame) in "
                      f"{len(layers)} layer(s): {per_kind}; largest {label(largest)} "
                      f"{us(largest.time_us or 0.0)}"),

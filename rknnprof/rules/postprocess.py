@@ -115,7 +115,9 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         OPL232 exSDPAttention, exMatMul, 多核联合; TK232 config enable_flash_attention;
         CHANGELOG 2.1.0; DOMAIN.md §5b, §7 #22.
     """
-    layers = [la for la in profile.layers if la.target is Target.NPU and la.op_type in ATTENTION_OPS]
+    layers = [
+        la for la in profile.layers if la.target is Target.NPU and la.op_type in ATTENTION_OPS
+    ]
     total = total_us(profile)
     spent = time_of(layers)
     if not layers or not total or spent / total < opt(context, "RKN061", "min_share", 0.02):

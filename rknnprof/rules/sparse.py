@@ -81,7 +81,8 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     spent = time_of(candidates)
     if candidates and total and spent / total >= opt(context, "RKN040", "min_total_share", 0.05):
         yield Finding(
-            code="RKN040", name="sparse-inference", severity=grade(spent * 0.5, total, Severity.WARNING),
+            code="RKN040", name="sparse-inference",
+            severity=grade(spent * 0.5, total, Severity.WARNING),
             message=(f"{len(candidates)} dense INT8 conv layer(s) take {us(spent)} "
                      f"({pct(spent / total)} of the frame) on {platform.name}: 4:2 sparse weights "
                      f"could cut about {us(spent * 0.5)}; largest: {labels(candidates)}"),
@@ -95,7 +96,9 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     wasted = [(la, why) for la in profile.layers
               if la.sparse_ratio not in DENSE and (why := _why_no_gain(la))]
     if wasted:
-        details = "; ".join(f"#{la.id} {la.op_type} {la.sparse_ratio}: {why}" for la, why in wasted[:3])
+        details = "; ".join(
+            f"#{la.id} {la.op_type} {la.sparse_ratio}: {why}" for la, why in wasted[:3]
+        )
         yield Finding(
             code="RKN040", name="sparse-inference", severity=Severity.INFO,
             message=(f"{len(wasted)} layer(s) carry sparse weights but cannot run faster: {details}"

@@ -25,7 +25,7 @@ Avg Time 12.34ms, Avg FPS = 81.037
 
 ---- Top5 ----
 0.935059 - 156
-after"""
+after"""  # noqa: W291 (the log's trailing space is part of the input)
     )
     [info] = of_type(out, InfoEvent)
     assert (info.versions.runtime, info.versions.driver) == ("2.3.2", "0.9.8")

@@ -24,7 +24,7 @@ def test_wrapped_names_are_joined_and_ids_may_skip() -> None:
 Total Time(us): 1281
 FPS: 780.64
 ========================================================================
-unrelated"""
+unrelated"""  # noqa: W291 (the log's trailing spaces are part of the input)
     )
     assert [la.id for la in event.layers] == [0, 2]
     assert event.layers[0].full_name == "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"

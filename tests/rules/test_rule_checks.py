@@ -146,9 +146,9 @@ def test_rkn010_small_share_is_quiet() -> None:
 # --- RKN011 low MAC usage --------------------------------------------------------------------
 
 def row2(**kw):
-    base = dict(i=((1, 3, 1920, 1920), (16, 3, 3, 3), (16,)), o=((1, 16, 960, 960),),
-                dtype="UINT8", ddr_cycles=1_091_036, npu_cycles=8_294_400, mac_usage_pct=2.41,
-                bound=Bound.COMPUTE, full_name="Conv:/model.0/conv/Conv")
+    base = {"i": ((1, 3, 1920, 1920), (16, 3, 3, 3), (16,)), "o": ((1, 16, 960, 960),),
+            "dtype": "UINT8", "ddr_cycles": 1_091_036, "npu_cycles": 8_294_400,
+            "mac_usage_pct": 2.41, "bound": Bound.COMPUTE, "full_name": "Conv:/model.0/conv/Conv"}
     base.update(kw)
     return L(2, "ConvExSwish", NPU, 16130, **base)
 
@@ -313,7 +313,8 @@ def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
 # --- RKN040 sparse inference -----------------------------------------------------------------
 
 def dense(**kw):
-    base = dict(i=((1, 64, 40, 40), (64, 64, 3, 3), (64,)), o=((1, 64, 40, 40),), bound=Bound.COMPUTE)
+    base = {"i": ((1, 64, 40, 40), (64, 64, 3, 3), (64,)), "o": ((1, 64, 40, 40),),
+            "bound": Bound.COMPUTE}
     base.update(kw)
     return L(1, "ConvRelu", NPU, 1000, **base)
 
