@@ -81,7 +81,7 @@ class ConvGeometry:
         return None
 
     @property
-    def weight_bytes_per_kernel(self) -> int | None:
+    def weight_elements_per_kernel(self) -> int | None:
         """KH*KW*KC (per output channel), in elements; multiply by the type's bytes for UG230's
         6 KB rule."""
         if self.kind == "depthwise":

@@ -25,11 +25,8 @@ _SHAPE = re.compile(r"\((?:\s*-?\d+\s*(?:,\s*-?\d+\s*)*)?\)")
 _SHAPE_LIST = re.compile(rf"{_SHAPE.pattern}(?:,{_SHAPE.pattern})*(?:,\.\.\.)?")
 _CYCLES = re.compile(r"\d+/\d+/\d+")
 _TASKS = re.compile(r"\d+/\d+")
-_PCT_TRIPLE = re.compile(r"\d+(?:\.\d+)?%(?:/\d+(?:\.\d+)?%)+")
-_MAC_USAGE = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*")
 _SPARSE = re.compile(r"\d{1,3}(?:\.\d+)?%(?:\((?:IC|OC|[A-Za-z]{1,8})\))?")
 _OP_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_HEX = re.compile(r"0x[0-9a-fA-F]+")
 
 DATA_TYPES = frozenset(
     {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "INT4", "FLOAT16", "FLOAT",
@@ -89,16 +86,6 @@ def is_task_pair(token: str) -> bool:
     return _TASKS.fullmatch(token) is not None
 
 
-def is_workload(token: str) -> bool:
-    """``100.0%/0.0%/0.0%`` (two or three core slots)."""
-    return _PCT_TRIPLE.fullmatch(token) is not None
-
-
-def is_mac_usage(token: str) -> bool:
-    """``2.29/0.00/0.00`` or a single ``2.47``; ``\\`` counts too."""
-    return is_na(token) or _MAC_USAGE.fullmatch(token) is not None
-
-
 def is_sparse_ratio(token: str) -> bool:
     """A SparseRatio cell: ``50%(IC)``, ``50%(OC)``, ``75%``, ``0%``."""
     return _SPARSE.fullmatch(token) is not None
@@ -115,15 +102,6 @@ def is_data_type(token: str) -> bool:
 def is_op_type(token: str) -> bool:
     """An identifier: ``ConvExSwish``, ``cstInstanceNormalization_1_256``, ``CONVOLUTION``."""
     return _OP_TYPE.fullmatch(token) is not None
-
-
-def is_full_name(token: str) -> bool:
-    """``<OnnxOpType>:<node name>``: has a colon and no blanks."""
-    return ":" in token and " " not in token
-
-
-def is_hex(token: str) -> bool:
-    return _HEX.fullmatch(token) is not None
 
 
 def is_elision(text: str) -> bool:

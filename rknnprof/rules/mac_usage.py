@@ -57,7 +57,7 @@ def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], flo
                            "depth below the 128 RK3588 INT8 cycles show")
         if geometry.in_c > 512:
             reasons.append(f"{geometry.in_c} input channels (> 512 lowers utilisation)")
-        per_kernel = geometry.weight_bytes_per_kernel
+        per_kernel = geometry.weight_elements_per_kernel
         size = dtype_bytes(layer.data_type) or 1
         if per_kernel and per_kernel * size > WEIGHT_LIMIT_BYTES:
             reasons.append(f"KH*KW*KC*bytes = {per_kernel * size} B (> 6 KB)")
