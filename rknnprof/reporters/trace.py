@@ -56,7 +56,8 @@ def layer_tids(layer: Layer) -> list[int]:
 
 
 def layer_args(layer: Layer) -> dict[str, Any]:
-    args: dict[str, Any] = {
+    """The ``args`` of a layer slice: what Perfetto shows when the slice is selected."""
+    return {
         "id": layer.id,
         "op_type": layer.op_type,
         "full_name": layer.full_name,
@@ -73,7 +74,6 @@ def layer_args(layer: Layer) -> dict[str, Any]:
         "workload_pct": list(layer.workload_pct) if layer.workload_pct is not None else None,
         "rw_kb": layer.rw_kb,
     }
-    return args
 
 
 def _meta(name: str, pid: int, tid: int | None, value: Any) -> dict[str, Any]:
@@ -82,6 +82,14 @@ def _meta(name: str, pid: int, tid: int | None, value: Any) -> dict[str, Any]:
         event["tid"] = tid
     event["args"]["name" if name.endswith("_name") else "sort_index"] = value
     return event
+
+
+def _slice(
+    name: str, cat: str, pid: int, tid: int, ts: float, dur: float, args: dict[str, Any]
+) -> dict[str, Any]:
+    """An ``"X"`` (complete) event: ``ts`` and ``dur`` in microseconds."""
+    return {"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": tid, "ts": ts, "dur": dur,
+            "args": args}
 
 
 def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
@@ -104,18 +112,8 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
             }
             if frame < len(profile.frame_times_us):
                 frame_args["measured_frame_time_us"] = profile.frame_times_us[frame]
-            slices.append(
-                {
-                    "name": f"frame {frame}",
-                    "cat": "frame",
-                    "ph": "X",
-                    "pid": pid,
-                    "tid": TID_FRAMES,
-                    "ts": start,
-                    "dur": total,
-                    "args": frame_args,
-                }
-            )
+            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, total,
+                                 frame_args))
             ts = start
             for layer in profile.layers:
                 dur = layer.time_us or 0.0
@@ -124,18 +122,8 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
                     args["frame"] = frame
                 for tid in layer_tids(layer):
                     used.add(tid)
-                    slices.append(
-                        {
-                            "name": layer.op_type,
-                            "cat": f"layer,{layer.bound.value}",
-                            "ph": "X",
-                            "pid": pid,
-                            "tid": tid,
-                            "ts": ts,
-                            "dur": dur,
-                            "args": args,
-                        }
-                    )
+                    slices.append(_slice(layer.op_type, f"layer,{layer.bound.value}", pid, tid,
+                                         ts, dur, args))
                 ts += dur
             start += total
     else:
@@ -143,18 +131,8 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
         durations = [ms * 1000 for ms in runs] or ([total] if total else [])
         start = 0.0
         for frame, dur in enumerate(durations[:MAX_FRAMES]):
-            slices.append(
-                {
-                    "name": f"frame {frame}",
-                    "cat": "frame",
-                    "ph": "X",
-                    "pid": pid,
-                    "tid": TID_FRAMES,
-                    "ts": start,
-                    "dur": dur,
-                    "args": {"note": F.kind_note(profile)},
-                }
-            )
+            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, dur,
+                                 {"note": F.kind_note(profile)}))
             start += dur
     for tid in sorted(used):
         name = TRACK_NAMES.get(tid, f"NPU core {tid - TID_NPU_CORE0}")
