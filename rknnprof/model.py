@@ -18,6 +18,12 @@ Shape = tuple[int, ...]
 """A tensor shape as the log prints it, e.g. ``(1, 3, 640, 640)``."""
 
 
+def tidy_number(x: float) -> float:
+    """``x`` as the model stores a printed number: integral values become ``int``, so JSON
+    prints ``1134``, not ``1134.0``."""
+    return int(x) if float(x).is_integer() else x
+
+
 class Target(StrEnum):
     """Where the runtime ran a layer (the ``Target`` column)."""
 

@@ -14,15 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rknnprof.model import Layer, OpTypeStat, Target
+from rknnprof.model import Layer, OpTypeStat, Target, tidy_number
 
 CUT_SHORT_COVERAGE = 0.99
 """A ranking whose TimeRatio rows add up to less than this fraction is missing rows (the
 printed ratios are rounded to 0.01 %, so complete tables add up to 0.9996..1.0001 in the corpus)."""
-
-
-def _tidy(x: float) -> float:
-    return int(x) if float(x).is_integer() else x
 
 
 def aggregate(layers: tuple[Layer, ...], total_us: float | None) -> tuple[OpTypeStat, ...]:
@@ -36,11 +32,11 @@ def aggregate(layers: tuple[Layer, ...], total_us: float | None) -> tuple[OpType
         OpTypeStat(
             op_type=op,
             calls=int(calls),
-            cpu_time_us=_tidy(cpu),
-            npu_time_us=_tidy(npu),
-            total_time_us=_tidy(cpu + gpu + npu + other),
-            gpu_time_us=_tidy(gpu),
-            unknown_time_us=_tidy(other),
+            cpu_time_us=tidy_number(cpu),
+            npu_time_us=tidy_number(npu),
+            total_time_us=tidy_number(cpu + gpu + npu + other),
+            gpu_time_us=tidy_number(gpu),
+            unknown_time_us=tidy_number(other),
             share=round((cpu + gpu + npu + other) / total_us, 6) if total_us else None,
         )
         for op, (calls, cpu, gpu, npu, other) in acc.items()

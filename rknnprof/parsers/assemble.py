@@ -34,6 +34,7 @@ from rknnprof.model import (
     SourceSpan,
     Target,
     Versions,
+    tidy_number,
 )
 from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
@@ -81,12 +82,8 @@ def median_of(counter: Counter[float]) -> float:
         if lo is None and seen > lo_i:
             lo = value
         if seen > hi_i:
-            return _tidy((lo + value) / 2) if lo != value else value  # type: ignore[operator]
+            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
     raise ValueError("median of an empty counter")
-
-
-def _tidy(x: float) -> float:
-    return int(x) if float(x).is_integer() else x
 
 
 @dataclass
@@ -128,7 +125,7 @@ class _Model:
             self.row_times.update(enumerate(row_times))
             times = [x for x in row_times if x is not None]
             if times:
-                self.frame_times.append(_tidy(sum(times)))
+                self.frame_times.append(tidy_number(sum(times)))
             elif table.reported_total_time_us is not None:
                 self.frame_times.append(table.reported_total_time_us)
             if table.reported_total_time_us is not None:
@@ -198,7 +195,7 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
     if ranking.total is not None:
         return ranking.total.total_time_us
     if ranking.stats:
-        return _tidy(sum(s.total_time_us for s in ranking.stats))
+        return tidy_number(sum(s.total_time_us for s in ranking.stats))
     return None
 
 
@@ -347,9 +344,9 @@ class Assembler:
             source=SourceSpan(self.path, event.line, event.last_line),
             format="benchmark",
             frames=max(len(times), 1),
-            reported_total_time_us=_tidy(round(total, 3)) if total is not None else None,
+            reported_total_time_us=tidy_number(round(total, 3)) if total is not None else None,
             frame_times_us=(
-                tuple(_tidy(round(t * 1000, 3)) for t in times) if len(times) > 1 else ()
+                tuple(tidy_number(round(t * 1000, 3)) for t in times) if len(times) > 1 else ()
             ),
             model_name=event.model_name,
             benchmark=run,

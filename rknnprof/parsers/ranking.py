@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
-from rknnprof.model import OpTypeStat, SkippedRow
+from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
 from rknnprof.parsers._table import is_rule
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
@@ -117,10 +117,10 @@ class RankingBlock(Block):
         stat = OpTypeStat(
             op_type=op,
             calls=int(v["calls"] if "calls" in v else sum(s.calls for s in self.stats)),
-            cpu_time_us=_int(cpu),
-            npu_time_us=_int(v.get("npu", 0.0)),
-            total_time_us=_int(total),
-            gpu_time_us=_int(v.get("gpu", 0.0)),
+            cpu_time_us=tidy_number(cpu),
+            npu_time_us=tidy_number(v.get("npu", 0.0)),
+            total_time_us=tidy_number(total),
+            gpu_time_us=tidy_number(v.get("gpu", 0.0)),
             share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
         )
         if op == "Total":
@@ -135,8 +135,8 @@ class RankingBlock(Block):
                 v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US:
             self.notes.append((line.number, (
                 f"ranking row {op}: CPU + GPU + NPU time is "
-                f"{_int(v['cpu'] + v.get('gpu', 0.0) + v['npu'])} us but TotalTime says "
-                f"{_int(v['total'])} us")))
+                f"{tidy_number(v['cpu'] + v.get('gpu', 0.0) + v['npu'])} us but TotalTime says "
+                f"{tidy_number(v['total'])} us")))
 
     def _tokens(self, text: str) -> list[str]:
         """Row tokens, without the pasted prefix the header had (``D RKNN: [..] ``, indentation)."""
@@ -199,9 +199,10 @@ class RankingBlock(Block):
         for stat, number in rated:
             expected = 100 * stat.total_time_us / denominator
             if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]
+                total = tidy_number(round(denominator))
                 self.notes.append((number, (
                     f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]
-                    f"match its TotalTime ({expected:.2f}% of {_int(round(denominator))} us)")))
+                    f"match its TotalTime ({expected:.2f}% of {total} us)")))
 
     def _check_total_row(self) -> None:
         """The ``Total`` row against the column sums."""
@@ -213,8 +214,8 @@ class RankingBlock(Block):
             printed = getattr(self.total, name)
             if abs(column - printed) > TIME_TOLERANCE_US:
                 self.notes.append((self.total_line, (
-                    f"ranking Total row: {label} {_int(printed)} us but the rows above sum to "
-                    f"{_int(column)} us")))
+                    f"ranking Total row: {label} {tidy_number(printed)} us but the rows above "
+                    f"sum to {tidy_number(column)} us")))
 
     def close(self) -> list[RankingEvent]:
         if not self.stats and self.total is None:
@@ -257,11 +258,6 @@ def _row_like(tokens: list[str]) -> bool:
     word. Kept as a skipped row instead of ending the table silently."""
     numbers = sum(1 for tok in tokens if _VALUE_RE.match(tok))
     return len(tokens) >= 4 and numbers >= 3 and numbers >= len(tokens) // 2
-
-
-def _int(x: float) -> float:
-    """Keep integral values as ``int`` so JSON prints ``1134``, not ``1134.0``."""
-    return int(x) if float(x).is_integer() else x
 
 
 class RankingParser(BlockParser):
