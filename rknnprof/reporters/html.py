@@ -120,7 +120,7 @@ class HtmlReporter(Reporter):
         if not report.profiles:
             out.write('<div class="card">No profiles in this report.</div>\n')
         for index, profile in enumerate(report.profiles):
-            out.write(self._profile(report, profile, index, options))
+            out.write(self._profile(report, profile, index))
         placed = {p.source.path for p in report.profiles}
         stray = [w for w in report.warnings if w.path not in placed]
         if stray:
@@ -134,10 +134,10 @@ class HtmlReporter(Reporter):
             f"</footer>\n<script>\n{_asset('report.js')}</script>\n</body></html>\n"
         )
 
-    def _profile(self, report: Report, profile: Profile, index: int, options: RenderOptions) -> str:
+    def _profile(self, report: Report, profile: Profile, index: int) -> str:
         pid = f"p{index}"
         row_prefix = f"{pid}-L"
-        parts = [f'<section class="profile" id="{pid}">', self._header(report, profile)]
+        parts = [f'<section class="profile" id="{pid}">', self._header(profile)]
         if profile.layers:
             parts.append(self._timeline(profile, row_prefix))
         scatter = ""
@@ -191,7 +191,7 @@ class HtmlReporter(Reporter):
             f"{C.timeline_svg(profile, row_prefix, value)}{C.bound_legend(profile)}</div>"
         )
 
-    def _header(self, report: Report, profile: Profile) -> str:
+    def _header(self, profile: Profile) -> str:
         chips = [f'<span class="chip"><b>{escape(p)}</b></span>' for p in F.summary_parts(profile)]
         chips += [
             f'<span class="chip">{escape(text)}</span>'

@@ -91,7 +91,7 @@ def _driver(profile: Profile) -> Iterator[Finding]:
         untimed=Severity.WARNING)
 
 
-def _outside_table(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
+def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     bench = profile.benchmark
     table = float(profile.total_time_us or 0.0)
     if bench is None or bench.avg_time_ms is None or not profile.layers or not table:
@@ -166,7 +166,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         DOMAIN.md §6a, §6e, §7 #15-#19, §8; issue #4 (driver 0.9.2).
     """
     total = total_us(profile)
-    yield from _outside_table(profile, context, total)
+    yield from _outside_table(profile, context)
     yield from _io_operators(profile, context, total)
     yield from _frequencies(profile, context, total)
     yield from _driver(profile)
