@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    """Import an exported name from its module on first access (PEP 562)."""
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(name)  # a programming error, not a user-facing message
@@ -52,6 +53,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
+    """The module's names plus the lazily imported exports, so completion lists them."""
     return sorted({*globals(), *_EXPORTS})
 
 
