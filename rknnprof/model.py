@@ -132,6 +132,12 @@ class Layer:
     """Filled by analysis: what decided ``bound``."""
     time_share: float | None = None
     """Filled by analysis: ``time_us`` / profile total, a fraction 0..1."""
+    fallback: str | None = None
+    """The log's fallback warning that names this layer: ``cpu: <reason>`` (a ``<Op> will
+    fallback to CPU, because <reason>`` warning whose op is this CPU layer's op type) or
+    ``multicore: <reason>`` (a ``Failed to config layer: '<FullName>' …`` record naming this
+    layer); ``None`` when none. Filled by the assembler; the warnings themselves, including
+    those naming no layer of the table, stay in ``Profile.fallback_warnings``."""
 
     @property
     def is_io(self) -> bool:

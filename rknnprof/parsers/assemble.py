@@ -387,12 +387,12 @@ class Assembler:
         for ev in self.freqs:
             if _applies(ev.stream, stream):
                 freqs = _merge_freqs(freqs, ev.frequencies)
-        fallbacks = tuple(dict.fromkeys(
-            (ev.subject, ev.reason) for ev in self.fallbacks
-            if _fallback_belongs(ev, profile, profiles)))
+        belonging = [ev for ev in self.fallbacks if _fallback_belongs(ev, profile, profiles)]
+        fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in self.loads if _applies(ev.stream, stream)]
         return replace(
             profile,
+            layers=_attach_fallbacks(profile.layers, belonging),
             versions=versions,
             platform=platform,
             platform_basis=f"log: {evidence}" if evidence else None,
@@ -453,6 +453,28 @@ def _fallback_belongs(
     if named:
         return any(p is profile for p in named)
     return _applies(event.stream, profile.pid_tid)
+
+
+def _attach_fallbacks(
+    layers: tuple[Layer, ...], events: Sequence[FallbackWarningEvent]
+) -> tuple[Layer, ...]:
+    """``layers`` with :attr:`Layer.fallback` set from the warnings that name them: a cpu
+    warning on every CPU layer of its op type, a multicore one on the layer of its FullName
+    (the first warning wins when several name a layer). Once per profile, not per line."""
+    if not events or not layers:
+        return layers
+    by_op: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    for ev in events:
+        named = by_op if ev.kind == "cpu" else by_name
+        named.setdefault(ev.subject.strip(), f"{ev.kind}: {ev.reason}")
+    attached = []
+    for layer in layers:
+        text = by_op.get(layer.op_type) if layer.target is Target.CPU else None
+        if text is None and layer.full_name:
+            text = by_name.get(layer.full_name.strip())
+        attached.append(replace(layer, fallback=text) if text is not None else layer)
+    return tuple(attached)
 
 
 def _merge_freqs(a: Frequencies | None, b: Frequencies) -> Frequencies:
