@@ -53,6 +53,7 @@ def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], o
         ("Op type", "text", lambda la: la.op_type),
         ("Full name", "name", lambda la: la.full_name or ""),
         ("Target", "text", lambda la: "" if la.target is Target.UNKNOWN else la.target.value),
+        ("Fallback", "name", lambda la: la.fallback or ""),
         ("Type", "text", lambda la: la.data_type or ""),
         (
             "Input shapes",
@@ -248,7 +249,8 @@ class HtmlReporter(Reporter):
         )
 
     def _layer_table(self, profile: Profile, pid: str, row_prefix: str) -> str:
-        """Every layer, sortable and filterable; columns the log leaves empty are left out."""
+        """Every layer, sortable and filterable; columns the log leaves empty are left out
+        (so "Fallback" shows only when a warning names a layer; the row's tooltip repeats it)."""
         columns = [
             (head, kind, [get(la) for la in profile.layers])
             for head, kind, get in _layer_columns(profile)
@@ -262,6 +264,7 @@ class HtmlReporter(Reporter):
         rows = [
             f'<tr id="{row_prefix}{layer.id}"'
             + (' class="cpu"' if layer.target is Target.CPU else "")
+            + (f' title="fallback: {escape(layer.fallback)}"' if layer.fallback else "")
             + ">"
             + "".join(_cell(kind, values[i]) for _, kind, values in columns)
             + "</tr>"
