@@ -1,42 +1,32 @@
-"""Events -> :class:`~rknnprof.model.Profile` objects.
+"""Events -> :class:`~rknnprof.model.Profile` objects: the :class:`Assembler`.
 
 Per stream (logcat ``(pid, tid)``, or ``None``): a :class:`TableEvent` and the
 :class:`RankingEvent` after it make one *frame*. Frames of the same model — same stream, same
-layer signature (op types + full names) — merge into one Profile: per layer the median time
-(with min/max) from a ``Counter`` of its times, so memory grows with the number of distinct
-times, not frames. Different models give separate profiles, in order of first appearance.
-While frames come in, the counts live in one ``Counter`` of (row index, time) pairs, so that a
-frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its rows;
-they are split into the per-layer counters when the profile is made.
+layer signature (op types + full names) — merge into one Profile (how: :mod:`.frames`).
+Different models give separate profiles, in order of first appearance.
 
 A ranking table alone (or after a lone total line) gives a profile without layers. Totals and
 benchmark events give profiles of their own. Info, frequency, fallback-warning and NPU-load
 events are not profiles: they are attached to the profiles of their stream (same pid under
-logcat; every profile for plain text) and, when nothing else is found, named in the
-"no profile data" message.
+logcat; every profile for plain text; the rules: :mod:`.profile_context`) and, when nothing
+else is found, named in the "no profile data" message.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from rknnprof.model import (
-    BenchmarkRun,
-    Frequencies,
-    Layer,
-    OpTypeStat,
     Profile,
     ReportWarning,
     SkippedRow,
     SourceSpan,
-    Target,
     Versions,
     tidy_number,
 )
-from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
@@ -51,12 +41,22 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
+from rknnprof.parsers.frames import (
+    MAX_SKIPPED,
+    RANKING_FAMILY,
+    ModelFrames,
+    frame_signature,
+    median_of,
+)
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
+from rknnprof.parsers.profile_context import (
+    applies_to,
+    attach_fallbacks,
+    fallback_belongs,
+    merge_frequencies,
+    merge_versions,
+)
 
-RANKING_FAMILY = "toolkit2-ranking"
-
-MAX_SKIPPED = 50
-"""Skipped rows kept per profile (later ones are counted in a warning)."""
 MAX_WARNINGS_PER_MODEL = 20
 
 
@@ -72,155 +72,6 @@ class Assembly:
     """Lines read from the input (set by the reader; 0 = empty input)."""
 
 
-def median_of(counter: Counter[float]) -> float:
-    """Median of the multiset ``counter`` (value -> count)."""
-    n = sum(counter.values())
-    lo_i, hi_i = (n - 1) // 2, n // 2
-    seen, lo = 0, None
-    for value in sorted(counter):
-        seen += counter[value]
-        if lo is None and seen > lo_i:
-            lo = value
-        if seen > hi_i:
-            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
-    raise ValueError("median of an empty counter")
-
-
-@dataclass
-class _Model:
-    """Running statistics of one model's frames."""
-
-    stream: Stream
-    family: str
-    measured: bool
-    first_line: int
-    last_line: int
-    template: tuple[Layer, ...] = ()
-    row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
-    """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
-    frame_times: list[float] = field(default_factory=list)
-    reported_totals: Counter[float] = field(default_factory=Counter)
-    total_line: int | None = None
-    reported_rw: float | None = None
-    ranking: tuple[OpTypeStat, ...] = ()
-    ranking_total: OpTypeStat | None = None
-    ranking_line: int | None = None
-    skipped: list[SkippedRow] = field(default_factory=list)
-    skipped_total: int = 0
-    """Skipped rows seen, including those beyond MAX_SKIPPED."""
-    elided: int = 0
-    frames: int = 0
-    warnings: int = 0
-    fps: Counter[float] = field(default_factory=Counter)
-    """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
-
-    def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
-        self.frames += 1
-        if table is not None:
-            if not self.template:
-                self.template = tuple(table.layers)
-            row_times = _row_times(table)
-            if len(row_times) != len(self.template):
-                raise ValueError("a frame of a model with a different number of rows")
-            self.row_times.update(enumerate(row_times))
-            times = [x for x in row_times if x is not None]
-            if times:
-                self.frame_times.append(tidy_number(sum(times)))
-            elif table.reported_total_time_us is not None:
-                self.frame_times.append(table.reported_total_time_us)
-            if table.reported_total_time_us is not None:
-                self.reported_totals[table.reported_total_time_us] += 1
-                self.total_line = self.total_line or table.total_line
-            if self.reported_rw is None:
-                self.reported_rw = table.reported_rw_kb
-            self.elided = max(self.elided, table.elided_rows)
-            room = MAX_SKIPPED - len(self.skipped)
-            self.skipped.extend(table.skipped[: max(room, 0)])
-            self.skipped_total += len(table.skipped)
-            self.last_line = max(self.last_line, table.last_line)
-        if ranking is not None:
-            if not self.ranking and self.ranking_total is None:
-                self.ranking, self.ranking_total = ranking.stats, ranking.total
-                self.ranking_line = ranking.line
-            self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
-            self.skipped_total += len(ranking.skipped)
-            self.last_line = max(self.last_line, ranking.last_line)
-            if table is None or table.reported_total_time_us is None:
-                total = _ranking_total(ranking)
-                if total is not None:
-                    self.reported_totals[total] += 1
-                    self.frame_times.append(total)
-
-    def profile(self, path: str) -> Profile:
-        layers = self.template
-        if self.frames > 1:
-            counters: list[Counter[float]] = [Counter() for _ in self.template]
-            for (index, time), count in self.row_times.items():
-                if time is not None:
-                    counters[index][time] = count
-            layers = tuple(
-                replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
-                if c else la
-                for la, c in zip(self.template, counters, strict=True)
-            )
-        return Profile(
-            source=SourceSpan(path, self.first_line, self.last_line),
-            format=self.family if layers or not self.ranking else RANKING_FAMILY,
-            measured=self.measured,
-            layers=layers,
-            frames=self.frames,
-            reported_total_time_us=(
-                median_of(self.reported_totals) if self.reported_totals else None
-            ),
-            reported_rw_kb=self.reported_rw,
-            frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
-            ranking=self.ranking,
-            skipped_rows=tuple(self.skipped),
-            pid_tid=self.stream,
-            reported_total_line=self.total_line,
-            elided_rows=self.elided,
-            ranking_line=self.ranking_line,
-            benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
-        )
-
-
-def _row_times(table: TableEvent) -> Sequence[float | None]:
-    """Each row's time; a repeated frame's without building its layers."""
-    if isinstance(table.layers, RepeatedLayers):
-        return table.layers.times
-    return [la.time_us for la in table.layers]
-
-
-def _ranking_total(ranking: RankingEvent) -> float | None:
-    if ranking.total is not None:
-        return ranking.total.total_time_us
-    if ranking.stats:
-        return tidy_number(sum(s.total_time_us for s in ranking.stats))
-    return None
-
-
-def _signature(table: TableEvent | None, ranking: RankingEvent | None) -> tuple[object, ...] | None:
-    if table is not None and table.layers:
-        layers = table.layers
-        names = (layers.names if isinstance(layers, RepeatedLayers)  # the template's, made once
-                 else tuple((la.op_type, la.full_name) for la in layers))
-        return ("layers", table.family, table.measured, names)
-    if ranking is not None and (ranking.stats or ranking.total is not None):
-        return ("ranking", tuple(s.op_type for s in ranking.stats))
-    if table is not None and table.reported_total_time_us is not None:
-        return ("totals", table.family)
-    return None
-
-
-def _applies(info_stream: Stream, profile_stream: Stream) -> bool:
-    """Info from ``info_stream`` describes profiles of ``profile_stream`` (same pid)."""
-    return info_stream is None or profile_stream is None or info_stream[0] == profile_stream[0]
-
-
-def _merge_versions(a: Versions, b: Versions) -> Versions:
-    return Versions(**{k: getattr(a, k) or getattr(b, k) for k in Versions.__slots__})
-
-
 class Assembler:
     """Feed events one by one (``feed``), then ``finish``.
 
@@ -229,7 +80,7 @@ class Assembler:
     def __init__(self, path: str) -> None:
         self.path = path
         self.pending: dict[Stream, tuple[TableEvent | None, RankingEvent | None]] = {}
-        self.models: dict[tuple[Stream, tuple[object, ...]], _Model] = {}
+        self.models: dict[tuple[Stream, tuple[object, ...]], ModelFrames] = {}
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
         self.infos: list[InfoEvent] = []
@@ -275,7 +126,7 @@ class Assembler:
     def _frame(
         self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None
     ) -> None:
-        signature = _signature(table, ranking)
+        signature = frame_signature(table, ranking)
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
             assert ranking is not None
@@ -304,13 +155,13 @@ class Assembler:
         if model is None:
             family = table.family if table is not None else RANKING_FAMILY
             measured = table.measured if table is not None else True
-            model = self.models[key] = _Model(stream, family, measured, first, first)
+            model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
         self._notes(model, table.notes if table else (), table.skipped if table else ())
         if ranking is not None:
             self._notes(model, ranking.notes, ranking.skipped)
 
-    def _notes(self, model: _Model | None, notes: Iterable[tuple[int, str]],
+    def _notes(self, model: ModelFrames | None, notes: Iterable[tuple[int, str]],
                skipped: Iterable[SkippedRow]) -> None:
         items = [*notes, *((s.line, f"skipped row: {s.reason}") for s in skipped)]
         for line, message in items:
@@ -324,7 +175,7 @@ class Assembler:
         key = (event.stream, ("totals", event.family))
         model = self.models.get(key)
         if model is None:
-            model = _Model(event.stream, event.family, True, event.line, event.line)
+            model = ModelFrames(event.stream, event.family, True, event.line, event.line)
             self.models[key] = model
         model.frames += 1
         model.last_line = max(model.last_line, event.line)
@@ -380,19 +231,19 @@ class Assembler:
         stream = profile.pid_tid
         versions, platform, evidence, freqs = Versions(), None, None, None
         for info in self.infos:
-            if _applies(info.stream, stream):
-                versions = _merge_versions(versions, info.versions)
+            if applies_to(info.stream, stream):
+                versions = merge_versions(versions, info.versions)
                 if platform is None and info.platform:
                     platform, evidence = info.platform, info.platform_evidence
         for ev in self.freqs:
-            if _applies(ev.stream, stream):
-                freqs = _merge_freqs(freqs, ev.frequencies)
-        belonging = [ev for ev in self.fallbacks if _fallback_belongs(ev, profile, profiles)]
+            if applies_to(ev.stream, stream):
+                freqs = merge_frequencies(freqs, ev.frequencies)
+        belonging = [ev for ev in self.fallbacks if fallback_belongs(ev, profile, profiles)]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
-        loads = [ev.load_pct for ev in self.loads if _applies(ev.stream, stream)]
+        loads = [ev.load_pct for ev in self.loads if applies_to(ev.stream, stream)]
         return replace(
             profile,
-            layers=_attach_fallbacks(profile.layers, belonging),
+            layers=attach_fallbacks(profile.layers, belonging),
             versions=versions,
             platform=platform,
             platform_basis=f"log: {evidence}" if evidence else None,
@@ -404,7 +255,7 @@ class Assembler:
     def _describe_leftovers(self) -> None:
         versions = Versions()
         for info in self.infos:
-            versions = _merge_versions(versions, info.versions)
+            versions = merge_versions(versions, info.versions)
         if self.infos:
             names = [("librknnrt", versions.runtime), ("driver", versions.driver),
                      ("toolkit", versions.toolkit), ("API", versions.api)]
@@ -433,55 +284,6 @@ class Assembler:
 
 
 _EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")
-
-
-def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:
-    """The warning names a layer of ``profile``: its op type (CPU fallback, on a CPU row) or its
-    FullName (multi-core fallback)."""
-    if event.kind == "multicore":
-        return any(la.full_name == event.subject for la in profile.layers)
-    on_cpu = any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers)
-    return on_cpu or any(s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
-
-
-def _fallback_belongs(
-    event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]
-) -> bool:
-    """A warning goes to the profiles whose layers it names; when no profile's table names it,
-    to every profile of its stream (same pid)."""
-    named = [p for p in profiles if _names_layer(event, p)]
-    if named:
-        return any(p is profile for p in named)
-    return _applies(event.stream, profile.pid_tid)
-
-
-def _attach_fallbacks(
-    layers: tuple[Layer, ...], events: Sequence[FallbackWarningEvent]
-) -> tuple[Layer, ...]:
-    """``layers`` with :attr:`Layer.fallback` set from the warnings that name them: a cpu
-    warning on every CPU layer of its op type, a multicore one on the layer of its FullName
-    (the first warning wins when several name a layer). Once per profile, not per line."""
-    if not events or not layers:
-        return layers
-    by_op: dict[str, str] = {}
-    by_name: dict[str, str] = {}
-    for ev in events:
-        named = by_op if ev.kind == "cpu" else by_name
-        named.setdefault(ev.subject.strip(), f"{ev.kind}: {ev.reason}")
-    attached = []
-    for layer in layers:
-        text = by_op.get(layer.op_type) if layer.target is Target.CPU else None
-        if text is None and layer.full_name:
-            text = by_name.get(layer.full_name.strip())
-        attached.append(replace(layer, fallback=text) if text is not None else layer)
-    return tuple(attached)
-
-
-def _merge_freqs(a: Frequencies | None, b: Frequencies) -> Frequencies:
-    if a is None:
-        return b
-    return Frequencies(cpu_khz=a.cpu_khz or b.cpu_khz, npu_hz=a.npu_hz or b.npu_hz,
-                       ddr_hz=a.ddr_hz or b.ddr_hz)
 
 
 def assemble(events: Iterable[Event], path: str) -> Assembly:

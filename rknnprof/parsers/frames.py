@@ -1,0 +1,176 @@
+"""One model's frames merged into one :class:`~rknnprof.model.Profile`.
+
+A :class:`ModelFrames` collects the frames (a :class:`TableEvent` and/or the :class:`RankingEvent`
+after it) that share a stream and a :func:`frame_signature` (op types + full names): per layer the
+median time (with min/max) from a ``Counter`` of its times, so memory grows with the number of
+distinct times, not frames. While frames come in, the counts live in one ``Counter`` of
+(row index, time) pairs, so that a frame is counted by one ``Counter.update`` (a loop in C)
+instead of a Python loop over its rows; they are split into the per-layer counters when the
+profile is made (:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from rknnprof.model import (
+    BenchmarkRun,
+    Layer,
+    OpTypeStat,
+    Profile,
+    SkippedRow,
+    SourceSpan,
+    tidy_number,
+)
+from rknnprof.parsers._repeat import RepeatedLayers
+from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+
+RANKING_FAMILY = "toolkit2-ranking"
+
+MAX_SKIPPED = 50
+"""Skipped rows kept per profile (later ones are counted in a warning)."""
+
+
+def median_of(counter: Counter[float]) -> float:
+    """Median of the multiset ``counter`` (value -> count)."""
+    n = sum(counter.values())
+    lo_i, hi_i = (n - 1) // 2, n // 2
+    seen, lo = 0, None
+    for value in sorted(counter):
+        seen += counter[value]
+        if lo is None and seen > lo_i:
+            lo = value
+        if seen > hi_i:
+            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
+    raise ValueError("median of an empty counter")
+
+
+@dataclass
+class ModelFrames:
+    """Running statistics of one model's frames."""
+
+    stream: Stream
+    family: str
+    measured: bool
+    first_line: int
+    last_line: int
+    template: tuple[Layer, ...] = ()
+    row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
+    """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
+    frame_times: list[float] = field(default_factory=list)
+    reported_totals: Counter[float] = field(default_factory=Counter)
+    total_line: int | None = None
+    reported_rw: float | None = None
+    ranking: tuple[OpTypeStat, ...] = ()
+    ranking_total: OpTypeStat | None = None
+    ranking_line: int | None = None
+    skipped: list[SkippedRow] = field(default_factory=list)
+    skipped_total: int = 0
+    """Skipped rows seen, including those beyond MAX_SKIPPED."""
+    elided: int = 0
+    frames: int = 0
+    warnings: int = 0
+    fps: Counter[float] = field(default_factory=Counter)
+    """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
+
+    def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
+        self.frames += 1
+        if table is not None:
+            if not self.template:
+                self.template = tuple(table.layers)
+            row_times = _row_times(table)
+            if len(row_times) != len(self.template):
+                raise ValueError("a frame of a model with a different number of rows")
+            self.row_times.update(enumerate(row_times))
+            times = [x for x in row_times if x is not None]
+            if times:
+                self.frame_times.append(tidy_number(sum(times)))
+            elif table.reported_total_time_us is not None:
+                self.frame_times.append(table.reported_total_time_us)
+            if table.reported_total_time_us is not None:
+                self.reported_totals[table.reported_total_time_us] += 1
+                self.total_line = self.total_line or table.total_line
+            if self.reported_rw is None:
+                self.reported_rw = table.reported_rw_kb
+            self.elided = max(self.elided, table.elided_rows)
+            room = MAX_SKIPPED - len(self.skipped)
+            self.skipped.extend(table.skipped[: max(room, 0)])
+            self.skipped_total += len(table.skipped)
+            self.last_line = max(self.last_line, table.last_line)
+        if ranking is not None:
+            if not self.ranking and self.ranking_total is None:
+                self.ranking, self.ranking_total = ranking.stats, ranking.total
+                self.ranking_line = ranking.line
+            self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
+            self.skipped_total += len(ranking.skipped)
+            self.last_line = max(self.last_line, ranking.last_line)
+            if table is None or table.reported_total_time_us is None:
+                total = _ranking_total(ranking)
+                if total is not None:
+                    self.reported_totals[total] += 1
+                    self.frame_times.append(total)
+
+    def profile(self, path: str) -> Profile:
+        layers = self.template
+        if self.frames > 1:
+            counters: list[Counter[float]] = [Counter() for _ in self.template]
+            for (index, time), count in self.row_times.items():
+                if time is not None:
+                    counters[index][time] = count
+            layers = tuple(
+                replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
+                if c else la
+                for la, c in zip(self.template, counters, strict=True)
+            )
+        return Profile(
+            source=SourceSpan(path, self.first_line, self.last_line),
+            format=self.family if layers or not self.ranking else RANKING_FAMILY,
+            measured=self.measured,
+            layers=layers,
+            frames=self.frames,
+            reported_total_time_us=(
+                median_of(self.reported_totals) if self.reported_totals else None
+            ),
+            reported_rw_kb=self.reported_rw,
+            frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
+            ranking=self.ranking,
+            skipped_rows=tuple(self.skipped),
+            pid_tid=self.stream,
+            reported_total_line=self.total_line,
+            elided_rows=self.elided,
+            ranking_line=self.ranking_line,
+            benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
+        )
+
+
+def _row_times(table: TableEvent) -> Sequence[float | None]:
+    """Each row's time; a repeated frame's without building its layers."""
+    if isinstance(table.layers, RepeatedLayers):
+        return table.layers.times
+    return [la.time_us for la in table.layers]
+
+
+def _ranking_total(ranking: RankingEvent) -> float | None:
+    if ranking.total is not None:
+        return ranking.total.total_time_us
+    if ranking.stats:
+        return tidy_number(sum(s.total_time_us for s in ranking.stats))
+    return None
+
+
+def frame_signature(
+    table: TableEvent | None, ranking: RankingEvent | None
+) -> tuple[object, ...] | None:
+    """What frames of one model share (None: the frame has nothing to merge)."""
+    if table is not None and table.layers:
+        layers = table.layers
+        names = (layers.names if isinstance(layers, RepeatedLayers)  # the template's, made once
+                 else tuple((la.op_type, la.full_name) for la in layers))
+        return ("layers", table.family, table.measured, names)
+    if ranking is not None and (ranking.stats or ranking.total is not None):
+        return ("ranking", tuple(s.op_type for s in ranking.stats))
+    if table is not None and table.reported_total_time_us is not None:
+        return ("totals", table.family)
+    return None

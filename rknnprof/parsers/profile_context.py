@@ -1,0 +1,75 @@
+"""What a profile takes from the rest of its log: runtime info, frequencies, fallback warnings.
+
+Info, frequency, fallback-warning and NPU-load events are not profiles; the assembler attaches
+them to the profiles of their stream (:func:`applies_to`: same pid under logcat, every profile for
+plain text). Here are the small mergers of versions and frequency lists, and the rules that give
+a fallback warning to the profiles (and layers) it names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rknnprof.model import Frequencies, Layer, Profile, Target, Versions
+from rknnprof.parsers.events import FallbackWarningEvent, Stream
+
+
+def applies_to(info_stream: Stream, profile_stream: Stream) -> bool:
+    """Info from ``info_stream`` describes profiles of ``profile_stream`` (same pid)."""
+    return info_stream is None or profile_stream is None or info_stream[0] == profile_stream[0]
+
+
+def merge_versions(a: Versions, b: Versions) -> Versions:
+    """Each version from ``a``, else from ``b``."""
+    return Versions(**{k: getattr(a, k) or getattr(b, k) for k in Versions.__slots__})
+
+
+def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:
+    """The warning names a layer of ``profile``: its op type (CPU fallback, on a CPU row) or its
+    FullName (multi-core fallback)."""
+    if event.kind == "multicore":
+        return any(la.full_name == event.subject for la in profile.layers)
+    on_cpu = any(la.op_type == event.subject and la.target is Target.CPU for la in profile.layers)
+    return on_cpu or any(s.op_type == event.subject and s.cpu_time_us > 0 for s in profile.ranking)
+
+
+def fallback_belongs(
+    event: FallbackWarningEvent, profile: Profile, profiles: list[Profile]
+) -> bool:
+    """A warning goes to the profiles whose layers it names; when no profile's table names it,
+    to every profile of its stream (same pid)."""
+    named = [p for p in profiles if _names_layer(event, p)]
+    if named:
+        return any(p is profile for p in named)
+    return applies_to(event.stream, profile.pid_tid)
+
+
+def attach_fallbacks(
+    layers: tuple[Layer, ...], events: Sequence[FallbackWarningEvent]
+) -> tuple[Layer, ...]:
+    """``layers`` with :attr:`Layer.fallback` set from the warnings that name them: a cpu
+    warning on every CPU layer of its op type, a multicore one on the layer of its FullName
+    (the first warning wins when several name a layer). Once per profile, not per line."""
+    if not events or not layers:
+        return layers
+    by_op: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    for ev in events:
+        named = by_op if ev.kind == "cpu" else by_name
+        named.setdefault(ev.subject.strip(), f"{ev.kind}: {ev.reason}")
+    attached = []
+    for layer in layers:
+        text = by_op.get(layer.op_type) if layer.target is Target.CPU else None
+        if text is None and layer.full_name:
+            text = by_name.get(layer.full_name.strip())
+        attached.append(replace(layer, fallback=text) if text is not None else layer)
+    return tuple(attached)
+
+
+def merge_frequencies(a: Frequencies | None, b: Frequencies) -> Frequencies:
+    """Each frequency list from ``a``, else from ``b``."""
+    if a is None:
+        return b
+    return Frequencies(cpu_khz=a.cpu_khz or b.cpu_khz, npu_hz=a.npu_hz or b.npu_hz,
+                       ddr_hz=a.ddr_hz or b.ddr_hz)
