@@ -1,0 +1,220 @@
+"""The prefix grammar of :func:`rknnprof.lines.read_lines`: logcat layouts, runtime prefixes.
+
+Applied to each clean line (decoded, split, trailing whitespace stripped) by the reader:
+
+* **Prefixes stripped** (anchored at the start of the line only; pasted prefixes such as
+  `` |  ``, ``---> `` or markdown indentation are left for the table parsers):
+
+  - ``adb logcat -v`` threadtime, time, brief, tag, thread, process, long and raw, with the
+    year / usec / nsec / epoch / monotonic / uid / zone modifiers, collapsed whitespace, padded
+    or long tags, and Android Studio's ``date time pid-tid tag package P msg`` copies.
+    ``Line.stream`` is ``(pid, tid)``; formats that only give a pid (brief, time, process) use
+    ``(pid, 0)`` -- tid 0 is never a user thread, so it reads as "tid unknown" and never collides
+    with a real (pid, tid). ``tag`` and ``raw`` give no stream (None).
+  - ``-v long``: the ``[ date time pid:tid L/TAG ]`` header is consumed (no Line) and the message
+    lines after it carry its stream/level/tag until the blank line that ends the entry (that
+    blank line is consumed too). A blank line *inside* a long message therefore ends it early.
+  - the runtime's ``L RKNN: [hh:mm:ss.mmm] `` and the toolkit's ``L name: `` prefixes, where
+    ``name`` is one token (``RKNN``, ``RKNNAPI``, ``NPUTransfer(81617)``, ``eval_perf``,
+    ``init_runtime``...). Messages whose words merely follow a level letter
+    (``W rknn-toolkit-lite2 version: 2.1.0``, ``I target set by user is: rk3588``) are NOT
+    prefixes and pass through untouched, level None.
+  - inside a logcat message, a repeated runtime stamp ``[hh:mm:ss.mmm] `` or a whole
+    ``L RKNN: [hh:mm:ss.mmm] `` prefix is stripped as well.
+
+* **Dropped lines** (no Line is yielded; they still count in line numbers and in
+  :class:`~rknnprof.lines.ReadStats`): logcat dividers ``--------- beginning of main`` /
+  ``switch to``, and logd ``chatty`` lines (``uid=1000(system) app identical 12 lines``).
+  Chatty lines are dropped so a table is not cut in two by them; ``ReadStats.chatty`` keeps
+  them so callers can warn that rows were squashed. A table's own dash rules (``-----...``) are
+  not dividers and pass through.
+
+Lines without a recognised prefix have ``stream``, ``level`` and ``tag`` None (``-v thread``
+gives no tag).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rknnprof.lines import KEEP_EXAMPLES, Line
+
+if TYPE_CHECKING:
+    from rknnprof.lines import ReadStats
+
+# --- grammar (ECOSYSTEM.md 1.2 / 1.8 / 2.1) ------------------------------------------------
+# Possessive quantifiers (``++``, ``{m,n}+``) wherever what follows cannot start with what
+# they repeat (a blank after digits, a digit after blanks): giving characters back could never
+# lead to a match, so they only spare the engine its backtracking bookkeeping (about a fifth of
+# the threadtime regex's time). Every use of _TS is followed by a blank.
+_TS = (
+    r"(?:(?:\d{4}-)?\d\d-\d\d\s++\d\d:\d\d:\d\d\.\d{3,9}+|\d++\.\d{3,9}+)(?:\s++[+-]\d{4})?"
+)
+_PRI = r"([VDIWEFS?])"
+_UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
+_END = r"(?: |$)"  # exactly one blank eaten: the message (the rest) keeps its leading spaces
+
+# threadtime (the default layout), matched over a whole chunk at once (re.M; blanks are
+# [ \t] so that no match crosses a line end): one tuple per line, optional prefix.
+# groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
+_H = r"[ \t]"
+THREADTIME_CHUNK = re.compile(
+    r"^(?:" + _H + "*+" + _TS.replace(r"\s", _H) + _H + r"++(?:\S+" + _H + r"+)??(\d++" + _H
+    + r"++\d++)" + _H + r"++" + _PRI + r"[ \t](.*?)" + _H + r"*:" + _END + r")?(.*)$",
+    re.M,
+)
+# The per-line layouts match the prefix only; the message is the rest of the line.
+# groups: level, tag, pid
+_TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
+_BRIEF = re.compile(_PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
+# groups: level, tag
+_TAG = re.compile(_PRI + r"/(.*?)\s*:" + _END)
+# groups: level, pid, tid
+_THREAD = re.compile(_PRI + _UIDP + r"(\d+):\s*(\d+)\)" + _END)
+# the tag comes last; groups: level, pid, msg, tag
+_PROCESS = re.compile(_PRI + _UIDP + r"(\d+)\) (.*)  \((.*)\)$")
+# groups: pid, tid, level, tag
+_LONG_HEADER = re.compile(
+    r"\[ " + _TS + r"\s+(?:\S+?:?\s+)??(\d+):\s*(\d+)\s+" + _PRI + r"/(.*?)\s*\]$"
+)
+# Android Studio copy "date time  pid-tid  tag  package  P  msg"; groups: ids, tag, level
+_STUDIO = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)\s+(\S+)\s+(?:\S+\s+)??"
+    r"([VDIWEFA])(?:\s\s?|$)"
+)
+# runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
+_RUNTIME = re.compile(
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:" + _END + r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]"
+    + _END + ")?"
+)
+RKNN_STAMPED = re.compile(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
+# the same with the stamp required (used inside logcat messages)
+_RUNTIME_STAMPED = re.compile(
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END
+)
+_STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
+_DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
+_CHATTY = re.compile(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
+_new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
+NESTED_FIRST = frozenset("[VDIWEF")
+"""First characters of a logcat message that may hold a repeated runtime stamp/prefix."""
+
+
+class OtherLayouts:
+    """Every layout but threadtime, one line at a time; keeps the ``-v long`` entry state."""
+
+    def __init__(self, stats: ReadStats) -> None:
+        self.stats = stats
+        self.streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared tuple
+        self.long_entry: tuple | None = None  # (stream, level, tag) of an open long entry
+
+    def remember(self, ids: str) -> tuple[int, int]:
+        """The (pid, tid) of a ``"pid tid"`` / ``"pid-tid"`` text, cached (bounded)."""
+        if len(self.streams) > 4096:
+            self.streams.clear()
+        pid, tid = ids.replace("-", " ").split()
+        key = self.streams[ids] = (int(pid), int(tid))
+        return key
+
+    def line(self, number: int, s: str) -> Line | None:
+        stats = self.stats
+        if self.long_entry is not None:
+            if not s:
+                self.long_entry = None  # the blank line that ends a long entry
+                return None
+            if s[0] != "[" or _LONG_HEADER.match(s) is None:
+                return logcat_line(number, s, *self.long_entry, stats)
+        if not s:
+            return _new_line(Line, (number, "", None, None, None))
+        first = s[0]
+        if first in _TIME_FIRST and (s[2:3] == "-" or s[4:5] == "-" or "." in s[:24]):
+            # time / Android Studio (the cheap test spares plain table rows two regexes)
+            m = _TIME.match(s)
+            if m is not None:
+                level, tag, pid = m.groups()
+                return logcat_line(number, s[m.end() :], (int(pid), 0), level, tag, stats, "time")
+            m = _STUDIO.match(s)
+            if m is not None:
+                ids, tag, level = m.groups()
+                key = self.streams.get(ids) or self.remember(ids)
+                return logcat_line(number, s[m.end() :], key, level, tag, stats, "android-studio")
+        elif first in _LEVEL_FIRST and len(s) > 1:
+            return _level_first(number, s, stats)
+        elif first == "[":
+            m = _LONG_HEADER.match(s)
+            if m is not None:
+                pid, tid, level, tag = m.groups()
+                self.long_entry = ((int(pid), int(tid)), level, tag)
+                stats.logcat_format = stats.logcat_format or "long"
+                return None
+        elif first == "-" and s.startswith("--------- ") and _DIVIDER.match(s):
+            stats.dividers += 1
+            return None
+        return _new_line(Line, (number, s, None, None, None))
+
+
+_TIME_FIRST = frozenset("0123456789 \t")
+_LEVEL_FIRST = frozenset("VDIWEFS?")
+
+
+def _level_first(number: int, s: str, stats: ReadStats) -> Line:
+    """A line starting with a level letter: brief, tag, thread, process, or runtime/toolkit."""
+    second = s[1]
+    if second == "/":
+        m = _BRIEF.match(s)
+        if m is not None:
+            level, tag, pid = m.groups()
+            return logcat_line(number, s[m.end() :], (int(pid), 0), level, tag, stats, "brief")
+        m = _TAG.match(s)
+        if m is not None:
+            level, tag = m.groups()
+            return logcat_line(number, s[m.end() :], None, level, tag, stats, "tag")
+    elif second == "(":
+        m = _THREAD.match(s)
+        if m is not None:
+            level, pid, tid = m.groups()
+            key = (int(pid), int(tid))
+            return logcat_line(number, s[m.end() :], key, level, None, stats, "thread")
+        m = _PROCESS.match(s)
+        if m is not None:
+            level, pid, msg, tag = m.groups()
+            return logcat_line(number, msg, (int(pid), 0), level, tag, stats, "process")
+    elif second == " ":
+        m = _RUNTIME.match(s)
+        if m is not None:
+            level, tag = m.groups()
+            return _new_line(Line, (number, s[m.end() :], None, level, tag))
+    return _new_line(Line, (number, s, None, None, None))
+
+
+def logcat_line(
+    number: int,
+    msg: str | None,
+    key: tuple[int, int] | None,
+    level: str,
+    tag: str | None,
+    stats: ReadStats,
+    layout: str | None = None,
+) -> Line | None:
+    """The Line of one logcat message: a repeated runtime stamp/prefix is stripped, chatty
+    lines are recorded and dropped (None)."""
+    if layout is not None and stats.logcat_format is None:
+        stats.logcat_format = layout
+    if not msg:
+        msg = ""
+    elif msg[0] == "[":
+        m = _STAMP.match(msg)
+        if m is not None:
+            msg = msg[m.end() :]
+    elif msg[0] in NESTED_FIRST:
+        m = _RUNTIME_STAMPED.match(msg)
+        if m is not None:
+            level, tag = m.groups()
+            msg = msg[m.end() :]
+    if tag == "chatty" and _CHATTY.match(msg):
+        stats.chatty_count += 1
+        if len(stats.chatty) < KEEP_EXAMPLES:
+            stats.chatty.append((number, msg))
+        return None
+    return _new_line(Line, (number, msg, key, level, tag))
