@@ -14,14 +14,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rknnprof"
 MAX_LINES = 450
 
 # Known exceptions, each with the most lines it may keep until it is split. Remove an entry once
-# its module is back under MAX_LINES.
-KNOWN_OVER: dict[str, int] = {
-    # Both are being reworked for throughput on the `perf` branch (lines.py is 458 lines on main,
-    # 473 there; assemble.py 443 on main, 453 there); split them once that work has landed:
-    # lines.py into decoding / prefix stripping / logcat grammar, assemble.py along its stages.
-    "lines.py": 500,
-    "parsers/assemble.py": 500,
-}
+# its module is back under MAX_LINES. (None now: lines.py and parsers/assemble.py were split.)
+KNOWN_OVER: dict[str, int] = {}
 
 
 def _modules() -> list[Path]:
