@@ -200,20 +200,7 @@ class TableBlock(Block):
             return True
         s = text.strip()
         if self.state == "pre":
-            if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
-                self.last_line = line.number
-                return True
-            header = t.parse_header(text)
-            if header is None:
-                return False
-            if not {c.key for c in header[1]} & {"time", "mac", "workload"}:
-                # a Time-less header is the build-time estimate (parsers/build_table.py): hand
-                # the header over, and the title and rules read so far go with it
-                self.handed_over = True
-                return False
-            self._set_header(line, header)
-            self.last_line = line.number
-            return True
+            return self._feed_pre(line, s)
         if not s:
             self.last_line = line.number
             return True
@@ -245,21 +232,43 @@ class TableBlock(Block):
             if self.pending is not None:
                 self._flush()
             self._row(line, body)
-        elif self._continuation(line, body):
-            pass
-        elif body[:1].isdigit():
-            self._flush()
-            self.skipped.append(t.skipped(line.number, body, "starts with a number but is not a "
-                                          "row (no OpType DataType Target after it)"))
-        elif _row_like(body.split()):  # a damaged row: keep it visible, do not end the table
-            self._flush()
-            parse = t.parse_tokens(body.split(), self.columns or t.DEFAULT_2X_COLUMNS)
-            self.skipped.append(t.skipped(line.number, body, parse.error or (
-                "not a row: no <ID> <OpType> <DataType> <Target> at its start")))
-        else:
+        elif not self._continuation(line, body) and not self._keep_as_skipped(line, body):
             self._flush()
             return False
         self.last_line = line.number
+        return True
+
+    def _feed_pre(self, line: Line, s: str) -> bool:
+        """Before the header: title, rules and banner lines are taken; the header starts the
+        rows; anything else ends the block."""
+        if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
+            self.last_line = line.number
+            return True
+        header = t.parse_header(line.text)
+        if header is None:
+            return False
+        if not {c.key for c in header[1]} & {"time", "mac", "workload"}:
+            # a Time-less header is the build-time estimate (parsers/build_table.py): hand
+            # the header over, and the title and rules read so far go with it
+            self.handed_over = True
+            return False
+        self._set_header(line, header)
+        self.last_line = line.number
+        return True
+
+    def _keep_as_skipped(self, line: Line, body: str) -> bool:
+        """A line among the rows that is neither a row nor a continuation: keep it as a skipped
+        row when it looks like a damaged row (so the table goes on), else False (it ends the
+        table)."""
+        if body[:1].isdigit():
+            reason = "starts with a number but is not a row (no OpType DataType Target after it)"
+        elif _row_like(body.split()):
+            parse = t.parse_tokens(body.split(), self.columns or t.DEFAULT_2X_COLUMNS)
+            reason = parse.error or "not a row: no <ID> <OpType> <DataType> <Target> at its start"
+        else:
+            return False
+        self._flush()
+        self.skipped.append(t.skipped(line.number, body, reason))
         return True
 
     def take_over(self, carried: object) -> None:
