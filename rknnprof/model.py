@@ -53,6 +53,17 @@ class BoundBasis(StrEnum):
     NONE = "none"
 
 
+class Confidence(StrEnum):
+    """How well the log supports a finding's saving: ``high`` measured in this log (cycles with
+    the share of time they explain, an in-log pair of layers), ``medium`` from the SDK guide or a
+    measured peer (model zoo figures, another corpus log), ``low`` an assumption, which the
+    finding's message says it is."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
 class Severity(StrEnum):
     """How much a finding matters. Ordered: ``info < warning < error``."""
 
@@ -220,6 +231,18 @@ class BenchmarkRun:
 
 
 @dataclass(frozen=True, slots=True)
+class ThroughputGain:
+    """A throughput (frames per second) gain that is not a latency saving: more contexts, idle
+    NPU cores, batching."""
+
+    factor: float
+    """Achievable FPS multiplier, e.g. ``2.7`` for 2.7x the frames per second."""
+    bound: str
+    """What bounds ``factor``, in one line (e.g. ``3 cores, capped by the 27% of the frame on
+    the CPU``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One piece of advice from a rule."""
 
@@ -240,6 +263,17 @@ class Finding:
     """How ``est_saving_us`` was estimated, in one sentence."""
     source: str = ""
     """Where the advice comes from (SDK guide section, issue URL)."""
+    saving_by_layer: tuple[tuple[int, float], ...] = ()
+    """``est_saving_us`` explained layer by layer: (``Layer.id``, microseconds) pairs whose
+    values sum to ``est_saving_us``; empty for findings whose saving is not layer time (time
+    outside the table) or is zero."""
+    basis: str = ""
+    """One line naming the evidence the saving rests on (the cycles and the share of the time
+    they explain, an in-log pair, a measured speed-up, a cited bound)."""
+    confidence: Confidence = Confidence.LOW
+    """How well the log supports ``est_saving_us`` (see :class:`Confidence`)."""
+    throughput_gain: ThroughputGain | None = None
+    """A throughput gain the change would bring, kept apart from the latency saving."""
 
 
 @dataclass(frozen=True, slots=True)
