@@ -21,7 +21,7 @@ What it does, in order:
 * **Prefixes** (logcat ``-v`` layouts, the runtime's ``L RKNN: [hh:mm:ss.mmm] ``) are
   stripped from the start of the line and their facts kept; logcat dividers and logd
   ``chatty`` lines are dropped (no Line, but counted in line numbers and :class:`ReadStats`).
-  The grammar, and exactly what is stripped and dropped, is in :mod:`rknnprof._prefixes`.
+  The grammar, and exactly what is stripped and dropped, is in :mod:`rknnprof.inputs._prefixes`.
 
 ``Line.number`` counts every physical line, dropped ones included. A ``\r`` that
 ends a read is held until the next read (it may be half of ``\r\n``), so on a live pipe a line
@@ -132,7 +132,7 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None) -> Iterator[Line]:
         stats = ReadStats()
     # The grammar builds Lines, so it imports this module: it is imported here, not at the top,
     # and its hot names are bound to locals for the loop below.
-    from rknnprof._prefixes import (
+    from rknnprof.inputs._prefixes import (
         NESTED_FIRST,
         RKNN_STAMPED,
         THREADTIME_CHUNK,
