@@ -38,10 +38,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rknnprof.inputs.lines import KEEP_EXAMPLES, Line
+from rknnprof.inputs.records import KEEP_EXAMPLES, Line
 
 if TYPE_CHECKING:
-    from rknnprof.inputs.lines import ReadStats
+    from rknnprof.inputs.records import ReadStats
 
 # --- grammar (ECOSYSTEM.md 1.2 / 1.8 / 2.1) ------------------------------------------------
 # Possessive quantifiers (``++``, ``{m,n}+``) wherever what follows cannot start with what
