@@ -32,7 +32,7 @@ from rknnprof.parsers.table import tokens as tok
 from rknnprof.parsers.table.layer import build_layer
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit2-build-estimate"

@@ -33,7 +33,7 @@ from rknnprof.parsers.table.tokens import (
 )
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit2-eval_perf-csv"

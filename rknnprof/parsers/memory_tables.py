@@ -28,7 +28,7 @@ from rknnprof.parsers.events import NoteEvent
 from rknnprof.parsers.table.tokens import is_int, is_op_type
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "memory-table"

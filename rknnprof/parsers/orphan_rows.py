@@ -20,7 +20,7 @@ from rknnprof.parsers.table.layer import skipped
 from rknnprof.parsers.table.tokens import ELISION_RE, ROW_SEARCH_RE
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 ORPHAN_NOTE = "rows without a header line: columns unknown, rows not read"
 _RANKING_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")

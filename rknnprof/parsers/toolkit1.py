@@ -29,7 +29,7 @@ from rknnprof.parsers.table.layer import build_layer
 from rknnprof.parsers.table.tokens import is_elision, to_number
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit1-perf-table"

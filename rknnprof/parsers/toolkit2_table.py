@@ -26,7 +26,7 @@ from rknnprof.parsers.table.columns import (
 from rknnprof.parsers.table.tokens import CYCLES_RE, ROW_SEARCH_RE
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 _MEASURED_KEYS = {"time", "mac", "workload"}
 

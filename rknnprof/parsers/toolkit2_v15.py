@@ -18,7 +18,7 @@ from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.columns import FAMILY_15, TOTAL_TIME_RE, header_family, parse_header
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 
 class Toolkit2V15Parser(BlockParser):

@@ -42,7 +42,7 @@ from rknnprof.parsers.table.tokens import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.model import Layer, SkippedRow
 
 _BANNER_WORDS = ("Performance", "####")
