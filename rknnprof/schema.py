@@ -37,7 +37,7 @@ PROFILE_ORDER = ("source", "format", "measured", "platform", "versions", "frames
 WRITTEN_PROPERTIES: dict[type, tuple[str, ...]] = {model.Profile: ("total_time_us",)}
 """Properties written beside the fields (whole floats as ints); the reader ignores them."""
 
-AS_OBJECT: frozenset[tuple[type, str]] = frozenset()
+AS_OBJECT: frozenset[tuple[type, str]] = frozenset({(model.Finding, "saving_by_layer")})
 """Fields of (id, value) pairs written as an object keyed by the id's text."""
 
 
@@ -162,8 +162,18 @@ def _build(cls: type, data: object, path: str, where: str) -> Any:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise InputError(f"{where + '.' if where else ''}{f.name}: missing", path)
             continue
-        kwargs[f.name] = _convert(hints[f.name], data[f.name], path, _join(where, f.name))
+        value = data[f.name]
+        if (cls, f.name) in AS_OBJECT and isinstance(value, dict):
+            value = [[_object_key(k, path, _join(where, f.name)), v] for k, v in value.items()]
+        kwargs[f.name] = _convert(hints[f.name], value, path, _join(where, f.name))
     return cls(**kwargs)
+
+
+def _object_key(key: str, path: str, where: str) -> int:
+    try:
+        return int(key)
+    except ValueError:
+        raise InputError(f"{where}: key {key!r} is not a layer id", path) from None
 
 
 def _convert(tp: Any, value: object, path: str, where: str) -> Any:
