@@ -43,9 +43,11 @@ class Bound(StrEnum):
 
 class BoundBasis(StrEnum):
     """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs DDR bandwidth, the
-    Target column (CPU), or nothing usable."""
+    Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not compute the op's
+    NPU cycles: ``unknown``), or nothing usable."""
 
     CYCLES = "cycles"
+    NO_NPU_CYCLES = "no-npu-cycles"
     RW_RATE = "rw-rate"
     TARGET = "target"
     NONE = "none"
