@@ -17,7 +17,6 @@ from rknnprof.rules._util import (
     following,
     grade,
     label,
-    labels,
     multi_core_run,
     pct,
     single_core_slot,
@@ -122,12 +121,11 @@ def _multi_core_note(profile: Profile, layers: list[Layer]) -> str:
     if multi_core_run(profile):
         alone = [la for la in layers if single_core_slot(la)]
         if alone:
-            return (f"; under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
-                    "(WorkLoad 100/0/0) while other layers split; ReLU convs split too (not "
-                    "counted in the saving)")
+            return (f". Under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
+                    "(WorkLoad 100/0/0); ConvRelu would split (not counted)")
         return ""
-    return ("; under a multi-core mask (RKNN_NPU_CORE_0_1_2) these would still run on core 0 "
-            "only, while ConvRelu splits across the cores (not counted in the saving)")
+    return (". Under a multi-core mask they would stay on core 0 while ConvRelu splits (not "
+            "counted)")
 
 
 def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -151,9 +149,9 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         mask), while ConvRelu does.
 
     Example:
-        57 ConvExSwish (SiLU) layers take 100965 us (78.6% of the frame): ...; in this log #12
-        ConvExSwish 2306 us against #70 Conv 928 us with the same shapes (60% of its time is
-        the activation)
+        57 ConvExSwish (SiLU) layer(s) take 100965 us (78.6% of the frame); in this log #12
+        ConvExSwish takes 2306 us against 928 us for #70 Conv with the same shapes: 59.8% of
+        its time is the activation
 
     How to fix:
         Retrain (or fine-tune) with ReLU in place of SiLU/GELU/HardSwish, as rknn_model_zoo's
@@ -197,15 +195,18 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     spent = time_of(layers)
     kinds = sorted({(la.op_type, act) for la, act, _ in candidates},
                    key=lambda kind: -time_of(la for la in layers if la.op_type == kind[0]))
-    kind_text = ", ".join(f"{op} ({act})" for op, act in kinds)
-    message = (f"{len(layers)} layer(s) with a non-ReLU activation take {us(spent)} "
-               f"({pct(spent / total)} of the frame): {kind_text}; largest: {labels(layers)}")
+    kind_text = " and ".join(
+        f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds)
+    message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
     if paired:
         layer, peer = max(paired, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
         cost = 1.0 - (peer.time_us or 0.0) / (layer.time_us or 1.0)
-        message += (f". Measured in this log: {label(layer)} {us(layer.time_us or 0)} against "
-                    f"{label(peer)} {us(peer.time_us or 0)} with the same shapes "
-                    f"({pct(cost)} of its time is the activation)")
+        message += (f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
+                    f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
+                    f"{pct(cost)} of its time is the activation")
+    if zoo:
+        message += (f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
+                    f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time")
     message += _multi_core_note(profile, layers)
     basis_parts = []
     if paired:
