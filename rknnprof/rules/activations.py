@@ -11,6 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.savings import (
+    Saving,
+    find_peer,
+    from_fraction,
+    from_pairs,
+    from_removal,
+    merged,
+)
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
     feeds,
@@ -25,6 +33,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN070", "activation-swap"
 FUSED_NON_RELU = {
@@ -57,14 +66,10 @@ ZOO_FRACTION = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
 model's time, so at least that share of its activated convs' time."""
 ZOO = ("rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
        "66.1 FPS")
-SOURCE = ("RKNN SDK guide 5.2.5.2 Table 5-5 (non-ReLU activations are inefficient operators); "
-          "rknn_model_zoo README benchmark, https://github.com/airockchip/rknn_model_zoo; "
-          "RKNN compiler operator list (multi-core support: ConvolutionRelu yes, "
-          "ConvolutionSwish no)")
-
-
-def _key(layer: Layer) -> tuple:
-    return (layer.input_shapes, layer.output_shapes, layer.data_type)
+SOURCE = sources(
+    cite("guide", "§8.5.2 Table 8-5 (non-ReLU activations are inefficient operators)"),
+    cite("zoo", "yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS on RK3588"),
+    cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"))
 
 
 def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
@@ -96,25 +101,33 @@ def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     return found
 
 
-def _peers(profile: Profile) -> dict[tuple, list[Layer]]:
-    peers: dict[tuple, list[Layer]] = {}
-    for layer in profile.layers:
-        if layer.op_type in PLAIN_CONVS and layer.time_us and layer.input_shapes:
-            peers.setdefault(_key(layer), []).append(layer)
-    return peers
-
-
-def _layer_saving(layer: Layer, conv: Layer | None,
-                  peers: dict[tuple, list[Layer]]) -> tuple[float, Layer | None]:
-    """(saving us, the in-log peer it rests on, or None for the model-zoo share)."""
-    time = float(layer.time_us or 0.0)
-    if conv is not None:  # a standalone activation after a plain conv: ReLU fuses into it
-        return time, None
-    matches = peers.get(_key(layer))
-    if matches:  # the slowest same-shape plain conv: the smallest saving the log supports
-        peer = max(matches, key=lambda la: la.time_us or 0.0)
-        return max(0.0, time - float(peer.time_us or 0.0)), peer
-    return time * ZOO_FRACTION, None
+def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]]
+            ) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer]]:
+    """The change's saving, layer by layer; the in-log pairs and the model-zoo layers it rests
+    on."""
+    plain = [la for la in profile.layers if la.op_type in PLAIN_CONVS]
+    pairs: list[tuple[Layer, Layer]] = []
+    fused: list[Layer] = []
+    zoo: list[Layer] = []
+    for layer, _, conv in candidates:
+        if conv is not None:  # a standalone activation after a plain conv: ReLU fuses into it
+            fused.append(layer)
+        elif (peer := find_peer(layer, plain, PLAIN_CONVS, same_cycles=False)) is not None:
+            pairs.append((layer, peer))
+        else:
+            zoo.append(layer)
+    parts = []
+    if pairs:
+        parts.append(from_pairs(pairs, f"{len(pairs)} layer(s) against a same-shape plain conv "
+                                "in this log"))
+    if fused:
+        parts.append(from_removal(fused, f"{len(fused)} standalone activation(s) that fuse into "
+                                  "the conv before them as ReLU", Confidence.MEDIUM))
+    if zoo:
+        parts.append(from_fraction(zoo, ZOO_FRACTION,
+                                   f"{len(zoo)} layer(s) at {pct(ZOO_FRACTION)} of their time "
+                                   f"({ZOO})"))
+    return merged(parts), pairs, zoo
 
 
 def _multi_core_note(profile: Profile, layers: list[Layer]) -> str:
@@ -161,35 +174,18 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
 
     Estimate:
         Per layer: with a same-shape plain Conv/ConvRelu in the log (same input, weight and
-        output shapes and data type), the measured difference against the slowest such peer
+        output shapes and data type), the measured difference against the fastest such peer
         (confidence high); a standalone activation after a plain conv, its whole time (ReLU
         fuses into the conv; medium); otherwise 26.8% of the layer's time, the share of
         yolov5s's time its ReLU twin saves (1 - 48.4/66.1; medium). The finding's confidence
         is the lowest of its layers'. The multi-core consequence is stated, not counted.
-
-    Source:
-        RKNN SDK V2.5.0 guide, 5.2.5.2 "Avoid inefficient operators" (Table 5-5);
-        rknn_model_zoo README, model performance benchmark (yolov5s, yolov5s_relu),
-        https://github.com/airockchip/rknn_model_zoo; RKNN Compiler Support Operator List
-        (multi-core support per op), https://github.com/airockchip/rknn-toolkit2/tree/master/doc.
     """
     candidates = _candidates(profile)
     total = total_us(profile)
     if not candidates or not total:
         return
-    peers = _peers(profile)
-    by_layer: list[tuple[int, float]] = []
-    paired: list[tuple[Layer, Layer]] = []
-    zoo = 0
-    for layer, _, conv in candidates:
-        saving, peer = _layer_saving(layer, conv, peers)
-        by_layer.append((layer.id, saving))
-        if peer is not None:
-            paired.append((layer, peer))
-        elif conv is None:
-            zoo += 1
-    saving = sum(s for _, s in by_layer)
-    if saving <= 0:
+    saving, paired, zoo = _saving(profile, candidates)
+    if saving.total_us <= 0:
         return
     layers = [la for la, _, _ in candidates]
     spent = time_of(layers)
@@ -208,34 +204,21 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         message += (f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
                     f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time")
     message += _multi_core_note(profile, layers)
-    basis_parts = []
-    if paired:
-        basis_parts.append(f"{len(paired)} layer(s) against a same-shape plain conv in this log")
-    if len(candidates) - len(paired) - zoo:
-        basis_parts.append(f"{len(candidates) - len(paired) - zoo} standalone activation(s) "
-                           "that fuse into the conv before them as ReLU")
-    if zoo:
-        basis_parts.append(f"{zoo} layer(s) at {pct(ZOO_FRACTION)} of their time ({ZOO})")
-    every_pair = not zoo and len(paired) == len(candidates)
-    confidence = Confidence.HIGH if every_pair else Confidence.MEDIUM
     yield Finding(
-        code=CODE, name=NAME, severity=grade(saving, total, cap=Severity.WARNING),
+        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
         message=message,
         fix=("retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
              "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free and it splits "
              "across NPU cores; check the accuracy after retraining"),
         layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
         estimate="same-shape plain conv in the log, else 26.8% of the layer (model zoo)",
         source=SOURCE,
-        saving_by_layer=tuple(by_layer),
-        basis="; ".join(basis_parts),
-        confidence=confidence,
+        **saving.fields(),
     )
 
 
 RULES = (
     Rule(CODE, NAME, Severity.WARNING,
          "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
-         "splits across cores", check_activation_swap),
+         "splits across cores", check_activation_swap, source=SOURCE),
 )

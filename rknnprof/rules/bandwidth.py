@@ -22,6 +22,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 
 def _bandwidth_saving(layer: Layer) -> float:
@@ -64,7 +65,7 @@ def _bandwidth_fix(layers: list[Layer], context: RuleContext) -> str:
                         "channels are read and written anyway")
             if "taller than wide" in hint:
                 return (f"lay {label(layer)}'s tensor out wider than tall (swap H and W): wide "
-                        "tensors are friendlier to DDR (UG230 Figure 8-11)")
+                        "tensors are friendlier to DDR (User Guide Figure 8-11)")
     largest = layers[0]
     return (f"shrink the largest tensors, starting with {label(largest)} (fewer channels or a "
             "lower input resolution): its time scales with the bytes it moves")
@@ -78,9 +79,9 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         RKN010.min_layer_share), when together they take at least 5% (RKN010.min_share).
 
     Why it costs time:
-        The NPU waits on DDR: more MACs would not help, fewer bytes would (UG230 §8.2.4, §8.5.1).
-        FP16 tensors are twice the bytes of INT8; misaligned channels are padded in memory;
-        tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
+        The NPU waits on DDR: more MACs would not help, fewer bytes would (User Guide
+        §8.2.4, §8.5.1). FP16 tensors are twice the bytes of INT8; misaligned channels are padded
+        in memory; tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
 
     Example:
         12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame) waiting on DDR; largest:
@@ -88,17 +89,14 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
 
     How to fix:
         One change, picked from the slowest layers: quantize FP16 layers to INT8; else round
-        misaligned channels up to the platform table (UG230 Tables 8-1..8-4); else lay tall
+        misaligned channels up to the platform table (User Guide Tables 8-1..8-4); else lay tall
         tensors out wide; else shrink the largest tensors (fewer channels, lower resolution).
-        On RK3588, SRAM (RKNN_FLAG_ENABLE_SRAM, UG230 §5.7) can also relieve DDR.
+        On RK3588, SRAM (RKNN_FLAG_ENABLE_SRAM, User Guide §5.7) can also relieve DDR.
 
     Estimate:
         Per layer: time x (1 - NPU/DDR cycles) -- the time above its compute floor -- when both
         cycle counts are printed; else half the time for FP16 layers (INT8 halves the bytes);
         else 0 (no floor is known).
-
-    Source:
-        UG230 §8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7; DOMAIN.md §7 #8.
     """
     min_layer = opt(context, "RKN010", "min_layer_share", 0.01)
     layers = [
@@ -124,11 +122,12 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         est_saving_us=saving,
         estimate=("time x (1 - NPU/DDR cycles) per layer; half the time for FP16 rows without "
                   "cycles"),
-        source="UG230 §8.2.4, §8.3, §8.5.1, §5.7",
+        source=cite("guide", "§8.2.4, §8.3, §8.5.1, §5.7"),
     )
 
 
 RULES = (
     Rule("RKN010", "bandwidth-bound", Severity.WARNING,
-         "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound),
+         "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound,
+         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7"))),
 )

@@ -18,8 +18,11 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, issue, sources
 
-SOURCE = "UG230 §5.3, §5.6; RT232 rknn_set_core_mask; OPL232 多核联合; PaddlePaddle/FastDeploy#2284"
+SOURCE = sources(cite("guide", "§5.3 (§5.3.2 op list, §5.3.3 tips), §5.6 multi-batch"),
+                 cite("runtime-api", "rknn_set_core_mask"), cite("ops", "multi-core table"),
+                 issue("PaddlePaddle/FastDeploy", 2284))
 CONTEXT_PER_CORE = ("for throughput, run one context per core: rknn_dup_context, then "
                     "rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread per context")
 
@@ -120,7 +123,7 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         The runtime splits only some ops across cores: Conv, DepthwiseConv, Add, Concat, Relu,
         Clip, Relu6, PRelu, LeakyRelu and their fused Conv forms (RK3576: Conv and Add).
         ConvExSwish, Softmax, Transpose, Resize, exSDPAttention and small layers "fallback to
-        Core0" (UG230 §5.3.2); while they run, the other cores idle. Small networks can even
+        Core0" (User Guide §5.3.2); while they run, the other cores idle. Small networks can even
         slow down from single/multi-core switching.
 
     Example:
@@ -138,10 +141,6 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         (a) unsplit time x (1 - 1/cores): the per-frame time one context per core recovers
         (throughput). (b) splittable time x (1 - 1/cores): the latency a perfect multi-core
         split would save (Amdahl). (c) the named layers' time x (1 - 1/cores), 0 without rows.
-
-    Source:
-        UG230 §5.3 (§5.3.2 op list, §5.3.3 tips), §5.6 multi-batch; RT232 rknn_set_core_mask;
-        OPL232 多核联合; PaddlePaddle/FastDeploy#2284; DOMAIN.md §4 notes, §7 #13-#14.
     """
     cores = npu_cores(context, profile)
     total = total_us(profile)
@@ -156,5 +155,6 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
 RULES = (
     Rule("RKN030", "multi-core-imbalance", Severity.WARNING,
          "NPU time on one core of a multi-core SoC: unsplit ops, single-core runs, "
-         "multi-core fallback warnings", check_multi_core),
+         "multi-core fallback warnings", check_multi_core,
+         source=SOURCE),
 )

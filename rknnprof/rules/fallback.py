@@ -8,9 +8,11 @@ from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
-SOURCE = ("UG230 §8.2.3, §8.4.1; OPL232 ch.3-4; airockchip/rknn-toolkit2#490, #514; "
-          "DOMAIN.md §5, §7 #1-#5")
+SOURCE = sources(cite("guide", "§8.2.3, §8.4.1"),
+                 cite("ops", "chapters 3-4 (limits, per-platform op lists)"),
+                 issue(TOOLKIT2, 490, "Transpose"), issue(TOOLKIT2, 514, "Resize"))
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
 
@@ -108,7 +110,7 @@ def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -
             if text not in reasons:
                 reasons.append(text)
     if platform is not None and op in platform.npu_ops_absent:
-        reasons.append(f"{op} has no NPU implementation on {platform.name} (OPL232)")
+        reasons.append(f"{op} has no NPU implementation on {platform.name} (Operator List)")
     if op == "Transpose":
         reasons.extend(r for la in layers[:1] if (r := _transpose_reason(la, platform)))
     elif op == "Resize" and layers:  # ranking-only profiles have no layers
@@ -122,7 +124,7 @@ def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -
         reasons.append("int8<->fp16 conversions around fp16-only ops (exNorm / exLayerNorm)")
     if not reasons:
         reasons.append("reason not in the log: a size limit, an unsupported attribute or op "
-                       "(UG230 §8.2.3; check the OpList)")
+                       "(User Guide §8.2.3; check the OpList)")
     return reasons
 
 
@@ -135,8 +137,8 @@ FIXES = {
     "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
     **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
 }
-GENERIC_FIX = ("rewrite the op with NPU-supported ops in the exported model (UG230 §8.4.1, e.g. a "
-               "channel shuffle as a 0/1-weight Conv)")
+GENERIC_FIX = ("rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
+               "e.g. a channel shuffle as a 0/1-weight Conv)")
 
 
 def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -238,11 +240,11 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
 
     Why it costs time:
         "Most of the performance optimization problems of users will be solved after converting
-        the CPU operators to NPU" (UG230 §8.2.3). The CPU is slow at these ops, and every NPU->CPU
-        ->NPU switch costs a synchronisation and often int8<->fp16 conversions (exDataConvert).
-        The finding names the reason where it can be known: the platform's limits (Transpose
-        h*w > 8192 on RK3588 while RK3576 allows 2^28), Resize scales, ops absent from the
-        platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
+        the CPU operators to NPU" (User Guide §8.2.3). The CPU is slow at these ops, and every
+        NPU->CPU->NPU switch costs a synchronisation and often int8<->fp16 conversions
+        (exDataConvert). The finding names the reason where it can be known: the platform's limits
+        (Transpose h*w > 8192 on RK3588 while RK3576 allows 2^28), Resize scales, ops absent from
+        the platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
 
     Example:
         3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9012 us, ...; 17883 us
@@ -253,7 +255,8 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         One change per op type: Transpose -- reshape around it so h*w stays within the limit;
         Resize -- nearest (or linear with half_pixel) at an integer x2..x8 scale; Pow -- Mul(x, x)
         / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the model; others -- rewrite
-        with NPU-supported ops (UG230 §8.4.1). Forcing op_target to npu needs an accuracy check.
+        with NPU-supported ops (User Guide §8.4.1). Forcing op_target to npu needs an accuracy
+        check.
 
     Estimate:
         CPU time of the op's layers minus an NPU estimate (bytes moved -- RW(KB), else the shapes
@@ -262,10 +265,6 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         CPU island. The per-switch scheduling cost is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
-
-    Source:
-        UG230 §8.2.3, §8.4.1; OPL232 ch.3-4 (limits, per-platform op lists);
-        airockchip/rknn-toolkit2#490 (Transpose), #514 (Resize); DOMAIN.md §5, §7 #1-#5.
     """
     if profile.layers:
         seen = {la.op_type for la in profile.layers if la.target is Target.CPU and not la.is_io}
@@ -282,5 +281,6 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
 RULES = (
     Rule("RKN001", "cpu-fallback", Severity.ERROR,
          "Layers running on the CPU instead of the NPU, with the reason where it is known",
-         check_cpu_fallback),
+         check_cpu_fallback,
+         source=SOURCE),
 )

@@ -23,6 +23,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 WINDOW = 3
 """How many following layers are searched for a consumer."""
@@ -30,7 +31,7 @@ ACTIVATIONS = {"Relu", "Clip", "Relu6", "PRelu", "LeakyRelu", "Sigmoid", "Tanh",
                "HardSwish", "Hardswish", "HardSigmoid", "Softplus", "exSwish", "Swish",
                "exMish", "Mish", "exGelu", "Gelu"}
 RELU_LIKE_FUSED = ("ConvRelu", "ConvClip", "ConvPRelu", "ConvLeakyRelu", "ConvSigmoid", "ConvTanh")
-"""Conv+activation ops for which Conv+Activation+Add fusion is documented (UG230 §8.4.2) and
+"""Conv+activation ops for which Conv+Activation+Add fusion is documented (User Guide §8.4.2) and
 seen (``ConvReluAdd``). ConvExSwish -> Add is NOT listed: corpus 01 and 36 show the runtime
 leaving it unfused, so the rule does not suggest it."""
 RESHAPES = {"Reshape", "Transpose", "Slice", "Squeeze", "Unsqueeze", "Flatten"}
@@ -44,7 +45,7 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
         where the padding per side is at most 15 (the NPU Conv pad limit).
 
     Why it costs time:
-        An explicit Pad copies the whole tensor through DDR (a size-transformation op, UG230
+        An explicit Pad copies the whole tensor through DDR (a size-transformation op, User Guide
         Table 8-5); Conv pads the borders itself at no cost. Pad may even run on the CPU.
 
     Example:
@@ -56,9 +57,6 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
 
     Estimate:
         The Pad layer's time (the Conv's time is assumed unchanged).
-
-    Source:
-        UG230 §8.5.2 Table 8-5; OPL232 Convolution (pad 0..15); DOMAIN.md §5b.
     """
     layers = profile.layers
     for index, pad in enumerate(layers):
@@ -81,7 +79,8 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
             layer_ids=(pad.id, conv.id),
             est_saving_us=pad.time_us or 0.0,
             estimate="the Pad layer's time",
-            source="UG230 §8.5.2 Table 8-5; OPL232 Convolution pad limits",
+            source=sources(cite("guide", "§8.5.2 Table 8-5"),
+                           cite("ops", "Convolution pad limits")),
         )
 
 
@@ -92,8 +91,9 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         next (output shape = next input shape).
 
     Why it costs time:
-        Each one is a data-transfer op that moves the tensor (UG230 Table 8-5). UG230 §8.4.4
-        asks to merge consecutive Reshape/Transpose/Slice ("combining similar terms").
+        Each one is a data-transfer op that moves the tensor (User Guide Table 8-5). The User
+        Guide (§8.4.4) asks to merge consecutive Reshape/Transpose/Slice ("combining similar
+        terms").
 
     Example:
         Reshape #40 -> Transpose #41 -> Reshape #42 take 930 us: merge into one op
@@ -104,9 +104,6 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
 
     Estimate:
         The chain's time minus its most expensive member (one op is assumed to remain).
-
-    Source:
-        UG230 §8.4.4, §8.5.2 Table 8-5; DOMAIN.md §7 #3.
     """
     layers = profile.layers
     chain: list[Layer] = []
@@ -121,11 +118,11 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
                 message=(" -> ".join(label(la) for la in chain)
                          + f" take {us(spent)} back to back (matched by shape)"),
                 fix=("rewrite the chain as one Reshape or Transpose in the source model "
-                     "(UG230 §8.4.4 'combining similar terms')"),
+                     "(User Guide §8.4.4 'combining similar terms')"),
                 layer_ids=tuple(la.id for la in chain),
                 est_saving_us=spent - biggest,
                 estimate="chain time minus its largest member",
-                source="UG230 §8.4.4",
+                source=cite("guide", "§8.4.4"),
             )
 
     for layer in layers:
@@ -159,23 +156,20 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         Fused, the activation or Add is applied as the Conv writes its output; unfused, the
         tensor makes another round trip through DDR. The compiler fuses only when the graph
         matches, e.g. not when a Transpose sits between Conv and Clip, or when the Conv's
-        output has another consumer (UG230 §8.4.2 Figure 8-7).
+        output has another consumer (User Guide §8.4.2 Figure 8-7).
 
     Example:
         Conv #30 -> Relu #31 (matched by shape) is not fused: Conv+Relu is a hardware fusion
 
     How to fix:
         Make the activation/Add the Conv's only consumer and adjacent to it (move Transposes
-        or Reshapes after the activation, e.g. reorder Transpose and Clip as in UG230 Figure
+        or Reshapes after the activation, e.g. reorder Transpose and Clip as in User Guide Figure
         8-7); use an activation from the fusion table.
 
     Estimate:
         The separate activation/Add layer's time (the fused Conv's time is assumed unchanged).
         ConvExSwish followed by Add is deliberately not reported: corpus logs show the
         runtime keeps it unfused.
-
-    Source:
-        UG230 §8.4.2 (fusion table, Figure 8-7); OPL232 §3 fused ops; DOMAIN.md §3a, §3c.
     """
     layers = profile.layers
     for conv, nxt in zip(layers, layers[1:]):
@@ -192,7 +186,7 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
             layer_ids=(conv.id, nxt.id),
             est_saving_us=nxt.time_us or 0.0,
             estimate="the separate activation/Add layer's time",
-            source="UG230 §8.4.2",
+            source=cite("guide", "§8.4.2"),
         )
 
 
@@ -232,7 +226,7 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
     Why it costs time:
         Each op of the chain reads and writes the whole tensor; the fused op does one pass.
         "If they are not merged into corresponding operators, you can check whether there is
-        no matching due to different connection relationships" (UG230 §8.5.3).
+        no matching due to different connection relationships" (User Guide §8.5.3).
 
     Example:
         ReduceMean #50 -> ... -> Div #56 (LayerNorm pattern, 1200 us) is not fused into exNorm
@@ -245,9 +239,6 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
     Estimate:
         GLU: the Sigmoid and Mul times (exGlu assumed to cost about the Split). LayerNorm: the
         chain's time minus its largest member (one fused pass assumed to remain).
-
-    Source:
-        UG230 §8.5.3; OPL232 exNorm, exGlu; DOMAIN.md §3b.
     """
     for kind, matches in (("GLU (exGlu)", _glu(profile.layers)),
                           ("LayerNorm (exNorm)", _norms(profile.layers))):
@@ -262,17 +253,22 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
                 layer_ids=tuple(la.id for la in chain),
                 est_saving_us=max(0.0, saving),
                 estimate="GLU: Sigmoid+Mul time; LayerNorm: chain time minus its largest member",
-                source="UG230 §8.5.3",
+                source=cite("guide", "§8.5.3"),
             )
 
 
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
-         "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv),
+         "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv,
+         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)"))),
     Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
-         "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes),
+         "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
+         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5"))),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
-         "Conv followed by a separate activation or Add the NPU could fuse", check_unfused_conv),
+         "Conv followed by a separate activation or Add the NPU could fuse", check_unfused_conv,
+         source=sources(cite("guide", "§8.4.2 (fusion table, Figure 8-7)"),
+                 cite("ops", "§3 fused ops"))),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
-         "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs),
+         "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
+         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu"))),
 )

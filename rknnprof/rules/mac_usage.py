@@ -26,9 +26,10 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 WEIGHT_LIMIT_BYTES = 6 * 1024
-"""UG230 §8.5.2: utilisation is relatively high while KH*KW*KC*type_bytes < 6 KB."""
+"""User Guide §8.5.2: utilisation is relatively high while KH*KW*KC*type_bytes < 6 KB."""
 
 
 def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], float]:
@@ -155,7 +156,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         or the cycles. One finding per layer.
 
     Why it costs time:
-        The NPU is busy but most of its MACs idle. UG230 §8.5.2 lists what lowers utilisation:
+        The NPU is busy but most of its MACs idle. User Guide §8.5.2 lists what lowers utilisation:
         channels not aligned to the platform table (they are padded: RK3588 INT8 pads conv
         input and output channels to 32), input channels above 512, KH*KW*KC*type_bytes above
         6 KB, output H*W below 16, a small Ksize/Kstride (a 2x2 stride-2 kernel reads each pixel
@@ -168,19 +169,16 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
 
     How to fix:
         One change from the worst visible cause: for a 3-channel first layer, a space-to-depth
-        (Focus) stem; round output, then input channels up to the table (UG230 Tables
+        (Focus) stem; round output, then input channels up to the table (User Guide Tables
         8-1..8-4); keep input channels <= 512; a 3x3 kernel over 2x2 at the same stride; no
         tiny outputs.
-        A busy layer with HIGH usage is not inefficient: shrink it instead (UG230 §8.2.2).
+        A busy layer with HIGH usage is not inefficient: shrink it instead (User Guide §8.2.2).
 
     Estimate:
         time x (1 - max(MACs/R, DDR cycles) / NPU cycles): the share of the layer's cycles
         spent on padding, where MACs/R is known (RK3588); else, from the alignment table alone,
         time x (1 - IC*OC / (pad(IC)*pad(OC))) (depthwise: 1 - C/pad(C)). An upper bound:
         channels that cannot shrink (RGB input) cannot be "fixed".
-
-    Source:
-        UG230 §8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2; DOMAIN.md §6c (MacUsage formula), §7 #9.
     """
     max_usage = opt(context, "RKN011", "max_usage_pct", 20.0)
     min_share = opt(context, "RKN011", "min_share", 0.02)
@@ -210,11 +208,12 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
             layer_ids=(layer.id,),
             est_saving_us=time * fraction,
             estimate=f"time x {fraction:.2f}: the share of NPU cycles spent on padding",
-            source="UG230 §8.5.1 Tables 8-1..8-4, §8.5.2",
+            source=cite("guide", "§8.5.1 Tables 8-1..8-4, §8.5.2"),
         )
 
 
 RULES = (
     Rule("RKN011", "low-mac-usage", Severity.WARNING,
-         "Compute-bound conv layers with low MAC utilisation", check_low_mac_usage),
+         "Compute-bound conv layers with low MAC utilisation", check_low_mac_usage,
+         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2"))),
 )

@@ -1,4 +1,4 @@
-"""RKN020 inefficient operators (UG230 Table 8-5)."""
+"""RKN020 inefficient operators (User Guide Table 8-5)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 CATEGORIES: dict[str, tuple[frozenset[str], str]] = {
     "data transfer": (
@@ -47,7 +48,7 @@ def _data_transfer_fix(kinds: list[str], largest: Layer, layers: list[Layer]) ->
 def check_inefficient_operators(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        NPU layers of the three "inefficient operator" classes of UG230 Table 8-5 -- data
+        NPU layers of the three "inefficient operator" classes of User Guide Table 8-5 -- data
         transfer (Transpose, Reshape, Split, Concat), size transformation (Resize, Tile,
         pooling, Pad) and non-ReLU activations (Sigmoid, Tanh, Softplus, HardSwish; also the
         standalone Swish/Mish/Elu/Gelu ops) -- when a class takes at least 5% of the frame
@@ -55,7 +56,7 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
 
     Why it costs time:
         These ops do little arithmetic but move whole tensors through DDR, or use the NPU's
-        slower non-MAC units; UG230 §8.5.2 says to "try to reduce" them. Conv with a fused
+        slower non-MAC units; User Guide §8.5.2 says to "try to reduce" them. Conv with a fused
         activation (ConvExSwish, ConvSigmoid) is not counted here.
 
     Example:
@@ -71,10 +72,6 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
     Estimate:
         Upper bound: the class's total time, i.e. what removing or fusing the ops would save.
         Real savings are smaller where the ops cannot all go.
-
-    Source:
-        UG230 §8.5.2 Table 8-5; rknn_model_zoo README benchmark (yolov5s vs yolov5s_relu);
-        DOMAIN.md §2, §7 #7, #23.
     """
     total = total_us(profile)
     if not total:
@@ -103,12 +100,14 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
             layer_ids=tuple(la.id for la in layers),
             est_saving_us=spent,
             estimate="upper bound: the time of the class's layers if removed or fused",
-            source="UG230 §8.5.2 Table 8-5",
+            source=cite("guide", "§8.5.2 Table 8-5"),
         )
 
 
 RULES = (
     Rule("RKN020", "inefficient-operators", Severity.WARNING,
          "Data-transfer, size-transformation and non-ReLU activation ops by time share",
-         check_inefficient_operators),
+         check_inefficient_operators,
+         source=sources(cite("guide", "§8.5.2 Table 8-5"),
+                 cite("zoo", "yolov5s vs yolov5s_relu"))),
 )

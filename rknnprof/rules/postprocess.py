@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, labels, npu_cores, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 POSTPROCESS_OPS = frozenset({"exSoftmax13", "Softmax", "exSoftmaxMask", "LogSoftmax", "Hardmax",
                              "ArgMax", "ArgMin", "TopK"})
@@ -45,8 +46,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, have no
         multi-core split, and Softmax is limited to axis 1 or 3 and by the Transpose limits
-        (OPL232). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on RK3588
-        (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
+        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on
+        RK3588 (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
 
     Example:
         post-processing runs on the NPU inside the model: #121 exSoftmax13
@@ -60,10 +61,6 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Estimate:
         Upper bound: the layers' time (the CPU decoding that replaces them is not in the log;
         after thresholding it is usually small).
-
-    Source:
-        OPL232 Softmax/exSoftmax13; THU-MIG/yolov10#115; airockchip/rknn-toolkit2#54;
-        rknn_model_zoo examples/yolov8/README.md; DOMAIN.md §7 #4.
     """
     layers = _postprocess_layers(profile)
     total = total_us(profile)
@@ -80,7 +77,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
         layer_ids=tuple(la.id for la in layers),
         est_saving_us=spent,
         estimate="upper bound: the post-processing layers' time",
-        source="OPL232 Softmax; THU-MIG/yolov10#115; rknn_model_zoo examples/yolov8",
+        source=sources(cite("ops", "Softmax"), issue("THU-MIG/yolov10", 115),
+                       cite("zoo-yolov8")),
     )
 
 
@@ -88,8 +86,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
     """
     What it finds:
         Attention layers (exSDPAttention, exMatMul) on the NPU that take at least 2% of the
-        frame (option RKN061.min_share). Neither op splits across NPU cores (OPL232 多核联合),
-        so on RK3588 and RK3576 the other cores idle while they run.
+        frame (option RKN061.min_share). Neither op splits across NPU cores (Operator List
+        multi-core table), so on RK3588 and RK3576 the other cores idle while they run.
 
     Why it costs time:
         Attention cost grows with the square of the sequence length, and these fused ops run
@@ -110,10 +108,6 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         With Flash Attention (RK3562, RK3576): half the attention time [assumption: the
         kernel's speed-up is not published]. Else on a multi-core SoC: attention time x
         (1 - 1/cores), the idle-core time (throughput with one context per core). Else 0.
-
-    Source:
-        OPL232 exSDPAttention, exMatMul, 多核联合; TK232 config enable_flash_attention;
-        CHANGELOG 2.1.0; DOMAIN.md §5b, §7 #22.
     """
     layers = [
         la for la in profile.layers if la.target is Target.NPU and la.op_type in ATTENTION_OPS
@@ -150,15 +144,21 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         estimate=("half the attention time with Flash Attention [assumed]" if flash else
                   f"attention time x (1 - 1/{cores}) (idle cores, throughput)" if cores > 1 else
                   "0: no faster path known on this SoC"),
-        source="OPL232 exSDPAttention / 多核联合; TK232 enable_flash_attention; CHANGELOG 2.1.0",
+        source=sources(cite("ops", "exSDPAttention, multi-core table"),
+                       cite("toolkit-api", "enable_flash_attention"), cite("changelog", "2.1.0")),
     )
 
 
 RULES = (
     Rule("RKN060", "post-processing", Severity.ERROR,
          "Softmax/DFL decoding running on the NPU inside the model: move it out",
-         check_post_processing),
+         check_post_processing,
+         source=sources(cite("ops", "Softmax, exSoftmax13"), issue("THU-MIG/yolov10", 115),
+                 issue(TOOLKIT2, 54), cite("zoo-yolov8"))),
     Rule("RKN061", "attention", Severity.WARNING,
          "Attention ops (exSDPAttention, exMatMul) on one core; Flash Attention where available",
-         check_attention),
+         check_attention,
+         source=sources(cite("ops", "exSDPAttention, exMatMul, multi-core table"),
+                 cite("toolkit-api", "config enable_flash_attention"),
+                 cite("changelog", "2.1.0"))),
 )

@@ -8,9 +8,10 @@ from rknnprof.model import Finding, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 FP16_ONLY_OPS = {"exNorm", "exLayerNorm"}
-"""Ops that are float16-only on the NPU (OPL232 exNorm): quantizing leaves them FP16."""
+"""Ops that are float16-only on the NPU (Operator List exNorm): quantizing leaves them FP16."""
 DEFAULT_SPEEDUP = 0.5
 """Saving fraction when the platform's MAC rates are unknown: INT8 tensors are half the bytes."""
 
@@ -23,9 +24,9 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         a platform that runs INT8 (every SoC except RK2118, which is float16-only).
 
     Why it costs time:
-        "The INT8 computing power of NPU is much greater than that of FP16" (UG230 §8.3): RK3588
-        does 1024 INT8 MACs per cycle per core against 512 FP16, and INT8 tensors are half the
-        bytes, so both compute- and bandwidth-bound layers run faster quantized.
+        "The INT8 computing power of NPU is much greater than that of FP16" (User Guide §8.3):
+        RK3588 does 1024 INT8 MACs per cycle per core against 512 FP16, and INT8 tensors are half
+        the bytes, so both compute- and bandwidth-bound layers run faster quantized.
 
     Example:
         41 FLOAT16 NPU layer(s) take 12840 us (63.0% of the frame): #3 Conv (Conv:conv1) 2100 us,
@@ -40,10 +41,6 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         FP16 layer time x (1 - R_fp16 / R_int8) with the platform's MACs per cycle (0.5 on
         RK3588); where the rates are unknown, 0.5 as well, because INT8 moves half the bytes.
         An upper-end figure: fixed per-layer overheads do not halve.
-
-    Source:
-        UG230 §8.3; TK232 config quantized_dtype, hybrid quantization; DOMAIN.md §4 notes,
-        §7 #11.
     """
     platform = context.platform
     if platform is not None and platform.int8_supported is False:
@@ -76,11 +73,14 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         layer_ids=tuple(la.id for la in layers),
         est_saving_us=saving,
         estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
-        source="UG230 §8.3; TK232 quantized_dtype / hybrid quantization",
+        source=sources(cite("guide", "§8.3"),
+                       cite("toolkit-api", "quantized_dtype, hybrid quantization")),
     )
 
 
 RULES = (
     Rule("RKN002", "float16", Severity.ERROR,
-         "FP16 layers that would run faster quantized to INT8", check_float16),
+         "FP16 layers that would run faster quantized to INT8", check_float16,
+         source=sources(cite("guide", "§8.3"),
+                 cite("toolkit-api", "config quantized_dtype, hybrid quantization"))),
 )
