@@ -2,7 +2,7 @@
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
-(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061).
+(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061), ``activations`` (RKN070).
 
 Ranking and severity (the same for every rule):
 
@@ -28,6 +28,7 @@ from rknnprof.analysis.savings import combined_saving_us, noise_floor_us, normal
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules import (
+    activations,
     bandwidth,
     cores,
     environment,
@@ -53,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     *sparse.RULES,
     *environment.RULES,
     *postprocess.RULES,
+    *activations.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",
@@ -108,7 +110,8 @@ def run_rules(
     rules: Iterable[Rule] | None = None,
 ) -> tuple[Finding, ...]:
     """Every rule's findings for ``profile`` (``rules`` defaults to all, e.g. pass
-    :func:`select_rules`'s result), sorted by estimated saving, largest first (ties by code).
+    :func:`select_rules`'s result), sorted by estimated saving, largest first (ties: the more
+    severe first, then by code).
 
     Each finding is held to the savings model (``analysis.savings.normalised``: its
     ``saving_by_layer`` clamped to the layers' times and summing to ``est_saving_us``); one
@@ -127,7 +130,7 @@ def run_rules(
             if finding.severity.rank > rule.severity.rank:
                 finding = replace(finding, severity=rule.severity)
             findings.append(finding)
-    findings.sort(key=lambda f: (-f.est_saving_us, f.code))
+    findings.sort(key=lambda f: (-f.est_saving_us, -f.severity.rank, f.code))
     return tuple(findings)
 
 
