@@ -64,5 +64,5 @@ class JsonReporter(Reporter):
     description: ClassVar[str] = "machine-readable report (schema_version 1), for CI and tools"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
-        json.dump(report_dict(report), out, indent=2, ensure_ascii=False)
+        json.dump(report_dict(report), out, indent=2, ensure_ascii=False, allow_nan=False)
         out.write("\n")
