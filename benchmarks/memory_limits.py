@@ -6,7 +6,7 @@
 Cases:
 
 * ``long-line``: a real table, then one line of ``--line-mb`` MB with no newline (row-like
-  text), then the same table again. Lines are capped at ``rknnprof.lines.MAX_LINE_CHARS``, so
+  text), then the same table again. Lines are capped at ``rknnprof.inputs.lines.MAX_LINE_CHARS``, so
   memory must not follow the line's length.
 * ``capture``: ``generate.logcat_capture`` (adb logcat -v threadtime, RKNN_LOG_LEVEL=4, one
   100-layer table per inference) of ``--capture-mb`` MB. Frames merge into per-layer medians,

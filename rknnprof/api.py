@@ -1,8 +1,9 @@
 """The public library API: :func:`load` and :func:`analyze`.
 
-Input is streamed: bytes -> :func:`rknnprof.lines.read_lines` -> :func:`rknnprof.parsers.scan`
--> :class:`rknnprof.parsers.assemble.Assembler`; no file is read whole. ``"-"`` is stdin; a
-first Ctrl-C while reading stdin stops reading and keeps what was read.
+Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
+:func:`rknnprof.parsers.scan` -> :class:`rknnprof.parsers.assemble.Assembler`; no file is read
+whole. ``"-"`` is stdin; a first Ctrl-C while reading stdin stops reading and keeps what was
+read.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.errors import InputError, NoProfileDataError
-from rknnprof.lines import ReadStats, read_lines
+from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
 from rknnprof.parsers.assemble import Assembler, Assembly
 
 if TYPE_CHECKING:
-    from rknnprof.live import Progress
+    from rknnprof.inputs.live import Progress
     from rknnprof.rules.base import Rule
 
 STDIN = "-"
@@ -70,8 +71,9 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
 def parse_live_stdin() -> Assembly:
     """Standard input, read as a live pipe (``adb logcat | rknnprof analyze -``): lines are
     parsed as they arrive, a progress line shows on a terminal stderr, and the first Ctrl-C
-    stops reading and keeps what was read (a second one exits 130; see :mod:`rknnprof.live`)."""
-    from rknnprof.live import InterruptibleInput, Progress
+    stops reading and keeps what was read (a second one exits 130; see
+    :mod:`rknnprof.inputs.live`)."""
+    from rknnprof.inputs.live import InterruptibleInput, Progress
 
     source = InterruptibleInput(sys.stdin.buffer)
     with source.armed():

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from rknnprof.lines import Line, read_lines
+from rknnprof.inputs.lines import Line, read_lines
 from rknnprof.parsers.base import Block, BlockParser
 
 _RUNTIME_PREFIX = re.compile(r"^[VDIWEF] RKNN: \[\d\d:\d\d:\d\d\.\d+\] ")

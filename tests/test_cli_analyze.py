@@ -151,7 +151,7 @@ def test_select_and_ignore_rules_by_code_prefix(run, corpus):
 
 
 def test_color_choice(monkeypatch):
-    from rknnprof.output import use_color
+    from rknnprof.cli.output import use_color
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert use_color("auto", True) and not use_color("auto", False)

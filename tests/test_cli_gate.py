@@ -382,7 +382,7 @@ budgets:
 
 def test_real_log_report_round_trip(real_logs, tmp_path):
     from rknnprof.api import analyze
-    from rknnprof.output import save_report
+    from rknnprof.cli.output import save_report
 
     report = analyze([real_logs[0]])
     save_report(report, str(tmp_path / "r.json"))

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rknnprof.errors import InputError
-from rknnprof.lines import MAX_LINE_CHARS, Line, ReadStats, open_input, read_lines
+from rknnprof.inputs.lines import MAX_LINE_CHARS, Line, ReadStats, open_input, read_lines
 from tests.conftest import corpus_file
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from itertools import islice
 
-from rknnprof.lines import ReadStats, read_lines
+from rknnprof.inputs.lines import ReadStats, read_lines
 
 DIVIDER = "--------- beginning of main"
 CHATTY = ("11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) Binder:561_2 identical 3 "

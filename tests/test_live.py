@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from rknnprof.live import InterruptibleInput, Progress
+from rknnprof.inputs.live import InterruptibleInput, Progress
 from rknnprof.model import Layer
 from rknnprof.parsers.events import TableEvent
 

@@ -60,7 +60,7 @@ def test_two_models_in_one_stream_are_two_profiles(tmp_path: Path) -> None:
 
 
 def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers import scan
 
     text = [

@@ -115,7 +115,7 @@ def test_csv_with_blank_lines_and_a_cut_last_row(corpus) -> None:
 
 
 def test_opening_backtick_of_a_wrapped_paste_is_dropped_by_lines() -> None:
-    from rknnprof.lines import read_lines
+    from rknnprof.inputs.lines import read_lines
 
     lines = list(read_lines(io.BytesIO(b"`ID   OpType\nrow\nlast`")))
     assert [line.text for line in lines] == ["ID   OpType", "row", "last`"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from rknnprof.lines import Line
+from rknnprof.inputs.lines import Line
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.benchmark import BenchmarkParser
 from rknnprof.parsers.build_table import BuildTableParser

@@ -19,7 +19,7 @@ from rknnprof.parsers.events import TableEvent
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.model import Layer, SkippedRow
 
 _BANNER_WORDS = ("Performance", "####")

@@ -1,6 +1,6 @@
 """The parser contract: streaming, line by line, one family per module.
 
-``lines.read_lines`` yields clean :class:`~rknnprof.lines.Line` records (prefixes stripped).
+``lines.read_lines`` yields clean :class:`~rknnprof.inputs.lines.Line` records (prefixes stripped).
 ``parsers.scan`` offers each line to the open :class:`Block` of its stream (logcat pid/tid, or
 one stream for plain text); when no block is open it asks each registered
 :class:`BlockParser` in ``PARSERS`` order whether the line *opens* one of its blocks. A block
@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 

@@ -41,7 +41,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import BenchmarkEvent, InfoEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "benchmark"

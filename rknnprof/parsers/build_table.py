@@ -31,7 +31,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit2-build-estimate"

@@ -17,7 +17,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NoteEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "error-report"

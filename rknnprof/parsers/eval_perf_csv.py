@@ -37,7 +37,7 @@ from rknnprof.parsers.columns import (
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit2-eval_perf-csv"

@@ -25,7 +25,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FallbackWarningEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "fallback-warning"

@@ -28,7 +28,7 @@ from rknnprof.parsers.columns import is_int, is_op_type
 from rknnprof.parsers.events import NoteEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "memory-table"

@@ -15,7 +15,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NpuLoadEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "npu-load"

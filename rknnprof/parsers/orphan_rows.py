@@ -18,7 +18,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 ORPHAN_NOTE = "rows without a header line: columns unknown, rows not read"
 _RANKING_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")

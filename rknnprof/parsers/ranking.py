@@ -19,7 +19,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 _TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 _HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")

@@ -34,7 +34,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FrequencyEvent, InfoEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 _V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (

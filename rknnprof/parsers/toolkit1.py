@@ -28,7 +28,7 @@ from rknnprof.parsers.columns import is_elision, to_number
 from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "toolkit1-perf-table"

@@ -16,7 +16,7 @@ from rknnprof.parsers._table_block import TableBlock
 from rknnprof.parsers.base import Block, BlockParser
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 _MEASURED_KEYS = {"time", "mac", "workload"}
 

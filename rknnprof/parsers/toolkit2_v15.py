@@ -18,7 +18,7 @@ from rknnprof.parsers._table_block import TableBlock
 from rknnprof.parsers.base import Block, BlockParser
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
 
 
 class Toolkit2V15Parser(BlockParser):

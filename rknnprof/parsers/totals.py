@@ -27,7 +27,7 @@ from rknnprof.parsers.columns import to_number
 from rknnprof.parsers.events import TotalsEvent
 
 if TYPE_CHECKING:
-    from rknnprof.lines import Line
+    from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
 FAMILY = "eval_perf-totals"

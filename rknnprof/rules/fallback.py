@@ -183,10 +183,17 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         )
 
 
-def _findings_from_ranking(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+def _findings_from_ranking(profile: Profile, context: RuleContext,
+                           skip: frozenset[str] = frozenset()) -> Iterator[Finding]:
+    """One finding per op type with CPUTime in the ranking table, except the ``skip`` ones
+    (op types the printed rows already show on the CPU)."""
     total = total_us(profile) or sum(s.total_time_us for s in profile.ranking)
+    rows = ("no per-layer rows, so no layer ids" if not profile.layers else
+            "its rows are elided from the per-layer table, so no layer ids")
     for stat in profile.ranking:
         if stat.cpu_time_us <= 0 or stat.op_type in ("InputOperator", "OutputOperator", "Total"):
+            continue
+        if stat.op_type in skip:
             continue
         share = stat.cpu_time_us / total if total else 0.0
         if stat.share is not None and stat.cpu_time_us >= stat.total_time_us:
@@ -196,8 +203,8 @@ def _findings_from_ranking(profile: Profile, context: RuleContext) -> Iterator[F
             code="RKN001", name="cpu-fallback",
             severity=grade(share, 1.0),
             message=(f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
-                     f"the frame) over {stat.calls} call(s) in the ranking table (no per-layer "
-                     f"rows, so no layer ids). Why: {'; '.join(reasons)}"),
+                     f"the frame) over {stat.calls} call(s) in the ranking table ({rows}). "
+                     f"Why: {'; '.join(reasons)}"),
             fix=FIXES.get(stat.op_type, GENERIC_FIX),
             est_saving_us=stat.cpu_time_us,
             estimate="upper bound: the op type's CPU time (the ranking table has no sizes for an "
@@ -225,7 +232,8 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
     """
     What it finds:
         Layers with Target CPU other than InputOperator/OutputOperator (those are on the CPU by
-        design). Without a per-layer table, op types with CPUTime in the ranking table. Build-time
+        design). Without a per-layer table, or when the table elides rows (``...``), op types
+        with CPUTime in the ranking table that no printed row shows on the CPU. Build-time
         "will fallback to CPU" warnings for ops with no row. One finding per op type.
 
     Why it costs time:
@@ -262,6 +270,9 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
     if profile.layers:
         seen = {la.op_type for la in profile.layers if la.target is Target.CPU and not la.is_io}
         yield from _findings_from_layers(profile, context)
+        if profile.elided_rows:  # CPU ops that only the ranking shows (corpus 05: exSoftmax13)
+            yield from _findings_from_ranking(profile, context, frozenset(seen))
+            seen |= {s.op_type for s in profile.ranking if s.cpu_time_us > 0}
     else:
         seen = {s.op_type for s in profile.ranking if s.cpu_time_us > 0}
         yield from _findings_from_ranking(profile, context)

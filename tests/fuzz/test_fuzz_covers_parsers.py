@@ -9,7 +9,7 @@ import io
 import pytest
 
 from fuzz.fuzz_support import seed_logs
-from rknnprof.lines import read_lines
+from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import PARSERS
 from tests.conftest import CORPUS
 

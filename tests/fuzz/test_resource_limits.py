@@ -14,7 +14,7 @@ import time
 import tracemalloc
 
 from rknnprof.api import parse_stream
-from rknnprof.lines import MAX_LINE_CHARS
+from rknnprof.inputs.lines import MAX_LINE_CHARS
 
 
 class GeneratedStream(io.RawIOBase):

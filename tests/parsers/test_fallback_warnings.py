@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from parser_helpers import corpus_lines, lines_of, of_type, run
 
-from rknnprof.lines import Line
+from rknnprof.inputs.lines import Line
 from rknnprof.parsers.events import FallbackWarningEvent, NpuLoadEvent
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.npu_load import NpuLoadParser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parser_helpers import corpus_lines, lines_of, of_type, run
 
-from rknnprof.lines import Line
+from rknnprof.inputs.lines import Line
 from rknnprof.parsers.build_table import BuildTableParser
 from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.events import NoteEvent, TableEvent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rknnprof.lines import read_lines
+from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import RankingEvent
 

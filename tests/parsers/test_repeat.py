@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rknnprof.lines import Line
+from rknnprof.inputs.lines import Line
 from rknnprof.parsers import scan
 from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers.events import TableEvent

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from rknnprof.lines import Line, read_lines
+from rknnprof.inputs.lines import Line, read_lines
 from rknnprof.model import Frequencies
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import FrequencyEvent, InfoEvent

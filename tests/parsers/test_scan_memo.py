@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rknnprof.lines import Line
+from rknnprof.inputs.lines import Line
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import NoteEvent
 

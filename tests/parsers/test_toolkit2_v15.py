@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rknnprof.lines import Line, read_lines
+from rknnprof.inputs.lines import Line, read_lines
 from rknnprof.model import Target
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import RankingEvent, TableEvent

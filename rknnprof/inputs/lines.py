@@ -21,7 +21,7 @@ What it does, in order:
 * **Prefixes** (logcat ``-v`` layouts, the runtime's ``L RKNN: [hh:mm:ss.mmm] ``) are
   stripped from the start of the line and their facts kept; logcat dividers and logd
   ``chatty`` lines are dropped (no Line, but counted in line numbers and :class:`ReadStats`).
-  The grammar, and exactly what is stripped and dropped, is in :mod:`rknnprof._prefixes`.
+  The grammar, and exactly what is stripped and dropped, is in :mod:`rknnprof.inputs._prefixes`.
 
 ``Line.number`` counts every physical line, dropped ones included. A ``\r`` that
 ends a read is held until the next read (it may be half of ``\r\n``), so on a live pipe a line
@@ -38,54 +38,19 @@ import codecs
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from rknnprof.errors import InputError
+from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 
 MAX_LINE_CHARS = 65536
 """Longest line kept, in characters; the excess of a longer line is discarded."""
 CHUNK_BYTES = MAX_LINE_CHARS - 4
 """Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
 Kept below the cap so that only the line straddling two reads can exceed it."""
-KEEP_EXAMPLES = 100
-"""How many truncated-line numbers / chatty lines ReadStats remembers (counts are exact)."""
 
-
-class Line(NamedTuple):
-    number: int
-    """1-based physical line number in the input (``\\n``, ``\\r\\n`` or a lone ``\\r`` end one)."""
-    text: str
-    """The message: logcat / runtime prefixes stripped, trailing whitespace and newline removed."""
-    stream: tuple[int, int] | None = None
-    """logcat (pid, tid) when the prefix gives them; (pid, 0) when it gives only a pid."""
-    level: str | None = None
-    """Log level letter (V/D/I/W/E/F, ``?`` for unknown) when a prefix gives one."""
-    tag: str | None = None
-    """logcat tag or runtime component (``RKNN``, ``RKNNAPI``, ``eval_perf``) from a prefix."""
-
-
-@dataclass
-class ReadStats:
-    """What :func:`read_lines` saw besides the lines (filled while iterating)."""
-
-    encoding: str = "utf-8"
-    """Codec used: ``utf-8``, ``utf-16-le`` or ``utf-16-be``."""
-    bom: bool = False
-    lines: int = 0
-    """Physical lines read (including dropped ones)."""
-    logcat_format: str | None = None
-    """First ``adb logcat -v`` layout recognised (``threadtime``, ``brief``, ``long``...)."""
-    dividers: int = 0
-    truncated_count: int = 0
-    truncated: list[int] = field(default_factory=list)
-    """Line numbers of over-long lines that were cut (first KEEP_EXAMPLES)."""
-    chatty_count: int = 0
-    chatty: list[tuple[int, str]] = field(default_factory=list)
-    """(line number, message) of dropped logd ``chatty`` lines (first KEEP_EXAMPLES)."""
-    last_line: int = 0
-    """``Line.number`` of the last Line yielded (0: none); set when reading ends or the reader
-    is closed (``close()`` after an interruption)."""
+__all__ = ["CHUNK_BYTES", "KEEP_EXAMPLES", "MAX_LINE_CHARS", "Line", "ReadStats", "open_input",
+           "read_lines"]
 
 
 def open_input(path: str) -> BinaryIO:
@@ -130,9 +95,8 @@ def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Lin
 def _read_lines(stream: BinaryIO, stats: ReadStats | None) -> Iterator[Line]:
     if stats is None:
         stats = ReadStats()
-    # The grammar builds Lines, so it imports this module: it is imported here, not at the top,
-    # and its hot names are bound to locals for the loop below.
-    from rknnprof._prefixes import (
+    # imported here so that its hot names are locals of the loop below
+    from rknnprof.inputs._prefixes import (
         NESTED_FIRST,
         RKNN_STAMPED,
         THREADTIME_CHUNK,

@@ -29,9 +29,9 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
     leaves the ``max_increase`` budgets inconclusive (with a warning). With ``save_baseline``,
     this run's JSON report is written there before judging."""
     from rknnprof.budgets import check, load_budgets
+    from rknnprof.cli.output import save_report
     from rknnprof.compare import load_any
     from rknnprof.errors import NoProfileDataError
-    from rknnprof.output import save_report
 
     config = load_budgets(budgets_path)
     report = load_any(path)

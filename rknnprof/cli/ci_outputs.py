@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rknnprof.output import render_options
+from rknnprof.cli.output import render_options
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult

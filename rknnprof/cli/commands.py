@@ -1,4 +1,4 @@
-"""The command line. Thin: parse options, call the library, pick a reporter. This is the only
+"""The commands. Thin: parse options, call the library, pick a reporter. This is the only
 module that turns :class:`~rknnprof.errors.RknnprofError` into an exit code."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     PATH with a pipe reads stdin.
     """
     from rknnprof.api import analyze as run_analysis
-    from rknnprof.output import print_report_warnings, use_color, write_atomically
+    from rknnprof.cli.output import print_report_warnings, use_color, write_atomically
     from rknnprof.reporters import RenderOptions, for_suffix, get_reporter
     from rknnprof.rules import select_rules
 
@@ -152,7 +152,7 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rknnprof.output import use_color
+    from rknnprof.cli.output import use_color
     from rknnprof.parsers import families
 
     table = Table(show_lines=True, expand=False)
@@ -194,9 +194,9 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
     Layers are aligned by FullName, then by op type and shapes, then by order. Differences in
     platform, versions, NPU frequency, cores or frames are printed as warnings.
     """
-    from rknnprof import ci_outputs
+    from rknnprof.cli import ci_outputs
+    from rknnprof.cli.output import emit, pick_format, print_warnings, render_options
     from rknnprof.compare import compare_reports, load_any
-    from rknnprof.output import emit, pick_format, print_warnings, render_options
     from rknnprof.reporters.compare_views import render_compare
 
     result = compare_reports(load_any(base), load_any(current), base, current)
@@ -240,9 +240,9 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
     With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
     """
-    from rknnprof import ci_outputs
-    from rknnprof.gate import BUDGET_FILES, find_budgets_file, run_check
-    from rknnprof.output import emit, pick_format, print_warnings, render_options
+    from rknnprof.cli import ci_outputs
+    from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
+    from rknnprof.cli.output import emit, pick_format, print_warnings, render_options
     from rknnprof.reporters.check_views import render_check
 
     if budgets_path is None:

@@ -1,4 +1,4 @@
-"""The prefix grammar of :func:`rknnprof.lines.read_lines`: logcat layouts, runtime prefixes.
+"""The prefix grammar of :func:`rknnprof.inputs.lines.read_lines`: logcat layouts, runtime prefixes.
 
 Applied to each clean line (decoded, split, trailing whitespace stripped) by the reader:
 
@@ -23,7 +23,7 @@ Applied to each clean line (decoded, split, trailing whitespace stripped) by the
     ``L RKNN: [hh:mm:ss.mmm] `` prefix is stripped as well.
 
 * **Dropped lines** (no Line is yielded; they still count in line numbers and in
-  :class:`~rknnprof.lines.ReadStats`): logcat dividers ``--------- beginning of main`` /
+  :class:`~rknnprof.inputs.lines.ReadStats`): logcat dividers ``--------- beginning of main`` /
   ``switch to``, and logd ``chatty`` lines (``uid=1000(system) app identical 12 lines``).
   Chatty lines are dropped so a table is not cut in two by them; ``ReadStats.chatty`` keeps
   them so callers can warn that rows were squashed. A table's own dash rules (``-----...``) are
@@ -38,10 +38,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rknnprof.lines import KEEP_EXAMPLES, Line
+from rknnprof.inputs.records import KEEP_EXAMPLES, Line
 
 if TYPE_CHECKING:
-    from rknnprof.lines import ReadStats
+    from rknnprof.inputs.records import ReadStats
 
 # --- grammar (ECOSYSTEM.md 1.2 / 1.8 / 2.1) ------------------------------------------------
 # Possessive quantifiers (``++``, ``{m,n}+``) wherever what follows cannot start with what

@@ -1,0 +1,11 @@
+"""Bytes in, clean lines out: the first stage of the pipeline.
+
+* :mod:`~rknnprof.inputs.lines`: the reader (encoding, line ends, clean-up, length cap);
+* :mod:`~rknnprof.inputs.records`: what it yields, :class:`~rknnprof.inputs.records.Line`
+  and :class:`~rknnprof.inputs.records.ReadStats` (re-exported by ``lines``);
+* :mod:`~rknnprof.inputs._prefixes`: the prefix grammar it applies (logcat layouts, runtime
+  prefixes, dropped dividers and chatty lines);
+* :mod:`~rknnprof.inputs.live`: a live pipe that one Ctrl-C ends cleanly, and its progress line.
+
+Nothing here imports the parsers or anything after them.
+"""
