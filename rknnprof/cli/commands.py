@@ -12,6 +12,7 @@ from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
 from rknnprof.errors import EXIT_FAILED, RknnprofError
 from rknnprof.reporters import REPORTERS
+from rknnprof.reporters._escape import message_line
 
 
 class _Group(click.Group):
@@ -22,7 +23,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except RknnprofError as e:
-            click.echo(f"Error: {e}", err=True)
+            click.echo(f"Error: {message_line(e)}", err=True)
             ctx.exit(e.exit_code)
 
 
@@ -35,6 +36,20 @@ def cli() -> None:
     Reads rknn.eval_perf() / RKNN_LOG_LEVEL=4 / adb logcat output, labels every layer as
     compute- or bandwidth-bound, flags CPU fallback and says what to change first.
     """
+
+
+class FiniteFloatRange(click.FloatRange):
+    """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
+    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> object:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):  # type: ignore[arg-type]
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 # -- analyze ---------------------------------------------------------------------------------
@@ -68,7 +83,7 @@ class _TextBuffer(io.TextIOWrapper):
               show_default=True, help="Colour in terminal output (NO_COLOR is honoured).")
 @click.option("--platform", default=None, metavar="SOC",
               help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.")
-@click.option("--bound-ratio", type=click.FloatRange(min=1.0, min_open=True),
+@click.option("--bound-ratio", type=FiniteFloatRange(min=1.0, min_open=True),
               default=DEFAULT_BOUND_RATIO, show_default=True,
               help="DDR/NPU cycle ratio above which a layer counts as bandwidth-bound "
                    "(and NPU/DDR for compute-bound).")
@@ -87,12 +102,20 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     PATH with a pipe reads stdin.
     """
     from rknnprof.api import analyze as run_analysis
-    from rknnprof.cli.output import print_report_warnings, use_color, write_atomically
+    from rknnprof.cli.output import (
+        emit,
+        print_report_warnings,
+        require_stdin,
+        stdin_is_terminal,
+        stdout_is_terminal,
+        use_color,
+        warn_format_mismatch,
+    )
     from rknnprof.reporters import RenderOptions, for_suffix, get_reporter
     from rknnprof.rules import select_rules
 
     if not paths:
-        if sys.stdin.isatty():
+        if stdin_is_terminal():
             raise click.UsageError("give a log PATH, or '-' to read stdin")
         paths = ("-",)
     to_file = output not in (None, "-")
@@ -101,17 +124,17 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
         if fmt is None:
             raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                      param_hint="'-o'")
+    elif fmt is not None:
+        warn_format_mismatch(fmt, output)
     fmt = fmt or "table"
     rules = select_rules(select, ignore) if (select or ignore) else True
+    require_stdin(paths)
     report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
     print_report_warnings(report.warnings)
-    options = RenderOptions(top=top, color=use_color(color, not to_file and sys.stdout.isatty()))
+    options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()))
     buffer = _TextBuffer()
     get_reporter(fmt).render(report, buffer, options)
-    if to_file:
-        write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
-    else:
-        click.echo(buffer.getvalue(), nl=False, color=options.color)
+    emit(buffer.getvalue(), output, color=options.color)
     if fail_on is not None:
         level = _SEVERITIES.index(fail_on)
         if any(f.severity.rank >= level for p in report.profiles for f in p.findings):
@@ -162,7 +185,9 @@ def formats_command() -> None:
     table.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
         table.add_row(str(order), parser.family, parser.detection, parser.fields)
-    Console(highlight=False, no_color=not use_color("auto", sys.stdout.isatty()),
+    from rknnprof.cli.output import stdout_is_terminal
+
+    Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
             soft_wrap=False).print(table)
 
 
@@ -180,7 +205,7 @@ _color_option = click.option("--color", type=click.Choice(["auto", "always", "ne
 @click.option("-f", "--format", "fmt", type=click.Choice(list(_COMPARE_FORMATS)),
               help="Output format (default: from the -o suffix, else table).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here.")
-@click.option("--fail-over", type=click.FloatRange(min=0), metavar="PCT",
+@click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
 @click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
               help="Rows per table (table and markdown).")
@@ -209,7 +234,8 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
         ci_outputs.summarize_compare(result, top)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
-            click.echo(f"Error: {comp.model or current}: total time grew {comp.delta_pct:+.1f}% "
+            model = message_line(comp.model or current)
+            click.echo(f"Error: {model}: total time grew {comp.delta_pct:+.1f}% "
                        f"(more than --fail-over {fail_over:g}%)", err=True)
         raise SystemExit(EXIT_FAILED)
 
@@ -242,7 +268,13 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     """
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
-    from rknnprof.cli.output import emit, pick_format, print_warnings, render_options
+    from rknnprof.cli.output import (
+        emit,
+        pick_format,
+        print_warnings,
+        render_options,
+        require_stdin,
+    )
     from rknnprof.reporters.check_views import render_check
 
     if budgets_path is None:
@@ -250,6 +282,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
         if budgets_path is None:
             raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
                                    "in the current folder")
+    require_stdin((path,))
     result = run_check(path, budgets_path, baseline, save_baseline)
     print_warnings(result.warnings)
     fmt = pick_format(fmt, output, _CHECK_FORMATS)
@@ -269,17 +302,22 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
 
 def main() -> None:
     try:
-        rc = cli.main(standalone_mode=False)
+        rc = cli.main(prog_name="rknnprof", standalone_mode=False)
         if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
             sys.exit(rc)
     except RknnprofError as e:
-        click.echo(f"Error: {e}", err=True)
+        click.echo(f"Error: {message_line(e)}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
+    except click.UsageError as e:  # one line, not click's usage + hint + blank + error
+        command = e.ctx.command_path if e.ctx is not None else "rknnprof"
+        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')",
+                   err=True)
+        sys.exit(e.exit_code)
     except click.ClickException as e:
-        e.show()
+        click.echo(f"Error: {message_line(e.format_message())}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)

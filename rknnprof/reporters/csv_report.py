@@ -24,10 +24,13 @@ class CsvReporter(Reporter):
     description = "one row per layer, every layer field plus the profile's source and platform"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
+        from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
         from rknnprof.analysis.frame import report_frame
 
         frame = report_frame(report)
         for column in frame.columns:
-            if frame[column].dtype == object:  # text: names, shapes, warnings; never numbers
+            dtype = frame[column].dtype
+            if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype)):  # text: names, shapes
                 frame[column] = frame[column].map(csv_cell)
         frame.to_csv(out, index=False, lineterminator="\n")
