@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
@@ -34,13 +36,13 @@ class Block(ABC):
         block without consuming the line."""
 
     @abstractmethod
-    def close(self) -> list[Event]:
+    def close(self) -> Sequence[Event]:
         """The block is over (a foreign line, or end of input): return what it found."""
 
     def hand_over(self) -> object | None:
         """After ``close``: what the next block of the same class on the same stream may reuse
         (``take_over``), or None. The table block hands over its table, so that the next frame
-        of the same model is read on a fast path (``parsers/_repeat.py``)."""
+        of the same model is read on a fast path (``parsers/table/repeat.py``)."""
         return None
 
     def take_over(self, carried: object) -> None:  # noqa: B027 - optional hook

@@ -14,9 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
-from rknnprof.parsers._table import is_rule
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
+from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -206,7 +206,7 @@ class RankingBlock(Block):
 
     def _check_total_row(self) -> None:
         """The ``Total`` row against the column sums."""
-        if self.total is None or not self.stats:
+        if self.total is None or self.total_line is None or not self.stats:
             return
         for name, label in (("cpu_time_us", "CPUTime"), ("npu_time_us", "NPUTime"),
                             ("total_time_us", "TotalTime")):

@@ -1,5 +1,7 @@
-"""Renderers for :class:`~rknnprof.budgets.CheckResult`: table (rich), json, markdown, junit,
-plus GitHub Actions workflow-command annotations.
+"""Renderers for :class:`~rknnprof.budgets.CheckResult`: table (rich), json, markdown, junit
+(the HTML page is :mod:`~rknnprof.reporters.gate_html`), plus GitHub Actions workflow-command
+annotations. Registered in :mod:`~rknnprof.reporters.registry`; each renderer is called as
+``render(result, out, options)``.
 
 Annotations follow ``actions/toolkit`` ``command.ts``: ``::error title=…::message`` with ``%``,
 CR and LF escaped in the message, and ``:`` and ``,`` also escaped in property values. GitHub
@@ -26,22 +28,18 @@ STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "inconclusive":
 ANNOTATION_CAP = 10
 
 
-def render_check(result: CheckResult, fmt: str, out: TextIO,
-                 options: RenderOptions | None = None) -> None:
-    options = options or RenderOptions()
-    if fmt == "junit":
-        from rknnprof.reporters.junit import render_check_junit
+def render_junit(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+    """One JUnit test case per budget (:func:`rknnprof.reporters.junit.render_check_junit`)."""
+    from rknnprof.reporters.junit import render_check_junit
 
-        render_check_junit(result, out)
-        return
-    {"table": _table, "json": _json, "markdown": render_markdown}[fmt](result, out, options)
+    render_check_junit(result, out)
 
 
-def _counts(result: CheckResult) -> str:
+def counts(result: CheckResult) -> str:
     return ", ".join(f"{result.count(s)} {s}" for s in ("pass", "warn", "fail", "inconclusive"))
 
 
-def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -71,7 +69,7 @@ def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
         table.add_row(*row, T(v.message))
     console.print(table)
     console.print(Text.assemble((result.overall.upper(), STYLES[result.overall]),
-                                f": {_counts(result)}"))
+                                f": {counts(result)}"))
 
 
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:
@@ -80,7 +78,7 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
     base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
     out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: "
-              f"{_counts(result)}\n\n")
+              f"{counts(result)}\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {markdown(warning)}\n\n")
     several = len({v.model for v in result.verdicts}) > 1
@@ -118,7 +116,7 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
     }
 
 
-def _json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")
 

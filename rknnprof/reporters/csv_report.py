@@ -2,7 +2,7 @@
 
 Columns: ``profile_index, source_path, format, platform, frames, measured`` then every
 :class:`~rknnprof.model.Layer` field under its own name (``id``, ``op_type`` … ``time_share``).
-Text forms are those of :mod:`rknnprof.analysis.frame` (shapes ``1x3x640x640;16x3x3x3``).
+Text forms are those of :mod:`rknnprof.analysis.dataframe` (shapes ``1x3x640x640;16x3x3x3``).
 Missing values are empty cells. A text cell that would start a spreadsheet formula (``=``, ``+``,
 ``-``, ``@``, tab, CR) gets a leading ``'`` (OWASP); numeric columns are written as numbers.
 Profiles without layers contribute no rows (their totals are in ``--format json``). Called
@@ -20,13 +20,11 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 
 class CsvReporter(Reporter):
     name = "csv"
-    suffixes = (".csv",)
-    description = "one row per layer, every layer field plus the profile's source and platform"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-        from rknnprof.analysis.frame import report_frame
+        from rknnprof.analysis.dataframe import report_frame
 
         frame = report_frame(report)
         for column in frame.columns:

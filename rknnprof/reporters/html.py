@@ -16,6 +16,7 @@ uncaught error (the headless-browser test reads both).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html import escape
 from importlib import resources
@@ -33,6 +34,12 @@ def _asset(name: str) -> str:
     return (
         resources.files("rknnprof.reporters").joinpath("assets", name).read_text(encoding="utf-8")
     )
+
+
+def linked(text: str) -> str:
+    """Escaped ``text`` with each ``(https://…)`` it cites turned into a link."""
+    return re.sub(r"\((https://[^\s)&<>\"']+)\)",
+                  lambda m: f'(<a href="{m[1]}">{m[1]}</a>)', escape(text))
 
 
 def rule_doc(code: str) -> str:
@@ -104,8 +111,6 @@ def _num_cell(value: float | int | None, text: str | None = None) -> str:
 
 class HtmlReporter(Reporter):
     name = "html"
-    suffixes = (".html", ".htm")
-    description = "one self-contained HTML file with SVG charts and a sortable layer table"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         titles = ", ".join(F.profile_title(p) for p in report.profiles) or "empty report"
@@ -232,7 +237,7 @@ class HtmlReporter(Reporter):
         if finding.estimate:
             extra.append(f'<p class="note">Estimate: {escape(finding.estimate)}</p>')
         if finding.source:
-            extra.append(f'<p class="note">Source: {escape(finding.source)}</p>')
+            extra.append(f'<p class="note">Source: {linked(finding.source)}</p>')
         doc = rule_doc(finding.code)
         if doc:
             extra.append(

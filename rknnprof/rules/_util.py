@@ -142,7 +142,7 @@ def multi_core_run(profile: Profile) -> bool:
 
 def npu_cores(context: RuleContext, profile: Profile) -> int | None:
     """NPU cores of the profile's SoC; without a platform, the WorkLoad column's slot count
-    (3 slots are printed by RK3588 runtimes, UG230 §3.2.3); None when unknown."""
+    (3 slots are printed by RK3588 runtimes, User Guide §3.2.3); None when unknown."""
     if context.platform is not None:
         return context.platform.npu_cores
     slots = {len(la.workload_pct) for la in profile.layers if la.workload_pct}

@@ -2,7 +2,8 @@
 
 The check is a pure function ``(profile, context) -> iterable of Finding``; its docstring is the
 rule's doc, written as the sections *What it finds / Why it costs time / Example / How to fix /
-Estimate / Source* (shown by ``rknnprof rules CODE``, the HTML report and the README table).
+Estimate*; the rule's ``source`` adds *Source* (shown by ``rknnprof rules CODE``, the HTML
+report and the README table).
 """
 
 from __future__ import annotations
@@ -43,9 +44,17 @@ class Rule:
     summary: str
     """One line for listings."""
     check: Check
+    source: str = ""
+    """Where the advice comes from: public documents by title and URL, ``; ``-separated
+    (built with :mod:`rknnprof.rules.sources`); the doc's *Source* section."""
 
     @property
     def doc(self) -> str:
+        """The check's docstring, then the *Source* section, one citation a line."""
         import inspect
 
-        return inspect.cleandoc(self.check.__doc__ or "")
+        doc = inspect.cleandoc(self.check.__doc__ or "")
+        if not self.source:
+            return doc
+        cited = ";\n    ".join(self.source.split("; "))
+        return f"{doc}\n\nSource:\n    {cited}"

@@ -42,11 +42,12 @@ def markdown_table() -> str:
     ranking and severity rules, as Markdown ending in a newline."""
     from rknnprof.rules import RULES
     from rknnprof.rules._util import ERROR_SHARE, WARNING_SHARE
+    from rknnprof.rules.sources import markdown
 
     rows = ["| Code | Name | Severity (max) | What it flags | Source |", "|---|---|---|---|---|"]
     rows += [
         f"| `{rule.code}` | {rule.name} | {rule.severity.value} | "
-        f"{_cell(rule.summary)} | {_cell(doc_section(rule.doc, 'Source:'))} |"
+        f"{_cell(rule.summary)} | {_cell(markdown(rule.source))} |"
         for rule in RULES
     ]
     notes = [

@@ -9,15 +9,17 @@ from collections.abc import Iterator
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 NAME = "environment"
 MIN_DRIVER = (0, 9, 2)
-"""Drivers older than this are flagged (issue #4; UG230 §8.1.1 recommends at least 0.8.8)."""
+"""Drivers older than this are flagged (issue #4; User Guide §8.1.1 recommends at least 0.8.8)."""
 ZERO_COPY = ("use the zero-copy API: rknn_create_mem + rknn_set_io_mem with pass_through and the "
              "native layouts, and call rknn_mem_sync one way only (TO_DEVICE for inputs, "
              "FROM_DEVICE for outputs) on cacheable buffers")
-ZERO_COPY_SOURCE = ("UG230 §5.2 (Table 5-2), §5.10, §8.1.2; RT232 rknn_create_mem, rknn_mem_sync; "
-                    "airockchip/rknn_model_zoo#167")
+ZERO_COPY_SOURCE = sources(cite("guide", "§5.2 (Table 5-2), §5.10, §8.1.2"),
+                           cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
+                           issue("airockchip/rknn_model_zoo", 167))
 
 
 def _version(text: str | None) -> tuple[int, ...] | None:
@@ -43,7 +45,8 @@ def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
         "level 4 against 19.8 ms at level 0); shares between layers remain comparable",
         "time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs averaged) "
         "before and after each change",
-        0.0, 0.0, "0: a measurement caveat", "UG230 §8.1.2, §10.8; rknn_api.h COLLECT_PERF note")
+        0.0, 0.0, "0: a measurement caveat",
+        sources(cite("guide", "§8.1.2, §10.8"), cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK")))
 
 
 def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -53,7 +56,7 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     known = [hz for hz in freqs.npu_hz if hz]
     fix = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
            "echo performance | tee $(find /sys/ -name *governor)")
-    source = "UG230 §8.1.1; rknn_model_zoo scaling_frequency.sh; rknn_benchmark README"
+    source = sources(cite("guide", "§8.1.1"), cite("zoo-frequency"), cite("benchmark"))
     if not known or None in freqs.ddr_hz or None in freqs.npu_hz:
         unknown = [name for name, values in (("NPU", freqs.npu_hz), ("DDR", freqs.ddr_hz),
                                              ("CPU", freqs.cpu_khz)) if values and None in values]
@@ -87,7 +90,8 @@ def _driver(profile: Profile) -> Iterator[Finding]:
         "kernel, runtime and driver together)",
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
         "/sys/kernel/debug/rknpu/version) and keep librknnrt at the toolkit's version",
-        0.0, 0.0, "0: no time attached", "UG230 §8.1.1; airockchip/rknn-toolkit2#294; issue #4",
+        0.0, 0.0, "0: no time attached",
+        sources(cite("guide", "§8.1.1"), issue(TOOLKIT2, 294)),
         untimed=Severity.WARNING)
 
 
@@ -137,7 +141,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         (e) Input/OutputOperator taking at least 3% of the frame (RKN050.io_share).
 
     Why it costs time:
-        Profiling adds debugging code and turns off some parallelism (UG230 §10.8), so tables
+        Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables
         overstate time. A lowered clock slows every NPU layer. With the general API
         (rknn_inputs_set / rknn_outputs_get) the runtime copies and converts inputs and outputs
         on the CPU (14.8 ms for a 640x640 yolov5s input, rknn_model_zoo#167) and flushes the
@@ -159,11 +163,6 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         (a), (c) and Unknown clocks: 0 (severity info; warning for an old driver). Low clock:
         NPU time x (1 - clock / maximum). (d) Avg Time minus the table total. (e) the IO
         operators' time (upper bound).
-
-    Source:
-        UG230 §5.2, §5.10, §8.1.1, §8.1.2, §10.8; RT232 rknn_create_mem, rknn_mem_sync;
-        airockchip/rknn_model_zoo#167, scaling_frequency.sh; airockchip/rknn-toolkit2#294;
-        DOMAIN.md §6a, §6e, §7 #15-#19, §8; issue #4 (driver 0.9.2).
     """
     total = total_us(profile)
     yield from _outside_table(profile, context)
@@ -176,5 +175,9 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
 RULES = (
     Rule("RKN050", NAME, Severity.WARNING,
          "Profiling overhead, clocks, driver version, and time outside the layer table "
-         "(zero-copy I/O, one-way cache sync)", check_environment),
+         "(zero-copy I/O, one-way cache sync)", check_environment,
+         source=sources(cite("guide", "§5.2, §5.10, §8.1.1, §8.1.2, §10.8"),
+                 cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
+                 issue("airockchip/rknn_model_zoo", 167), cite("zoo-frequency"),
+                 issue(TOOLKIT2, 294))),
 )

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
-from rknnprof.model import Finding, Layer, Profile, Severity, Target
+from rknnprof.analysis.savings import NONE
+from rknnprof.model import Finding, Layer, Profile, Severity, Target, ThroughputGain
 from rknnprof.rules._util import grade, labels, npu_cores, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 POSTPROCESS_OPS = frozenset({"exSoftmax13", "Softmax", "exSoftmaxMask", "LogSoftmax", "Hardmax",
                              "ArgMax", "ArgMin", "TopK"})
@@ -45,8 +48,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, have no
         multi-core split, and Softmax is limited to axis 1 or 3 and by the Transpose limits
-        (OPL232). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on RK3588
-        (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
+        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on
+        RK3588 (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
 
     Example:
         post-processing runs on the NPU inside the model: #121 exSoftmax13
@@ -60,10 +63,6 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Estimate:
         Upper bound: the layers' time (the CPU decoding that replaces them is not in the log;
         after thresholding it is usually small).
-
-    Source:
-        OPL232 Softmax/exSoftmax13; THU-MIG/yolov10#115; airockchip/rknn-toolkit2#54;
-        rknn_model_zoo examples/yolov8/README.md; DOMAIN.md §7 #4.
     """
     layers = _postprocess_layers(profile)
     total = total_us(profile)
@@ -80,7 +79,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
         layer_ids=tuple(la.id for la in layers),
         est_saving_us=spent,
         estimate="upper bound: the post-processing layers' time",
-        source="OPL232 Softmax; THU-MIG/yolov10#115; rknn_model_zoo examples/yolov8",
+        source=sources(cite("ops", "Softmax"), issue("THU-MIG/yolov10", 115),
+                       cite("zoo-yolov8")),
     )
 
 
@@ -88,8 +88,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
     """
     What it finds:
         Attention layers (exSDPAttention, exMatMul) on the NPU that take at least 2% of the
-        frame (option RKN061.min_share). Neither op splits across NPU cores (OPL232 多核联合),
-        so on RK3588 and RK3576 the other cores idle while they run.
+        frame (option RKN061.min_share). Neither op splits across NPU cores (Operator List
+        multi-core table), so on RK3588 and RK3576 the other cores idle while they run.
 
     Why it costs time:
         Attention cost grows with the square of the sequence length, and these fused ops run
@@ -107,13 +107,9 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         map) for latency.
 
     Estimate:
-        With Flash Attention (RK3562, RK3576): half the attention time [assumption: the
-        kernel's speed-up is not published]. Else on a multi-core SoC: attention time x
-        (1 - 1/cores), the idle-core time (throughput with one context per core). Else 0.
-
-    Source:
-        OPL232 exSDPAttention, exMatMul, 多核联合; TK232 config enable_flash_attention;
-        CHANGELOG 2.1.0; DOMAIN.md §5b, §7 #22.
+        0 latency: Flash Attention's speed-up is not published, and RK3588 has no faster
+        kernel. On a multi-core SoC without Flash Attention, the idle cores are a
+        ``throughput_gain`` (one context per core, up to the core count), never a saving.
     """
     layers = [
         la for la in profile.layers if la.target is Target.NPU and la.op_type in ATTENTION_OPS
@@ -137,28 +133,38 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         fix = "attend over fewer positions (a smaller feature map) or fewer heads"
     if platform is None:
         fix += "; pass --platform to learn whether Flash Attention is available"
-    saving = spent * 0.5 if flash else spent * (1.0 - 1.0 / cores)
     shapes = sorted({str(la.input_shapes[0]).replace(" ", "") for la in layers if la.input_shapes})
+    gain = (ThroughputGain(float(cores), f"{cores} NPU cores, one context each (upper bound); "
+                           "these ops run on one core in any mask")
+            if cores > 1 and not flash else None)
+    basis = ("Flash Attention's speed-up is not published: no latency figure" if flash else
+             "no faster attention kernel on this SoC: no latency figure")
     yield Finding(
-        code="RKN061", name="attention", severity=grade(saving or spent, total, Severity.WARNING),
+        code="RKN061", name="attention",
+        severity=grade(spent, total, Severity.WARNING) if flash or cores > 1 else Severity.INFO,
         message=(f"{len(layers)} attention layer(s) take {us(spent)} ({pct(spent / total)} of the "
                  f"frame) on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
                  + (f"; query shape {', '.join(shapes[:2])}" if shapes else "")),
         fix=fix,
         layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
-        estimate=("half the attention time with Flash Attention [assumed]" if flash else
-                  f"attention time x (1 - 1/{cores}) (idle cores, throughput)" if cores > 1 else
-                  "0: no faster path known on this SoC"),
-        source="OPL232 exSDPAttention / 多核联合; TK232 enable_flash_attention; CHANGELOG 2.1.0",
+        estimate="0 latency (no published speed-up); idle cores as throughput",
+        source=sources(cite("ops", "exSDPAttention, multi-core table"),
+                       cite("toolkit-api", "enable_flash_attention"), cite("changelog", "2.1.0")),
+        throughput_gain=gain,
+        **replace(NONE, basis=basis).fields(),
     )
 
 
 RULES = (
     Rule("RKN060", "post-processing", Severity.ERROR,
          "Softmax/DFL decoding running on the NPU inside the model: move it out",
-         check_post_processing),
+         check_post_processing,
+         source=sources(cite("ops", "Softmax, exSoftmax13"), issue("THU-MIG/yolov10", 115),
+                 issue(TOOLKIT2, 54), cite("zoo-yolov8"))),
     Rule("RKN061", "attention", Severity.WARNING,
          "Attention ops (exSDPAttention, exMatMul) on one core; Flash Attention where available",
-         check_attention),
+         check_attention,
+         source=sources(cite("ops", "exSDPAttention, exMatMul, multi-core table"),
+                 cite("toolkit-api", "config enable_flash_attention"),
+                 cite("changelog", "2.1.0"))),
 )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rknnprof.model import Finding, Profile, Severity, Target
+from rknnprof.analysis.savings import from_fraction
+from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
 FP16_ONLY_OPS = {"exNorm", "exLayerNorm"}
-"""Ops that are float16-only on the NPU (OPL232 exNorm): quantizing leaves them FP16."""
+"""Ops that are float16-only on the NPU (Operator List exNorm): quantizing leaves them FP16."""
 DEFAULT_SPEEDUP = 0.5
 """Saving fraction when the platform's MAC rates are unknown: INT8 tensors are half the bytes."""
 
@@ -23,9 +25,9 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         a platform that runs INT8 (every SoC except RK2118, which is float16-only).
 
     Why it costs time:
-        "The INT8 computing power of NPU is much greater than that of FP16" (UG230 §8.3): RK3588
-        does 1024 INT8 MACs per cycle per core against 512 FP16, and INT8 tensors are half the
-        bytes, so both compute- and bandwidth-bound layers run faster quantized.
+        "The INT8 computing power of NPU is much greater than that of FP16" (User Guide §8.3):
+        RK3588 does 1024 INT8 MACs per cycle per core against 512 FP16, and INT8 tensors are half
+        the bytes, so both compute- and bandwidth-bound layers run faster quantized.
 
     Example:
         41 FLOAT16 NPU layer(s) take 12840 us (63.0% of the frame): #3 Conv (Conv:conv1) 2100 us,
@@ -40,47 +42,60 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         FP16 layer time x (1 - R_fp16 / R_int8) with the platform's MACs per cycle (0.5 on
         RK3588); where the rates are unknown, 0.5 as well, because INT8 moves half the bytes.
         An upper-end figure: fixed per-layer overheads do not halve.
-
-    Source:
-        UG230 §8.3; TK232 config quantized_dtype, hybrid quantization; DOMAIN.md §4 notes,
-        §7 #11.
     """
+    layers = covered_layers(profile, context)
+    if not layers:
+        return
+    platform = context.platform
+    total = total_us(profile)
+    fp16_time = time_of(layers)
+    share = fp16_time / total if total else 0.0
+    fraction = DEFAULT_SPEEDUP
+    rates = "INT8 tensors are half the bytes of FP16"
+    if platform is not None:
+        r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
+        if r8 and r16:
+            fraction = 1.0 - r16 / r8
+            rates = (f"{platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core, and "
+                     "half the bytes")
+    saving = from_fraction(layers, fraction, f"{fraction:.0%} of each FP16 layer's time: {rates} "
+                           "(User Guide §8.3); an upper-end figure, fixed per-layer costs do "
+                           "not shrink")
+    yield Finding(
+        code="RKN002", name="float16", severity=grade(saving.total_us, total),
+        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
+                 f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
+                 f"({rates})"),
+        fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
+             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
+             "the sensitive layers FP16 with hybrid quantization"),
+        layer_ids=tuple(la.id for la in layers),
+        estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
+        source=sources(cite("guide", "§8.3"),
+                       cite("toolkit-api", "quantized_dtype, hybrid quantization")),
+        **saving.fields(),
+    )
+
+
+def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
+    """The FP16 NPU layers RKN002 advises quantizing (empty when it does not fire): other rules
+    leave these layers to it, so one cause gets one finding."""
     platform = context.platform
     if platform is not None and platform.int8_supported is False:
-        return
+        return []
     layers = [
         la for la in profile.layers
         if la.target is Target.NPU and dtype_key(la.data_type) == "float16"
         and la.op_type not in FP16_ONLY_OPS and "DataConvert" not in la.op_type and not la.is_io
     ]
     total = total_us(profile)
-    fp16_time = time_of(layers)
-    share = fp16_time / total if total else 0.0
-    if not layers or share < opt(context, "RKN002", "min_share", 0.05):
-        return
-    fraction = DEFAULT_SPEEDUP
-    rates = ""
-    if platform is not None:
-        r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
-        if r8 and r16:
-            fraction = 1.0 - r16 / r8
-            rates = f" ({platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core)"
-    saving = fp16_time * fraction
-    yield Finding(
-        code="RKN002", name="float16", severity=grade(saving, total),
-        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
-                 f"frame): {labels(layers)}; INT8 could save about {us(saving)}{rates}"),
-        fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
-             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
-             "the sensitive layers FP16 with hybrid quantization"),
-        layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
-        estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
-        source="UG230 §8.3; TK232 quantized_dtype / hybrid quantization",
-    )
+    share = time_of(layers) / total if total else 0.0
+    return layers if layers and share >= opt(context, "RKN002", "min_share", 0.05) else []
 
 
 RULES = (
     Rule("RKN002", "float16", Severity.ERROR,
-         "FP16 layers that would run faster quantized to INT8", check_float16),
+         "FP16 layers that would run faster quantized to INT8", check_float16,
+         source=sources(cite("guide", "§8.3"),
+                 cite("toolkit-api", "config quantized_dtype, hybrid quantization"))),
 )

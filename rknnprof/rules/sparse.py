@@ -10,8 +10,10 @@ from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, share, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
 
-SOURCE = "UG230 §5.11 (Tables 5-10, 5-12); TK232 config sparse_infer; autosparsity README"
+SOURCE = sources(cite("guide", "§5.11 (Tables 5-10, 5-12)"),
+                 cite("toolkit-api", "config sparse_infer"), cite("autosparsity"))
 DENSE = (None, "0%")
 
 
@@ -39,10 +41,10 @@ def _candidate(layer: Layer) -> bool:
 def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        On SoCs with sparse inference (RK3576; TK232 also names RV1126B): (a) dense INT8
-        group-1 Conv layers (SparseRation 0% or no sparsity column) with 32-aligned input and
-        output channels, more than 32 output channels, not bandwidth-bound, each at least 1%
-        of the frame (option RKN040.min_share), when together at least 5%
+        On SoCs with sparse inference (RK3576; the Toolkit2 API Reference also names RV1126B): (a)
+        dense INT8 group-1 Conv layers (SparseRation 0% or no sparsity column) with 32-aligned
+        input and output channels, more than 32 output channels, not bandwidth-bound, each at least
+        1% of the frame (option RKN040.min_share), when together at least 5%
         (RKN040.min_total_share); (b) layers with sparse weights (50%/75%) that cannot run
         faster: not a group-1 Conv, not INT8, channels not 32-aligned, 32 or fewer output
         channels, or bandwidth-bound.
@@ -50,7 +52,7 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     Why it costs time:
         Sparse inference skips zero weights in 4:2 (50%) or 16:4 (75%) patterns and cuts the
         MACs of compute-bound convs. It supports only 2-D Conv with group 1, 32-aligned
-        channels and INT8 (UG230 §5.11 Table 5-12); "the number of sparse weight channels must
+        channels and INT8 (User Guide §5.11 Table 5-12); "the number of sparse weight channels must
         be greater than 32 to take effect" (autosparsity). Sparse weights elsewhere cost
         accuracy for no speed.
 
@@ -67,10 +69,6 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     Estimate:
         (a) Half the candidates' time (4:2 sparsity halves their MACs; an upper bound for
         compute-bound layers). (b) 0: nothing to gain in time.
-
-    Source:
-        UG230 §5.11 (Tables 5-10, 5-12); TK232 config sparse_infer; airockchip/rknn-toolkit2
-        autosparsity/README.md; DOMAIN.md §8.
     """
     platform = context.platform
     if platform is None or not platform.feature("sparse_inference"):
@@ -114,5 +112,6 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
 RULES = (
     Rule("RKN040", "sparse-inference", Severity.WARNING,
          "Dense INT8 convs that sparse inference could speed up, and sparse layers that gain "
-         "nothing (RK3576/RV1126B)", check_sparse_inference),
+         "nothing (RK3576/RV1126B)", check_sparse_inference,
+         source=SOURCE),
 )

@@ -15,6 +15,7 @@ from rknnprof.rules.catalogue import (
     replace_section,
     section_of,
 )
+from rknnprof.rules.sources import markdown
 from tests.conftest import REPO
 
 
@@ -29,8 +30,8 @@ def test_table_has_one_row_per_rule_with_its_source() -> None:
     table = markdown_table()
     for rule in RULES:
         [row] = [line for line in table.splitlines() if line.startswith(f"| `{rule.code}` |")]
-        source = doc_section(rule.doc, "Source:")
-        assert source and source in row and rule.name in row and rule.severity.value in row
+        assert rule.source and doc_section(rule.doc, "Source:") == rule.source
+        assert markdown(rule.source) in row and rule.name in row and rule.severity.value in row
 
 
 def test_replace_section_appends_markers_then_replaces_in_place() -> None:

@@ -1,0 +1,84 @@
+"""Where the advice comes from: the public documents the rules cite, by title and URL.
+
+One table, so every citation a user reads (``rknnprof rules CODE``, a finding's ``source``, the
+README and HTML) names a document they can open: its public title, in English, and a URL.
+Section numbers (``§8.2.4``) are those of the named version. Cite with :func:`cite` and
+:func:`issue`; join several with :func:`sources`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TOOLKIT2 = "airockchip/rknn-toolkit2"
+"""The SDK's repository, for :func:`issue`."""
+_TOOLKIT = f"https://github.com/{TOOLKIT2}/blob"
+_ZOO = "https://github.com/airockchip/rknn_model_zoo/blob/main"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A public document: its title as readers know it, and where to read it."""
+
+    title: str
+    """English title with the version whose section numbers are cited."""
+    url: str
+
+
+DOCUMENTS: dict[str, Document] = {
+    "guide": Document(
+        "RKNN SDK User Guide V2.3.0",
+        f"{_TOOLKIT}/v2.3.0/doc/02_Rockchip_RKNPU_User_Guide_RKNN_SDK_V2.3.0_EN.pdf"),
+    "ops": Document(
+        "RKNN Compiler Support Operator List V2.3.2",
+        f"{_TOOLKIT}/v2.3.2/doc/05_RKNN_Compiler_Support_Operator_List_V2.3.2.pdf"),
+    "toolkit-api": Document(
+        "RKNN-Toolkit2 API Reference V2.3.2",
+        f"{_TOOLKIT}/v2.3.2/doc/03_Rockchip_RKNPU_API_Reference_RKNN_Toolkit2_V2.3.2_EN.pdf"),
+    "runtime-api": Document(
+        "RKNN Runtime C API Reference V2.3.2",
+        f"{_TOOLKIT}/v2.3.2/doc/04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf"),
+    "api-header": Document(
+        "rknn_api.h (runtime header)",
+        f"{_TOOLKIT}/v2.3.2/rknpu2/runtime/Linux/librknn_api/include/rknn_api.h"),
+    "changelog": Document("RKNN-Toolkit2 CHANGELOG", f"{_TOOLKIT}/master/CHANGELOG.md"),
+    "autosparsity": Document("RKNN-Toolkit2 autosparsity README",
+                             f"{_TOOLKIT}/master/autosparsity/README.md"),
+    "benchmark": Document("rknn_benchmark README",
+                          f"{_TOOLKIT}/master/rknpu2/examples/rknn_benchmark/README.md"),
+    "zoo": Document("RKNN Model Zoo README (benchmark table)", f"{_ZOO}/README.md"),
+    "zoo-yolov8": Document("RKNN Model Zoo YOLOv8 example README",
+                           f"{_ZOO}/examples/yolov8/README.md"),
+    "zoo-frequency": Document("RKNN Model Zoo scaling_frequency.sh",
+                              f"{_ZOO}/scaling_frequency.sh"),
+}
+
+
+def cite(key: str, where: str = "") -> str:
+    """``RKNN SDK User Guide V2.3.0 §8.3 (https://…)``: title, the part cited, then the URL."""
+    document = DOCUMENTS[key]
+    return f"{document.title}{' ' + where if where else ''} ({document.url})"
+
+
+def issue(repo: str, number: int, about: str = "") -> str:
+    """A GitHub issue: ``airockchip/rknn-toolkit2#514 Resize (https://github.com/…/issues/514)``."""
+    return (f"{repo}#{number}{' ' + about if about else ''} "
+            f"(https://github.com/{repo}/issues/{number})")
+
+
+def sources(*citations: str) -> str:
+    """Several citations as one line, ``; ``-separated."""
+    return "; ".join(citations)
+
+
+_CITATION = re.compile(r"(?P<text>.+?) \((?P<url>https://[^\s)]+)\)$")
+
+
+def markdown(text: str) -> str:
+    """A ``; ``-separated source line with each cited URL as a Markdown link on its text."""
+    parts = []
+    for part in text.split("; "):
+        found = _CITATION.match(part)
+        parts.append(f"[{found['text']}]({found['url']})" if found else part)
+    return "; ".join(parts)
