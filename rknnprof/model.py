@@ -42,13 +42,17 @@ class Bound(StrEnum):
 
 
 class BoundBasis(StrEnum):
-    """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs DDR bandwidth, the
-    Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not compute the op's
-    NPU cycles: ``unknown``), or nothing usable."""
+    """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs the DDR rate achieved on
+    the platform, the Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not
+    compute the op's NPU cycles: ``unknown``), a rate no DDR reaches (a view), or nothing
+    usable."""
 
     CYCLES = "cycles"
     NO_NPU_CYCLES = "no-npu-cycles"
     RW_RATE = "rw-rate"
+    VIEW = "view"
+    """RW(KB)/Time above the DDR's theoretical peak (or RW in Time 0): the op moved no data of its
+    own (a Reshape relabelling a tensor); ``bound`` stays ``unknown``."""
     TARGET = "target"
     NONE = "none"
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rknnprof.analysis.mac import is_conv
-from rknnprof.model import Finding, Layer, Profile, Severity
+from rknnprof.analysis.savings import from_removal
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity
 from rknnprof.rules._util import (
     feeds,
     following,
@@ -41,24 +42,29 @@ NORM_CHAIN = ["ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"]
 def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        A Pad layer whose output (same shape) is the input of a Conv within the next 3 layers,
-        where the padding per side is at most 15 (the NPU Conv pad limit).
+        Pad layers whose output (same shape) is the input of a Conv within the next 3 layers,
+        where the padding per side is at most 15 (the NPU Conv pad limit). One finding lists
+        them all: one cause, one change.
 
     Why it costs time:
         An explicit Pad copies the whole tensor through DDR (a size-transformation op, User Guide
         Table 8-5); Conv pads the borders itself at no cost. Pad may even run on the CPU.
 
     Example:
-        Pad #12 (520 us) feeds Conv #13: fold the padding into the Conv's pads
+        20 Pad layer(s) on the NPU feed a Conv (matched by shape) and take 5200 us: #12 Pad
+        (Pad:/pad) 520 us -> #13, ... +17 more; if they pad with zeros (the log does not say),
+        the Conv's own pads do the same for free
 
     How to fix:
         Set the Conv's pads attribute and drop the Pad (in PyTorch: Conv2d(padding=...)
         instead of F.pad); keep mode constant-zero, the only one Conv pads support.
 
     Estimate:
-        The Pad layer's time (the Conv's time is assumed unchanged).
+        The Pad layers' measured time (each Conv's time is assumed unchanged: zero padding is
+        free in the Conv). Confidence medium: the log does not print the Pad mode.
     """
     layers = profile.layers
+    pairs: list[tuple[Layer, Layer]] = []
     for index, pad in enumerate(layers):
         if pad.op_type != "Pad":
             continue
@@ -68,27 +74,37 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
                 continue
         conv = next((la for la in following(layers, index, WINDOW)
                      if is_conv(la) and feeds(pad, la)), None)
-        if conv is None:
-            continue
-        yield Finding(
-            code="RKN021", name="pad-before-conv",
-            severity=grade(pad.time_us or 0.0, total_us(profile), Severity.WARNING),
-            message=(f"{label(pad)} ({us(pad.time_us or 0)} on the {pad.target}) feeds "
-                     f"{label(conv)} (matched by shape)"),
-            fix="set the Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
-            layer_ids=(pad.id, conv.id),
-            est_saving_us=pad.time_us or 0.0,
-            estimate="the Pad layer's time",
-            source=sources(cite("guide", "§8.5.2 Table 8-5"),
-                           cite("ops", "Convolution pad limits")),
-        )
+        if conv is not None:
+            pairs.append((pad, conv))
+    if not pairs:
+        return
+    pads = [pad for pad, _ in pairs]
+    saving = from_removal(pads, f"the {len(pads)} Pad layers' measured time; the Convs are "
+                          "assumed to pad at no cost (they do for zero padding)",
+                          Confidence.MEDIUM)
+    shown = ", ".join(f"{label(p)} -> #{c.id}" for p, c in pairs[:3])
+    more = f" +{len(pairs) - 3} more" if len(pairs) > 3 else ""
+    on = "/".join(sorted({str(p.target) for p in pads}))
+    yield Finding(
+        code="RKN021", name="pad-before-conv",
+        severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
+        message=(f"{len(pads)} Pad layer(s) on the {on} feed a Conv (matched by shape) and take "
+                 f"{us(time_of(pads))}: {shown}{more}; if they pad with zeros (the log does not "
+                 "say), the Conv's own pads do the same for free"),
+        fix="set each Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
+        layer_ids=tuple(i for pair in pairs for i in (pair[0].id, pair[1].id)),
+        estimate="the Pad layers' time",
+        source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution pad limits")),
+        **saving.fields(),
+    )
 
 
 def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Two or more consecutive Reshape/Transpose/Slice/Squeeze/Flatten layers, each feeding the
-        next (output shape = next input shape).
+        next (output shape = next input shape). All chains of a model are one finding; under
+        the noise floor (a few us of Reshapes) it is info.
 
     Why it costs time:
         Each one is a data-transfer op that moves the tensor (User Guide Table 8-5). The User
@@ -96,7 +112,8 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         terms").
 
     Example:
-        Reshape #40 -> Transpose #41 -> Reshape #42 take 930 us: merge into one op
+        1 chain(s) of back-to-back layout ops (matched by shape) take 930 us: #40 Reshape ->
+        #41 Transpose -> #42 Reshape
 
     How to fix:
         Rewrite the chain as a single Reshape or Transpose (or none) in the source model;
@@ -105,33 +122,38 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     Estimate:
         The chain's time minus its most expensive member (one op is assumed to remain).
     """
-    layers = profile.layers
+    chains: list[list[Layer]] = []
     chain: list[Layer] = []
-
-    def flush() -> Iterator[Finding]:
-        if len(chain) >= 2:
-            spent = time_of(chain)
-            biggest = max(la.time_us or 0.0 for la in chain)
-            yield Finding(
-                code="RKN022", name="mergeable-reshapes",
-                severity=grade(spent - biggest, total_us(profile), Severity.WARNING),
-                message=(" -> ".join(label(la) for la in chain)
-                         + f" take {us(spent)} back to back (matched by shape)"),
-                fix=("rewrite the chain as one Reshape or Transpose in the source model "
-                     "(User Guide §8.4.4 'combining similar terms')"),
-                layer_ids=tuple(la.id for la in chain),
-                est_saving_us=spent - biggest,
-                estimate="chain time minus its largest member",
-                source=cite("guide", "§8.4.4"),
-            )
-
-    for layer in layers:
+    for layer in profile.layers:
         if layer.op_type in RESHAPES and (not chain or feeds(chain[-1], layer)):
             chain.append(layer)
             continue
-        yield from flush()
+        if len(chain) >= 2:
+            chains.append(chain)
         chain = [layer] if layer.op_type in RESHAPES else []
-    yield from flush()
+    if len(chain) >= 2:
+        chains.append(chain)
+    if not chains:
+        return
+    # one op of each chain remains: the others go (the largest is kept)
+    gone = [la for c in chains
+            for la in sorted(c, key=lambda la: -(la.time_us or 0.0))[1:]]
+    saving = from_removal(gone, f"the measured time of all but the largest op of each of the "
+                          f"{len(chains)} chain(s)")
+    shown = "; ".join(" -> ".join(label(la) for la in c) for c in chains[:2])
+    more = f"; +{len(chains) - 2} more chain(s)" if len(chains) > 2 else ""
+    yield Finding(
+        code="RKN022", name="mergeable-reshapes",
+        severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
+        message=(f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
+                 f"{us(time_of(la for c in chains for la in c))}: {shown}{more}"),
+        fix=("rewrite each chain as one Reshape or Transpose in the source model "
+             "(User Guide §8.4.4 'combining similar terms')"),
+        layer_ids=tuple(la.id for c in chains for la in c),
+        estimate="each chain's time minus its largest member",
+        source=cite("guide", "§8.4.4"),
+        **saving.fields(),
+    )
 
 
 def _fusable(conv: Layer, nxt: Layer) -> str | None:
