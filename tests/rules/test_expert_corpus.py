@@ -64,3 +64,14 @@ def test_activation_swap_comes_first_or_second(prefix: str, share: str, expected
     assert share in found.message
     assert found.est_saving_us == pytest.approx(expected)
     assert profile.findings.index(found) <= 1
+
+
+def test_08_leaky_relu_after_conv_add_is_one_finding() -> None:
+    # 08 (eval_perf.csv): #21 ConvAdd -> #22 LeakyRelu 2977 us, #31 -> #32 4104, #33 -> #34
+    # 1388, #43 -> #44 1921: 10390 us of 163836 (6.3 %). The ConvLeakyRelu -> Add and
+    # Conv -> Tanh neighbours are adjacent already: no finding for them.
+    [found] = codes(only("08_"), "RKN023")
+    assert found.layer_ids == (21, 22, 31, 32, 33, 34, 43, 44)
+    assert dict(found.saving_by_layer) == {22: 2977, 32: 4104, 34: 1388, 44: 1921}
+    assert found.est_saving_us == 10390
+    assert "for 10390 us (6.3% of the frame)" in found.message

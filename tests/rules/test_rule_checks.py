@@ -281,14 +281,23 @@ def test_rkn022_single_or_unchained() -> None:
 
 # --- RKN023 unfused Conv + activation / Add --------------------------------------------------
 
-def test_rkn023_conv_then_relu_and_convrelu_then_add() -> None:
+def test_rkn023_adjacent_conv_and_relu_or_add_are_quiet() -> None:
+    # adjacent already: "make it the Conv's adjacent consumer" would be advice that holds
     profile = P(L(1, "Conv", NPU, 200, o=((1, 16, 8, 8),)),
                 L(2, "Relu", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
                 L(3, "ConvRelu", NPU, 200, o=((1, 16, 8, 8),)),
                 L(4, "Add", NPU, 25, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
-    findings = run("RKN023", profile)
-    assert [(f.layer_ids, f.est_saving_us) for f in findings] == [((1, 2), 40), ((3, 4), 25)]
-    assert "Conv+Relu+Add is a hardware fusion" in findings[1].message
+    assert run("RKN023", profile) == []
+
+
+def test_rkn023_sigmoid_after_conv_add_is_one_finding() -> None:
+    profile = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+                L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+                L(3, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+                L(4, "Sigmoid", NPU, 25, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)))
+    [finding] = run("RKN023", profile)
+    assert (finding.layer_ids, finding.est_saving_us) == ((1, 2, 3, 4), 65)
+    assert "not Conv+Add+Sigmoid" in finding.message
 
 
 def test_rkn023_convexswish_add_and_shape_mismatch_are_quiet() -> None:

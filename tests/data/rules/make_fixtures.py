@@ -161,11 +161,21 @@ def fixtures() -> dict[str, list[str]]:
                  "Reshape:/head/Reshape_1")]
     f["RKN022"] = [*info(), *table(clean(extra=chain))]
     f["RKN022_ok"] = f["RKN002_ok"]
-    # RKN023: Conv then a separate Relu
-    unfused = [conv("Conv", 64, 64, 80, name="Conv:/neck/conv_plain/Conv"),
-               row("Relu", c64, c64, 120, 800, "Relu:/neck/Relu")]
-    f["RKN023"] = [*info(), *table(clean(extra=unfused))]
-    f["RKN023_ok"] = f["RKN002_ok"]
+    # RKN023: a LeakyRelu after a ConvAdd (no fusion rule covers it), and a Clip behind a
+    # Transpose; the _ok log has a Conv next to its Relu and a ConvAdd next to a Relu: adjacent
+    # already, so "make it the adjacent consumer" would be no advice
+    conv_add = conv("ConvAdd", 64, 64, 80, k=1, time=300, name="Conv:/neck/res/Conv")
+    conv_add = (*conv_add[:3], conv_add[3] + ",...", *conv_add[4:])  # the residual, elided
+    c80t = shape(1, 80, 80, 64)
+    leaky = [conv_add, row("LeakyRelu", c64, c64, 420, 800, "LeakyRelu:/neck/LeakyRelu")]
+    behind = [conv("Conv", 64, 64, 80, k=1, name="Conv:/head/proj/Conv"),
+              row("Transpose", c64, c80t, 160, 800, "Transpose:/head/Transpose"),
+              row("Clip", c80t, c80t, 130, 800, "Clip:/head/Clip")]
+    f["RKN023"] = [*info(), *table(clean(extra=leaky + behind))]
+    adjacent = [conv("Conv", 64, 64, 80, name="Conv:/neck/conv_plain/Conv"),
+                row("Relu", c64, c64, 120, 800, "Relu:/neck/Relu"),
+                conv_add, row("Relu", c64, c64, 110, 800, "Relu:/neck/Relu_1")]
+    f["RKN023_ok"] = [*info(), *table(clean(extra=adjacent))]
     # RKN024: Split + Sigmoid + Mul left unfused (GLU)
     glu = [row("Split", f"{c64},(2)", f"{shape(1, 32, 80, 80)},...", 150, 400, "Split:/glu/Split"),
            row("Sigmoid", shape(1, 32, 80, 80), shape(1, 32, 80, 80), 140, 400, "Sigmoid:/glu/Sigmoid"),
