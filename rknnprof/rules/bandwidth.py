@@ -84,8 +84,8 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         in memory; tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
 
     Example:
-        12 bandwidth-bound layer(s) take 21400 us (16.7% of the frame) waiting on DDR; largest:
-        #9 Concat (Concat:/model.2/Concat) 2002 us, #5 Split (Split:/model.2/Split) 1195 us
+        12 bandwidth-bound layer(s) take 21,400 us (16.7% of the frame) waiting on DDR; largest:
+        #9 Concat (Concat:/model.2/Concat) 2,002 us, #5 Split (Split:/model.2/Split) 1,195 us
 
     How to fix:
         One change, picked from the slowest layers: quantize FP16 layers to INT8; else round

@@ -128,7 +128,7 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
 
     Example:
         under a multi-core mask, 40 NPU layer(s) ran on core 0 alone (WorkLoad 100%/0%/0%) for
-        9800 us (48.0% of the frame) while the other 2 core(s) idled; op types: ConvExSwish
+        9,800 us (48.0% of the frame) while the other 2 core(s) idled; op types: ConvExSwish
 
     How to fix:
         For throughput, one context per core instead of one multi-core context

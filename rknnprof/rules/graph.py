@@ -229,7 +229,7 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
         no matching due to different connection relationships" (User Guide §8.5.3).
 
     Example:
-        ReduceMean #50 -> ... -> Div #56 (LayerNorm pattern, 1200 us) is not fused into exNorm
+        ReduceMean #50 -> ... -> Div #56 (LayerNorm pattern, 1,200 us) is not fused into exNorm
 
     How to fix:
         Export the subgraph in the canonical form (torch.nn.LayerNorm / F.glu, same axes, no

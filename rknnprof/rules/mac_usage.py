@@ -163,7 +163,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         once); depthwise convs use few MACs per byte.
 
     Example:
-        #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16130 us (12.6%):
+        #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16,130 us (12.6%):
         3 input channels not a multiple of 32; 16 output channels not a multiple of 32; NPU
         cycles are 21.3x the ideal (MACs / 1024 MACs per cycle)
 

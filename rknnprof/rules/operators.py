@@ -60,7 +60,7 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
         activation (ConvExSwish, ConvSigmoid) is not counted here.
 
     Example:
-        data transfer ops take 2365 us (11.6% of the frame) in 36 layer(s): Concat 1645 us in
+        data transfer ops take 2,365 us (11.6% of the frame) in 36 layer(s): Concat 1,645 us in
         19, Split 664 us in 11, Reshape 56 us in 6; largest #88 Concat (Concat:node_cat_11) 318 us
 
     How to fix:

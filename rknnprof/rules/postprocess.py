@@ -46,12 +46,12 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, have no
         multi-core split, and Softmax is limited to axis 1 or 3 and by the Transpose limits
-        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on
+        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14,254 us on
         RK3588 (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
 
     Example:
         post-processing runs on the NPU inside the model: #121 exSoftmax13
-        (exSoftmax13:/model.23/dfl/Softmax) 14254 us; 14254 us in all (41.2% of the frame)
+        (exSoftmax13:/model.23/dfl/Softmax) 14,254 us; 14,254 us in all (41.2% of the frame)
 
     How to fix:
         Cut the exported model before the DFL / softmax decoding (outputs after the last
@@ -95,8 +95,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         (rknn.config(enable_flash_attention=True), toolkit 2.1.0+) that RK3588 lacks.
 
     Example:
-        2 exSDPAttention layer(s) take 2674 us (13.1% of the frame) on one core: #63
-        exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1338 us, ...
+        2 exSDPAttention layer(s) take 2,674 us (13.1% of the frame) on one core: #63
+        exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1,338 us, ...
 
     How to fix:
         Where the platform has it (RK3562, RK3576), build with

@@ -21,7 +21,7 @@ def only(prefix: str):
 def test_19_pow_on_cpu_ranks_first() -> None:
     profile = only("19_")
     first = profile.findings[0]
-    assert first.code == "RKN001" and first.message.startswith("Pow runs on the CPU: 88001 us")
+    assert first.code == "RKN001" and first.message.startswith("Pow runs on the CPU: 88,001 us")
     assert "64.1% of the frame" in first.message and first.severity.value == "error"
 
 
@@ -41,9 +41,9 @@ def test_36_attention_and_split_concat_share() -> None:
     [attention] = [f for f in profile.findings if f.code == "RKN061"]
     assert attention.layer_ids == (63, 151)
     assert "exSDPAttention:node_matmul_1#1_2sdpa" in attention.message
-    assert "2674 us (13.1% of the frame)" in attention.message  # 1338 + 1336 of 20344
+    assert "2,674 us (13.1% of the frame)" in attention.message  # 1338 + 1336 of 20344
     [transfer] = [f for f in profile.findings if f.code == "RKN020"]
-    assert "Concat 1645 us in 19, Split 664 us in 11" in transfer.message
+    assert "Concat 1,645 us in 19, Split 664 us in 11" in transfer.message
 
 
 def test_potential_saving_of_36_counts_no_layer_twice() -> None:

@@ -86,7 +86,7 @@ def test_rkn001_ranking_only_profile() -> None:
     profile = P(ranking=(OpTypeStat("Pow", 19, 88001, 0, 88001), OpTypeStat("Conv", 72, 0, 12220, 12220),
                          OpTypeStat("OutputOperator", 1, 103, 0, 103)))
     [finding] = run("RKN001", profile, "rk3588")
-    assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88001 us" in finding.message
+    assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88,001 us" in finding.message
     assert finding.severity is Severity.ERROR and "Mul(x, x)" in finding.fix
     assert "87.7% of the frame" in finding.message  # 88001 / (88001 + 12220 + 103)
 
@@ -301,7 +301,7 @@ def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
     [finding] = run("RKN030", profile, "rk3588")
     assert finding.layer_ids == (2,)
     assert finding.est_saving_us == pytest.approx(3000 * (1 - 1 / 3))
-    assert "#2 ConvExSwish (Conv:/m/cv1/Conv) 3000 us" in finding.message
+    assert "#2 ConvExSwish (Conv:/m/cv1/Conv) 3,000 us" in finding.message
     assert "one context per core" in finding.fix
     # 2000 / 4100 = 48.8% at stake, capped at the rule's warning
     assert finding.severity is Severity.WARNING
@@ -393,7 +393,7 @@ def test_rkn060_dfl_softmax_on_npu() -> None:
                 L(4, "OutputOperator", CPU, 10))
     [finding] = run("RKN060", profile, "rk3588")
     assert finding.layer_ids == (2, 3) and finding.est_saving_us == 14254 + 300
-    assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14254 us" in finding.message
+    assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14,254 us" in finding.message
     assert finding.severity is Severity.ERROR
 
 
@@ -410,7 +410,7 @@ def test_rkn061_attention_per_platform() -> None:
     [rk3588] = run("RKN061", profile, "rk3588")
     assert rk3588.est_saving_us == pytest.approx(1338 * 2 / 3)
     assert "no Flash Attention" in rk3588.fix and "one context per core" in rk3588.fix
-    assert "#2 exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1338 us" in rk3588.message
+    assert "#2 exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1,338 us" in rk3588.message
     [rk3576] = run("RKN061", profile, "rk3576")
     assert "enable_flash_attention=True" in rk3576.fix and rk3576.est_saving_us == 669
     assert run("RKN061", P(L(1, "Conv", NPU, 100000), profile.layers[1])) == []  # 1.3%
