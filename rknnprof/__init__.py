@@ -1,7 +1,8 @@
 """rknnprof: profiler and log analyzer for Rockchip RKNN NPUs.
 
 ``load(path)`` gives analysed :class:`Profile` objects; ``analyze(paths)`` a :class:`Report`
-with warnings. The model types are re-exported here.
+with warnings; ``to_frame(profile)`` a pandas DataFrame of its layers. The model types are
+re-exported here.
 
 The names are imported on first use (PEP 562 ``__getattr__``), so that ``import rknnprof`` --
 and ``rknnprof --help`` -- does not pay for the parsers and the analysis it does not run.
@@ -17,6 +18,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "analyze": "rknnprof.api",
     "load": "rknnprof.api",
+    "to_frame": "rknnprof.analysis.dataframe",
     **dict.fromkeys(
         ("Bound", "BoundBasis", "Finding", "Layer", "OpTypeStat", "Profile", "Report",
          "ReportWarning", "Severity", "SkippedRow", "Target", "Versions"),
@@ -25,6 +27,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from rknnprof.analysis.dataframe import to_frame
     from rknnprof.api import analyze, load
     from rknnprof.model import (
         Bound,
@@ -73,4 +76,5 @@ __all__ = [
     "__version__",
     "analyze",
     "load",
+    "to_frame",
 ]

@@ -2,17 +2,15 @@
 
 Data flows one way: parsers build :class:`Layer` and :class:`Profile`, ``analysis`` returns new
 copies with ``bound`` / ``time_share`` filled (``dataclasses.replace``), ``rules`` produce
-:class:`Finding`, reporters only read. Nothing here imports pandas.
+:class:`Finding`, reporters only read. This module imports no other part of rknnprof (every
+stage imports it); ``rknnprof.to_frame`` (:mod:`rknnprof.analysis.dataframe`) gives the
+DataFrame view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 Shape = tuple[int, ...]
 """A tensor shape as the log prints it, e.g. ``(1, 3, 640, 640)``."""
@@ -45,9 +43,11 @@ class Bound(StrEnum):
 
 class BoundBasis(StrEnum):
     """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs DDR bandwidth, the
-    Target column (CPU), or nothing usable."""
+    Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not compute the op's
+    NPU cycles: ``unknown``), or nothing usable."""
 
     CYCLES = "cycles"
+    NO_NPU_CYCLES = "no-npu-cycles"
     RW_RATE = "rw-rate"
     TARGET = "target"
     NONE = "none"
@@ -338,13 +338,6 @@ class Profile:
         if times:
             return float(sum(times))
         return self.reported_total_time_us
-
-    def to_frame(self) -> pd.DataFrame:
-        """The layers as a pandas DataFrame, one row per layer, columns named like
-        :class:`Layer` fields (see ``rknnprof.analysis.frame``). Imports pandas on first use."""
-        from rknnprof.analysis.frame import profile_frame
-
-        return profile_frame(self)
 
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""

@@ -148,11 +148,11 @@ def test_fail_over():
 
 @pytest.mark.parametrize("fmt", ["table", "json", "markdown", "csv"])
 def test_renderers(fmt):
-    from rknnprof.reporters.compare_views import render_compare
+    from rknnprof.reporters import RenderOptions, renderer
 
     result = compare_reports(Report((BASE,)), Report((CURRENT,)), "base.txt", "cur.txt")
     out = io.StringIO()
-    render_compare(result, fmt, out)
+    renderer("compare", fmt)(result, out, RenderOptions())
     text = out.getvalue()
     assert "Softmax:/model.9/Softmax" in text
     if fmt == "json":

@@ -38,3 +38,13 @@ def test_usage_lines_name_real_commands():
     usage = re.search(r"## Usage\n\n```sh\n(.*?)```", README, re.S).group(1)
     commands = {line.split()[1] for line in usage.splitlines() if line.startswith("rknnprof")}
     assert commands <= set(cli.commands), commands - set(cli.commands)
+
+
+def test_notebook_example_runs():
+    code = re.search(r"### In a notebook\n\n```python\n(.*?)```", README, re.S).group(1)
+    sample = str(REPO / "sample_logs" / "yolov5s_rk3588_perf.txt")
+    for name in ('"perf.txt"', '"a.txt"', '"b.txt"'):
+        code = code.replace(name, repr(sample))
+    scope: dict[str, object] = {}
+    exec(code, scope)  # noqa: S102 - the README's own example, with a bundled log
+    assert len(scope["df"]) == 89 and len(scope["report"].profiles) == 2

@@ -4,6 +4,7 @@ and missing optional fields, strict about types and schema_version."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -116,3 +117,20 @@ def test_detection_by_content(tmp_path):
     log = tmp_path / "x.json"
     log.write_text("D RKNN: [10:00:00.000] Total Time(us): 5\n")
     assert not is_saved_report(log) and not is_saved_report("-")
+
+
+def test_saving_by_layer_is_an_object_keyed_by_layer_id():
+    finding = Finding("RKN011", "low-mac-usage", Severity.WARNING, "m", "f", (2, 60), 7150.5,
+                      saving_by_layer=((2, 5307.5), (60, 1843.0)))
+    report = Report((replace(PROFILE, findings=(finding,)),))
+    data = json.loads(json.dumps(report_to_dict(report)))
+    assert data["profiles"][0]["findings"][0]["saving_by_layer"] == {"2": 5307.5, "60": 1843.0}
+    assert report_from_dict(data) == report
+
+
+def test_saving_by_layer_key_must_be_a_layer_id():
+    data = report_to_dict(REPORT)
+    data["profiles"][0]["findings"][0]["saving_by_layer"] = {"conv": 3.0}
+    with pytest.raises(InputError) as e:
+        report_from_dict(data, "r.json")
+    assert "profiles[0].findings[0].saving_by_layer: key 'conv' is not a layer id" in str(e.value)

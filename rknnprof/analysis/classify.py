@@ -4,7 +4,11 @@ Decision order, per layer:
 
 1. ``Target`` is CPU -> ``cpu`` (basis ``target``).
 2. Cycles present and not all zero (``DDR/NPU/Total``):
-   * NPU == 0 and DDR > 0 -> ``bandwidth`` (only memory traffic was counted);
+   * NPU == 0 and DDR > 0 -> ``unknown``, basis ``no-npu-cycles``. NPU cycles 0 means "not
+     computed", not "no compute": the guide (RKNN2 SDK V2.5.0 §5.2.2.4) says the NPU Cycles column
+     "mainly displays the Cycles required by Conv". The time says the DDR cycles do not explain
+     these layers either: in corpus 01, 30 of the 32 such rows (Split, Add, Concat, MaxPool,
+     Resize) take more than twice their DDR-cycle time at 1 GHz (MaxPool #42: 8.8x);
    * DDR >= ``ratio`` x NPU -> ``bandwidth``; NPU >= ``ratio`` x DDR -> ``compute``;
    * otherwise ``balanced``. Basis ``cycles``. ``ratio`` defaults to :data:`DEFAULT_BOUND_RATIO`.
 3. Otherwise (0/0/0 rows of runtime 2.0+, or formats without cycles): RW(KB) / Time(us) is the
@@ -53,7 +57,9 @@ def classify(layer: Layer, options: ClassifyOptions) -> tuple[Bound, BoundBasis]
         return Bound.CPU, BoundBasis.TARGET
     ddr, npu = layer.ddr_cycles, layer.npu_cycles
     if ddr is not None and npu is not None and (ddr or npu):
-        if npu == 0 or ddr >= options.bound_ratio * npu:
+        if npu == 0:
+            return Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES
+        if ddr >= options.bound_ratio * npu:
             return Bound.BANDWIDTH, BoundBasis.CYCLES
         if npu >= options.bound_ratio * ddr:
             return Bound.COMPUTE, BoundBasis.CYCLES

@@ -39,10 +39,10 @@ def summarize_compare(result: CompareResult, top: int) -> None:
     """The comparison as Markdown in the step summary (``--top`` rows, at most 10)."""
     if not os.environ.get("GITHUB_STEP_SUMMARY"):
         return
-    from rknnprof.reporters.compare_views import render_compare
+    from rknnprof.reporters.compare_views import render_markdown
 
     md = io.StringIO()
-    render_compare(result, "markdown", md, render_options("never", "-", min(top, SUMMARY_ROWS)))
+    render_markdown(result, md, render_options("never", "-", min(top, SUMMARY_ROWS)))
     append_step_summary(md.getvalue())
 
 

@@ -10,8 +10,8 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
+from rknnprof.cli.options import color_option, format_option, output_option, top_option
 from rknnprof.errors import EXIT_FAILED, RknnprofError
-from rknnprof.reporters import REPORTERS
 
 
 class _Group(click.Group):
@@ -58,14 +58,10 @@ class _TextBuffer(io.TextIOWrapper):
 @cli.command()
 @click.argument("paths", nargs=-1, metavar="[PATH|-]...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("-f", "--format", "fmt", type=click.Choice(list(REPORTERS)), default=None,
-              help="Report format (default: from the -o suffix, else table).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the report to FILE ('-' = stdout); the format follows its suffix.")
-@click.option("--top", default=15, show_default=True, type=click.IntRange(min=1),
-              help="How many layers the top-layers list shows.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
-              show_default=True, help="Colour in terminal output (NO_COLOR is honoured).")
+@format_option("analyze")
+@output_option()
+@top_option("How many layers the top-layers list shows.")
+@color_option()
 @click.option("--platform", default=None, metavar="SOC",
               help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.")
 @click.option("--bound-ratio", type=click.FloatRange(min=1.0, min_open=True),
@@ -87,8 +83,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     PATH with a pipe reads stdin.
     """
     from rknnprof.api import analyze as run_analysis
+    from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import print_report_warnings, use_color, write_atomically
-    from rknnprof.reporters import RenderOptions, for_suffix, get_reporter
+    from rknnprof.reporters import RenderOptions, renderer
     from rknnprof.rules import select_rules
 
     if not paths:
@@ -96,18 +93,13 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
             raise click.UsageError("give a log PATH, or '-' to read stdin")
         paths = ("-",)
     to_file = output not in (None, "-")
-    if fmt is None and to_file:
-        fmt = for_suffix(output)  # type: ignore[arg-type]
-        if fmt is None:
-            raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
-                                     param_hint="'-o'")
-    fmt = fmt or "table"
+    fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
     print_report_warnings(report.warnings)
     options = RenderOptions(top=top, color=use_color(color, not to_file and sys.stdout.isatty()))
     buffer = _TextBuffer()
-    get_reporter(fmt).render(report, buffer, options)
+    renderer("analyze", fmt)(report, buffer, options)
     if to_file:
         write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
     else:
@@ -168,25 +160,17 @@ def formats_command() -> None:
 
 # -- compare and check (CI gate) -------------------------------------------------------------
 
-_COMPARE_FORMATS = ("table", "json", "markdown", "csv")
-_CHECK_FORMATS = ("table", "json", "markdown", "junit")
-_color_option = click.option("--color", type=click.Choice(["auto", "always", "never"]),
-                             default="auto", show_default=True, help="Colour in the table.")
-
-
 @cli.command()
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("current", type=click.Path(exists=True, dir_okay=False))
-@click.option("-f", "--format", "fmt", type=click.Choice(list(_COMPARE_FORMATS)),
-              help="Output format (default: from the -o suffix, else table).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here.")
+@format_option("compare")
+@output_option()
 @click.option("--fail-over", type=click.FloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
-@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
-              help="Rows per table (table and markdown).")
+@top_option("Rows per table (table, markdown and html).")
 @click.option("--summary/--no-summary", default=True,
               help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
-@_color_option
+@color_option()
 def compare(base: str, current: str, fmt: str | None, output: str | None,
             fail_over: float | None, top: int, summary: bool, color: str) -> None:
     """Layer-by-layer diff of two runs: BASE and CURRENT are logs or saved JSON reports.
@@ -195,15 +179,16 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
     platform, versions, NPU frequency, cores or frames are printed as warnings.
     """
     from rknnprof.cli import ci_outputs
-    from rknnprof.cli.output import emit, pick_format, print_warnings, render_options
+    from rknnprof.cli.options import choose_format
+    from rknnprof.cli.output import emit, print_warnings, render_options
     from rknnprof.compare import compare_reports, load_any
-    from rknnprof.reporters.compare_views import render_compare
+    from rknnprof.reporters import renderer
 
+    fmt = choose_format("compare", fmt, output)
     result = compare_reports(load_any(base), load_any(current), base, current)
     print_warnings(result.warnings)
-    fmt = pick_format(fmt, output, _COMPARE_FORMATS)
     buf = io.StringIO()
-    render_compare(result, fmt, buf, render_options(color, output, top))
+    renderer("compare", fmt)(result, buf, render_options(color, output, top))
     emit(buf.getvalue(), output)
     if summary:
         ci_outputs.summarize_compare(result, top)
@@ -223,14 +208,13 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
                    "file's baseline:). A missing file makes relative budgets inconclusive.")
 @click.option("--save-baseline", type=click.Path(dir_okay=False),
               help="Also write this run's JSON report here (the next run's baseline).")
-@click.option("-f", "--format", "fmt", type=click.Choice(list(_CHECK_FORMATS)),
-              help="Output format (default: from the -o suffix, else table).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the verdict here.")
+@format_option("check")
+@output_option("the verdict")
 @click.option("--fail-on", type=click.Choice(["error", "warn", "never"]), default="error",
               show_default=True, help="Which verdicts make the exit code 1.")
 @click.option("--summary/--no-summary", default=True,
               help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
-@_color_option
+@color_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,
           save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
           summary: bool, color: str) -> None:
@@ -242,9 +226,11 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     """
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
-    from rknnprof.cli.output import emit, pick_format, print_warnings, render_options
-    from rknnprof.reporters.check_views import render_check
+    from rknnprof.cli.options import choose_format
+    from rknnprof.cli.output import emit, print_warnings, render_options
+    from rknnprof.reporters import renderer
 
+    fmt = choose_format("check", fmt, output)
     if budgets_path is None:
         budgets_path = find_budgets_file()
         if budgets_path is None:
@@ -252,9 +238,8 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
                                    "in the current folder")
     result = run_check(path, budgets_path, baseline, save_baseline)
     print_warnings(result.warnings)
-    fmt = pick_format(fmt, output, _CHECK_FORMATS)
     buf = io.StringIO()
-    render_check(result, fmt, buf, render_options(color, output))
+    renderer("check", fmt)(result, buf, render_options(color, output))
     emit(buf.getvalue(), output)
     ci_outputs.annotate_check(result, fmt, output)
     if summary:

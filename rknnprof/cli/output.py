@@ -1,8 +1,10 @@
-"""Where a command's report goes: the format an ``-o`` suffix implies, colour, the ``-o`` file
-(written whole through a temporary file) or stdout, and warnings on stderr.
+"""Where a command's report goes: colour, the ``-o`` file (written whole through a temporary
+file) or stdout, and warnings on stderr. The format an ``-o`` suffix implies is
+:func:`rknnprof.cli.options.choose_format`.
 
-Used by the commands in :mod:`rknnprof.cli`. Nothing here parses options or picks an exit code:
-a failed write raises :class:`~rknnprof.errors.InputError` for ``cli.py`` to report.
+Used by the commands in :mod:`rknnprof.cli.commands`. Nothing here parses options or picks an
+exit code: a failed write raises :class:`~rknnprof.errors.InputError` for the commands to
+report.
 """
 
 from __future__ import annotations
@@ -30,22 +32,6 @@ def use_color(choice: str, to_terminal: bool) -> bool:
     if choice == "never":
         return False
     return to_terminal and not os.environ.get("NO_COLOR")
-
-
-def pick_format(fmt: str | None, output: str | None, allowed: tuple[str, ...]) -> str:
-    """``--format``, else the one ``-o``'s suffix names when the command has it, else ``table``
-    (``compare`` and ``check``)."""
-    if fmt:
-        return fmt
-    if output:
-        from pathlib import PurePath
-
-        from rknnprof.reporters import SUFFIXES
-
-        guess = SUFFIXES.get(PurePath(output).suffix.lower())
-        if guess in allowed:
-            return guess
-    return "table"
 
 
 def render_options(color: str, output: str | None, top: int = 15) -> RenderOptions:
@@ -98,10 +84,10 @@ def emit(text: str, output: str | None) -> None:
 
 def save_report(report: Report, path: str) -> None:
     """Write ``report`` as the JSON contract (``check --save-baseline``)."""
-    from rknnprof.reporters import RenderOptions, get_reporter
+    from rknnprof.reporters import RenderOptions, renderer
 
     buf = io.StringIO()
-    get_reporter("json").render(report, buf, RenderOptions())
+    renderer("analyze", "json")(report, buf, RenderOptions())
     emit(buf.getvalue(), path)
 
 

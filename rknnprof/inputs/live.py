@@ -124,8 +124,8 @@ class Progress:
 
     def count(self, events: Iterable[Event]) -> Iterator[Event]:
         """Pass ``events`` through, updating the line for every measured table (a frame)."""
-        from rknnprof.parsers._repeat import RepeatedLayers
         from rknnprof.parsers.events import TableEvent
+        from rknnprof.parsers.table.repeat import RepeatedLayers
 
         for event in events:
             if isinstance(event, TableEvent) and event.measured and event.layers:

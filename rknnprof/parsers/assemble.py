@@ -27,7 +27,6 @@ from rknnprof.model import (
     Versions,
     tidy_number,
 )
-from rknnprof.parsers._table_block import TITLE_ONLY_NOTE
 from rknnprof.parsers.events import (
     BenchmarkEvent,
     Event,
@@ -56,6 +55,7 @@ from rknnprof.parsers.profile_context import (
     merge_frequencies,
     merge_versions,
 )
+from rknnprof.parsers.table.block import TITLE_ONLY_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20
 

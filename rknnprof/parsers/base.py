@@ -40,7 +40,7 @@ class Block(ABC):
     def hand_over(self) -> object | None:
         """After ``close``: what the next block of the same class on the same stream may reuse
         (``take_over``), or None. The table block hands over its table, so that the next frame
-        of the same model is read on a fast path (``parsers/_repeat.py``)."""
+        of the same model is read on a fast path (``parsers/table/repeat.py``)."""
         return None
 
     def take_over(self, carried: object) -> None:  # noqa: B027 - optional hook

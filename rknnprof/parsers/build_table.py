@@ -26,9 +26,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Layer, SkippedRow
-from rknnprof.parsers import columns as col
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.table import tokens as tok
+from rknnprof.parsers.table.layer import build_layer
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -44,6 +45,22 @@ _OLD_COLUMNS = (
 )
 """Column names given to the headerless older layout (sample 14)."""
 
+_HEADER_TAILS = frozenset({"Cycles", "Number", "Size", "Time(us)", "Ratio(%)", "Amount"})
+
+
+def header_cells(text: str) -> list[str]:
+    """Column names of a header line. Names are split on any blank run (the 2.x header has
+    single blanks between ``DataType Target``), then two-word names are put back together
+    (``DDR Cycles``, ``Task Number``, ``Regcmd Size``, ``CPU Time(us)``)."""
+    cells: list[str] = []
+    for word in text.split():
+        if cells and word in _HEADER_TAILS:
+            cells[-1] = f"{cells[-1]} {word}"
+        else:
+            cells.append(word)
+    return cells
+
+
 Predicate = Callable[[str], bool]
 
 
@@ -51,25 +68,25 @@ def _predicate(column: str) -> tuple[Predicate, bool]:
     """(token test, optional?) for a header cell."""
     key = column.lower().replace(" ", "")
     if key == "id":
-        return col.is_int, False
+        return tok.is_int, False
     if key == "optype":
-        return col.is_op_type, False
+        return tok.is_op_type, False
     if key == "datatype":
-        return col.is_data_type, False
+        return tok.is_data_type, False
     if key == "target":
-        return col.is_target, False
+        return tok.is_target, False
     if key in ("inputshape", "outputshape"):
-        return col.is_shape_list, False
+        return tok.is_shape_list, False
     if key.startswith("cycles("):
-        return col.is_cycles_triplet, False
+        return tok.is_cycles_triplet, False
     if key.endswith("cycles"):
-        return col.is_int, False
+        return tok.is_int, False
     if key == "tasks":
-        return col.is_task_pair, False
+        return tok.is_task_pair, False
     if key.startswith("rw("):
-        return col.is_number, False
-    if key in col.SPARSE_HEADERS:
-        return col.is_sparse_ratio, True
+        return tok.is_number, False
+    if key in tok.SPARSE_HEADERS:
+        return tok.is_sparse_ratio, True
     if key == "fullname":
         return (lambda token: " " not in token), True
     return (lambda token: True), True
@@ -91,50 +108,43 @@ def _assign(columns: list[str], tokens: list[str]) -> dict[str, str] | None:
 
 def match_row(columns: list[str], text: str) -> dict[str, str] | None:
     """A row's cells by column name, or None when the row does not fit the columns."""
-    return _assign(columns, col.split_cells(text)) or _assign(columns, text.split())
+    return _assign(columns, tok.split_cells(text)) or _assign(columns, text.split())
+
+
+_NAMED = {
+    "ID": "id", "OpType": "op_type", "DataType": "data_type", "Target": "target",
+    "InputShape": "input", "OutputShape": "output", "FullName": "full_name",
+    "DDR Cycles": "ddr", "NPU Cycles": "npu", "Max Cycles": "total",
+}
+"""Cells named as printed (or as given to the headerless layout) -> ``build_layer`` keys."""
 
 
 def _layer(cells: dict[str, str], line: int) -> Layer:
-    input_shapes, input_cut = col.parse_shapes(cells["InputShape"])
-    output_shapes, output_cut = col.parse_shapes(cells["OutputShape"])
-    triplet = next((v for k, v in cells.items() if k.lower().startswith("cycles(")), None)
-    if triplet is not None:
-        ddr, npu, total = col.parse_cycles(triplet)
-    else:
-        ddr, npu, total = (int(cells[k]) for k in ("DDR Cycles", "NPU Cycles", "Max Cycles"))
-    sparse = next((v for k, v in cells.items() if k.lower() in col.SPARSE_HEADERS), None)
-    rw = next((v for k, v in cells.items() if k.lower().startswith("rw(")), None)
-    known = {"ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "FullName"}
-    extra = tuple(
-        (k, v) for k, v in cells.items()
-        if k not in known
-        and not k.lower().endswith("cycles")
-        and not k.lower().startswith(("cycles(", "rw("))
-        and k.lower() not in col.SPARSE_HEADERS
-    )
-    return Layer(
-        id=int(cells["ID"]),
-        op_type=cells["OpType"],
-        target=col.parse_target(cells["Target"]),
-        data_type=cells["DataType"],
-        input_shapes=input_shapes,
-        input_shapes_truncated=input_cut,
-        output_shapes=output_shapes,
-        output_shapes_truncated=output_cut,
-        ddr_cycles=ddr,
-        npu_cycles=npu,
-        total_cycles=total,
-        rw_kb=float(rw) if rw is not None else None,
-        full_name=cells.get("FullName") or None,
-        sparse_ratio=sparse,
-        extra=extra,
-        line=line,
-    )
+    """The layer of a matched row: cells by column name -> ``build_layer`` keys. The first
+    ``Cycles(...)``, ``RW(...)`` and SparseRatio columns are read; other ``... Cycles`` columns
+    are dropped; any other column goes to ``Layer.extra``."""
+    values: dict[str, str] = {}
+    for name, value in cells.items():
+        low = name.lower()
+        key = _NAMED.get(name)
+        if key is None:
+            if low.startswith("cycles("):
+                key = "cycles"
+            elif low.startswith("rw("):
+                key = "rw"
+            elif low in tok.SPARSE_HEADERS:
+                key = "sparse"
+            elif low.endswith("cycles"):
+                continue
+            else:
+                key = f"extra:{name}"
+        values.setdefault(key, value)
+    return build_layer(values, line, rw_float=True)
 
 
 def _looks_like_cut_row(text: str) -> bool:
     tokens = text.split()
-    return len(tokens) >= 2 and col.is_int(tokens[0]) and col.is_op_type(tokens[1])
+    return len(tokens) >= 2 and tok.is_int(tokens[0]) and tok.is_op_type(tokens[1])
 
 
 class _BuildTable(Block):
@@ -157,7 +167,7 @@ class _BuildTable(Block):
         cells = match_row(self.columns, text)
         if cells is not None:
             self.layers.append(_layer(cells, line.number))
-        elif col.is_elision(text):
+        elif tok.is_elision(text):
             self.notes.append((line.number, "rows elided in the log (`...`)"))
         elif (total := _TOTAL_LINE.match(text)) and "Time" not in text:
             if "Read/Write" in text or "RW" in text:
@@ -208,7 +218,7 @@ class BuildTableParser(BlockParser):
     def opens(self, line: Line) -> Block | None:
         text = line.text
         if "OpType" in text and is_estimate_header(text.strip()):
-            return _BuildTable(line, col.header_cells(text))
+            return _BuildTable(line, header_cells(text))
         if "/" in text and text.lstrip()[:1].isdigit():
             columns = list(_OLD_COLUMNS)
             if match_row(columns, text.strip()) is not None:

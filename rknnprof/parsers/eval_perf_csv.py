@@ -21,20 +21,16 @@ from typing import TYPE_CHECKING
 
 from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.columns import (
+from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.tokens import (
     is_int,
     is_number,
     is_shape_list,
     is_sparse_ratio,
     is_target,
-    parse_mac_usage,
-    parse_shapes,
-    parse_target,
-    parse_workload,
     sparse_column_index,
-    to_number,
 )
-from rknnprof.parsers.events import TableEvent
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -91,35 +87,20 @@ def parse_row(fields: list[str], line: int, sparse_index: int | None = None) -> 
             sparse = shaped[0]
             tail.remove(sparse)
     names = _TAIL_NAMES.get(len(tail), tuple(f"tail{i + 1}" for i in range(len(tail))))
-    extra = list(zip(names, tail, strict=True))
+    values = dict(zip(("id", "op_type", "data_type", "target", "input", "output", "ddr", "npu",
+                       "total", "time", "mac"), fields, strict=False))
+    if "%" in workload:
+        values["workload"] = workload
     if improve is not None:
-        extra.insert(0, ("ImproveTherical", improve.removeprefix("Up:")))
+        values["improve"] = improve.removeprefix("Up:")
+    values.update((f"extra:{name}", value) for name, value in zip(names, tail, strict=True))
     rw_token = fields[-2]
     if not is_number(rw_token):
         raise ValueError(f"RW(KB) is not a number: {rw_token!r}")
-    input_shapes, input_cut = parse_shapes(fields[4])
-    output_shapes, output_cut = parse_shapes(fields[5])
-    return Layer(
-        id=int(fields[0]),
-        op_type=fields[1],
-        data_type=fields[2] or None,
-        target=parse_target(fields[3]),
-        input_shapes=input_shapes,
-        input_shapes_truncated=input_cut,
-        output_shapes=output_shapes,
-        output_shapes_truncated=output_cut,
-        ddr_cycles=int(fields[6]),
-        npu_cycles=int(fields[7]),
-        total_cycles=int(fields[8]),
-        time_us=to_number(fields[9]),
-        mac_usage_pct=parse_mac_usage(fields[10]),
-        workload_pct=parse_workload(workload) if "%" in workload else None,
-        rw_kb=float(to_number(rw_token)),
-        full_name=fields[-1] or None,
-        sparse_ratio=sparse,
-        extra=tuple(extra),
-        line=line,
-    )
+    values["rw"], values["full_name"] = rw_token, fields[-1]
+    if sparse is not None:
+        values["sparse"] = sparse
+    return build_layer(values, line, rw_float=True)
 
 
 class _CsvTable(Block):

@@ -29,8 +29,8 @@ class TableEvent:
     last_line: int
     layers: tuple[Layer, ...]
     """The rows. For a table that repeats the previous table of its stream, a
-    ``parsers._repeat.RepeatedLayers``: a sequence equal to this tuple, built on first use, whose
-    ``times`` give each row's time without building it."""
+    ``parsers.table.repeat.RepeatedLayers``: a sequence equal to this tuple, built on first use,
+    whose ``times`` give each row's time without building it."""
     measured: bool = True
     """False for build-time estimated tables."""
     reported_total_time_us: float | None = None

@@ -24,8 +24,8 @@ from rknnprof.model import (
     SourceSpan,
     tidy_number,
 )
-from rknnprof.parsers._repeat import RepeatedLayers
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.table.repeat import RepeatedLayers
 
 RANKING_FAMILY = "toolkit2-ranking"
 

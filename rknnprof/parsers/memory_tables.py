@@ -24,8 +24,8 @@ import re
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.columns import is_int, is_op_type
 from rknnprof.parsers.events import NoteEvent
+from rknnprof.parsers.table.tokens import is_int, is_op_type
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line

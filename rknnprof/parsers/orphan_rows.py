@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, ClassVar
 
-from rknnprof.parsers import _table as t
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.table.columns import FAMILY_15, MAX_PREFIX
+from rknnprof.parsers.table.layer import skipped
+from rknnprof.parsers.table.tokens import ELISION_RE, ROW_SEARCH_RE
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -25,8 +27,8 @@ _RANKING_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
 
 
 def _row_start(text: str) -> bool:
-    m = t.ROW_SEARCH_RE.search(text)
-    return m is not None and m.start(1) <= t.MAX_PREFIX
+    m = ROW_SEARCH_RE.search(text)
+    return m is not None and m.start(1) <= MAX_PREFIX
 
 
 def _ranking_row(text: str) -> bool:
@@ -49,20 +51,20 @@ class OrphanRowsBlock(Block):
         self.kind = kind
         self.stream = line.stream
         self.first_line = self.last_line = line.number
-        self.rows = [t.skipped(line.number, line.text, ORPHAN_NOTE)]
+        self.rows = [skipped(line.number, line.text, ORPHAN_NOTE)]
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
-        if s and _kind(line.text) != self.kind and not t.ELISION_RE.match(s):
+        if s and _kind(line.text) != self.kind and not ELISION_RE.match(s):
             return False
-        if s and not t.ELISION_RE.match(s):
-            self.rows.append(t.skipped(line.number, line.text, ORPHAN_NOTE))
+        if s and not ELISION_RE.match(s):
+            self.rows.append(skipped(line.number, line.text, ORPHAN_NOTE))
         self.last_line = line.number
         return True
 
     def close(self) -> list[TableEvent]:
         return [TableEvent(
-            family=t.FAMILY_15, line=self.first_line, last_line=self.last_line, layers=(),
+            family=FAMILY_15, line=self.first_line, last_line=self.last_line, layers=(),
             skipped=tuple(self.rows), stream=self.stream,
             notes=((self.first_line, f"{len(self.rows)} {self.kind} {ORPHAN_NOTE}"),),
         )]

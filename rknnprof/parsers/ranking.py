@@ -14,9 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
-from rknnprof.parsers._table import is_rule
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
+from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line

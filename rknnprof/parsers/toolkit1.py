@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rknnprof.model import Layer, SkippedRow, Target
+from rknnprof.model import SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.columns import is_elision, to_number
 from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.tokens import is_elision, to_number
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -111,15 +112,8 @@ class _Toolkit1Table(Block):
 
     def close(self) -> list[Event]:
         layers = tuple(
-            Layer(
-                id=int(row["id"]),
-                op_type=row["op"],
-                target=Target.UNKNOWN,
-                time_us=to_number(row["time"]),
-                full_name=row["name"],
-                extra=(("Uid", row["uid"]),),
-                line=row["line"],
-            )
+            build_layer({"id": row["id"], "op_type": row["op"], "time": row["time"],
+                         "full_name": row["name"], "extra:Uid": row["uid"]}, row["line"])
             for row in self.rows
         )
         return [

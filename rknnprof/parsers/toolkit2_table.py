@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rknnprof.parsers import _table as t
-from rknnprof.parsers._table_block import TableBlock
 from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.columns import (
+    DEFAULT_2X_COLUMNS,
+    FAMILY_2X,
+    MAX_PREFIX,
+    TITLE,
+    TOTAL_TIME_RE,
+    header_family,
+    parse_header,
+    parse_tokens,
+)
+from rknnprof.parsers.table.tokens import CYCLES_RE, ROW_SEARCH_RE
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -23,20 +33,20 @@ _MEASURED_KEYS = {"time", "mac", "workload"}
 
 def _headerless_prefix(text: str) -> str | None:
     """The junk before a complete 2.x row (`` |  ``), or None when ``text`` is no such row."""
-    m = t.ROW_SEARCH_RE.search(text)
-    if m is None or m.start(1) > t.MAX_PREFIX:
+    m = ROW_SEARCH_RE.search(text)
+    if m is None or m.start(1) > MAX_PREFIX:
         return None
     tokens = text[m.start(1):].split()
-    if not any(t.CYCLES_RE.match(tok) for tok in tokens[4:8]):
+    if not any(CYCLES_RE.match(tok) for tok in tokens[4:8]):
         return None
-    parse = t.parse_tokens(tokens, t.DEFAULT_2X_COLUMNS)
+    parse = parse_tokens(tokens, DEFAULT_2X_COLUMNS)
     if parse.error or any(c.key in ("time", "cycles") for c in parse.missing):
         return None
     return text[: m.start(1)]
 
 
 class Toolkit2TableParser(BlockParser):
-    family: ClassVar[str] = t.FAMILY_2X
+    family: ClassVar[str] = FAMILY_2X
     detection: ClassVar[str] = (
         "the 'Network Layer Information Table' title, or an 'ID OpType ... Time(us)' header with "
         "'Cycles(DDR/NPU/Total)'; headerless pasted rows with a/b/c cycles are read as this layout")
@@ -46,17 +56,17 @@ class Toolkit2TableParser(BlockParser):
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
-        if t.TITLE in text:
+        if TITLE in text:
             return TableBlock(line, self.family)
         if "OpType" in text:
-            header = t.parse_header(text)
+            header = parse_header(text)
             if header is None:
                 return None
             keys = {c.key for c in header[1]}
-            if not keys & _MEASURED_KEYS or t.header_family(header[1]) != t.FAMILY_2X:
+            if not keys & _MEASURED_KEYS or header_family(header[1]) != FAMILY_2X:
                 return None
             return TableBlock(line, self.family, header=header)
-        if "Total Operator Elapsed Per Frame" in text and t.TOTAL_TIME_RE.search(text):
+        if "Total Operator Elapsed Per Frame" in text and TOTAL_TIME_RE.search(text):
             return TableBlock(line, self.family, state="after")
         if "/" in text and ("NPU" in text or "CPU" in text):
             prefix = _headerless_prefix(text)

@@ -2,7 +2,7 @@
 ``NPU Cycles`` / ``Total Cycles`` columns, ``WorkLoad(0/1/2)-ImproveTherical`` values such as
 ``100.0%/0.0%/0.0% - Up:0.0%``, and build-dependent tails (``Task Number``/``Lut Number`` or
 ``Task Number``/``Task Size``/``Regcmd Size``, kept in ``Layer.extra``). Rows broken across
-lines are joined (see :mod:`rknnprof.parsers._table`). Also the doc-edited variants that keep
+lines are joined (see :mod:`rknnprof.parsers.table.columns`). Also the doc-edited variants that keep
 only some of these columns (the 2.3.0 User Guide's RKNN_LOG_LEVEL=4 example).
 
 Opens on the header line (the banner is shared with toolkit1, which has a different header) or
@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rknnprof.parsers import _table as t
-from rknnprof.parsers._table_block import TableBlock
 from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.columns import FAMILY_15, TOTAL_TIME_RE, header_family, parse_header
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
 
 
 class Toolkit2V15Parser(BlockParser):
-    family: ClassVar[str] = t.FAMILY_15
+    family: ClassVar[str] = FAMILY_15
     detection: ClassVar[str] = (
         "an 'ID OpType ...' header with 'DDR Cycles'/'NPU Cycles'/'Total Cycles' or "
         "'WorkLoad(0/1/2)-ImproveTherical' columns (toolkit2 1.5 'Performance' table)")
@@ -33,10 +33,10 @@ class Toolkit2V15Parser(BlockParser):
     def opens(self, line: Line) -> Block | None:
         text = line.text
         if "OpType" in text:
-            header = t.parse_header(text)
-            if header is None or t.header_family(header[1]) != t.FAMILY_15:
+            header = parse_header(text)
+            if header is None or header_family(header[1]) != FAMILY_15:
                 return None
             return TableBlock(line, self.family, header=header)
-        if "Total Operator Elapsed Time(us)" in text and t.TOTAL_TIME_RE.search(text):
+        if "Total Operator Elapsed Time(us)" in text and TOTAL_TIME_RE.search(text):
             return TableBlock(line, self.family, state="after")
         return None

@@ -23,8 +23,8 @@ import re
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.columns import to_number
 from rknnprof.parsers.events import TotalsEvent
+from rknnprof.parsers.table.tokens import to_number
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line

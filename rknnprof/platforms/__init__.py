@@ -33,9 +33,9 @@ DATA_DIR = Path(__file__).resolve().parent
 
 REQUIRED_KEYS = (
     "family", "display_name", "members", "npu_cores", "npu_max_freq_mhz", "fixed_freq_mhz",
-    "macs_per_cycle_per_core", "ddr_bandwidth_gbs", "member_overrides", "channel_alignment",
-    "c2", "features", "quantized_dtypes", "int8_supported", "npu_ops_absent", "multi_core_ops",
-    "limits", "cpu_ops", "sources",
+    "macs_per_cycle_per_core", "ddr_bandwidth_gbs", "ddr_achieved_gbs", "member_overrides",
+    "channel_alignment", "c2", "features", "quantized_dtypes", "int8_supported", "npu_ops_absent",
+    "multi_core_ops", "limits", "cpu_ops", "sources",
 )
 """Keys every platform YAML must have (values may be null)."""
 
@@ -80,8 +80,13 @@ class Platform:
     name: str
     """Lower-case SoC name, e.g. ``rk3588`` (a member of ``family``)."""
     ddr_bandwidth_gbs: float | None = None
-    """Estimated theoretical DDR bandwidth, GB/s (1e9 bytes per second); None when unknown.
-    [DERIVED] bus width x transfer rate (DOMAIN.md §4); boards differ, treat as rough."""
+    """THEORETICAL DDR peak, GB/s (1e9 bytes per second); None when unknown. [DERIVED] bus width x
+    transfer rate (DOMAIN.md §4); no layer gets near it (RK3588: 33.8, the best real row 12.9).
+    A RW(KB)/Time above it means the op moved no data through DDR (a view)."""
+    ddr_achieved_gbs: float | None = None
+    """The DDR rate a layer has been MEASURED to achieve on this SoC, GB/s (1e9 bytes per second):
+    the fastest RW(KB)/Time of a real row in the corpus (RK3588: 12.9, corpus 03 row 8, an Add on
+    three cores); None when no log of this SoC shows one. The reference for "bandwidth-bound"."""
     family: str | None = None
     """YAML file stem, e.g. ``rk3566_rk3568``."""
     display_name: str | None = None
@@ -160,6 +165,7 @@ def _build(member: str, data: Mapping[str, Any]) -> Platform:
     return Platform(
         name=member,
         ddr_bandwidth_gbs=merged["ddr_bandwidth_gbs"],
+        ddr_achieved_gbs=merged["ddr_achieved_gbs"],
         family=merged["family"],
         display_name=merged["display_name"],
         npu_cores=merged["npu_cores"],

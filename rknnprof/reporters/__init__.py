@@ -1,54 +1,31 @@
-"""The reporter registry. Modules are imported only when their format is used, so that
-``rknnprof --help`` and the terminal report never import pandas or the HTML stack."""
+"""Reporters: render a finished result (``analyze``'s Report, ``compare``'s CompareResult,
+``check``'s CheckResult) to text. Modules are imported only when their format is used, so that
+``rknnprof --help`` and the terminal report never import pandas or the HTML stack.
+
+Where to add an output format: write the renderer (for ``analyze`` a
+:class:`~rknnprof.reporters.base.Reporter` subclass in its own module; for ``compare`` / ``check``
+a ``render(result, out, options)`` function in ``compare_views`` / ``check_views``), then add
+one :class:`~rknnprof.reporters.registry.Format` line (command, name, ``module:attr``, ``-o``
+suffixes, description) to ``_ALL`` in :mod:`rknnprof.reporters.registry`. ``--format``, the
+suffix lookup and the exhaustiveness test (``tests/reporters/test_registry.py``) follow it.
+"""
 
 from __future__ import annotations
 
-import importlib
-from pathlib import PurePath
-
 from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.reporters.registry import FORMATS, for_suffix, renderer, suffix_map
 
-# name -> "module:Class"; the order is the order of ``--format`` choices.
-REPORTERS: dict[str, str] = {
-    "table": "rknnprof.reporters.table:TableReporter",
-    "json": "rknnprof.reporters.json_report:JsonReporter",
-    "markdown": "rknnprof.reporters.markdown:MarkdownReporter",
-    "csv": "rknnprof.reporters.csv_report:CsvReporter",
-    "html": "rknnprof.reporters.html:HtmlReporter",
-    "trace": "rknnprof.reporters.trace:TraceReporter",
-    "junit": "rknnprof.reporters.junit:JunitReporter",
-}
+REPORTERS: dict[str, str] = {name: f.target for name, f in FORMATS["analyze"].items()}
+"""``analyze``'s formats: name -> ``module:Class``, in ``--format`` order."""
 
-# -o suffix -> reporter name (kept here, not in the modules, so no import is needed to pick one)
-SUFFIXES: dict[str, str] = {
-    ".txt": "table",
-    ".json": "json",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".csv": "csv",
-    ".html": "html",
-    ".htm": "html",
-    ".trace": "trace",
-    ".perfetto.json": "trace",
-    ".xml": "junit",
-}
+SUFFIXES: dict[str, str] = suffix_map("analyze")
+"""``analyze``'s ``-o`` suffixes: suffix -> format name."""
 
 
 def get_reporter(name: str) -> Reporter:
-    module_name, class_name = REPORTERS[name].split(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    return cls()
+    """A new instance of ``analyze``'s reporter for format ``name``."""
+    return FORMATS["analyze"][name].load()()  # type: ignore[no-any-return]
 
 
-def for_suffix(path: str) -> str | None:
-    """The reporter for ``path``'s suffix; a compound suffix (``.perfetto.json``) wins over its
-    last part (``.json``)."""
-    suffixes = [s.lower() for s in PurePath(path).suffixes]
-    for start in range(len(suffixes)):
-        name = SUFFIXES.get("".join(suffixes[start:]))
-        if name:
-            return name
-    return None
-
-
-__all__ = ["REPORTERS", "SUFFIXES", "RenderOptions", "Reporter", "for_suffix", "get_reporter"]
+__all__ = ["FORMATS", "REPORTERS", "SUFFIXES", "RenderOptions", "Reporter", "for_suffix",
+           "get_reporter", "renderer"]

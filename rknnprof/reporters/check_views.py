@@ -1,5 +1,7 @@
-"""Renderers for :class:`~rknnprof.budgets.CheckResult`: table (rich), json, markdown, junit,
-plus GitHub Actions workflow-command annotations.
+"""Renderers for :class:`~rknnprof.budgets.CheckResult`: table (rich), json, markdown, junit
+(the HTML page is :mod:`~rknnprof.reporters.gate_html`), plus GitHub Actions workflow-command
+annotations. Registered in :mod:`~rknnprof.reporters.registry`; each renderer is called as
+``render(result, out, options)``.
 
 Annotations follow ``actions/toolkit`` ``command.ts``: ``::error title=…::message`` with ``%``,
 CR and LF escaped in the message, and ``:`` and ``,`` also escaped in property values. GitHub
@@ -24,22 +26,18 @@ STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "inconclusive":
 ANNOTATION_CAP = 10
 
 
-def render_check(result: CheckResult, fmt: str, out: TextIO,
-                 options: RenderOptions | None = None) -> None:
-    options = options or RenderOptions()
-    if fmt == "junit":
-        from rknnprof.reporters.junit import render_check_junit
+def render_junit(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+    """One JUnit test case per budget (:func:`rknnprof.reporters.junit.render_check_junit`)."""
+    from rknnprof.reporters.junit import render_check_junit
 
-        render_check_junit(result, out)
-        return
-    {"table": _table, "json": _json, "markdown": render_markdown}[fmt](result, out, options)
+    render_check_junit(result, out)
 
 
-def _counts(result: CheckResult) -> str:
+def counts(result: CheckResult) -> str:
     return ", ".join(f"{result.count(s)} {s}" for s in ("pass", "warn", "fail", "inconclusive"))
 
 
-def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -66,7 +64,7 @@ def _table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
         table.add_row(*row, escape(v.message))
     console.print(table)
     style = STYLES[result.overall]
-    console.print(f"[{style}]{result.overall.upper()}[/]: {_counts(result)}")
+    console.print(f"[{style}]{result.overall.upper()}[/]: {counts(result)}")
 
 
 def _md(text: str) -> str:
@@ -78,7 +76,7 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     options = options or RenderOptions()
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
     base = f" against `{result.baseline_path}`" if result.baseline_path else ""
-    out.write(f"`{result.path}` with `{result.budgets_path}`{base}: {_counts(result)}\n\n")
+    out.write(f"`{result.path}` with `{result.budgets_path}`{base}: {counts(result)}\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {_md(warning)}\n\n")
     several = len({v.model for v in result.verdicts}) > 1
@@ -116,7 +114,7 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
     }
 
 
-def _json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False)
     out.write("\n")
 

@@ -1,4 +1,6 @@
-"""Renderers for :class:`~rknnprof.compare.CompareResult`: table (rich), json, markdown, csv.
+"""Renderers for :class:`~rknnprof.compare.CompareResult`: table (rich), json, markdown, csv
+(the HTML page is :mod:`~rknnprof.reporters.gate_html`). Registered in
+:mod:`~rknnprof.reporters.registry`; each is called as ``render(result, out, options)``.
 
 Only formatting here; every number comes from :mod:`rknnprof.compare`.
 """
@@ -15,12 +17,6 @@ from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult, LayerDelta, ProfileComparison
-
-
-def render_compare(result: CompareResult, fmt: str, out: TextIO,
-                   options: RenderOptions | None = None) -> None:
-    options = options or RenderOptions()
-    {"table": _table, "json": _json, "markdown": _markdown, "csv": _csv}[fmt](result, out, options)
 
 
 # ---- text helpers ----------------------------------------------------------------------------
@@ -57,7 +53,7 @@ def headline(comp: ProfileComparison) -> str:
             f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})")
 
 
-def _summary_counts(comp: ProfileComparison) -> str:
+def summary_counts(comp: ProfileComparison) -> str:
     return (f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
             f"{len(comp.target_changes)} changed target, "
             f"{len(comp.data_type_changes)} changed data type")
@@ -66,7 +62,7 @@ def _summary_counts(comp: ProfileComparison) -> str:
 # ---- table -----------------------------------------------------------------------------------
 
 
-def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -81,7 +77,7 @@ def _table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
         console.print(f"[{style}]{escape(headline(comp))}[/]")
         if comp.layers:
-            console.print(_summary_counts(comp))
+            console.print(summary_counts(comp))
             table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
             table.add_column("Layer", overflow="fold", ratio=3)
             for col in ("Base", "Current", "Δ us", "Δ %"):
@@ -115,7 +111,7 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
     """One comparison as Markdown (also used by ``check`` for its step summary)."""
     out.write(f"**{_md_cell(headline(comp))}**\n\n")
     if comp.layers:
-        out.write(f"{_summary_counts(comp)}\n\n")
+        out.write(f"{summary_counts(comp)}\n\n")
         out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
         out.write("|---|---|--:|--:|--:|--:|---|\n")
         for d in comp.layers[:top]:
@@ -131,7 +127,7 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
     out.write("\n")
 
 
-def _markdown(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+def render_markdown(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     out.write(f"## rknnprof compare\n\n`{result.base_path}` → `{result.current_path}`\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {_md_cell(warning)}\n\n")
@@ -163,7 +159,7 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
             "comparisons": comps, "warnings": list(result.warnings)}
 
 
-def _json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+def render_json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     json.dump(compare_to_dict(result), out, indent=2, ensure_ascii=False)
     out.write("\n")
 
@@ -173,7 +169,7 @@ CSV_COLUMNS = ("model", "name", "op_type", "status", "matched_by", "base_id", "c
                "current_target", "base_data_type", "current_data_type")
 
 
-def _csv(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+def render_csv(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for comp in result.comparisons:

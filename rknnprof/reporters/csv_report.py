@@ -2,7 +2,7 @@
 
 Columns: ``profile_index, source_path, format, platform, frames, measured`` then every
 :class:`~rknnprof.model.Layer` field under its own name (``id``, ``op_type`` … ``time_share``).
-Text forms are those of :mod:`rknnprof.analysis.frame` (shapes ``1x3x640x640;16x3x3x3``).
+Text forms are those of :mod:`rknnprof.analysis.dataframe` (shapes ``1x3x640x640;16x3x3x3``).
 Missing values are empty cells. Profiles without layers contribute no rows (their totals are in
 ``--format json``). Called ``csv_report`` so it does not shadow the standard ``csv`` module.
 """
@@ -21,6 +21,6 @@ class CsvReporter(Reporter):
     description = "one row per layer, every layer field plus the profile's source and platform"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
-        from rknnprof.analysis.frame import report_frame
+        from rknnprof.analysis.dataframe import report_frame
 
         report_frame(report).to_csv(out, index=False, lineterminator="\n")

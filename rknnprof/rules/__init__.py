@@ -6,22 +6,27 @@ Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``
 
 Ranking and severity (the same for every rule):
 
-* Findings are sorted by ``est_saving_us``, largest first (ties by code).
+* Findings are sorted by ``est_saving_us``, largest first (ties by code). Every saving follows
+  ``analysis.savings``: per-frame latency of one change, explained layer by layer.
+* A finding saving less than the noise floor (0.5 % of the frame, at least 100 us) is ``info``.
 * A finding's severity comes from the share of the frame at stake, ``est_saving_us`` / frame
   time: at least 10% is ``error``, at least 2% ``warning``, less ``info``
   (``_util.ERROR_SHARE`` / ``WARNING_SHARE``). A rule's catalogue severity is the highest it
   raises; rules whose advice rests on a heuristic or on retraining cap lower. Findings whose
   time the log does not give (a warning line without a row, an Unknown clock) take a fixed
   level named in the rule's doc.
-* :func:`potential_saving_us` adds up the top findings without counting a layer twice.
+* :func:`potential_saving_us` combines findings per layer (remaining time multiplies), so no
+  layer is claimed twice: an upper bound.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from rknnprof.analysis.savings import combined_saving_us, noise_floor_us, normalised
 from rknnprof.errors import ConfigError
-from rknnprof.model import Finding, Profile
+from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules import (
     bandwidth,
     cores,
@@ -34,6 +39,7 @@ from rknnprof.rules import (
     quantize,
     sparse,
 )
+from rknnprof.rules._util import total_us
 from rknnprof.rules.base import CODE_PATTERN, Rule, RuleContext
 
 RULES: tuple[Rule, ...] = (
@@ -102,15 +108,22 @@ def run_rules(
     rules: Iterable[Rule] | None = None,
 ) -> tuple[Finding, ...]:
     """Every rule's findings for ``profile`` (``rules`` defaults to all, e.g. pass
-    :func:`select_rules`'s result), sorted by estimated saving, largest first. A finding's
-    severity never exceeds its rule's catalogue severity."""
-    from dataclasses import replace
+    :func:`select_rules`'s result), sorted by estimated saving, largest first (ties by code).
 
+    Each finding is held to the savings model (``analysis.savings.normalised``: its
+    ``saving_by_layer`` clamped to the layers' times and summing to ``est_saving_us``); one
+    whose saving is under the noise floor (``noise_floor_us``: 0.5 % of the frame, at least
+    100 us) is ``info``; no finding's severity exceeds its rule's catalogue severity."""
     context = context or RuleContext()
     chosen = RULES if rules is None else tuple(rules)
+    times = _layer_times(profile)
+    floor = noise_floor_us(_frame_us(profile))
     findings = []
     for rule in chosen:
         for finding in rule.check(profile, context):
+            finding = normalised(finding, times)
+            if 0 < finding.est_saving_us < floor and finding.severity is not Severity.INFO:
+                finding = replace(finding, severity=Severity.INFO)
             if finding.severity.rank > rule.severity.rank:
                 finding = replace(finding, severity=rule.severity)
             findings.append(finding)
@@ -118,34 +131,24 @@ def run_rules(
     return tuple(findings)
 
 
-def potential_saving_us(findings: Iterable[Finding], profile: Profile) -> float:
-    """What the given findings could save together, microseconds, counting no time twice.
+def _layer_times(profile: Profile) -> dict[int, float]:
+    return {layer.id: layer.time_us or 0.0 for layer in profile.layers}
 
-    Method: each finding's ``est_saving_us`` is spread over its layers in proportion to their
-    times (evenly when they have none); a layer's claims from all findings are added and
-    capped at the layer's time. Findings without layers (ranking-only logs, time outside the
-    table, a lowered clock) count in full. The sum is capped at the frame time (the larger of
-    the table's total and a benchmark's average run) when that is known. Pass the findings
-    a report shows (e.g. the top N) to get the "potential saving" figure for them.
-    """
-    by_id = {layer.id: layer for layer in profile.layers}
-    claimed: dict[int, float] = {}
-    free = 0.0
-    for finding in findings:
-        saving = max(0.0, finding.est_saving_us)
-        ids = [i for i in dict.fromkeys(finding.layer_ids) if i in by_id]
-        if not ids:
-            free += saving
-            continue
-        times = [by_id[i].time_us or 0.0 for i in ids]
-        weight = sum(times)
-        for i, t in zip(ids, times):
-            part = saving * (t / weight if weight else 1.0 / len(ids))
-            claimed[i] = claimed.get(i, 0.0) + part
-    total = free + sum(min(part, by_id[i].time_us or 0.0) for i, part in claimed.items())
-    from rknnprof.rules._util import total_us
 
+def _frame_us(profile: Profile) -> float:
+    """The frame the savings are capped by: the table's frame time, or a benchmark's average
+    run when that is longer (time outside the table is part of the frame)."""
     frame = total_us(profile)
     if profile.benchmark is not None and profile.benchmark.avg_time_ms:
         frame = max(frame, profile.benchmark.avg_time_ms * 1000.0)
-    return min(total, frame) if frame else total
+    return frame
+
+
+def potential_saving_us(findings: Iterable[Finding], profile: Profile) -> float:
+    """What the given findings could save together, microseconds: an upper bound that claims no
+    layer's time twice (``analysis.savings.combined_saving_us``: per layer the remaining time
+    multiplies, t x prod(1 - s_i/t); findings without layers add once; capped by the frame,
+    the larger of the table's total and a benchmark's average run)."""
+    times = _layer_times(profile)
+    explained = [normalised(finding, times) for finding in findings]
+    return combined_saving_us(explained, times, _frame_us(profile) or None)

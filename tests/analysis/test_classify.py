@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
+import rknnprof
 from rknnprof.analysis.classify import ClassifyOptions, classify, classify_layers
 from rknnprof.model import Bound, BoundBasis, Layer, Target
 
@@ -16,12 +19,34 @@ def layer(ddr=None, npu=None, target=Target.NPU, time=100, rw=None) -> Layer:
 
 @pytest.mark.parametrize(("ddr", "npu", "bound"), [
     (1091036, 8294400, Bound.COMPUTE),     # 01 row 2
-    (623388, 0, Bound.BANDWIDTH),          # 01 row 5, Split: NPU 0, DDR > 0
     (467909, 460800, Bound.BALANCED),      # 01 row 21
     (235199, 460800, Bound.COMPUTE),       # 01 row 32: NPU/DDR = 1.96 >= 1.5
 ])
 def test_from_cycles(ddr, npu, bound):
     assert classify(layer(ddr, npu), OPTS) == (bound, BoundBasis.CYCLES)
+
+
+def test_npu_cycles_zero_is_not_computed_not_bandwidth():
+    # 01 row 5, Split: 623388/0/623388 -> the runtime printed no NPU cycles for it
+    assert classify(layer(623388, 0), OPTS) == (Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
+    # a high ratio does not change that: NPU 0 is no evidence of compute or of its absence
+    assert classify(layer(623388, 0), ClassifyOptions(bound_ratio=1.01))[0] is Bound.UNKNOWN
+
+
+def test_corpus01_rows_without_npu_cycles_outlast_their_ddr_cycles(corpus):
+    # Read from the log: 32 NPU rows print NPU cycles 0 with DDR > 0 (8 Split, 6 Add, 13 Concat,
+    # 3 MaxPool, 2 Resize). At the 1 GHz clock of RK3588, 30 take more than twice the DDR-cycle
+    # time: only #5 Split (623388 cycles, 1195 us: 1.92x) and #61 Concat (467541, 922 us: 1.97x)
+    # do not; #56 Concat is 1871 us for 935081 cycles (2.001x). MaxPool #42: 38962 cycles, 341 us.
+    profile = rknnprof.load(corpus("01_"))[0]
+    rows = [la for la in profile.layers if la.npu_cycles == 0 and la.ddr_cycles]
+    assert len(rows) == 32
+    assert sorted(Counter(la.op_type for la in rows).items()) == [
+        ("Add", 6), ("Concat", 13), ("MaxPool", 3), ("Resize", 2), ("Split", 8)]
+    slow = [la.id for la in rows if la.time_us > 2 * la.ddr_cycles / 1000]
+    assert len(slow) == 30
+    assert sorted({la.id for la in rows} - set(slow)) == [5, 61]
+    assert {(la.bound, la.bound_basis) for la in rows} == {(Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)}
 
 
 def test_ratio_is_configurable():

@@ -56,7 +56,33 @@ def test_member_overrides_and_unknowns_stay_null() -> None:
     assert platforms.get("rk3568").npu_max_freq_mhz == 1000
     assert platforms.get("rk3576").macs_per_cycle("INT8") is None
     assert platforms.get("rk3562").npu_max_freq_mhz is None
-    assert platforms.get("rv1126b").channel_alignment == {}
+
+
+def test_rv1126b_shares_the_rk3588_rk3576_alignment_table() -> None:
+    # RKNN2 SDK V2.5.0 guide §5.2.5.1: Table 5-2 is titled "RK3588/RK3576/RV1126B"
+    rk3588, rv1126b = platforms.get("rk3588"), platforms.get("rv1126b")
+    assert rv1126b.channel_alignment == rk3588.channel_alignment
+    row = rv1126b.alignment("INT8")
+    assert (row.conv_in, row.conv_out, row.depthwise, row.other) == (32, 32, 64, 16)
+    assert rv1126b.alignment("FLOAT16").conv_out == 16
+
+
+def test_rk3576_splits_the_fused_convolutions_too() -> None:
+    # OPL232: Convolution and Add split on RK3576; the log names a Conv+Relu "ConvRelu"
+    ops = platforms.get("rk3576").multi_core_ops
+    assert {"Conv", "ConvRelu", "ConvClip", "ConvLeakyRelu", "ConvAdd", "ConvAddRelu", "Add",
+            "AddRelu"} <= ops
+    assert not {"ConvExSwish", "ConvSigmoid", "Concat", "Softmax"} & ops
+    assert ops <= platforms.get("rk3588").multi_core_ops
+
+
+def test_ddr_rates_theoretical_and_achieved_are_separate() -> None:
+    p = platforms.get("rk3588")
+    assert p.ddr_bandwidth_gbs == 33.8             # bus width x transfer rate
+    assert p.ddr_achieved_gbs == 12.9              # corpus 03 row 8: 7200 KB in 573 us
+    assert round(7200 * 1024 / 573e-6 / 1e9, 1) == p.ddr_achieved_gbs
+    assert "ddr_achieved_gbs" in p.sources
+    assert platforms.get("rk3576").ddr_achieved_gbs is None
 
 
 def test_platform_differences_the_rules_use() -> None:

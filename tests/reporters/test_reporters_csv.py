@@ -7,6 +7,7 @@ from dataclasses import fields
 
 import pandas as pd
 
+import rknnprof
 from rknnprof.model import Layer
 
 from .report_samples import HAND_LAYERS, HAND_REPORT, NO_LAYERS_REPORT, render
@@ -46,7 +47,7 @@ def test_only_layer_profiles_give_rows() -> None:
 
 
 def test_profile_to_frame() -> None:
-    frame = HAND_REPORT.profiles[0].to_frame()
+    frame = rknnprof.to_frame(HAND_REPORT.profiles[0])
     assert len(frame) == 12
     assert str(frame["ddr_cycles"].dtype) == "Int64"
     assert frame["time_us"].sum() == 11640

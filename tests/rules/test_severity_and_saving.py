@@ -45,6 +45,40 @@ def test_potential_saving_caps_each_layer_at_its_time() -> None:
     assert potential_saving_us([], PROFILE) == 0
 
 
+def B(*rows, code="RKN901"):  # noqa: N802
+    """A finding explained layer by layer: rows are (layer id, us)."""
+    return Finding(code, "x", Severity.INFO, "m", "f", layer_ids=tuple(i for i, _ in rows),
+                   est_saving_us=sum(us for _, us in rows), saving_by_layer=rows)
+
+
+def test_potential_saving_multiplies_the_remaining_time() -> None:
+    # two findings each save half of layer 1 (600 us): 600 x (1 - 0.5) x (1 - 0.5) = 150 left
+    assert potential_saving_us([B((1, 300)), B((1, 300))], PROFILE) == pytest.approx(450)
+    # layer 1 half and a third: 600 x 0.5 x 2/3 = 200 left -> 400; layer 3 alone adds its 250
+    assert potential_saving_us([B((1, 300), (3, 250)), B((1, 200))], PROFILE) == \
+        pytest.approx(400 + 250)
+    # never more than the layers touched (600 + 400), whatever the claims
+    assert potential_saving_us([B((1, 600), (2, 400))] * 3, PROFILE) == pytest.approx(1000)
+
+
+def test_run_rules_holds_the_savings_invariants_and_the_noise_floor() -> None:
+    def check(profile, context):
+        # layer 2 claims more than its 400 us: clamped; est_saving_us is re-summed
+        yield Finding("RKN901", "a", Severity.WARNING, "m", "f", layer_ids=(1, 2),
+                      est_saving_us=1500, saving_by_layer=((1, 500), (2, 1000)))
+        # 99 us saved is under the 100 us floor (0.5 % of 2000 us is 10 us): info
+        yield Finding("RKN901", "a", Severity.WARNING, "small", "f", layer_ids=(3,),
+                      est_saving_us=99)
+        # no saving claimed (a caveat): the severity is the rule's own
+        yield Finding("RKN901", "a", Severity.WARNING, "note", "f")
+
+    rule = Rule("RKN901", "a", Severity.WARNING, "s", check)
+    big, small, note = run_rules(PROFILE, RuleContext(), rules=[rule])
+    assert big.saving_by_layer == ((1, 500), (2, 400)) and big.est_saving_us == 900
+    assert small.saving_by_layer == ((3, 99),) and small.severity is Severity.INFO
+    assert note.severity is Severity.WARNING and note.est_saving_us == 0
+
+
 def test_run_rules_caps_severity_at_the_rule_level() -> None:
     def check(profile, context):
         yield Finding("RKN901", "a", Severity.ERROR, "m", "f", est_saving_us=1)

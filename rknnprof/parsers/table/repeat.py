@@ -18,7 +18,7 @@ of the line itself, and kept as its line; its time stays text until the table is
 all its times are converted at once (:func:`row_times`).
 
 Exactness: a row is taken only through a :class:`RowPlan`, which says which token goes to which
-column. A plan is made by :func:`~rknnprof.parsers._table.parse_tokens` itself, on the first
+column. A plan is made by :func:`~rknnprof.parsers.table.columns.parse_tokens` itself, on the first
 row of its *shape*, and kept only if it gives back exactly that row's values. The shape is the
 row with every ASCII digit replaced by ``0``: every test ``parse_tokens`` makes on a token
 (integer, number, shape list, cycles, percentages, data type, NPU/CPU/GPU, ``%``, ``:``)
@@ -33,7 +33,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, overload
 
-from rknnprof.parsers import _table as t
+from rknnprof.parsers.table.columns import Column, parse_tokens
+from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.tokens import to_number
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
@@ -89,12 +91,12 @@ class RowPlan:
         return (" ".join(name.split()) if self.name_spaced else name) or None
 
 
-def make_plan(body: str, columns: tuple[t.Column, ...], may_be_empty: frozenset[str],
+def make_plan(body: str, columns: tuple[Column, ...], may_be_empty: frozenset[str],
               ) -> RowPlan | None:
     """The plan of a complete row, or None when the row is not one, or not a plain one: a value
     for every column but those in ``may_be_empty`` (else the table block notes a short row)."""
     tokens = body.split()
-    parse = t.parse_tokens(tokens, columns)
+    parse = parse_tokens(tokens, columns)
     if parse.error or parse.missing or not parse.values.keys() <= PLAIN_KEYS:
         return None
     if any(c.key not in parse.values and c.key not in may_be_empty for c in columns):
@@ -144,11 +146,11 @@ class LinePlan(NamedTuple):
 
 
 def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
-    """``_table._number`` of each Time(us) token (None stays None); all-integer times, the
+    """``to_number`` of each Time(us) token (None stays None); all-integer times, the
     usual case, in one go."""
     if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]
         return tuple(map(int, tokens))  # type: ignore[arg-type]
-    return tuple(None if tok is None else t._number(tok) for tok in tokens)
+    return tuple(None if tok is None else to_number(tok) for tok in tokens)
 
 
 @dataclass(slots=True)
@@ -156,7 +158,7 @@ class Carried:
     """What a table hands to the next table of its stream (see ``Block.hand_over``)."""
 
     template: TableEvent
-    columns: tuple[t.Column, ...]
+    columns: tuple[Column, ...]
     prefix_len: int
     plans: dict[bytes, RowPlan | None]
     """Row shape -> plan, shared along the stream's run of tables."""
@@ -174,7 +176,7 @@ class RepeatedRows:
     def __init__(self, carried: Carried, may_be_empty: frozenset[str]) -> None:
         self.carried = carried
         self.may_be_empty = may_be_empty
-        """Columns a row may leave empty and still be complete (``_table_block.MAY_BE_EMPTY``)."""
+        """Columns a row may leave empty and still be complete (``block.MAY_BE_EMPTY``)."""
         self.names = carried.names
         """(op type, full name) of each template row."""
         self.rows: list[tuple[int, str, LinePlan]] = []
@@ -245,7 +247,7 @@ class RepeatedRows:
 
 
 def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
-    return [t.build_layer(placed.plan.values(text[placed.start:].split()), number)
+    return [build_layer(placed.plan.values(text[placed.start:].split()), number)
             for number, text, placed in rows]
 
 

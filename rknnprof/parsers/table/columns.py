@@ -1,8 +1,9 @@
-"""The per-layer table engine shared by the toolkit2 1.6/2.x and 1.5 layouts.
+"""The layout of the printed toolkit2 tables (1.6/2.x and 1.5): title, header, total lines, and
+how a row's tokens are assigned to the header's columns.
 
-Columns come from the header line, values from the *shape* of each whitespace-separated token,
-never from character positions: an empty MacUsage or FullName is just a missing token, an OpType
-or InputShape wider than its column only moves the tokens after it. A row is
+Columns come from the header line, values from the *shape* of each whitespace-separated token
+(:mod:`.tokens`), never from character positions: an empty MacUsage or FullName is just a missing
+token, an OpType or InputShape wider than its column only moves the tokens after it. A row is
 
     <ID> <OpType> <DataType> <Target> ...    (Target is NPU, CPU or GPU)
 
@@ -22,42 +23,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rknnprof.model import Layer, Shape, SkippedRow, Target
+from rknnprof.parsers.table.tokens import (
+    CYCLES_RE,
+    DTYPE_RE,
+    INT_RE,
+    MAC_RE,
+    NUM_RE,
+    NUMBER,
+    SHAPES_RE,
+    UP_RE,
+    WORKLOAD_RE,
+    is_target,
+)
 
 FAMILY_2X = "toolkit2-perf-table"
 FAMILY_15 = "toolkit2-perf-table-v15"
 
-_NUM = r"\d+(?:\.\d+)?"
-INT_RE = re.compile(r"^\d+$")
-NUM_RE = re.compile(rf"^{_NUM}$")
-SHAPES_RE = re.compile(r"^(?:\\|\([\d,]*\)(?:,\([\d,]*\))*(?:,\.\.\.)?)$")
-CYCLES_RE = re.compile(r"^(\d+)/(\d+)/(\d+)$")
-MAC_RE = re.compile(rf"^(?:\\|{_NUM}(?:/{_NUM})*)$")
-WORKLOAD_RE = re.compile(rf"^{_NUM}%(?:/{_NUM}%)*$")
-UP_RE = re.compile(rf"^-?Up:({_NUM})%$")
-TARGET_RE = re.compile(r"^(?:NPU|CPU|GPU)$")
-DTYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-ROW_START_RE = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s+(?:NPU|CPU|GPU)(?:\s|$)")
-ROW_SEARCH_RE = re.compile(
-    r"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+[A-Z][A-Z0-9_]*\s+(?:NPU|CPU|GPU)(?:\s|$)"
-)
-HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
-RULE_RE = re.compile(r"^(.{0,40}?)[-=]{10,}\s*$")
-
-
-def is_rule(s: str) -> bool:
-    """A dash or ``=`` rule (possibly behind a pasted prefix), or a stripped line of nothing but
-    dashes / ``=`` (a rule cut short by a damaged paste)."""
-    if not s.endswith(("-", "=")):  # both need it (``s`` is stripped); spares rows the regex
-        return False
-    return RULE_RE.match(s) is not None or not s.strip("-=")
-
-ELISION_RE = re.compile(r"^(?:\.+|…+)$")
-"""A line of dots (``...``, ``......``; damaged pastes keep fewer) or ``…``: rows left out."""
-TOTAL_TIME_RE = re.compile(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({_NUM})")
-TOTAL_RW_KB_RE = re.compile(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({_NUM})")
-TOTAL_RW_MB_RE = re.compile(rf"Total Memory RW Amount\(MB\):\s*({_NUM})")
+TOTAL_TIME_RE = re.compile(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER})")
+TOTAL_RW_KB_RE = re.compile(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({NUMBER})")
+TOTAL_RW_MB_RE = re.compile(rf"Total Memory RW Amount\(MB\):\s*({NUMBER})")
 TITLE = "Network Layer Information Table"
+HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
 MAX_PREFIX = 60
 """Longest junk accepted before a row's ID (characters)."""
 
@@ -139,32 +125,11 @@ DEFAULT_2X_COLUMNS = parse_header(
 )[1]  # type: ignore[index]
 
 
-def _number(tok: str) -> float | int:
-    # isdecimal() answers INT_RE without a regex call (a token holds no newline)
-    return int(tok) if tok.isdecimal() else float(tok)
-
-
-@lru_cache(maxsize=4096)
-def parse_shapes(tok: str) -> tuple[tuple[Shape, ...] | None, bool]:
-    """``(1,3,640,640),(16,3,3,3),...`` -> (shapes, truncated); ``\\`` -> (None, False).
-
-    Cached: a model's shapes repeat in every frame, and the result is immutable."""
-    if tok == "\\":
-        return None, False
-    truncated = tok.endswith(",...")
-    if truncated:
-        tok = tok[:-4]
-    shapes = tuple(
-        tuple(int(d) for d in part.split(",") if d) for part in re.findall(r"\(([\d,]*)\)", tok)
-    )
-    return shapes, truncated
-
-
 _MATCHERS: dict[str, tuple[Callable[[str], object], str]] = {
     "id": (INT_RE.match, "an integer ID"),
     "op_type": (lambda t: bool(t), "an op type"),
     "data_type": (DTYPE_RE.match, "a data type"),
-    "target": (TARGET_RE.match, "NPU/CPU/GPU"),
+    "target": (is_target, "NPU/CPU/GPU"),
     "input": (SHAPES_RE.match, "a shape list"),
     "output": (SHAPES_RE.match, "a shape list"),
     "cycles": (CYCLES_RE.match, "DDR/NPU/Total cycles"),
@@ -224,46 +189,3 @@ def parse_tokens(tokens: list[str], columns: tuple[Column, ...]) -> RowParse:
         extra = " ".join(tokens[i:])[:60]
         return RowParse(values, [], f"{n - i} field(s) after the last column: {extra!r}")
     return RowParse(values, [])
-
-
-def build_layer(values: dict[str, str], line: int) -> Layer:
-    """A :class:`Layer` from the tokens of a complete row."""
-    ddr = npu = total = None
-    if "cycles" in values:
-        ddr, npu, total = (int(x) for x in values["cycles"].split("/"))
-    else:
-        ddr = int(values["ddr"]) if "ddr" in values else None
-        npu = int(values["npu"]) if "npu" in values else None
-        total = int(values["total"]) if "total" in values else None
-    inputs, in_trunc = parse_shapes(values["input"]) if "input" in values else (None, False)
-    outputs, out_trunc = parse_shapes(values["output"]) if "output" in values else (None, False)
-    mac = values.get("mac")
-    workload = values.get("workload")
-    extra = [(k[6:], v) for k, v in values.items() if k.startswith("extra:")]
-    if "improve" in values:
-        extra.insert(0, ("ImproveTherical", values["improve"]))
-    return Layer(
-        id=int(values["id"]),
-        op_type=values["op_type"],
-        target=Target(values["target"]) if "target" in values else Target.UNKNOWN,
-        data_type=values.get("data_type"),
-        input_shapes=inputs,
-        input_shapes_truncated=in_trunc,
-        output_shapes=outputs,
-        output_shapes_truncated=out_trunc,
-        ddr_cycles=ddr,
-        npu_cycles=npu,
-        total_cycles=total,
-        time_us=_number(values["time"]) if "time" in values else None,
-        mac_usage_pct=float(mac.split("/")[0]) if mac and mac != "\\" else None,
-        workload_pct=tuple(float(x.rstrip("%")) for x in workload.split("/")) if workload else None,
-        rw_kb=_number(values["rw"]) if "rw" in values else None,
-        full_name=values.get("full_name") or None,
-        sparse_ratio=values.get("sparse"),
-        extra=tuple(extra),
-        line=line,
-    )
-
-
-def skipped(line: int, text: str, reason: str) -> SkippedRow:
-    return SkippedRow(line=line, text=text.strip()[:200], reason=reason)

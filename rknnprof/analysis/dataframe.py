@@ -1,6 +1,8 @@
 """Profiles as pandas DataFrames: one row per layer, the column names of :class:`Layer`.
 
-pandas is imported inside the functions, so importing this module costs nothing. Text forms
+:func:`to_frame` is the notebook API (``rknnprof.to_frame(profile)``); the CSV reporter writes
+:func:`report_frame`. pandas is imported inside the functions, so importing this module costs
+nothing. Text forms
 (also what the CSV reporter writes):
 
 * shapes: ``1x3x640x640;16x3x3x3;16`` (``;...`` appended when the log elided more shapes);
@@ -105,3 +107,12 @@ def report_frame(report: Report) -> pd.DataFrame:
     """Every profile's layers stacked, ``profile_index`` telling them apart."""
     records = [row for i, p in enumerate(report.profiles) for row in layer_records(p, i)]
     return _frame(records)
+
+
+def to_frame(data: Profile | Report) -> pd.DataFrame:
+    """A profile's layers (or every profile's, for a report) as a DataFrame, the CSV's columns.
+
+    ``rknnprof.to_frame(rknnprof.load("perf.txt")[0]).groupby("bound")["time_us"].sum()``."""
+    if isinstance(data, Report):
+        return report_frame(data)
+    return profile_frame(data)

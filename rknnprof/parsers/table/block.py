@@ -4,17 +4,40 @@ States: ``pre`` (title, rules, banner; waiting for the header), ``rows``, ``afte
 and rules after the rows). A foreign line ends the block and is offered to the other parsers.
 
 A table that repeats the previous table of its stream (the next frame of the same model) is
-read on the fast path of :mod:`rknnprof.parsers._repeat`: its layers are built only when used.
+read on the fast path of :mod:`rknnprof.parsers.table.repeat`: its layers are built only when used.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rknnprof.parsers import _table as t
-from rknnprof.parsers._repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.table.columns import (
+    DEFAULT_2X_COLUMNS,
+    MAX_PREFIX,
+    TITLE,
+    TOTAL_RW_KB_RE,
+    TOTAL_RW_MB_RE,
+    TOTAL_TIME_RE,
+    Column,
+    RowParse,
+    header_family,
+    parse_header,
+    parse_tokens,
+)
+from rknnprof.parsers.table.layer import build_layer, skipped
+from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
+from rknnprof.parsers.table.tokens import (
+    CYCLES_RE,
+    ELISION_RE,
+    ROW_SEARCH_RE,
+    ROW_START_RE,
+    SHAPES_RE,
+    is_rule,
+    is_target,
+    to_number,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,19 +61,19 @@ class TableBlock(Block):
         family: str,
         *,
         state: str = "pre",
-        header: tuple[int, tuple[t.Column, ...]] | None = None,
+        header: tuple[int, tuple[Column, ...]] | None = None,
         headerless_prefix: str | None = None,
     ) -> None:
         self.family = family
         self.stream = line.stream
         self.first_line = self.last_line = line.number
         self.state = state
-        self.columns: tuple[t.Column, ...] | None = None
+        self.columns: tuple[Column, ...] | None = None
         self.prefix_len = 0
         self.layers: list[Layer] = []
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
-        self.pending: tuple[int, list[str], t.RowParse] | None = None
+        self.pending: tuple[int, list[str], RowParse] | None = None
         self.total_time: float | None = None
         self.total_line: int | None = None
         self.rw_kb: float | None = None
@@ -67,7 +90,7 @@ class TableBlock(Block):
         if header is not None:
             self._set_header(line, header)
         elif headerless_prefix is not None:
-            self.columns = t.DEFAULT_2X_COLUMNS
+            self.columns = DEFAULT_2X_COLUMNS
             self.prefix_len = len(headerless_prefix)
             self.notes.append((line.number, (
                 "rows without a table header: assumed the 2.x column layout (ID OpType DataType "
@@ -78,11 +101,11 @@ class TableBlock(Block):
             self._summary(line)
 
     # -- helpers ---------------------------------------------------------------------------
-    def _set_header(self, line: Line, header: tuple[int, tuple[t.Column, ...]]) -> None:
+    def _set_header(self, line: Line, header: tuple[int, tuple[Column, ...]]) -> None:
         self.prefix_len, self.columns = header
         self.saw_header = True
         self.state = "rows"
-        self.family = t.header_family(self.columns)
+        self.family = header_family(self.columns)
         if any(c.key == "elided" for c in self.columns):
             known = " ".join(c.header for c in self.columns if c.key != "elided")
             self.notes.append(
@@ -108,13 +131,13 @@ class TableBlock(Block):
         """(the row text with the pasted prefix removed, whether it starts like a row)."""
         if self.prefix_len and len(text) > self.prefix_len:
             body = text[self.prefix_len:].lstrip()
-            if t.ROW_START_RE.match(body):
+            if ROW_START_RE.match(body):
                 return body, True
         stripped = text.lstrip()
-        if t.ROW_START_RE.match(stripped):
+        if ROW_START_RE.match(stripped):
             return stripped, True
-        m = t.ROW_SEARCH_RE.search(text)
-        if m and m.start(1) <= t.MAX_PREFIX:
+        m = ROW_SEARCH_RE.search(text)
+        if m and m.start(1) <= MAX_PREFIX:
             return text[m.start(1):], True  # ROW_SEARCH_RE asks more than ROW_START_RE
         return stripped, False
 
@@ -122,12 +145,12 @@ class TableBlock(Block):
         text = line.text
         if "Total " not in text:  # every total line names a Total; rows rarely do
             return False
-        if (m := t.TOTAL_TIME_RE.search(text)) is not None:
-            self.total_time = t._number(m.group(1))
+        if (m := TOTAL_TIME_RE.search(text)) is not None:
+            self.total_time = to_number(m.group(1))
             self.total_line = line.number
-        elif (m := t.TOTAL_RW_KB_RE.search(text)) is not None:
-            self.rw_kb = t._number(m.group(1))
-        elif (m := t.TOTAL_RW_MB_RE.search(text)) is not None:
+        elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
+            self.rw_kb = to_number(m.group(1))
+        elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
             mb = float(m.group(1))
             self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not count
         else:
@@ -143,7 +166,7 @@ class TableBlock(Block):
                     "npu", "total", "time"}
         lost = [c.header for c in parse.missing if c.key in required]
         if lost:
-            self.skipped.append(t.skipped(number, " ".join(tokens),
+            self.skipped.append(skipped(number, " ".join(tokens),
                                           f"row cut short: no {', '.join(lost)}"))
             return
         self._append(number, parse.values)
@@ -159,7 +182,7 @@ class TableBlock(Block):
                 self.notes.append((number, (
                     f"row {values.get('id', '?')} has fewer fields than the header: no "
                     f"{', '.join(absent)} (kept with those values unknown)")))
-        self.layers.append(t.build_layer(values, number))
+        self.layers.append(build_layer(values, number))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
@@ -168,9 +191,9 @@ class TableBlock(Block):
                 return
             self._stop_repeating()
         tokens = body.split()
-        parse = t.parse_tokens(tokens, self.columns)
+        parse = parse_tokens(tokens, self.columns)
         if parse.error:
-            self.skipped.append(t.skipped(line.number, body, parse.error))
+            self.skipped.append(skipped(line.number, body, parse.error))
         elif parse.missing:
             self.pending = (line.number, tokens, parse)
         else:
@@ -182,7 +205,7 @@ class TableBlock(Block):
             return False
         number, tokens, old = self.pending
         joined = tokens + body.split()
-        parse = t.parse_tokens(joined, self.columns)
+        parse = parse_tokens(joined, self.columns)
         if parse.error or len(parse.missing) >= len(old.missing):
             return False
         self.pending = (number, joined, parse)
@@ -205,7 +228,7 @@ class TableBlock(Block):
             self.last_line = line.number
             return True
         # rows pass the tests below on their way to _row: each starts with a literal test
-        if s[-1] in "-=" and t.is_rule(s):
+        if s[-1] in "-=" and is_rule(s):
             self._flush()
             read_rows = self.layers or self.repeated is not None and self.repeated.rows
             if self.state == "rows" and (read_rows or self.skipped or self.elided):
@@ -217,10 +240,10 @@ class TableBlock(Block):
             self.state = "after"
             self.last_line = line.number
             return True
-        if self.state == "after" or t.TITLE in s or (
-                "OpType" in text and t.parse_header(text) is not None):
+        if self.state == "after" or TITLE in s or (
+                "OpType" in text and parse_header(text) is not None):
             return False
-        if s.startswith((".", "…")) and t.ELISION_RE.match(s):
+        if s.startswith((".", "…")) and ELISION_RE.match(s):
             self._flush()
             if not self.elided:
                 self.notes.append((line.number, f"elided rows (`{s}`): the table is incomplete"))
@@ -241,10 +264,10 @@ class TableBlock(Block):
     def _feed_pre(self, line: Line, s: str) -> bool:
         """Before the header: title, rules and banner lines are taken; the header starts the
         rows; anything else ends the block."""
-        if not s or t.is_rule(s) or t.TITLE in s or s.startswith(_BANNER_WORDS):
+        if not s or is_rule(s) or TITLE in s or s.startswith(_BANNER_WORDS):
             self.last_line = line.number
             return True
-        header = t.parse_header(line.text)
+        header = parse_header(line.text)
         if header is None:
             return False
         if not {c.key for c in header[1]} & {"time", "mac", "workload"}:
@@ -263,12 +286,12 @@ class TableBlock(Block):
         if body[:1].isdigit():
             reason = "starts with a number but is not a row (no OpType DataType Target after it)"
         elif _row_like(body.split()):
-            parse = t.parse_tokens(body.split(), self.columns or t.DEFAULT_2X_COLUMNS)
+            parse = parse_tokens(body.split(), self.columns or DEFAULT_2X_COLUMNS)
             reason = parse.error or "not a row: no <ID> <OpType> <DataType> <Target> at its start"
         else:
             return False
         self._flush()
-        self.skipped.append(t.skipped(line.number, body, reason))
+        self.skipped.append(skipped(line.number, body, reason))
         return True
 
     def take_over(self, carried: object) -> None:
@@ -330,15 +353,15 @@ class TableBlock(Block):
 def _row_like(tokens: list[str]) -> bool:
     """A line inside the rows that is damaged rather than foreign: a Target cell near the start,
     a DDR/NPU/Total cycles cell, or a shape list among several cells."""
-    if any(t.TARGET_RE.match(tok) for tok in tokens[:6]) or any(
-            t.CYCLES_RE.match(tok) for tok in tokens):
+    if any(is_target(tok) for tok in tokens[:6]) or any(
+            CYCLES_RE.match(tok) for tok in tokens):
         return True
     return len(tokens) >= 5 and any(
-        tok.startswith("(") and t.SHAPES_RE.match(tok) for tok in tokens
+        tok.startswith("(") and SHAPES_RE.match(tok) for tok in tokens
     )
 
 
-def _has(values: dict[str, str], column: t.Column) -> bool:
+def _has(values: dict[str, str], column: Column) -> bool:
     """Whether a parsed row holds a value for ``column``."""
     if column.key == "workload_up":
         return "workload" in values
