@@ -125,15 +125,11 @@ class Progress:
     def count(self, events: Iterable[Event]) -> Iterator[Event]:
         """Pass ``events`` through, updating the line for every measured table (a frame)."""
         from rknnprof.parsers.events import TableEvent
-        from rknnprof.parsers.table.repeat import RepeatedLayers
 
         for event in events:
             if isinstance(event, TableEvent) and event.measured and event.layers:
                 self.frames += 1
-                layers = event.layers
-                times = ([x for x in layers.times if x is not None]
-                         if isinstance(layers, RepeatedLayers)  # no need to build its layers
-                         else [la.time_us for la in layers if la.time_us is not None])
+                times = [x for x in event.row_times if x is not None]
                 self.last_frame_us = event.reported_total_time_us or (sum(times) if times else None)
                 self._show()
             yield event

@@ -8,7 +8,7 @@ threads of one process do not mix.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from rknnprof.inputs.lines import Line
 from rknnprof.parsers.base import Block, BlockParser
@@ -68,7 +68,7 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
     opened_nothing: set[tuple[str, str | None, str | None]] = set()
     """(text, level, tag) of lines no parser opened a block on: logcat repeats many messages."""
 
-    def close(key: Stream, block: Block) -> list[Event]:
+    def close(key: Stream, block: Block) -> Sequence[Event]:
         events = block.close()
         handed = block.hand_over()
         if handed is not None:

@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rknnprof.inputs.lines import Line
     from rknnprof.parsers.events import Event
 
@@ -34,7 +36,7 @@ class Block(ABC):
         block without consuming the line."""
 
     @abstractmethod
-    def close(self) -> list[Event]:
+    def close(self) -> Sequence[Event]:
         """The block is over (a foreign line, or end of input): return what it found."""
 
     def hand_over(self) -> object | None:

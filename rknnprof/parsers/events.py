@@ -1,4 +1,4 @@
-"""What blocks emit. ``parsers.assemble`` is the only consumer.
+"""What blocks emit. The assembler (frames -> profiles) is the only consumer.
 
 Every event carries ``line`` (1-based line of its first input line) and ``stream`` (the logcat
 (pid, tid) it came from, or None). Events are small frozen records; a table is one event.
@@ -6,6 +6,7 @@ Every event carries ``line`` (1-based line of its first input line) and ``stream
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rknnprof.model import (
@@ -20,17 +21,24 @@ from rknnprof.model import (
 Stream = tuple[int, int] | None
 
 
+RowNames = tuple[tuple[str, str | None], ...]
+"""(op type, full name) of each row of a table, in order."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableEvent:
-    """One per-layer table (one inference, or one build-time estimate)."""
+    """One per-layer table (one inference, or one build-time estimate).
+
+    Frame merging reads only :attr:`row_times` and :attr:`signature` of every frame after a
+    model's first: a table that repeats the previous table of its stream gives them without
+    building its layers (``parsers/table/repeat.py``)."""
 
     family: str
     line: int
     last_line: int
-    layers: tuple[Layer, ...]
-    """The rows. For a table that repeats the previous table of its stream, a
-    ``parsers.table.repeat.RepeatedLayers``: a sequence equal to this tuple, built on first use,
-    whose ``times`` give each row's time without building it."""
+    layers: Sequence[Layer]
+    """The rows, in order. For a table that repeats the previous table of its stream, a lazy
+    sequence equal to the tuple of its layers, built when first read."""
     measured: bool = True
     """False for build-time estimated tables."""
     reported_total_time_us: float | None = None
@@ -43,6 +51,19 @@ class TableEvent:
     """1-based line of the ``Total Operator Elapsed ... Time(us)`` line, when present."""
     elided_rows: int = 0
     """Number of elision lines (``...``, ``......``) inside the table: rows are missing."""
+    row_times: tuple[float | None, ...] = None  # type: ignore[assignment]  # set in __post_init__
+    """Each row's Time(us) (``Layer.time_us``; None: the row has none). Taken from ``layers``
+    when not given."""
+    signature: RowNames = None  # type: ignore[assignment]  # set in __post_init__
+    """Each row's (op type, full name): what frames of one model share. Taken from ``layers``
+    when not given."""
+
+    def __post_init__(self) -> None:
+        if self.row_times is None:
+            object.__setattr__(self, "row_times", tuple(la.time_us for la in self.layers))
+        if self.signature is None:
+            names = tuple((la.op_type, la.full_name) for la in self.layers)
+            object.__setattr__(self, "signature", names)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ profile is made (:meth:`ModelFrames.profile`). :func:`median_of` is the median o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rknnprof.model import (
@@ -25,7 +24,6 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
-from rknnprof.parsers.table.repeat import RepeatedLayers
 
 RANKING_FAMILY = "toolkit2-ranking"
 
@@ -80,7 +78,7 @@ class ModelFrames:
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
-            row_times = _row_times(table)
+            row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
             self.row_times.update(enumerate(row_times))
@@ -145,13 +143,6 @@ class ModelFrames:
         )
 
 
-def _row_times(table: TableEvent) -> Sequence[float | None]:
-    """Each row's time; a repeated frame's without building its layers."""
-    if isinstance(table.layers, RepeatedLayers):
-        return table.layers.times
-    return [la.time_us for la in table.layers]
-
-
 def _ranking_total(ranking: RankingEvent) -> float | None:
     if ranking.total is not None:
         return ranking.total.total_time_us
@@ -165,10 +156,7 @@ def frame_signature(
 ) -> tuple[object, ...] | None:
     """What frames of one model share (None: the frame has nothing to merge)."""
     if table is not None and table.layers:
-        layers = table.layers
-        names = (layers.names if isinstance(layers, RepeatedLayers)  # the template's, made once
-                 else tuple((la.op_type, la.full_name) for la in layers))
-        return ("layers", table.family, table.measured, names)
+        return ("layers", table.family, table.measured, table.signature)
     if ranking is not None and (ranking.stats or ranking.total is not None):
         return ("ranking", tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:

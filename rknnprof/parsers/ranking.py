@@ -206,7 +206,7 @@ class RankingBlock(Block):
 
     def _check_total_row(self) -> None:
         """The ``Total`` row against the column sums."""
-        if self.total is None or not self.stats:
+        if self.total is None or self.total_line is None or not self.stats:
             return
         for name, label in (("cpu_time_us", "CPUTime"), ("npu_time_us", "NPUTime"),
                             ("total_time_us", "TotalTime")):

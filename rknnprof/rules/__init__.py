@@ -2,7 +2,7 @@
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
-(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061).
+(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061), ``activations`` (RKN070).
 
 Ranking and severity (the same for every rule):
 
@@ -28,6 +28,7 @@ from rknnprof.analysis.savings import combined_saving_us, noise_floor_us, normal
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules import (
+    activations,
     bandwidth,
     cores,
     environment,
@@ -53,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     *sparse.RULES,
     *environment.RULES,
     *postprocess.RULES,
+    *activations.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",

@@ -3,6 +3,8 @@ read from the corpus files, not from the code's output; each test says where."""
 
 from __future__ import annotations
 
+import pytest
+
 from rknnprof.api import load
 from tests.conftest import corpus_file
 
@@ -28,3 +30,37 @@ def test_37_cpu_op_with_a_printed_row_is_reported_once() -> None:
     # 37 elides rows 5-54 but prints #56 Reshape on the CPU (61 us); its ranking repeats it
     [finding] = codes(only("37_"), "RKN001")
     assert finding.layer_ids == (56,)
+
+
+ZOO = 1 - 48.4 / 66.1
+"""rknn_model_zoo benchmark: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS (RK3588)."""
+
+
+def test_01_activation_swap_rests_on_the_12_vs_70_pair() -> None:
+    # 01's ranking: ConvExSwish 57 calls, 100965 us, 78.61 %; #12 ConvExSwish 2306 us and #70
+    # Conv 928 us share (1,64,240,240),(64,64,1,1),(64) -> (1,64,240,240) and 311889/460800
+    profile = only("01_")
+    [found] = codes(profile, "RKN070")
+    assert found.message.startswith(
+        "57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame)")
+    assert "#12 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 2,306 us against 928 us for #70" in (
+        found.message)
+    assert dict(found.saving_by_layer)[12] == pytest.approx(2306 - 928)
+    assert found.est_saving_us == pytest.approx(1378 + (100965 - 2306) * ZOO)
+    assert profile.findings.index(found) <= 1
+
+
+@pytest.mark.parametrize(("prefix", "share", "expected"), [
+    # 07: 57 ConvExSwish, 10643 us of 14478 (73.5 %), no same-shape plain conv
+    ("07_", "10,643 us (73.5% of the frame)", 10643 * ZOO),
+    # 36: 87 ConvExSwish rows, 13736 us of 20344 (67.5 %); five have a same-shape Conv:
+    # #67 71 against #58 46 and #143 34 (the fastest counts), #117 355/#118 151,
+    # #144 100/#145 48, #155 71/#143 34, #166 37/#167 21
+    ("36_", "13,736 us (67.5% of the frame)", 37 + 204 + 52 + 37 + 16 + (13736 - 634) * ZOO),
+])
+def test_activation_swap_comes_first_or_second(prefix: str, share: str, expected: float) -> None:
+    profile = only(prefix)
+    [found] = codes(profile, "RKN070")
+    assert share in found.message
+    assert found.est_saving_us == pytest.approx(expected)
+    assert profile.findings.index(found) <= 1

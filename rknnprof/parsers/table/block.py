@@ -86,6 +86,9 @@ class TableBlock(Block):
         """The previous table of this stream (``take_over``), while this one may repeat it."""
         self.repeated: RepeatedRows | None = None
         """The rows read on the fast path, while every row so far repeats ``carried``."""
+        self.repeated_frame = False
+        """True when the table, once closed, repeated ``carried`` row for row (its layers are
+        lazy)."""
         self.result: TableEvent | None = None
         if header is not None:
             self._set_header(line, header)
@@ -303,11 +306,10 @@ class TableBlock(Block):
         result = self.result
         if result is None or not result.layers or self.columns is None:
             return None
-        if isinstance(result.layers, RepeatedLayers):
+        if self.repeated_frame:
             return self.carried  # the template stays the last table read in full
         plans = self.carried.plans if self.carried and self.carried.columns == self.columns else {}
-        names = tuple((la.op_type, la.full_name) for la in result.layers)
-        return Carried(result, self.columns, self.prefix_len, plans, names)
+        return Carried(result, self.columns, self.prefix_len, plans, result.signature)
 
     def close(self) -> list[TableEvent]:
         events = self._close()
@@ -320,7 +322,7 @@ class TableBlock(Block):
         if self.repeated is not None:
             clean = not (self.skipped or self.notes or self.elided or self.handed_over)
             if clean and self.repeated.complete():
-                layers, self.repeated = self.repeated.lazy(), None
+                layers, self.repeated, self.repeated_frame = self.repeated.lazy(), None, True
             else:
                 self._stop_repeating()
         if self.handed_over:
@@ -334,11 +336,17 @@ class TableBlock(Block):
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
             else:
                 return []
+        if isinstance(layers, RepeatedLayers):  # its times and names without building it
+            times, names = layers.times, layers.names
+        else:
+            layers = tuple(layers)
+            times = tuple(la.time_us for la in layers)
+            names = tuple((la.op_type, la.full_name) for la in layers)
         return [TableEvent(
             family=self.family,
             line=self.first_line,
             last_line=self.last_line,
-            layers=layers if isinstance(layers, RepeatedLayers) else tuple(layers),
+            layers=layers,
             measured=True,
             reported_total_time_us=self.total_time,
             reported_rw_kb=self.rw_kb,
@@ -347,6 +355,8 @@ class TableBlock(Block):
             stream=self.stream,
             total_line=self.total_line,
             elided_rows=self.elided,
+            row_times=times,
+            signature=names,
         )]
 
 

@@ -32,6 +32,9 @@ def build_layer(values: Mapping[str, str], line: int, *, rw_float: bool = False)
     ``rw_float``: RW(KB) as a ``float`` even when integral (the eval_perf.csv and build-estimate
     readers have always stored it so; JSON prints ``19200.0``); else as printed (``19200``)."""
     cycles = values.get("cycles")
+    ddr: int | None
+    npu: int | None
+    total: int | None
     if cycles is not None:
         ddr, npu, total = parse_cycles(cycles)
     else:

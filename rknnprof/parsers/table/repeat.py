@@ -6,7 +6,8 @@ of every frame costs more than reading the bytes, and frame merging only needs e
 time. So while a table's rows repeat the previous table of its stream (same header, and row
 by row the same op type and full name), :class:`RepeatedRows` keeps each row's text, and the
 table's ``TableEvent`` gets :class:`RepeatedLayers`: its layers, built only if someone looks at
-them, and its ``times`` without building anything. The first row that does not repeat -- or
+them, while the event's ``row_times`` and ``signature`` are there without building anything
+(nothing outside this package sees the difference). The first row that does not repeat -- or
 anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
 turns the rows kept so far into layers, and the table is read as usual.
 
@@ -18,8 +19,8 @@ of the line itself, and kept as its line; its time stays text until the table is
 all its times are converted at once (:func:`row_times`).
 
 Exactness: a row is taken only through a :class:`RowPlan`, which says which token goes to which
-column. A plan is made by :func:`~rknnprof.parsers.table.columns.parse_tokens` itself, on the first
-row of its *shape*, and kept only if it gives back exactly that row's values. The shape is the
+column. A plan is made by :func:`~rknnprof.parsers.table.columns.parse_tokens` itself, on the
+first row of its *shape*, and kept only if it gives back exactly that row's values. The shape is the
 row with every ASCII digit replaced by ``0``: every test ``parse_tokens`` makes on a token
 (integer, number, shape list, cycles, percentages, data type, NPU/CPU/GPU, ``%``, ``:``)
 gives the same answer for any digit in place of another, so rows of one shape split into
@@ -39,7 +40,7 @@ from rknnprof.parsers.table.tokens import to_number
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
-    from rknnprof.parsers.events import TableEvent
+    from rknnprof.parsers.events import RowNames, TableEvent
 
 PLAIN_KEYS = frozenset({
     "id", "op_type", "data_type", "target", "input", "output", "cycles", "ddr", "npu", "total",
@@ -162,7 +163,7 @@ class Carried:
     prefix_len: int
     plans: dict[bytes, RowPlan | None]
     """Row shape -> plan, shared along the stream's run of tables."""
-    names: tuple[tuple[str, str | None], ...] = ()
+    names: RowNames = ()
     """(op type, full name) of each template row: the frames' model signature, made once."""
     lines: dict[bytes, LinePlan] = field(default_factory=dict)
     """Line shape -> plan placed in the line, for lines the table block has read as repeated
@@ -201,8 +202,9 @@ class RepeatedRows:
         if len(key) != len(body):  # not ASCII: character and byte positions differ
             return False
         plans = self.carried.plans
-        plan = plans.get(key, False)
-        if plan is False:
+        try:
+            plan = plans[key]
+        except KeyError:  # a new row shape: once per layer of a model
             if len(plans) >= MAX_PLANS:
                 plans.clear()
             plan = plans[key] = make_plan(body, self.carried.columns, self.may_be_empty)
@@ -242,8 +244,7 @@ class RepeatedRows:
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.carried.template.layers, self.rows, row_times(self.times),
-                              self.names)
+        return RepeatedLayers(self.rows, row_times(self.times), self.names)
 
 
 def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
@@ -252,18 +253,15 @@ def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
 
 
 class RepeatedLayers(Sequence["Layer"]):
-    """The layers of a table that repeats ``template`` row for row, built on first use.
+    """The layers of a table that repeats the previous table of its stream row for row, built on
+    first use. Behaves as the tuple of layers the usual path would have built (equal to it, same
+    length, order and items). Its :attr:`times` and :attr:`names` become the table event's
+    ``row_times`` and ``signature``, which frame merging reads instead of the layers."""
 
-    Behaves as the tuple of layers the usual path would have built (equal to it, same length,
-    order and items). :attr:`times` and :attr:`template` let frame merging do without them."""
+    __slots__ = ("_built", "_rows", "names", "times")
 
-    __slots__ = ("_built", "_rows", "names", "template", "times")
-
-    def __init__(self, template: Sequence[Layer], rows: list[tuple[int, str, LinePlan]],
-                 times: tuple[float | None, ...], names: tuple[tuple[str, str | None], ...],
-                 ) -> None:
-        self.template = template
-        """The repeated table's layers: the same op types and full names, row for row."""
+    def __init__(self, rows: list[tuple[int, str, LinePlan]], times: tuple[float | None, ...],
+                 names: RowNames) -> None:
         self.names = names
         """(op type, full name) of each row."""
         self.times = times

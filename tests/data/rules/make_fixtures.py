@@ -201,6 +201,22 @@ def fixtures() -> dict[str, list[str]]:
                 shape(2, 64, 1, 400), 1338, 100, "exSDPAttention:node_matmul_1#1_2sdpa")]
     f["RKN061"] = [*info(), *table(clean(extra=attn))]
     f["RKN061_ok"] = f["RKN002_ok"]
+    f.update(expert_fixtures())
+    return f
+
+
+def expert_fixtures() -> dict[str, list[str]]:
+    """The fixes an expert puts first (issue #17): RKN070 onwards and the rewritten checks."""
+    f = {}
+    # RKN070: a SiLU conv with a same-shape plain Conv peer (600 vs 240 us) and one without
+    swish = [conv("ConvExSwish", 64, 64, 80, k=1, time=600, name="Conv:/model.4/cv1/conv/Conv"),
+             conv("ConvExSwish", 64, 96, 80, time=500, name="Conv:/model.5/conv/Conv"),
+             conv("Conv", 64, 64, 80, k=1, time=240, name="Conv:/model.22/cv2.0/cv2.0.2/Conv")]
+    f["RKN070"] = [*info(), *table(clean(extra=swish))]
+    # a Sigmoid conv that squashes a model output is not an activation to swap
+    head = [conv("ConvSigmoid", 128, 255, 40, k=1, time=300, name="Conv:/model.24/m.0/Conv"),
+            io_out(shape(1, 255, 40, 40), n=1)]
+    f["RKN070_ok"] = [*info(), *table(clean() + head)]
     return f
 
 

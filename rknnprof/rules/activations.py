@@ -1,0 +1,224 @@
+"""RKN070 activation swap: convolutions with a fused non-ReLU activation (SiLU, GELU,
+HardSwish, Mish…) where ReLU would cost nothing extra and would split across NPU cores.
+
+The saving of each layer comes from the best evidence the log holds: an in-log pair (a plain
+Conv/ConvRelu with the same input, weight and output shapes and data type, measured in the same
+table), else the rknn_model_zoo benchmark of yolov5s against yolov5s_relu on RK3588.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.savings import (
+    Saving,
+    find_peer,
+    from_fraction,
+    from_pairs,
+    from_removal,
+    merged,
+)
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
+from rknnprof.rules._util import (
+    feeds,
+    following,
+    grade,
+    label,
+    multi_core_run,
+    pct,
+    single_core_slot,
+    time_of,
+    total_us,
+    us,
+)
+from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
+
+CODE, NAME = "RKN070", "activation-swap"
+FUSED_NON_RELU = {
+    "ConvExSwish": "SiLU", "ConvSwish": "SiLU", "ConvSilu": "SiLU", "ConvExGelu": "GELU",
+    "ConvGelu": "GELU", "ConvHardSwish": "HardSwish", "ConvHardswish": "HardSwish",
+    "ConvExMish": "Mish", "ConvMish": "Mish", "ConvSoftplus": "Softplus", "ConvElu": "ELU",
+    "ConvTanh": "Tanh", "ConvSigmoid": "Sigmoid", "ConvHardSigmoid": "HardSigmoid",
+}
+"""Fused conv op types (as logs print them) whose activation is not in the ReLU family, and the
+activation's name."""
+STANDALONE_NON_RELU = {
+    "exSwish": "SiLU", "Swish": "SiLU", "exGelu": "GELU", "Gelu": "GELU",
+    "HardSwish": "HardSwish", "Hardswish": "HardSwish", "exHardSwish": "HardSwish",
+    "exMish": "Mish", "Mish": "Mish", "Softplus": "Softplus", "Elu": "ELU",
+}
+"""Standalone activations of the same kind. Sigmoid and Tanh are left out on their own: as
+gates (SE, GLU) or output squashing they are part of what the model computes."""
+PLAIN_CONVS = ("Conv", "ConvRelu", "ConvClip", "ConvRelu6", "ConvLeakyRelu", "ConvPRelu")
+"""Conv op types whose activation is free (ReLU family, Clip), the in-log reference."""
+GATES = ("Sigmoid", "HardSigmoid", "Tanh")
+"""Activations that, feeding a Mul, gate a tensor (SE blocks, GLU): ReLU cannot replace them."""
+OUTPUT_WINDOW = 6
+"""A Sigmoid/Tanh conv whose output an OutputOperator within this many layers takes is a model
+output (scores squashed by Sigmoid): never advised."""
+ZOO_FPS = (48.4, 66.1)
+"""rknn_model_zoo README benchmark, RK3588 single core, INT8, 640x640: yolov5s (SiLU) 48.4 FPS,
+yolov5s_relu 66.1 FPS."""
+ZOO_FRACTION = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
+"""Share of a SiLU conv's time the ReLU model saves: 1 - 48.4/66.1 = 26.8% of the whole
+model's time, so at least that share of its activated convs' time."""
+ZOO = ("rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
+       "66.1 FPS")
+SOURCE = sources(
+    cite("guide", "§8.5.2 Table 8-5 (non-ReLU activations are inefficient operators)"),
+    cite("zoo", "yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS on RK3588"),
+    cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"))
+
+
+def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
+    return any(la.op_type == "OutputOperator" and feeds(layers[index], la)
+               for la in following(layers, index, OUTPUT_WINDOW))
+
+
+def _gates(layers: Sequence[Layer], index: int, act: str) -> bool:
+    """True for a Sigmoid/Tanh that gates a Mul or squashes a model output."""
+    return act in GATES and (_feeds_output(layers, index) or any(
+        la.op_type == "Mul" and feeds(layers[index], la) for la in following(layers, index, 3)))
+
+
+def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
+    """(layer, activation name, the conv it follows when standalone) for every non-ReLU
+    activation on the NPU that is not a model output."""
+    layers = profile.layers
+    found: list[tuple[Layer, str, Layer | None]] = []
+    for index, layer in enumerate(layers):
+        if layer.target is not Target.NPU or not layer.time_us:
+            continue
+        if layer.op_type in FUSED_NON_RELU and not _gates(layers, index,
+                                                          FUSED_NON_RELU[layer.op_type]):
+            found.append((layer, FUSED_NON_RELU[layer.op_type], None))
+        elif layer.op_type in STANDALONE_NON_RELU and index > 0:
+            before = layers[index - 1]
+            if is_conv(before) and before.op_type in PLAIN_CONVS and feeds(before, layer):
+                found.append((layer, STANDALONE_NON_RELU[layer.op_type], before))
+    return found
+
+
+def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]]
+            ) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer]]:
+    """The change's saving, layer by layer; the in-log pairs and the model-zoo layers it rests
+    on."""
+    plain = [la for la in profile.layers if la.op_type in PLAIN_CONVS]
+    pairs: list[tuple[Layer, Layer]] = []
+    fused: list[Layer] = []
+    zoo: list[Layer] = []
+    for layer, _, conv in candidates:
+        if conv is not None:  # a standalone activation after a plain conv: ReLU fuses into it
+            fused.append(layer)
+        elif (peer := find_peer(layer, plain, PLAIN_CONVS, same_cycles=False)) is not None:
+            pairs.append((layer, peer))
+        else:
+            zoo.append(layer)
+    parts = []
+    if pairs:
+        parts.append(from_pairs(pairs, f"{len(pairs)} layer(s) against a same-shape plain conv "
+                                "in this log"))
+    if fused:
+        parts.append(from_removal(fused, f"{len(fused)} standalone activation(s) that fuse into "
+                                  "the conv before them as ReLU", Confidence.MEDIUM))
+    if zoo:
+        parts.append(from_fraction(zoo, ZOO_FRACTION,
+                                   f"{len(zoo)} layer(s) at {pct(ZOO_FRACTION)} of their time "
+                                   f"({ZOO})"))
+    return merged(parts), pairs, zoo
+
+
+def _multi_core_note(profile: Profile, layers: list[Layer]) -> str:
+    if multi_core_run(profile):
+        alone = [la for la in layers if single_core_slot(la)]
+        if alone:
+            return (f". Under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
+                    "(WorkLoad 100/0/0); ConvRelu would split (not counted)")
+        return ""
+    return (". Under a multi-core mask they would stay on core 0 while ConvRelu splits (not "
+            "counted)")
+
+
+def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        Convolutions with a fused activation outside the ReLU family (ConvExSwish = SiLU,
+        ConvExGelu, ConvHardSwish, ConvExMish, ConvTanh, ConvSigmoid…) and standalone
+        SiLU/GELU/HardSwish/Mish/Softplus/ELU layers right after a plain Conv, on the NPU.
+        Sigmoid/Tanh convs whose output goes to an OutputOperator (scores) or to a Mul (a
+        gate, as in SE blocks) are left out, and so are standalone Sigmoid and Tanh.
+        One finding for the model, listing the layers.
+
+    Why it costs time:
+        The guide lists non-ReLU activations among the three kinds of inefficient operators
+        (Table 5-5): ReLU is applied free as the conv writes its output, SiLU is not. Corpus
+        01 measures it inside one table: #12 ConvExSwish 1x1 64->64 at 240x240 takes 2,306 us,
+        #70 Conv with the same shapes and cycles 928 us. The model zoo's yolov5s_relu runs at
+        66.1 FPS against 48.4 FPS for yolov5s on RK3588. And the fused non-ReLU convs do not
+        split across NPU cores (operator list: ConvolutionRelu is multi-core, ConvolutionSwish
+        is not; corpus 01 vs 03: ConvExSwish 3,921 us on one core, 3,973 us under a three-core
+        mask), while ConvRelu does.
+
+    Example:
+        57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame); in this log #12
+        ConvExSwish takes 2,306 us against 928 us for #70 Conv with the same shapes: 59.8% of
+        its time is the activation
+
+    How to fix:
+        Retrain (or fine-tune) with ReLU in place of SiLU/GELU/HardSwish, as rknn_model_zoo's
+        yolov5s_relu does (nn.SiLU -> nn.ReLU in the model definition); the converter then
+        emits ConvRelu, whose activation is free and which splits across cores. Check the
+        accuracy: the zoo's ReLU yolov5s trades some mAP for the speed.
+
+    Estimate:
+        Per layer: with a same-shape plain Conv/ConvRelu in the log (same input, weight and
+        output shapes and data type), the measured difference against the fastest such peer
+        (confidence high); a standalone activation after a plain conv, its whole time (ReLU
+        fuses into the conv; medium); otherwise 26.8% of the layer's time, the share of
+        yolov5s's time its ReLU twin saves (1 - 48.4/66.1; medium). The finding's confidence
+        is the lowest of its layers'. The multi-core consequence is stated, not counted.
+    """
+    candidates = _candidates(profile)
+    total = total_us(profile)
+    if not candidates or not total:
+        return
+    saving, paired, zoo = _saving(profile, candidates)
+    if saving.total_us <= 0:
+        return
+    layers = [la for la, _, _ in candidates]
+    spent = time_of(layers)
+    kinds = sorted({(la.op_type, act) for la, act, _ in candidates},
+                   key=lambda kind: -time_of(la for la in layers if la.op_type == kind[0]))
+    kind_text = " and ".join(
+        f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds)
+    message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
+    if paired:
+        layer, peer = max(paired, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
+        cost = 1.0 - (peer.time_us or 0.0) / (layer.time_us or 1.0)
+        message += (f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
+                    f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
+                    f"{pct(cost)} of its time is the activation")
+    if zoo:
+        message += (f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
+                    f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time")
+    message += _multi_core_note(profile, layers)
+    yield Finding(
+        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
+        message=message,
+        fix=("retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
+             "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free and it splits "
+             "across NPU cores; check the accuracy after retraining"),
+        layer_ids=tuple(la.id for la in layers),
+        estimate="same-shape plain conv in the log, else 26.8% of the layer (model zoo)",
+        source=SOURCE,
+        **saving.fields(),
+    )
+
+
+RULES = (
+    Rule(CODE, NAME, Severity.WARNING,
+         "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
+         "splits across cores", check_activation_swap, source=SOURCE),
+)

@@ -1,0 +1,43 @@
+"""The expert's first fixes (issue #17 item 2) on their fixture logs. The fixtures are written by
+``tests/data/rules/make_fixtures.py`` (``expert_fixtures``); every expected number below is
+read off the fixture text or follows from how the fixture was built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rknnprof.api import load
+from rknnprof.model import Confidence
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "rules"
+ZOO = 1 - 48.4 / 66.1
+"""rknn_model_zoo benchmark: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS (RK3588)."""
+
+
+def finding(name: str, code: str):
+    [profile] = load(DATA / f"{name}.txt")
+    [found] = [f for f in profile.findings if f.code == code]
+    return found
+
+
+def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
+    # #3 ConvExSwish 64->64 1x1 @80x80 600 us and #5 Conv, same shapes, 240 us; #4 ConvExSwish
+    # 64->96 3x3 500 us has no twin: the model-zoo share of its time
+    found = finding("RKN070", "RKN070")
+    assert dict(found.saving_by_layer) == pytest.approx({3: 360.0, 4: 500 * ZOO})
+    assert found.est_saving_us == pytest.approx(360.0 + 500 * ZOO)
+    assert found.layer_ids == (3, 4)
+    assert found.confidence is Confidence.MEDIUM  # one layer rests on the model zoo
+    assert ("#3 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 600 us against 240 us for #5 "
+            "Conv") in found.message
+    assert "with the same shapes: 60.0% of its time is the activation" in found.message
+    assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1,100 us")
+    assert "1 layer(s) against a same-shape plain conv in this log" in found.basis
+    assert "retrain with ReLU" in found.fix
+
+
+def test_activation_swap_leaves_an_output_sigmoid_alone() -> None:
+    [profile] = load(DATA / "RKN070_ok.txt")
+    assert not [f for f in profile.findings if f.code == "RKN070"]
