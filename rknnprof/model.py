@@ -42,13 +42,17 @@ class Bound(StrEnum):
 
 
 class BoundBasis(StrEnum):
-    """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs DDR bandwidth, the
-    Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not compute the op's
-    NPU cycles: ``unknown``), or nothing usable."""
+    """What decided :class:`Bound`: DDR vs NPU cycles, RW(KB)/Time vs the DDR rate achieved on
+    the platform, the Target column (CPU), NPU cycles 0 beside DDR cycles (the runtime did not
+    compute the op's NPU cycles: ``unknown``), a rate no DDR reaches (a view), or nothing
+    usable."""
 
     CYCLES = "cycles"
     NO_NPU_CYCLES = "no-npu-cycles"
     RW_RATE = "rw-rate"
+    VIEW = "view"
+    """RW(KB)/Time above the DDR's theoretical peak (or RW in Time 0): the op moved no data of its
+    own (a Reshape relabelling a tensor); ``bound`` stays ``unknown``."""
     TARGET = "target"
     NONE = "none"
 
@@ -329,15 +333,20 @@ class Profile:
     """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
     the log's own total line for an elided table, the total the TimeRatio column implies for a
-    ranking cut short (see ``analysis.frame_total_us``)."""
+    ranking cut short (see ``analysis.figures``)."""
 
     @property
     def total_time_us(self) -> float | None:
-        """Sum of the layers' times, microseconds (falls back to the reported total)."""
+        """The table's total, microseconds: the sum of the layers' times, else the log's total
+        line, else the sum of the ranking's rows; None when the log gives no time. (Shares are
+        of ``frame_total_us``, which differs where rows are missing.)"""
         times = [layer.time_us for layer in self.layers if layer.time_us is not None]
         if times:
             return float(sum(times))
-        return self.reported_total_time_us
+        if self.reported_total_time_us is not None:
+            return self.reported_total_time_us
+        ranked = sum(s.total_time_us for s in self.ranking)
+        return float(ranked) if ranked else None
 
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""

@@ -19,29 +19,9 @@ from rknnprof.analysis.classify import (
     options_from,
 )
 from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
-from rknnprof.analysis.optypes import aggregate, ranking_cut_short, ratio_total_us
+from rknnprof.analysis.figures import compute_frame_total_us, frame_total_us
+from rknnprof.analysis.optypes import aggregate
 from rknnprof.model import Profile, ReportWarning
-
-
-def frame_total_us(profile: Profile) -> float | None:
-    """The frame time shares are taken of, microseconds (``Profile.frame_total_us``).
-
-    * a ranking without layers cut short (TimeRatio rows well under 100 %): the frame its
-      TimeRatio column implies, so shares agree with the ratios printed beside them;
-    * an elided table (``...`` rows) whose total line exceeds the printed rows: the total line,
-      since the rows shown are not the whole frame;
-    * otherwise the layers' sum (``Profile.total_time_us``), else the log's total, else the
-      ranking's rows.
-    """
-    if not profile.layers and ranking_cut_short(profile.ranking):
-        return ratio_total_us(profile.ranking)
-    total, reported = profile.total_time_us, profile.reported_total_time_us
-    if profile.elided_rows and reported and (total is None or reported > total):
-        return reported
-    if total:
-        return total
-    ranked = sum(s.total_time_us for s in profile.ranking if s.op_type != "Total")
-    return float(ranked) if ranked else total
 
 
 def analyze_profile(
@@ -57,7 +37,7 @@ def analyze_profile(
     without cycles) or None.
     """
     options = options_from(platform, bound_ratio, rw_share)
-    total = frame_total_us(profile)
+    total = compute_frame_total_us(profile)
     layers = classify_layers(profile.layers, options, total)
     op_stats = aggregate(layers, total) if layers else profile.ranking
     result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total)

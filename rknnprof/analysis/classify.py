@@ -11,11 +11,27 @@ Decision order, per layer:
      Resize) take more than twice their DDR-cycle time at 1 GHz (MaxPool #42: 8.8x);
    * DDR >= ``ratio`` x NPU -> ``bandwidth``; NPU >= ``ratio`` x DDR -> ``compute``;
    * otherwise ``balanced``. Basis ``cycles``. ``ratio`` defaults to :data:`DEFAULT_BOUND_RATIO`.
+   A row with NPU 0 whose RW rate says ``bandwidth`` (step 3) takes that label instead.
 3. Otherwise (0/0/0 rows of runtime 2.0+, or formats without cycles): RW(KB) / Time(us) is the
-   layer's achieved memory rate. With the platform's DDR bandwidth known, a rate at or above
-   ``rw_share`` (default :data:`DEFAULT_RW_SHARE`) of it -> ``bandwidth``, below -> ``unknown``
-   (the rate says the layer did not saturate DDR, not what did limit it); basis ``rw-rate``.
-   Without a bandwidth figure, or without RW/Time -> ``unknown`` / ``none``.
+   layer's achieved memory rate, judged against what the DDR is known to deliver:
+
+   * above the platform's THEORETICAL peak (``Platform.ddr_bandwidth_gbs``, RK3588 33.8 GB/s),
+     or RW > 0 in Time 0 -> ``unknown``, basis ``view``: no DDR moves that fast, so the op moved
+     no data of its own (a Reshape that relabels a tensor: corpus 36 #59, 100 KB in 2 us, 51 GB/s);
+   * at or above ``rw_share`` (default :data:`DEFAULT_RW_SHARE`, 0.75) of the ACHIEVED reference
+     -> ``bandwidth``, below -> ``unknown`` (the rate says the layer did not saturate DDR, not what
+     did limit it); basis ``rw-rate``. The reference is the platform's measured rate
+     (``Platform.ddr_achieved_gbs``, RK3588 12.9 GB/s: corpus 03 #8, the fastest real row of the
+     corpus), raised to the fastest row of the same log whose cycles call it bandwidth-bound
+     when that row is faster (the board showed its DDR can deliver that);
+   * without a reference, or without RW/Time -> ``unknown`` / ``none``.
+
+   Why 0.75 of the achieved rate: single-core Adds reach 7.8 GB/s (corpus 01 #8) yet run 1.65x
+   faster on three cores (03 #8: 12.9 GB/s), so their DDR was not the limit; 0.75 x 12.9 = 9.7
+   GB/s keeps them out. The single-core FP16 tail of corpus 08 passes (Concat #45 11.9, #36
+   11.3, #38 11.2, Add #41 10.7, LeakyRelu #44 10.2 GB/s), at the rate of its ConvAdd #43 whose
+   DDR cycles are 7.2x its NPU cycles (11.4 GB/s). On the 2.x corpus (07, 36) no 0/0/0 row
+   passes: the fastest real one, 07 #9 Add, moves 6.8 GB/s.
 
 A layer is never labelled ``compute`` without NPU cycles that say so.
 """
@@ -30,9 +46,9 @@ from rknnprof.model import Bound, BoundBasis, Layer, Target
 DEFAULT_BOUND_RATIO = 1.5
 """DDR cycles at least 1.5x NPU cycles (or the reverse) is "well above"; between the two the
 layer is ``balanced``. Overridable with ``--bound-ratio``."""
-DEFAULT_RW_SHARE = 0.5
-"""Achieved RW rate at or above half the platform's usable DDR bandwidth counts as
-bandwidth-bound for rows without cycles."""
+DEFAULT_RW_SHARE = 0.75
+"""A row without usable cycles is bandwidth-bound when its RW(KB)/Time reaches 0.75 of the DDR rate
+achieved on the platform (module doc: why 0.75)."""
 KB = 1024
 """Bytes per KB in RW(KB): the input layer of a 1x3x640x640 UINT8 model reads 1200 KB."""
 
@@ -41,8 +57,12 @@ KB = 1024
 class ClassifyOptions:
     bound_ratio: float = DEFAULT_BOUND_RATIO
     rw_share: float = DEFAULT_RW_SHARE
-    ddr_bandwidth_gbs: float | None = None
-    """Usable DDR bandwidth of the platform, GB/s (1e9 bytes/s); None when unknown."""
+    ddr_peak_gbs: float | None = None
+    """THEORETICAL DDR peak of the platform, GB/s (1e9 bytes/s); a rate above it is a view.
+    None when unknown."""
+    ddr_achieved_gbs: float | None = None
+    """The DDR rate known to be achieved (platform figure or this log's fastest DDR-bound row),
+    GB/s (1e9 bytes/s): the reference of the rw-rate rule. None when unknown."""
 
 
 def achieved_rate_gbs(layer: Layer) -> float | None:
@@ -52,29 +72,73 @@ def achieved_rate_gbs(layer: Layer) -> float | None:
     return layer.rw_kb * KB / (layer.time_us * 1e-6) / 1e9
 
 
+def _is_view(layer: Layer, options: ClassifyOptions) -> bool:
+    """RW(KB) moved faster than the DDR's theoretical peak, or in no time at all."""
+    if not layer.rw_kb:
+        return False
+    if layer.time_us == 0:
+        return True
+    rate = achieved_rate_gbs(layer)
+    return rate is not None and options.ddr_peak_gbs is not None and rate > options.ddr_peak_gbs
+
+
+def _rate_bound(layer: Layer, options: ClassifyOptions) -> tuple[Bound, BoundBasis]:
+    """Step 3 of the module doc: the rw-rate rule."""
+    if _is_view(layer, options):
+        return Bound.UNKNOWN, BoundBasis.VIEW
+    rate = achieved_rate_gbs(layer)
+    if rate is None or not options.ddr_achieved_gbs:
+        return Bound.UNKNOWN, BoundBasis.NONE
+    if rate >= options.rw_share * options.ddr_achieved_gbs:
+        return Bound.BANDWIDTH, BoundBasis.RW_RATE
+    return Bound.UNKNOWN, BoundBasis.RW_RATE
+
+
+def _cycles_bound(ddr: int, npu: int, ratio: float) -> Bound:
+    """Step 2 for NPU > 0: DDR against NPU cycles."""
+    if ddr >= ratio * npu:
+        return Bound.BANDWIDTH
+    if npu >= ratio * ddr:
+        return Bound.COMPUTE
+    return Bound.BALANCED
+
+
 def classify(layer: Layer, options: ClassifyOptions) -> tuple[Bound, BoundBasis]:
+    """The bound of one layer and what decided it (module doc)."""
     if layer.target is Target.CPU:
         return Bound.CPU, BoundBasis.TARGET
     ddr, npu = layer.ddr_cycles, layer.npu_cycles
     if ddr is not None and npu is not None and (ddr or npu):
-        if npu == 0:
-            return Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES
-        if ddr >= options.bound_ratio * npu:
-            return Bound.BANDWIDTH, BoundBasis.CYCLES
-        if npu >= options.bound_ratio * ddr:
-            return Bound.COMPUTE, BoundBasis.CYCLES
-        return Bound.BALANCED, BoundBasis.CYCLES
-    rate = achieved_rate_gbs(layer)
-    if rate is None or not options.ddr_bandwidth_gbs:
-        return Bound.UNKNOWN, BoundBasis.NONE
-    if rate >= options.rw_share * options.ddr_bandwidth_gbs:
-        return Bound.BANDWIDTH, BoundBasis.RW_RATE
-    return Bound.UNKNOWN, BoundBasis.RW_RATE
+        if npu:
+            return _cycles_bound(ddr, npu, options.bound_ratio), BoundBasis.CYCLES
+        by_rate = _rate_bound(layer, options)
+        if by_rate[0] is Bound.BANDWIDTH:
+            return by_rate
+        return Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES
+    return _rate_bound(layer, options)
+
+
+def log_reference_gbs(layers: tuple[Layer, ...], options: ClassifyOptions) -> float | None:
+    """The achieved-rate reference for one log: the platform's figure, or the RW(KB)/Time of the
+    log's fastest NPU row whose cycles call it bandwidth-bound when that is faster (never above
+    the theoretical peak). GB/s; None when neither exists."""
+    best = options.ddr_achieved_gbs
+    for layer in layers:
+        if layer.target is not Target.NPU or not layer.npu_cycles or layer.ddr_cycles is None:
+            continue
+        if _cycles_bound(layer.ddr_cycles, layer.npu_cycles, options.bound_ratio) is not \
+                Bound.BANDWIDTH or _is_view(layer, options):
+            continue
+        rate = achieved_rate_gbs(layer)
+        if rate is not None and (best is None or rate > best):
+            best = rate
+    return best
 
 
 def classify_layers(layers: tuple[Layer, ...], options: ClassifyOptions,
                     total_us: float | None) -> tuple[Layer, ...]:
     """Copies of ``layers`` with ``bound``, ``bound_basis`` and ``time_share`` filled."""
+    options = replace(options, ddr_achieved_gbs=log_reference_gbs(layers, options))
     out = []
     for layer in layers:
         bound, basis = classify(layer, options)
@@ -87,5 +151,7 @@ def classify_layers(layers: tuple[Layer, ...], options: ClassifyOptions,
 
 def options_from(platform: Any, bound_ratio: float = DEFAULT_BOUND_RATIO,
                  rw_share: float = DEFAULT_RW_SHARE) -> ClassifyOptions:
-    """Options for a ``rknnprof.platforms.Platform`` (or None)."""
-    return ClassifyOptions(bound_ratio, rw_share, getattr(platform, "ddr_bandwidth_gbs", None))
+    """Options for a ``rknnprof.platforms.Platform`` (or None): its theoretical DDR peak and the
+    rate achieved on it."""
+    return ClassifyOptions(bound_ratio, rw_share, getattr(platform, "ddr_bandwidth_gbs", None),
+                           getattr(platform, "ddr_achieved_gbs", None))

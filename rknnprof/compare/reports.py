@@ -156,8 +156,6 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
 
 
 def profile_total(profile: Profile) -> float | None:
-    """Per-frame total, microseconds: sum of layers, the log's total line, or the ranking."""
-    total = profile.total_time_us
-    if total is None and (stats := profile.op_stats or profile.ranking):
-        total = float(sum(s.total_time_us for s in stats))
-    return total
+    """Per-frame total, microseconds: the model's ``total_time_us`` (the layers' sum, the log's
+    total line, or the ranking's rows), the same figure as the JSON's."""
+    return profile.total_time_us

@@ -1,5 +1,6 @@
 """Figures the human-facing reporters read off a finished profile: what kind of profile it is,
-the frame time that shares are taken of, layer cycles and shares, time per bound and target.
+the frame time that shares are taken of (analysis's, re-exported), layer cycles and shares, time
+per bound and target.
 
 Nothing here analyses: it reads what parsers, analysis and rules stored on the model; sums of
 already classified times are the only arithmetic. :mod:`rknnprof.reporters._facts` phrases them.
@@ -7,8 +8,13 @@ already classified times are the only arithmetic. :mod:`rknnprof.reporters._fact
 
 from __future__ import annotations
 
-from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
+from rknnprof.analysis.figures import frame_total_us
+from rknnprof.analysis.optypes import ranking_cut_short
 from rknnprof.model import Bound, Layer, Profile, Target
+
+__all__ = ["BOUND_ORDER", "bound_items", "cut_short", "frame_total_us", "has_layer_times",
+           "is_benchmark", "layer_cycles", "layer_share", "time_by_bound", "time_by_target",
+           "top_layers"]
 
 BOUND_ORDER: tuple[Bound, ...] = (
     Bound.BANDWIDTH,
@@ -38,18 +44,6 @@ def has_layer_times(profile: Profile) -> bool:
 def cut_short(profile: Profile) -> bool:
     """A ranking-only profile whose ranking misses rows (a truncated paste, no Total row)."""
     return not profile.layers and ranking_cut_short(profile.ranking)
-
-
-def frame_total_us(profile: Profile) -> float | None:
-    """The frame time every "% of the frame" in a report is taken of, microseconds.
-
-    The layers' sum (or the log's total); for a ranking cut short, the frame the log's own
-    TimeRatio column implies, so shares agree with the TimeRatio printed beside them."""
-    if profile.frame_total_us is not None:
-        return profile.frame_total_us
-    if cut_short(profile):
-        return ratio_total_us(profile.ranking)
-    return profile.total_time_us
 
 
 # -- layers --------------------------------------------------------------------------------------

@@ -25,10 +25,8 @@ class RenderOptions:
 
 class Reporter(ABC):
     name: ClassVar[str]
-    """Name for ``--format``."""
-    suffixes: ClassVar[tuple[str, ...]] = ()
-    """``-o`` suffixes that select this reporter when ``--format`` is absent."""
-    description: ClassVar[str] = ""
+    """Name for ``--format`` (its suffixes and description are in
+    :mod:`rknnprof.reporters.registry`, so choosing a format imports no reporter)."""
 
     @abstractmethod
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:

@@ -17,8 +17,6 @@ from rknnprof.reporters.base import RenderOptions, Reporter
 
 class CsvReporter(Reporter):
     name = "csv"
-    suffixes = (".csv",)
-    description = "one row per layer, every layer field plus the profile's source and platform"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         from rknnprof.analysis.dataframe import report_frame

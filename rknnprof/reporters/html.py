@@ -111,8 +111,6 @@ def _num_cell(value: float | int | None, text: str | None = None) -> str:
 
 class HtmlReporter(Reporter):
     name = "html"
-    suffixes = (".html", ".htm")
-    description = "one self-contained HTML file with SVG charts and a sortable layer table"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         titles = ", ".join(F.profile_title(p) for p in report.profiles) or "empty report"

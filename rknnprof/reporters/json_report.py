@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, ClassVar, TextIO
 
 from rknnprof.reporters.base import RenderOptions, Reporter
-from rknnprof.schema import SCHEMA_VERSION, report_to_dict
+from rknnprof.schema import report_to_dict
 
 if TYPE_CHECKING:
     from rknnprof.model import Report
@@ -14,10 +14,6 @@ if TYPE_CHECKING:
 
 class JsonReporter(Reporter):
     name: ClassVar[str] = "json"
-    suffixes: ClassVar[tuple[str, ...]] = (".json",)
-    description: ClassVar[str] = (
-        f"machine-readable report (schema_version {SCHEMA_VERSION}), for CI and tools"
-    )
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         json.dump(report_to_dict(report), out, indent=2, ensure_ascii=False)

@@ -81,8 +81,6 @@ class JunitReporter(Reporter):
     """``analyze -f junit``: findings as test cases."""
 
     name = "junit"
-    suffixes = (".xml",)
-    description = "JUnit XML for CI test tabs: one test case per finding"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         root = ET.Element("testsuites", name="rknnprof analyze")

@@ -80,8 +80,6 @@ def table_lines(view: V.TableView) -> list[str]:
 
 class MarkdownReporter(Reporter):
     name = "markdown"
-    suffixes = (".md", ".markdown")
-    description = "GitHub Markdown for PR comments and $GITHUB_STEP_SUMMARY"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         lines: list[str] = ["# rknnprof report", ""]

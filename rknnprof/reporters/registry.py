@@ -62,7 +62,7 @@ _ALL: tuple[Format, ...] = (
     Format("analyze", "table", f"{_ANALYZE}.table:TableReporter", (".txt",),
            "terminal tables (rich); plain aligned text without colour"),
     Format("analyze", "json", f"{_ANALYZE}.json_report:JsonReporter", (".json",),
-           "machine-readable report (schema_version 1), for CI and tools"),
+           "the machine-readable report (the documented JSON contract), for tools"),
     Format("analyze", "markdown", f"{_ANALYZE}.markdown:MarkdownReporter", (".md", ".markdown"),
            "GitHub Markdown for PR comments and $GITHUB_STEP_SUMMARY"),
     Format("analyze", "csv", f"{_ANALYZE}.csv_report:CsvReporter", (".csv",),

@@ -80,8 +80,6 @@ def _head(column: V.Column) -> str:
 
 class TableReporter(Reporter):
     name = "table"
-    suffixes = (".txt",)
-    description = "terminal tables (rich); plain aligned text without colour"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         buffer = io.StringIO()

@@ -143,8 +143,6 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
 
 class TraceReporter(Reporter):
     name = "trace"
-    suffixes = (".trace", ".perfetto.json")
-    description = "Chrome trace-event JSON for ui.perfetto.dev: one track per NPU core and the CPU"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         events: list[dict[str, Any]] = []

@@ -110,7 +110,8 @@ def run_rules(
     rules: Iterable[Rule] | None = None,
 ) -> tuple[Finding, ...]:
     """Every rule's findings for ``profile`` (``rules`` defaults to all, e.g. pass
-    :func:`select_rules`'s result), sorted by estimated saving, largest first (ties by code).
+    :func:`select_rules`'s result), sorted by estimated saving, largest first (ties: the more
+    severe first, then by code).
 
     Each finding is held to the savings model (``analysis.savings.normalised``: its
     ``saving_by_layer`` clamped to the layers' times and summing to ``est_saving_us``); one
@@ -129,7 +130,7 @@ def run_rules(
             if finding.severity.rank > rule.severity.rank:
                 finding = replace(finding, severity=rule.severity)
             findings.append(finding)
-    findings.sort(key=lambda f: (-f.est_saving_us, f.code))
+    findings.sort(key=lambda f: (-f.est_saving_us, -f.severity.rank, f.code))
     return tuple(findings)
 
 

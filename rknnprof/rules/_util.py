@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rknnprof.analysis.figures import frame_total_us
 from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
 from rknnprof.units import frame_ms, part_us, percent
@@ -25,15 +26,8 @@ def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
 
 
 def total_us(profile: Profile) -> float:
-    """The frame time, microseconds: analysis's ``frame_total_us`` (for profiles that did not go
-    through analysis: the layers' sum, else the log's total, else the ranking's rows); 0 when
-    unknown."""
-    if profile.frame_total_us:
-        return float(profile.frame_total_us)
-    total = profile.total_time_us
-    if total:
-        return float(total)
-    return float(sum(s.total_time_us for s in profile.ranking if s.op_type != "Total"))
+    """The frame time, microseconds (``analysis.figures.frame_total_us``); 0 when unknown."""
+    return float(frame_total_us(profile) or 0.0)
 
 
 def share(layer: Layer, profile: Profile) -> float:

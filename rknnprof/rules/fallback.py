@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rknnprof.model import Finding, Layer, Profile, Severity, Target
+from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.savings import (
+    Saving,
+    achieved_rate_gbs,
+    from_rate,
+    from_removal,
+    merged,
+)
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -21,26 +29,42 @@ def _is_convert(layer: Layer) -> bool:
     return "DataConvert" in layer.op_type
 
 
-def _npu_estimate_us(layer: Layer, platform: object) -> float | None:
-    """Time the NPU would need to move the layer's bytes once at the DDR bandwidth, microseconds."""
-    bandwidth = getattr(platform, "ddr_bandwidth_gbs", None)
-    if not bandwidth:
-        return None
+PEER_RATE_GBS = {"Resize": 1.54, "MaxPool": 1.36, "Concat": 5.16, "Split": 4.59, "Add": 6.13}
+"""Rates NPU layers of these op types achieved in corpus 01 (RK3588, yolov8n, RW(KB) / time):
+an NPU estimate for a CPU op of that type when the log itself holds none on the NPU."""
+
+
+def _bytes(layer: Layer) -> float | None:
+    """Bytes the layer moves: RW(KB), else its shapes times the dtype size."""
     if layer.rw_kb:
-        nbytes = layer.rw_kb * 1024
-    else:
-        size = dtype_bytes(layer.data_type) or 1
-        shapes = (layer.input_shapes or ()) + (layer.output_shapes or ())
-        elements = 0
-        for shape in shapes:
-            count = 1
-            for dim in shape:
-                count *= dim
-            elements += count
-        if not elements:
-            return None
-        nbytes = elements * size
-    return nbytes / (bandwidth * 1e3)
+        return layer.rw_kb * 1024
+    size = dtype_bytes(layer.data_type) or 1
+    elements = 0
+    for shape in (layer.input_shapes or ()) + (layer.output_shapes or ()):
+        count = 1
+        for dim in shape:
+            count *= dim
+        elements += count
+    return elements * size or None
+
+
+def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None:
+    """The rate an NPU would move the op's bytes at, GB/s, with its evidence: the same op type
+    on the NPU in this log (high), else the corpus peer rate (medium), else this log's NPU
+    data-movement ops (medium); None when none is known."""
+    npu = [la for la in profile.layers if la.target is Target.NPU and not is_conv(la)]
+    same = achieved_rate_gbs(la for la in npu if la.op_type == op)
+    if same:
+        return same, f"NPU {op} layers in this log moved {same:.2f} GB/s", Confidence.HIGH
+    if op in PEER_RATE_GBS:
+        rate = PEER_RATE_GBS[op]
+        return rate, f"NPU {op} achieved {rate:.2f} GB/s in corpus 01 (RK3588)", \
+            Confidence.MEDIUM
+    other = achieved_rate_gbs(npu)
+    if other:
+        return other, (f"this log's NPU non-conv layers moved {other:.2f} GB/s"), \
+            Confidence.MEDIUM
+    return None
 
 
 def _islands(profile: Profile) -> list[list[int]]:
@@ -156,15 +180,15 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             by_op.setdefault(layer.op_type, []).append(layer)
     for op, layers in by_op.items():
         cpu_time = time_of(layers)
-        estimates = [_npu_estimate_us(la, context.platform) for la in layers]
-        npu_time = sum(e for e in estimates if e is not None)
         converts = [c for c in convert_cost.get(op, []) if c not in layers]
         convert_time = time_of(converts)
-        saving = max(0.0, cpu_time - npu_time) + convert_time
+        saving = _cpu_saving(op, layers, converts, profile)
+        npu_time = cpu_time + convert_time - saving.total_us
         share = cpu_time / total if total else 0.0
         trips = switches.get(op, 0)
         reasons = _reasons(op, layers, profile, context.platform)
-        npu_text = f", NPU estimate {us(npu_time)}" if all(e is not None for e in estimates) else ""
+        npu_text = (f", NPU estimate {us(max(0.0, npu_time))}"
+                    if saving.confidence is not Confidence.LOW and cpu_time else "")
         timing = (f"{us(cpu_time)} on the CPU ({pct(share)} of the frame){npu_text}"
                   if cpu_time else "time not in the log")
         message = (
@@ -175,14 +199,31 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         )
         yield Finding(
             code="RKN001", name="cpu-fallback",
-            severity=grade(saving, total) if cpu_time else Severity.WARNING,
+            severity=grade(saving.total_us, total) if cpu_time else Severity.WARNING,
             message=message, fix=FIXES.get(op, GENERIC_FIX),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
-            est_saving_us=saving,
-            estimate="CPU time minus bytes/DDR-bandwidth NPU time (0 when unknown), plus the "
-                     "conversion layers beside the CPU island",
-            source=SOURCE,
+            estimate="CPU time minus the same bytes at an NPU rate achieved in the log (or a "
+                     "corpus peer), plus the conversion layers beside the CPU island",
+            source=SOURCE, **saving.fields(),
         )
+
+
+def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer],
+                profile: Profile) -> Saving:
+    """Moving the op to the NPU: each CPU layer saves its time minus its bytes at an achieved NPU
+    rate (:func:`_npu_rate`); without a rate, its whole time (an upper bound, low confidence).
+    The conversion layers that exist only for the CPU island go with it."""
+    gone = from_removal(converts, f"{len(converts)} conversion layer(s) removed")
+    rate = _npu_rate(op, profile)
+    if rate is None:
+        moved = from_removal(layers, f"no NPU rate for {op} in the log: the whole CPU time, "
+                             "an upper bound", Confidence.LOW)
+    else:
+        gbs, basis, confidence = rate
+        changes = [(la, _bytes(la) or 0.0) for la in layers]
+        moved = from_rate(changes, gbs, f"CPU time minus the bytes at {gbs:.2f} GB/s ({basis})",
+                          confidence)
+    return merged([moved, gone] if converts else [moved], confidence=moved.confidence)
 
 
 def _findings_from_ranking(profile: Profile, context: RuleContext,
@@ -209,6 +250,9 @@ def _findings_from_ranking(profile: Profile, context: RuleContext,
                      f"Why: {'; '.join(reasons)}"),
             fix=FIXES.get(stat.op_type, GENERIC_FIX),
             est_saving_us=stat.cpu_time_us,
+            basis=(f"the ranking's {stat.op_type} CPUTime {us(stat.cpu_time_us)}: an upper bound "
+                   "(no sizes in the ranking for an NPU estimate)"),
+            confidence=Confidence.LOW,
             estimate="upper bound: the op type's CPU time (the ranking table has no sizes for an "
                      "NPU estimate)",
             source=SOURCE,
@@ -259,10 +303,13 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         check.
 
     Estimate:
-        CPU time of the op's layers minus an NPU estimate (bytes moved -- RW(KB), else the shapes
-        times the dtype size -- divided by the platform's DDR bandwidth; 0 when unknown, making
-        the saving an upper bound), plus the time of exDataConvert layers inside or beside the
-        CPU island. The per-switch scheduling cost is not in the log and is not counted.
+        Per CPU layer: its time minus an NPU estimate, the bytes it moves (RW(KB), else the
+        shapes times the dtype size) at a rate an NPU actually achieved: the same op type on the
+        NPU in this log (high confidence), else that op type in corpus 01 (Resize 1.54 GB/s,
+        medium), else this log's NPU non-conv layers (medium); never the DDR peak (33.8 GB/s
+        on RK3588 is 15-30x what NPU Resize achieves). Without any rate: the whole CPU time, an
+        upper bound (low). Plus the time of exDataConvert layers inside or beside the CPU
+        island. The per-switch scheduling cost is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
     """

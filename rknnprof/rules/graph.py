@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rknnprof.analysis.mac import is_conv
-from rknnprof.model import Finding, Layer, Profile, Severity
+from rknnprof.analysis.savings import from_removal
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity
 from rknnprof.rules._util import (
     feeds,
     following,
@@ -18,6 +19,7 @@ from rknnprof.rules._util import (
     in_shape,
     label,
     out_shape,
+    pct,
     time_of,
     total_us,
     us,
@@ -30,10 +32,6 @@ WINDOW = 3
 ACTIVATIONS = {"Relu", "Clip", "Relu6", "PRelu", "LeakyRelu", "Sigmoid", "Tanh", "Elu",
                "HardSwish", "Hardswish", "HardSigmoid", "Softplus", "exSwish", "Swish",
                "exMish", "Mish", "exGelu", "Gelu"}
-RELU_LIKE_FUSED = ("ConvRelu", "ConvClip", "ConvPRelu", "ConvLeakyRelu", "ConvSigmoid", "ConvTanh")
-"""Conv+activation ops for which Conv+Activation+Add fusion is documented (User Guide §8.4.2) and
-seen (``ConvReluAdd``). ConvExSwish -> Add is NOT listed: corpus 01 and 36 show the runtime
-leaving it unfused, so the rule does not suggest it."""
 RESHAPES = {"Reshape", "Transpose", "Slice", "Squeeze", "Unsqueeze", "Flatten"}
 NORM_CHAIN = ["ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"]
 
@@ -41,24 +39,29 @@ NORM_CHAIN = ["ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"]
 def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        A Pad layer whose output (same shape) is the input of a Conv within the next 3 layers,
-        where the padding per side is at most 15 (the NPU Conv pad limit).
+        Pad layers whose output (same shape) is the input of a Conv within the next 3 layers,
+        where the padding per side is at most 15 (the NPU Conv pad limit). One finding lists
+        them all: one cause, one change.
 
     Why it costs time:
         An explicit Pad copies the whole tensor through DDR (a size-transformation op, User Guide
         Table 8-5); Conv pads the borders itself at no cost. Pad may even run on the CPU.
 
     Example:
-        Pad #12 (520 us) feeds Conv #13: fold the padding into the Conv's pads
+        20 Pad layer(s) on the NPU feed a Conv (matched by shape) and take 5,200 us: #12 Pad
+        (Pad:/pad) 520 us -> #13, ... +17 more; if they pad with zeros (the log does not say),
+        the Conv's own pads do the same for free
 
     How to fix:
         Set the Conv's pads attribute and drop the Pad (in PyTorch: Conv2d(padding=...)
         instead of F.pad); keep mode constant-zero, the only one Conv pads support.
 
     Estimate:
-        The Pad layer's time (the Conv's time is assumed unchanged).
+        The Pad layers' measured time (each Conv's time is assumed unchanged: zero padding is
+        free in the Conv). Confidence medium: the log does not print the Pad mode.
     """
     layers = profile.layers
+    pairs: list[tuple[Layer, Layer]] = []
     for index, pad in enumerate(layers):
         if pad.op_type != "Pad":
             continue
@@ -68,27 +71,37 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
                 continue
         conv = next((la for la in following(layers, index, WINDOW)
                      if is_conv(la) and feeds(pad, la)), None)
-        if conv is None:
-            continue
-        yield Finding(
-            code="RKN021", name="pad-before-conv",
-            severity=grade(pad.time_us or 0.0, total_us(profile), Severity.WARNING),
-            message=(f"{label(pad)} ({us(pad.time_us or 0)} on the {pad.target}) feeds "
-                     f"{label(conv)} (matched by shape)"),
-            fix="set the Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
-            layer_ids=(pad.id, conv.id),
-            est_saving_us=pad.time_us or 0.0,
-            estimate="the Pad layer's time",
-            source=sources(cite("guide", "§8.5.2 Table 8-5"),
-                           cite("ops", "Convolution pad limits")),
-        )
+        if conv is not None:
+            pairs.append((pad, conv))
+    if not pairs:
+        return
+    pads = [pad for pad, _ in pairs]
+    saving = from_removal(pads, f"the {len(pads)} Pad layers' measured time; the Convs are "
+                          "assumed to pad at no cost (they do for zero padding)",
+                          Confidence.MEDIUM)
+    shown = ", ".join(f"{label(p)} -> #{c.id}" for p, c in pairs[:3])
+    more = f" +{len(pairs) - 3} more" if len(pairs) > 3 else ""
+    on = "/".join(sorted({str(p.target) for p in pads}))
+    yield Finding(
+        code="RKN021", name="pad-before-conv",
+        severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
+        message=(f"{len(pads)} Pad layer(s) on the {on} feed a Conv (matched by shape) and take "
+                 f"{us(time_of(pads))}: {shown}{more}; if they pad with zeros (the log does not "
+                 "say), the Conv's own pads do the same for free"),
+        fix="set each Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
+        layer_ids=tuple(i for pair in pairs for i in (pair[0].id, pair[1].id)),
+        estimate="the Pad layers' time",
+        source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution pad limits")),
+        **saving.fields(),
+    )
 
 
 def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Two or more consecutive Reshape/Transpose/Slice/Squeeze/Flatten layers, each feeding the
-        next (output shape = next input shape).
+        next (output shape = next input shape). All chains of a model are one finding; under
+        the noise floor (a few us of Reshapes) it is info.
 
     Why it costs time:
         Each one is a data-transfer op that moves the tensor (User Guide Table 8-5). The User
@@ -96,7 +109,8 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         terms").
 
     Example:
-        Reshape #40 -> Transpose #41 -> Reshape #42 take 930 us: merge into one op
+        1 chain(s) of back-to-back layout ops (matched by shape) take 930 us: #40 Reshape ->
+        #41 Transpose -> #42 Reshape
 
     How to fix:
         Rewrite the chain as a single Reshape or Transpose (or none) in the source model;
@@ -105,88 +119,149 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     Estimate:
         The chain's time minus its most expensive member (one op is assumed to remain).
     """
-    layers = profile.layers
+    chains: list[list[Layer]] = []
     chain: list[Layer] = []
-
-    def flush() -> Iterator[Finding]:
-        if len(chain) >= 2:
-            spent = time_of(chain)
-            biggest = max(la.time_us or 0.0 for la in chain)
-            yield Finding(
-                code="RKN022", name="mergeable-reshapes",
-                severity=grade(spent - biggest, total_us(profile), Severity.WARNING),
-                message=(" -> ".join(label(la) for la in chain)
-                         + f" take {us(spent)} back to back (matched by shape)"),
-                fix=("rewrite the chain as one Reshape or Transpose in the source model "
-                     "(User Guide §8.4.4 'combining similar terms')"),
-                layer_ids=tuple(la.id for la in chain),
-                est_saving_us=spent - biggest,
-                estimate="chain time minus its largest member",
-                source=cite("guide", "§8.4.4"),
-            )
-
-    for layer in layers:
+    for layer in profile.layers:
         if layer.op_type in RESHAPES and (not chain or feeds(chain[-1], layer)):
             chain.append(layer)
             continue
-        yield from flush()
+        if len(chain) >= 2:
+            chains.append(chain)
         chain = [layer] if layer.op_type in RESHAPES else []
-    yield from flush()
+    if len(chain) >= 2:
+        chains.append(chain)
+    if not chains:
+        return
+    # one op of each chain remains: the others go (the largest is kept)
+    gone = [la for c in chains
+            for la in sorted(c, key=lambda la: -(la.time_us or 0.0))[1:]]
+    saving = from_removal(gone, f"the measured time of all but the largest op of each of the "
+                          f"{len(chains)} chain(s)")
+    shown = "; ".join(" -> ".join(label(la) for la in c) for c in chains[:2])
+    more = f"; +{len(chains) - 2} more chain(s)" if len(chains) > 2 else ""
+    yield Finding(
+        code="RKN022", name="mergeable-reshapes",
+        severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
+        message=(f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
+                 f"{us(time_of(la for c in chains for la in c))}: {shown}{more}"),
+        fix=("rewrite each chain as one Reshape or Transpose in the source model "
+             "(User Guide §8.4.4 'combining similar terms')"),
+        layer_ids=tuple(la.id for c in chains for la in c),
+        estimate="each chain's time minus its largest member",
+        source=cite("guide", "§8.4.4"),
+        **saving.fields(),
+    )
 
 
-def _fusable(conv: Layer, nxt: Layer) -> str | None:
-    op = conv.op_type
-    if op == "Conv" and nxt.op_type in ACTIVATIONS:
-        return f"Conv+{nxt.op_type}"
-    if op == "Conv" and nxt.op_type == "Add":
-        return "Conv+Add"
-    if op in RELU_LIKE_FUSED and nxt.op_type == "Add":
-        return f"Conv+{op[4:]}+Add"
-    return None
+AFTER_ADD_FUSES = {"Relu"}
+"""Activations the NPU fuses after a Conv+Add: only ReLU (``ConvolutionAddRelu`` in the operator
+list). Any other standalone activation after a ConvAdd stays a layer of its own."""
+BETWEEN = {"Transpose", "Reshape"}
+"""Layout ops that stop a Conv+activation fusion when they sit between the two (guide Figure
+8-7: reorder Transpose and Clip so Conv and Clip fuse)."""
+CONV_ACT_FUSES = {"Relu", "Clip", "Relu6", "PRelu", "LeakyRelu", "Sigmoid", "Tanh", "Elu",
+                  "HardSwish", "Hardswish", "HardSigmoid", "Softplus", "exSwish", "Swish",
+                  "exMish", "Mish"}
+"""Activations the operator list fuses into a Convolution (``ConvolutionRelu`` …)."""
+UNFUSED_SOURCE = sources(cite("guide", "§8.4.2 fusion rules, Figure 8-7"),
+                         cite("ops", "§3 fused Convolution ops (ConvolutionAddRelu)"))
+
+
+def _act_after_conv_add(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer]]:
+    """(ConvAdd, activation) pairs: a standalone non-ReLU activation taking the ConvAdd's output
+    as the next layer."""
+    return [(conv, act) for conv, act in zip(layers, layers[1:])
+            if conv.op_type == "ConvAdd" and act.op_type in ACTIVATIONS
+            and act.op_type not in AFTER_ADD_FUSES and feeds(conv, act)]
+
+
+def _act_behind_layout(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer, Layer]]:
+    """(plain Conv, Transpose/Reshape, activation) chains, each feeding the next: the layout op
+    keeps the activation from fusing into the conv."""
+    return [(conv, mid, act) for conv, mid, act in zip(layers, layers[1:], layers[2:])
+            if conv.op_type == "Conv" and mid.op_type in BETWEEN
+            and act.op_type in CONV_ACT_FUSES and feeds(conv, mid) and feeds(mid, act)]
 
 
 def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        A Conv followed (next layer, output shape = its input) by a separate activation or Add
-        that the hardware fusion table supports: Conv+Relu/PRelu/LeakyRelu/Clip/Sigmoid/Tanh/
-        Elu/Silu..., Conv+Add, Conv+Activation+Add (for ReLU-like and Sigmoid/Tanh activations).
+        Standalone activations the NPU could have fused, where the table shows what stopped
+        it: (a) a non-ReLU activation (LeakyRelu, Sigmoid, PRelu, Clip…) right after a
+        ConvAdd, which no fusion rule covers (only Conv+Add+ReLU fuses, as ConvAddRelu);
+        (b) a plain Conv, then a Transpose or Reshape, then an activation the conv could fuse
+        (guide Figure 8-7). One finding per case, listing the layers. A Conv next to a
+        separate Relu or Add is not reported: the table already shows them adjacent, so the
+        usual fix (make it the Conv's adjacent, only consumer) cannot be told apart from what
+        the graph already is.
 
     Why it costs time:
-        Fused, the activation or Add is applied as the Conv writes its output; unfused, the
-        tensor makes another round trip through DDR. The compiler fuses only when the graph
-        matches, e.g. not when a Transpose sits between Conv and Clip, or when the Conv's
-        output has another consumer (User Guide §8.4.2 Figure 8-7).
+        Fused, the activation is applied as the conv writes its output; standalone, the whole
+        tensor makes another round trip through DDR. Corpus 08 (FP16 fusion net) runs four
+        LeakyRelu layers after ConvAdd for 10,390 us, 6.3% of its frame.
 
     Example:
-        Conv #30 -> Relu #31 (matched by shape) is not fused: Conv+Relu is a hardware fusion
+        4 LeakyRelu layer(s) run on their own after a ConvAdd for 10,390 us (6.3% of the
+        frame): #22 LeakyRelu (LeakyRelu:LeakyRelu_16) 2,977 us after #21 ConvAdd, ...
 
     How to fix:
-        Make the activation/Add the Conv's only consumer and adjacent to it (move Transposes
-        or Reshapes after the activation, e.g. reorder Transpose and Clip as in User Guide Figure
-        8-7); use an activation from the fusion table.
+        (a) After the residual Add use ReLU (Conv+Add+ReLU fuses as ConvAddRelu), or apply the
+        activation to the conv branch before the Add (Conv+activation+Add is in the fusion
+        list); either changes the model, so fine-tune. (b) Move the activation before the
+        Transpose/Reshape (an elementwise activation commutes with a layout change).
 
     Estimate:
-        The separate activation/Add layer's time (the fused Conv's time is assumed unchanged).
-        ConvExSwish followed by Add is deliberately not reported: corpus logs show the
-        runtime keeps it unfused.
+        The standalone activations' time (each is removed; the fused conv's time is assumed
+        unchanged, as the fusion rules imply). Confidence medium: a documented fusion, not a
+        measured one.
     """
     layers = profile.layers
-    for conv, nxt in zip(layers, layers[1:]):
-        pattern = _fusable(conv, nxt)
-        if pattern is None or not feeds(conv, nxt):
-            continue
+    total = total_us(profile)
+    after_add = _act_after_conv_add(layers)
+    if after_add:
+        acts = [act for _, act in after_add]
+        spent = time_of(acts)
+        kinds = "/".join(sorted({act.op_type for act in acts}))
+        slowest = sorted(after_add, key=lambda pair: -(pair[1].time_us or 0))[:3]
+        pairs = ", ".join(f"{label(act)} {us(act.time_us or 0)} after #{conv.id} ConvAdd"
+                          for conv, act in slowest)
+        more = f", +{len(acts) - 3} more" if len(acts) > 3 else ""
+        saving = from_removal(acts, f"the {len(acts)} standalone {kinds} layer(s)' measured time; "
+                              "the fusion rules add nothing to the conv", Confidence.MEDIUM)
         yield Finding(
             code="RKN023", name="unfused-conv",
-            severity=grade(nxt.time_us or 0.0, total_us(profile), Severity.WARNING),
-            message=(f"{label(conv)} -> {label(nxt)} ({us(nxt.time_us or 0)}, matched by shape) "
-                     f"is not fused: {pattern} is a hardware fusion"),
-            fix=(f"make the {nxt.op_type} the Conv's only and adjacent consumer (move any "
-                 "Transpose/Reshape after it) so the compiler fuses them"),
-            layer_ids=(conv.id, nxt.id),
-            est_saving_us=nxt.time_us or 0.0,
-            estimate="the separate activation/Add layer's time",
-            source=cite("guide", "§8.4.2"),
+            severity=grade(saving.total_us, total, Severity.WARNING),
+            message=(f"{len(acts)} {kinds} layer(s) run on their own after a ConvAdd for "
+                     f"{us(spent)} ({pct(spent / total) if total else '?'} of the frame): "
+                     f"{pairs}{more} (matched by shape). The NPU fuses Conv+Add+ReLU "
+                     f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}"),
+            fix=(f"after the residual Add use ReLU (fuses as ConvAddRelu), or apply the {kinds} "
+                 "to the conv branch before the Add (Conv+activation+Add fuses); both change "
+                 "the model: fine-tune"),
+            layer_ids=tuple(i for conv, act in after_add for i in (conv.id, act.id)),
+            estimate="the standalone activations' time",
+            source=UNFUSED_SOURCE,
+            **saving.fields(),
+        )
+    behind = _act_behind_layout(layers)
+    if behind:
+        acts = [act for _, _, act in behind]
+        saving = from_removal(acts, f"the {len(acts)} activation layer(s)' measured time; the "
+                              "fusion rules add nothing to the conv", Confidence.MEDIUM)
+        chains = ", ".join(f"#{conv.id} Conv -> {label(mid)} -> {label(act)} "
+                           f"{us(act.time_us or 0)}" for conv, mid, act in behind[:3])
+        yield Finding(
+            code="RKN023", name="unfused-conv",
+            severity=grade(saving.total_us, total, Severity.WARNING),
+            message=(f"{len(acts)} activation(s) cannot fuse into their conv because a "
+                     f"Transpose/Reshape sits between them (matched by shape): {chains}"
+                     + (f", +{len(acts) - 3} more" if len(acts) > 3 else "")),
+            fix=("move the activation before the Transpose/Reshape in the exported model "
+                 "(guide Figure 8-7) so Conv and activation fuse"),
+            layer_ids=tuple(i for chain in behind for i in (chain[0].id, chain[2].id)),
+            estimate="the activation layers' time",
+            source=UNFUSED_SOURCE,
+            **saving.fields(),
         )
 
 
@@ -265,9 +340,8 @@ RULES = (
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
          source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5"))),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
-         "Conv followed by a separate activation or Add the NPU could fuse", check_unfused_conv,
-         source=sources(cite("guide", "§8.4.2 (fusion table, Figure 8-7)"),
-                 cite("ops", "§3 fused ops"))),
+         "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
+         "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
          "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
          source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu"))),

@@ -1,23 +1,25 @@
-"""RKN011: compute-bound conv layers with low MAC usage, and the padding that wastes it."""
+"""RKN011: compute-bound conv layers with low MAC usage whose channel padding a change removes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from rknnprof.analysis.mac import (
-    MIN_REDUCTION_DEPTH_INT8,
     ConvGeometry,
+    aligned_cycles,
     conv_geometry,
     mac_estimate,
     npu_clock_mhz,
 )
+from rknnprof.analysis.savings import from_cycles
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
-from rknnprof.platforms import dtype_bytes, dtype_key
 from rknnprof.rules._util import (
     alignment,
+    feeds,
+    following,
     grade,
     label,
-    misaligned,
     opt,
     padded,
     pct,
@@ -28,192 +30,136 @@ from rknnprof.rules._util import (
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import cite, sources
 
-WEIGHT_LIMIT_BYTES = 6 * 1024
-"""User Guide §8.5.2: utilisation is relatively high while KH*KW*KC*type_bytes < 6 KB."""
+IMAGE_CHANNELS = 4
+"""A conv with at most this many input channels reads the image (RGB, RGBA, grey): no change to
+the model removes the padding of its input channels."""
 
 
-def _compute_reasons(layer: Layer, context: RuleContext) -> tuple[list[str], float]:
-    """Why a conv's MAC usage is low, and the fraction of its time that padding wastes."""
-    geometry = conv_geometry(layer)
-    reasons: list[str] = []
-    fraction = 0.0
-    if geometry is None:
-        return reasons, fraction
-    platform = context.platform
+def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
+    """The layer's output is a model output (an OutputOperator within 2 layers takes it): its
+    channel count is fixed by what the application decodes (a detection head's classes)."""
+    layer = layers[index]
+    return any(la.op_type == "OutputOperator" and feeds(layer, la)
+               for la in following(layers, index, 2))
+
+
+def _rounded_down(channels: int, multiple: int) -> int | None:
+    """The multiple of ``multiple`` just below ``channels``, when the channels are above one
+    multiple and misaligned; None otherwise (below the multiple, padding cannot be removed:
+    fewer channels are still padded to ``multiple``, more cost nothing -- "widen" saves 0)."""
+    if channels <= multiple or channels % multiple == 0:
+        return None
+    return channels // multiple * multiple
+
+
+def _change(geometry: ConvGeometry, layer: Layer, layers: Sequence[Layer], index: int,
+            context: RuleContext) -> tuple[str, ConvGeometry] | None:
+    """The one channel change that removes padding, and the geometry after it; None when no
+    change can (the image input, a model output, channels below the alignment)."""
     align = alignment(layer, context)
-    if geometry.kind == "depthwise":
-        reasons.append("depthwise conv (few MACs per byte)")
-        if align and misaligned(geometry.out_c, align.depthwise):
-            reasons.append(f"{geometry.out_c} channels not a multiple of {align.depthwise}")
-            fraction = 1.0 - geometry.out_c / padded(geometry.out_c, align.depthwise)
-    else:
-        if align:
-            if misaligned(geometry.in_c, align.conv_in):
-                reasons.append(f"{geometry.in_c} input channels not a multiple of {align.conv_in}")
-            if misaligned(geometry.out_c, align.conv_out):
-                reasons.append(f"{geometry.out_c} output channels not a multiple of "
-                               f"{align.conv_out}")
-        if _padding_factors(geometry, layer, context)[2]:
-            reasons.append(f"{geometry.kh}x{geometry.kw} over {geometry.in_c} channels: reduction "
-                           "depth below the 128 RK3588 INT8 cycles show")
-        if geometry.in_c > 512:
-            reasons.append(f"{geometry.in_c} input channels (> 512 lowers utilisation)")
-        per_kernel = geometry.weight_elements_per_kernel
-        size = dtype_bytes(layer.data_type) or 1
-        if per_kernel and per_kernel * size > WEIGHT_LIMIT_BYTES:
-            reasons.append(f"KH*KW*KC*bytes = {per_kernel * size} B (> 6 KB)")
-        if geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride:
-            reasons.append(f"{geometry.kh}x{geometry.kw} kernel at stride {geometry.stride:g} "
-                           "(Ksize/Kstride of 1: non-overlapping windows)")
-    if geometry.out_h * geometry.out_w < 16:
-        reasons.append(f"output H*W = {geometry.out_h * geometry.out_w} (< 16)")
-    estimate = mac_estimate(layer, platform, npu_clock_mhz(None, platform))
-    npu = layer.npu_cycles or 0
-    if geometry.kind != "depthwise" and estimate and estimate.ideal_cycles and npu:
-        floor = max(estimate.ideal_cycles, layer.ddr_cycles or 0)
-        fraction = max(0.0, 1.0 - floor / npu)
-        if estimate.waste_factor and estimate.waste_factor >= 1.5:
-            rate = platform.macs_per_cycle(layer.data_type)
-            reasons.append(f"NPU cycles are {estimate.waste_factor:.1f}x the ideal "
-                           f"(MACs / {rate:g} MACs per cycle)")
-    elif geometry.kind == "conv" and align and not fraction:
-        pad_in = padded(geometry.in_c, align.conv_in)
-        pad_out = padded(geometry.out_c, align.conv_out)
-        fraction = 1.0 - (geometry.in_c * geometry.out_c) / (pad_in * pad_out)
-    return reasons, fraction
-
-
-def _padding_factors(geometry: ConvGeometry, layer: Layer, context: RuleContext
-                     ) -> tuple[float, float, bool]:
-    """How many times its true size the NPU computes on the input side (reduction depth, with
-    the RK3588 INT8 floor of 128) and on the output side; and whether the floor decided it."""
-    platform = context.platform
-    align = alignment(layer, context)
-    if platform is None or align is None or geometry.kind != "conv":
-        return 1.0, 1.0, False
-    taps = geometry.kh * geometry.kw
-    depth = taps * padded(geometry.in_c, align.conv_in)
-    floor = (MIN_REDUCTION_DEPTH_INT8 if platform.family == "rk3588"
-             and dtype_key(layer.data_type) == "int8" else 0)
-    f_in = max(depth, floor) / (taps * geometry.in_c)
-    f_out = padded(geometry.out_c, align.conv_out) / geometry.out_c
-    return f_in, f_out, floor > depth
-
-
-def _compute_fix(layer: Layer, context: RuleContext) -> str:
-    """One change for a low-utilisation conv, from its largest visible cause."""
-    geometry = conv_geometry(layer)
-    align = alignment(layer, context)
-    if geometry is None:
-        return "check the layer's channels against the platform alignment table"
-    if geometry.kind == "depthwise":
-        return ("replace the depthwise conv by a regular (or grouped) conv where the channel "
-                "count is small: it uses few MACs per byte")
-    non_overlapping = geometry.kh > 1 and geometry.stride and geometry.kh <= geometry.stride
-    f_in, f_out, floor = _padding_factors(geometry, layer, context)
-    if align and max(f_in, f_out) >= 1.25:
-        pad_in = padded(geometry.in_c, align.conv_in)
-        pad_out = padded(geometry.out_c, align.conv_out)
-        if geometry.in_c >= 4 and min(f_in, f_out) >= 1.25 and not floor:
-            return (f"the NPU runs this {geometry.in_c}->{geometry.out_c} conv as {pad_in}->"
-                    f"{pad_out} ({f_in * f_out:.0f}x its MACs): widening it to {pad_in}->{pad_out} "
-                    "channels costs no NPU time, so use that width or drop the layer")
-        if f_in >= f_out:
-            if geometry.in_c < 4 and not non_overlapping:
-                return (f"the {geometry.in_c}-channel input is padded to {pad_in}: a "
-                        "space-to-depth (Focus) stem gives this conv 4x the channels at a "
-                        "quarter of the pixels")
-            if geometry.in_c < 4:
-                return (f"the {geometry.in_c}-channel image input is padded to {pad_in} "
-                        f"({f_in:.1f}x the cycles) and cannot be aligned: only a lower input "
-                        "resolution makes this layer cheaper")
-            if floor:
-                return (f"a {geometry.kh}x{geometry.kw} conv over {geometry.in_c} channels "
-                        f"fills {geometry.kh * geometry.kw * pad_in} of the 128-deep MAC "
-                        "reduction (as RK3588 INT8 cycles show): fold it into the neighbouring "
-                        "conv, or feed it 128+ channels")
-            return (f"make the producer emit {pad_in} channels instead of {geometry.in_c} (the "
-                    f"NPU pads conv inputs to {align.conv_in})")
-        return (f"the NPU computes {pad_out} output channels for these {geometry.out_c}, so the "
-                f"layer costs as much as a {pad_out}-channel one: merge narrow parallel convs "
-                f"into one with a multiple of {align.conv_out} channels, or use the {pad_out} for "
-                "accuracy")
-    if geometry.in_c > 512:
-        return f"reduce the {geometry.in_c} input channels to 512 or fewer (a 1x1 bottleneck first)"
-    if non_overlapping:
-        return (f"use a 3x3 kernel at stride {geometry.stride:g} instead of "
-                f"{geometry.kh}x{geometry.kw} (a larger Ksize/Kstride keeps the MACs busier)")
-    if geometry.out_h * geometry.out_w < 16:
-        return "merge this conv with its neighbours: outputs under 16 pixels leave MACs idle"
-    return "shrink the layer (fewer channels or pixels) if the model allows"
+    if align is None or geometry.kind != "conv":
+        return None
+    if not _feeds_output(layers, index):
+        down = _rounded_down(geometry.out_c, align.conv_out)
+        if down:
+            return (f"{geometry.out_c} -> {down} output channels",
+                    replace(geometry, out_c=down))
+    if geometry.in_c > IMAGE_CHANNELS:
+        down = _rounded_down(geometry.in_c, align.conv_in)
+        if down:
+            return (f"{geometry.in_c} -> {down} input channels (from the producer)",
+                    replace(geometry, in_c=down))
+    return None
 
 
 def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Compute-bound NPU conv layers with MacUsage below 20% (option RKN011.max_usage_pct),
-        each at least 2% of the frame (RKN011.min_share), when a cause is visible in the shapes
-        or the cycles. One finding per layer.
+        each at least 2% of the frame (RKN011.min_share), whose channel count sits just above a
+        multiple of the platform's alignment (RK3588 INT8: 32), so that pruning to that multiple
+        removes the padded channels the NPU computes. One finding per layer.
+
+        Silent where no change removes the padding: the image input (3 channels are padded to
+        32 whatever the stem; a Focus/space-to-depth stem is no cheaper: corpus 07's s2d stem
+        spends 2,624 us where 36's plain 3x3/s2 stem at the same 640 input takes 1,888 us); a
+        model output (a detection head's channels are fixed by its classes); channels below the
+        multiple (16 channels cost what 32 do: fewer save nothing, "widening" saves nothing);
+        depthwise convs (cheaper than a regular conv: corpus 36 #115 costs 115,200 cycles
+        against 518,400 for a regular 80->80 3x3).
 
     Why it costs time:
-        The NPU is busy but most of its MACs idle. User Guide §8.5.2 lists what lowers utilisation:
-        channels not aligned to the platform table (they are padded: RK3588 INT8 pads conv
-        input and output channels to 32), input channels above 512, KH*KW*KC*type_bytes above
-        6 KB, output H*W below 16, a small Ksize/Kstride (a 2x2 stride-2 kernel reads each pixel
-        once); depthwise convs use few MACs per byte.
+        The NPU computes channels in multiples of the alignment table (User Guide §8.5.1
+        Tables 8-1..8-4): a 48-channel conv input is computed as 64.
 
     Example:
-        #2 ConvExSwish (Conv:/model.0/conv/Conv) runs at 2.41% MAC usage for 16,130 us (12.6%):
-        3 input channels not a multiple of 32; 16 output channels not a multiple of 32; NPU
-        cycles are 21.3x the ideal (MACs / 1024 MACs per cycle)
+        #30 ConvRelu (Conv:/neck/conv) runs at 14.20% MAC usage for 2,400 us (4.1% of the
+        frame): 48 input channels are computed as 64; pruning to 32 removes 310 us
 
     How to fix:
-        One change from the worst visible cause: for a 3-channel first layer, a space-to-depth
-        (Focus) stem; round output, then input channels up to the table (User Guide Tables
-        8-1..8-4); keep input channels <= 512; a 3x3 kernel over 2x2 at the same stride; no
-        tiny outputs.
-        A busy layer with HIGH usage is not inefficient: shrink it instead (User Guide §8.2.2).
+        Prune the named channels to the multiple below (retrain or fine-tune; accuracy must
+        be checked).
 
     Estimate:
-        time x (1 - max(MACs/R, DDR cycles) / NPU cycles): the share of the layer's cycles
-        spent on padding, where MACs/R is known (RK3588); else, from the alignment table alone,
-        time x (1 - IC*OC / (pad(IC)*pad(OC))) (depthwise: 1 - C/pad(C)). An upper bound:
-        channels that cannot shrink (RGB input) cannot be "fixed".
+        The NPU cycles the change removes (the alignment model of ``analysis.mac``, which
+        matches the printed NPU cycles of RK3588 INT8 rows), at the NPU clock: only the share
+        of the layer's time that its cycles explain is claimed (per layer).
     """
     max_usage = opt(context, "RKN011", "max_usage_pct", 20.0)
     min_share = opt(context, "RKN011", "min_share", 0.02)
-    freq = npu_clock_mhz(profile, context.platform)
-    for layer in profile.layers:
+    platform = context.platform
+    freq = npu_clock_mhz(profile, platform)
+    from_log = bool(profile.frequencies and any(profile.frequencies.npu_hz))
+    layers = profile.layers
+    for index, layer in enumerate(layers):
+        geometry = conv_geometry(layer)
         if layer.target is not Target.NPU or layer.bound is not Bound.COMPUTE:
             continue
-        if conv_geometry(layer) is None or share(layer, profile) < min_share:
+        if geometry is None or platform is None or share(layer, profile) < min_share:
             continue
+        estimate = mac_estimate(layer, platform, freq)
         usage = layer.mac_usage_pct
-        if usage is None:
-            estimate = mac_estimate(layer, context.platform, freq)
-            usage = estimate.utilisation_pct if estimate else None
+        if usage is None and estimate is not None:
+            usage = estimate.utilisation_pct
         if usage is None or usage >= max_usage:
             continue
-        reasons, fraction = _compute_reasons(layer, context)
+        change = _change(geometry, layer, layers, index, context)
+        if change is None:
+            continue
+        what, after = change
+        cycles = aligned_cycles(after, layer, platform)
+        if cycles is None:
+            continue
+        new_total = max(layer.ddr_cycles or 0, cycles)
+        saving = from_cycles([(layer, new_total)], freq,
+                             f"{what}: NPU cycles {layer.npu_cycles} -> {cycles} (alignment "
+                             "model)", clock_from_log=from_log)
+        if not saving.total_us:
+            continue
+        align = alignment(layer, context)
         time = layer.time_us or 0.0
-        if not reasons and not fraction:
-            continue  # nothing visible to change: no advice to give
+        computed = (f"{geometry.in_c} input channels are computed as "
+                    f"{padded(geometry.in_c, align.conv_in)}" if "input" in what else
+                    f"{geometry.out_c} output channels are computed as "
+                    f"{padded(geometry.out_c, align.conv_out)}")
         yield Finding(
             code="RKN011", name="low-mac-usage",
-            severity=grade(time * fraction, total_us(profile), Severity.WARNING),
+            severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
             message=(f"{label(layer)} runs at {usage:.2f}% MAC usage for {us(time)} "
-                     f"({pct(share(layer, profile))} of the frame): "
-                     + ("; ".join(reasons) if reasons else "no cause visible in the shapes")),
-            fix=_compute_fix(layer, context),
+                     f"({pct(share(layer, profile))} of the frame): {computed}; pruning to "
+                     f"{what.split(' -> ')[1].split(' ')[0]} removes {us(saving.total_us)}"),
+            fix=(f"prune {label(layer)} to {what} (retrain or fine-tune, check accuracy): the "
+                 "NPU computes the padded channels anyway"),
             layer_ids=(layer.id,),
-            est_saving_us=time * fraction,
-            estimate=f"time x {fraction:.2f}: the share of NPU cycles spent on padding",
+            estimate="NPU cycles removed by the channel change, at the clock, per layer",
             source=cite("guide", "§8.5.1 Tables 8-1..8-4, §8.5.2"),
+            **saving.fields(),
         )
 
 
 RULES = (
     Rule("RKN011", "low-mac-usage", Severity.WARNING,
-         "Compute-bound conv layers with low MAC utilisation", check_low_mac_usage,
+         "Low-MAC-usage convs whose channel padding a pruning change removes",
+         check_low_mac_usage,
          source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2"))),
 )

@@ -1,113 +1,90 @@
-"""RKN020 inefficient operators (User Guide Table 8-5)."""
+"""RKN020 inefficient operators (User Guide Table 8-5): the C2f Split copies a change removes.
+
+Of the guide's three classes of inefficient operators, this rule prices only the one change the
+log supports: the Split of C2f-style blocks. The rest are other rules' causes, or no change
+removes them: non-ReLU activations (the activation-swap rule), Pad before a Conv (RKN021),
+Reshape/Transpose chains (RKN022), stride-1 pooling (SPPF's 5x5 MaxPools have no strided
+replacement), Resize and Concat (they move data the model needs).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from rknnprof.model import Finding, Layer, Profile, Severity, Target
-from rknnprof.rules._util import grade, label, opt, pct, time_of, total_us, us
+from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.savings import from_removal
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
+from rknnprof.rules._util import grade, in_shape, labels, opt, out_shape, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import cite, sources
 
-CATEGORIES: dict[str, tuple[frozenset[str], str]] = {
-    "data transfer": (
-        frozenset({"Transpose", "Reshape", "Split", "Concat"}),
-        "start with the largest copies: in C2f-style blocks replace conv + Split by two convs "
-        "that each produce one half, and merge back-to-back Reshape/Transpose",
-    ),
-    "size transformation": (
-        frozenset({"Resize", "Tile", "MaxPool", "AveragePool", "GlobalAveragePool",
-                   "GlobalMaxPool", "Pad"}),
-        "fold each Pad into the next Conv's pads, and replace pooling by a strided Conv where "
-        "accuracy allows",
-    ),
-    "non-ReLU activation": (
-        frozenset({"Sigmoid", "Tanh", "Softplus", "HardSwish", "Hardswish", "HardSigmoid",
-                   "exSwish", "Swish", "exMish", "Mish", "Elu", "exGelu", "Gelu"}),
-        "replace the activation by ReLU (fused into the Conv, and split across cores); the "
-        "model zoo's yolov5s_relu runs 66.1 FPS against 48.4 FPS with SiLU on RK3588",
-    ),
-}
 
-
-def _data_transfer_fix(kinds: list[str], largest: Layer, layers: list[Layer]) -> str:
-    """One change for the data-transfer class, from the op types present (slowest first)."""
-    if "Split" in kinds:
-        split = time_of(la for la in layers if la.op_type == "Split")
-        return ("in C2f-style blocks replace conv + Split by two convs that each produce one "
-                f"half: that removes the Split copies ({us(split)} here)")
-    if kinds[0] in ("Transpose", "Reshape"):
-        return ("keep one layout end to end: merge back-to-back Reshape/Transpose and move the "
-                "rest to where tensors are small")
-    shape = largest.output_shapes[0] if largest.output_shapes else None
-    at = f" (the largest writes ({','.join(map(str, shape))}))" if shape else ""
-    return (f"concatenate fewer or narrower tensors at the highest resolutions{at}: every "
-            "Concat copies all its inputs through DDR")
+def _is_c2f_split(layers: Sequence[Layer], index: int) -> bool:
+    """A Split into two equal channel halves of the tensor the conv just before it wrote (the
+    cv1 + chunk(2) of a YOLOv8 C2f / C3k2 block). Other splits (a head's box/class split, a
+    split of a block input) are not: two convs cannot replace them."""
+    split = layers[index]
+    if split.op_type != "Split" or split.target is not Target.NPU or index == 0:
+        return False
+    src, half = in_shape(split), out_shape(split)
+    if not src or not half or len(src) != 4 or len(half) != 4 or src[1] != 2 * half[1]:
+        return False
+    if src[2:] != half[2:]:
+        return False
+    producer = layers[index - 1]
+    return is_conv(producer) and out_shape(producer) == src
 
 
 def check_inefficient_operators(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        NPU layers of the three "inefficient operator" classes of User Guide Table 8-5 -- data
-        transfer (Transpose, Reshape, Split, Concat), size transformation (Resize, Tile,
-        pooling, Pad) and non-ReLU activations (Sigmoid, Tanh, Softplus, HardSwish; also the
-        standalone Swish/Mish/Elu/Gelu ops) -- when a class takes at least 5% of the frame
-        (option RKN020.min_share). One finding per class. CPU layers are RKN001's.
+        C2f-style Splits on the NPU: a Split into two equal channel halves of the tensor the
+        conv just before it wrote (YOLOv8 C2f, YOLO11/26 C3k2), when together they take at
+        least 2% of the frame (option RKN020.min_share). Other splits stay silent.
 
     Why it costs time:
-        These ops do little arithmetic but move whole tensors through DDR, or use the NPU's
-        slower non-MAC units; User Guide §8.5.2 says to "try to reduce" them. Conv with a fused
-        activation (ConvExSwish, ConvSigmoid) is not counted here.
+        Split is a data-transfer op (User Guide Table 8-5): it copies the whole tensor through
+        DDR to hand each half to its consumer, with no arithmetic.
 
     Example:
-        data transfer ops take 2,365 us (11.6% of the frame) in 36 layer(s): Concat 1,645 us in
-        19, Split 664 us in 11, Reshape 56 us in 6; largest #88 Concat (Concat:node_cat_11) 318 us
+        8 C2f-style Split layer(s) take 4,818 us (3.8% of the frame): #5 Split
+        (Split:/model.2/Split) 1,195 us, #13 Split (Split:/model.4/Split) 785 us, +6 more
 
     How to fix:
-        Data transfer: in C2f-style blocks replace conv + Split by two convs that each produce
-        one half; merge back-to-back Reshape/Transpose. Size transformation: fold Pad into the
-        Conv's pads, strided Conv instead of pooling. Activations: ReLU, which fuses into the
-        Conv and splits across cores.
+        In each block, replace the conv + Split by two convs that each produce one half (the
+        conv's weights split along the output channels): same MACs, no copy.
 
     Estimate:
-        Upper bound: the class's total time, i.e. what removing or fusing the ops would save.
-        Real savings are smaller where the ops cannot all go.
+        The Splits' measured time. The two half-convs are assumed to cost what the one conv did
+        (same MACs; each reads the conv's input), so the figure is an upper end; confidence
+        medium.
     """
     total = total_us(profile)
-    if not total:
+    layers = profile.layers
+    splits = [la for i, la in enumerate(layers) if _is_c2f_split(layers, i)]
+    spent = time_of(splits)
+    if not splits or not total or spent / total < opt(context, "RKN020", "min_share", 0.02):
         return
-    min_share = opt(context, "RKN020", "min_share", 0.05)
-    for category, (ops, fix) in CATEGORIES.items():
-        layers = [la for la in profile.layers if la.target is Target.NPU and la.op_type in ops]
-        spent = time_of(layers)
-        if not layers or spent / total < min_share:
-            continue
-        kinds = sorted({la.op_type for la in layers}, key=lambda op: -time_of(
-            la for la in layers if la.op_type == op))
-        per_kind = ", ".join(
-            f"{op} {us(time_of(g))} in {len(g)}"
-            for op in kinds if (g := [la for la in layers if la.op_type == op]))
-        largest = max(layers, key=lambda la: la.time_us or 0.0)
-        if category == "data transfer":
-            fix = _data_transfer_fix(kinds, largest, layers)
-        yield Finding(
-            code="RKN020", name="inefficient-operators",
-            severity=grade(spent, total, Severity.WARNING),
-            message=(f"{category} ops take {us(spent)} ({pct(spent / total)} of the frame) in "
-                     f"{len(layers)} layer(s): {per_kind}; largest {label(largest)} "
-                     f"{us(largest.time_us or 0.0)}"),
-            fix=fix,
-            layer_ids=tuple(la.id for la in layers),
-            est_saving_us=spent,
-            estimate="upper bound: the time of the class's layers if removed or fused",
-            source=cite("guide", "§8.5.2 Table 8-5"),
-        )
+    saving = from_removal(splits, f"the {len(splits)} Splits' measured time; the two half-convs "
+                          "are assumed to cost what the one conv did", Confidence.MEDIUM)
+    yield Finding(
+        code="RKN020", name="inefficient-operators",
+        severity=grade(saving.total_us, total, Severity.WARNING),
+        message=(f"{len(splits)} C2f-style Split layer(s) copy the output of the conv before "
+                 f"them into two halves: {us(spent)} ({pct(spent / total)} of the frame): "
+                 f"{labels(splits)}"),
+        fix=("in each C2f block replace the conv + Split by two convs that each produce one half "
+             "(split the conv's weights along the output channels): same MACs, no copy"),
+        layer_ids=tuple(la.id for la in splits),
+        estimate="the Split layers' time (the half-convs assumed to cost the one conv)",
+        source=cite("guide", "§8.5.2 Table 8-5"),
+        **saving.fields(),
+    )
 
 
 RULES = (
     Rule("RKN020", "inefficient-operators", Severity.WARNING,
-         "Data-transfer, size-transformation and non-ReLU activation ops by time share",
+         "C2f-style Split copies that two half-convs would remove (User Guide Table 8-5)",
          check_inefficient_operators,
-         source=sources(cite("guide", "§8.5.2 Table 8-5"),
-                 cite("zoo", "yolov5s vs yolov5s_relu"))),
+         source=sources(cite("guide", "§8.5.2 Table 8-5"))),
 )

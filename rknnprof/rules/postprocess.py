@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
-from rknnprof.model import Finding, Layer, Profile, Severity, Target
+from rknnprof.analysis.savings import NONE
+from rknnprof.model import Finding, Layer, Profile, Severity, Target, ThroughputGain
 from rknnprof.rules._util import grade, labels, npu_cores, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -105,9 +107,9 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         map) for latency.
 
     Estimate:
-        With Flash Attention (RK3562, RK3576): half the attention time [assumption: the
-        kernel's speed-up is not published]. Else on a multi-core SoC: attention time x
-        (1 - 1/cores), the idle-core time (throughput with one context per core). Else 0.
+        0 latency: Flash Attention's speed-up is not published, and RK3588 has no faster
+        kernel. On a multi-core SoC without Flash Attention, the idle cores are a
+        ``throughput_gain`` (one context per core, up to the core count), never a saving.
     """
     layers = [
         la for la in profile.layers if la.target is Target.NPU and la.op_type in ATTENTION_OPS
@@ -131,21 +133,25 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         fix = "attend over fewer positions (a smaller feature map) or fewer heads"
     if platform is None:
         fix += "; pass --platform to learn whether Flash Attention is available"
-    saving = spent * 0.5 if flash else spent * (1.0 - 1.0 / cores)
     shapes = sorted({str(la.input_shapes[0]).replace(" ", "") for la in layers if la.input_shapes})
+    gain = (ThroughputGain(float(cores), f"{cores} NPU cores, one context each (upper bound); "
+                           "these ops run on one core in any mask")
+            if cores > 1 and not flash else None)
+    basis = ("Flash Attention's speed-up is not published: no latency figure" if flash else
+             "no faster attention kernel on this SoC: no latency figure")
     yield Finding(
-        code="RKN061", name="attention", severity=grade(saving or spent, total, Severity.WARNING),
+        code="RKN061", name="attention",
+        severity=grade(spent, total, Severity.WARNING) if flash or cores > 1 else Severity.INFO,
         message=(f"{len(layers)} attention layer(s) take {us(spent)} ({pct(spent / total)} of the "
                  f"frame) on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
                  + (f"; query shape {', '.join(shapes[:2])}" if shapes else "")),
         fix=fix,
         layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
-        estimate=("half the attention time with Flash Attention [assumed]" if flash else
-                  f"attention time x (1 - 1/{cores}) (idle cores, throughput)" if cores > 1 else
-                  "0: no faster path known on this SoC"),
+        estimate="0 latency (no published speed-up); idle cores as throughput",
         source=sources(cite("ops", "exSDPAttention, multi-core table"),
                        cite("toolkit-api", "enable_flash_attention"), cite("changelog", "2.1.0")),
+        throughput_gain=gain,
+        **replace(NONE, basis=basis).fields(),
     )
 
 

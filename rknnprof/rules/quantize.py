@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rknnprof.model import Finding, Profile, Severity, Target
+from rknnprof.analysis.savings import from_fraction
+from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -42,40 +43,54 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         RK3588); where the rates are unknown, 0.5 as well, because INT8 moves half the bytes.
         An upper-end figure: fixed per-layer overheads do not halve.
     """
+    layers = covered_layers(profile, context)
+    if not layers:
+        return
+    platform = context.platform
+    total = total_us(profile)
+    fp16_time = time_of(layers)
+    share = fp16_time / total if total else 0.0
+    fraction = DEFAULT_SPEEDUP
+    rates = "INT8 tensors are half the bytes of FP16"
+    if platform is not None:
+        r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
+        if r8 and r16:
+            fraction = 1.0 - r16 / r8
+            rates = (f"{platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core, and "
+                     "half the bytes")
+    saving = from_fraction(layers, fraction, f"{fraction:.0%} of each FP16 layer's time: {rates} "
+                           "(User Guide §8.3); an upper-end figure, fixed per-layer costs do "
+                           "not shrink")
+    yield Finding(
+        code="RKN002", name="float16", severity=grade(saving.total_us, total),
+        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
+                 f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
+                 f"({rates})"),
+        fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
+             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
+             "the sensitive layers FP16 with hybrid quantization"),
+        layer_ids=tuple(la.id for la in layers),
+        estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
+        source=sources(cite("guide", "§8.3"),
+                       cite("toolkit-api", "quantized_dtype, hybrid quantization")),
+        **saving.fields(),
+    )
+
+
+def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
+    """The FP16 NPU layers RKN002 advises quantizing (empty when it does not fire): other rules
+    leave these layers to it, so one cause gets one finding."""
     platform = context.platform
     if platform is not None and platform.int8_supported is False:
-        return
+        return []
     layers = [
         la for la in profile.layers
         if la.target is Target.NPU and dtype_key(la.data_type) == "float16"
         and la.op_type not in FP16_ONLY_OPS and "DataConvert" not in la.op_type and not la.is_io
     ]
     total = total_us(profile)
-    fp16_time = time_of(layers)
-    share = fp16_time / total if total else 0.0
-    if not layers or share < opt(context, "RKN002", "min_share", 0.05):
-        return
-    fraction = DEFAULT_SPEEDUP
-    rates = ""
-    if platform is not None:
-        r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
-        if r8 and r16:
-            fraction = 1.0 - r16 / r8
-            rates = f" ({platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core)"
-    saving = fp16_time * fraction
-    yield Finding(
-        code="RKN002", name="float16", severity=grade(saving, total),
-        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
-                 f"frame): {labels(layers)}; INT8 could save about {us(saving)}{rates}"),
-        fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
-             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
-             "the sensitive layers FP16 with hybrid quantization"),
-        layer_ids=tuple(la.id for la in layers),
-        est_saving_us=saving,
-        estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
-        source=sources(cite("guide", "§8.3"),
-                       cite("toolkit-api", "quantized_dtype, hybrid quantization")),
-    )
+    share = time_of(layers) / total if total else 0.0
+    return layers if layers and share >= opt(context, "RKN002", "min_share", 0.05) else []
 
 
 RULES = (

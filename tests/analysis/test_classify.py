@@ -5,7 +5,12 @@ from collections import Counter
 import pytest
 
 import rknnprof
-from rknnprof.analysis.classify import ClassifyOptions, classify, classify_layers
+from rknnprof.analysis.classify import (
+    ClassifyOptions,
+    achieved_rate_gbs,
+    classify,
+    classify_layers,
+)
 from rknnprof.model import Bound, BoundBasis, Layer, Target
 
 OPTS = ClassifyOptions()
@@ -59,16 +64,78 @@ def test_cpu_target_wins():
     assert classify(layer(0, 0, target=Target.CPU), OPTS) == (Bound.CPU, BoundBasis.TARGET)
 
 
+RK3588 = ClassifyOptions(ddr_peak_gbs=33.8, ddr_achieved_gbs=12.9)
+
+
 def test_zero_cycles_never_compute():
-    # 07 row 9: Add 0/0/0, 120 us, 800 KB -> 6.8 GB/s
+    # 07 row 9: Add 0/0/0, 120 us, 800 KB -> 6.8 GB/s: 53 % of the 12.9 GB/s achieved, not enough
     add = layer(0, 0, time=120, rw=800)
     assert classify(add, OPTS) == (Bound.UNKNOWN, BoundBasis.NONE)
-    fast = ClassifyOptions(ddr_bandwidth_gbs=10.0)
-    assert classify(add, fast) == (Bound.BANDWIDTH, BoundBasis.RW_RATE)
-    slow = ClassifyOptions(ddr_bandwidth_gbs=30.0)
-    assert classify(add, slow) == (Bound.UNKNOWN, BoundBasis.RW_RATE)
-    assert classify(layer(0, 0, time=0, rw=100), fast) == (Bound.UNKNOWN, BoundBasis.NONE)
-    assert classify(layer(None, None, time=50, rw=None), fast) == (Bound.UNKNOWN, BoundBasis.NONE)
+    assert classify(add, RK3588) == (Bound.UNKNOWN, BoundBasis.RW_RATE)
+    slower_ddr = ClassifyOptions(ddr_peak_gbs=33.8, ddr_achieved_gbs=9.0)   # 6.8 >= 0.75 x 9
+    assert classify(add, slower_ddr) == (Bound.BANDWIDTH, BoundBasis.RW_RATE)
+    assert classify(layer(None, None, time=50, rw=None), RK3588) == (Bound.UNKNOWN, BoundBasis.NONE)
+
+
+def test_rw_rate_threshold_is_three_quarters_of_the_achieved_rate():
+    # 0.75 x 12.9 = 9.675 GB/s; 1 KB in 1 us = 1.024 GB/s
+    assert classify(layer(0, 0, time=100, rw=945), RK3588)[0] is Bound.BANDWIDTH   # 9.68 GB/s
+    assert classify(layer(0, 0, time=100, rw=944), RK3588)[0] is Bound.UNKNOWN     # 9.67 GB/s
+    # the theoretical peak alone is no reference: without an achieved rate nothing is bandwidth
+    peak_only = ClassifyOptions(ddr_peak_gbs=33.8)
+    assert classify(layer(0, 0, time=100, rw=3000), peak_only) == (Bound.UNKNOWN, BoundBasis.NONE)
+
+
+def test_faster_than_the_ddr_peak_is_a_view():
+    # 36 row 59: Reshape 0/0/0, 2 us, 100 KB -> 51.2 GB/s, above the 33.8 GB/s any DDR gives
+    reshape = layer(0, 0, time=2, rw=100)
+    assert classify(reshape, RK3588) == (Bound.UNKNOWN, BoundBasis.VIEW)
+    # 36 row 64: Reshape, 50 KB in Time 0
+    assert classify(layer(0, 0, time=0, rw=50), RK3588) == (Bound.UNKNOWN, BoundBasis.VIEW)
+    assert classify(layer(0, 0, time=0, rw=50), OPTS) == (Bound.UNKNOWN, BoundBasis.VIEW)
+    assert classify(layer(0, 0, time=0, rw=0), RK3588) == (Bound.UNKNOWN, BoundBasis.NONE)
+
+
+def test_npu_zero_rows_fast_enough_are_bandwidth_by_rate():
+    # 08 row 45: Concat 6648901/0, 3307 us, 38400 KB -> 11.9 GB/s
+    assert classify(layer(6648901, 0, time=3307, rw=38400), RK3588) == (
+        Bound.BANDWIDTH, BoundBasis.RW_RATE)
+    # 08 row 5: Concat 2216301/0, 2837 us, 12800 KB -> 4.6 GB/s: the cycles cannot say, nor the rate
+    assert classify(layer(2216301, 0, time=2837, rw=12800), RK3588) == (
+        Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
+
+
+def test_a_faster_ddr_bound_row_in_the_log_raises_the_reference():
+    # a conv whose DDR cycles are 10x its NPU cycles moving 20 GB/s shows this board's DDR does
+    conv = layer(1_000_000, 100_000, time=1000, rw=19_531)            # 20.0 GB/s
+    add = layer(0, 0, time=1000, rw=14_000)                           # 14.3 GB/s < 0.75 x 20
+    out = classify_layers((conv, add), RK3588, 2000)
+    assert [(la.bound, la.bound_basis) for la in out] == [
+        (Bound.BANDWIDTH, BoundBasis.CYCLES), (Bound.UNKNOWN, BoundBasis.RW_RATE)]
+    assert classify(add, RK3588)[0] is Bound.BANDWIDTH                # 14.3 >= 0.75 x 12.9
+
+
+def test_corpus_rw_rates_as_read_from_the_logs(corpus):
+    # 03 row 8: Add 467541/0, 573 us, 7200 KB: 12.9 GB/s, the fastest real row of the corpus
+    rows = {la.id: la for la in rknnprof.load(corpus("03_"))[0].layers}
+    assert round(achieved_rate_gbs(rows[8]), 1) == 12.9
+    assert (rows[8].bound, rows[8].bound_basis) == (Bound.BANDWIDTH, BoundBasis.RW_RATE)
+    # 03 row 9: Concat 935081/0, 1283 us, 10800 KB: 8.6 GB/s
+    assert (rows[9].bound, rows[9].bound_basis) == (Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
+    # 07: no 0/0/0 row reaches 9.7 GB/s (the fastest, #9 Add, moves 6.8)
+    p07 = rknnprof.load(corpus("07_"))[0]
+    assert not [la.id for la in p07.layers if la.bound_basis is BoundBasis.RW_RATE
+                and la.bound is Bound.BANDWIDTH]
+    # 36: the four Reshapes that move faster than DDR or in no time (#59 2 us; #64, #147, #152 0 us)
+    p36 = rknnprof.load(corpus("36_"))[0]
+    views = [la.id for la in p36.layers if la.bound_basis is BoundBasis.VIEW]
+    assert views == [59, 64, 147, 152]
+    assert not [la for la in p36.layers if la.bound_basis is BoundBasis.RW_RATE
+                and la.bound is Bound.BANDWIDTH]
+    # 08: the FP16 tail whose RW rate passes 9.7 GB/s (#36, #38, #41, #44, #45)
+    p08 = rknnprof.load(corpus("08_"))[0]
+    by_rate = [la.id for la in p08.layers if la.bound_basis is BoundBasis.RW_RATE]
+    assert by_rate == [36, 38, 41, 44, 45]
 
 
 def test_time_share():

@@ -36,7 +36,7 @@ def test_the_helpers_spell_the_rule() -> None:
 def test_sample_report_follows_the_rule(fmt: str) -> None:
     text = " ".join(_run("analyze", str(SAMPLES / "yolov5s_rk3588_perf.txt"), "-f", fmt).split())
     assert "total 28.02 ms" in text  # the log's Total Operator Elapsed Per Frame Time 28023 us
-    assert "6,030 us" in text  # layer 2 ConvExSwish, Time(us) 6030
+    assert "#60 Resize (Resize:/model.15/Resize) 1,873 us" in text  # the log: Resize CPU 1873
     assert BARE_US.findall(text) == [] and FRAME_IN_US.findall(text) == []
 
 

@@ -41,3 +41,24 @@ def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
 def test_activation_swap_leaves_an_output_sigmoid_alone() -> None:
     [profile] = load(DATA / "RKN070_ok.txt")
     assert not [f for f in profile.findings if f.code == "RKN070"]
+
+
+def findings(name: str, code: str) -> list:
+    [profile] = load(DATA / f"{name}.txt")
+    return [f for f in profile.findings if f.code == code]
+
+
+def test_unfused_activation_after_conv_add_and_behind_a_transpose() -> None:
+    # #3 ConvAdd -> #4 LeakyRelu 420 us; #5 Conv -> #6 Transpose -> #7 Clip 130 us
+    after_add, behind = sorted(findings("RKN023", "RKN023"), key=lambda f: f.layer_ids)
+    assert after_add.layer_ids == (3, 4) and after_add.saving_by_layer == ((4, 420.0),)
+    assert after_add.est_saving_us == 420.0 and after_add.confidence is Confidence.MEDIUM
+    assert "not Conv+Add+LeakyRelu" in after_add.message
+    assert after_add.fix.startswith("after the residual Add use ReLU (fuses as ConvAddRelu)")
+    assert behind.layer_ids == (5, 7) and behind.saving_by_layer == ((7, 130.0),)
+    assert "#5 Conv -> #6 Transpose (Transpose:/head/Transpose) -> #7 Clip" in behind.message
+
+
+def test_unfused_conv_is_silent_where_its_fix_already_holds() -> None:
+    # Conv next to its Relu, ConvAdd next to a Relu: adjacent already, nothing to move
+    assert not findings("RKN023_ok", "RKN023")

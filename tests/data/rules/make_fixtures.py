@@ -133,14 +133,14 @@ def fixtures() -> dict[str, list[str]]:
     # RKN002: an FP16 model
     f["RKN002"] = [*info(), *table(clean(dtype="FLOAT16"))]
     f["RKN002_ok"] = [*info(), *table(clean())]
-    # RKN010: convs waiting on DDR (DDR cycles 4x the NPU cycles), FP16
-    ddr_heavy = [conv("Conv", 64, 64, 80, k=1, dtype="FLOAT16", ddr=400000, ratio=0.9,
+    # RKN010: INT8 convs waiting on DDR (DDR cycles 6x the NPU cycles); FP16 ones are RKN002's
+    ddr_heavy = [conv("Conv", 64, 64, 80, k=1, ddr=400000, ratio=0.9,
                       name=f"Conv:/head/proj{i}/Conv") for i in range(3)]
     f["RKN010"] = [*info(), *table(clean(extra=ddr_heavy))]
     f["RKN010_ok"] = f["RKN002_ok"]
-    # RKN011: a 16->16 conv at low MAC usage
-    narrow = conv("ConvRelu", 16, 16, 160, ratio=0.9, name="Conv:/stem/conv2/Conv", time=2400)
-    f["RKN011"] = [*info(), *table(clean(extra=[narrow]))]
+    # RKN011: a 48->64 conv at 14.4% MAC usage: 48 input channels are computed as 64
+    mid = conv("ConvRelu", 48, 64, 80, name="Conv:/neck/conv48/Conv", time=1200)
+    f["RKN011"] = [*info(), *table(clean(extra=[mid]))]
     f["RKN011_ok"] = f["RKN002_ok"]
     # RKN020: Split/Concat copies take a large share
     copies = [row("Split", f"{c64},(2)", f"{shape(1, 32, 80, 80)},...", 260, 400, "Split:/c2f/Split"),
@@ -161,11 +161,21 @@ def fixtures() -> dict[str, list[str]]:
                  "Reshape:/head/Reshape_1")]
     f["RKN022"] = [*info(), *table(clean(extra=chain))]
     f["RKN022_ok"] = f["RKN002_ok"]
-    # RKN023: Conv then a separate Relu
-    unfused = [conv("Conv", 64, 64, 80, name="Conv:/neck/conv_plain/Conv"),
-               row("Relu", c64, c64, 120, 800, "Relu:/neck/Relu")]
-    f["RKN023"] = [*info(), *table(clean(extra=unfused))]
-    f["RKN023_ok"] = f["RKN002_ok"]
+    # RKN023: a LeakyRelu after a ConvAdd (no fusion rule covers it), and a Clip behind a
+    # Transpose; the _ok log has a Conv next to its Relu and a ConvAdd next to a Relu: adjacent
+    # already, so "make it the adjacent consumer" would be no advice
+    conv_add = conv("ConvAdd", 64, 64, 80, k=1, time=300, name="Conv:/neck/res/Conv")
+    conv_add = (*conv_add[:3], conv_add[3] + ",...", *conv_add[4:])  # the residual, elided
+    c80t = shape(1, 80, 80, 64)
+    leaky = [conv_add, row("LeakyRelu", c64, c64, 420, 800, "LeakyRelu:/neck/LeakyRelu")]
+    behind = [conv("Conv", 64, 64, 80, k=1, name="Conv:/head/proj/Conv"),
+              row("Transpose", c64, c80t, 160, 800, "Transpose:/head/Transpose"),
+              row("Clip", c80t, c80t, 130, 800, "Clip:/head/Clip")]
+    f["RKN023"] = [*info(), *table(clean(extra=leaky + behind))]
+    adjacent = [conv("Conv", 64, 64, 80, name="Conv:/neck/conv_plain/Conv"),
+                row("Relu", c64, c64, 120, 800, "Relu:/neck/Relu"),
+                conv_add, row("Relu", c64, c64, 110, 800, "Relu:/neck/Relu_1")]
+    f["RKN023_ok"] = [*info(), *table(clean(extra=adjacent))]
     # RKN024: Split + Sigmoid + Mul left unfused (GLU)
     glu = [row("Split", f"{c64},(2)", f"{shape(1, 32, 80, 80)},...", 150, 400, "Split:/glu/Split"),
            row("Sigmoid", shape(1, 32, 80, 80), shape(1, 32, 80, 80), 140, 400, "Sigmoid:/glu/Sigmoid"),
@@ -202,6 +212,42 @@ def fixtures() -> dict[str, list[str]]:
     f["RKN061"] = [*info(), *table(clean(extra=attn))]
     f["RKN061_ok"] = f["RKN002_ok"]
     f.update(expert_fixtures())
+    f.update(silent())
+    return f
+
+
+def silent() -> dict[str, list[str]]:
+    """The review's false positives, each a log that must raise no finding of the code in its
+    name (``silent_RKNxxx_what``)."""
+    f = {}
+    # RKN011: an RGB stem (3 -> 16 at 640: padded to 32 -> 32 whatever the stem, Focus included)
+    stem = conv("ConvExSwish", 3, 16, 640, stride=2, dtype="UINT8", time=1888,
+                name="Conv:/model.0/conv/Conv")
+    rgb = [io_in(shape(1, 3, 640, 640)), stem,
+           *clean()[1:]]
+    f["silent_RKN011_rgb_stem"] = [*info(), *table(rgb)]
+    # RKN011: a 16 -> 16 conv (fewer channels are still padded to 32; widening saves nothing)
+    narrow = conv("ConvRelu", 16, 16, 160, ratio=0.9, name="Conv:/stem/conv2/Conv", time=2400)
+    f["silent_RKN011_narrow"] = [*info(), *table(clean(extra=[narrow]))]
+    # RKN011: a depthwise 80-channel 3x3 (36 #115): cheaper than any regular conv
+    dw = ("ConvExSwish", "INT8", "NPU", f"{shape(1, 80, 80, 80)},{shape(1, 80, 3, 3)},{shape(80)}",
+          shape(1, 80, 80, 80), "58708/115200/115200", 468, "0.96/0.00/0.00", ONE, 501,
+          "Conv:node_conv2d_83")
+    f["silent_RKN011_depthwise"] = [*info(), *table(clean(extra=[dw]))]
+    # RKN011: a detection-head output conv (64 -> 255, 07 #74) feeding an OutputOperator
+    head = conv("ConvSigmoid", 64, 255, 80, k=1, time=875, name="Conv:/model.24/m.0/Conv")
+    rows = clean()
+    f["silent_RKN011_head"] = [*info(), *table(rows[:-1] + [head, io_out(shape(1, 255, 80, 80),
+                                                                          n=1), rows[-1]])]
+    # RKN020/RKN021: SPPF's stride-1 MaxPools and no Pad: no size-transformation fix fits
+    pools = [row("MaxPool", shape(1, 64, 80, 80), shape(1, 64, 80, 80), 310, 800,
+                 f"MaxPool:/model.9/MaxPool_{i}") for i in range(3)]
+    f["silent_RKN020_stride1_pools"] = [*info(), *table(clean(extra=pools))]
+    # RKN020: a head's box/class split (144 -> 64 + 80) is not a C2f Split
+    boxcls = [conv("Conv", 64, 144, 80, k=1, name="Conv:/model.22/cv4/Conv"),
+              row("Split", f"{shape(1, 144, 80, 80)},(2)", f"{shape(1, 64, 80, 80)},...", 600,
+                  1800, "Split:/model.22/Split")]
+    f["silent_RKN020_head_split"] = [*info(), *table(clean(extra=boxcls))]
     return f
 
 
