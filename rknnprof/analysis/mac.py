@@ -7,8 +7,10 @@ Definitions (per frame, per layer):
   ``N * C * OH * OW * KH * KW``.
 * ``ideal_cycles = macs / R`` with ``R`` = MACs per cycle per core for the data type
   (``Platform.macs_per_cycle_per_core``; RK3588: 1024 INT8, 512 FP16, [DERIVED] DOMAIN.md §4).
-* ``utilisation_pct = ideal_cycles / (time_us * f_MHz) * 100`` -- what the runtime prints as
-  MacUsage(%) (DOMAIN.md §6c). ``f`` is the NPU clock: the profile's frequency list when it
+* ``utilisation_pct = ideal_cycles / (time_us * f_MHz * cores used) * 100`` -- the usage of the
+  cores the layer ran on; under a single-core mask what the runtime prints as MacUsage(%)
+  (DOMAIN.md §6c), under a wider mask the printed figure times the mask's cores (below).
+  ``f`` is the NPU clock: the profile's frequency list when it
   has one, else the platform's datasheet maximum, else the SCALE clock.
 * ``waste_factor = npu_cycles / ideal_cycles`` -- how many NPU cycles the layer spends per useful
   cycle (channel/width padding; DOMAIN.md §6c calls it the "alignment waste factor").
@@ -27,6 +29,29 @@ UINT8, 16130 us, NPU cycles 8,294,400, printed MacUsage 2.41 %):
 21.3``: 3 input channels padded to 32 (x10.7) and 16 output channels padded to 32 (x2);
 ``aligned_cycles = 921,600 * 9 * 32 * 32 / 1024 = 8,294,400`` -- the printed NPU cycles.
 
+MacUsage under a multi-core mask (``RKNN_NPU_CORE_0_1_2``…): the runtime prints the usage
+divided by the number of cores in the mask, in every core slot, also for a layer that ran on one
+core. Corpus 03 row 7 (three-core mask, ConvExSwish ``(1,16,480,480),(16,16,3,3)``, 3973 us,
+WorkLoad 100/0/0) prints ``4.35/4.35/4.35``; its MACs, ``16*480*480*16*9 = 530,841,600``, give
+``530,841,600 / 1024 / (3973 us * 1000 MHz) = 13.05 %`` = 3 x 4.35 -- and the same conv of corpus
+01 (single-core mask, 3921 us) prints 13.22. So the core it ran on was used at the printed figure
+times the mask's cores. :func:`core_mac_usage_pct` gives that figure for the cores a layer ran on:
+``printed x mask cores / cores used``. For a split layer the same reading gives the usage of each
+working core; no corpus row shows a split layer with a MacUsage value (03's split Add/Concat print
+a backslash, 38 has no MacUsage column), so that case follows the rule without a check.
+``Layer.mac_usage_pct`` stays as printed.
+
+The mask's cores are not printed; :func:`mask_cores` reads them off the WorkLoad column: the most
+cores any NPU layer of the profile spread over (03: Add ``33.3%/33.3%/33.3%`` -> 3). A mask whose
+layers never split reads as one core (a lower bound).
+
+The 1.5 layout's ``WorkLoad(0/1/2)-ImproveTherical`` cell ends in ``Up:<pct>``: UG230 §5.3.2
+calls it the "theoretical performance improvement" of the layer's multi-core split. In every row
+seen it is 100 minus the largest WorkLoad slot (38 row 6: ``48.1%/51.9%/0.0% - Up:48.1%``; row
+2: ``50.0%/50.0%/0.0% - Up:50.0%``; one core: ``Up:0.0%``): the share of the layer's one-core
+time the split would save if the cores scaled perfectly -- a bound, not a measurement.
+:func:`improve_theoretical_pct` reads it.
+
 Shapes cannot always tell the groups: an RKNN log prints a depthwise weight as ``(1, C, KH, KW)``
 (corpus 36 row 106: its MacUsage 1.45 % only fits depthwise MACs) and an ONNX-style one as
 ``(C, 1, KH, KW)``. Any other weight whose first dim is not the output channel count is reported
@@ -39,6 +64,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rknnprof.model import Target
 from rknnprof.platforms import dtype_key
 
 if TYPE_CHECKING:
@@ -185,9 +211,13 @@ class MacEstimate:
     utilisation_pct: float | None
     """``ideal_cycles / (time_us * f_MHz) * 100``; ``None`` without time or clock."""
     reported_pct: float | None
-    """The log's MacUsage(%), for comparison."""
+    """The log's MacUsage(%) as printed (first core slot), for comparison."""
     aligned_cycles: int | None
     """NPU cycles predicted from the alignment table; ``None`` when unknown."""
+    core_usage_pct: float | None = None
+    """MAC utilisation of the core(s) the layer ran on, percent (0..100 of their combined peak):
+    the printed MacUsage x mask cores / cores used (:func:`core_mac_usage_pct`); ``None`` when
+    the log prints none. This, not ``reported_pct``, is the figure to judge a layer by."""
     note: str = ""
 
 
@@ -200,10 +230,49 @@ def npu_clock_mhz(profile: Profile | None, platform: Platform | None) -> float |
     return platform.freq_mhz if platform else None
 
 
+def mask_cores(profile: Profile) -> int:
+    """Cores in the run's core mask as the WorkLoad column shows them: the most slots above 0 of
+    any NPU layer (corpus 03 row 8 ``33.3%/33.3%/33.3%`` -> 3; 01, all ``100.0%/0.0%/0.0%`` -> 1).
+    1 without a WorkLoad column. A lower bound: a mask no layer splits over reads as 1."""
+    spread = (used_cores(layer) for layer in profile.layers if layer.target is Target.NPU)
+    return max(spread, default=1)
+
+
+def used_cores(layer: Layer) -> int:
+    """NPU cores the layer's work went to: WorkLoad slots above 0, at least 1 (05 prints
+    ``0.0%/0.0%/0.0%`` on an NPU row)."""
+    return max(1, sum(1 for share in layer.workload_pct or () if share > 0))
+
+
+def core_mac_usage_pct(layer: Layer, mask: int) -> float | None:
+    """MAC utilisation of the core(s) ``layer`` ran on, percent: the printed MacUsage (which the
+    runtime divides by the ``mask`` cores) x ``mask`` / the cores it used (a mask holds at least
+    the cores the layer used). Corpus 03 row 7: 4.35 x 3 / 1 = 13.05 %. ``None`` when the log
+    prints no MacUsage."""
+    if layer.mac_usage_pct is None:
+        return None
+    used = used_cores(layer)
+    return layer.mac_usage_pct * max(mask, used) / used
+
+
+def improve_theoretical_pct(layer: Layer) -> float | None:
+    """The 1.5 layout's ``Up:`` figure (``WorkLoad(0/1/2)-ImproveTherical``), percent: the share
+    of the layer's one-core time its multi-core split saves in theory (module doc); ``None``
+    where the log has no such column or prints no number."""
+    for header, value in layer.extra:
+        if header == "ImproveTherical":
+            try:
+                return float(value.strip().removeprefix("Up:").rstrip("%"))
+            except ValueError:
+                return None
+    return None
+
+
 def mac_estimate(
-    layer: Layer, platform: Platform | None, freq_mhz: float | None = None
+    layer: Layer, platform: Platform | None, freq_mhz: float | None = None, mask: int = 1
 ) -> MacEstimate | None:
-    """The MAC figures of one layer, or ``None`` when it is not a conv with usable shapes."""
+    """The MAC figures of one layer, or ``None`` when it is not a conv with usable shapes.
+    ``mask`` is the run's core-mask size (:func:`mask_cores`), for ``core_usage_pct``."""
     geometry = conv_geometry(layer)
     if geometry is None:
         return None
@@ -215,7 +284,7 @@ def mac_estimate(
     freq = freq_mhz if freq_mhz is not None else (platform.freq_mhz if platform else None)
     util = None
     if ideal is not None and freq and layer.time_us:
-        util = ideal / (layer.time_us * freq) * 100.0
+        util = ideal / (layer.time_us * freq * used_cores(layer)) * 100.0
     note = geometry.note
     if macs is not None and not r:
         note = (note + "; " if note else "") + (
@@ -226,12 +295,12 @@ def mac_estimate(
     return MacEstimate(
         layer_id=layer.id, geometry=geometry, macs=macs, ideal_cycles=ideal, npu_cycles=npu,
         waste_factor=waste, utilisation_pct=util, reported_pct=layer.mac_usage_pct,
-        aligned_cycles=aligned, note=note,
+        core_usage_pct=core_mac_usage_pct(layer, mask), aligned_cycles=aligned, note=note,
     )
 
 
 def mac_table(profile: Profile, platform: Platform | None) -> list[MacEstimate]:
     """:func:`mac_estimate` for every conv layer of ``profile``, in table order."""
-    freq = npu_clock_mhz(profile, platform)
-    rows = (mac_estimate(layer, platform, freq) for layer in profile.layers)
+    freq, mask = npu_clock_mhz(profile, platform), mask_cores(profile)
+    rows = (mac_estimate(layer, platform, freq, mask) for layer in profile.layers)
     return [row for row in rows if row is not None]

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from rknnprof.analysis.mac import conv_geometry, conv_macs, mac_estimate, mac_table
+import rknnprof
+from rknnprof.analysis.mac import (
+    conv_geometry,
+    conv_macs,
+    core_mac_usage_pct,
+    improve_theoretical_pct,
+    mac_estimate,
+    mac_table,
+    mask_cores,
+    used_cores,
+)
 from rknnprof.model import Frequencies, Layer, Profile, SourceSpan, Target
 from rknnprof.platforms import get
 
@@ -93,3 +105,68 @@ def test_non_conv_layers_are_skipped_and_log_clock_is_used() -> None:
     assert [r.layer_id for r in rows] == [2]
     # at 500 MHz the same cycles are twice the share of the time
     assert rows[0].utilisation_pct == pytest.approx(388_800 / (16_130 * 500) * 100)
+
+
+# --- MacUsage under a multi-core mask ------------------------------------------------------------
+
+
+def test_corpus03_single_core_layer_under_a_three_core_mask(corpus) -> None:
+    # 03 row 7: ConvExSwish (1,16,480,480),(16,16,3,3) -> (1,16,480,480), 3973 us, printed
+    # 4.35/4.35/4.35, WorkLoad 100/0/0; rows 8/9 (Add, Concat) split 33.3/33.3/33.3: mask of 3
+    profile = rknnprof.load(corpus("03_"))[0]
+    assert mask_cores(profile) == 3
+    row7 = next(la for la in profile.layers if la.id == 7)
+    assert row7.mac_usage_pct == 4.35                       # kept as printed
+    assert used_cores(row7) == 1
+    # MACs 16*480*480*16*9 = 530,841,600; /1024 = 518,400 cycles; / (3973 us x 1000 MHz)
+    macs_pct = 518_400 / (3973 * 1000) * 100                # 13.048 %
+    assert core_mac_usage_pct(row7, 3) == pytest.approx(4.35 * 3)
+    assert core_mac_usage_pct(row7, 3) == pytest.approx(macs_pct, abs=0.01)
+    (est,) = mac_table(profile, RK3588)
+    assert est.reported_pct == 4.35
+    assert est.core_usage_pct == pytest.approx(13.05)
+    assert est.utilisation_pct == pytest.approx(macs_pct)
+
+
+def test_corpus01_single_core_mask_prints_the_core_usage(corpus) -> None:
+    # 01 row 7 is the same conv on a one-core mask: 3921 us, printed 13.22 = 518400 / 3921000
+    profile = rknnprof.load(corpus("01_"))[0]
+    assert mask_cores(profile) == 1
+    est = next(e for e in mac_table(profile, RK3588) if e.layer_id == 7)
+    assert est.reported_pct == est.core_usage_pct == 13.22
+    assert round(est.utilisation_pct, 2) == 13.22
+
+
+def test_split_layers_read_per_working_core() -> None:
+    # no corpus row prints MacUsage for a split layer; the rule: printed x mask / cores used
+    split = replace(ROW2, workload_pct=(50.0, 50.0, 0.0), mac_usage_pct=10.0)
+    assert used_cores(split) == 2
+    assert core_mac_usage_pct(split, 2) == pytest.approx(10.0)
+    assert core_mac_usage_pct(split, 3) == pytest.approx(15.0)
+    # a mask never holds fewer cores than the layer used
+    assert core_mac_usage_pct(split, 1) == pytest.approx(10.0)
+    # computed usage is over the working cores: half the time on each of two cores
+    est = mac_estimate(split, RK3588)
+    assert est.utilisation_pct == pytest.approx(388_800 / (16_130 * 1000 * 2) * 100)
+    assert core_mac_usage_pct(replace(ROW2, mac_usage_pct=None), 3) is None
+    # 05 prints 0.0%/0.0%/0.0% on an NPU row: it still ran somewhere
+    assert used_cores(replace(ROW2, workload_pct=(0.0, 0.0, 0.0))) == 1
+
+
+def test_improve_theoretical_is_read_from_the_15_layout(corpus) -> None:
+    # 38: "50.0%/50.0%/0.0% - Up:50.0%" (rows 2, 4), "48.1%/51.9%/0.0% - Up:48.1%" (row 6)
+    profile = rknnprof.load(corpus("38_"))[0]
+    assert [improve_theoretical_pct(la) for la in profile.layers] == [
+        0.0, 50.0, 0.0, 50.0, 0.0, 48.1, 0.0, 0.0, 0.0]
+    assert mask_cores(profile) == 2
+    # on every NPU row, Up is 100 minus the largest WorkLoad slot
+    for la in profile.layers:
+        if la.target is Target.NPU:
+            assert improve_theoretical_pct(la) == pytest.approx(100 - max(la.workload_pct))
+    # 04 (table) and 08 (eval_perf.csv, "Up:0.0%" in its own field): single-core, Up 0
+    for prefix in ("04_", "08_"):
+        layers = rknnprof.load(corpus(prefix))[0].layers
+        assert {improve_theoretical_pct(la) for la in layers} == {0.0}
+    # 2.x tables have no such column
+    assert improve_theoretical_pct(rknnprof.load(corpus("01_"))[0].layers[1]) is None
+    assert improve_theoretical_pct(replace(ROW2, extra=(("ImproveTherical", "n/a"),))) is None

@@ -1,0 +1,105 @@
+"""Advice cards: what rknnprof tells the user on every corpus log with per-layer rows, read as
+an RKNPU engineer would (issue #17). Each card is the codes in rank order, each finding's
+saving range and the words of its fix that carry the change. Figures come from the logs:
+
+* 01 (yolov8n 1920, one core): ranking Add 3,156 us, Concat 11,349 us, Split 4,818 us (8 Splits,
+  each after its C2f cv1 conv). Multi-core latency at the corpus speed-ups: 3156 x (1 - 1/1.65)
+  + 11349 x (1 - 1/1.56) = 1243 + 4074 = 5,317 us -- not 127 ms x 2/3.
+* 07 (yolov5n, core 0): Concat 999, Add 415: 359 + 163 = 522 us.
+* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Adds
+  #10 2131, #19 2093, #29 4037, #41 1835 and Concats 37,404 us: 3977 + 13427 = 17,404 us.
+  Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us.
+* 36 (yolo26n, core 0): Concat 1645, Add 580: 591 + 228 = 819 us; 9 C3k2 Splits 590 us
+  (#60, #148 follow a Reshape: not C2f); two exSDPAttention 1338 + 1,336 us, no latency claim.
+* 03 (three cores, elided): #7 ConvExSwish 3,973 us on core 0 alone under the mask.
+* 04: Softmax on the NPU only in the ranking (rows elided), 248 us.
+* 05: exSoftmax13 on the CPU only in the ranking, 387 us. 37: #56 Reshape on the CPU, 61 us.
+  38: #8 Softmax on the CPU, no time printed.
+
+None of the review's false positives may appear: no RKN011 (RGB stem, 16-channel convs, head
+outputs, depthwise), no RKN010 on FP16 layers, no "Focus", "fold", "widen", no pooling/Pad fix,
+no 3x multi-core latency, no "imbalance" on a single-core run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rknnprof.api import load
+from tests.conftest import corpus_file
+
+# prefix -> [(code, (min us, max us), words of the fix)]; RKN050 (the profiling caveat, 0 us)
+# closes every card
+CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
+    "01_": [("RKN070", (20000, 35000), "ReLU"),
+            ("RKN030", (5316, 5318), "one context per core"),
+            ("RKN020", (4818, 4818), "two convs that each produce one half"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "03_": [("RKN070", (500, 2000), "ReLU"),
+            ("RKN030", (0, 0), "one context per core"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "04_": [("RKN060", (248, 248), "before the softmax/decode"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "05_": [("RKN001", (387, 387), "softmax/DFL decoding out of the model"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "07_": [("RKN070", (2000, 4000), "ReLU"),
+            ("RKN030", (521, 523), "one context per core"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "08_": [("RKN002", (81801, 81801), "quantized_dtype='w8a8'"),
+            ("RKN030", (17403, 17405), "one context per core"),
+            ("RKN023", (10390, 10390), "ReLU"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "09_": [("RKN050", (0, 0), "rknn_benchmark")],
+    "10_": [("RKN070", (400, 900), "ReLU"),
+            ("RKN020", (218, 218), "two convs that each produce one half"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "11_": [("RKN070", (150, 500), "ReLU"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "36_": [("RKN070", (2500, 5000), "ReLU"),
+            ("RKN030", (818, 820), "one context per core"),
+            ("RKN020", (590, 590), "two convs that each produce one half"),
+            ("RKN061", (0, 0), "one context per core"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "37_": [("RKN001", (61, 61), "NPU-supported ops"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+    "38_": [("RKN001", (0, 0), "softmax/DFL decoding out of the model"),
+            ("RKN050", (0, 0), "rknn_benchmark")],
+}
+FALSE_POSITIVES = ("Focus", "space-to-depth", "fold it into", "widen", "strided Conv",
+                   "regular (or grouped) conv", "imbalance", "up to 3x the latency")
+
+
+def _profile(prefix: str):
+    [profile] = [p for p in load(corpus_file(prefix)) if p.layers]
+    return profile
+
+
+@pytest.mark.parametrize("prefix", sorted(CARDS))
+def test_advice_card(prefix: str) -> None:
+    findings = _profile(prefix).findings
+    card = CARDS[prefix]
+    assert [f.code for f in findings] == [code for code, _, _ in card]
+    for finding, (code, (low, high), words) in zip(findings, card):
+        assert low - 0.5 <= finding.est_saving_us <= high + 0.5, (code, finding.est_saving_us)
+        assert words in finding.fix, (code, finding.fix)
+        text = finding.message + " " + finding.fix
+        assert not any(fp in text for fp in FALSE_POSITIVES), (code, text)
+    assert not [f for f in findings if f.code in ("RKN010", "RKN011")]
+
+
+@pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])
+def test_activation_swap_comes_first_on_silu_models(prefix: str) -> None:
+    assert "RKN070" in [f.code for f in _profile(prefix).findings[:2]]
+
+
+def test_int8_comes_first_on_the_fp16_model() -> None:
+    first = _profile("08_").findings[0]
+    assert first.code == "RKN002" and first.severity.value == "error"
+
+
+@pytest.mark.parametrize("prefix", ["01_", "07_", "08_", "36_"])
+def test_idle_cores_are_throughput_not_latency(prefix: str) -> None:
+    [cores] = [f for f in _profile(prefix).findings if f.code == "RKN030"]
+    assert cores.throughput_gain is not None and cores.throughput_gain.factor == 3
+    assert "one of rk3588's 3 NPU cores" in cores.message
+    assert "Add 1.65x, Concat 1.56x" in cores.basis
