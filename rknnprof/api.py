@@ -1,7 +1,7 @@
 """The public library API: :func:`load` and :func:`analyze`.
 
 Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
-:func:`rknnprof.parsers.scan` -> :class:`rknnprof.parsers.assemble.Assembler`; no file is read
+:func:`rknnprof.parsers.scan` -> :class:`rknnprof.assemble.Assembler`; no file is read
 whole. ``"-"`` is stdin; a first Ctrl-C while reading stdin stops reading and keeps what was
 read.
 """
@@ -15,11 +15,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
+from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
-from rknnprof.parsers.assemble import Assembler, Assembly
 
 if TYPE_CHECKING:
     from rknnprof.inputs.live import Progress
