@@ -127,7 +127,7 @@ def finish_profile(
 
     ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
-    from rknnprof.rules import run_rules
+    from rknnprof.rules import potential_saving_us, run_rules
     from rknnprof.rules.base import RuleContext
 
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
@@ -138,7 +138,9 @@ def finish_profile(
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
         chosen = None if rules is True else rules
-        profile = replace(profile, findings=run_rules(profile, context, chosen))
+        findings = run_rules(profile, context, chosen)
+        profile = replace(profile, findings=findings,
+                          potential_saving_us=potential_saving_us(findings, profile))
     return profile, warnings
 
 

@@ -39,7 +39,6 @@ from rknnprof.reporters._text import (
     shorten,
     shorten_path,
 )
-from rknnprof.rules import potential_saving_us
 
 BOUND_LABEL: dict[Bound, str] = {
     Bound.BANDWIDTH: "bandwidth",
@@ -238,9 +237,9 @@ def versions_text(profile: Profile) -> str:
 
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
-    """``Advice: 6 findings, up to 39.78 ms at stake`` (no layer's time counted twice)."""
+    """``Advice: 6 findings, up to 39.78 ms at stake``: ``Profile.potential_saving_us``."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
-    stake = potential_saving_us(profile.findings, profile)
+    stake = profile.potential_saving_us
     return head + (f", up to {fmt_us(stake)} at stake" if stake else "")
 
 
