@@ -228,6 +228,9 @@ class TableReporter(Reporter):
             parts.append(Padding(message, (0, 0, 0, 4)))
             if finding.fix:
                 parts.append(Padding(Text(f"fix: {finding.fix}", style="italic"), (0, 0, 0, 4)))
+            evidence = F.evidence_text(finding)
+            if evidence:
+                parts.append(Padding(Text(evidence, style="dim"), (0, 0, 0, 4)))
         return Group(*parts)
 
     def _footer(self, report: Report, profile: Profile) -> RenderableType:
