@@ -1,7 +1,7 @@
 """The public library API: :func:`load` and :func:`analyze`.
 
 Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
-:func:`rknnprof.parsers.scan` -> :class:`rknnprof.parsers.assemble.Assembler`; no file is read
+:func:`rknnprof.parsers.scan` -> :class:`rknnprof.assemble.Assembler`; no file is read
 whole. ``"-"`` is stdin; a first Ctrl-C while reading stdin stops reading and keeps what was
 read.
 """
@@ -15,11 +15,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
+from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
-from rknnprof.parsers.assemble import Assembler, Assembly
 
 if TYPE_CHECKING:
     from rknnprof.inputs.live import Progress
@@ -127,7 +127,7 @@ def finish_profile(
 
     ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
-    from rknnprof.rules import run_rules
+    from rknnprof.rules import potential_saving_us, run_rules
     from rknnprof.rules.base import RuleContext
 
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
@@ -138,7 +138,9 @@ def finish_profile(
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
         chosen = None if rules is True else rules
-        profile = replace(profile, findings=run_rules(profile, context, chosen))
+        findings = run_rules(profile, context, chosen)
+        profile = replace(profile, findings=findings,
+                          potential_saving_us=potential_saving_us(findings, profile))
     return profile, warnings
 
 

@@ -12,6 +12,8 @@ EXIT_NO_DATA = 3
 """The input was read but holds no RKNN profile data."""
 EXIT_INTERRUPTED = 130
 """A second Ctrl-C."""
+EXIT_BROKEN_PIPE = 141
+"""The reader of stdout went away (``| head``): 128 + SIGPIPE, as a killed process reports."""
 
 
 class RknnprofError(Exception):

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rknnprof"
 MAX_LINES = 450
 
 # Known exceptions, each with the most lines it may keep until it is split. Remove an entry once
-# its module is back under MAX_LINES. (None now: lines.py and parsers/assemble.py were split.)
+# its module is back under MAX_LINES. (None now: lines.py and the assembler were split.)
 KNOWN_OVER: dict[str, int] = {}
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from synthetic_logs import interleave, runtime_prefixed, table, threadtime
 
 from rknnprof.api import analyze
-from rknnprof.parsers.assemble import Assembler
+from rknnprof.assemble import Assembler
 from rknnprof.parsers.events import FallbackWarningEvent
 
 A_FRAMES = [[10, 100, 300, 5], [14, 120, 280, 5], [12, 80, 320, 7], [11, 90, 310, 5]]

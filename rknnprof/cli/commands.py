@@ -12,6 +12,7 @@ from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
 from rknnprof.cli.options import color_option, format_option, output_option, top_option
 from rknnprof.errors import EXIT_FAILED, RknnprofError
+from rknnprof.reporters._escape import message_line
 
 
 class _Group(click.Group):
@@ -22,7 +23,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except RknnprofError as e:
-            click.echo(f"Error: {e}", err=True)
+            click.echo(f"Error: {message_line(e)}", err=True)
             ctx.exit(e.exit_code)
 
 
@@ -35,6 +36,20 @@ def cli() -> None:
     Reads rknn.eval_perf() / RKNN_LOG_LEVEL=4 / adb logcat output, labels every layer as
     compute- or bandwidth-bound, flags CPU fallback and says what to change first.
     """
+
+
+class FiniteFloatRange(click.FloatRange):
+    """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
+    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> object:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):  # type: ignore[arg-type]
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 # -- analyze ---------------------------------------------------------------------------------
@@ -64,7 +79,7 @@ class _TextBuffer(io.TextIOWrapper):
 @color_option()
 @click.option("--platform", default=None, metavar="SOC",
               help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.")
-@click.option("--bound-ratio", type=click.FloatRange(min=1.0, min_open=True),
+@click.option("--bound-ratio", type=FiniteFloatRange(min=1.0, min_open=True),
               default=DEFAULT_BOUND_RATIO, show_default=True,
               help="DDR/NPU cycle ratio above which a layer counts as bandwidth-bound "
                    "(and NPU/DDR for compute-bound).")
@@ -84,26 +99,31 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     """
     from rknnprof.api import analyze as run_analysis
     from rknnprof.cli.options import choose_format
-    from rknnprof.cli.output import print_report_warnings, use_color, write_atomically
+    from rknnprof.cli.output import (
+        emit,
+        print_report_warnings,
+        require_stdin,
+        stdin_is_terminal,
+        stdout_is_terminal,
+        use_color,
+    )
     from rknnprof.reporters import RenderOptions, renderer
     from rknnprof.rules import select_rules
 
     if not paths:
-        if sys.stdin.isatty():
+        if stdin_is_terminal():
             raise click.UsageError("give a log PATH, or '-' to read stdin")
         paths = ("-",)
     to_file = output not in (None, "-")
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
+    require_stdin(paths)
     report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
     print_report_warnings(report.warnings)
-    options = RenderOptions(top=top, color=use_color(color, not to_file and sys.stdout.isatty()))
+    options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()))
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    if to_file:
-        write_atomically(output, buffer.getvalue())  # type: ignore[arg-type]
-    else:
-        click.echo(buffer.getvalue(), nl=False, color=options.color)
+    emit(buffer.getvalue(), output, color=options.color)
     if fail_on is not None:
         level = _SEVERITIES.index(fail_on)
         if any(f.severity.rank >= level for p in report.profiles for f in p.findings):
@@ -154,7 +174,9 @@ def formats_command() -> None:
     table.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
         table.add_row(str(order), parser.family, parser.detection, parser.fields)
-    Console(highlight=False, no_color=not use_color("auto", sys.stdout.isatty()),
+    from rknnprof.cli.output import stdout_is_terminal
+
+    Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
             soft_wrap=False).print(table)
 
 
@@ -165,7 +187,7 @@ def formats_command() -> None:
 @click.argument("current", type=click.Path(exists=True, dir_okay=False))
 @format_option("compare")
 @output_option()
-@click.option("--fail-over", type=click.FloatRange(min=0), metavar="PCT",
+@click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
 @top_option("Rows per table (table, markdown and html).")
 @click.option("--summary/--no-summary", default=True,
@@ -194,7 +216,8 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
         ci_outputs.summarize_compare(result, top)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
-            click.echo(f"Error: {comp.model or current}: total time grew {comp.delta_pct:+.1f}% "
+            model = message_line(comp.model or current)
+            click.echo(f"Error: {model}: total time grew {comp.delta_pct:+.1f}% "
                        f"(more than --fail-over {fail_over:g}%)", err=True)
         raise SystemExit(EXIT_FAILED)
 
@@ -227,7 +250,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
     from rknnprof.cli.options import choose_format
-    from rknnprof.cli.output import emit, print_warnings, render_options
+    from rknnprof.cli.output import emit, print_warnings, render_options, require_stdin
     from rknnprof.reporters import renderer
 
     fmt = choose_format("check", fmt, output)
@@ -236,6 +259,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
         if budgets_path is None:
             raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
                                    "in the current folder")
+    require_stdin((path,))
     result = run_check(path, budgets_path, baseline, save_baseline)
     print_warnings(result.warnings)
     buf = io.StringIO()
@@ -254,17 +278,22 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
 
 def main() -> None:
     try:
-        rc = cli.main(standalone_mode=False)
+        rc = cli.main(prog_name="rknnprof", standalone_mode=False)
         if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
             sys.exit(rc)
     except RknnprofError as e:
-        click.echo(f"Error: {e}", err=True)
+        click.echo(f"Error: {message_line(e)}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
+    except click.UsageError as e:  # one line, not click's usage + hint + blank + error
+        command = e.ctx.command_path if e.ctx is not None else "rknnprof"
+        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')",
+                   err=True)
+        sys.exit(e.exit_code)
     except click.ClickException as e:
-        e.show()
+        click.echo(f"Error: {message_line(e.format_message())}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)

@@ -6,6 +6,7 @@ a log or a saved JSON report. Judging is :func:`rknnprof.budgets.check`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
     from rknnprof.budgets import check, load_budgets
     from rknnprof.cli.output import save_report
     from rknnprof.compare import load_any
-    from rknnprof.errors import NoProfileDataError
+    from rknnprof.errors import InputError, NoProfileDataError
 
     config = load_budgets(budgets_path)
     report = load_any(path)
@@ -42,6 +43,8 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
     if baseline_path:
         if Path(baseline_path).is_file():
             base_report = load_any(baseline_path)
+        elif os.path.exists(baseline_path):  # a directory, FIFO or device: never "not found"
+            raise InputError("baseline is not a regular file", baseline_path)
         else:
             note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
     if save_baseline:

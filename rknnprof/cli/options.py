@@ -50,8 +50,14 @@ def color_option(help: str = "Colour in terminal output (NO_COLOR is honoured)."
 def choose_format(command: str, fmt: str | None, output: str | None) -> str:
     """``--format`` when given; else the format ``-o``'s suffix names for ``command``; else
     ``table`` (no ``-o``, or ``-o -``). A file whose suffix names none of ``command``'s formats
-    is a usage error (exit 2), so a report is never written in a format its name belies."""
+    is a usage error (exit 2), so a report is never written in a format its name belies.
+    ``--format`` that disagrees with the suffix (``-f json -o x.html``) is written as asked, with
+    a warning (a trace is JSON, so ``.json`` suits it)."""
     if fmt is not None:
+        implied = None if output in (None, "-") else for_suffix(output, command)  # type: ignore[arg-type]
+        if implied not in (None, fmt) and not (fmt == "trace" and implied == "json"):
+            click.echo(f"Warning: {output}: the suffix means {implied}, but the report is {fmt} "
+                       f"(--format {fmt}); written as {fmt}", err=True)
         return fmt
     if output in (None, "-"):
         return "table"

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rknnprof.errors import InputError
+from rknnprof.errors import EXIT_BROKEN_PIPE, InputError
+from rknnprof.reporters._escape import message_line
 
 if TYPE_CHECKING:
     from rknnprof.model import Report, ReportWarning
@@ -41,17 +42,43 @@ def render_options(color: str, output: str | None, top: int = 15) -> RenderOptio
 
     from rknnprof.reporters.base import RenderOptions
 
-    tty = output is None and sys.stdout.isatty()
+    tty = output is None and stdout_is_terminal()
     width = shutil.get_terminal_size().columns if tty else None
     return RenderOptions(top=top, color=use_color(color, tty), width=width)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a failure leaves no partial file."""
-    import tempfile
+def write_report(path: str, text: str) -> None:
+    """Write ``text`` to ``path``: a regular file (or a new one) through a temporary file and a
+    rename, so a failure leaves no partial file; anything else (a symlink, a FIFO, a character
+    device such as ``/dev/null`` or ``/dev/stdout``) is opened and written in place, so the node
+    stays what it was. A failed write (``/dev/full``: no space left) raises :class:`InputError`."""
+    import stat
 
     if not path:
         raise InputError("-o needs a file name ('-' for stdout)")
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None  # nothing there yet (or not visible): a new regular file
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise InputError("cannot write the report: is a directory", path)
+        _write_in_place(path, text)
+    else:
+        _write_atomically(path, text)
+
+
+def _write_in_place(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as e:
+        raise InputError(f"cannot write the report: {e.strerror}", path) from None
+
+
+def _write_atomically(path: str, text: str) -> None:
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rknnprof-", suffix=".tmp", dir=directory)
@@ -74,12 +101,41 @@ def write_atomically(path: str, text: str) -> None:
         raise
 
 
-def emit(text: str, output: str | None) -> None:
-    """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``)."""
+def emit(text: str, output: str | None, color: bool | None = None) -> None:
+    """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``).
+    A closed or full stdout is an :class:`InputError`; a reader that went away (``| head``) ends
+    the run quietly with exit 141, as SIGPIPE would."""
     if output is not None and output != "-":
-        write_atomically(output, text)
-    else:
-        click.echo(text, nl=False)
+        write_report(output, text)
+        return
+    if sys.stdout is None:  # started with stdout closed (``>&-``)
+        raise InputError("cannot write the report: standard output is closed", "-")
+    try:
+        click.echo(text, nl=False, color=color)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the rest of the report has nowhere to go; stop Python's exit-time flush from failing
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(EXIT_BROKEN_PIPE) from None
+    except OSError as e:
+        raise InputError(f"cannot write the report: {e.strerror}", "-") from None
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (False when it was closed at start)."""
+    return sys.stdout is not None and sys.stdout.isatty()
+
+
+def stdin_is_terminal() -> bool:
+    """Whether stdin is a terminal (False when it was closed at start)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def require_stdin(paths: Iterable[str]) -> None:
+    """An :class:`InputError` when a path is ``-`` but stdin was closed at start (``<&-``)."""
+    if sys.stdin is None and "-" in paths:
+        raise InputError("cannot read: standard input is closed", "-")
 
 
 def save_report(report: Report, path: str) -> None:
@@ -95,10 +151,10 @@ def print_report_warnings(warnings: Iterable[ReportWarning]) -> None:
     """``Warning: path:line: message`` on stderr, one per warning of an analysed report."""
     for w in warnings:
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
-        click.echo(f"Warning: {where}: {w.message}", err=True)
+        click.echo(f"Warning: {message_line(f'{where}: {w.message}')}", err=True)
 
 
 def print_warnings(lines: Iterable[str]) -> None:
     """``warning: <line>`` on stderr, one per line (``compare`` and ``check``)."""
     for line in lines:
-        click.echo(f"warning: {line}", err=True)
+        click.echo(f"warning: {message_line(line)}", err=True)

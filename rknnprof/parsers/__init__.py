@@ -1,9 +1,16 @@
-"""Parser registry and the streaming dispatcher.
+"""Parsing, the stage between input lines and assembly: clean lines -> events.
 
 ``PARSERS`` is an explicit tuple; order matters only where two families could open on the same
 line (the first one wins). ``scan`` keeps one open :class:`~rknnprof.parsers.base.Block` per
 stream key (logcat ``(pid, tid)``, or ``None`` for plain text), so tables printed by different
-threads of one process do not mix.
+threads of one process do not mix. The events go on to :mod:`rknnprof.assemble` (never imported
+here): frames merged into profiles.
+
+Where to add a parser: one module here with one ``BlockParser`` (contract: ``base.py``; a literal
+``in`` test first in ``opens``), emitting ``events.py`` records, placed in ``PARSERS`` where its
+first line must win; tests with values read from a log in ``tests/parsers/``.
+A table reader reads cells with ``table/tokens.py`` and makes layers with
+``table/layer.py:build_layer`` (a printed toolkit2 layout: a header rule in ``table/columns.py``).
 """
 
 from __future__ import annotations
@@ -61,7 +68,7 @@ MAX_REMEMBERED = 4096
 def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
     """Events found in ``lines``, in input order per stream. Streams: nothing is read ahead.
 
-    ``path`` is accepted for symmetry with the assembler (events carry line numbers only).
+    ``path`` is accepted for symmetry with ``assemble`` (events carry line numbers only).
     """
     open_blocks: dict[Stream, Block] = {}
     carried: dict[tuple[Stream, type[Block]], object] = {}  # the last hand_over per stream/class

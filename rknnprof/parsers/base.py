@@ -8,8 +8,9 @@ consumes lines until it sees one that is not its own (``feed`` returns False: th
 offered again to the parsers), then ``close()`` returns :mod:`~rknnprof.parsers.events`.
 A block may pass what it learnt to the next block of its class on its stream (``hand_over`` /
 ``take_over``); that is a speed-up only, never a change in what is found.
-``parsers.assemble`` turns the event stream into :class:`~rknnprof.model.Profile` objects:
-tables and their ranking/total lines into frames, frames of the same model merged.
+The next stage, :mod:`rknnprof.assemble`, turns the event stream into
+:class:`~rknnprof.model.Profile` objects: tables and their ranking/total lines into frames,
+frames of the same model merged.
 
 A family module defines one ``BlockParser`` subclass and nothing else public. Keep ``opens``
 cheap: it runs on every line outside a block (a ``in`` test on a literal before any regex).

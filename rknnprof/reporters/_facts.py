@@ -39,7 +39,6 @@ from rknnprof.reporters._text import (
     shorten,
     shorten_path,
 )
-from rknnprof.rules import potential_saving_us
 
 BOUND_LABEL: dict[Bound, str] = {
     Bound.BANDWIDTH: "bandwidth",
@@ -239,9 +238,9 @@ def versions_text(profile: Profile) -> str:
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
     """``Advice: 6 findings, up to 39.78 ms at stake (an upper bound, no layer counted twice)``:
-    the findings combined per layer (``rules.potential_saving_us``)."""
+    ``Profile.potential_saving_us``, the findings combined per layer."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
-    stake = potential_saving_us(profile.findings, profile)
+    stake = profile.potential_saving_us
     return head + (f", up to {fmt_us(stake)} at stake (an upper bound, no layer counted twice)"
                    if stake else "")
 

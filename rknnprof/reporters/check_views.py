@@ -16,6 +16,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rknnprof.reporters._escape import annotation_data, annotation_property, markdown
+from rknnprof.reporters._escape import markdown_code as code
 from rknnprof.reporters.base import RenderOptions
 
 if TYPE_CHECKING:
@@ -39,16 +41,19 @@ def counts(result: CheckResult) -> str:
 
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
+
+    from rknnprof.reporters._escape import terminal_text as T
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
     base = f" against {result.baseline_path}" if result.baseline_path else ""
-    console.print(f"[bold]check[/] {escape(result.path)} with {escape(result.budgets_path)}"
-                  f"{escape(base)}", soft_wrap=True)
+    console.print(Text.assemble(("check", "bold"), " ",
+                                T(f"{result.path} with {result.budgets_path}{base}")),
+                  soft_wrap=True)
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+        console.print(Text.assemble(("warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     table = Table()
     table.add_column("Verdict", no_wrap=True)
     table.add_column("Budget", ratio=1, overflow="fold")
@@ -57,35 +62,32 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
         table.add_column("Model", overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for v in result.verdicts:
-        row = [f"[{STYLES[v.status]}]{v.status.upper()}[/]",
-               escape(f"{v.budget.label} ({v.budget.level})")]
+        row = [Text(v.status.upper(), style=STYLES[v.status]),
+               T(f"{v.budget.label} ({v.budget.level})")]
         if len(models) > 1:
-            row.append(escape(v.model))
-        table.add_row(*row, escape(v.message))
+            row.append(T(v.model))
+        table.add_row(*row, T(v.message))
     console.print(table)
-    style = STYLES[result.overall]
-    console.print(f"[{style}]{result.overall.upper()}[/]: {counts(result)}")
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    console.print(Text.assemble((result.overall.upper(), STYLES[result.overall]),
+                                f": {counts(result)}"))
 
 
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:
     """The verdict as GitHub-flavoured Markdown (PR comment, ``$GITHUB_STEP_SUMMARY``)."""
     options = options or RenderOptions()
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
-    base = f" against `{result.baseline_path}`" if result.baseline_path else ""
-    out.write(f"`{result.path}` with `{result.budgets_path}`{base}: {counts(result)}\n\n")
+    base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
+    out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: "
+              f"{counts(result)}\n\n")
     for warning in result.warnings:
-        out.write(f"> ⚠️ {_md(warning)}\n\n")
+        out.write(f"> ⚠️ {markdown(warning)}\n\n")
     several = len({v.model for v in result.verdicts}) > 1
     model_head, model_rule = ("Model | ", "---|") if several else ("", "")
     out.write(f"| Verdict | Budget | {model_head}Result |\n|---|---|{model_rule}---|\n")
     for v in result.verdicts:
-        model = f"{_md(v.model)} | " if several else ""
-        out.write(f"| {ICONS[v.status]} {v.status} | `{_md(v.budget.label)}` ({v.budget.level}) | "
-                  f"{model}{_md(v.message)} |\n")
+        model = f"{markdown(v.model)} | " if several else ""
+        out.write(f"| {ICONS[v.status]} {v.status} | {code(v.budget.label)} ({v.budget.level}) | "
+                  f"{model}{markdown(v.message)} |\n")
     out.write("\n")
     if result.comparison is not None:
         from rknnprof.reporters.compare_views import render_markdown_comparison
@@ -115,19 +117,11 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
 
 
 def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
-    json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False)
+    json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")
 
 
 # ---- GitHub Actions ----------------------------------------------------------------------------
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_annotations(result: CheckResult) -> list[str]:
@@ -137,12 +131,12 @@ def github_annotations(result: CheckResult) -> list[str]:
     for status, command in (("fail", "error"), ("warn", "warning")):
         chosen = [v for v in result.verdicts if v.status == status]
         for v in chosen[:ANNOTATION_CAP]:
-            props = [f"title={_escape_property(f'rknnprof budget {v.budget.label}')}"]
+            props = [f"title={annotation_property(f'rknnprof budget {v.budget.label}')}"]
             if v.source_path and v.source_line and not Path(v.source_path).is_absolute() \
                     and v.source_path != "-":
-                props.insert(0, f"file={_escape_property(v.source_path)},"
+                props.insert(0, f"file={annotation_property(v.source_path)},"
                                 f"line={v.source_line}")
-            message = _escape_data(f"{v.model}: {v.message}")
+            message = annotation_data(f"{v.model}: {v.message}")
             lines.append(f"::{command} {','.join(props)}::{message}")
         if len(chosen) > ANNOTATION_CAP:
             lines.append(f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "

@@ -12,6 +12,7 @@ import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rknnprof.reporters._escape import csv_cell, markdown, markdown_code
 from rknnprof.reporters.base import RenderOptions
 
 if TYPE_CHECKING:
@@ -63,37 +64,40 @@ def summary_counts(comp: ProfileComparison) -> str:
 
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
+
+    from rknnprof.reporters._escape import terminal_text as T
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
-    console.print(f"[bold]compare[/] {escape(result.base_path)} → {escape(result.current_path)}",
-                  soft_wrap=True)
+    console.print(Text.assemble(("compare", "bold"), " ",
+                                T(f"{result.base_path} → {result.current_path}")), soft_wrap=True)
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+        console.print(Text.assemble(("warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
-        console.print(f"[{style}]{escape(headline(comp))}[/]")
+        console.print(T(headline(comp), style))
         if comp.layers:
-            console.print(summary_counts(comp))
+            console.print(T(summary_counts(comp)))
             table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
             table.add_column("Layer", overflow="fold", ratio=3)
             for col in ("Base", "Current", "Δ us", "Δ %"):
                 table.add_column(col, justify="right", no_wrap=True)
             table.add_column("Note", overflow="fold", ratio=1)
             for d in comp.layers[: options.top]:
-                table.add_row(escape(d.name), us(d.base_time_us), us(d.current_time_us),
-                              us(d.delta_us, True), pct(d.delta_pct), change_note(d))
+                table.add_row(T(d.name), us(d.base_time_us), us(d.current_time_us),
+                              us(d.delta_us, True), pct(d.delta_pct), T(change_note(d)))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
             for d in moved:
-                console.print(f"[bold]{change_note(d)}[/] {escape(d.name)}", soft_wrap=True)
+                console.print(Text.assemble(T(change_note(d), "bold"), " ", T(d.name)),
+                              soft_wrap=True)
         table = Table(title="Op types", title_justify="left")
         for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
             table.add_column(col, justify="left" if col == "Op type" else "right")
         for o in comp.op_types[: options.top]:
-            table.add_row(escape(o.op_type), f"{o.base_calls}→{o.current_calls}",
+            table.add_row(T(o.op_type), f"{o.base_calls}→{o.current_calls}",
                           us(o.base_time_us),
                           us(o.current_time_us), us(o.delta_us, True), pct(o.delta_pct))
         console.print(table)
@@ -102,26 +106,23 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
 # ---- markdown --------------------------------------------------------------------------------
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -> None:
     """One comparison as Markdown (also used by ``check`` for its step summary)."""
-    out.write(f"**{_md_cell(headline(comp))}**\n\n")
+    out.write(f"**{markdown(headline(comp))}**\n\n")
     if comp.layers:
         out.write(f"{summary_counts(comp)}\n\n")
         out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
         out.write("|---|---|--:|--:|--:|--:|---|\n")
         for d in comp.layers[:top]:
-            out.write(f"| `{_md_cell(d.name)}` | {d.op_type} | {us(d.base_time_us)} | "
+            out.write(f"| {markdown_code(d.name)} | {markdown(d.op_type)} | {us(d.base_time_us)} | "
                       f"{us(d.current_time_us)} | {us(d.delta_us, True)} | {pct(d.delta_pct)} | "
-                      f"{change_note(d)} |\n")
+                      f"{markdown(change_note(d))} |\n")
         out.write("\n")
     out.write("| Op type | Calls | Base us | Current us | Δ us | Δ % |\n")
     out.write("|---|--:|--:|--:|--:|--:|\n")
     for o in comp.op_types[:top]:
-        out.write(f"| {o.op_type} | {o.base_calls}→{o.current_calls} | {us(o.base_time_us)} | "
+        out.write(f"| {markdown(o.op_type)} | {o.base_calls}→{o.current_calls} | "
+                  f"{us(o.base_time_us)} | "
                   f"{us(o.current_time_us)} | {us(o.delta_us, True)} | {pct(o.delta_pct)} |\n")
     out.write("\n")
 
@@ -129,7 +130,7 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
 def render_markdown(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     out.write(f"## rknnprof compare\n\n`{result.base_path}` → `{result.current_path}`\n\n")
     for warning in result.warnings:
-        out.write(f"> ⚠️ {_md_cell(warning)}\n\n")
+        out.write(f"> ⚠️ {markdown(warning)}\n\n")
     for comp in result.comparisons:
         render_markdown_comparison(comp, out, options.top)
 
@@ -159,7 +160,7 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
 
 
 def render_json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
-    json.dump(compare_to_dict(result), out, indent=2, ensure_ascii=False)
+    json.dump(compare_to_dict(result), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")
 
 
@@ -174,5 +175,5 @@ def render_csv(result: CompareResult, out: TextIO, options: RenderOptions) -> No
     for comp in result.comparisons:
         for d in comp.layers:
             row = _row(d)
-            writer.writerow([comp.model or "", *("" if row[c] is None else row[c]
-                                                  for c in CSV_COLUMNS[1:])])
+            cells = ("" if row[c] is None else csv_cell(row[c]) for c in CSV_COLUMNS[1:])
+            writer.writerow([csv_cell(comp.model or ""), *cells])

@@ -16,5 +16,5 @@ class JsonReporter(Reporter):
     name: ClassVar[str] = "json"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
-        json.dump(report_to_dict(report), out, indent=2, ensure_ascii=False)
+        json.dump(report_to_dict(report), out, indent=2, ensure_ascii=False, allow_nan=False)
         out.write("\n")

@@ -9,15 +9,14 @@ inject HTML. Estimates and profiles without a per-layer table carry a ``> [!WARN
 
 from __future__ import annotations
 
-import re
 from typing import TextIO
 
 from rknnprof.model import Bound, Profile, Report
+from rknnprof.reporters import _escape
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters.base import RenderOptions, Reporter
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
 BOUND_MARK = {
     Bound.BANDWIDTH: "🟣 bandwidth",
     Bound.COMPUTE: "🔵 compute",
@@ -30,16 +29,8 @@ BAR_CELLS = 10
 MAX_SKIPPED_SHOWN = 10
 
 
-def escape(text: object) -> str:
-    """Backslash-escape Markdown punctuation and pipes; newlines become spaces."""
-    return _SPECIAL.sub(r"\\\1", str(text)).replace("\r", " ").replace("\n", " ")
-
-
-def code(text: str) -> str:
-    """An inline code span safe inside a table cell (pipes escaped, backticks swapped)."""
-    if not text:
-        return ""
-    return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+escape = _escape.markdown
+code = _escape.markdown_code
 
 
 def bar(share: float, largest: float) -> str:

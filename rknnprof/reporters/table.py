@@ -26,6 +26,7 @@ from rich.text import Text
 from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
+from rknnprof.reporters._escape import terminal, terminal_text
 from rknnprof.reporters.base import RenderOptions, Reporter
 
 BOUND_STYLE: dict[Bound, str] = {
@@ -102,7 +103,7 @@ class TableReporter(Reporter):
         placed = {p.source.path for p in report.profiles}
         for warning in (w for w in report.warnings if w.path not in placed):
             where = f"{warning.path}:{warning.line}" if warning.line else warning.path
-            console.print(Text(f"warning: {where}: {warning.message}", style="yellow"))
+            console.print(terminal_text(f"warning: {where}: {warning.message}", "yellow"))
         # rich pads every line to the console width; trailing blanks only make diffs noisy
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -119,12 +120,12 @@ class TableReporter(Reporter):
         width = console.width
         prefix = f"[{index + 1}/{count}] " if count > 1 else ""
         title = F.profile_title(profile, width, prefix)
-        console.print(Text(title, style="bold"), no_wrap=True, overflow="ellipsis")
+        console.print(terminal_text(title, "bold"), no_wrap=True, overflow="ellipsis")
         note = F.kind_note(profile)
         if note:
-            console.print(Text(note, style="bold yellow"))
+            console.print(terminal_text(note, "bold yellow"))
         for line in fit_parts(F.summary_parts(profile), width):
-            console.print(Text(line))
+            console.print(terminal_text(line))
         bounds = F.bound_items(profile)
         if bounds:
             line = Text("bound: ")
@@ -134,7 +135,7 @@ class TableReporter(Reporter):
             console.print(line)
         for extra in (F.frames_text(profile), F.gaps_note(profile), F.details_text(profile)):
             for line in fit_parts(extra.split(" · ") if extra else [], width):
-                console.print(Text(line, style="dim"))
+                console.print(terminal_text(line, "dim"))
         for view in (V.layer_table(profile, options.top), V.op_table(profile)):
             if view is not None:
                 console.print()
@@ -184,17 +185,17 @@ class TableReporter(Reporter):
                 if c.key == "bar":
                     cells.append(self._bar(view, row, largest, bar_width))
                 elif c.key == "name":
-                    cells.append(F.shorten(c.cells[row], name_width))
+                    cells.append(Text(F.shorten(terminal(c.cells[row]), name_width)))
                 elif c.key == "bound":
                     cells.append(Text(c.cells[row], style=BOUND_STYLE[view.layers[row].bound]))
                 elif view.cpu_rows and c.key == "cpu_time_us" and view.cpu_rows[row]:
                     cells.append(Text(c.cells[row], style="red"))
-                else:
-                    cells.append(c.cells[row])
+                else:  # text from the log: never read as rich markup
+                    cells.append(terminal_text(c.cells[row]))
             table.add_row(*cells)
-        heading = [Text(view.title, style="bold")]
+        heading = [terminal_text(view.title, "bold")]
         if view.note:
-            heading.append(Text(view.note, style="dim"))
+            heading.append(terminal_text(view.note, "dim"))
         return Group(*heading, table)
 
     @staticmethod
@@ -216,31 +217,31 @@ class TableReporter(Reporter):
             line.append(
                 finding.severity.value, style=SEVERITY_STYLE.get(finding.severity.value, "")
             )
-            line.append(f" · {finding.name}")
+            line.append(terminal(f" · {finding.name}"))
             saving = F.saving_text(finding, profile)
             if saving:
                 line.append(f" · {saving}", style="green")
             parts.append(line)
-            message = Text(finding.message)
+            message = terminal_text(finding.message)
             layers = F.finding_layers_text(finding.layer_ids)
             if layers:
                 message.append(f" [{layers}]", style="dim")
             parts.append(Padding(message, (0, 0, 0, 4)))
             if finding.fix:
-                parts.append(Padding(Text(f"fix: {finding.fix}", style="italic"), (0, 0, 0, 4)))
+                parts.append(Padding(terminal_text(f"fix: {finding.fix}", "italic"), (0, 0, 0, 4)))
             evidence = F.evidence_text(finding)
             if evidence:
-                parts.append(Padding(Text(evidence, style="dim"), (0, 0, 0, 4)))
+                parts.append(Padding(terminal_text(evidence, "dim"), (0, 0, 0, 4)))
         return Group(*parts)
 
     def _footer(self, report: Report, profile: Profile) -> RenderableType:
         warnings = F.warnings_for(report, profile)
         skipped = profile.skipped_rows
         style = "yellow" if skipped or warnings else "dim"
-        head = Text(F.footer_head(report, profile), style=style)
+        head = terminal_text(F.footer_head(report, profile), style)
         lines: list[RenderableType] = [head]
         lines += [
-            Padding(Text(f"skipped line {row.line}: {row.reason}", style="dim"), (0, 0, 0, 2))
+            Padding(terminal_text(f"skipped line {row.line}: {row.reason}", "dim"), (0, 0, 0, 2))
             for row in skipped[:MAX_SKIPPED_SHOWN]
         ]
         if len(skipped) > MAX_SKIPPED_SHOWN:
@@ -249,6 +250,7 @@ class TableReporter(Reporter):
         for warning in warnings:
             where = f"line {warning.line}: " if warning.line else ""
             lines.append(
-                Padding(Text(f"warning: {where}{warning.message}", style="yellow"), (0, 0, 0, 2))
+                Padding(terminal_text(f"warning: {where}{warning.message}", "yellow"),
+                        (0, 0, 0, 2))
             )
         return Group(*lines)

@@ -155,9 +155,10 @@ class TraceReporter(Reporter):
         }
         # one event per line: still valid JSON, small, and readable in a diff
         out.write('{"displayTimeUnit":"ms","otherData":')
-        out.write(json.dumps(other, ensure_ascii=False))
+        out.write(json.dumps(other, ensure_ascii=False, allow_nan=False))
         out.write(',"traceEvents":[\n')
         out.write(
-            ",\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in events)
+            ",\n".join(json.dumps(e, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+                        for e in events)
         )
         out.write("\n]}\n")

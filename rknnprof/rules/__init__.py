@@ -2,7 +2,8 @@
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
-(RKN040), ``environment`` (RKN050), ``postprocess`` (RKN060-061), ``activations`` (RKN070).
+(RKN040), ``environment`` (RKN050), ``decoding`` (RKN060), ``postprocess`` (RKN061),
+``activations`` (RKN070).
 
 Ranking and severity (the same for every rule):
 
@@ -31,6 +32,7 @@ from rknnprof.rules import (
     activations,
     bandwidth,
     cores,
+    decoding,
     environment,
     fallback,
     graph,
@@ -53,6 +55,7 @@ RULES: tuple[Rule, ...] = (
     *cores.RULES,
     *sparse.RULES,
     *environment.RULES,
+    *decoding.RULES,
     *postprocess.RULES,
     *activations.RULES,
 )

@@ -1,87 +1,17 @@
-"""RKN060 post-processing inside the model, RKN061 attention that runs on one core."""
+"""RKN061 attention that runs on one core (RKN060, post-processing, is in ``decoding``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import replace
 
 from rknnprof.analysis.savings import NONE
-from rknnprof.model import Finding, Layer, Profile, Severity, Target, ThroughputGain
+from rknnprof.model import Finding, Profile, Severity, Target, ThroughputGain
 from rknnprof.rules._util import grade, labels, npu_cores, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
-from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
+from rknnprof.rules.sources import cite, sources
 
-POSTPROCESS_OPS = frozenset({"exSoftmax13", "Softmax", "exSoftmaxMask", "LogSoftmax", "Hardmax",
-                             "ArgMax", "ArgMin", "TopK"})
-"""Op types that decode detections/classes rather than extract features."""
-TAIL_WINDOW = 6
-"""A softmax-like layer counts as post-processing when an OutputOperator follows within this
-many layers, or when it sits in the last 15% of the table."""
 ATTENTION_OPS = frozenset({"exSDPAttention", "exMatMul"})
-
-
-def _is_dfl(layer: Layer) -> bool:
-    return "dfl" in (layer.full_name or "").lower()
-
-
-def _in_tail(layers: Sequence[Layer], index: int) -> bool:
-    if index >= len(layers) * 0.85:
-        return True
-    return any(la.op_type == "OutputOperator" for la in layers[index + 1 : index + 1 + TAIL_WINDOW])
-
-
-def _postprocess_layers(profile: Profile) -> list[Layer]:
-    layers = profile.layers
-    return [la for i, la in enumerate(layers) if la.target is Target.NPU and (
-        _is_dfl(la) or (la.op_type in POSTPROCESS_OPS and _in_tail(layers, i)))]
-
-
-def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Finding]:
-    """
-    What it finds:
-        Post-processing compiled into the model and run on the NPU: softmax-family and
-        arg/top-k layers (exSoftmax13, Softmax, exSoftmaxMask, ArgMax, TopK) near the outputs
-        (an OutputOperator within 6 layers, or the last 15% of the table) and any layer whose
-        FullName names a DFL (the YOLOv8-style box decoder), when together they take at least
-        2% of the frame (option RKN060.min_share). CPU ones are RKN001's.
-
-    Why it costs time:
-        These ops have no MACs for the NPU to use: they run on its slow non-conv units, have no
-        multi-core split, and Softmax is limited to axis 1 or 3 and by the Transpose limits
-        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on
-        RK3588 (THU-MIG/yolov10#115). On the CPU, the same decoding runs only on the few boxes kept.
-
-    Example:
-        post-processing runs on the NPU inside the model: #121 exSoftmax13
-        (exSoftmax13:/model.23/dfl/Softmax) 14254 us; 14254 us in all (41.2% of the frame)
-
-    How to fix:
-        Cut the exported model before the DFL / softmax decoding (outputs after the last
-        convolutions, as the rknn_model_zoo YOLO exports do) and decode boxes on the CPU after
-        the score threshold.
-
-    Estimate:
-        Upper bound: the layers' time (the CPU decoding that replaces them is not in the log;
-        after thresholding it is usually small).
-    """
-    layers = _postprocess_layers(profile)
-    total = total_us(profile)
-    spent = time_of(layers)
-    if not layers or not total or spent / total < opt(context, "RKN060", "min_share", 0.02):
-        return
-    yield Finding(
-        code="RKN060", name="post-processing", severity=grade(spent, total),
-        message=(f"post-processing runs on the NPU inside the model: {labels(layers)}; "
-                 f"{us(spent)} in all ({pct(spent / total)} of the frame)"),
-        fix=("cut the exported model before the DFL/softmax decoding (outputs after the last "
-             "convs, as the rknn_model_zoo YOLO exports do) and decode on the CPU after the "
-             "score threshold"),
-        layer_ids=tuple(la.id for la in layers),
-        est_saving_us=spent,
-        estimate="upper bound: the post-processing layers' time",
-        source=sources(cite("ops", "Softmax"), issue("THU-MIG/yolov10", 115),
-                       cite("zoo-yolov8")),
-    )
 
 
 def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -156,11 +86,6 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
 
 
 RULES = (
-    Rule("RKN060", "post-processing", Severity.ERROR,
-         "Softmax/DFL decoding running on the NPU inside the model: move it out",
-         check_post_processing,
-         source=sources(cite("ops", "Softmax, exSoftmax13"), issue("THU-MIG/yolov10", 115),
-                 issue(TOOLKIT2, 54), cite("zoo-yolov8"))),
     Rule("RKN061", "attention", Severity.WARNING,
          "Attention ops (exSDPAttention, exMatMul) on one core; Flash Attention where available",
          check_attention,

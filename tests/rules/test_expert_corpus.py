@@ -75,3 +75,21 @@ def test_08_leaky_relu_after_conv_add_is_one_finding() -> None:
     assert dict(found.saving_by_layer) == {22: 2977, 32: 4104, 34: 1388, 44: 1921}
     assert found.est_saving_us == 10390
     assert "for 10390 us (6.3% of the frame)" in found.message
+
+
+def test_04_softmax_in_the_ranking_of_an_elided_table() -> None:
+    # 04 prints rows 1-2; its ranking: Softmax 1 call 248 us NPU (1.75 % of 14147), and
+    # exDataConvert 269 us, named but not counted
+    [found] = codes(only("04_"), "RKN060")
+    assert found.est_saving_us == 248 and found.layer_ids == ()
+    assert "Softmax 248 us in 1 call(s) (1.8% of the frame)" in found.message
+    assert "exDataConvert 269 us (1)" in found.message
+
+
+def test_43_dfl_softmax_in_a_ranking_only_log() -> None:
+    # 43's ranking: exSoftmax13 1 call 2344 us NPU of 131201 (1.79 %); Sigmoid 398 us (1 call),
+    # Sub 202 (2), Mul 150 (2) named as the likely box decode
+    [found] = codes(only("43_"), "RKN060")
+    assert found.est_saving_us == 2344
+    assert "exSoftmax13 2344 us in 1 call(s) (1.8% of the frame)" in found.message
+    assert "Sigmoid 398 us (1), Sub 202 us (2), Mul 150 us (2)" in found.message

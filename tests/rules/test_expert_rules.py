@@ -62,3 +62,18 @@ def test_unfused_activation_after_conv_add_and_behind_a_transpose() -> None:
 def test_unfused_conv_is_silent_where_its_fix_already_holds() -> None:
     # Conv next to its Relu, ConvAdd next to a Relu: adjacent already, nothing to move
     assert not findings("RKN023_ok", "RKN023")
+
+
+def test_post_processing_claims_the_decode_tail_after_the_last_feature_conv() -> None:
+    # #4 ConvRelu is the last feature conv; then #5 Reshape 30, #6 exSoftmax13 3100 (DFL),
+    # #7 Conv (dfl) 120, #8 Sub 60, #9 Mul 50, #10 Concat 70 -> 3430 us
+    [found] = findings("RKN060", "RKN060")
+    assert found.layer_ids == (5, 6, 7, 8, 9, 10)
+    assert found.saving_by_layer == ((5, 30), (6, 3100), (7, 120), (8, 60), (9, 50), (10, 70))
+    assert found.est_saving_us == 3430 and found.confidence is Confidence.MEDIUM
+    assert "6 layer(s) after the last feature conv" in found.message
+    assert found.fix.startswith("end the exported model before the softmax/decode")
+
+
+def test_post_processing_ignores_a_deep_softmax_and_an_output_layout_tail() -> None:
+    assert not findings("RKN060_ok", "RKN060")

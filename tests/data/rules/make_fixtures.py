@@ -200,12 +200,29 @@ def fixtures() -> dict[str, list[str]]:
     # ranking table only (no per-layer rows: no profiling caveat), a current driver
     rows = clean()
     f["RKN050_ok"] = [*info(), *ranking(rows, sum(r[6] for r in rows))]
-    # RKN060: DFL softmax in the model, on the NPU
-    dfl = [row("exSoftmax13", shape(1, 4, 16, 6400), shape(1, 4, 16, 6400), 3100, 800,
-               "exSoftmax13:/model.22/dfl/Softmax"),
-           conv("Conv", 16, 1, 80, k=1, name="Conv:/model.22/dfl/conv/Conv")]
-    f["RKN060"] = [*info(), *table(clean()[:-1] + dfl + clean()[-1:])]
-    f["RKN060_ok"] = f["RKN002_ok"]
+    # RKN060: a YOLOv8-style decode after the last feature conv (#5 ConvRelu): Reshape, the DFL
+    # softmax and its conv, then the box decode (Sub, Mul, Concat); the _ok log has a softmax
+    # deep inside the network and a tail of only Reshape + Concat (the output layout)
+    a = shape(1, 2, 3200)
+    decode = [row("Reshape", f"{shape(1, 128, 40, 40)},(4)", shape(1, 4, 16, 3200), 30, 400,
+                  "Reshape:/model.22/Reshape"),
+              row("exSoftmax13", shape(1, 4, 16, 3200), shape(1, 4, 16, 3200), 3100, 800,
+                  "exSoftmax13:/model.22/dfl/Softmax"),
+              conv("Conv", 16, 1, 80, k=1, time=120, name="Conv:/model.22/dfl/conv/Conv"),
+              row("Sub", f"{a},{a}", a, 60, 50, "Sub:/model.22/Sub"),
+              row("Mul", f"{a},(1,1,3200)", a, 50, 50, "Mul:/model.22/Mul"),
+              row("Concat", f"{a},{a},...", shape(1, 84, 3200), 70, 600, "Concat:/model.22/Concat")]
+    f["RKN060"] = [*info(), *table(clean()[:-1] + decode + [io_out(shape(1, 84, 3200))])]
+    deep = [row("Softmax", shape(1, 64, 80, 80), shape(1, 64, 80, 80), 400, 800,
+                "Softmax:/backbone/attn/Softmax"),
+            *(conv("ConvRelu", 64, 64, 80, name=f"Conv:/backbone/conv_extra{i}/Conv")
+              for i in range(5))]
+    layout = [row("Reshape", f"{shape(1, 128, 40, 40)},(3)", shape(1, 128, 1600), 30, 400,
+                  "Reshape:/head/Reshape"),
+              row("Concat", f"{shape(1, 128, 1600)},...", shape(1, 128, 1700), 60, 500,
+                  "Concat:/head/Concat")]
+    f["RKN060_ok"] = [*info(), *table(clean(extra=deep)[:-1] + layout
+                                      + [io_out(shape(1, 128, 1700))])]
     # RKN061: attention on RK3588
     attn = [row("exSDPAttention", f"{shape(2, 32, 1, 400)},{shape(2, 32, 1, 400)},...",
                 shape(2, 64, 1, 400), 1338, 100, "exSDPAttention:node_matmul_1#1_2sdpa")]

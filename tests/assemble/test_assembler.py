@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rknnprof.assemble import assemble
+from rknnprof.assemble.inferences import median_of
 from rknnprof.model import BenchmarkRun, Frequencies, Layer, OpTypeStat, Target, Versions
-from rknnprof.parsers.assemble import assemble, median_of
 from rknnprof.parsers.events import (
     BenchmarkEvent,
     FallbackWarningEvent,

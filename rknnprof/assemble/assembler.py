@@ -2,13 +2,13 @@
 
 Per stream (logcat ``(pid, tid)``, or ``None``): a :class:`TableEvent` and the
 :class:`RankingEvent` after it make one *frame*. Frames of the same model — same stream, same
-layer signature (op types + full names) — merge into one Profile (how: :mod:`.frames`).
+layer signature (op types + full names) — merge into one Profile (how: :mod:`.inferences`).
 Different models give separate profiles, in order of first appearance.
 
 A ranking table alone (or after a lone total line) gives a profile without layers. Totals and
 benchmark events give profiles of their own. Info, frequency, fallback-warning and NPU-load
 events are not profiles: they are attached to the profiles of their stream (same pid under
-logcat; every profile for plain text; the rules: :mod:`.profile_context`) and, when nothing
+logcat; every profile for plain text; the rules: :mod:`.context`) and, when nothing
 else is found, named in the "no profile data" message.
 """
 
@@ -19,6 +19,20 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from rknnprof.assemble.context import (
+    applies_to,
+    attach_fallbacks,
+    fallback_belongs,
+    merge_frequencies,
+    merge_versions,
+)
+from rknnprof.assemble.inferences import (
+    MAX_SKIPPED,
+    RANKING_FAMILY,
+    ModelFrames,
+    frame_signature,
+    median_of,
+)
 from rknnprof.model import (
     Profile,
     ReportWarning,
@@ -40,21 +54,7 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
-from rknnprof.parsers.frames import (
-    MAX_SKIPPED,
-    RANKING_FAMILY,
-    ModelFrames,
-    frame_signature,
-    median_of,
-)
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
-from rknnprof.parsers.profile_context import (
-    applies_to,
-    attach_fallbacks,
-    fallback_belongs,
-    merge_frequencies,
-    merge_versions,
-)
 from rknnprof.parsers.table.block import TITLE_ONLY_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20

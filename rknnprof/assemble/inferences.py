@@ -1,12 +1,13 @@
-"""One model's frames merged into one :class:`~rknnprof.model.Profile`.
+"""One model's inferences merged into one :class:`~rknnprof.model.Profile`.
 
-A :class:`ModelFrames` collects the frames (a :class:`TableEvent` and/or the :class:`RankingEvent`
-after it) that share a stream and a :func:`frame_signature` (op types + full names): per layer the
-median time (with min/max) from a ``Counter`` of its times, so memory grows with the number of
-distinct times, not frames. While frames come in, the counts live in one ``Counter`` of
-(row index, time) pairs, so that a frame is counted by one ``Counter.update`` (a loop in C)
-instead of a Python loop over its rows; they are split into the per-layer counters when the
-profile is made (:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
+A *frame* is one inference as the log shows it: its per-layer table and/or the ranking table
+after it (``Profile.frames`` counts them). A :class:`ModelFrames` collects the frames that share
+a stream and a :func:`frame_signature` (op types + full names): per layer the median time (with
+min/max) from a ``Counter`` of its times, so memory grows with the number of distinct times, not
+frames. While frames come in, the counts live in one ``Counter`` of (row index, time) pairs, so
+that a frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its
+rows; they are split into the per-layer counters when the profile is made
+(:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
 """
 
 from __future__ import annotations

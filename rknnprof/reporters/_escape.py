@@ -1,0 +1,106 @@
+"""One escaping rule per output format, for text that came from a log, a saved report or a
+budgets file (layer names, op types, warnings quoting a row, paths).
+
+The input reader already replaces control characters (see :mod:`rknnprof.sanitize`); these
+rules are the second line, because saved JSON reports and budgets files do not pass through it,
+and because each format has characters of its own that text must never be read as:
+
+=========== ===================================================================================
+terminal    :func:`terminal`: control characters (C0, DEL, C1) and bidi overrides become visible
+            escapes (``\\x1b``, ``\\u202e``); the result goes into ``rich.text.Text``, never
+            into a markup string, so ``[link=…]`` or ``[/]`` is shown as typed.
+HTML        ``html.escape`` (quotes included) at every interpolation, in text and in attributes
+            (``reporters/html.py``); the report holds no inline JSON and no log text in script.
+Markdown    :func:`markdown` (punctuation, ``|``, ``<``, ``&`` backslash-escaped) or
+            :func:`markdown_code` (a code span: backticks swapped, pipes escaped).
+CSV         :func:`csv_cell`: a text cell starting ``=``, ``+``, ``-``, ``@``, tab or CR gets a
+            leading ``'`` (OWASP); numbers are not text cells and stay as they are.
+XML         ``xml.etree`` escaping plus :func:`xml_text` (characters XML 1.0 forbids removed).
+annotations :func:`annotation_data` / :func:`annotation_property` (GitHub workflow commands).
+=========== ===================================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters that move the cursor, change the terminal's state or reorder the text around them:
+C0 (tab and newline included: a cell or message is one line), DEL, C1, and the bidi controls."""
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
+_XML_FORBIDDEN = re.compile(r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+MAX_MESSAGE_CHARS = 2000
+"""Longest ``Error:`` / ``Warning:`` message printed; the rest is cut with ``…``."""
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal(text: object) -> str:
+    """``text`` with every control and bidi character shown as an escape (``\\x1b``)."""
+    s = str(text)
+    return _INVISIBLE.sub(_visible, s) if _INVISIBLE.search(s) else s
+
+
+def terminal_text(text: object, style: str = "") -> Text:
+    """A rich :class:`Text` of :func:`terminal` (never parsed as markup)."""
+    from rich.text import Text
+
+    return Text(terminal(text), style=style)
+
+
+def message_line(text: object) -> str:
+    """An ``Error:`` / ``Warning:`` line's text: :func:`terminal`, cut to
+    :data:`MAX_MESSAGE_CHARS`."""
+    s = terminal(text)
+    return s if len(s) <= MAX_MESSAGE_CHARS else s[: MAX_MESSAGE_CHARS - 1] + "…"
+
+
+def markdown(text: object) -> str:
+    """Backslash-escape Markdown punctuation, pipes and ``<``/``&``; newlines become spaces."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(str(text)))
+
+
+def markdown_code(text: str) -> str:
+    """An inline code span safe inside a table cell (pipes escaped, backticks swapped)."""
+    if not text:
+        return ""
+    return "`" + one_line(text).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: CR and LF become spaces, other controls are dropped."""
+    s = text.replace("\r", " ").replace("\n", " ")
+    return _INVISIBLE.sub("", s) if _INVISIBLE.search(s) else s
+
+
+def csv_cell(value: object) -> object:
+    """A text cell that a spreadsheet would read as a formula gets a leading ``'``; anything
+    else (numbers, empty cells) is returned unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def xml_text(text: object) -> str:
+    """``text`` without the characters XML 1.0 forbids (``xml.etree`` escapes the rest)."""
+    s = str(text)
+    return _XML_FORBIDDEN.sub("", s) if _XML_FORBIDDEN.search(s) else s
+
+
+def annotation_data(text: str) -> str:
+    """A GitHub workflow command's message: ``%``, CR and LF escaped, other controls dropped."""
+    s = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _INVISIBLE.sub("", s) if _INVISIBLE.search(s) else s
+
+
+def annotation_property(text: str) -> str:
+    """A workflow command's property value: as :func:`annotation_data`, plus ``:`` and ``,``."""
+    return annotation_data(text).replace(":", "%3A").replace(",", "%2C")

@@ -1,0 +1,150 @@
+"""One escaping rule per output format, each tested on names a hostile log can carry.
+
+Expected text is what the name says, character for character: a layer called ``a[/b]c`` is
+shown as ``a[/b]c`` (not parsed as rich markup), a CSV cell ``=HYPERLINK(…)`` is written as
+``'=HYPERLINK(…)``, Markdown shows ``<img …>`` as text."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from rknnprof.reporters import _escape as E
+from tests.hostile.helpers import log_with_name, run
+
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.fixture(autouse=True)
+def _wide(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+# -- terminal --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["[/]x", "a[/b]c", "/blocks[i]/attn/MatMul", "[bold]x[/bold]",
+                                  "x\\", "[link=https://evil.example/]click[/link]"])
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_markup_in_a_name_is_shown_as_typed(name, color, tmp_path, capsys, monkeypatch):
+    path = log_with_name(tmp_path, name)
+    code, out, err = run(capsys, monkeypatch, "analyze", path, "--top", "3", "--color", color)
+    assert code == 0, err
+    assert name in SGR.sub("", out)
+    assert "\x1b]8" not in out  # no OSC 8 hyperlink
+
+
+def test_terminal_rule_shows_controls_as_escapes():
+    assert E.terminal("A\x1bcB\x9b2J\x01\x7f\u202e") == "A\\x1bcB\\x9b2J\\x01\\x7f\\u202e"
+    assert E.terminal("plain · text µs") == "plain · text µs"
+
+
+def _saved_report(tmp_path, name):
+    """A saved JSON report (compare and check read these without the log reader)."""
+    from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
+    from rknnprof.parsers.saved import report_to_dict
+
+    layer = Layer(id=1, op_type="Conv\x1b[2J", time_us=100.0, full_name=name, target=Target.NPU)
+    profile = Profile(source=SourceSpan("run\x1bc.txt", 1, 3), format="toolkit2-perf-table",
+                      layers=(layer,), platform="rk3588")
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(report_to_dict(Report((profile,)))))
+    return str(path)
+
+
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_compare_table_from_a_saved_report_keeps_controls_off_the_terminal(
+        color, tmp_path, capsys, monkeypatch):
+    path = _saved_report(tmp_path, "A\x1bcB\x1b(0\x1b#8\x1b\x9b\x9d\x01\x7f[/]x")
+    code, out, err = run(capsys, monkeypatch, "compare", path, path, "--color", color)
+    assert code == 0, err
+    assert not CONTROL.search(SGR.sub("", out)), repr(out)
+    assert "A\\x1bcB" in out and "[/]x" in out
+
+
+# -- Markdown --------------------------------------------------------------------------------
+
+
+def _html(markdown_text: str) -> str:
+    """The Markdown as a CommonMark renderer with GFM tables turns it into HTML (raw HTML kept,
+    as GitHub keeps an ``<img>``)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").render(markdown_text)
+
+
+HTML_NAME = "<img src=x onerror=alert(1)>`x`|y"
+
+
+def test_check_markdown_escapes_html_and_backticks(tmp_path, capsys, monkeypatch):
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: layer_time_us\n    match: '<img src=x onerror=alert(1)>`'"
+                       "\n    max: 1\n")
+    path = log_with_name(tmp_path, HTML_NAME)
+    code, out, err = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
+                         "-f", "markdown")
+    assert code in (0, 1), err
+    assert "onerror" in out
+    assert "<img" not in _html(out)
+
+
+def test_step_summary_is_escaped(tmp_path, capsys, monkeypatch):
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    path = log_with_name(tmp_path, HTML_NAME)
+    base = log_with_name(tmp_path, HTML_NAME, file="base.txt")
+    code, _, err = run(capsys, monkeypatch, "compare", base, path)
+    assert code == 0, err
+    text = summary.read_text()
+    assert "onerror" in text
+    assert "<img" not in _html(text)
+
+
+def test_markdown_rules():
+    assert E.markdown("<b>|`x`") == "\\<b\\>\\|\\`x\\`"
+    assert E.markdown_code("a`b|c") == "`a'b\\|c`"
+
+
+# -- CSV -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://evil\",\"x\")", "+1+cmd|' /C calc'!A0",
+                                  "-2+3", "@SUM(1)"])
+def test_csv_neutralises_formulas(name, tmp_path, capsys, monkeypatch):
+    path = log_with_name(tmp_path, name)
+    code, out, err = run(capsys, monkeypatch, "analyze", path, "-f", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    for row in rows:
+        for key, cell in row.items():
+            assert not cell.startswith(("=", "+", "@", "\t", "\r")), (key, cell)
+            if cell.startswith("-"):  # only real numbers in numeric columns may start with -
+                float(cell)
+
+
+def test_csv_keeps_negative_numbers_and_quotes_text():
+    assert E.csv_cell(-5) == -5
+    assert E.csv_cell(-0.5) == -0.5
+    assert E.csv_cell("-5") == "'-5"
+    assert E.csv_cell("=1+1") == "'=1+1"
+    assert E.csv_cell("\t=1") == "'\t=1"
+    assert E.csv_cell("\r=1") == "'\r=1"
+    assert E.csv_cell("Conv:/model.0") == "Conv:/model.0"
+    assert E.csv_cell(None) is None
+
+
+# -- XML and annotations ---------------------------------------------------------------------
+
+
+def test_xml_rule_drops_what_xml_forbids():
+    assert E.xml_text("a\x00b\x1bc\ufffed]]>") == "abcd]]>"
+
+
+def test_annotation_rules():
+    assert E.annotation_data("50%\r\nx\x1b") == "50%25%0D%0Ax"
+    assert E.annotation_property("a:b,c") == "a%3Ab%2Cc"

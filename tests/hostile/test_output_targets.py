@@ -1,0 +1,138 @@
+"""``-o`` onto things that are not regular files, and stdout/stdin that are closed or full.
+
+A FIFO, a symlink and a character device are written in place and stay what they were (the
+atomic temp-file-and-rename replaced each with a regular file; as root, ``-o /dev/null``
+destroyed the device node). A write error is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.hostile.helpers import SAMPLE, run
+
+CLI = [sys.executable, "-m", "rknnprof"]
+
+
+def _read_fifo(fifo, received: list[bytes], seconds: float = 20) -> None:
+    """Read ``fifo`` until its writer closes it (or ``seconds`` pass: the old code never opened
+    it, and a blocking read would hang the suite)."""
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            if not select.select([fd], [], [], 0.1)[0]:
+                continue
+            data = os.read(fd, 65536)
+            if data:
+                received.append(data)
+            elif received:
+                return  # EOF after the writer's data
+            else:
+                time.sleep(0.05)  # no writer yet
+    finally:
+        os.close(fd)
+
+
+def test_fifo_is_written_in_place(tmp_path, capsys, monkeypatch):
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, received), daemon=True)
+    reader.start()
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(fifo))
+    reader.join(timeout=20)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert json.loads(b"".join(received))["profiles"][0]["layers"][1]["time_us"] == 6030
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rknnprof-")]
+
+
+def test_symlink_stays_a_symlink(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-o", str(link))
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text())["profiles"][0]["layers"][1]["full_name"] == \
+        "Conv:/model.0/conv/Conv"
+
+
+def test_regular_file_is_still_replaced_whole(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "r.json"
+    out.write_text("old")
+    inode = out.stat().st_ino
+    code, _, _ = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-o", str(out))
+    assert code == 0
+    assert out.stat().st_ino != inode  # a new file renamed over the old one
+    assert json.loads(out.read_text())["profiles"]
+
+
+def _device(tmp_path, name, major, minor):
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    path = tmp_path / name
+    os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+    return path
+
+
+def test_character_device_stays_a_device(tmp_path, capsys, monkeypatch):
+    null = _device(tmp_path, "null", 1, 3)
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(null))
+    assert code == 0, err
+    mode = os.lstat(null).st_mode
+    assert stat.S_ISCHR(mode) and os.lstat(null).st_rdev == os.makedev(1, 3)
+
+
+def test_full_device_is_an_error(tmp_path, capsys, monkeypatch):
+    full = _device(tmp_path, "full", 1, 7)
+    code, out, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(full))
+    assert code == 2
+    assert err == f"Error: {full}: cannot write the report: No space left on device\n"
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
+
+
+def test_directory_is_an_error(tmp_path, capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json",
+                       "-o", str(tmp_path))
+    assert code == 2
+    assert err == f"Error: {tmp_path}: cannot write the report: is a directory\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_full_stdout_is_an_error():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*CLI, "analyze", str(SAMPLE)], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == "Error: -: cannot write the report: No space left on device\n"
+
+
+@pytest.mark.parametrize(("closed", "args", "message"), [
+    (1, ["analyze", str(SAMPLE)], "Error: -: cannot write the report: standard output is closed\n"),
+    (0, ["analyze"], "Error: -: cannot read: standard input is closed\n"),
+    (0, ["analyze", "-"], "Error: -: cannot read: standard input is closed\n"),
+])
+def test_closed_std_stream_is_one_line(closed, args, message):
+    proc = subprocess.run([*CLI, *args], stderr=subprocess.PIPE, text=True, timeout=60,
+                          pass_fds=(), preexec_fn=lambda: os.close(closed))
+    assert proc.returncode == 2
+    assert proc.stderr == message
+
+
+def test_closed_stdout_with_o_file_still_works(tmp_path):
+    out = tmp_path / "r.json"
+    proc = subprocess.run([*CLI, "analyze", str(SAMPLE), "-o", str(out)], stderr=subprocess.PIPE,
+                          text=True, timeout=60, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text())["profiles"]
