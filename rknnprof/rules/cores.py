@@ -150,10 +150,10 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         against 03 (three cores) measures Add 1.65x, Concat 1.56x, ConvExSwish 1.0x.
 
     Example:
-        the run used 1 of rk3588's 3 NPU cores (every WorkLoad 100%/0%/0%; 14370 us of NPU time
-        on core 0, the other 2 idle). Under RKNN_NPU_CORE_0_1_2 only Add, Concat, Conv split; at
-        the speed-ups measured in the corpus (Add 1.65x, Concat 1.56x) that cuts 522 us per
-        frame (Conv: no measured speed-up, 810 us not counted); ConvExSwish, ConvSigmoid,
+        the run used 1 of rk3588's 3 NPU cores (every WorkLoad 100%/0%/0%; 14,370 us of NPU
+        time on core 0, the other 2 idle). Under RKNN_NPU_CORE_0_1_2 only Add, Concat, Conv
+        split; at the speed-ups measured in the corpus (Add 1.65x, Concat 1.56x) that cuts 522 us
+        per frame (Conv: no measured speed-up, 810 us not counted); ConvExSwish, ConvSigmoid,
         MaxPool stay on core 0 under any mask
 
     How to fix:
