@@ -1,4 +1,4 @@
-"""The public library API: :func:`load` and :func:`analyze`.
+"""The public library API: :func:`load`, :func:`analyze` and :func:`load_report`.
 
 Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
 :func:`rknnprof.parsers.scan` -> :class:`rknnprof.assemble.Assembler`; no file is read
@@ -127,7 +127,7 @@ def finish_profile(
 
     ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
     from rknnprof import platforms
-    from rknnprof.rules import run_rules
+    from rknnprof.rules import potential_saving_us, run_rules
     from rknnprof.rules.base import RuleContext
 
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
@@ -138,7 +138,9 @@ def finish_profile(
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
         chosen = None if rules is True else rules
-        profile = replace(profile, findings=run_rules(profile, context, chosen))
+        findings = run_rules(profile, context, chosen)
+        profile = replace(profile, findings=findings,
+                          potential_saving_us=potential_saving_us(findings, profile))
     return profile, warnings
 
 
@@ -193,3 +195,13 @@ def load(
     report = analyze(path_or_paths, platform=platform, bound_ratio=bound_ratio,
                      rw_share=rw_share, rules=rules)
     return list(report.profiles)
+
+
+def load_report(path: PathLike) -> Report:
+    """One run for ``compare`` and ``check``: a log (parsed and analysed with the defaults) or a
+    saved JSON report (read back as it was analysed), decided by the file's content."""
+    from rknnprof.parsers.saved import is_saved_report, load_saved_report
+
+    if is_saved_report(path):
+        return load_saved_report(path)
+    return analyze([os.fspath(path)])

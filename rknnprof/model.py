@@ -339,6 +339,10 @@ class Profile:
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
     the log's own total line for an elided table, the total the TimeRatio column implies for a
     ranking cut short (see ``analysis.figures``)."""
+    potential_saving_us: float | None = None
+    """Filled right after the rules ran: what ``findings`` could save together, per frame,
+    microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
+    rules did not run."""
 
     @property
     def total_time_us(self) -> float | None:

@@ -9,6 +9,7 @@ import json
 from rknnprof.api import analyze
 from rknnprof.model import Layer, Profile
 from rknnprof.reporters import RenderOptions, get_reporter
+from rknnprof.rules import potential_saving_us
 
 CONTRACT_PROFILE_KEYS = ["source", "format", "measured", "platform", "versions", "frames",
                          "total_time_us", "reported_total_time_us", "layers", "findings"]
@@ -56,3 +57,18 @@ def test_warnings_listed(corpus):
     assert {"path": str(corpus("11_")), "line": 6,
             "message": "skipped row: OutputShape: '(1,128,4' is not a shape list"} in data["warnings"]
     assert data["profiles"][0]["skipped_rows"][0]["line"] == 6
+
+
+def test_potential_saving_is_stored_once_and_written(corpus):
+    report = analyze(corpus("07_"))
+    (profile,) = report.profiles
+    # what the terminal report calls "up to ... at stake", stored by the pipeline, not by a reporter
+    assert profile.potential_saving_us == potential_saving_us(profile.findings, profile)
+    assert 0 < profile.potential_saving_us <= profile.frame_total_us
+    (p,) = render(report)["profiles"]
+    assert p["potential_saving_us"] == profile.potential_saving_us
+
+
+def test_no_rules_no_potential_saving(corpus):
+    (p,) = render(analyze(corpus("07_"), rules=False))["profiles"]
+    assert p["findings"] == [] and p["potential_saving_us"] is None

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
-from rknnprof.rules._util import grade, label, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
@@ -173,17 +173,17 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     bench = profile.benchmark
     if profile.app_time_us:
         whole, what = float(profile.app_time_us), (
-            f"the application's own inference time {profile.app_time_us / 1000:g} ms")
+            f"the application's own inference time {ms(profile.app_time_us)}")
     elif bench is not None and bench.avg_time_ms is not None and profile.layers:
         whole, what = bench.avg_time_ms * 1000.0, (
-            f"rknn_benchmark's Avg Time {bench.avg_time_ms:g} ms")
+            f"rknn_benchmark's Avg Time {ms(bench.avg_time_ms * 1000.0)}")
     else:
         return
     if not table or whole < table * opt(context, "RKN050", "outside_ratio", 1.1):
         return
     gap = whole - table
     yield _finding(
-        f"{what} is {us(gap)} above the per-layer table's {us(table)}: {pct(gap / whole)} of "
+        f"{what} is {us(gap)} above the per-layer table's {ms(table)}: {pct(gap / whole)} of "
         "each inference is spent outside the layers (input/output copies and layout "
         "conversion of the general API, cache flushes)",
         ZERO_COPY, gap, whole, "up to the time outside the table", ZERO_COPY_SOURCE,
@@ -236,8 +236,8 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         shows only in the IO operators.
 
     Example:
-        the application's own inference time 151.683 ms is 20482 us above the per-layer
-        table's 131201 us: 13.5% of each inference is spent outside the layers (corpus 43)
+        the application's own inference time 151.68 ms is 20,482 us above the per-layer
+        table's 131.20 ms: 13.5% of each inference is spent outside the layers (corpus 43)
 
     How to fix:
         Time end to end with rknn_benchmark at the default log level. Fix the clocks

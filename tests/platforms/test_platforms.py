@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 import yaml
 
+import rknnprof
 from rknnprof import platforms
-from rknnprof.errors import ConfigError
+from rknnprof.analysis.classify import achieved_rate_gbs
+from rknnprof.errors import ConfigError, RknnprofError
 from rknnprof.model import Layer, Profile, SourceSpan, Target
+from tests.conftest import corpus_file
 
 YAML_FILES = sorted(platforms.DATA_DIR.glob("*.yaml"))
 FAMILIES = {"rk3588", "rk3576", "rk3566_rk3568", "rk3562", "rv1106_rv1103", "rv1106b_rv1103b",
@@ -136,3 +139,26 @@ def test_no_guess_without_profile_or_workload() -> None:
     # explicit log platform beats the guess
     platform, _ = platforms.resolve("rk3568", None, profile=_profile([(100.0, 0.0, 0.0)]))
     assert platform.name == "rk3568"
+
+
+def test_rk3588_achieved_rate_is_the_fastest_real_row_of_the_corpus() -> None:
+    # every corpus log with layers: the fastest NPU row under the theoretical peak is 03 #8 (Add,
+    # 7200 KB / 573 us); only 36 #59 (a Reshape, 100 KB in 2 us = 51 GB/s) is faster: a view
+    corpus = corpus_file("01_").parent
+    peak = platforms.get("rk3588").ddr_bandwidth_gbs
+    rates = []
+    for path in sorted(corpus.glob("*.txt")):
+        try:
+            profiles = rknnprof.load(path)
+        except RknnprofError:
+            continue                                  # a log without a table
+        for profile in profiles:
+            for la in profile.layers:
+                rate = achieved_rate_gbs(la)
+                if rate and la.target is Target.NPU:
+                    rates.append((rate, path.name[:2], la.id))
+    rates.sort(reverse=True)
+    assert [(name, lid) for rate, name, lid in rates if rate > peak] == [("36", 59)]
+    fastest = next((rate, name, lid) for rate, name, lid in rates if rate <= peak)
+    assert fastest[1:] == ("03", 8)
+    assert round(fastest[0], 1) == platforms.get("rk3588").ddr_achieved_gbs

@@ -33,7 +33,7 @@ def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
     assert ("#3 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 600 us against 240 us for #5 "
             "Conv") in found.message
     assert "with the same shapes: 60.0% of its time is the activation" in found.message
-    assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1100 us")
+    assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1,100 us")
     assert "1 layer(s) against a same-shape plain conv in this log" in found.basis
     assert "retrain with ReLU" in found.fix
 
@@ -66,7 +66,7 @@ def test_unfused_conv_is_silent_where_its_fix_already_holds() -> None:
 
 def test_post_processing_claims_the_decode_tail_after_the_last_feature_conv() -> None:
     # #4 ConvRelu is the last feature conv; then #5 Reshape 30, #6 exSoftmax13 3100 (DFL),
-    # #7 Conv (dfl) 120, #8 Sub 60, #9 Mul 50, #10 Concat 70 -> 3430 us
+    # #7 Conv (dfl) 120, #8 Sub 60, #9 Mul 50, #10 Concat 70 -> 3,430 us
     [found] = findings("RKN060", "RKN060")
     assert found.layer_ids == (5, 6, 7, 8, 9, 10)
     assert found.saving_by_layer == ((5, 30), (6, 3100), (7, 120), (8, 60), (9, 50), (10, 70))
@@ -85,7 +85,7 @@ def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
     outside, caveat, twins = findings("RKN050_outside", "RKN050")
     assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
     assert outside.saving_by_layer == () and outside.confidence is Confidence.MEDIUM
-    assert "inference time 2.3205 ms is 536 us above the per-layer table's 1785 us" in (
+    assert "inference time 2.32 ms is 536 us above the per-layer table's 1.78 ms" in (
         outside.message)
     assert "rknn_mem_sync one way only" in outside.fix
     assert "no CPU/NPU/DDR frequency list" in caveat.message
