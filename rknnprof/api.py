@@ -1,4 +1,4 @@
-"""The public library API: :func:`load` and :func:`analyze`.
+"""The public library API: :func:`load`, :func:`analyze` and :func:`load_report`.
 
 Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
 :func:`rknnprof.parsers.scan` -> :class:`rknnprof.assemble.Assembler`; no file is read
@@ -195,3 +195,13 @@ def load(
     report = analyze(path_or_paths, platform=platform, bound_ratio=bound_ratio,
                      rw_share=rw_share, rules=rules)
     return list(report.profiles)
+
+
+def load_report(path: PathLike) -> Report:
+    """One run for ``compare`` and ``check``: a log (parsed and analysed with the defaults) or a
+    saved JSON report (read back as it was analysed), decided by the file's content."""
+    from rknnprof.parsers.saved import is_saved_report, load_saved_report
+
+    if is_saved_report(path):
+        return load_saved_report(path)
+    return analyze([os.fspath(path)])

@@ -234,3 +234,11 @@ def test_good_file_and_relative_baseline(tmp_path):
     assert (b[2].match, b[2].max_increase, b[2].level) == ("Conv:/model.22/*", 0.1, "warn")
     assert b[3].code == "RKN001" and b[3].label == "no-fallback-finding"
     assert b[2].label == "layer_time_us[Conv:/model.22/*] max_increase 10%"
+
+
+def test_every_metric_has_one_measure():
+    """The table ``metric_value`` reads is keyed exactly like the documented METRICS."""
+    from rknnprof.budgets import METRICS
+    from rknnprof.budgets.metrics import METRIC_VALUES
+
+    assert list(METRIC_VALUES) == list(METRICS)

@@ -1,74 +1,108 @@
 """Budget metrics: the number a budget judges, read off one profile.
 
-Times are microseconds per frame; counts are plain numbers. See :data:`METRICS` for the list and
-:mod:`rknnprof.budgets` for what each metric means.
+Times are microseconds per frame; counts are plain numbers. :data:`METRIC_VALUES` holds one
+function per metric, keyed like :data:`~rknnprof.budgets.config.METRICS` (which says what each
+metric means); a function returns the value, or ``None`` and why the input cannot give it.
 """
 
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rknnprof.analysis.stats import percentile
 from rknnprof.budgets.config import Budget
 from rknnprof.model import Profile, Severity, Target
 
+Measure = Callable[[Budget, Profile], tuple[float | None, str]]
+"""(budget, profile) -> (value, why it is ``None``; ``""`` when there is a value)."""
+
 
 def is_cpu_fallback(layer: Any) -> bool:
     return layer.target is Target.CPU and not layer.is_io
 
 
-def metric_value(budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    """The metric for ``profile`` and, when it is ``None``, why."""
-    m = budget.metric
-    layers = profile.layers
-    stats = profile.op_stats or profile.ranking
-    if m == "total_time_us":
-        from rknnprof.compare import profile_total
+def _total_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    from rknnprof.compare import profile_total
 
-        total = profile_total(profile)
-        return total, "" if total is not None else "the input has no time"
-    if m in ("npu_time_us", "cpu_time_us"):
-        target = Target.NPU if m == "npu_time_us" else Target.CPU
-        if layers:
-            return profile.time_on(target), ""
-        if stats:
-            return float(sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us
-                             for s in stats)), ""
-        return None, "the input has no per-layer or per-op-type times"
-    if m == "layer_time_us":
-        pattern = budget.match or ""
-        hits = [la for la in layers if la.full_name and fnmatch.fnmatchcase(la.full_name, pattern)]
-        if not hits:
-            return None, f"no layer's FullName matches {budget.match!r}"
-        return float(sum(la.time_us or 0.0 for la in hits)), ""
-    if m == "op_type_time_us":
-        if layers:
-            hits = [la for la in layers if la.op_type == budget.op_type]
-            if hits:
-                return float(sum(la.time_us or 0.0 for la in hits)), ""
-        elif s := next((s for s in stats if s.op_type == budget.op_type), None):
-            return s.total_time_us, ""
-        return None, f"no {budget.op_type} layers"
-    if m == "findings":
-        found = profile.findings
-        if budget.code:
-            found = tuple(f for f in found if f.code.upper() == budget.code)
-        if budget.severity:
-            rank = Severity(budget.severity).rank
-            found = tuple(f for f in found if f.severity.rank >= rank)
-        return float(len(found)), ""
-    if m == "cpu_fallback_layers":
-        if layers:
-            return float(sum(1 for la in layers if is_cpu_fallback(la))), ""
-        if stats:  # ranking only: op types with CPU time count their calls (1 if split)
-            io = ("InputOperator", "OutputOperator")
-            return float(sum((s.calls if not s.npu_time_us else 1) for s in stats
-                             if s.cpu_time_us > 0 and s.op_type not in io)), ""
-        return None, "the input has no per-layer targets"
-    if m in ("frame_time_p50_us", "frame_time_p90_us"):
-        times = profile.frame_times_us
-        if len(times) < 2:
-            return None, f"needs more than one frame (the input has {profile.frames})"
-        return percentile(times, 50 if m.endswith("p50_us") else 90), ""
-    raise AssertionError(m)  # pragma: no cover - METRICS is validated on load
+    total = profile_total(profile)
+    return total, "" if total is not None else "the input has no time"
+
+
+def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.layers:
+        return profile.time_on(target), ""
+    if stats := profile.op_stats or profile.ranking:
+        return float(sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us
+                         for s in stats)), ""
+    return None, "the input has no per-layer or per-op-type times"
+
+
+def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    pattern = budget.match or ""
+    hits = [la for la in profile.layers
+            if la.full_name and fnmatch.fnmatchcase(la.full_name, pattern)]
+    if not hits:
+        return None, f"no layer's FullName matches {budget.match!r}"
+    return float(sum(la.time_us or 0.0 for la in hits)), ""
+
+
+def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.layers:
+        hits = [la for la in profile.layers if la.op_type == budget.op_type]
+        if hits:
+            return float(sum(la.time_us or 0.0 for la in hits)), ""
+    elif s := next((s for s in profile.op_stats or profile.ranking
+                    if s.op_type == budget.op_type), None):
+        return s.total_time_us, ""
+    return None, f"no {budget.op_type} layers"
+
+
+def _findings(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    found = profile.findings
+    if budget.code:
+        found = tuple(f for f in found if f.code.upper() == budget.code)
+    if budget.severity:
+        rank = Severity(budget.severity).rank
+        found = tuple(f for f in found if f.severity.rank >= rank)
+    return float(len(found)), ""
+
+
+def _cpu_fallback_layers(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.layers:
+        return float(sum(1 for la in profile.layers if is_cpu_fallback(la))), ""
+    if stats := profile.op_stats or profile.ranking:
+        # ranking only: op types with CPU time count their calls (1 if split)
+        io = ("InputOperator", "OutputOperator")
+        return float(sum((s.calls if not s.npu_time_us else 1) for s in stats
+                         if s.cpu_time_us > 0 and s.op_type not in io)), ""
+    return None, "the input has no per-layer targets"
+
+
+def _frame_time(pct: float, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    times = profile.frame_times_us
+    if len(times) < 2:
+        return None, f"needs more than one frame (the input has {profile.frames})"
+    return percentile(times, pct), ""
+
+
+METRIC_VALUES: dict[str, Measure] = {
+    "total_time_us": _total_time,
+    "npu_time_us": partial(_time_on, Target.NPU),
+    "cpu_time_us": partial(_time_on, Target.CPU),
+    "layer_time_us": _layer_time,
+    "op_type_time_us": _op_type_time,
+    "findings": _findings,
+    "cpu_fallback_layers": _cpu_fallback_layers,
+    "frame_time_p50_us": partial(_frame_time, 50),
+    "frame_time_p90_us": partial(_frame_time, 90),
+}
+"""metric name -> its :data:`Measure`; the same keys as ``METRICS`` (a test holds them equal)."""
+
+
+def metric_value(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    """The metric for ``profile`` and, when it is ``None``, why (``METRICS`` is validated on
+    load, so the name is always known)."""
+    return METRIC_VALUES[budget.metric](budget, profile)

@@ -200,14 +200,15 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
     Layers are aligned by FullName, then by op type and shapes, then by order. Differences in
     platform, versions, NPU frequency, cores or frames are printed as warnings.
     """
+    from rknnprof.api import load_report
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import emit, print_warnings, render_options
-    from rknnprof.compare import compare_reports, load_any
+    from rknnprof.compare import compare_reports
     from rknnprof.reporters import renderer
 
     fmt = choose_format("compare", fmt, output)
-    result = compare_reports(load_any(base), load_any(current), base, current)
+    result = compare_reports(load_report(base), load_report(current), base, current)
     print_warnings(result.warnings)
     buf = io.StringIO()
     renderer("compare", fmt)(result, buf, render_options(color, output, top))

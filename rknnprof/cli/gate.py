@@ -1,6 +1,6 @@
 """The ``check`` command's inputs: find the budgets file, read the run and its baseline, judge.
 
-Reading goes through :func:`rknnprof.compare.load_any`, so the run and the baseline may each be
+Reading goes through :func:`rknnprof.api.load_report`, so the run and the baseline may each be
 a log or a saved JSON report. Judging is :func:`rknnprof.budgets.check`.
 """
 
@@ -29,20 +29,20 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
     The baseline is ``baseline`` or the file's ``baseline:``; a baseline that does not exist
     leaves the ``max_increase`` budgets inconclusive (with a warning). With ``save_baseline``,
     this run's JSON report is written there before judging."""
+    from rknnprof.api import load_report
     from rknnprof.budgets import check, load_budgets
     from rknnprof.cli.output import save_report
-    from rknnprof.compare import load_any
     from rknnprof.errors import InputError, NoProfileDataError
 
     config = load_budgets(budgets_path)
-    report = load_any(path)
+    report = load_report(path)
     if not report.profiles:
         raise NoProfileDataError("no RKNN profile in the input", path)
     baseline_path = baseline or config.baseline
     base_report, note = None, None
     if baseline_path:
         if Path(baseline_path).is_file():
-            base_report = load_any(baseline_path)
+            base_report = load_report(baseline_path)
         elif os.path.exists(baseline_path):  # a directory, FIFO or device: never "not found"
             raise InputError("baseline is not a regular file", baseline_path)
         else:

@@ -16,7 +16,9 @@ is reported as a warning, the comparison still runs.
 
 Modules: :mod:`~rknnprof.compare.align` (the three passes), :mod:`~rknnprof.compare.deltas`
 (layer and op-type deltas), :mod:`~rknnprof.compare.conditions` (like for like) and
-:mod:`~rknnprof.compare.reports` (pairing models, the result types, reading either side).
+:mod:`~rknnprof.compare.reports` (pairing models, the result types). The
+comparison judges analysed reports handed to it; reading either side (a log or a saved JSON
+report) is :func:`rknnprof.api.load_report`.
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ from rknnprof.compare.reports import (
     ProfileComparison,
     compare_profiles,
     compare_reports,
-    load_any,
     pair_profiles,
     profile_total,
 )
@@ -44,5 +45,5 @@ from rknnprof.compare.reports import (
 __all__ = [
     "SAME_MODEL_SHARE", "CompareResult", "LayerDelta", "OpTypeDelta", "ProfileComparison",
     "align", "comparability", "compare_profiles", "compare_reports", "cores_used", "layer_deltas",
-    "load_any", "op_type_deltas", "op_type_times", "pair_profiles", "profile_total",
+    "op_type_deltas", "op_type_times", "pair_profiles", "profile_total",
 ]

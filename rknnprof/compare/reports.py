@@ -1,10 +1,10 @@
-"""Two reports compared: read each side, pair their models, compare every pair."""
+"""Two analysed reports compared: pair their models, compare every pair. Reading a side (a log or
+a saved JSON report) is :func:`rknnprof.api.load_report`'s job, not the comparison's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from rknnprof.compare.conditions import comparability
 from rknnprof.compare.deltas import (
@@ -74,20 +74,6 @@ class CompareResult:
     def slowed_by_more_than(self, pct: float) -> list[ProfileComparison]:
         """Comparisons whose total grew by more than ``pct`` percent."""
         return [c for c in self.comparisons if c.delta_pct is not None and c.delta_pct > pct]
-
-
-# ---- loading ---------------------------------------------------------------------------------
-
-
-def load_any(path: str | Path) -> Report:
-    """A log (parsed and analysed) or a saved JSON report (read back), decided by content."""
-    from rknnprof.parsers.saved import is_saved_report, load_saved_report
-
-    if is_saved_report(path):
-        return load_saved_report(path)
-    from rknnprof.api import analyze
-
-    return analyze([str(path)])
 
 
 # ---- comparing -------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         against 03 (three cores) measures Add 1.65x, Concat 1.56x, ConvExSwish 1.0x.
 
     Example:
-        the run used one of rk3588's 3 NPU cores (every layer's WorkLoad is 100%/0%/0%): 14370
+        the run used one of rk3588's 3 NPU cores (every layer's WorkLoad is 100%/0%/0%): 14,370
         us of NPU time on core 0, the other 2 idle; ConvExSwish, ConvSigmoid, MaxPool would stay
         on core 0 under any mask. for latency, RKNN_NPU_CORE_0_1_2 splits only Add, Concat, Conv;
         at the speed-ups measured in the corpus (Add 1.65x, Concat 1.56x) that saves 451 us

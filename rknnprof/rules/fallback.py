@@ -291,7 +291,7 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         the platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
 
     Example:
-        3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9012 us, ...; 17883 us
+        3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9,012 us, ...; 17,883 us
         on the CPU (9.8% of the frame); 6 NPU<->CPU switch(es). Why: scale x1.5/x1.5 is not an
         integer factor in 2..8 (NPU Resize limit)
 

@@ -27,8 +27,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         (rknn.config(enable_flash_attention=True), toolkit 2.1.0+) that RK3588 lacks.
 
     Example:
-        2 exSDPAttention layer(s) take 2674 us (13.1% of the frame) on one core: #63
-        exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1338 us, ...
+        2 exSDPAttention layer(s) take 2,674 us (13.1% of the frame) on one core: #63
+        exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1,338 us, ...
 
     How to fix:
         Where the platform has it (RK3562, RK3576), build with

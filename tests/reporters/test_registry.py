@@ -121,7 +121,7 @@ def test_html_is_a_page_not_the_table(command, tmp_path):
     page = target.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "┃" not in page and "│" not in page
     if command == "compare":  # the log against itself: its "Per Frame Time(us): 28023" both sides
-        assert "total 28,023 → 28,023 us (+0 us, +0.0%)" in page
+        assert "total 28.02 ms → 28.02 ms (+0 us, +0.0%)" in page
     else:
         assert "rknnprof check: <span class=\"pass\">pass</span>" in page
         assert "total_time_us" in page
