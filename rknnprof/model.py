@@ -339,6 +339,12 @@ class Profile:
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
     the log's own total line for an elided table, the total the TimeRatio column implies for a
     ranking cut short (see ``analysis.figures``)."""
+    frame_time_p50_us: float | None = None
+    """Filled by analysis: median of ``frame_times_us`` (linear interpolation), microseconds;
+    None for a single frame."""
+    frame_time_p90_us: float | None = None
+    """Filled by analysis: 90th percentile of ``frame_times_us``, microseconds; None for a
+    single frame."""
     potential_saving_us: float | None = None
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
