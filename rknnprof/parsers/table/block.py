@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
-from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.events import TableEvent, names_of, times_of
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     MAX_PREFIX,
@@ -340,8 +340,7 @@ class TableBlock(Block):
             times, names = layers.times, layers.names
         else:
             layers = tuple(layers)
-            times = tuple(la.time_us for la in layers)
-            names = tuple((la.op_type, la.full_name) for la in layers)
+            times, names = times_of(layers), names_of(layers)
         return [TableEvent(
             family=self.family,
             line=self.first_line,
