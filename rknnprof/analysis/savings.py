@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rknnprof.model import Confidence, Finding, Layer
+from rknnprof.units import part_us
 
 MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExSwish": 1.0}
 """Latency speed-up of one layer under ``RKNN_NPU_CORE_0_1_2`` against one core, measured in
@@ -193,8 +194,8 @@ def from_pairs(pairs: Iterable[tuple[Layer, Layer]], basis: str | None = None,
     pairs = list(pairs)
     if basis is None and pairs:
         la, peer = pairs[0]
-        basis = (f"in-log pair: #{la.id} {la.op_type} {la.time_us:g} us against #{peer.id} "
-                 f"{peer.op_type} {peer.time_us:g} us with the same shapes and cycles")
+        basis = (f"in-log pair: #{la.id} {la.op_type} {part_us(la.time_us)} against #{peer.id} "
+                 f"{peer.op_type} {part_us(peer.time_us)} with the same shapes and cycles")
     return saving_of(((la, (la.time_us or 0.0) - (peer.time_us or 0.0)) for la, peer in pairs),
                      basis or "", confidence)
 

@@ -10,7 +10,13 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.cli.options import color_option, format_option, output_option, top_option
+from rknnprof.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    summary_option,
+    top_option,
+)
 from rknnprof.errors import EXIT_FAILED, RknnprofError
 from rknnprof.reporters._escape import message_line
 
@@ -190,8 +196,7 @@ def formats_command() -> None:
 @click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
 @top_option("Rows per table (table, markdown and html).")
-@click.option("--summary/--no-summary", default=True,
-              help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
+@summary_option("Markdown")
 @color_option()
 def compare(base: str, current: str, fmt: str | None, output: str | None,
             fail_over: float | None, top: int, summary: bool, color: str) -> None:
@@ -236,8 +241,7 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
 @output_option("the verdict")
 @click.option("--fail-on", type=click.Choice(["error", "warn", "never"]), default="error",
               show_default=True, help="Which verdicts make the exit code 1.")
-@click.option("--summary/--no-summary", default=True,
-              help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
+@summary_option("the Markdown verdict")
 @color_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,
           save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,

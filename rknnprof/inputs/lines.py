@@ -12,9 +12,11 @@ What it does, in order:
 * **Line ends**: ``\\n``, ``\\r\\n``, ``\\r\\r\\n`` (adb PTY) and a lone ``\\r`` each end one
   line (a run of ``\\r`` with an optional ``\\n`` is one separator). ``str.splitlines`` is never
   used. A last line without a newline is yielded at EOF.
-* **Clean-up**: form feeds (0x0C, PDF extraction) and ANSI escape sequences (CSI, OSC, lone
-  ESC + char, C1 CSI) are removed; then **trailing whitespace is stripped** (``rstrip``) from
-  every line. Leading whitespace is kept: table parsers rely on nothing either way.
+* **Clean-up** (the sanitising boundary, :mod:`rknnprof.inputs.sanitize`): escape sequences
+  (CSI, OSC, every other ESC sequence, 8-bit CSI/OSC), form feeds (0x0C, PDF extraction) and
+  NULs are removed and every other control character becomes U+FFFD; then **trailing
+  whitespace is stripped** (``rstrip``) from every line. Leading whitespace is kept: table
+  parsers rely on nothing either way.
 * **Length cap**: a line longer than :data:`MAX_LINE_CHARS` characters keeps its first
   ``MAX_LINE_CHARS`` characters; the rest up to the next newline is read and discarded, so memory
   stays bounded (about one read chunk plus the cap) whatever the input.
@@ -42,6 +44,7 @@ from typing import BinaryIO
 
 from rknnprof.errors import InputError
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
+from rknnprof.inputs.sanitize import clean
 
 MAX_LINE_CHARS = 65536
 """Longest line kept, in characters; the excess of a longer line is discarded."""
@@ -63,12 +66,6 @@ def open_input(path: str) -> BinaryIO:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from None
 
 
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
-    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"  # OSC: titles, hyperlinks
-    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
-)
 _SEPARATORS = re.compile(r"\r+\n?")
 _END_OF_LINE = re.compile(r"[\r\n]")
 _new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
@@ -204,12 +201,7 @@ def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
                 # only the line begun in an earlier read can be too long (CHUNK_BYTES < cap)
                 _truncated(stats, done + 1)
                 body = body[:MAX_LINE_CHARS] + (body[first_end:] if first_end >= 0 else "")
-            if "\x1b" in body or "\x9b" in body:
-                body = _ANSI.sub("", body)
-            if "\x0c" in body:
-                body = body.replace("\x0c", "")
-            if "\x00" in body:
-                body = body.replace("\x00", "")
+            body = clean(body)  # the sanitising boundary: escapes gone, controls visible
             done += body.count("\n") + 1
             yield body
         if final:

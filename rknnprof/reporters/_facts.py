@@ -33,7 +33,8 @@ from rknnprof.reporters._text import (
     finding_layers_text,
     fmt_cell,
     fmt_pct,
-    fmt_us,
+    frame_ms,
+    part_us,
     plural,
     shape_text,
     shorten,
@@ -111,40 +112,46 @@ def benchmark_parts(profile: Profile) -> list[str]:
     runs, warmups = bench.run_times_ms, bench.warmup_times_ms
     parts = []
     if bench.avg_time_ms is not None:
-        parts.append(f"avg {bench.avg_time_ms:g} ms per run")
+        parts.append(f"avg {frame_ms(bench.avg_time_ms * 1000)} per run")
     elif runs and profile.reported_total_time_us is not None:
-        parts.append(f"median {profile.reported_total_time_us / 1000:g} ms per run")
+        parts.append(f"median {frame_ms(profile.reported_total_time_us)} per run")
     if bench.avg_fps is not None:
         parts.append(f"{bench.avg_fps:g} FPS")
     if runs:
-        parts.append(f"{plural(len(runs), 'run')} {min(runs):g}-{max(runs):g} ms")
+        parts.append(f"{plural(len(runs), 'run')} {_ms_range(runs)}")
     if warmups and (runs or bench.avg_time_ms is not None):
         parts.append(f"{len(warmups)} warm-up")
     elif warmups:
         parts.append(
-            f"{len(warmups)} warm-up runs {min(warmups):g}-{max(warmups):g} ms; "
+            f"{len(warmups)} warm-up runs {_ms_range(warmups)}; "
             "the timed runs are not in the log"
         )
     return parts
 
 
+def _ms_range(runs_ms: tuple[float, ...] | list[float]) -> str:
+    """``27.55-28.02 ms``: the fastest and slowest of some runs given in milliseconds."""
+    low, high = frame_ms(min(runs_ms) * 1000), frame_ms(max(runs_ms) * 1000)
+    return low if low == high else f"{low.removesuffix(' ms')}-{high}"
+
+
 def _total_part(profile: Profile) -> str:
     total, reported = profile.total_time_us, profile.reported_total_time_us
     if cut_short(profile):
-        return f"rows shown sum to {fmt_us(total)}"
+        return f"rows shown sum to {frame_ms(total)}"
     if profile.layers and not has_layer_times(profile):
         if not profile.measured:
             cycles = sum(layer_cycles(la) or 0 for la in profile.layers)
             return f"est. {cycles:,} cycles" if cycles else ""
-        return f"total {fmt_us(reported)} (log)" if reported is not None else ""
+        return f"total {frame_ms(reported)} (log)" if reported is not None else ""
     if total is None:
         return ""
     label = "est. total" if not profile.measured else "total"
-    if profile.layers and reported is not None and fmt_us(reported) != fmt_us(total):
+    if profile.layers and reported is not None and frame_ms(reported) != frame_ms(total):
         if profile.elided_rows and reported > total:
-            return f"rows shown {fmt_us(total)} of the log's {fmt_us(reported)} (rows elided)"
-        return f"{label} {fmt_us(total)} (log {fmt_us(reported)})"
-    return f"{label} {fmt_us(total)}"
+            return f"rows shown {frame_ms(total)} of the log's {frame_ms(reported)} (rows elided)"
+        return f"{label} {frame_ms(total)} (log {frame_ms(reported)})"
+    return f"{label} {frame_ms(total)}"
 
 
 def summary_parts(profile: Profile) -> list[str]:
@@ -158,7 +165,7 @@ def summary_parts(profile: Profile) -> list[str]:
     if total:
         parts.append(total)
     if cut_short(profile):
-        parts.append(f"frame ~{fmt_us(frame_total_us(profile))} by TimeRatio")
+        parts.append(f"frame ~{frame_ms(frame_total_us(profile))} by TimeRatio")
     if profile.benchmark is not None and profile.benchmark.avg_fps is not None:
         parts.append(f"{profile.benchmark.avg_fps:g} FPS")
     split = target_split(profile)
@@ -189,7 +196,7 @@ def frames_text(profile: Profile) -> str:
     if profile.frame_times_us:
         p50 = percentile(profile.frame_times_us, 50)
         p90 = percentile(profile.frame_times_us, 90)
-        text += f" · frame p50 {fmt_us(p50)} · p90 {fmt_us(p90)}"
+        text += f" · frame p50 {frame_ms(p50)} · p90 {frame_ms(p90)}"
     return text
 
 
@@ -237,10 +244,25 @@ def versions_text(profile: Profile) -> str:
 
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
-    """``Advice: 6 findings, up to 39.78 ms at stake``: ``Profile.potential_saving_us``."""
+    """``Advice: 6 findings, up to 39.78 ms at stake (an upper bound, no layer counted twice)``:
+    ``Profile.potential_saving_us``, the findings combined per layer."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
     stake = profile.potential_saving_us
-    return head + (f", up to {fmt_us(stake)} at stake" if stake else "")
+    return head + (f", up to {frame_ms(stake)} at stake (an upper bound, no layer counted twice)"
+                   if stake else "")
+
+
+def evidence_text(finding: Finding) -> str:
+    """``evidence (medium): <basis>; throughput: up to 3x the frames per second (<bound>)``:
+    what the saving rests on and how well, and a throughput gain kept apart from latency;
+    ``""`` when the finding has neither."""
+    parts = []
+    if finding.basis and (finding.est_saving_us or finding.throughput_gain is None):
+        parts.append(f"evidence ({finding.confidence.value}): {finding.basis}")
+    gain = finding.throughput_gain
+    if gain is not None:
+        parts.append(f"throughput: up to {gain.factor:g}x the frames per second ({gain.bound})")
+    return "; ".join(parts)
 
 
 def saving_text(finding: Finding, profile: Profile) -> str:
@@ -249,7 +271,7 @@ def saving_text(finding: Finding, profile: Profile) -> str:
         return ""
     frame = frame_total_us(profile)
     share = f" ({fmt_pct(finding.est_saving_us / frame)})" if frame else ""
-    return f"saves ~{fmt_us(finding.est_saving_us)}{share}"
+    return f"saves ~{part_us(finding.est_saving_us)}{share}"
 
 
 # -- footer --------------------------------------------------------------------------------------
@@ -275,9 +297,10 @@ def footer_head(report: Report, profile: Profile) -> str:
 
 __all__ = [
     "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
-    "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "fmt_us",
+    "evidence_text",
+    "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
-    "kind_note", "layer_cycles", "layer_share", "platform_text",
+    "kind_note", "layer_cycles", "layer_share", "part_us", "platform_text",
     "plural", "profile_title", "saving_text", "shape_text", "shorten", "shorten_path", "span_text",
     "summary_parts", "target_split", "time_by_bound", "time_by_target", "top_layers",
     "versions_text", "warnings_for", "where_text",

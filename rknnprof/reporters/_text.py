@@ -8,28 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rknnprof.model import Shape
+from rknnprof.units import cell, frame_ms, part_us, percent
+
+__all__ = ["fmt_cell", "fmt_pct", "frame_ms", "part_us"]
 
 
-# -- numbers -------------------------------------------------------------------------------------
-def fmt_us(value: float | None) -> str:
-    """Microseconds as text: ``1,888 us``, ``12.35 ms`` from 10 ms on, ``-`` when unknown."""
-    if value is None:
-        return "-"
-    if abs(value) >= 10_000:
-        return f"{value / 1000:,.2f} ms"
-    return f"{value:,.0f} us"
-
-
-def fmt_cell(value: float | None) -> str:
-    """A table cell number: ``1,888`` (``1,888.5`` with a fraction), ``-`` when unknown."""
-    if value is None:
-        return "-"
-    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
-
-
-def fmt_pct(share: float | None) -> str:
-    """A fraction 0..1 as ``27.1%``."""
-    return "-" if share is None else f"{share * 100:.1f}%"
+# -- numbers (the unit rule lives in rknnprof.units) -------------------------------------------
+fmt_cell = cell
+fmt_pct = percent
 
 
 def plural(count: int, word: str) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rknnprof.reporters._escape import csv_cell, markdown, markdown_code
 from rknnprof.reporters.base import RenderOptions
+from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult, LayerDelta, ProfileComparison
@@ -49,7 +50,7 @@ def change_note(d: LayerDelta) -> str:
 
 def headline(comp: ProfileComparison) -> str:
     model = f"{comp.model}: " if comp.model else ""
-    return (f"{model}total {us(comp.base_total_us)} → {us(comp.current_total_us)} us "
+    return (f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
             f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})")
 
 

@@ -178,7 +178,7 @@ class HtmlReporter(Reporter):
         cpu_count = sum(1 for la in profile.layers if la.target.value == "CPU")
         if F.has_layer_times(profile):
             what = "ESTIMATED time" if not profile.measured else "time"
-            largest = F.fmt_us(max(la.time_us or 0.0 for la in profile.layers))
+            largest = F.part_us(max(la.time_us or 0.0 for la in profile.layers))
             value = None
         elif not profile.measured and any(F.layer_cycles(la) for la in profile.layers):
             what = "ESTIMATED cycles (max of DDR and NPU, no time)"
@@ -234,6 +234,9 @@ class HtmlReporter(Reporter):
         extra = []
         if finding.layer_ids:
             extra.append(f"<p>Layers: {links}</p>")
+        evidence = F.evidence_text(finding)
+        if evidence:
+            extra.append(f'<p class="note">{escape(evidence[:1].upper() + evidence[1:])}</p>')
         if finding.estimate:
             extra.append(f'<p class="note">Estimate: {escape(finding.estimate)}</p>')
         if finding.source:

@@ -26,7 +26,7 @@ def _num(value: float) -> str:
 
 def layer_tip(layer: Layer, profile: Profile) -> str:
     """Tooltip text: ``#8 Transpose · CPU · 3,150 us (27.1%) · cpu · <full name>``."""
-    parts = [f"#{layer.id} {layer.op_type}", layer.target.value, F.fmt_us(layer.time_us)]
+    parts = [f"#{layer.id} {layer.op_type}", layer.target.value, F.part_us(layer.time_us)]
     parts[-1] += f" ({F.fmt_pct(F.layer_share(layer, profile))})"
     parts.append(
         f"{layer.bound.value}-bound"
@@ -224,12 +224,12 @@ def ops_bars(view: TableView) -> str:
             for cls, _, us in parts
             if us
         )
-        where = ", ".join(f"{label} {F.fmt_us(us)}" for _, label, us in parts if us)
+        where = ", ".join(f"{label} {F.part_us(us)}" for _, label, us in parts if us)
         tip = f"{stat.op_type}: {stat.calls} calls" + (f", {where}" if where else "")
         rows.append(
             f'<div class="row" title="{escape(tip)}"><span class="name">{escape(stat.op_type)} '
             f'<span class="note">×{stat.calls}</span></span><span class="bar">{segments}</span>'
-            f'<span class="val">{F.fmt_us(stat.total_time_us)} · {F.fmt_pct(share)}</span></div>'
+            f'<span class="val">{F.part_us(stat.total_time_us)} · {F.fmt_pct(share)}</span></div>'
         )
     used = {cls for cls, _, attr in OP_TIME_CLASSES if any(getattr(s, attr) for s in ops)}
     if used - {"other"}:

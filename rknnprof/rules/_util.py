@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rknnprof.analysis.figures import frame_total_us
 from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
+from rknnprof.units import frame_ms, part_us, percent
 
 if TYPE_CHECKING:
     from rknnprof.platforms import ChannelAlignment
@@ -58,13 +59,19 @@ def time_of(layers: Iterable[Layer]) -> float:
 
 
 def pct(fraction: float) -> str:
-    """``0.1234`` -> ``12.3%``."""
-    return f"{fraction * 100:.1f}%"
+    """``0.1234`` -> ``12.3%`` (:func:`rknnprof.units.percent`)."""
+    return percent(fraction)
 
 
 def us(value: float) -> str:
-    """``12345.6`` -> ``12346 us``."""
-    return f"{value:.0f} us"
+    """A part of the frame (a layer, a group, a saving): ``12345.6`` -> ``12,346 us``
+    (:func:`rknnprof.units.part_us`)."""
+    return part_us(value)
+
+
+def ms(value_us: float) -> str:
+    """A frame-level time: ``28021.4`` -> ``28.02 ms`` (:func:`rknnprof.units.frame_ms`)."""
+    return frame_ms(value_us)
 
 
 def label(layer: Layer) -> str:

@@ -53,9 +53,9 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         §8.5.1). Tall narrow tensors are less DDR-friendly than wide short ones (Figure 8-11).
 
     Example:
-        4 bandwidth-bound layer(s) take 5400 us (6.2% of the frame) waiting on DDR; largest:
-        #31 Conv (Conv:/head/Conv) 2100 us, ...; their DDR cycles exceed their NPU cycles by
-        2300 us at 1000 MHz, the most a change that cut their bytes could save
+        4 bandwidth-bound layer(s) take 5,400 us (6.2% of the frame) waiting on DDR; largest:
+        #31 Conv (Conv:/head/Conv) 2,100 us, ...; their DDR cycles exceed their NPU cycles by
+        2,300 us at 1000 MHz, the most a change that cut their bytes could save
 
     How to fix:
         One change, picked from the slowest layers: lay tall tensors out wide (swap H and W);
@@ -102,5 +102,8 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule("RKN010", "bandwidth-bound", Severity.WARNING,
          "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound,
-         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7"))),
+         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7")),
+         basis=('none: no change the log can price; the DDR cycles above the NPU cycles are shown '
+                'as a ceiling only'),
+         confidence='low (0 us claimed)'),
 )

@@ -31,7 +31,7 @@ OUTPUT_WINDOW = 6
 """A softmax-family layer with an OutputOperator within this many layers is post-processing
 even outside the tail (one decode per detection branch)."""
 SOURCE = sources(cite("ops", "Softmax, exSoftmax13 (axis 1 or 3, no multi-core)"),
-                 issue("THU-MIG/yolov10", 115, "DFL exSoftmax13 14254 us"),
+                 issue("THU-MIG/yolov10", 115, "DFL exSoftmax13 14,254 us"),
                  issue(TOOLKIT2, 54), cite("zoo-yolov8", "model export without the decode"))
 FIX = ("end the exported model before the softmax/decode (at the logits or the last convs, as "
        "rknn_model_zoo's exports do) and run it on the CPU, after the score threshold for boxes")
@@ -133,12 +133,12 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, do not
         split across cores, and Softmax is limited to axis 1 or 3 and by the Transpose limits
-        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14254 us on
+        (Operator List). One YOLOv10 DFL exSoftmax13 on a (4,80,80,17) tensor took 14,254 us on
         RK3588 (THU-MIG/yolov10#115). On the CPU the same decoding runs only on the boxes
         that pass the score threshold.
 
     Example:
-        post-processing runs on the NPU inside the model: exSoftmax13 2344 us in 1 call(s)
+        post-processing runs on the NPU inside the model: exSoftmax13 2,344 us in 1 call(s)
         (1.8% of the frame) in the ranking table (no per-layer rows); the ranking also shows
         Sigmoid 398 us (1), Sub 202 us (2), Mul 150 us (2), often part of the same decode
 

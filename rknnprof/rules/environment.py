@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from rknnprof.model import Finding, Profile, Severity
-from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
@@ -105,8 +105,8 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         return
     gap = avg - table
     yield _finding(
-        f"rknn_benchmark's Avg Time {bench.avg_time_ms:g} ms is {us(gap)} above the per-layer "
-        f"table's {us(table)}: {pct(gap / avg)} of each run is spent outside the layers "
+        f"rknn_benchmark's Avg Time {ms(avg)} is {us(gap)} above the per-layer "
+        f"table's {ms(table)}: {pct(gap / avg)} of each run is spent outside the layers "
         "(input/output copies, layout conversion, cache flushes)",
         ZERO_COPY, gap, avg, "Avg Time minus the table's total", ZERO_COPY_SOURCE)
 
@@ -149,7 +149,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         shows only in the IO operators.
 
     Example:
-        rknn_benchmark's Avg Time 22.5 ms is 8100 us above the per-layer table's 14400 us:
+        rknn_benchmark's Avg Time 22.50 ms is 8,100 us above the per-layer table's 14.40 ms:
         36.0% of each run is spent outside the layers
 
     How to fix:

@@ -291,7 +291,7 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         the platform's NPU list (Softmax on RK3566/RK3568), or the log's own warning.
 
     Example:
-        3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9012 us, ...; 17883 us
+        3 Resize layer(s) run on the CPU: #40 Resize (Resize:/up1/Resize) 9,012 us, ...; 17,883 us
         on the CPU (9.8% of the frame); 6 NPU<->CPU switch(es). Why: scale x1.5/x1.5 is not an
         integer factor in 2..8 (NPU Resize limit)
 
@@ -329,5 +329,10 @@ RULES = (
     Rule("RKN001", "cpu-fallback", Severity.ERROR,
          "Layers running on the CPU instead of the NPU, with the reason where it is known",
          check_cpu_fallback,
-         source=SOURCE),
+         source=SOURCE,
+         basis=('CPU time minus the same bytes at a rate an NPU achieved: the same op type on the '
+                "NPU in this log, else in corpus 01 (Resize 1.54 GB/s), else this log's NPU data-"
+                'movement ops; never the DDR peak'),
+         confidence=('high with an NPU row of the same op in the log; medium with a corpus or '
+                     'other-op rate; low without any rate (the whole CPU time, an upper bound)')),
 )

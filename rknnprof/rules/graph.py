@@ -48,7 +48,7 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
         Table 8-5); Conv pads the borders itself at no cost. Pad may even run on the CPU.
 
     Example:
-        20 Pad layer(s) on the NPU feed a Conv (matched by shape) and take 5200 us: #12 Pad
+        20 Pad layer(s) on the NPU feed a Conv (matched by shape) and take 5,200 us: #12 Pad
         (Pad:/pad) 520 us -> #13, ... +17 more; if they pad with zeros (the log does not say),
         the Conv's own pads do the same for free
 
@@ -198,11 +198,11 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
     Why it costs time:
         Fused, the activation is applied as the conv writes its output; standalone, the whole
         tensor makes another round trip through DDR. Corpus 08 (FP16 fusion net) runs four
-        LeakyRelu layers after ConvAdd for 10390 us, 6.3% of its frame.
+        LeakyRelu layers after ConvAdd for 10,390 us, 6.3% of its frame.
 
     Example:
-        4 LeakyRelu layer(s) run on their own after a ConvAdd for 10390 us (6.3% of the
-        frame): #22 LeakyRelu (LeakyRelu:LeakyRelu_16) 2977 us after #21 ConvAdd, ...
+        4 LeakyRelu layer(s) run on their own after a ConvAdd for 10,390 us (6.3% of the
+        frame): #22 LeakyRelu (LeakyRelu:LeakyRelu_16) 2,977 us after #21 ConvAdd, ...
 
     How to fix:
         (a) After the residual Add use ReLU (Conv+Add+ReLU fuses as ConvAddRelu), or apply the
@@ -304,7 +304,7 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
         no matching due to different connection relationships" (User Guide §8.5.3).
 
     Example:
-        ReduceMean #50 -> ... -> Div #56 (LayerNorm pattern, 1200 us) is not fused into exNorm
+        ReduceMean #50 -> ... -> Div #56 (LayerNorm pattern, 1,200 us) is not fused into exNorm
 
     How to fix:
         Export the subgraph in the canonical form (torch.nn.LayerNorm / F.glu, same axes, no
@@ -335,14 +335,21 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
          "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv,
-         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)"))),
+         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)")),
+         basis=("the Pads' measured time (zero padding is free in the Conv)"),
+         confidence='medium (the log does not print the Pad mode)'),
     Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
-         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5"))),
+         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
+         basis=('the measured time of every op of each chain but its largest'),
+         confidence='high'),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
          "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
          "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
          "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
-         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu"))),
+         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu")),
+         basis=('the measured time of the chain ops the fused op replaces (GLU: Sigmoid + Mul; '
+                'LayerNorm: all but the largest)'),
+         confidence="low (the fused op's own cost is assumed, not measured)"),
 )

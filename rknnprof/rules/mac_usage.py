@@ -82,7 +82,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
 
         Silent where no change removes the padding: the image input (3 channels are padded to
         32 whatever the stem; a Focus/space-to-depth stem is no cheaper: corpus 07's s2d stem
-        spends 2624 us where 36's plain 3x3/s2 stem at the same 640 input takes 1888 us); a
+        spends 2,624 us where 36's plain 3x3/s2 stem at the same 640 input takes 1,888 us); a
         model output (a detection head's channels are fixed by its classes); channels below the
         multiple (16 channels cost what 32 do: fewer save nothing, "widening" saves nothing);
         depthwise convs (cheaper than a regular conv: corpus 36 #115 costs 115,200 cycles
@@ -93,7 +93,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         Tables 8-1..8-4): a 48-channel conv input is computed as 64.
 
     Example:
-        #30 ConvRelu (Conv:/neck/conv) runs at 14.20% MAC usage for 2400 us (4.1% of the
+        #30 ConvRelu (Conv:/neck/conv) runs at 14.20% MAC usage for 2,400 us (4.1% of the
         frame): 48 input channels are computed as 64; pruning to 32 removes 310 us
 
     How to fix:
@@ -161,5 +161,8 @@ RULES = (
     Rule("RKN011", "low-mac-usage", Severity.WARNING,
          "Low-MAC-usage convs whose channel padding a pruning change removes",
          check_low_mac_usage,
-         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2"))),
+         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2")),
+         basis=('the NPU cycles a pruning to the aligned channel count removes, at the NPU clock, '
+                "only for the share of the layer's time its cycles explain (per layer)"),
+         confidence="high with the log's own NPU clock, else medium (the platform's clock)"),
 )

@@ -74,7 +74,7 @@ def test_cut_short_ranking_uses_the_logs_time_ratio() -> None:
     assert "aggregated from the layers" not in text
     assert "rows shown sum to 131.36 ms · frame ~137.22 ms by TimeRatio" in text
     # the finding's share agrees with the TimeRatio printed for Pow (64.13 %)
-    assert "saves ~88.00 ms (64.1%)" in text and "(67.0%)" not in text
+    assert "saves ~88,001 us (64.1%)" in text and "(67.0%)" not in text
     pow_row = next(line for line in text.splitlines() if line.startswith("Pow "))
     assert "88,001" in pow_row and "64.1%" in pow_row
 
@@ -83,7 +83,7 @@ def test_complete_ranking_keeps_its_total() -> None:
     text = table("27_")
     assert "Time by op type (the log's ranking table)" in text and "cut short" not in text
     assert "total 183.00 ms" in text
-    assert "saves ~23.58 ms (12.9%)" in text  # 23583 / 183003
+    assert "saves ~23,583 us (12.9%)" in text  # 23583 / 183003
 
 
 def test_ratio_total_and_cut_short_from_the_rows() -> None:
@@ -115,7 +115,7 @@ def test_layers_without_times_listed_in_table_order() -> None:
     assert "Top 0" not in text and "Time by op type" not in text
     assert "All 9 layers" in text
     assert "per-layer times not in the log (Time column removed)" in text
-    assert "total 591 us (log)" in text
+    assert "total 0.59 ms (log)" in text
     rows = [line.split() for line in text.splitlines() if re.match(r"\s*\d+\s+[A-Z]", line)]
     assert [r[0] for r in rows[:9]] == [str(i) for i in range(1, 10)]
     assert rows[7][:3] == ["8", "Softmax", "CPU"]
@@ -141,7 +141,7 @@ def test_toolkit1_time_is_not_called_npu() -> None:
     assert "NPU us" not in ops and "CPU us" not in ops and "Time us" in ops
     assert "2,026" in ops  # CONVOLUTION: 920 + 1106
     assert "unknown 100.0%" not in text and "bound:" not in text
-    assert "total 3,713 us" in text
+    assert "total 3.71 ms" in text
     assert "no Target or cycle columns in this log" in text
 
 
@@ -167,7 +167,7 @@ def test_aggregate_keeps_unknown_targets_apart() -> None:
             "benchmark runs only",
         ),
         ("29_", "total 18.64 ms · 53.64 FPS", "totals only"),
-        ("30_", "total 7,140 us · 140.06 FPS", "totals only"),
+        ("30_", "total 7.14 ms · 140.06 FPS", "totals only"),
     ],
 )
 def test_benchmark_and_totals_summaries(prefix: str, expected: str, note: str) -> None:
@@ -218,7 +218,7 @@ def test_table_markdown_and_html_say_the_same(prefix: str) -> None:
 # -- HTML: the same views as charts --------------------------------------------------------------
 def test_html_for_ranking_estimate_no_time_and_toolkit1() -> None:
     html = render("html", report_of("19_"))
-    assert "saves ~88.00 ms (64.1%)" in html and "cut short after 8 rows" in html
+    assert "saves ~88,001 us (64.1%)" in html and "cut short after 8 rows" in html
     html = render("html", report_of("14_"))
     assert "Layer ESTIMATED cycles" in html and html.count('class="layer-bar ') == 6
     assert "Time by op type" not in html and "<th>Time us</th>" not in html  # no empty column

@@ -2,16 +2,16 @@
 an RKNPU engineer would (issue #17). Each card is the codes in rank order, each finding's
 saving range and the words of its fix that carry the change. Figures come from the logs:
 
-* 01 (yolov8n 1920, one core): ranking Add 3156 us, Concat 11349 us, Split 4818 us (8 Splits,
+* 01 (yolov8n 1920, one core): ranking Add 3,156 us, Concat 11,349 us, Split 4,818 us (8 Splits,
   each after its C2f cv1 conv). Multi-core latency at the corpus speed-ups: 3156 x (1 - 1/1.65)
-  + 11349 x (1 - 1/1.56) = 1243 + 4074 = 5317 us -- not 127 ms x 2/3.
+  + 11349 x (1 - 1/1.56) = 1243 + 4074 = 5,317 us -- not 127 ms x 2/3.
 * 07 (yolov5n, core 0): Concat 999, Add 415: 359 + 163 = 522 us.
-* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163602 us: half is 81801 us. Adds
-  #10 2131, #19 2093, #29 4037, #41 1835 and Concats 37404 us: 3977 + 13427 = 17404 us.
-  Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10390 us.
+* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Adds
+  #10 2131, #19 2093, #29 4037, #41 1835 and Concats 37,404 us: 3977 + 13427 = 17,404 us.
+  Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us.
 * 36 (yolo26n, core 0): Concat 1645, Add 580: 591 + 228 = 819 us; 9 C3k2 Splits 590 us
-  (#60, #148 follow a Reshape: not C2f); two exSDPAttention 1338 + 1336 us, no latency claim.
-* 03 (three cores, elided): #7 ConvExSwish 3973 us on core 0 alone under the mask.
+  (#60, #148 follow a Reshape: not C2f); two exSDPAttention 1338 + 1,336 us, no latency claim.
+* 03 (three cores, elided): #7 ConvExSwish 3,973 us on core 0 alone under the mask.
 * 04: Softmax on the NPU only in the ranking (rows elided), 248 us.
 * 05: exSoftmax13 on the CPU only in the ranking, 387 us. 37: #56 Reshape on the CPU, 61 us.
   38: #8 Softmax on the CPU, no time printed.
@@ -101,5 +101,5 @@ def test_int8_comes_first_on_the_fp16_model() -> None:
 def test_idle_cores_are_throughput_not_latency(prefix: str) -> None:
     [cores] = [f for f in _profile(prefix).findings if f.code == "RKN030"]
     assert cores.throughput_gain is not None and cores.throughput_gain.factor == 3
-    assert "one of rk3588's 3 NPU cores" in cores.message
+    assert "1 of rk3588's 3 NPU cores" in cores.message
     assert "Add 1.65x, Concat 1.56x" in cores.basis

@@ -1,7 +1,7 @@
 """Advice on real logs (issue #4 done-when checks), through ``rknnprof.api.load``. Expected
-values are read from the logs: corpus 19's ranking gives Pow 88001 us CPUTime (64.13 %); 38's
+values are read from the logs: corpus 19's ranking gives Pow 88,001 us CPUTime (64.13 %); 38's
 row 8 is Softmax on the CPU; 01 and 36 have only Input/OutputOperator on the CPU; 36 has two
-exSDPAttention rows (#63 1338 us, #151 1336 us) and Concat 1645 us / Split 664 us in its ranking."""
+exSDPAttention rows (#63 1,338 us, #151 1,336 us) and Concat 1,645 us / Split 664 us in its ranking."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def only(prefix: str):
 def test_19_pow_on_cpu_ranks_first() -> None:
     profile = only("19_")
     first = profile.findings[0]
-    assert first.code == "RKN001" and first.message.startswith("Pow runs on the CPU: 88001 us")
+    assert first.code == "RKN001" and first.message.startswith("Pow runs on the CPU: 88,001 us")
     assert "64.1% of the frame" in first.message and first.severity.value == "error"
 
 
@@ -41,7 +41,7 @@ def test_36_attention_and_split_concat_share() -> None:
     [attention] = [f for f in profile.findings if f.code == "RKN061"]
     assert attention.layer_ids == (63, 151)
     assert "exSDPAttention:node_matmul_1#1_2sdpa" in attention.message
-    assert "2674 us (13.1% of the frame)" in attention.message  # 1338 + 1336 of 20344
+    assert "2,674 us (13.1% of the frame)" in attention.message  # 1338 + 1336 of 20344
     # 11 Splits take 664 us; #60 and #148 follow a Reshape (attention q/k/v), not a conv: the
     # other 9 are the C3k2 blocks' chunk(2), 163 + 87 + 50 + 31 + 43 + 50 + 87 + 48 + 31 us
     [transfer] = [f for f in profile.findings if f.code == "RKN020"]

@@ -20,7 +20,7 @@ def codes(profile, code: str) -> list:
 
 def test_05_cpu_softmax_seen_only_in_the_ranking_reaches_rkn001() -> None:
     # 05 prints rows 1-2, then `...`; its ranking: exSoftmax13 1 call, CPU Time 387 us, 1.9 %
-    # of the log's total 20274 us
+    # of the log's total 20,274 us
     [finding] = codes(only("05_"), "RKN001")
     assert finding.message.startswith("exSoftmax13 runs on the CPU: 387 us (1.9% of the frame)")
     assert "rows are elided" in finding.message and finding.layer_ids == ()
@@ -37,13 +37,13 @@ ZOO = 1 - 48.4 / 66.1
 
 
 def test_01_activation_swap_rests_on_the_12_vs_70_pair() -> None:
-    # 01's ranking: ConvExSwish 57 calls, 100965 us, 78.61 %; #12 ConvExSwish 2306 us and #70
+    # 01's ranking: ConvExSwish 57 calls, 100,965 us, 78.61 %; #12 ConvExSwish 2,306 us and #70
     # Conv 928 us share (1,64,240,240),(64,64,1,1),(64) -> (1,64,240,240) and 311889/460800
     profile = only("01_")
     [found] = codes(profile, "RKN070")
     assert found.message.startswith(
-        "57 ConvExSwish (SiLU) layer(s) take 100965 us (78.6% of the frame)")
-    assert "#12 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 2306 us against 928 us for #70" in (
+        "57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame)")
+    assert "#12 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 2,306 us against 928 us for #70" in (
         found.message)
     assert dict(found.saving_by_layer)[12] == pytest.approx(2306 - 928)
     assert found.est_saving_us == pytest.approx(1378 + (100965 - 2306) * ZOO)
@@ -51,12 +51,12 @@ def test_01_activation_swap_rests_on_the_12_vs_70_pair() -> None:
 
 
 @pytest.mark.parametrize(("prefix", "share", "expected"), [
-    # 07: 57 ConvExSwish, 10643 us of 14478 (73.5 %), no same-shape plain conv
-    ("07_", "10643 us (73.5% of the frame)", 10643 * ZOO),
-    # 36: 87 ConvExSwish rows, 13736 us of 20344 (67.5 %); five have a same-shape Conv:
+    # 07: 57 ConvExSwish, 10,643 us of 14478 (73.5 %), no same-shape plain conv
+    ("07_", "10,643 us (73.5% of the frame)", 10643 * ZOO),
+    # 36: 87 ConvExSwish rows, 13,736 us of 20344 (67.5 %); five have a same-shape Conv:
     # #67 71 against #58 46 and #143 34 (the fastest counts), #117 355/#118 151,
     # #144 100/#145 48, #155 71/#143 34, #166 37/#167 21
-    ("36_", "13736 us (67.5% of the frame)", 37 + 204 + 52 + 37 + 16 + (13736 - 634) * ZOO),
+    ("36_", "13,736 us (67.5% of the frame)", 37 + 204 + 52 + 37 + 16 + (13736 - 634) * ZOO),
 ])
 def test_activation_swap_comes_first_or_second(prefix: str, share: str, expected: float) -> None:
     profile = only(prefix)
@@ -67,14 +67,14 @@ def test_activation_swap_comes_first_or_second(prefix: str, share: str, expected
 
 
 def test_08_leaky_relu_after_conv_add_is_one_finding() -> None:
-    # 08 (eval_perf.csv): #21 ConvAdd -> #22 LeakyRelu 2977 us, #31 -> #32 4104, #33 -> #34
-    # 1388, #43 -> #44 1921: 10390 us of 163836 (6.3 %). The ConvLeakyRelu -> Add and
+    # 08 (eval_perf.csv): #21 ConvAdd -> #22 LeakyRelu 2,977 us, #31 -> #32 4104, #33 -> #34
+    # 1388, #43 -> #44 1921: 10,390 us of 163836 (6.3 %). The ConvLeakyRelu -> Add and
     # Conv -> Tanh neighbours are adjacent already: no finding for them.
     [found] = codes(only("08_"), "RKN023")
     assert found.layer_ids == (21, 22, 31, 32, 33, 34, 43, 44)
     assert dict(found.saving_by_layer) == {22: 2977, 32: 4104, 34: 1388, 44: 1921}
     assert found.est_saving_us == 10390
-    assert "for 10390 us (6.3% of the frame)" in found.message
+    assert "for 10,390 us (6.3% of the frame)" in found.message
 
 
 def test_04_softmax_in_the_ranking_of_an_elided_table() -> None:
@@ -87,9 +87,9 @@ def test_04_softmax_in_the_ranking_of_an_elided_table() -> None:
 
 
 def test_43_dfl_softmax_in_a_ranking_only_log() -> None:
-    # 43's ranking: exSoftmax13 1 call 2344 us NPU of 131201 (1.79 %); Sigmoid 398 us (1 call),
+    # 43's ranking: exSoftmax13 1 call 2,344 us NPU of 131201 (1.79 %); Sigmoid 398 us (1 call),
     # Sub 202 (2), Mul 150 (2) named as the likely box decode
     [found] = codes(only("43_"), "RKN060")
     assert found.est_saving_us == 2344
-    assert "exSoftmax13 2344 us in 1 call(s) (1.8% of the frame)" in found.message
+    assert "exSoftmax13 2,344 us in 1 call(s) (1.8% of the frame)" in found.message
     assert "Sigmoid 398 us (1), Sub 202 us (2), Mul 150 us (2)" in found.message

@@ -33,7 +33,7 @@ def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
     assert ("#3 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 600 us against 240 us for #5 "
             "Conv") in found.message
     assert "with the same shapes: 60.0% of its time is the activation" in found.message
-    assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1100 us")
+    assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1,100 us")
     assert "1 layer(s) against a same-shape plain conv in this log" in found.basis
     assert "retrain with ReLU" in found.fix
 
@@ -66,7 +66,7 @@ def test_unfused_conv_is_silent_where_its_fix_already_holds() -> None:
 
 def test_post_processing_claims_the_decode_tail_after_the_last_feature_conv() -> None:
     # #4 ConvRelu is the last feature conv; then #5 Reshape 30, #6 exSoftmax13 3100 (DFL),
-    # #7 Conv (dfl) 120, #8 Sub 60, #9 Mul 50, #10 Concat 70 -> 3430 us
+    # #7 Conv (dfl) 120, #8 Sub 60, #9 Mul 50, #10 Concat 70 -> 3,430 us
     [found] = findings("RKN060", "RKN060")
     assert found.layer_ids == (5, 6, 7, 8, 9, 10)
     assert found.saving_by_layer == ((5, 30), (6, 3100), (7, 120), (8, 60), (9, 50), (10, 70))

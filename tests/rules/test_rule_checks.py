@@ -65,7 +65,7 @@ def test_rkn001_transpose_over_rk3588_limit() -> None:
 
 
 def test_rkn001_npu_estimate_uses_the_rate_an_npu_layer_achieved_in_the_log() -> None:
-    # an NPU Transpose in the same log moved 8000 KB in 1000 us (8.19 GB/s)
+    # an NPU Transpose in the same log moved 8000 KB in 1,000 us (8.19 GB/s)
     npu = L(6, "Transpose", NPU, 1000, rw_kb=8000)
     profile = P(*TRANSPOSE_PROFILE.layers, npu)
     [finding] = run("RKN001", profile, "rk3588")
@@ -110,7 +110,7 @@ def test_rkn001_ranking_only_profile() -> None:
     profile = P(ranking=(OpTypeStat("Pow", 19, 88001, 0, 88001), OpTypeStat("Conv", 72, 0, 12220, 12220),
                          OpTypeStat("OutputOperator", 1, 103, 0, 103)))
     [finding] = run("RKN001", profile, "rk3588")
-    assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88001 us" in finding.message
+    assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88,001 us" in finding.message
     assert finding.severity is Severity.ERROR and "Mul(x, x)" in finding.fix
     assert "87.7% of the frame" in finding.message  # 88001 / (88001 + 12220 + 103)
 
@@ -190,7 +190,7 @@ def test_rkn011_rgb_stem_of_corpus_01_is_silent() -> None:
 def mid(**kw):
     """A 48 -> 64 3x3 conv at 80x80: 48 input channels are computed as 64.
     Cycles: 6400 px x 9 x 64 x 64 / 1024 = 230,400; with 32 inputs 115,200.
-    MACs 6400 x 64 x 48 x 9 / 1024 = 172,800 cycles in 1200 us: 14.4% usage."""
+    MACs 6400 x 64 x 48 x 9 / 1024 = 172,800 cycles in 1,200 us: 14.4% usage."""
     base = {"i": ((1, 48, 80, 80), (64, 48, 3, 3), (64,)), "o": ((1, 64, 80, 80),),
             "ddr_cycles": 50_000, "npu_cycles": 230_400, "mac_usage_pct": 14.4,
             "bound": Bound.COMPUTE, "full_name": "Conv:/neck/conv"}
@@ -202,7 +202,7 @@ def test_rkn011_prunes_channels_just_above_the_alignment() -> None:
     profile = P(mid(), L(31, "Concat", NPU, 20000))
     [finding] = run("RKN011", profile, "rk3588")
     # 115,200 cycles removed at 1000 MHz = 115.2 us; the cycles explain 230,400 / 1.2e6 = 19%
-    # of the layer's 1200 us, so not 1200 x 0.5
+    # of the layer's 1,200 us, so not 1200 x 0.5
     assert finding.saving_by_layer == ((30, pytest.approx(115.2)),)
     assert "48 -> 32 input channels" in finding.fix and "explain 19%" in finding.basis
     assert "48 input channels are computed as 64" in finding.message
@@ -340,8 +340,8 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     # latency: the corpus-measured speed-ups (Add 1.65x, Concat 1.56x); Conv has none: 0
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65)),
                                              4: pytest.approx(2002 * (1 - 1 / 1.56))}
-    assert "Conv: no measured speed-up, 3000 us not counted" in finding.message
-    assert "one of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
+    assert "Conv: no measured speed-up, 3,000 us not counted" in finding.message
+    assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
     assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
 
@@ -371,7 +371,7 @@ def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
     [finding] = run("RKN030", profile, "rk3588")
     assert finding.layer_ids == (2,)
     assert finding.est_saving_us == 0 and finding.throughput_gain.factor == 3
-    assert "#2 ConvExSwish (Conv:/m/cv1/Conv) 3000 us" in finding.message
+    assert "#2 ConvExSwish (Conv:/m/cv1/Conv) 3,000 us" in finding.message
     assert "one context per core" in finding.fix
     # 2000 / 4100 = 48.8% of idle-core time, capped at the rule's warning
     assert finding.severity is Severity.WARNING
@@ -463,7 +463,7 @@ def test_rkn060_dfl_softmax_on_npu() -> None:
                 L(4, "OutputOperator", CPU, 10))
     [finding] = run("RKN060", profile, "rk3588")
     assert finding.layer_ids == (2, 3) and finding.est_saving_us == 14254 + 300
-    assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14254 us" in finding.message
+    assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14,254 us" in finding.message
     assert finding.severity is Severity.ERROR
 
 
@@ -481,7 +481,7 @@ def test_rkn061_attention_per_platform() -> None:
     # idle cores are throughput, not a latency saving; no kernel is faster on RK3588
     assert rk3588.est_saving_us == 0 and rk3588.throughput_gain.factor == 3
     assert "no Flash Attention" in rk3588.fix and "one context per core" in rk3588.fix
-    assert "#2 exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1338 us" in rk3588.message
+    assert "#2 exSDPAttention (exSDPAttention:node_matmul_1#1_2sdpa) 1,338 us" in rk3588.message
     [rk3576] = run("RKN061", profile, "rk3576")
     # Flash Attention's speed-up is not published: no figure is claimed
     assert "enable_flash_attention=True" in rk3576.fix and rk3576.est_saving_us == 0

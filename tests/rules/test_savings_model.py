@@ -22,17 +22,17 @@ from rknnprof.analysis.savings import (
 from rknnprof.model import Confidence, Layer, Target
 
 ONE_TO_ONE = ((1, 64, 240, 240), (64, 64, 1, 1), (64,))
-# 01 #2: ConvExSwish (1,3,1920,1920) -> (1,16,960,960), 1091036/8294400/8294400, 16130 us
+# 01 #2: ConvExSwish (1,3,1920,1920) -> (1,16,960,960), 1091036/8294400/8294400, 16,130 us
 STEM = Layer(2, "ConvExSwish", Target.NPU, "UINT8", ddr_cycles=1091036, npu_cycles=8294400,
              time_us=16130)
-# 01 #12 ConvExSwish and #70 Conv: same shapes, cycles 311889/460800, 2306 us and 928 us
+# 01 #12 ConvExSwish and #70 Conv: same shapes, cycles 311889/460800, 2,306 us and 928 us
 SWISH = Layer(12, "ConvExSwish", Target.NPU, "INT8", input_shapes=ONE_TO_ONE,
               output_shapes=((1, 64, 240, 240),), ddr_cycles=311889, npu_cycles=460800,
               time_us=2306)
 PLAIN = Layer(70, "Conv", Target.NPU, "INT8", input_shapes=ONE_TO_ONE,
               output_shapes=((1, 64, 240, 240),), ddr_cycles=311889, npu_cycles=460800,
               time_us=928)
-# 01 #8 Add 945 us, #9 Concat 2002 us (03: 573 us and 1283 us on three cores)
+# 01 #8 Add 945 us, #9 Concat 2,002 us (03: 573 us and 1,283 us on three cores)
 ADD = Layer(8, "Add", Target.NPU, "INT8", time_us=945, rw_kb=7200)
 CONCAT = Layer(9, "Concat", Target.NPU, "INT8", time_us=2002, rw_kb=10800)
 
@@ -43,8 +43,8 @@ def test_cycles_explain_about_half_of_the_stem() -> None:
 
 
 def test_a_cycles_saving_is_the_cycles_removed_at_the_clock_not_the_cycle_ratio() -> None:
-    # aligned output channels would leave 2,073,600 cycles: 6,220,800 removed = 6221 us at
-    # 1 GHz, not 16130 x 0.75 = 12098 us (cycles explain 51 % of the time)
+    # aligned output channels would leave 2,073,600 cycles: 6,220,800 removed = 6,221 us at
+    # 1 GHz, not 16130 x 0.75 = 12,098 us (cycles explain 51 % of the time)
     saving = from_cycles([(STEM, 2073600)], 1000, "16 -> 32 output channels")
     assert saving.by_layer == ((2, pytest.approx(6220.8)),)
     assert "explain 51%" in saving.basis and saving.confidence is Confidence.MEDIUM
@@ -57,7 +57,7 @@ def test_an_in_log_pair_saves_the_time_difference() -> None:
     assert find_peer(SWISH, [STEM, SWISH, PLAIN], op_types={"ConvRelu"}) is None
     saving = from_pairs([(SWISH, PLAIN)])
     assert saving.by_layer == ((12, 1378),) and saving.confidence is Confidence.HIGH
-    assert "#12 ConvExSwish 2306 us against #70 Conv 928 us" in saving.basis
+    assert "#12 ConvExSwish 2,306 us against #70 Conv 928 us" in saving.basis
     assert from_pairs([(PLAIN, SWISH)]).by_layer == ()  # the peer is slower: nothing
 
 

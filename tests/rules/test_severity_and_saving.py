@@ -31,11 +31,11 @@ def test_grade_thresholds() -> None:
 
 
 def test_potential_saving_caps_each_layer_at_its_time() -> None:
-    # two findings claim all of layers 1 and 2: 1000 us once, not 2000
+    # two findings claim all of layers 1 and 2: 1,000 us once, not 2000
     assert potential_saving_us([F(1000, 1, 2), F(1000, 1, 2)], PROFILE) == 1000
     # spread by time: 500 over (600, 400) -> 300 + 200; plus 900 on layer 1 -> capped at 600
     assert potential_saving_us([F(500, 1, 2), F(900, 1)], PROFILE) == pytest.approx(600 + 200)
-    # findings without layers count in full, the whole capped at the frame (2000 us)
+    # findings without layers count in full, the whole capped at the frame (2,000 us)
     assert potential_saving_us([F(700), F(300, 3)], PROFILE) == 1000
     assert potential_saving_us([F(5000), F(1000, 3)], PROFILE) == 2000
     # a benchmark's slower average run widens the frame
@@ -66,7 +66,7 @@ def test_run_rules_holds_the_savings_invariants_and_the_noise_floor() -> None:
         # layer 2 claims more than its 400 us: clamped; est_saving_us is re-summed
         yield Finding("RKN901", "a", Severity.WARNING, "m", "f", layer_ids=(1, 2),
                       est_saving_us=1500, saving_by_layer=((1, 500), (2, 1000)))
-        # 99 us saved is under the 100 us floor (0.5 % of 2000 us is 10 us): info
+        # 99 us saved is under the 100 us floor (0.5 % of 2,000 us is 10 us): info
         yield Finding("RKN901", "a", Severity.WARNING, "small", "f", layer_ids=(3,),
                       est_saving_us=99)
         # no saving claimed (a caveat): the severity is the rule's own
