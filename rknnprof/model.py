@@ -314,6 +314,11 @@ class Profile:
     benchmark: BenchmarkRun | None = None
     npu_load_pct: tuple[float, ...] = ()
     """Last driver ``NPU load:`` reading, percent per core."""
+    app_time_us: float | None = None
+    """The application's own time for one inference printed beside the table (``Total
+    inference time (in milliseconds…): 151.6830 ms``), microseconds; median over its lines;
+    ``None`` when the log prints none. It includes what the table does not: input/output
+    copies, cache syncs."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()
