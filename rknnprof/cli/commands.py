@@ -21,6 +21,7 @@ from rknnprof.cli.options import (
     rule_code_argument,
     rule_option_option,
     rule_prefix_option,
+    summary_option,
     top_option,
 )
 from rknnprof.errors import EXIT_FAILED, RknnprofError
@@ -206,8 +207,7 @@ def formats_command() -> None:
 @click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
 @top_option("Rows per table (table, markdown and html).")
-@click.option("--summary/--no-summary", default=True,
-              help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
+@summary_option("Markdown")
 @color_option()
 @quiet_option()
 def compare(base: str, current: str, fmt: str | None, output: str | None,
@@ -253,8 +253,7 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
 @output_option("the verdict")
 @fail_on_option(LEVELS[1:], "error", "Exit 1 on a failed budget of this level or a higher "
                                      "one (warn is taken for warning).")
-@click.option("--summary/--no-summary", default=True,
-              help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
+@summary_option("the Markdown verdict")
 @color_option()
 @quiet_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,

@@ -1,7 +1,7 @@
 """Options that several commands share, declared once: ``-f/--format`` (choices from the format
-registry), ``-o/--output``, ``--top``, ``--color``, ``-q/--quiet``, ``--fail-on`` (one vocabulary
-for every command), ``--platform`` and the rule-code options (with shell-completion values); and
-the rule that turns ``-f`` / ``-o`` into one format.
+registry), ``-o/--output``, ``--top``, ``--summary/--no-summary``, ``--color``, ``-q/--quiet``,
+``--fail-on`` (one vocabulary for every command), ``--platform`` and the rule-code options (with
+shell-completion values); and the rule that turns ``-f`` / ``-o`` into one format.
 
 Only click and the format registry are imported here, so ``rknnprof --help`` stays light.
 """
@@ -124,6 +124,12 @@ def top_option(help: str) -> Callable[[F], F]:  # noqa: A002 - click's own keywo
     """``--top N`` (at least 1, default :data:`DEFAULT_TOP`)."""
     return click.option("--top", default=DEFAULT_TOP, show_default=True,
                         type=click.IntRange(min=1), help=help)
+
+
+def summary_option(what: str) -> Callable[[F], F]:
+    """``--summary/--no-summary`` (on by default); ``what`` names the Markdown appended."""
+    return click.option("--summary/--no-summary", default=True,
+                        help=f"Append {what} to $GITHUB_STEP_SUMMARY when it is set.")
 
 
 def color_option(help: str = "Colour in terminal output (NO_COLOR is honoured).",  # noqa: A002
