@@ -12,7 +12,7 @@ saving range and the words of its fix that carry the change. Figures come from t
   (8,261 us) and Concats #5 2837, #7 4277, #14 2884, #16 4135, #24 5672, #26 8445 (28,250 us):
   3254 + 10141 = 13,395 us; #36, #38, #41, #45 move 11.6-11.9 GB/s (bandwidth-bound): none.
   Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us. One frame, and same-shape
-  twins twice apart (#26 Concat 8445 us vs #38 3526 us…): re-measure.
+  twins twice apart (#26 Concat 8,445 us vs #38 3,526 us…): re-measure.
 * 36 (yolo26n, core 0): Concat 1645, Add 580: 591 + 228 = 819 us; 9 C3k2 Splits 590 us
   (#60, #148 follow a Reshape: not C2f); two exSDPAttention 1338 + 1,336 us, no latency claim.
 * 03 (three cores, elided): #7 ConvExSwish 3,973 us on core 0 alone under the mask.
