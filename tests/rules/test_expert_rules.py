@@ -80,7 +80,7 @@ def test_post_processing_ignores_a_deep_softmax_and_an_output_layout_tail() -> N
 
 
 def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
-    # table total 1785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
+    # table total 1,785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
     # #4 Concat 300 us have the same shapes and cycles in the one frame; no frequency list
     outside, caveat, twins = findings("RKN050_outside", "RKN050")
     assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
@@ -97,7 +97,7 @@ def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
 
 
 def test_input_resolution_scales_the_conv_time_by_the_pixels() -> None:
-    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4000 us and #3 ConvRelu 2000 us: each keeps
+    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4,000 us and #3 ConvRelu 2,000 us: each keeps
     # a quarter of its time
     found = finding("RKN071", "RKN071")
     assert found.saving_by_layer == ((2, 3000.0), (3, 1500.0)) and found.est_saving_us == 4500
@@ -112,3 +112,16 @@ def test_input_resolution_tall_input_and_small_input() -> None:
     assert tall.message.startswith("the input is tall (960x544, height 1.8x the width)")
     assert tall.est_saving_us == 0 and tall.severity.value == "info"
     assert not findings("RKN071_ok", "RKN071")
+
+
+def test_norm_wrapped_in_transposes_with_its_affine() -> None:
+    # #3 Transpose 300 -> #4 exNorm 200 -> #5 Transpose 280 -> #6 Mul 90 -> #7 Add 80, the
+    # Mul/Add by (1,64,1,1): the wrappers and the affine go (750 us), the norm stays
+    found = finding("RKN072", "RKN072")
+    assert found.layer_ids == (3, 4, 5, 6, 7)
+    assert dict(found.saving_by_layer) == {3: 300, 5: 280, 6: 90, 7: 80}
+    assert found.est_saving_us == 750 and found.confidence is Confidence.MEDIUM
+    assert "#3 Transpose -> #4 exNorm -> #5 Transpose -> #6 Mul -> #7 Add; together 950 us" in (
+        found.message)
+    assert "fold the per-channel Mul/Add into the next conv" in found.fix
+    assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose
