@@ -78,7 +78,11 @@ class _TextBuffer(io.TextIOWrapper):
 
     def getvalue(self) -> str:
         self.flush()
-        return self.buffer.getvalue().decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+        view = self.buffer.getbuffer()  # type: ignore[attr-defined]
+        try:  # decoded in place: BytesIO.getvalue() would copy the bytes first
+            return str(view, "utf-8", "surrogatepass")
+        finally:
+            view.release()
 
 
 @cli.command()
@@ -139,7 +143,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
                             fail_on=fail_on)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    emit(buffer.getvalue(), output, color=options.color)
+    text = buffer.getvalue()
+    buffer.close()  # its bytes go now: a long capture's trace report is megabytes
+    emit(text, output, color=options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)
