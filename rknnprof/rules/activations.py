@@ -153,8 +153,8 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
 
     Why it costs time:
         The guide lists non-ReLU activations among the three kinds of inefficient operators
-        (User Guide Table 8-5): ReLU is applied free as the conv writes its output, SiLU is not. Corpus
-        01 measures it inside one table: #12 ConvExSwish 1x1 64->64 at 240x240 takes 2,306 us,
+        (User Guide Table 8-5): ReLU is applied free as the conv writes its output, SiLU is
+        not. Corpus 01 measures it inside one table: #12 ConvExSwish 1x1 64->64 at 240x240 takes 2,306 us,
         #70 Conv with the same shapes and cycles 928 us. The model zoo's yolov5s_relu runs at
         66.1 FPS against 48.4 FPS for yolov5s on RK3588. And the fused non-ReLU convs do not
         split across NPU cores (operator list: ConvolutionRelu is multi-core, ConvolutionSwish
