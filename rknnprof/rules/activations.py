@@ -220,5 +220,9 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule(CODE, NAME, Severity.WARNING,
          "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
-         "splits across cores", check_activation_swap, source=SOURCE),
+         "splits across cores", check_activation_swap, source=SOURCE,
+         basis=("per layer: the difference against a same-shape plain conv in this log; else 26.8%"
+                " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS)"),
+         confidence=("high with an in-log pair, medium with the model-zoo figure; the finding "
+                     "takes the lowest of its layers'")),
 )

@@ -271,5 +271,9 @@ RULES = (
          source=sources(cite("guide", "§5.2, §5.10, §8.1.1, §8.1.2, §10.8"),
                  cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
                  issue("airockchip/rknn_model_zoo", 167), cite("zoo-frequency"),
-                 issue(TOOLKIT2, 294))),
+                 issue(TOOLKIT2, 294)),
+         basis=("measurement caveats: 0; a lowered clock: NPU time x (1 - clock / maximum); "
+                "time outside the table: the application's time minus the table total"),
+         confidence=("low for the clock (time is not linear in it); medium for time outside "
+                     "the table; caveats claim 0")),
 )
