@@ -60,8 +60,8 @@ def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
     measured = (" (on an RK3568: 35.7 ms at level 4 against 19.8 ms at level 0)"
                 if (profile.platform or "") in ("rk3566", "rk3568") else "")
     message = ("per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which add debugging "
-               "code and turn off some parallel mechanisms (the guide): absolute times run "
-               f"high{measured}, shares between layers stay comparable")
+               "code and turn off some parallel mechanisms (the guide): absolute times are "
+               f"inflated{measured}, shares between layers stay comparable")
     fix = ("time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs "
            "averaged) before and after each change")
     if unclocked:
