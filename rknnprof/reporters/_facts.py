@@ -244,10 +244,25 @@ def versions_text(profile: Profile) -> str:
 
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
-    """``Advice: 6 findings, up to 39.78 ms at stake``: ``Profile.potential_saving_us``."""
+    """``Advice: 6 findings, up to 39.78 ms at stake (an upper bound, no layer counted twice)``:
+    ``Profile.potential_saving_us``, the findings combined per layer."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
     stake = profile.potential_saving_us
-    return head + (f", up to {frame_ms(stake)} at stake" if stake else "")
+    return head + (f", up to {frame_ms(stake)} at stake (an upper bound, no layer counted twice)"
+                   if stake else "")
+
+
+def evidence_text(finding: Finding) -> str:
+    """``evidence (medium): <basis>; throughput: up to 3x the frames per second (<bound>)``:
+    what the saving rests on and how well, and a throughput gain kept apart from latency;
+    ``""`` when the finding has neither."""
+    parts = []
+    if finding.basis and (finding.est_saving_us or finding.throughput_gain is None):
+        parts.append(f"evidence ({finding.confidence.value}): {finding.basis}")
+    gain = finding.throughput_gain
+    if gain is not None:
+        parts.append(f"throughput: up to {gain.factor:g}x the frames per second ({gain.bound})")
+    return "; ".join(parts)
 
 
 def saving_text(finding: Finding, profile: Profile) -> str:
@@ -282,6 +297,7 @@ def footer_head(report: Report, profile: Profile) -> str:
 
 __all__ = [
     "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
+    "evidence_text",
     "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
     "kind_note", "layer_cycles", "layer_share", "part_us", "platform_text",

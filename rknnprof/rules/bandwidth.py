@@ -102,5 +102,8 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule("RKN010", "bandwidth-bound", Severity.WARNING,
          "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound,
-         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7"))),
+         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7")),
+         basis=('none: no change the log can price; the DDR cycles above the NPU cycles are shown '
+                'as a ceiling only'),
+         confidence='low (0 us claimed)'),
 )

@@ -335,14 +335,21 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
          "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv,
-         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)"))),
+         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)")),
+         basis=("the Pads' measured time (zero padding is free in the Conv)"),
+         confidence='medium (the log does not print the Pad mode)'),
     Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
-         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5"))),
+         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
+         basis=('the measured time of every op of each chain but its largest'),
+         confidence='high'),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
          "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
          "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
          "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
-         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu"))),
+         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu")),
+         basis=('the measured time of the chain ops the fused op replaces (GLU: Sigmoid + Mul; '
+                'LayerNorm: all but the largest)'),
+         confidence="low (the fused op's own cost is assumed, not measured)"),
 )
