@@ -14,7 +14,6 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
-from rknnprof.analysis.stats import percentile
 from rknnprof.model import Bound, Finding, Profile, Report, ReportWarning, Target
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
@@ -193,9 +192,8 @@ def frames_text(profile: Profile) -> str:
     if profile.frames <= 1 or not profile.layers:
         return ""
     text = f"{profile.frames} frames (per-layer medians)"
-    if profile.frame_times_us:
-        p50 = percentile(profile.frame_times_us, 50)
-        p90 = percentile(profile.frame_times_us, 90)
+    p50, p90 = profile.frame_time_p50_us, profile.frame_time_p90_us
+    if p50 is not None and p90 is not None:
         text += f" · frame p50 {frame_ms(p50)} · p90 {frame_ms(p90)}"
     return text
 

@@ -77,3 +77,20 @@ def test_post_processing_claims_the_decode_tail_after_the_last_feature_conv() ->
 
 def test_post_processing_ignores_a_deep_softmax_and_an_output_layout_tail() -> None:
     assert not findings("RKN060_ok", "RKN060")
+
+
+def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
+    # table total 1785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
+    # #4 Concat 300 us have the same shapes and cycles in the one frame; no frequency list
+    outside, caveat, twins = findings("RKN050_outside", "RKN050")
+    assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
+    assert outside.saving_by_layer == () and outside.confidence is Confidence.MEDIUM
+    assert "inference time 2.32 ms is 536 us above the per-layer table's 1.78 ms" in (
+        outside.message)
+    assert "rknn_mem_sync one way only" in outside.fix
+    assert "no CPU/NPU/DDR frequency list" in caveat.message
+    assert caveat.fix.startswith("fix the clocks before profiling")
+    assert twins.layer_ids == (3, 4) and twins.est_saving_us == 0
+    assert "#3 Concat (Concat:/neck/Concat_0) 900 us against 300 us for #4 (3.0x)" in (
+        twins.message)
+    assert twins.fix.startswith("re-measure")
