@@ -119,3 +119,20 @@ def test_08_single_frame_twins_that_differ_twice_are_flagged() -> None:
     [twins] = [f for f in codes(only("08_"), "RKN050") if "sibling" in f.message]
     assert twins.layer_ids == (26, 38, 24, 36, 29, 41, 32, 44, 22, 34)
     assert "14,244 us (8.7% of the frame)" in twins.message
+
+
+def test_01_input_resolution_comes_first() -> None:
+    # 01: InputOperator (1,3,1920,1920) = 9x 640x640; its 66 conv-family rows (57 ConvExSwish,
+    # 3 ConvSigmoid, 3 ConvClip, 3 Conv) take 100965 + 1974 + 701 + 1526 = 105166 us
+    profile = only("01_")
+    [found] = codes(profile, "RKN071")
+    assert profile.findings[0] is found
+    assert found.est_saving_us == pytest.approx(105166 * (1 - 1 / 9))
+    assert "1920x1920, 9.0x the pixels of the usual 640x640: the 66 conv layers take 105,166 us" in (
+        found.message)
+
+
+@pytest.mark.parametrize("prefix", ["07_", "36_", "08_", "04_"])
+def test_usual_inputs_get_no_resolution_finding(prefix: str) -> None:
+    # 07 and 36 are 640x640, 08 two 160x640 (wide), 04 224x224
+    assert not codes(only(prefix), "RKN071")

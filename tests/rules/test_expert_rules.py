@@ -94,3 +94,21 @@ def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
     assert "#3 Concat (Concat:/neck/Concat_0) 900 us against 300 us for #4 (3.0x)" in (
         twins.message)
     assert twins.fix.startswith("re-measure")
+
+
+def test_input_resolution_scales_the_conv_time_by_the_pixels() -> None:
+    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4000 us and #3 ConvRelu 2000 us: each keeps
+    # a quarter of its time
+    found = finding("RKN071", "RKN071")
+    assert found.saving_by_layer == ((2, 3000.0), (3, 1500.0)) and found.est_saving_us == 4500
+    assert found.confidence is Confidence.MEDIUM
+    assert found.message.startswith("the input is 1280x1280, 4.0x the pixels of the usual 640x640")
+    assert "at 640x640 they would take about 1,500 us" in found.message
+    assert found.fix.startswith("export the model at 640x640")
+
+
+def test_input_resolution_tall_input_and_small_input() -> None:
+    [tall] = findings("RKN071_tall", "RKN071")
+    assert tall.message.startswith("the input is tall (960x544, height 1.8x the width)")
+    assert tall.est_saving_us == 0 and tall.severity.value == "info"
+    assert not findings("RKN071_ok", "RKN071")
