@@ -32,7 +32,7 @@ def append_step_summary(markdown: str) -> None:
         with open(target, "a", encoding="utf-8") as f:
             f.write(markdown)
     except OSError as e:
-        click.echo(f"warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
+        click.echo(f"Warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
 
 
 def summarize_compare(result: CompareResult, top: int) -> None:

@@ -111,7 +111,7 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
     Why it costs time:
         A convolution's MACs and bytes grow with its output height x width, so every conv in
         the network costs in proportion to the input's pixels: corpus 01 runs yolov8n at
-        1920x1920, 9x the pixels of 640x640, and its convs take 105166 us of the 128441 us
+        1920x1920, 9x the pixels of 640x640, and its convs take 105,166 us of the 128,441 us
         frame. The guide, for operators of the same size: "a size with a larger Width and a
         smaller Height is more friendly to DDR reading and writing" (Figure 8-11).
 

@@ -10,7 +10,7 @@ saving range and the words of its fix that carry the change. Figures come from t
 * 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Adds
   #10 2131, #19 2093, #29 4037, #41 1835 and Concats 37,404 us: 3977 + 13427 = 17,404 us.
   Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us. One frame, and same-shape
-  twins twice apart (#26 Concat 8445 us vs #38 3526 us…): re-measure.
+  twins twice apart (#26 Concat 8,445 us vs #38 3,526 us…): re-measure.
 * 36 (yolo26n, core 0): Concat 1645, Add 580: 591 + 228 = 819 us; 9 C3k2 Splits 590 us
   (#60, #148 follow a Reshape: not C2f); two exSDPAttention 1338 + 1,336 us, no latency claim.
 * 03 (three cores, elided): #7 ConvExSwish 3,973 us on core 0 alone under the mask.

@@ -80,7 +80,7 @@ def test_post_processing_ignores_a_deep_softmax_and_an_output_layout_tail() -> N
 
 
 def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
-    # table total 1785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
+    # table total 1,785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
     # #4 Concat 300 us have the same shapes and cycles in the one frame; no frequency list
     outside, caveat, twins = findings("RKN050_outside", "RKN050")
     assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
@@ -97,7 +97,7 @@ def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
 
 
 def test_input_resolution_scales_the_conv_time_by_the_pixels() -> None:
-    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4000 us and #3 ConvRelu 2000 us: each keeps
+    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4,000 us and #3 ConvRelu 2,000 us: each keeps
     # a quarter of its time
     found = finding("RKN071", "RKN071")
     assert found.saving_by_layer == ((2, 3000.0), (3, 1500.0)) and found.est_saving_us == 4500
