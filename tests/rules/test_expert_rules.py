@@ -112,3 +112,16 @@ def test_input_resolution_tall_input_and_small_input() -> None:
     assert tall.message.startswith("the input is tall (960x544, height 1.8x the width)")
     assert tall.est_saving_us == 0 and tall.severity.value == "info"
     assert not findings("RKN071_ok", "RKN071")
+
+
+def test_norm_wrapped_in_transposes_with_its_affine() -> None:
+    # #3 Transpose 300 -> #4 exNorm 200 -> #5 Transpose 280 -> #6 Mul 90 -> #7 Add 80, the
+    # Mul/Add by (1,64,1,1): the wrappers and the affine go (750 us), the norm stays
+    found = finding("RKN072", "RKN072")
+    assert found.layer_ids == (3, 4, 5, 6, 7)
+    assert dict(found.saving_by_layer) == {3: 300, 5: 280, 6: 90, 7: 80}
+    assert found.est_saving_us == 750 and found.confidence is Confidence.MEDIUM
+    assert "#3 Transpose -> #4 exNorm -> #5 Transpose -> #6 Mul -> #7 Add; together 950 us" in (
+        found.message)
+    assert "fold the per-channel Mul/Add into the next conv" in found.fix
+    assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose

@@ -296,6 +296,19 @@ def expert_fixtures() -> dict[str, list[str]]:
     f["RKN071"] = [*info(), *table(big)]
     f["RKN071_ok"] = [*info(), *table(clean())]
     f["RKN071_tall"] = [*info(), *table([io_in(shape(1, 3, 960, 544))] + clean()[1:])]
+    # RKN072: LayerNorm over the last axis of NCHW: Transpose 300 -> exNorm 200 -> Transpose
+    # 280, then the per-channel Mul 90 and Add 80 (gamma, beta as (1,64,1,1)); the _ok log has
+    # the exNorm over the channels with no Transpose around it
+    nhwc, g = shape(1, 80, 80, 64), shape(1, 64, 1, 1)
+    norm = [row("Transpose", c64, nhwc, 300, 1600, "Transpose:/neck/norm/Transpose"),
+            row("exNorm", nhwc, nhwc, 200, 1600, "exNorm:/neck/norm/LayerNormalization",
+                dtype="FLOAT16"),
+            row("Transpose", nhwc, c64, 280, 1600, "Transpose:/neck/norm/Transpose_1"),
+            row("Mul", f"{c64},{g}", c64, 90, 800, "Mul:/neck/norm/Mul"),
+            row("Add", f"{c64},{g}", c64, 80, 800, "Add:/neck/norm/Add")]
+    f["RKN072"] = [*info(), *table(clean(extra=norm))]
+    f["RKN072_ok"] = [*info(), *table(clean(extra=[norm[1][:3] + (c64, c64) + norm[1][5:],
+                                                   *norm[3:]]))]
     f["RKN050_outside"] = [*info(), "rknn_run", *table(rows),
                            f"Total inference time (in milliseconds, 4 decimal places): "
                            f"{app_ms:.4f} ms"]
