@@ -113,7 +113,8 @@ class MarkdownReporter(Reporter):
                 lines += table_lines(view)
         if profile.findings:
             lines += self._findings(profile)
-        lines += self._footer(report, profile)
+        if F.footer_head(report, profile):
+            lines += self._footer(report, profile)
         return lines
 
     def _findings(self, profile: Profile) -> list[str]:

@@ -58,3 +58,16 @@ def test_compare_headline_gives_frames_in_ms() -> None:
     base = str(SAMPLES / "yolov5s_rk3588_perf.txt")
     text = _run("compare", base, base)
     assert "total 28.02 ms → 28.02 ms (+0 us, +0.0%)" in text
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_a_clean_log_gets_no_footer(fmt: str) -> None:
+    # issue #13 defect 6: "0 skipped rows · 0 warnings" was printed under every report
+    text = _run("analyze", str(SAMPLES / "yolov5s_rk3588_perf.txt"), "-f", fmt)
+    assert "skipped row" not in text and "0 warnings" not in text
+
+
+def test_the_rk3568_measurement_is_not_quoted_for_other_socs() -> None:
+    # corpus 09 is toolkit1 on RV1126: its one caveat quoted an RK3568 A/B measurement
+    text = _run("analyze", str(corpus_file("09_")))
+    assert "RK3568" not in text and "absolute times are inflated" in " ".join(text.split())
