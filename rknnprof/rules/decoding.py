@@ -164,5 +164,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule(CODE, NAME, Severity.ERROR,
          "Softmax/DFL decoding and box-decode tails running on the NPU inside the model: "
-         "move them out", check_post_processing, source=SOURCE),
+         "move them out", check_post_processing, source=SOURCE,
+         basis=("the decode layers' measured time (the CPU decode that replaces them is not in the"
+                " log); ranking only: the softmax op types' NPU time"),
+         confidence=("medium")),
 )

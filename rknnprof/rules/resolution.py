@@ -140,5 +140,8 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
 RULES = (
     Rule(CODE, NAME, Severity.WARNING,
          "An input with many times the pixels of 640x640, or taller than wide",
-         check_input_resolution, source=SOURCE),
+         check_input_resolution, source=SOURCE,
+         basis=("the conv layers' time x (1 - 640x640 / input pixels): conv work is proportional "
+                "to the pixels"),
+         confidence=("medium (the data copies that also shrink are not counted)")),
 )
