@@ -27,10 +27,10 @@ SOURCE = sources(cite("ops", "exNorm: float16 only, axes [1] or [1,2,3]"),
                  cite("guide", "§8.5.3 LayerNorm subgraph fusion"),
                  cite("guide", "§8.4.4 combining similar terms"))
 FIX = ("export the norm over an axis exNorm takes directly, [1] (LayerNorm over the channels "
-       "of NCHW) or [1,2,3] (GroupNorm with one group), so no Transpose wraps it; where the "
-       "model allows, a BatchNorm folds into the conv and removes the norm; fold the "
-       "per-channel Mul/Add into the next conv's weights and bias (w' = w x gamma, "
-       "b' = b + w x beta)")
+       "of NCHW) or [1,2,3] (GroupNorm with one group), so no Transpose wraps it and the "
+       "per-channel Mul/Add fuse into it (the LayerNorm fusion takes Mul + Add); else fold them "
+       "into the next conv's weights and bias (w' = w x gamma, b' = b + w x beta); where the "
+       "model allows, a BatchNorm folds into the conv and removes the norm")
 
 
 def _elements(shape: tuple[int, ...] | None) -> int:

@@ -88,9 +88,10 @@ def _orientation(context: RuleContext, height: int, width: int,
         return
     yield Finding(
         code=CODE, name=NAME, severity=Severity.INFO,
-        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width): "
-                 "the guide finds convolutions of the same size more DDR-friendly with a larger "
-                 "width and a smaller height; no figure for the gain is published"),
+        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width); "
+                 "the guide: for operators of the same scale, \"a size with a larger Width and a "
+                 "smaller Height is more friendly to DDR reading and writing\"; it publishes no "
+                 "figure for the gain"),
         fix=(f"if the content allows, feed the image rotated ({width}x{height}) and rotate the "
              "results back, or export the model for the wide orientation"),
         layer_ids=(layer.id,),

@@ -123,5 +123,5 @@ def test_norm_wrapped_in_transposes_with_its_affine() -> None:
     assert found.est_saving_us == 750 and found.confidence is Confidence.MEDIUM
     assert "#3 Transpose -> #4 exNorm -> #5 Transpose -> #6 Mul -> #7 Add; together 950 us" in (
         found.message)
-    assert "fold the per-channel Mul/Add into the next conv" in found.fix
+    assert "the per-channel Mul/Add fuse into it" in found.fix and "next conv" in found.fix
     assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose
