@@ -34,7 +34,8 @@ def test_the_helpers_spell_the_rule() -> None:
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
 def test_sample_report_follows_the_rule(fmt: str) -> None:
-    text = " ".join(_run("analyze", str(SAMPLES / "yolov5s_rk3588_perf.txt"), "-f", fmt).split())
+    text = _run("analyze", str(SAMPLES / "yolov5s_rk3588_perf.txt"), "-f", fmt)
+    text = " ".join(text.replace("#&#8203;", "#").split())  # Markdown breaks issue autolinks
     assert "total 28.02 ms" in text  # the log's Total Operator Elapsed Per Frame Time 28023 us
     assert "#60 Resize (Resize:/model.15/Resize) 1,873 us" in text  # the log: Resize CPU 1873
     assert BARE_US.findall(text) == [] and FRAME_IN_US.findall(text) == []

@@ -125,3 +125,18 @@ def test_norm_wrapped_in_transposes_with_its_affine() -> None:
         found.message)
     assert "the per-channel Mul/Add fuse into it" in found.fix and "next conv" in found.fix
     assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose
+
+
+def test_post_processing_tail_stops_at_an_attention() -> None:
+    # a transformer end: ... Conv, exMatMul, Add, Softmax, output: the tail is Add + Softmax
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+
+    def lay(i, op, t, shape=(1, 64, 1, 100)):
+        return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
+
+    layers = (lay(1, "Conv", 500), lay(2, "exMatMul", 900), lay(3, "Add", 40),
+              lay(4, "Softmax", 60), Layer(5, "OutputOperator", Target.CPU, time_us=2))
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+    [found] = by_code("RKN060").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
+    assert found.layer_ids == (3, 4) and found.est_saving_us == 100
