@@ -327,6 +327,10 @@ def test_rkn023_sigmoid_after_conv_add_is_one_finding() -> None:
     [finding] = run("RKN023", profile)
     assert (finding.layer_ids, finding.est_saving_us) == ((1, 2, 3, 4), 65)
     assert "not Conv+Add+Sigmoid" in finding.message
+    gate = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+             L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+             L(3, "Mul", NPU, 30, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
+    assert run("RKN023", gate) == []  # a Sigmoid gating a Mul: ReLU cannot replace it
 
 
 def test_rkn023_convexswish_add_and_shape_mismatch_are_quiet() -> None:
@@ -369,7 +373,7 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     # latency: the corpus-measured speed-ups (Add 1.65x, Concat 1.56x); Conv has none: 0
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65)),
                                              4: pytest.approx(2002 * (1 - 1 / 1.56))}
-    assert "Conv: no measured speed-up, 3,000 us not counted" in finding.message
+    assert "not counted: Conv 3,000 us (no measured speed-up)" in finding.message
     assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
     assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
@@ -377,7 +381,7 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     waiting = L(4, "Concat", NPU, 2002, workload_pct=one, bound=Bound.BANDWIDTH)
     [finding] = run("RKN030", P(*profile.layers[:3], waiting), "rk3588")
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65))}
-    assert "1 bandwidth-bound layer(s), 2,002 us: the cores share DDR" in finding.message
+    assert "1 bandwidth-bound layer(s) 2,002 us (the cores share one DDR)" in finding.message
 
 
 def test_rkn030_split_run_single_core_soc_and_small_nets_are_quiet() -> None:
