@@ -303,7 +303,8 @@ def footer_head(report: Report, profile: Profile) -> str:
 
 
 __all__ = [
-    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "biggest_win", "bound_items", "bound_parts",
+    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "biggest_win", "bound_items",
+    "bound_parts",
     "evidence_text",
     "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
