@@ -211,6 +211,7 @@ def load_report(path: PathLike) -> Report:
     saved JSON report (read back as it was analysed), decided by the file's content."""
     from rknnprof.parsers.saved import is_saved_report, load_saved_report
 
-    if is_saved_report(path):
-        return load_saved_report(path)
-    return analyze([os.fspath(path)])
+    name = os.fspath(path)
+    if is_saved_report(name):
+        return load_saved_report(name)
+    return analyze([name])

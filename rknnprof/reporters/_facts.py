@@ -286,11 +286,11 @@ def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
 
 
 def footer_head(report: Report, profile: Profile) -> str:
-    """``1 skipped row · 2 warnings``."""
-    return (
-        f"{plural(len(profile.skipped_rows), 'skipped row')} · "
-        f"{plural(len(warnings_for(report, profile)), 'warning')}"
-    )
+    """``1 skipped row · 2 warnings``; the parts that are not zero, ``""`` when both are (a
+    clean log gets no footer: "0 skipped rows · 0 warnings" on every report was noise)."""
+    counts = [(len(profile.skipped_rows), "skipped row"),
+              (len(warnings_for(report, profile)), "warning")]
+    return " · ".join(plural(n, word) for n, word in counts if n)
 
 
 __all__ = [

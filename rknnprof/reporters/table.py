@@ -143,8 +143,9 @@ class TableReporter(Reporter):
         if profile.findings:
             console.print()
             console.print(self._findings(profile))
-        console.print()
-        console.print(self._footer(report, profile))
+        if F.footer_head(report, profile):
+            console.print()
+            console.print(self._footer(report, profile))
 
     def _view(self, view: V.TableView, width: int) -> RenderableType:
         columns = [c for c in view.columns if c.key != "output" or width >= WIDE]

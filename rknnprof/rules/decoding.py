@@ -25,6 +25,11 @@ DECODE_MARKERS = SOFTMAX_OPS | {"Gather", "GatherElements", "Slice", "Sub", "Div
                                 "exDataConvert", "ReduceMax", "ReduceSum"}
 """A tail counts as post-processing when it holds one of these (or a DFL): a tail of only
 Reshape/Concat/Transpose is the model's own output layout."""
+TAIL_OPS = DECODE_MARKERS | {"Reshape", "Transpose", "Concat", "Split", "Mul", "Add",
+                             "Sigmoid", "Resize", "Squeeze", "Unsqueeze", "Flatten", "Cast",
+                             "ReduceMean", "Max", "Min", "Clip"}
+"""Op types a decode tail is made of; any other op (a MatMul, an attention, a norm) ends the
+scan, so a network without convs near its end is never read as one long tail."""
 LIKELY_DECODE = ("Sigmoid", "Sub", "Mul", "Div", "Gather", "Slice", "exDataConvert")
 """Op types a ranking-only log mentions as probably part of the decode (named, not claimed)."""
 OUTPUT_WINDOW = 6
@@ -44,7 +49,7 @@ def _is_dfl(layer: Layer) -> bool:
 def _tail(layers: Sequence[Layer]) -> list[Layer]:
     """The NPU layers after the last feature conv, in table order (a conv named DFL, or fed by
     a softmax, belongs to the decode; outputs and CPU layers are skipped, CPU ones being
-    RKN001's)."""
+    RKN001's); the scan also ends at an op no decode is made of (``TAIL_OPS``)."""
     tail: list[Layer] = []
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
@@ -53,6 +58,8 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
         after_softmax = index > 0 and layers[index - 1].op_type in SOFTMAX_OPS and feeds(
             layers[index - 1], layer)
         if is_conv(layer) and not (_is_dfl(layer) or after_softmax):
+            break
+        if not is_conv(layer) and layer.op_type not in TAIL_OPS:
             break
         tail.append(layer)
     tail.reverse()
@@ -122,13 +129,13 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     """
     What it finds:
         Post-processing compiled into the model and run on the NPU. From the layer rows: the
-        tail after the last feature conv (a conv named DFL or fed by a softmax counts as
-        decode) when it holds a softmax-family op (exSoftmax13, Softmax, ArgMax, TopK…), a
-        DFL, exDataConvert, Gather, Slice, Sub, Div or Exp, plus any softmax/DFL layer with an
-        OutputOperator within 6 layers (one decode per branch). From the ranking table, when
-        it shows softmax-family op types that no printed row does (ranking-only logs, elided
-        rows): their NPU time. At least 1% of the frame (option RKN060.min_share). CPU ones
-        are RKN001's.
+        tail after the last feature conv (a conv named DFL or fed by a softmax counts as decode;
+        the tail holds only reshaping, elementwise and decode ops) when it holds a softmax-
+        family op (exSoftmax13, Softmax, ArgMax, TopK…), a DFL, exDataConvert, Gather, Slice,
+        Sub, Div or Exp, plus any softmax/DFL layer with an OutputOperator within 6 layers (one
+        decode per branch). From the ranking table, when it shows softmax-family op types that
+        no printed row does (ranking-only logs, elided rows): their NPU time. At least 1% of the
+        frame (option RKN060.min_share). CPU ones are RKN001's.
 
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, do not
@@ -164,5 +171,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule(CODE, NAME, Severity.ERROR,
          "Softmax/DFL decoding and box-decode tails running on the NPU inside the model: "
-         "move them out", check_post_processing, source=SOURCE),
+         "move them out", check_post_processing, source=SOURCE,
+         basis=("the decode layers' measured time (the CPU decode that replaces them is not in the"
+                " log); ranking only: the softmax op types' NPU time"),
+         confidence=("medium")),
 )
