@@ -252,10 +252,10 @@ def advice_head(profile: Profile) -> str:
 
 def evidence_text(finding: Finding) -> str:
     """``evidence (medium): <basis>; throughput: up to 3x the frames per second (<bound>)``:
-    what the saving rests on and how well, and a throughput gain kept apart from latency;
-    ``""`` when the finding has neither."""
+    what a saving rests on and how well, and a throughput gain kept apart from latency;
+    ``""`` when the finding claims neither (a caveat)."""
     parts = []
-    if finding.basis and (finding.est_saving_us or finding.throughput_gain is None):
+    if finding.basis and finding.est_saving_us:
         parts.append(f"evidence ({finding.confidence.value}): {finding.basis}")
     gain = finding.throughput_gain
     if gain is not None:

@@ -87,13 +87,15 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     latency = (f"Under {mask} only {kinds} split; at the speed-ups measured in the corpus "
                f"(Add 1.65x, Concat 1.56x) that cuts {us(saving.total_us)} per frame"
                if split else f"{mask} splits none of these op types")
+    left_out = []
     if unmeasured:
-        left_out = time_of(la for la in split if la.op_type in unmeasured and la not in waiting)
-        latency += (f" ({', '.join(unmeasured[:3])}: no measured speed-up, {us(left_out)} not "
-                    "counted)")
+        time = time_of(la for la in split if la.op_type in unmeasured and la not in waiting)
+        left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
     if waiting:
-        latency += (f" ({len(waiting)} bandwidth-bound layer(s), {us(time_of(waiting))}: the "
-                    "cores share DDR, not counted)")
+        left_out.append(f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
+                        "cores share one DDR)")
+    if left_out:
+        latency += f"; not counted: {', '.join(left_out)}"
     yield Finding(
         code="RKN030", name="multi-core-imbalance",
         severity=grade(saving.total_us, total, cap=Severity.WARNING) if saving.total_us
@@ -160,7 +162,7 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         the run used 1 of rk3588's 3 NPU cores (every WorkLoad 100%/0%/0%; 14,370 us of NPU
         time on core 0, the other 2 idle). Under RKNN_NPU_CORE_0_1_2 only Add, Concat, Conv
         split; at the speed-ups measured in the corpus (Add 1.65x, Concat 1.56x) that cuts 522 us
-        per frame (Conv: no measured speed-up, 810 us not counted); ConvExSwish, ConvSigmoid,
+        per frame; not counted: Conv 810 us (no measured speed-up); ConvExSwish, ConvSigmoid,
         MaxPool stay on core 0 under any mask
 
     How to fix:

@@ -369,7 +369,7 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     # latency: the corpus-measured speed-ups (Add 1.65x, Concat 1.56x); Conv has none: 0
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65)),
                                              4: pytest.approx(2002 * (1 - 1 / 1.56))}
-    assert "Conv: no measured speed-up, 3,000 us not counted" in finding.message
+    assert "not counted: Conv 3,000 us (no measured speed-up)" in finding.message
     assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
     assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
@@ -377,7 +377,7 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     waiting = L(4, "Concat", NPU, 2002, workload_pct=one, bound=Bound.BANDWIDTH)
     [finding] = run("RKN030", P(*profile.layers[:3], waiting), "rk3588")
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65))}
-    assert "1 bandwidth-bound layer(s), 2,002 us: the cores share DDR" in finding.message
+    assert "1 bandwidth-bound layer(s) 2,002 us (the cores share one DDR)" in finding.message
 
 
 def test_rkn030_split_run_single_core_soc_and_small_nets_are_quiet() -> None:
