@@ -167,12 +167,24 @@ UNFUSED_SOURCE = sources(cite("guide", "§8.4.2 fusion rules, Figure 8-7"),
                          cite("ops", "§3 fused Convolution ops (ConvolutionAddRelu)"))
 
 
+GATES = {"Sigmoid", "HardSigmoid", "Tanh"}
+"""Activations that gate (feed a Mul) or squash an output: ReLU cannot stand in for them."""
+
+
+def _gate(layers: tuple[Layer, ...], index: int) -> bool:
+    act = layers[index]
+    return act.op_type in GATES and any(
+        la.op_type in ("Mul", "OutputOperator") and feeds(act, la)
+        for la in following(layers, index, WINDOW))
+
+
 def _act_after_conv_add(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer]]:
     """(ConvAdd, activation) pairs: a standalone non-ReLU activation taking the ConvAdd's output
-    as the next layer."""
-    return [(conv, act) for conv, act in zip(layers, layers[1:])
-            if conv.op_type == "ConvAdd" and act.op_type in ACTIVATIONS
-            and act.op_type not in AFTER_ADD_FUSES and feeds(conv, act)]
+    as the next layer (a Sigmoid/Tanh gating a Mul or squashing an output is left alone)."""
+    return [(conv, layers[i + 1]) for i, conv in enumerate(layers[:-1])
+            if conv.op_type == "ConvAdd" and layers[i + 1].op_type in ACTIVATIONS
+            and layers[i + 1].op_type not in AFTER_ADD_FUSES and feeds(conv, layers[i + 1])
+            and not _gate(layers, i + 1)]
 
 
 def _act_behind_layout(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer, Layer]]:

@@ -158,3 +158,22 @@ def test_norm_chain_through_a_reshape_and_a_transpose() -> None:
               lay(7, "Mul", 20, (x, (1, 32, 1, 1)), x), lay(8, "Conv", 300, (x,), x))
     [found] = by_code("RKN072").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
     assert found.layer_ids == (2, 3, 4, 5, 6, 7) and found.est_saving_us == 125
+
+
+def test_post_processing_leaves_attention_softmax_alone() -> None:
+    # a softmax feeding exMatMul near the output is attention; a ranking with MatMul and 12
+    # Softmax calls is a transformer's
+    from rknnprof.model import Layer, OpTypeStat, Profile, SourceSpan, Target
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+
+    def lay(i, op, t, shape=(1, 8, 100, 100)):
+        return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
+
+    rows = (lay(1, "Softmax", 300), lay(2, "exMatMul", 500), lay(3, "Conv", 200),
+            Layer(4, "OutputOperator", Target.CPU, time_us=2))
+    check = by_code("RKN060").check
+    assert not list(check(Profile(SourceSpan("x"), "t", layers=rows), RuleContext()))
+    ranking = (OpTypeStat("exMatMul", 24, 0, 9000, 9000), OpTypeStat("Softmax", 12, 0, 3000, 3000))
+    assert not list(check(Profile(SourceSpan("x"), "t", ranking=ranking,
+                                  reported_total_time_us=20000), RuleContext()))

@@ -327,6 +327,10 @@ def test_rkn023_sigmoid_after_conv_add_is_one_finding() -> None:
     [finding] = run("RKN023", profile)
     assert (finding.layer_ids, finding.est_saving_us) == ((1, 2, 3, 4), 65)
     assert "not Conv+Add+Sigmoid" in finding.message
+    gate = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+             L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+             L(3, "Mul", NPU, 30, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
+    assert run("RKN023", gate) == []  # a Sigmoid gating a Mul: ReLU cannot replace it
 
 
 def test_rkn023_convexswish_add_and_shape_mismatch_are_quiet() -> None:
