@@ -25,7 +25,8 @@ from rknnprof.cli.options import (
     summary_option,
     top_option,
 )
-from rknnprof.errors import EXIT_FAILED, RknnprofError
+from rknnprof.errors import EXIT_FAILED, NoProfileDataError, RknnprofError
+from rknnprof.model import Report
 from rknnprof.reporters._escape import message_line
 
 
@@ -134,11 +135,20 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
-    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
-                          rule_options=rule_option)
-    print_report_warnings(report.warnings)
     options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
                             fail_on=fail_on)
+    try:
+        report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
+                              rule_options=rule_option)
+    except NoProfileDataError as e:  # a diagnosed failure: the JSON report carries it too
+        failed = e.report
+        if fmt == "json" and isinstance(failed, Report) and failed.failures:
+            print_report_warnings(failed.warnings)
+            buffer = _TextBuffer()
+            renderer("analyze", fmt)(failed, buffer, options)
+            emit(buffer.getvalue(), output, color=options.color)
+        raise
+    print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
     emit(buffer.getvalue(), output, color=options.color)
