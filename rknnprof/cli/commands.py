@@ -186,7 +186,8 @@ def rules_command(code: str | None) -> None:
 
 @cli.command("formats")
 def formats_command() -> None:
-    """List the input families rknnprof understands and how each is detected.
+    """List the input families rknnprof understands and how each is detected, then the output
+    formats of every command and the -o suffixes that pick them.
 
     Families are tried in this order on every line outside a block; the first that recognises
     the line reads the block.
@@ -194,20 +195,28 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rknnprof.cli.output import use_color
+    from rknnprof.cli.output import stdout_is_terminal, use_color
     from rknnprof.parsers import families
+    from rknnprof.reporters.registry import FORMATS
 
-    table = Table(show_lines=True, expand=False)
-    table.add_column("#", justify="right")
-    table.add_column("Family", no_wrap=True)
-    table.add_column("Detected by")
-    table.add_column("Yields")
+    inputs = Table(title="Inputs", title_justify="left", show_lines=True, expand=False)
+    inputs.add_column("#", justify="right")
+    inputs.add_column("Family", no_wrap=True)
+    inputs.add_column("Detected by")
+    inputs.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
-        table.add_row(str(order), parser.family, parser.detection, parser.fields)
-    from rknnprof.cli.output import stdout_is_terminal
-
-    Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
-            soft_wrap=False).print(table)
+        inputs.add_row(str(order), parser.family, parser.detection, parser.fields)
+    outputs = Table(title="Outputs (-f NAME, or -o FILE with one of the suffixes)",
+                    title_justify="left", expand=False)
+    for head in ("Command", "Format", "Suffixes", "What"):
+        outputs.add_column(head, no_wrap=head != "What")
+    for command, formats in FORMATS.items():
+        for fmt in formats.values():
+            outputs.add_row(command, fmt.name, " ".join(fmt.suffixes), fmt.description)
+    console = Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
+                      soft_wrap=False)
+    console.print(inputs)
+    console.print(outputs)
 
 
 # -- compare and check (CI gate) -------------------------------------------------------------
