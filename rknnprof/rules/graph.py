@@ -198,14 +198,14 @@ def _act_behind_layout(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer, La
 def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        Standalone activations the NPU could have fused, where the table shows what stopped
-        it: (a) a non-ReLU activation (LeakyRelu, Sigmoid, PRelu, Clip…) right after a
-        ConvAdd, which no fusion rule covers (only Conv+Add+ReLU fuses, as ConvAddRelu);
-        (b) a plain Conv, then a Transpose or Reshape, then an activation the conv could fuse
-        (guide Figure 8-7). One finding per case, listing the layers. A Conv next to a
-        separate Relu or Add is not reported: the table already shows them adjacent, so the
-        usual fix (make it the Conv's adjacent, only consumer) cannot be told apart from what
-        the graph already is.
+        Standalone activations the NPU could have fused, where the table shows what stopped it:
+        (a) a non-ReLU activation (LeakyRelu, Sigmoid, PRelu, Clip…) right after a ConvAdd,
+        which no fusion rule covers (only Conv+Add+ReLU fuses, as ConvAddRelu), except a
+        Sigmoid/Tanh gating a Mul or squashing an output; (b) a plain Conv, then a Transpose or
+        Reshape, then an activation the conv could fuse (guide Figure 8-7). One finding per
+        case, listing the layers. A Conv next to a separate Relu or Add is not reported: the
+        table already shows them adjacent, so the usual fix (make it the Conv's adjacent, only
+        consumer) cannot be told apart from what the graph already is.
 
     Why it costs time:
         Fused, the activation is applied as the conv writes its output; standalone, the whole
