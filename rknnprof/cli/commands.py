@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import Any
 
 import click
 
@@ -55,12 +56,12 @@ class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
     comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> object:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
         import math
 
         number = super().convert(value, param, ctx)
-        if not math.isfinite(number):  # type: ignore[arg-type]
+        if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
@@ -74,11 +75,12 @@ class _TextBuffer(io.TextIOWrapper):
     largest thing in memory."""
 
     def __init__(self) -> None:
-        super().__init__(io.BytesIO(), encoding="utf-8", errors="surrogatepass", newline="")
+        self._bytes = io.BytesIO()
+        super().__init__(self._bytes, encoding="utf-8", errors="surrogatepass", newline="")
 
     def getvalue(self) -> str:
         self.flush()
-        return self.buffer.getvalue().decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+        return self._bytes.getvalue().decode("utf-8", "surrogatepass")
 
 
 @cli.command()
@@ -163,9 +165,10 @@ def rules_command(code: str | None) -> None:
         for rule in RULES:
             click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
         return
-    rule = by_code(code)
-    if rule is None:
+    found = by_code(code)
+    if found is None:
         raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
+    rule = found
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
     click.echo(f"{rule.summary}\n")
     click.echo(rule.doc)
