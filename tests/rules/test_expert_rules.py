@@ -38,6 +38,15 @@ def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
     assert "retrain with ReLU" in found.fix
 
 
+def test_activation_swap_takes_no_twin_that_ran_on_other_cores() -> None:
+    # the RKN070 fixture with the plain Conv #5 split 33.3/33.3/33.3 while the ConvExSwish
+    # layers ran on core 0 alone: no in-log pair, both at the model-zoo share of their time
+    found = finding("RKN070_core_split", "RKN070")
+    assert dict(found.saving_by_layer) == pytest.approx({3: 600 * ZOO, 4: 500 * ZOO})
+    assert "takes 600 us against" not in found.message
+    assert "same-shape plain conv" not in found.basis
+
+
 def test_activation_swap_leaves_an_output_sigmoid_alone() -> None:
     [profile] = load(DATA / "RKN070_ok.txt")
     assert not [f for f in profile.findings if f.code == "RKN070"]

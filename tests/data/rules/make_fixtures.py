@@ -295,6 +295,11 @@ def expert_fixtures() -> dict[str, list[str]]:
     head = [conv("ConvSigmoid", 128, 255, 40, k=1, time=300, name="Conv:/model.24/m.0/Conv"),
             io_out(shape(1, 255, 40, 40), n=1)]
     f["RKN070_ok"] = [*info(), *table(clean() + head)]
+    # under a 3-core mask the SiLU convs stay on core 0 while the same-shape plain Conv splits:
+    # its 240 us measures the split, not the activation, so it is no twin
+    f["RKN070_core_split"] = [*info(), *table(clean(extra=[
+        *swish[:2], conv("Conv", 64, 64, 80, k=1, time=240, wl=SPLIT3,
+                         name="Conv:/model.22/cv2.0/cv2.0.2/Conv")]))]
     # RKN050, measurement hygiene: two same-shape Concats 900 vs 300 us in one frame, and the
     # application's own time 1.3 x the table's total (no frequency list either)
     c32, c64 = shape(1, 32, 80, 80), shape(1, 64, 80, 80)
