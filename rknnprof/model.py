@@ -314,6 +314,11 @@ class Profile:
     benchmark: BenchmarkRun | None = None
     npu_load_pct: tuple[float, ...] = ()
     """Last driver ``NPU load:`` reading, percent per core."""
+    app_time_us: float | None = None
+    """The application's own time for one inference printed beside the table (``Total
+    inference time (in milliseconds…): 151.6830 ms``), microseconds; median over its lines;
+    ``None`` when the log prints none. It includes what the table does not: input/output
+    copies, cache syncs."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()
@@ -334,6 +339,12 @@ class Profile:
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
     the log's own total line for an elided table, the total the TimeRatio column implies for a
     ranking cut short (see ``analysis.figures``)."""
+    frame_time_p50_us: float | None = None
+    """Filled by analysis: median of ``frame_times_us`` (linear interpolation), microseconds;
+    None for a single frame."""
+    frame_time_p90_us: float | None = None
+    """Filled by analysis: 90th percentile of ``frame_times_us``, microseconds; None for a
+    single frame."""
     potential_saving_us: float | None = None
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the

@@ -119,11 +119,21 @@ def test_missing_metric_is_inconclusive():
     v = verdict("{metric: frame_time_p90_us, max: 1}")
     assert v.status == "inconclusive" and "more than one frame" in v.message
     only_base = P(L(1, "Softmax", 5, "Softmax:x"))
+    # the baseline has no Softmax: it took 0 us there, so a new one is an increase from 0
     v = verdict("{metric: op_type_time_us, op_type: Softmax, max_increase: 5%}",
-                current=CURRENT, base=P(L(1, "Conv", 5, "Conv:x")))
-    assert v.status == "inconclusive" and "baseline" in v.message
+                current=only_base, base=P(L(1, "Conv", 5, "Conv:x")))
+    assert v.status == "fail" and "vs baseline 0" in v.message
     assert verdict("{metric: op_type_time_us, op_type: Softmax, max: 9999}",
                    current=only_base).status == "pass"
+
+
+def test_op_type_the_model_does_not_run_takes_0_us():
+    # issue #13: a Pow budget on a model without Pow was INCONCLUSIVE; the model spends 0 us
+    v = verdict("{metric: op_type_time_us, op_type: Pow, max: 500}", current=CURRENT)
+    assert v.status == "pass" and v.value == 0
+    elided = P(L(1, "Conv", 5, "Conv:x"), elided_rows=3)
+    v = verdict("{metric: op_type_time_us, op_type: Pow, max: 500}", current=elided)
+    assert v.status == "inconclusive" and "elided" in v.message
 
 
 def test_frame_percentiles():
@@ -185,7 +195,7 @@ BAD = [
     ("budgets:\n  - metric: total_time_us\n    max_increase: 5\n", 3, "max_increase", "'5%'"),
     ("budgets:\n  - metric: total_time_us\n    max: 1\n    level: fatal\n", 4, "level",
      "error or warn"),
-    ("budgets:\n  - metric: total_time_us\n    level: warn\n", 2, "budgets[1]",
+    ("budgets:\n  - metric: total_time_us\n    level: warn\n", 2, "budgets[0]",
      "needs max or max_increase"),
     ("budgets:\n  - metric: layer_time_us\n    max: 1\n", 2, "match", "missing"),
     ("budgets:\n  - metric: total_time_us\n    match: 'x*'\n    max: 1\n", 3, "match",
@@ -200,7 +210,7 @@ BAD = [
     ("budgets: {metric: total_time_us}\n", 1, "budgets", "list"),
     ("budgets:\n  - metric: total_time_us\n    max: [1\n", 4, "invalid YAML", ""),
     ("version: 2\nbudgets:\n  - {metric: total_time_us, max: 1}\n", 1, "version", "only version 1"),
-    ("budgets:\n  - total_time_us\n", 2, "budgets[1]", "mapping"),
+    ("budgets:\n  - total_time_us\n", 2, "budgets[0]", "mapping"),
 ]
 
 

@@ -101,7 +101,7 @@ def test_compare_warns_when_not_like_for_like(files, capsys, monkeypatch, tmp_pa
     path = save(tmp_path / "other.json", other)
     code, out, err = run(capsys, monkeypatch, "compare", path, files["cur"], "-f", "markdown")
     assert code == 0
-    assert "warning: not like for like: platform: rk3566 vs rk3588" in err
+    assert "Warning: not like for like: platform: rk3566 vs rk3588" in err
     assert "platform: rk3566 vs rk3588" in out  # and in the report itself
 
 
@@ -172,7 +172,7 @@ def test_check_bad_budgets_exit_2(files, capsys, monkeypatch):
                    "    level: sometimes\n")
     code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
     assert code == 2 and out == ""
-    assert err == f"Error: {path}:4: budgets[1].level: expected error or warn, got 'sometimes'\n"
+    assert err == f"Error: {path}:4: budgets[0].level: expected error or warn, got 'sometimes'\n"
 
 
 def test_check_discovers_rknnprof_yaml(files, capsys, monkeypatch):
@@ -190,7 +190,8 @@ def test_check_junit_is_valid_xml(files, capsys, monkeypatch):
     assert code == 1
     root = ET.fromstring(out)
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("5", "2", "1")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("5", "2", None)
+    assert root.find("testsuite").get("skipped") == "1"  # junit-10.xsd: on suites only
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == 5
     assert cases[2].find("failure") is not None
@@ -397,6 +398,7 @@ def test_analyze_junit_reporter_findings_as_cases():
     from rknnprof.model import Finding, Severity
     from rknnprof.reporters import for_suffix, get_reporter
     from rknnprof.reporters.base import RenderOptions
+    from rknnprof.rules import RULES
 
     profile = Profile(source=SourceSpan("log.txt"), format="f", findings=(
         Finding("RKN001", "cpu-fallback", Severity.ERROR, "3 layers <on> CPU & \x01slow", "fix it",
@@ -404,14 +406,20 @@ def test_analyze_junit_reporter_findings_as_cases():
         Finding("RKN020", "align", Severity.WARNING, "channels not aligned", "pad")))
     out = io.StringIO()
     assert for_suffix("x.xml") == "junit"
-    get_reporter("junit").render(Report((profile, BASE)), out, RenderOptions())
+    get_reporter("junit").render(Report((profile, BASE)), out, RenderOptions(fail_on="error"))
     root = ET.fromstring(out.getvalue())
-    assert (root.get("tests"), root.get("failures")) == ("3", "1")
+    rules = len(RULES)
+    assert (root.get("tests"), root.get("failures")) == (str(2 * rules), "1")
     suites = root.findall("testsuite")
     assert len(suites) == 2
-    failure = suites[0].find("testcase/failure")
+    [failed] = [c for c in suites[0].findall("testcase") if c.find("failure") is not None]
+    assert failed.get("name") == "RKN001 cpu-fallback" and failed.get("classname") == "log_txt#1"
+    failure = failed.find("failure")
     assert failure.get("message") == "3 layers <on> CPU & slow" and failure.get("type") == "RKN001"
-    assert suites[1].find("testcase").get("name") == "no findings"
+    # the warning passes, its message kept; the second model has every rule passing
+    [align] = [c for c in suites[0].findall("testcase") if c.get("name").startswith("RKN020 ")]
+    assert "channels not aligned" in align.find("system-out").text
+    assert not suites[1].findall("testcase/failure")
 
 
 def test_table_shows_brackets_literally(files, capsys, monkeypatch):

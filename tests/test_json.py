@@ -1,16 +1,20 @@
-"""The JSON contract of DESIGN.md."""
+"""The JSON contract (docs/json.md): values read from the logs."""
 
 from __future__ import annotations
 
 import dataclasses
 import io
 import json
+from pathlib import Path
+
+import pytest
 
 from rknnprof.api import analyze
 from rknnprof.model import Layer, Profile
 from rknnprof.reporters import RenderOptions, get_reporter
 from rknnprof.rules import potential_saving_us
 
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 CONTRACT_PROFILE_KEYS = ["source", "format", "measured", "platform", "versions", "frames",
                          "total_time_us", "reported_total_time_us", "layers", "findings"]
 
@@ -72,3 +76,15 @@ def test_potential_saving_is_stored_once_and_written(corpus):
 def test_no_rules_no_potential_saving(corpus):
     (p,) = render(analyze(corpus("07_"), rules=False))["profiles"]
     assert p["findings"] == [] and p["potential_saving_us"] is None
+
+
+def test_frame_percentiles_are_analysis_figures_in_the_json():
+    """The sample's three inferences total 27905, 27777 and 28003 us (its total lines): p50
+    27905, p90 27905 + 0.8 x (28003 - 27905) = 27983.4."""
+    report = analyze(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt")
+    (p,) = render(report)["profiles"]
+    assert p["frame_times_us"] == [27905, 27777, 28003]
+    assert p["frame_time_p50_us"] == 27905
+    assert p["frame_time_p90_us"] == pytest.approx(27983.4)
+    (single,) = render(analyze(SAMPLES / "yolov5s_rk3588_perf.txt"))["profiles"]
+    assert single["frame_time_p50_us"] is None and single["frame_time_p90_us"] is None

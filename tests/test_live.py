@@ -56,7 +56,7 @@ def test_progress_line_only_when_enabled() -> None:
     events = list(progress.count([_frame(100), _frame(250)]))
     progress.finish()
     assert len(events) == 2 and progress.frames == 2
-    assert out.getvalue().endswith("frames: 2  last frame: 250 us\n")
+    assert out.getvalue().endswith("frames: 2  last frame: 0.25 ms\n")
     quiet = io.StringIO()
     progress = Progress(quiet)  # StringIO is not a terminal
     list(progress.count([_frame(1)]))

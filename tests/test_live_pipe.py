@@ -108,4 +108,4 @@ def test_progress_line_on_a_terminal_stderr() -> None:
     err = b"".join(chunks).decode(errors="replace")
     assert proc.returncode == 0
     # the last frame is the third: 11 + 90 + 210 + 6 = 317 us
-    assert "frames: 3  last frame: 317 us" in err
+    assert "frames: 3  last frame: 0.32 ms" in err

@@ -1,7 +1,8 @@
 """Analysis: fills what the log does not say outright.
 
 :func:`analyze_profile` returns a copy of a parsed profile with each layer's ``bound``,
-``bound_basis`` and ``time_share``, the profile's ``op_stats``, and the consistency warnings.
+``bound_basis`` and ``time_share``, the profile's ``op_stats`` and derived figures (frame time,
+frame-time percentiles: :mod:`rknnprof.analysis.figures`), and the consistency warnings.
 Plain Python (no pandas needed for these sizes).
 """
 
@@ -19,7 +20,11 @@ from rknnprof.analysis.classify import (
     options_from,
 )
 from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
-from rknnprof.analysis.figures import compute_frame_total_us, frame_total_us
+from rknnprof.analysis.figures import (
+    compute_frame_total_us,
+    frame_percentiles_us,
+    frame_total_us,
+)
 from rknnprof.analysis.optypes import aggregate
 from rknnprof.model import Profile, ReportWarning
 
@@ -40,7 +45,9 @@ def analyze_profile(
     total = compute_frame_total_us(profile)
     layers = classify_layers(profile.layers, options, total)
     op_stats = aggregate(layers, total) if layers else profile.ranking
-    result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total)
+    p50, p90 = frame_percentiles_us(profile)
+    result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,
+                     frame_time_p50_us=p50, frame_time_p90_us=p90)
     notes = [*check_total(result), *check_cycles(result), *check_ids(result),
              *check_ranking(result, op_stats)]
     path = profile.source.path

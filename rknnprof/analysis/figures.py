@@ -1,16 +1,24 @@
-"""The frame time, computed once: what every share and "% of the frame" is a fraction of.
+"""Figures derived from a profile, computed once, here; analysis stores them on the profile.
 
-Analysis stores :func:`compute_frame_total_us` on the profile (``Profile.frame_total_us``);
-rules, compare and reporters read it through :func:`frame_total_us`, which computes it the same
-way only for a profile that did not go through analysis (one built by hand). The table's own
-total, ``Profile.total_time_us`` (the layers' sum, else the log's total, else the ranking's
-rows), is the model's.
+* the frame time every share and "% of the frame" is a fraction of (``Profile.frame_total_us``,
+  :func:`compute_frame_total_us`). Rules, compare and reporters read it through
+  :func:`frame_total_us`, which computes it the same way only for a profile that did not go
+  through analysis (one built by hand). The table's own total, ``Profile.total_time_us`` (the
+  layers' sum, else the log's total, else the ranking's rows), is the model's;
+* a layer's share of that frame (``Layer.time_share``, stored by classification; a hand-built
+  profile's computed by :func:`time_share`);
+* the median and 90th percentile of the per-frame times (``Profile.frame_time_p50_us`` /
+  ``frame_time_p90_us``, :func:`frame_percentiles_us`).
+
+The potential saving depends on the findings, so the pipeline stores it after the rules ran
+(``Profile.potential_saving_us``, ``rules.potential_saving_us``).
 """
 
 from __future__ import annotations
 
 from rknnprof.analysis.optypes import ranking_cut_short, ratio_total_us
-from rknnprof.model import Profile
+from rknnprof.analysis.stats import percentile
+from rknnprof.model import Layer, Profile
 
 
 def compute_frame_total_us(profile: Profile) -> float | None:
@@ -36,3 +44,21 @@ def frame_total_us(profile: Profile) -> float | None:
     if profile.frame_total_us is not None:
         return profile.frame_total_us
     return compute_frame_total_us(profile)
+
+
+def time_share(layer: Layer, profile: Profile) -> float | None:
+    """``Layer.time_share`` as analysis stored it, else ``time_us`` / :func:`frame_total_us`;
+    None when the layer has no time or the frame time is unknown."""
+    if layer.time_share is not None:
+        return layer.time_share
+    frame = frame_total_us(profile)
+    if layer.time_us is None or not frame:
+        return None
+    return layer.time_us / frame
+
+
+def frame_percentiles_us(profile: Profile) -> tuple[float | None, float | None]:
+    """p50 and p90 of ``Profile.frame_times_us`` (linear interpolation, microseconds); None
+    when the profile has no per-frame times (a single frame)."""
+    times = profile.frame_times_us
+    return percentile(times, 50), percentile(times, 90)

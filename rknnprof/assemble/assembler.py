@@ -42,6 +42,7 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.parsers.events import (
+    AppTimeEvent,
     BenchmarkEvent,
     Event,
     FallbackWarningEvent,
@@ -87,6 +88,7 @@ class Assembler:
         self.freqs: list[FrequencyEvent] = []
         self.fallbacks: list[FallbackWarningEvent] = []
         self.loads: list[NpuLoadEvent] = []
+        self.app_times: list[AppTimeEvent] = []
         self.notes: list[NoteEvent] = []
         self.found: list[tuple[str, str]] = []
 
@@ -114,6 +116,8 @@ class Assembler:
                 self.fallbacks.append(event)
             case NpuLoadEvent():
                 self.loads.append(event)
+            case AppTimeEvent():
+                self.app_times.append(event)
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
@@ -241,6 +245,7 @@ class Assembler:
         belonging = [ev for ev in self.fallbacks if fallback_belongs(ev, profile, profiles)]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in self.loads if applies_to(ev.stream, stream)]
+        app = Counter(ev.time_us for ev in self.app_times if applies_to(ev.stream, stream))
         return replace(
             profile,
             layers=attach_fallbacks(profile.layers, belonging),
@@ -250,6 +255,8 @@ class Assembler:
             frequencies=freqs,
             fallback_warnings=fallbacks,
             npu_load_pct=loads[-1] if loads else (),
+            app_time_us=(tidy_number(median_of(app))
+                         if app and (profile.layers or profile.ranking) else None),
         )
 
     def _describe_leftovers(self) -> None:

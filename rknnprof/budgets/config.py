@@ -36,6 +36,8 @@ REQUIRED_SELECTOR = {"layer_time_us": "match", "op_type_time_us": "op_type"}
 BUDGET_KEYS = ("metric", "max", "max_increase", "min_delta", "level", "name", *SELECTORS)
 TOP_KEYS = ("version", "baseline", "budgets")
 LEVELS = ("error", "warn")
+LEVEL_ALIASES = {"warning": "warn"}
+"""``level: warning`` is taken for ``warn`` (the spelling ``--fail-on`` and findings use)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
                           root.start_mark.line + 1)
     if not isinstance(budgets_node, yaml.SequenceNode) or not budgets_node.value:
         raise _err(path, budgets_node, "budgets", "expected a non-empty list of budget entries")
-    budgets = tuple(_budget(node, path, i) for i, node in enumerate(budgets_node.value, 1))
+    budgets = tuple(_budget(node, path, i) for i, node in enumerate(budgets_node.value))
     return BudgetConfig(path, budgets, baseline)
 
 
@@ -136,6 +138,7 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
     for key, (value, vnode) in values.items():
         k = f"{where}.{key}"
         if key == "level":
+            value = LEVEL_ALIASES.get(value, value) if isinstance(value, str) else value
             if not isinstance(value, str) or value not in LEVELS:
                 raise _err(path, vnode, k, f"expected error or warn, got {show(value)}")
             kwargs[key] = value
@@ -149,6 +152,8 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
                            f"{', '.join(sorted(SELECTORS[key]))})")
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, k, "expected a non-empty string")
+            if key == "severity":
+                value = {"warn": "warning"}.get(value, value)
             if key == "severity" and value not in [s.value for s in Severity]:
                 raise _err(path, vnode, k, f"expected info, warning or error, got {show(value)}")
             kwargs[key] = value.upper() if key == "code" else value

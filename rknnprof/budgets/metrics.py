@@ -50,14 +50,19 @@ def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
 
 
 def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    """The op type's time; 0 when a complete table (or the ranking) has no such op -- the model
+    does not run it, so it takes no time; unknown only when rows were elided or there are no
+    times at all."""
     if profile.layers:
         hits = [la for la in profile.layers if la.op_type == budget.op_type]
-        if hits:
+        if hits or not profile.elided_rows:
             return float(sum(la.time_us or 0.0 for la in hits)), ""
-    elif s := next((s for s in profile.op_stats or profile.ranking
-                    if s.op_type == budget.op_type), None):
-        return s.total_time_us, ""
-    return None, f"no {budget.op_type} layers"
+        return None, f"no {budget.op_type} layer among the rows shown (the log elided rows)"
+    stats = profile.op_stats or profile.ranking
+    if not stats:
+        return None, "the input has no per-layer or per-op-type times"
+    s = next((s for s in stats if s.op_type == budget.op_type), None)
+    return (s.total_time_us if s is not None else 0.0), ""
 
 
 def _findings(budget: Budget, profile: Profile) -> tuple[float | None, str]:

@@ -32,17 +32,18 @@ def append_step_summary(markdown: str) -> None:
         with open(target, "a", encoding="utf-8") as f:
             f.write(markdown)
     except OSError as e:
-        click.echo(f"warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
+        click.echo(f"Warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
 
 
 def summarize_compare(result: CompareResult, top: int) -> None:
     """The comparison as Markdown in the step summary (``--top`` rows, at most 10)."""
     if not os.environ.get("GITHUB_STEP_SUMMARY"):
         return
-    from rknnprof.reporters.compare_views import render_markdown
+    from rknnprof.reporters import renderer
 
     md = io.StringIO()
-    render_markdown(result, md, render_options("never", "-", min(top, SUMMARY_ROWS)))
+    renderer("compare", "markdown")(result, md,
+                                    render_options("never", "-", min(top, SUMMARY_ROWS)))
     append_step_summary(md.getvalue())
 
 
@@ -50,22 +51,22 @@ def summarize_check(result: CheckResult) -> None:
     """The verdict as Markdown in the step summary."""
     if not os.environ.get("GITHUB_STEP_SUMMARY"):
         return
-    from rknnprof.reporters.check_views import render_markdown
+    from rknnprof.reporters import renderer
 
     md = io.StringIO()
-    render_markdown(result, md)
+    renderer("check", "markdown")(result, md, render_options("never", "-"))
     append_step_summary(md.getvalue())
 
 
 def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
     """Failed and warned budgets as workflow-command annotations when ``GITHUB_ACTIONS=true``.
 
-    They go to stdout, except when stdout carries the JSON or JUnit report: then to stderr, so
-    the report stays parseable."""
+    They go to stdout beside the table or Markdown verdict; when stdout carries a file format
+    (JSON, JUnit, HTML), to stderr, so the report stays parseable."""
     if os.environ.get("GITHUB_ACTIONS") != "true":
         return
     from rknnprof.reporters.check_views import github_annotations
 
-    to_stderr = output in (None, "-") and fmt in ("json", "junit")
+    to_stderr = output in (None, "-") and fmt not in ("table", "markdown")
     for line in github_annotations(result):
         click.echo(line, err=to_stderr)

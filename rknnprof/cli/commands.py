@@ -10,7 +10,20 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.cli.options import color_option, format_option, output_option, top_option
+from rknnprof.cli.options import (
+    LEVELS,
+    color_option,
+    fail_on_option,
+    format_option,
+    output_option,
+    platform_option,
+    quiet_option,
+    rule_code_argument,
+    rule_option_option,
+    rule_prefix_option,
+    summary_option,
+    top_option,
+)
 from rknnprof.errors import EXIT_FAILED, RknnprofError
 from rknnprof.reporters._escape import message_line
 
@@ -54,8 +67,6 @@ class FiniteFloatRange(click.FloatRange):
 
 # -- analyze ---------------------------------------------------------------------------------
 
-_SEVERITIES = ("info", "warning", "error")
-
 
 class _TextBuffer(io.TextIOWrapper):
     """An in-memory text stream like ``io.StringIO``, kept as UTF-8 bytes: StringIO holds 4 bytes
@@ -77,27 +88,30 @@ class _TextBuffer(io.TextIOWrapper):
 @output_option()
 @top_option("How many layers the top-layers list shows.")
 @color_option()
-@click.option("--platform", default=None, metavar="SOC",
-              help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.")
+@quiet_option()
+@platform_option()
 @click.option("--bound-ratio", type=FiniteFloatRange(min=1.0, min_open=True),
               default=DEFAULT_BOUND_RATIO, show_default=True,
               help="DDR/NPU cycle ratio above which a layer counts as bandwidth-bound "
                    "(and NPU/DDR for compute-bound).")
-@click.option("--fail-on", type=click.Choice(_SEVERITIES), default=None,
-              help="Exit 1 when a finding has this severity or a higher one.")
-@click.option("--select", multiple=True, metavar="PREFIX",
-              help="Only run rules whose code starts with PREFIX (repeat or comma-separate).")
-@click.option("--ignore", multiple=True, metavar="PREFIX",
-              help="Skip rules whose code starts with PREFIX (the longer prefix wins).")
+@fail_on_option(LEVELS, "never", "Exit 1 when a finding has this severity or a higher one "
+                                  "(each is named on stderr; JUnit marks them as failures).")
+@rule_prefix_option("--select", "Only run rules whose code starts with PREFIX (repeat or "
+                                "comma-separate).")
+@rule_prefix_option("--ignore", "Skip rules whose code starts with PREFIX (the longer prefix "
+                                "wins).")
+@rule_option_option()
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
-            platform: str | None, bound_ratio: float, fail_on: str | None,
-            select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+            platform: str | None, bound_ratio: float, fail_on: str,
+            select: tuple[str, ...], ignore: tuple[str, ...],
+            rule_option: dict[str, float]) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
     PATH with a pipe reads stdin.
     """
     from rknnprof.api import analyze as run_analysis
+    from rknnprof.cli.gate import gate_findings, gate_line
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
         emit,
@@ -118,20 +132,23 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
-    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules)
+    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
+                          rule_options=rule_option)
     print_report_warnings(report.warnings)
-    options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()))
+    options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
+                            fail_on=fail_on)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
     emit(buffer.getvalue(), output, color=options.color)
-    if fail_on is not None:
-        level = _SEVERITIES.index(fail_on)
-        if any(f.severity.rank >= level for p in report.profiles for f in p.findings):
-            raise click.exceptions.Exit(EXIT_FAILED)
+    tripped = gate_findings(report, fail_on)
+    for profile, finding in tripped:
+        click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)
+    if tripped:
+        raise click.exceptions.Exit(EXIT_FAILED)
 
 
 @cli.command("rules")
-@click.argument("code", required=False)
+@rule_code_argument()
 def rules_command(code: str | None) -> None:
     """List the advice rules, or print one rule's full doc.
 
@@ -190,9 +207,9 @@ def formats_command() -> None:
 @click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
               help="Exit 1 when the total time grew by more than PCT percent.")
 @top_option("Rows per table (table, markdown and html).")
-@click.option("--summary/--no-summary", default=True,
-              help="Append Markdown to $GITHUB_STEP_SUMMARY when it is set.")
+@summary_option("Markdown")
 @color_option()
+@quiet_option()
 def compare(base: str, current: str, fmt: str | None, output: str | None,
             fail_over: float | None, top: int, summary: bool, color: str) -> None:
     """Layer-by-layer diff of two runs: BASE and CURRENT are logs or saved JSON reports.
@@ -234,17 +251,17 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
               help="Also write this run's JSON report here (the next run's baseline).")
 @format_option("check")
 @output_option("the verdict")
-@click.option("--fail-on", type=click.Choice(["error", "warn", "never"]), default="error",
-              show_default=True, help="Which verdicts make the exit code 1.")
-@click.option("--summary/--no-summary", default=True,
-              help="Append the Markdown verdict to $GITHUB_STEP_SUMMARY when it is set.")
+@fail_on_option(LEVELS[1:], "error", "Exit 1 on a failed budget of this level or a higher "
+                                     "one (warn is taken for warning).")
+@summary_option("the Markdown verdict")
 @color_option()
+@quiet_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,
           save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
           summary: bool, color: str) -> None:
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
-    Exit 1 when an error-level budget fails (with --fail-on warn, also a warn-level one),
+    Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
     0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
     With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
     """
@@ -269,7 +286,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     ci_outputs.annotate_check(result, fmt, output)
     if summary:
         ci_outputs.summarize_check(result)
-    failing = {"error": ("fail",), "warn": ("fail", "warn"), "never": ()}[fail_on]
+    failing = {"error": ("fail",), "warning": ("fail", "warn"), "never": ()}[fail_on]
     if any(result.count(status) for status in failing):
         raise SystemExit(EXIT_FAILED)
 

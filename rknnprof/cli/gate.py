@@ -1,4 +1,5 @@
-"""The ``check`` command's inputs: find the budgets file, read the run and its baseline, judge.
+"""The gates: ``check``'s inputs (find the budgets file, read the run and its baseline, judge)
+and ``analyze --fail-on`` (which findings trip it, and the line that names each).
 
 Reading goes through :func:`rknnprof.api.load_report`, so the run and the baseline may each be
 a log or a saved JSON report. Judging is :func:`rknnprof.budgets.check`.
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
+    from rknnprof.model import Finding, Profile, Report
 
 BUDGET_FILES = ("rknnprof.yaml", ".rknnprof.yaml", ".rknnprof.yml")
 """Budgets files looked for in the current folder when ``--budgets`` is absent, in this order."""
@@ -50,3 +52,23 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
     if save_baseline:
         save_report(report, save_baseline)
     return check(config, report, base_report, path, baseline_path if base_report else None, note)
+
+
+def gate_findings(report: Report, fail_on: str) -> list[tuple[Profile, Finding]]:
+    """The findings that trip ``analyze --fail-on fail_on``, in report order."""
+    from rknnprof.reporters.base import fails
+
+    return [(p, f) for p in report.profiles for f in p.findings if fails(f.severity, fail_on)]
+
+
+def gate_line(profile: Profile, finding: Finding, fail_on: str, width: int = 110) -> str:
+    """``perf.txt: RKN070 warning (activation-swap) reached --fail-on warning: 57 Conv…``: one
+    line naming a finding that failed the run, its message cut to ``width`` characters."""
+    from rknnprof.reporters._escape import message_line
+
+    message = message_line(finding.message)
+    if len(message) > width:
+        message = message[: width - 1].rstrip() + "…"
+    where = message_line(profile.model_name or profile.source.path)
+    return (f"{where}: {finding.code} {finding.severity.value} ({finding.name}) reached "
+            f"--fail-on {fail_on}: {message}")

@@ -1,6 +1,7 @@
 """Options that several commands share, declared once: ``-f/--format`` (choices from the format
-registry), ``-o/--output``, ``--top`` and ``--color``; and the rule that turns ``-f`` / ``-o``
-into one format.
+registry), ``-o/--output``, ``--top``, ``--summary/--no-summary``, ``--color``, ``-q/--quiet``,
+``--fail-on`` (one vocabulary for every command), ``--platform`` and the rule-code options (with
+shell-completion values); and the rule that turns ``-f`` / ``-o`` into one format.
 
 Only click and the format registry are imported here, so ``rknnprof --help`` stays light.
 """
@@ -18,6 +19,91 @@ F = TypeVar("F", bound=Callable[..., object])
 
 COLORS = ("auto", "always", "never")
 DEFAULT_TOP = 15
+LEVELS = ("info", "warning", "error", "never")
+"""``--fail-on`` values, lowest first: a finding (analyze) or verdict (check) at that level or
+above fails the run; ``never`` fails nothing."""
+LEVEL_ALIASES = {"warn": "warning"}
+"""Other spellings ``--fail-on`` takes (the budgets file's ``level: warn``)."""
+
+
+class Vocabulary(click.Choice):
+    """``click.Choice`` that also takes aliases (``warn`` for ``warning``); help and shell
+    completion offer only the canonical names."""
+
+    def __init__(self, choices: tuple[str, ...], aliases: dict[str, str]) -> None:
+        super().__init__(choices, case_sensitive=False)
+        self.aliases = aliases
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> object:
+        if isinstance(value, str):
+            value = self.aliases.get(value.lower(), value)
+        return super().convert(value, param, ctx)
+
+
+def fail_on_option(levels: tuple[str, ...], default: str, help: str,  # noqa: A002
+                   ) -> Callable[[F], F]:
+    """``--fail-on LEVEL`` from :data:`LEVELS` (``warn`` accepted for ``warning``)."""
+    return click.option("--fail-on", type=Vocabulary(levels, LEVEL_ALIASES), default=default,
+                        show_default=True, help=help)
+
+
+def quiet_option() -> Callable[[F], F]:
+    """``-q/--quiet``: no warnings and no progress on stderr (errors are still printed)."""
+
+    def remember(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        ctx.meta[QUIET_KEY] = value
+        return value
+
+    return click.option("-q", "--quiet", is_flag=True, expose_value=False, is_eager=True,
+                        callback=remember,
+                        help="No warnings or progress on stderr; errors are still printed.")
+
+
+QUIET_KEY = "rknnprof.quiet"
+"""Where ``-q`` leaves its value in the click context's ``meta``."""
+
+
+def is_quiet() -> bool:
+    """True when the running command was given ``-q/--quiet``."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(QUIET_KEY))
+
+
+def _complete_platform(_ctx: click.Context, _param: click.Parameter,
+                       incomplete: str) -> list[str]:
+    from rknnprof import platforms
+
+    return [n for n in platforms.names() if n.startswith(incomplete.lower())]
+
+
+def _complete_rule_code(_ctx: click.Context, _param: click.Parameter,
+                        incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    from click.shell_completion import CompletionItem
+
+    from rknnprof.rules import RULES
+
+    return [CompletionItem(r.code, help=r.summary) for r in RULES
+            if r.code.startswith(incomplete.upper())]
+
+
+def platform_option() -> Callable[[F], F]:
+    """``--platform SOC``; shell completion offers the known SoC names."""
+    return click.option("--platform", default=None, metavar="SOC",
+                        shell_complete=_complete_platform,
+                        help="SoC to judge by (rk3588, rk3576, ...); overrides what the log "
+                             "says.")
+
+
+def rule_prefix_option(name: str, help: str) -> Callable[[F], F]:  # noqa: A002
+    """``--select`` / ``--ignore PREFIX``; shell completion offers the rule codes."""
+    return click.option(name, multiple=True, metavar="PREFIX",
+                        shell_complete=_complete_rule_code, help=help)
+
+
+def rule_code_argument() -> Callable[[F], F]:
+    """``rknnprof rules [CODE]``; shell completion offers the rule codes."""
+    return click.argument("code", required=False, shell_complete=_complete_rule_code)
 
 
 def format_option(command: str) -> Callable[[F], F]:
@@ -40,6 +126,12 @@ def top_option(help: str) -> Callable[[F], F]:  # noqa: A002 - click's own keywo
                         type=click.IntRange(min=1), help=help)
 
 
+def summary_option(what: str) -> Callable[[F], F]:
+    """``--summary/--no-summary`` (on by default); ``what`` names the Markdown appended."""
+    return click.option("--summary/--no-summary", default=True,
+                        help=f"Append {what} to $GITHUB_STEP_SUMMARY when it is set.")
+
+
 def color_option(help: str = "Colour in terminal output (NO_COLOR is honoured).",  # noqa: A002
                  ) -> Callable[[F], F]:
     """``--color auto|always|never``."""
@@ -56,8 +148,9 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
     if fmt is not None:
         implied = None if output in (None, "-") else for_suffix(output, command)  # type: ignore[arg-type]
         if implied not in (None, fmt) and not (fmt == "trace" and implied == "json"):
-            click.echo(f"Warning: {output}: the suffix means {implied}, but the report is {fmt} "
-                       f"(--format {fmt}); written as {fmt}", err=True)
+            if not is_quiet():
+                click.echo(f"Warning: {output}: the suffix means {implied}, but the report is "
+                           f"{fmt} (--format {fmt}); written as {fmt}", err=True)
         return fmt
     if output in (None, "-"):
         return "table"
@@ -66,3 +159,58 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
         raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                  param_hint="'-o'")
     return guess
+
+
+OPTION_NAME = r"RKN\d{3}\.[a-z][a-z0-9_]*"
+"""How a rule's doc names a threshold it reads (``RKN010.min_layer_share``)."""
+
+
+def rule_option_names() -> list[str]:
+    """Every threshold the rule docs name (``rknnprof rules CODE``), sorted: exactly what
+    ``--rule-option`` accepts."""
+    import re
+
+    from rknnprof.rules import RULES
+
+    return sorted({m for r in RULES for m in re.findall(OPTION_NAME, r.doc)
+                   if m.startswith(r.code + ".")})
+
+
+def _parse_rule_options(_ctx: click.Context, param: click.Parameter,
+                        values: tuple[str, ...]) -> dict[str, float]:
+    import math
+
+    known = rule_option_names() if values else []
+    chosen: dict[str, float] = {}
+    for value in values:
+        name, eq, number = value.partition("=")
+        name = name.strip()
+        if name[:3].lower() == "rkn":
+            name = name[:6].upper() + name[6:]
+        if not eq:
+            raise click.BadParameter(f"{value!r}: expected NAME=VALUE, e.g. "
+                                     "RKN010.min_layer_share=0.005", param=param)
+        if name not in known:
+            raise click.BadParameter(f"unknown rule option {name!r}; the rules read "
+                                     f"{', '.join(known)}", param=param)
+        try:
+            chosen[name] = float(number)
+        except ValueError:
+            chosen[name] = math.nan
+        if not math.isfinite(chosen[name]) or chosen[name] < 0:
+            raise click.BadParameter(f"{value!r}: the value must be a number >= 0", param=param)
+    return chosen
+
+
+def _complete_rule_option(_ctx: click.Context, _param: click.Parameter,
+                          incomplete: str) -> list[str]:
+    return [f"{n}=" for n in rule_option_names() if n.lower().startswith(incomplete.lower())]
+
+
+def rule_option_option() -> Callable[[F], F]:
+    """``--rule-option RKN010.min_layer_share=0.005`` (repeatable): a threshold a rule's doc
+    names; completion offers the names."""
+    return click.option("--rule-option", "rule_option", multiple=True, metavar="NAME=VALUE",
+                        callback=_parse_rule_options, shell_complete=_complete_rule_option,
+                        help="Set a rule threshold named in `rknnprof rules CODE`, e.g. "
+                             "RKN010.min_layer_share=0.005 (repeatable).")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rknnprof.cli.options import is_quiet
 from rknnprof.errors import EXIT_BROKEN_PIPE, InputError
 from rknnprof.reporters._escape import message_line
 
@@ -26,13 +27,22 @@ if TYPE_CHECKING:
     from rknnprof.reporters.base import RenderOptions
 
 
+def _env_set(name: str) -> bool:
+    """A colour variable is on when set to anything but empty or ``0``."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
 def use_color(choice: str, to_terminal: bool) -> bool:
-    """``--color auto|always|never``: ``auto`` colours a terminal unless ``NO_COLOR`` is set."""
+    """``--color auto|always|never``. ``auto``: no colour when ``NO_COLOR`` is set; colour when
+    ``FORCE_COLOR`` or ``CLICOLOR_FORCE`` is set (CI logs that render ANSI), else only on a
+    terminal. ``always`` and ``never`` win over the variables."""
     if choice == "always":
         return True
     if choice == "never":
         return False
-    return to_terminal and not os.environ.get("NO_COLOR")
+    if os.environ.get("NO_COLOR"):
+        return False
+    return to_terminal or _env_set("FORCE_COLOR") or _env_set("CLICOLOR_FORCE")
 
 
 def render_options(color: str, output: str | None, top: int = 15) -> RenderOptions:
@@ -111,8 +121,7 @@ def emit(text: str, output: str | None, color: bool | None = None) -> None:
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         raise InputError("cannot write the report: standard output is closed", "-")
     try:
-        click.echo(text, nl=False, color=color)
-        sys.stdout.flush()
+        _to_stdout(text, color)
     except BrokenPipeError:
         # the rest of the report has nowhere to go; stop Python's exit-time flush from failing
         with contextlib.suppress(OSError):
@@ -120,6 +129,29 @@ def emit(text: str, output: str | None, color: bool | None = None) -> None:
         raise SystemExit(EXIT_BROKEN_PIPE) from None
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", "-") from None
+
+
+def _to_stdout(text: str, color: bool | None) -> None:
+    """Write ``text`` to stdout's file descriptor in full, so a closed pipe is always seen.
+
+    ``sys.stdout.write`` of a report larger than the pipe buffer swallows the EPIPE that follows
+    a partial write (CPython's buffered writer returns the partial count and the text layer
+    drops it), so ``… | head -1`` ended with exit 0 or 1 depending on timing. Streams without a
+    descriptor (tests' captured stdout) go through ``click.echo``. ANSI styles are stripped as
+    ``click.echo`` would: when ``color`` is False, or unset and stdout is not a terminal."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        click.echo(text, nl=False, color=color)
+        sys.stdout.flush()
+        return
+    strip = not color if color is not None else not os.isatty(fd)
+    data = (click.unstyle(text) if strip else text).encode(
+        sys.stdout.encoding or "utf-8", "backslashreplace")
+    sys.stdout.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def stdout_is_terminal() -> bool:
@@ -148,13 +180,19 @@ def save_report(report: Report, path: str) -> None:
 
 
 def print_report_warnings(warnings: Iterable[ReportWarning]) -> None:
-    """``Warning: path:line: message`` on stderr, one per warning of an analysed report."""
+    """``Warning: path:line: message`` on stderr, one per warning of an analysed report
+    (none with ``-q``)."""
+    if is_quiet():
+        return
     for w in warnings:
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
         click.echo(f"Warning: {message_line(f'{where}: {w.message}')}", err=True)
 
 
 def print_warnings(lines: Iterable[str]) -> None:
-    """``warning: <line>`` on stderr, one per line (``compare`` and ``check``)."""
+    """``Warning: <line>`` on stderr, one per line (``compare`` and ``check``; none with
+    ``-q``). The same prefix as :func:`print_report_warnings`."""
+    if is_quiet():
+        return
     for line in lines:
-        click.echo(f"warning: {message_line(line)}", err=True)
+        click.echo(f"Warning: {message_line(line)}", err=True)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 from rknnprof.errors import EXIT_INTERRUPTED
+from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
@@ -112,12 +113,20 @@ class InterruptibleInput:
         self._raw.close()
 
 
+def _quiet() -> bool:
+    """True under ``rknnprof … -q`` (the click context's flag; False outside the CLI)."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get("rknnprof.quiet"))
+
+
 class Progress:
     """``frames: N  last frame: X us`` on one rewritten stderr line, only on a terminal."""
 
     def __init__(self, stream: IO[str] | None = None, enabled: bool | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.enabled = (self.stream.isatty() and not _quiet()) if enabled is None else enabled
         self.frames = 0
         self.last_frame_us: float | None = None
         self._shown = False
@@ -137,7 +146,7 @@ class Progress:
     def _show(self) -> None:
         if not self.enabled:
             return
-        last = f"{self.last_frame_us:.0f} us" if self.last_frame_us is not None else "-"
+        last = frame_ms(self.last_frame_us)
         self.stream.write(f"\r\x1b[2Kframes: {self.frames}  last frame: {last}")
         self.stream.flush()
         self._shown = True

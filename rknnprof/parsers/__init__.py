@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from rknnprof.inputs.lines import Line
+from rknnprof.parsers.app_time import AppTimeParser
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.benchmark import BenchmarkParser
 from rknnprof.parsers.build_table import BuildTableParser
@@ -40,6 +41,7 @@ PARSERS: tuple[BlockParser, ...] = (
     # families' lines only as whole messages
     FallbackWarningParser(),
     NpuLoadParser(),
+    AppTimeParser(),
     # measured per-layer tables: their headers are the most specific lines
     Toolkit2TableParser(),
     Toolkit2V15Parser(),

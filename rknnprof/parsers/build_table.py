@@ -181,7 +181,8 @@ class _BuildTable(Block):
         return True
 
     def close(self) -> list[Event]:
-        notes = [(self.first_line, "build-time estimate (compiler cycles), not a measurement")]
+        placement = self.columns == PLACEMENT_COLUMNS
+        notes = [(self.first_line, PLACEMENT_NOTE if placement else ESTIMATE_NOTE)]
         return [
             TableEvent(
                 family=FAMILY,
@@ -197,23 +198,32 @@ class _BuildTable(Block):
         ]
 
 
+PLACEMENT_COLUMNS = ["ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
+                     "FullName"]
+"""The short build header of 2.3.2 for CPU-only or FP16 models: no cycles, no time."""
+PLACEMENT_NOTE = ("build-time placement table (no cycles, no time): which ops the compiler put "
+                  "on the CPU and which on the NPU, not a measurement")
+ESTIMATE_NOTE = "build-time estimate (compiler cycles), not a measurement"
+
+
 def is_estimate_header(text: str) -> bool:
-    """``ID  OpType … Cycles… RW(KB) …`` without ``Time(us)``: the build-time estimate header."""
-    return (
-        "OpType" in text
-        and "Cycles" in text
-        and "Time(us)" not in text
-        and text.split()[:2] == ["ID", "OpType"]
-    )
+    """``ID  OpType … Cycles… RW(KB) …`` without ``Time(us)``: the build-time estimate header;
+    or the short placement header (:data:`PLACEMENT_COLUMNS`)."""
+    words = text.split()
+    if words[:2] != ["ID", "OpType"] or "Time(us)" in text:
+        return False
+    return "Cycles" in text or words == PLACEMENT_COLUMNS
 
 
 class BuildTableParser(BlockParser):
     family = FAMILY
     detection = (
-        "header `ID OpType … Cycles(DDR/NPU/Total) RW(KB) FullName` without Time(us), or rows "
+        "header `ID OpType … Cycles(DDR/NPU/Total) RW(KB) FullName` without Time(us), the short "
+        "placement header `ID OpType DataType Target InputShape OutputShape FullName`, or rows "
         "with three cycle integers and a `3/0` task column"
     )
-    fields = "estimated cycles and RW per layer, measured=false (never mixed with measured time)"
+    fields = ("estimated cycles and RW per layer (or only the CPU/NPU placement), measured=false "
+              "(never mixed with measured time)")
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

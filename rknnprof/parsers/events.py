@@ -151,6 +151,17 @@ class NpuLoadEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class AppTimeEvent:
+    """The application's own timing of one inference, printed beside the table
+    (``Total inference time (in milliseconds, 4 decimal places): 151.6830 ms``)."""
+
+    line: int
+    time_us: float
+    """Microseconds."""
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
 class NoteEvent:
     """Something recognised that holds no profile data: a table that must not be read as a
     layer table (RKNN_LOG_LEVEL=3 SRAM allocation table, build-time tensor memory table), or an
@@ -177,5 +188,6 @@ Event = (
     | FallbackWarningEvent
     | BenchmarkEvent
     | NpuLoadEvent
+    | AppTimeEvent
     | NoteEvent
 )

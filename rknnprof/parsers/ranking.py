@@ -193,7 +193,7 @@ class RankingBlock(Block):
             denominator = float(self.total.total_time_us)
         else:  # the largest row gives the most precise estimate
             top = max(rated, key=lambda item: item[0].total_time_us)[0]
-            denominator = top.total_time_us / top.share if top.share else 0.0  # type: ignore[operator]
+            denominator = top.total_time_us / top.share if top.share else 0.0
         if not denominator:
             return
         for stat, number in rated:

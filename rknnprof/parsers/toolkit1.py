@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rknnprof.model import SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
@@ -56,7 +56,7 @@ class _Toolkit1Table(Block):
         self.last_line = header.number
         self.stream = header.stream
         self.header_indent = _indent(header.text)
-        self.rows: list[dict] = []
+        self.rows: list[dict[str, Any]] = []
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
         self.total_us: float | None = None

@@ -14,7 +14,6 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
-from rknnprof.analysis.stats import percentile
 from rknnprof.model import Bound, Finding, Profile, Report, ReportWarning, Target
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
@@ -193,9 +192,8 @@ def frames_text(profile: Profile) -> str:
     if profile.frames <= 1 or not profile.layers:
         return ""
     text = f"{profile.frames} frames (per-layer medians)"
-    if profile.frame_times_us:
-        p50 = percentile(profile.frame_times_us, 50)
-        p90 = percentile(profile.frame_times_us, 90)
+    p50, p90 = profile.frame_time_p50_us, profile.frame_time_p90_us
+    if p50 is not None and p90 is not None:
         text += f" · frame p50 {frame_ms(p50)} · p90 {frame_ms(p90)}"
     return text
 
@@ -244,10 +242,25 @@ def versions_text(profile: Profile) -> str:
 
 # -- advice --------------------------------------------------------------------------------------
 def advice_head(profile: Profile) -> str:
-    """``Advice: 6 findings, up to 39.78 ms at stake``: ``Profile.potential_saving_us``."""
+    """``Advice: 6 findings, up to 39.78 ms at stake (an upper bound, no layer counted twice)``:
+    ``Profile.potential_saving_us``, the findings combined per layer."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
     stake = profile.potential_saving_us
-    return head + (f", up to {frame_ms(stake)} at stake" if stake else "")
+    return head + (f", up to {frame_ms(stake)} at stake (an upper bound, no layer counted twice)"
+                   if stake else "")
+
+
+def evidence_text(finding: Finding) -> str:
+    """``evidence (medium): <basis>; throughput: up to 3x the frames per second (<bound>)``:
+    what the saving rests on and how well, and a throughput gain kept apart from latency;
+    ``""`` when the finding has neither."""
+    parts = []
+    if finding.basis and (finding.est_saving_us or finding.throughput_gain is None):
+        parts.append(f"evidence ({finding.confidence.value}): {finding.basis}")
+    gain = finding.throughput_gain
+    if gain is not None:
+        parts.append(f"throughput: up to {gain.factor:g}x the frames per second ({gain.bound})")
+    return "; ".join(parts)
 
 
 def saving_text(finding: Finding, profile: Profile) -> str:
@@ -282,6 +295,7 @@ def footer_head(report: Report, profile: Profile) -> str:
 
 __all__ = [
     "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
+    "evidence_text",
     "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
     "kind_note", "layer_cycles", "layer_share", "part_us", "platform_text",

@@ -1,6 +1,6 @@
 """Figures the human-facing reporters read off a finished profile: what kind of profile it is,
-the frame time that shares are taken of (analysis's, re-exported), layer cycles and shares, time
-per bound and target.
+the frame time that shares are taken of and a layer's share of it (analysis's, re-exported),
+layer cycles, time per bound and target.
 
 Nothing here analyses: it reads what parsers, analysis and rules stored on the model; sums of
 already classified times are the only arithmetic. :mod:`rknnprof.reporters._facts` phrases them.
@@ -9,6 +9,7 @@ already classified times are the only arithmetic. :mod:`rknnprof.reporters._fact
 from __future__ import annotations
 
 from rknnprof.analysis.figures import frame_total_us
+from rknnprof.analysis.figures import time_share as layer_share
 from rknnprof.analysis.optypes import ranking_cut_short
 from rknnprof.model import Bound, Layer, Profile, Target
 
@@ -53,16 +54,6 @@ def layer_cycles(layer: Layer) -> int | None:
         return layer.total_cycles
     sides = [c for c in (layer.ddr_cycles, layer.npu_cycles) if c is not None]
     return max(sides) if sides else None
-
-
-def layer_share(layer: Layer, profile: Profile) -> float | None:
-    """``time_share`` from analysis, or time / profile total when analysis did not fill it."""
-    if layer.time_share is not None:
-        return layer.time_share
-    total = profile.total_time_us
-    if layer.time_us is None or not total:
-        return None
-    return layer.time_us / total
 
 
 def top_layers(profile: Profile, n: int) -> list[Layer]:

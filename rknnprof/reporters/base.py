@@ -9,6 +9,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TextIO
 
+from rknnprof.model import Severity
+
 if TYPE_CHECKING:
     from rknnprof.model import Report
 
@@ -21,6 +23,15 @@ class RenderOptions:
     """Colour and styles (terminal reporters only)."""
     width: int | None = None
     """Terminal width in columns; None = detect (80 when not a terminal)."""
+    fail_on: str = "never"
+    """``analyze --fail-on``: the lowest finding severity that fails the run (``info``,
+    ``warning``, ``error``) or ``never``; the JUnit report marks exactly those findings as
+    failures, so it agrees with the exit code (:func:`fails`)."""
+
+
+def fails(severity: Severity, fail_on: str) -> bool:
+    """True when a finding of ``severity`` trips ``--fail-on fail_on`` (``never``: none)."""
+    return fail_on != "never" and severity.rank >= Severity(fail_on).rank
 
 
 class Reporter(ABC):

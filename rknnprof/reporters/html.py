@@ -234,6 +234,9 @@ class HtmlReporter(Reporter):
         extra = []
         if finding.layer_ids:
             extra.append(f"<p>Layers: {links}</p>")
+        evidence = F.evidence_text(finding)
+        if evidence:
+            extra.append(f'<p class="note">{escape(evidence[:1].upper() + evidence[1:])}</p>')
         if finding.estimate:
             extra.append(f'<p class="note">Estimate: {escape(finding.estimate)}</p>')
         if finding.source:

@@ -5,8 +5,11 @@ Jenkins, Azure, GitHub report actions.
   budget is a ``<failure>``, an inconclusive one is ``<skipped>``, a broken warn-level budget
   passes with the warning in ``<system-out>``.
 * ``rknnprof analyze -f junit`` (:class:`JunitReporter`): one ``<testsuite>`` per model, one
-  ``<testcase>`` per finding; ``error`` findings are failures, the others pass with their
-  message in ``<system-out>``. A model without findings gets one passing ``no findings`` case.
+  ``<testcase>`` per rule (``RKN001 cpu-fallback``: the same names every run). A rule fails
+  when one of its findings reaches ``--fail-on`` -- the findings that make the exit code 1 --
+  and passes otherwise, its findings in ``<system-out>``.
+* Valid against the ``junit-10.xsd`` schema pytest and Jenkins use; ``classname`` is the model
+  or log name with dots replaced, since Jenkins splits a classname at its last dot.
 
 Built with ``xml.etree`` so escaping is always right; control characters XML 1.0 forbids are
 dropped.
@@ -18,11 +21,11 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, TextIO
 
-from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.reporters.base import RenderOptions, Reporter, fails
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
-    from rknnprof.model import Report
+    from rknnprof.model import Finding, Report
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -36,8 +39,15 @@ def _case(suite: ET.Element, classname: str, name: str) -> ET.Element:
                          time="0")
 
 
+def _classname(model: str) -> str:
+    """``perf.log`` -> ``perf_log``: Jenkins splits a classname at its last dot into package and
+    class, which would file ``perf.log`` as class ``log`` of package ``perf``."""
+    return _clean(model.replace(".", "_"))
+
+
 def _finish(root: ET.Element, out: TextIO) -> None:
-    for attr in ("tests", "failures", "errors", "skipped"):
+    # junit-10.xsd allows tests/failures/errors on <testsuites>, not skipped (each suite has it)
+    for attr in ("tests", "failures", "errors"):
         root.set(attr, str(sum(int(s.get(attr, "0")) for s in root.iter("testsuite"))))
     ET.indent(root)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -62,7 +72,7 @@ def render_check_junit(result: CheckResult, out: TextIO) -> None:
         suite = suites.get(v.model)
         if suite is None:
             suite = suites[v.model] = _suite(root, f"rknnprof budgets: {v.model}")
-        case = _case(suite, v.model, v.budget.label)
+        case = _case(suite, _classname(v.model), v.budget.label)
         _bump(suite, "tests")
         if v.status == "fail":
             _bump(suite, "failures")
@@ -78,30 +88,39 @@ def render_check_junit(result: CheckResult, out: TextIO) -> None:
 
 
 class JunitReporter(Reporter):
-    """``analyze -f junit``: findings as test cases."""
+    """``analyze -f junit``: one test case per rule, so a test keeps its identity from run to
+    run; it fails when one of its findings trips ``--fail-on`` (the exit code's rule)."""
 
     name = "junit"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
+        from rknnprof.rules import RULES
+
         root = ET.Element("testsuites", name="rknnprof analyze")
         for k, profile in enumerate(report.profiles):
             model = profile.model_name or profile.source.path
             if len(report.profiles) > 1:
                 model = f"{model}#{k + 1}"
             suite = _suite(root, f"rknnprof findings: {model}")
-            if not profile.findings:
-                _case(suite, f"rknnprof.{model}", "no findings")
-                _bump(suite, "tests")
+            by_code: dict[str, list[Finding]] = {}
             for f in profile.findings:
-                case = _case(suite, f"rknnprof.{model}", f"{f.code} {f.name}: layers "
-                             f"{','.join(map(str, f.layer_ids)) or '-'}")
+                by_code.setdefault(f.code, []).append(f)
+            names = {r.code: r.name for r in RULES}
+            names.update((f.code, f.name) for f in profile.findings)
+            for code, name in names.items():
+                case = _case(suite, _classname(model), f"{code} {name}")
                 _bump(suite, "tests")
-                text = f"{f.message}\nfix: {f.fix}"
-                if f.severity.value == "error":
+                findings = by_code.get(code, [])
+                tripped = [f for f in findings if fails(f.severity, options.fail_on)]
+                text = "\n\n".join(f"{f.severity}: {f.message}\nfix: {f.fix}" for f in findings)
+                if tripped:
                     _bump(suite, "failures")
-                    failure = ET.SubElement(case, "failure", message=_clean(f.message),
-                                            type=f.code)
+                    failure = ET.SubElement(
+                        case, "failure", type=code,
+                        message=_clean(f"{tripped[0].message}"
+                                       + (f" (+{len(tripped) - 1} more)" if len(tripped) > 1
+                                          else "")))
                     failure.text = _clean(text)
-                else:
-                    ET.SubElement(case, "system-out").text = _clean(f"{f.severity}: {text}")
+                elif findings:
+                    ET.SubElement(case, "system-out").text = _clean(text)
         _finish(root, out)

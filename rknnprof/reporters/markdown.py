@@ -129,7 +129,11 @@ class MarkdownReporter(Reporter):
                 f"   {escape(finding.message)}" + (f" ({layers})" if layers else "") + "  "
             )
             if finding.fix:
-                lines.append(f"   *Fix:* {escape(finding.fix)}")
+                lines.append(f"   *Fix:* {escape(finding.fix)}" + ("  " if F.evidence_text(
+                    finding) else ""))
+            evidence = F.evidence_text(finding)
+            if evidence:
+                lines.append(f"   *{escape(evidence[:1].upper() + evidence[1:])}*")
         return [*lines, ""]
 
     def _footer(self, report: Report, profile: Profile) -> list[str]:

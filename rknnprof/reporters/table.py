@@ -229,6 +229,9 @@ class TableReporter(Reporter):
             parts.append(Padding(message, (0, 0, 0, 4)))
             if finding.fix:
                 parts.append(Padding(terminal_text(f"fix: {finding.fix}", "italic"), (0, 0, 0, 4)))
+            evidence = F.evidence_text(finding)
+            if evidence:
+                parts.append(Padding(terminal_text(evidence, "dim"), (0, 0, 0, 4)))
         return Group(*parts)
 
     def _footer(self, report: Report, profile: Profile) -> RenderableType:

@@ -3,7 +3,7 @@
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
 (RKN040), ``environment`` (RKN050), ``decoding`` (RKN060), ``postprocess`` (RKN061),
-``activations`` (RKN070).
+``activations`` (RKN070), ``resolution`` (RKN071).
 
 Ranking and severity (the same for every rule):
 
@@ -40,6 +40,7 @@ from rknnprof.rules import (
     operators,
     postprocess,
     quantize,
+    resolution,
     sparse,
 )
 from rknnprof.rules._util import total_us
@@ -58,6 +59,7 @@ RULES: tuple[Rule, ...] = (
     *decoding.RULES,
     *postprocess.RULES,
     *activations.RULES,
+    *resolution.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",

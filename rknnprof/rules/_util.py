@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rknnprof.analysis.figures import frame_total_us
+from rknnprof.analysis.figures import frame_total_us, time_share
 from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
 from rknnprof.units import frame_ms, part_us, percent
@@ -31,11 +31,9 @@ def total_us(profile: Profile) -> float:
 
 
 def share(layer: Layer, profile: Profile) -> float:
-    """The layer's share of the total time, fraction 0..1 (analysis's value when set)."""
-    if layer.time_share is not None:
-        return layer.time_share
-    total = total_us(profile)
-    return (layer.time_us or 0.0) / total if total else 0.0
+    """The layer's share of the frame, fraction 0..1 (``analysis.figures.time_share``); 0 when
+    unknown."""
+    return time_share(layer, profile) or 0.0
 
 
 def grade(at_stake_us: float, total: float, cap: Severity = Severity.ERROR,

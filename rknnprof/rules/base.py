@@ -47,6 +47,12 @@ class Rule:
     source: str = ""
     """Where the advice comes from: public documents by title and URL, ``; ``-separated
     (built with :mod:`rknnprof.rules.sources`); the doc's *Source* section."""
+    basis: str = ""
+    """One line: the evidence the rule's ``est_saving_us`` rests on (``analysis.savings``);
+    the doc's *Saving basis* section."""
+    confidence: str = ""
+    """The confidence its findings carry and when (``high`` measured in this log, ``medium``
+    the guide or a measured peer, ``low`` an assumption); the doc's *Confidence* section."""
 
     @property
     def doc(self) -> str:
@@ -54,6 +60,9 @@ class Rule:
         import inspect
 
         doc = inspect.cleandoc(self.check.__doc__ or "")
+        for head, text in (("Saving basis:", self.basis), ("Confidence:", self.confidence)):
+            if text:
+                doc += f"\n\n{head}\n    {text}"
         if not self.source:
             return doc
         cited = ";\n    ".join(self.source.split("; "))

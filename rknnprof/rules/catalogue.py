@@ -15,6 +15,7 @@ from pathlib import Path
 START = "<!-- rules:start -->"
 END = "<!-- rules:end -->"
 SECTION_HEADS = ("What it finds:", "Why it costs time:", "Example:", "How to fix:", "Estimate:",
+                 "Saving basis:", "Confidence:",
                  "Source:")
 
 
@@ -44,10 +45,11 @@ def markdown_table() -> str:
     from rknnprof.rules._util import ERROR_SHARE, WARNING_SHARE
     from rknnprof.rules.sources import markdown
 
-    rows = ["| Code | Name | Severity (max) | What it flags | Source |", "|---|---|---|---|---|"]
+    rows = ["| Code | Name | Severity (max) | What it flags | Saving basis (confidence) | Source |",
+            "|---|---|---|---|---|---|"]
     rows += [
         f"| `{rule.code}` | {rule.name} | {rule.severity.value} | "
-        f"{_cell(rule.summary)} | {_cell(markdown(rule.source))} |"
+        f"{_cell(rule.summary)} | {_cell(_saving(rule))} | {_cell(markdown(rule.source))} |"
         for rule in RULES
     ]
     notes = [
@@ -55,10 +57,20 @@ def markdown_table() -> str:
         "Findings are ranked by their estimated saving per frame (each rule's doc says how it "
         "is estimated: `rknnprof rules CODE`). Severity comes from the share of the frame at "
         f"stake: at least {ERROR_SHARE:.0%} is `error`, at least {WARNING_SHARE:.0%} `warning`, "
-        "less `info`, never above the rule's maximum above. The potential saving of the top "
-        "findings counts each layer's time at most once.",
+        "less `info`, never above the rule's maximum above; a finding saving less than 0.5% of "
+        "the frame or 100 us is `info` (noise). A saving is the per-frame latency of the one "
+        "change a finding names, explained layer by layer; throughput (idle cores, more "
+        "contexts) is reported apart, never as a saving. The \"at stake\" figure combines "
+        "the findings per layer (the remaining time multiplies), so no layer is claimed twice: "
+        "an upper bound.",
     ]
     return "\n".join(rows + notes) + "\n"
+
+
+def _saving(rule: object) -> str:
+    """``basis (confidence)`` for the table; ``""`` when the rule states neither."""
+    basis, confidence = getattr(rule, "basis", ""), getattr(rule, "confidence", "")
+    return f"{basis} ({confidence})" if basis and confidence else basis or confidence
 
 
 def replace_section(text: str, table: str) -> str:

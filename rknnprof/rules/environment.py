@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rknnprof.model import Finding, Profile, Severity
-from rknnprof.rules._util import grade, ms, opt, pct, time_of, total_us, us
+from rknnprof.analysis.savings import Saving, from_fraction, from_removal
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
+from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
@@ -27,26 +28,93 @@ def _version(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(g) for g in match.groups(default="0")) if match else None
 
 
-def _finding(message: str, fix: str, saving: float, total: float, estimate: str, source: str,
-             layer_ids: tuple[int, ...] = (), untimed: Severity = Severity.INFO) -> Finding:
-    """A RKN050 finding; ``untimed`` is its severity when no time is attached."""
+def _finding(message: str, fix: str, saving: float | Saving, total: float, estimate: str,
+             source: str, layer_ids: tuple[int, ...] = (), untimed: Severity = Severity.INFO,
+             basis: str = "a measurement caveat: no saving",
+             confidence: Confidence = Confidence.LOW) -> Finding:
+    """A RKN050 finding; ``untimed`` is its severity when no time is attached. ``saving`` is a
+    figure outside the table (with its ``basis`` and ``confidence``) or a per-layer
+    :class:`Saving`."""
+    if isinstance(saving, Saving):
+        fields = saving.fields()
+    else:
+        fields = {"est_saving_us": saving, "basis": basis, "confidence": confidence}
+    amount = float(fields["est_saving_us"])  # type: ignore[arg-type]
     return Finding(code="RKN050", name=NAME,
-                   severity=grade(saving, total, cap=Severity.WARNING) if saving else untimed,
-                   message=message, fix=fix, layer_ids=layer_ids, est_saving_us=saving,
-                   estimate=estimate, source=source)
+                   severity=grade(amount, total, cap=Severity.WARNING) if amount else untimed,
+                   message=message, fix=fix, layer_ids=layer_ids, estimate=estimate,
+                   source=source, **fields)  # type: ignore[arg-type]
+
+
+FIX_CLOCKS = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
+              "echo performance | tee $(find /sys/ -name *governor)")
 
 
 def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
+    """The perf_debug / log-level inflation, and (in the same finding) a log without the
+    frequency lists eval_perf prints: nothing says the clocks were fixed."""
     if not profile.layers or not profile.measured or profile.benchmark is not None:
         return
+    unclocked = profile.frequencies is None
+    message = ("per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which add debugging "
+               "code and disable some parallelism: absolute times are inflated (one RK3568 A/B: "
+               "35.7 ms at level 4 against 19.8 ms at level 0); shares between layers remain "
+               "comparable")
+    fix = ("time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs "
+           "averaged) before and after each change")
+    if unclocked:
+        message += ("; and the log holds no CPU/NPU/DDR frequency list, so nothing says the "
+                    "clocks were fixed: without fixed clocks the same model's time fluctuates "
+                    "(the guide's first step)")
+        fix = f"{FIX_CLOCKS}, then {fix}"
     yield _finding(
-        "per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which add debugging code and "
-        "disable some parallelism: absolute times are inflated (one RK3568 A/B: 35.7 ms at "
-        "level 4 against 19.8 ms at level 0); shares between layers remain comparable",
-        "time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs averaged) "
-        "before and after each change",
-        0.0, 0.0, "0: a measurement caveat",
-        sources(cite("guide", "§8.1.2, §10.8"), cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK")))
+        message, fix, 0.0, 0.0, "0: a measurement caveat",
+        sources(cite("guide", "§8.1.1, §8.1.2, §10.8"),
+                cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK"), cite("zoo-frequency")))
+
+
+def _siblings(profile: Profile) -> list[tuple[Layer, Layer]]:
+    """(slow, fast) layers with the same op type, shapes, data type and cycles whose times
+    differ at least 2x (and 100 us) in a single-frame table, slowest gap first."""
+    groups: dict[tuple[object, ...], list[Layer]] = {}
+    for layer in profile.layers:
+        if (layer.time_us and not layer.is_io and layer.target is not Target.CPU
+                and layer.input_shapes and layer.output_shapes):
+            key = (layer.op_type, layer.input_shapes, layer.output_shapes, layer.data_type,
+                   layer.ddr_cycles, layer.npu_cycles)
+            groups.setdefault(key, []).append(layer)
+    pairs = []
+    for group in groups.values():
+        slow = max(group, key=lambda la: la.time_us or 0.0)
+        fast = min(group, key=lambda la: la.time_us or 0.0)
+        t_slow, t_fast = slow.time_us or 0.0, fast.time_us or 0.0
+        if len(group) > 1 and t_slow >= 2.0 * t_fast and t_slow - t_fast >= 100.0:
+            pairs.append((slow, fast))
+    return sorted(pairs, key=lambda p: -((p[0].time_us or 0.0) - (p[1].time_us or 0.0)))
+
+
+def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
+    if profile.frames != 1 or not profile.measured or not total:
+        return
+    pairs = _siblings(profile)
+    if not pairs:
+        return
+    excess = sum((slow.time_us or 0.0) - (fast.time_us or 0.0) for slow, fast in pairs)
+    shown = "; ".join(
+        f"{label(slow)} {us(slow.time_us or 0)} against {us(fast.time_us or 0)} for "
+        f"#{fast.id} ({(slow.time_us or 0) / (fast.time_us or 1):.1f}x)"
+        for slow, fast in pairs[:3])
+    more = f"; +{len(pairs) - 3} more pair(s)" if len(pairs) > 3 else ""
+    yield _finding(
+        f"one frame only, and {len(pairs)} layer(s) take at least twice the time of a sibling "
+        f"with the same op type, shapes and cycles: {shown}{more}; {us(excess)} "
+        f"({pct(excess / total)} of the frame) in the slower ones. A single table cannot tell a "
+        "slow layer from a noisy measurement",
+        f"re-measure: {FIX_CLOCKS}, then capture several inferences (RKNN_LOG_LEVEL=4 prints one "
+        "table per rknn_run; rknnprof merges them into per-layer medians)",
+        0.0, 0.0, "0: a measurement caveat", sources(cite("guide", "§8.1.1")),
+        layer_ids=tuple(i for slow, fast in pairs for i in (slow.id, fast.id)),
+        basis="same-shape, same-cycle siblings in this table differ 2x or more")
 
 
 def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -54,8 +122,7 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     if freqs is None:
         return
     known = [hz for hz in freqs.npu_hz if hz]
-    fix = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
-           "echo performance | tee $(find /sys/ -name *governor)")
+    fix = FIX_CLOCKS
     source = sources(cite("guide", "§8.1.1"), cite("zoo-frequency"), cite("benchmark"))
     if not known or None in freqs.ddr_hz or None in freqs.npu_hz:
         unknown = [name for name, values in (("NPU", freqs.npu_hz), ("DDR", freqs.ddr_hz),
@@ -71,12 +138,17 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     mhz = max(known) / 1e6
     if mhz >= peak * opt(context, "RKN050", "min_freq_ratio", 0.95):
         return
-    npu_time = sum(la.time_us or 0.0 for la in profile.layers if la.target.value == "NPU")
-    saving = npu_time * (1.0 - mhz / peak)
+    npu = [la for la in profile.layers if la.target is Target.NPU]
+    npu_time = time_of(npu)
+    saving = from_fraction(npu, 1.0 - mhz / peak,
+                           f"NPU time scaled by the clock ({mhz:g} of {peak:g} MHz); assumed "
+                           "linear, which the guide says it is not", Confidence.LOW)
     yield _finding(
         f"the NPU ran at {mhz:g} MHz, below {platform.name}'s {peak:g} MHz: its "
-        f"{us(npu_time)} of NPU time would take about {us(npu_time - saving)} at full clock",
-        fix, saving, total, "NPU time x (1 - measured / maximum NPU clock)", source)
+        f"{us(npu_time)} of NPU time would take about {us(npu_time - saving.total_us)} at full "
+        "clock if time scaled with the clock (an assumption: the guide says it does not, "
+        "quite)", fix, saving, total, "NPU time x (1 - measured / maximum NPU clock)", source,
+        layer_ids=tuple(la.id for la in npu))
 
 
 def _driver(profile: Profile) -> Iterator[Finding]:
@@ -96,19 +168,28 @@ def _driver(profile: Profile) -> Iterator[Finding]:
 
 
 def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """The application's own time (or rknn_benchmark's Avg Time) against the table's total."""
+    table = float(profile.reported_total_time_us or profile.total_time_us or 0.0)
     bench = profile.benchmark
-    table = float(profile.total_time_us or 0.0)
-    if bench is None or bench.avg_time_ms is None or not profile.layers or not table:
+    if profile.app_time_us:
+        whole, what = float(profile.app_time_us), (
+            f"the application's own inference time {ms(profile.app_time_us)}")
+    elif bench is not None and bench.avg_time_ms is not None and profile.layers:
+        whole, what = bench.avg_time_ms * 1000.0, (
+            f"rknn_benchmark's Avg Time {ms(bench.avg_time_ms * 1000.0)}")
+    else:
         return
-    avg = bench.avg_time_ms * 1000.0
-    if avg < table * opt(context, "RKN050", "outside_ratio", 1.2):
+    if not table or whole < table * opt(context, "RKN050", "outside_ratio", 1.1):
         return
-    gap = avg - table
+    gap = whole - table
     yield _finding(
-        f"rknn_benchmark's Avg Time {ms(avg)} is {us(gap)} above the per-layer "
-        f"table's {ms(table)}: {pct(gap / avg)} of each run is spent outside the layers "
-        "(input/output copies, layout conversion, cache flushes)",
-        ZERO_COPY, gap, avg, "Avg Time minus the table's total", ZERO_COPY_SOURCE)
+        f"{what} is {us(gap)} above the per-layer table's {ms(table)}: {pct(gap / whole)} of "
+        "each inference is spent outside the layers (input/output copies and layout "
+        "conversion of the general API, cache flushes)",
+        ZERO_COPY, gap, whole, "up to the time outside the table", ZERO_COPY_SOURCE,
+        basis=(f"{what} minus the table's total, both in this log; zero-copy and one-way sync "
+               "remove the copies and flushes, which may not be all of it"),
+        confidence=Confidence.MEDIUM)
 
 
 def _io_operators(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -124,7 +205,9 @@ def _io_operators(profile: Profile, context: RuleContext, total: float) -> Itera
             parts.append(f"{len(group)} {op} {us(time_of(group))} ({types})")
     yield _finding(
         f"input/output handling takes {us(spent)} ({pct(spent / total)} of the frame): "
-        + ", ".join(parts), ZERO_COPY, spent, total,
+        + ", ".join(parts), ZERO_COPY,
+        from_removal(io, "upper bound: the Input/OutputOperator time; zero-copy removes the "
+                     "copies, not necessarily all of it", Confidence.LOW), total,
         "upper bound: the Input/OutputOperator time", ZERO_COPY_SOURCE,
         layer_ids=tuple(la.id for la in io))
 
@@ -134,11 +217,15 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
     What it finds:
         How the numbers were taken, and time outside the layers: (a) per-layer tables are
         measured with perf_debug / RKNN_LOG_LEVEL=4, which inflate absolute times (reported
-        once per table when the log has no benchmark run to compare with); (b) NPU/DDR/CPU
-        frequencies printed as Unknown, or an NPU clock below 95% of the platform maximum
-        (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2; (d) an
-        rknn_benchmark Avg Time at least 1.2x the table's total (RKN050.outside_ratio);
-        (e) Input/OutputOperator taking at least 3% of the frame (RKN050.io_share).
+        once per table when the log has no benchmark run to compare with), and, in the same
+        finding, a log with no frequency list (nothing says the clocks were fixed); (b)
+        NPU/DDR/CPU frequencies printed as Unknown, or an NPU clock below 95% of the platform
+        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2; (d) the
+        application's own inference time (a ``Total inference time …: N ms`` line) or an
+        rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); (e)
+        Input/OutputOperator taking at least 3% of the frame (RKN050.io_share); (f) in a
+        single-frame table, layers taking at least twice (and 100 us more than) a sibling with
+        the same op type, printed shapes and cycles: re-measure.
 
     Why it costs time:
         Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables
@@ -149,8 +236,8 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         shows only in the IO operators.
 
     Example:
-        rknn_benchmark's Avg Time 22.50 ms is 8,100 us above the per-layer table's 14.40 ms:
-        36.0% of each run is spent outside the layers
+        the application's own inference time 151.68 ms is 20,482 us above the per-layer
+        table's 131.20 ms: 13.5% of each inference is spent outside the layers (corpus 43)
 
     How to fix:
         Time end to end with rknn_benchmark at the default log level. Fix the clocks
@@ -160,9 +247,11 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         buffers; with RGA/GPU buffers set RKNN_FLAG_DISABLE_FLUSH_INPUT/OUTPUT_MEM_CACHE.
 
     Estimate:
-        (a), (c) and Unknown clocks: 0 (severity info; warning for an old driver). Low clock:
-        NPU time x (1 - clock / maximum). (d) Avg Time minus the table total. (e) the IO
-        operators' time (upper bound).
+        (a), (c), (f) and Unknown clocks: 0 (severity info; warning for an old driver). Low
+        clock: NPU time x (1 - clock / maximum), confidence low (time is not linear in the
+        clock). (d) the application's time (or Avg Time) minus the table total, confidence
+        medium: the copies and flushes are most of it, not provably all. (e) the IO
+        operators' time (upper bound, low).
     """
     total = total_us(profile)
     yield from _outside_table(profile, context)
@@ -170,6 +259,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
     yield from _frequencies(profile, context, total)
     yield from _driver(profile)
     yield from _profiling_overhead(profile)
+    yield from _outliers(profile, total)
 
 
 RULES = (

@@ -329,5 +329,10 @@ RULES = (
     Rule("RKN001", "cpu-fallback", Severity.ERROR,
          "Layers running on the CPU instead of the NPU, with the reason where it is known",
          check_cpu_fallback,
-         source=SOURCE),
+         source=SOURCE,
+         basis=('CPU time minus the same bytes at a rate an NPU achieved: the same op type on the '
+                "NPU in this log, else in corpus 01 (Resize 1.54 GB/s), else this log's NPU data-"
+                'movement ops; never the DDR peak'),
+         confidence=('high with an NPU row of the same op in the log; medium with a corpus or '
+                     'other-op rate; low without any rate (the whole CPU time, an upper bound)')),
 )

@@ -265,7 +265,8 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         )
 
 
-def _glu(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], float]]:
+def _glu(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], list[Layer]]]:
+    """(Split, Sigmoid, Mul) chains, with the layers exGlu would replace (Sigmoid, Mul)."""
     for index, split in enumerate(layers):
         if split.op_type != "Split":
             continue
@@ -273,10 +274,11 @@ def _glu(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], float]]:
         sig = next((la for la in window if la.op_type == "Sigmoid"), None)
         mul = next((la for la in window if la.op_type == "Mul"), None)
         if sig and mul and sig.id < mul.id and out_shape(sig) in (mul.input_shapes or ()):
-            yield [split, sig, mul], time_of([sig, mul])
+            yield [split, sig, mul], [sig, mul]
 
 
-def _norms(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], float]]:
+def _norms(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], list[Layer]]]:
+    """LayerNorm chains, with the layers exNorm would replace (all but the largest)."""
     index = 0
     while index < len(layers):
         ops = [la.op_type for la in layers[index : index + len(NORM_CHAIN)]]
@@ -285,7 +287,7 @@ def _norms(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], float]]:
             tail = layers[index + len(NORM_CHAIN) : index + len(NORM_CHAIN) + 2]
             if [la.op_type for la in tail] == ["Mul", "Add"]:
                 chain.extend(tail)
-            yield chain, time_of(chain) - max(la.time_us or 0.0 for la in chain)
+            yield chain, sorted(chain, key=lambda la: -(la.time_us or 0.0))[1:]
             index += len(chain)
         else:
             index += 1
@@ -317,32 +319,41 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
     """
     for kind, matches in (("GLU (exGlu)", _glu(profile.layers)),
                           ("LayerNorm (exNorm)", _norms(profile.layers))):
-        for chain, saving in matches:
+        for chain, replaced in matches:
+            saving = from_removal(replaced, f"the measured time of the {len(replaced)} op(s) the "
+                                  "fused op replaces; its own cost is assumed", Confidence.LOW)
             yield Finding(
                 code="RKN024", name="unfused-subgraph",
-                severity=grade(max(0.0, saving), total_us(profile), Severity.WARNING),
+                severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
                 message=(f"{label(chain[0])} -> ... -> {label(chain[-1])} ({len(chain)} layers, "
                          f"{us(time_of(chain))}) is a {kind} pattern left unfused"),
                 fix=(f"export it as one {'F.glu' if 'GLU' in kind else 'torch.nn.LayerNorm'} call "
                      "(same axes, no Cast/Reshape in between) so the toolkit fuses it"),
                 layer_ids=tuple(la.id for la in chain),
-                est_saving_us=max(0.0, saving),
                 estimate="GLU: Sigmoid+Mul time; LayerNorm: chain time minus its largest member",
                 source=cite("guide", "§8.5.3"),
+                **saving.fields(),
             )
 
 
 RULES = (
     Rule("RKN021", "pad-before-conv", Severity.WARNING,
          "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv,
-         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)"))),
+         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)")),
+         basis=("the Pads' measured time (zero padding is free in the Conv)"),
+         confidence='medium (the log does not print the Pad mode)'),
     Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
          "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
-         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5"))),
+         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
+         basis=('the measured time of every op of each chain but its largest'),
+         confidence='high'),
     Rule("RKN023", "unfused-conv", Severity.WARNING,
          "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
          "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
          "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
-         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu"))),
+         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu")),
+         basis=('the measured time of the chain ops the fused op replaces (GLU: Sigmoid + Mul; '
+                'LayerNorm: all but the largest)'),
+         confidence="low (the fused op's own cost is assumed, not measured)"),
 )

@@ -161,5 +161,8 @@ RULES = (
     Rule("RKN011", "low-mac-usage", Severity.WARNING,
          "Low-MAC-usage convs whose channel padding a pruning change removes",
          check_low_mac_usage,
-         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2"))),
+         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2")),
+         basis=('the NPU cycles a pruning to the aligned channel count removes, at the NPU clock, '
+                "only for the share of the layer's time its cycles explain (per layer)"),
+         confidence="high with the log's own NPU clock, else medium (the platform's clock)"),
 )

@@ -64,8 +64,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
     if platform is None:
         fix += "; pass --platform to learn whether Flash Attention is available"
     shapes = sorted({str(la.input_shapes[0]).replace(" ", "") for la in layers if la.input_shapes})
-    gain = (ThroughputGain(float(cores), f"{cores} NPU cores, one context each (upper bound); "
-                           "these ops run on one core in any mask")
+    gain = (ThroughputGain(float(cores), f"{cores} NPU cores with one context each; an upper "
+                           "bound, these ops run on one core under any mask")
             if cores > 1 and not flash else None)
     basis = ("Flash Attention's speed-up is not published: no latency figure" if flash else
              "no faster attention kernel on this SoC: no latency figure")
@@ -91,5 +91,8 @@ RULES = (
          check_attention,
          source=sources(cite("ops", "exSDPAttention, exMatMul, multi-core table"),
                  cite("toolkit-api", "config enable_flash_attention"),
-                 cite("changelog", "2.1.0"))),
+                 cite("changelog", "2.1.0")),
+         basis=('none in latency (no published Flash Attention speed-up, no faster RK3588 kernel);'
+                ' idle cores as throughput_gain'),
+         confidence='low (0 us claimed)'),
 )

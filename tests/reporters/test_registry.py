@@ -133,3 +133,15 @@ def test_check_junit_from_the_xml_suffix(tmp_path):
     assert result.exit_code == 0, result.output
     root = ET.fromstring(target.read_text(encoding="utf-8"))
     assert root.get("failures") in ("0", None)
+
+
+def test_check_html_on_stdout_keeps_annotations_on_stderr(tmp_path, monkeypatch):
+    """A failed budget under GitHub Actions: the ::error line must not land inside the page."""
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1000, level: error}\n")
+    result = CliRunner().invoke(cli, ["check", LOG, "--budgets", str(budgets), "-f", "html"])
+    assert result.exit_code == 1  # 28,023 us > 1,000 us
+    assert result.stdout.startswith("<!DOCTYPE html>") and "::error" not in result.stdout
+    assert "::error " in result.stderr

@@ -52,3 +52,14 @@ def test_write_command(tmp_path) -> None:
 def test_rules_command_lists_the_final_catalogue() -> None:
     listing = CliRunner().invoke(cli, ["rules"]).output
     assert [line.split()[0] for line in listing.splitlines()] == [r.code for r in RULES]
+
+
+def test_rules_code_shows_the_saving_basis_and_confidence() -> None:
+    result = CliRunner().invoke(cli, ["rules", "RKN030"])
+    assert result.exit_code == 0
+    text = result.output
+    assert "Saving basis:\n    latency: the corpus-measured multi-core speed-ups (Add 1.65x" in text
+    assert "Confidence:\n    medium (measured on corpus 01 against 03" in text
+    assert text.index("Estimate:") < text.index("Saving basis:") < text.index("Source:")
+    [row] = [line for line in markdown_table().splitlines() if line.startswith("| `RKN030` |")]
+    assert "throughput_gain, never latency (medium (measured on corpus 01" in row

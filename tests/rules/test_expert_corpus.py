@@ -93,3 +93,46 @@ def test_43_dfl_softmax_in_a_ranking_only_log() -> None:
     assert found.est_saving_us == 2344
     assert "exSoftmax13 2,344 us in 1 call(s) (1.8% of the frame)" in found.message
     assert "Sigmoid 398 us (1), Sub 202 us (2), Mul 150 us (2)" in found.message
+
+
+def test_43_application_total_against_the_table() -> None:
+    # 43: "Total inference time (in milliseconds, 4 decimal places): 151.6830 ms" against the
+    # ranking's Total 131,201 us: 20,482 us outside the layers
+    profile = only("43_")
+    assert profile.app_time_us == 151683
+    [found] = [f for f in codes(profile, "RKN050") if f.est_saving_us]
+    assert found.est_saving_us == pytest.approx(20482)
+    assert "151.68 ms is 20,482 us above the per-layer table's 131.20 ms" in found.message
+
+
+@pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])
+def test_no_frequency_list_means_unfixed_clocks(prefix: str) -> None:
+    # 01, 07 and 36 are C-API perf details: no "NPU Current Frequency List"
+    [caveat] = [f for f in codes(only(prefix), "RKN050") if "frequency list" in f.message]
+    assert "scaling_frequency.sh" in caveat.fix
+
+
+def test_08_single_frame_twins_that_differ_twice_are_flagged() -> None:
+    # 08 is one frame; same op type, shapes and cycles, at least 2x and 100 us apart:
+    # #26/#38 Concat 8445/3526, #24/#36 Concat 5672/2321, #29/#41 Add 4037/1835,
+    # #32/#44 LeakyRelu 4104/1921, #22/#34 LeakyRelu 2977/1388 -> 14,244 us slower
+    [twins] = [f for f in codes(only("08_"), "RKN050") if "sibling" in f.message]
+    assert twins.layer_ids == (26, 38, 24, 36, 29, 41, 32, 44, 22, 34)
+    assert "14,244 us (8.7% of the frame)" in twins.message
+
+
+def test_01_input_resolution_comes_first() -> None:
+    # 01: InputOperator (1,3,1920,1920) = 9x 640x640; its 66 conv-family rows (57 ConvExSwish,
+    # 3 ConvSigmoid, 3 ConvClip, 3 Conv) take 100965 + 1974 + 701 + 1526 = 105,166 us
+    profile = only("01_")
+    [found] = codes(profile, "RKN071")
+    assert profile.findings[0] is found
+    assert found.est_saving_us == pytest.approx(105166 * (1 - 1 / 9))
+    assert "1920x1920, 9.0x the pixels of the usual 640x640: the 66 conv layers take 105,166 us" in (
+        found.message)
+
+
+@pytest.mark.parametrize("prefix", ["07_", "36_", "08_", "04_"])
+def test_usual_inputs_get_no_resolution_finding(prefix: str) -> None:
+    # 07 and 36 are 640x640, 08 two 160x640 (wide), 04 224x224
+    assert not codes(only(prefix), "RKN071")

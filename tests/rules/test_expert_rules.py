@@ -77,3 +77,38 @@ def test_post_processing_claims_the_decode_tail_after_the_last_feature_conv() ->
 
 def test_post_processing_ignores_a_deep_softmax_and_an_output_layout_tail() -> None:
     assert not findings("RKN060_ok", "RKN060")
+
+
+def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
+    # table total 1,785 us; the application's line says 2.3205 ms (1.3 x); #3 Concat 900 us and
+    # #4 Concat 300 us have the same shapes and cycles in the one frame; no frequency list
+    outside, caveat, twins = findings("RKN050_outside", "RKN050")
+    assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
+    assert outside.saving_by_layer == () and outside.confidence is Confidence.MEDIUM
+    assert "inference time 2.32 ms is 536 us above the per-layer table's 1.78 ms" in (
+        outside.message)
+    assert "rknn_mem_sync one way only" in outside.fix
+    assert "no CPU/NPU/DDR frequency list" in caveat.message
+    assert caveat.fix.startswith("fix the clocks before profiling")
+    assert twins.layer_ids == (3, 4) and twins.est_saving_us == 0
+    assert "#3 Concat (Concat:/neck/Concat_0) 900 us against 300 us for #4 (3.0x)" in (
+        twins.message)
+    assert twins.fix.startswith("re-measure")
+
+
+def test_input_resolution_scales_the_conv_time_by_the_pixels() -> None:
+    # input 1280x1280 = 4x 640x640; #2 ConvRelu 4,000 us and #3 ConvRelu 2,000 us: each keeps
+    # a quarter of its time
+    found = finding("RKN071", "RKN071")
+    assert found.saving_by_layer == ((2, 3000.0), (3, 1500.0)) and found.est_saving_us == 4500
+    assert found.confidence is Confidence.MEDIUM
+    assert found.message.startswith("the input is 1280x1280, 4.0x the pixels of the usual 640x640")
+    assert "at 640x640 they would take about 1,500 us" in found.message
+    assert found.fix.startswith("export the model at 640x640")
+
+
+def test_input_resolution_tall_input_and_small_input() -> None:
+    [tall] = findings("RKN071_tall", "RKN071")
+    assert tall.message.startswith("the input is tall (960x544, height 1.8x the width)")
+    assert tall.est_saving_us == 0 and tall.severity.value == "info"
+    assert not findings("RKN071_ok", "RKN071")

@@ -9,6 +9,7 @@ read on the fast path of :mod:`rknnprof.parsers.table.repeat`: its layers are bu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
 
 _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
+BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total line): "
+                       "compiler cycles, not a measurement")
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
 """Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
 without them is complete. Any other column missing from a row is warned about."""
@@ -282,6 +285,13 @@ class TableBlock(Block):
         self.last_line = line.number
         return True
 
+    def _is_build_estimate(self, times: Sequence[float | None]) -> bool:
+        """A table whose Time(us) column is 0 on every row and that has no total line: the
+        compiler's statistics printed at build (``RKNNModelBuildPass: [Statistics]``), never
+        a measurement (no inference takes 0 us on every layer)."""
+        return (self.total_time is None and len(times) >= 2
+                and all(t == 0 for t in times))
+
     def _keep_as_skipped(self, line: Line, body: str) -> bool:
         """A line among the rows that is neither a row nor a continuation: keep it as a skipped
         row when it looks like a damaged row (so the table goes on), else False (it ends the
@@ -342,12 +352,17 @@ class TableBlock(Block):
             layers = tuple(layers)
             times = tuple(la.time_us for la in layers)
             names = tuple((la.op_type, la.full_name) for la in layers)
+        measured = not self._is_build_estimate(times)
+        if not measured:  # the compiler's zeros are no times: the layers keep only their cycles
+            layers = tuple(replace(la, time_us=None) for la in layers)
+            times = (None,) * len(layers)
+            self.notes.insert(0, (self.first_line, BUILD_ESTIMATE_NOTE))
         return [TableEvent(
             family=self.family,
             line=self.first_line,
             last_line=self.last_line,
             layers=layers,
-            measured=True,
+            measured=measured,
             reported_total_time_us=self.total_time,
             reported_rw_kb=self.rw_kb,
             skipped=tuple(self.skipped),

@@ -280,6 +280,25 @@ def expert_fixtures() -> dict[str, list[str]]:
     head = [conv("ConvSigmoid", 128, 255, 40, k=1, time=300, name="Conv:/model.24/m.0/Conv"),
             io_out(shape(1, 255, 40, 40), n=1)]
     f["RKN070_ok"] = [*info(), *table(clean() + head)]
+    # RKN050, measurement hygiene: two same-shape Concats 900 vs 300 us in one frame, and the
+    # application's own time 1.3 x the table's total (no frequency list either)
+    c32, c64 = shape(1, 32, 80, 80), shape(1, 64, 80, 80)
+    twins = [row("Concat", f"{c32},{c32}", c64, t, 800, f"Concat:/neck/Concat_{i}")
+             for i, t in enumerate((900, 300))]
+    rows = clean(extra=twins)
+    app_ms = sum(r[6] for r in rows) * 1.3 / 1000
+    # RKN071: a 1280x1280 input (4x the pixels of 640x640) through two strided convs; the _ok
+    # log is the small 80x80 model; RKN071_tall: a 960x544 portrait input (1.8x taller)
+    big = [io_in(shape(1, 3, 1280, 1280)),
+           conv("ConvRelu", 3, 32, 1280, stride=2, time=4000, name="Conv:/model.0/conv/Conv"),
+           conv("ConvRelu", 32, 64, 640, stride=2, time=2000, name="Conv:/model.1/conv/Conv"),
+           io_out(shape(1, 64, 320, 320))]
+    f["RKN071"] = [*info(), *table(big)]
+    f["RKN071_ok"] = [*info(), *table(clean())]
+    f["RKN071_tall"] = [*info(), *table([io_in(shape(1, 3, 960, 544))] + clean()[1:])]
+    f["RKN050_outside"] = [*info(), "rknn_run", *table(rows),
+                           f"Total inference time (in milliseconds, 4 decimal places): "
+                           f"{app_ms:.4f} ms"]
     return f
 
 

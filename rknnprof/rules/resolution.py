@@ -1,0 +1,144 @@
+"""RKN071 input resolution and orientation: an input with many times the pixels of the usual
+640x640, and tall inputs where the guide prefers wide ones.
+
+The input's size is read from the InputOperator rows' output shapes (NCHW, or NHWC when the
+last axis holds 1, 3 or 4 channels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.savings import NONE, from_fraction
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape
+from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
+from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import cite, sources
+
+CODE, NAME = "RKN071", "input-resolution"
+REFERENCE = (640, 640)
+"""The input size of the rknn_model_zoo detection benchmarks (YOLO, 640x640)."""
+MIN_RATIO = 2.0
+"""Pixels at least this many times the reference raise the finding (RKN071.min_ratio)."""
+TALL_RATIO = 1.5
+"""Height at least this many times the width counts as tall (RKN071.tall_ratio)."""
+SOURCE = sources(cite("zoo", "inputs of [1, 3, 640, 640] for the YOLO benchmarks"),
+                 cite("guide", "§8.5.1 Figure 8-11 (larger Width, smaller Height is more "
+                               "DDR-friendly)"),
+                 cite("guide", "§8.2.2 (reduce the size of a costly, well-used operator)"))
+
+
+def _hw(shape: Shape | None) -> tuple[int, int] | None:
+    """(height, width) of a 4-D image tensor, NCHW or NHWC; None otherwise."""
+    if not shape or len(shape) != 4:
+        return None
+    if shape[1] in (1, 3, 4) and shape[2] > 4 and shape[3] > 4:
+        return shape[2], shape[3]
+    if shape[3] in (1, 3, 4) and shape[1] > 4 and shape[2] > 4:
+        return shape[1], shape[2]
+    return None
+
+
+def _inputs(profile: Profile) -> list[tuple[Layer, int, int]]:
+    found = []
+    for layer in profile.layers:
+        if layer.op_type == "InputOperator" and layer.output_shapes:
+            hw = _hw(layer.output_shapes[0])
+            if hw is not None:
+                found.append((layer, *hw))
+    return found
+
+
+def _resolution(profile: Profile, context: RuleContext, total: float, height: int,
+                width: int) -> Iterator[Finding]:
+    pixels, ref = height * width, REFERENCE[0] * REFERENCE[1]
+    ratio = pixels / ref
+    if ratio < opt(context, CODE, "min_ratio", MIN_RATIO):
+        return
+    convs = [la for la in profile.layers if is_conv(la) and la.time_us]
+    conv_time = time_of(convs)
+    if not conv_time:
+        return
+    fraction = 1.0 - ref / pixels
+    saving = from_fraction(
+        convs, fraction,
+        f"conv time scales with the pixels: {len(convs)} conv layers' time x (1 - "
+        f"{REFERENCE[0]}x{REFERENCE[1]} / {height}x{width}); the copies (Concat, Split, Resize) "
+        "shrink too and are not counted", Confidence.MEDIUM)
+    yield Finding(
+        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
+        message=(f"the input is {height}x{width}, {ratio:.1f}x the pixels of the usual "
+                 f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
+                 f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
+                 "grows with its output pixels, so at 640x640 they would take about "
+                 f"{us(conv_time - saving.total_us)}"),
+        fix=(f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "
+             "your smallest objects are still found) and downscale frames before inference "
+             "(RGA); for large scenes, run tiles of that size"),
+        layer_ids=tuple(la.id for la in convs),
+        estimate="conv time x (1 - 640x640 / input pixels)",
+        source=SOURCE, **saving.fields(),
+    )
+
+
+def _orientation(context: RuleContext, height: int, width: int,
+                 layer: Layer) -> Iterator[Finding]:
+    if height < width * opt(context, CODE, "tall_ratio", TALL_RATIO):
+        return
+    yield Finding(
+        code=CODE, name=NAME, severity=Severity.INFO,
+        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width): "
+                 "the guide finds convolutions of the same size more DDR-friendly with a larger "
+                 "width and a smaller height; no figure for the gain is published"),
+        fix=(f"if the content allows, feed the image rotated ({width}x{height}) and rotate the "
+             "results back, or export the model for the wide orientation"),
+        layer_ids=(layer.id,),
+        estimate="0: the guide gives the direction, not a figure",
+        source=SOURCE,
+        **NONE.fields(),
+    )
+
+
+def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        (a) An image input (an InputOperator with a 4-D NCHW or NHWC output) with at least
+        2x the pixels of 640x640, the input size of rknn_model_zoo's detection benchmarks
+        (option RKN071.min_ratio); (b) a tall input, height at least 1.5x the width
+        (RKN071.tall_ratio).
+
+    Why it costs time:
+        A convolution's MACs and bytes grow with its output height x width, so every conv in
+        the network costs in proportion to the input's pixels: corpus 01 runs yolov8n at
+        1920x1920, 9x the pixels of 640x640, and its convs take 105,166 us of the 128,441 us
+        frame. The guide, for operators of the same size: "a size with a larger Width and a
+        smaller Height is more friendly to DDR reading and writing" (Figure 8-11).
+
+    Example:
+        the input is 1920x1920, 9.0x the pixels of the usual 640x640: the 64 conv layers take
+        105,166 us (81.9% of the frame) ... at 640x640 they would take about 11,685 us
+
+    How to fix:
+        Export at 640x640, or the smallest size at which the smallest objects are still
+        detected, and downscale frames with RGA before inference; run tiles for large scenes.
+        A tall input: feed it rotated, or export for the wide orientation.
+
+    Estimate:
+        (a) The conv layers' time x (1 - 640x640 / input pixels), confidence medium: conv work
+        is proportional to the pixels; the data copies (Concat, Split, Resize) that also shrink
+        are not counted. (b) 0: the guide gives the direction, not a figure (severity info).
+    """
+    total = total_us(profile)
+    if not total:
+        return
+    for layer, height, width in _inputs(profile)[:1]:  # the first image input drives the net
+        yield from _resolution(profile, context, total, height, width)
+        yield from _orientation(context, height, width, layer)
+
+
+RULES = (
+    Rule(CODE, NAME, Severity.WARNING,
+         "An input with many times the pixels of 640x640, or taller than wide",
+         check_input_resolution, source=SOURCE),
+)

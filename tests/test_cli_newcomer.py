@@ -1,0 +1,204 @@
+"""What a new user meets first (issue #13): a failing gate that says why and a JUnit file that
+agrees with the exit code, one ``--fail-on`` vocabulary, one warning prefix, colour variables,
+``-q``, completion values, the broken-pipe exit code, ``--rule-option``, and budgets for an op the
+model does not run.
+
+The sample log (``sample_logs/yolov5s_rk3588_perf.txt``) is read as a user would: 89 layers, one
+Resize on the CPU (#60, 1873 us), 18 layers whose cycles label them bandwidth-bound.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.shell_completion import ShellComplete
+from click.testing import CliRunner
+
+from rknnprof.cli import cli
+from rknnprof.rules import RULES
+from tests.conftest import SAMPLES
+
+SAMPLE = str(SAMPLES / "yolov5s_rk3588_perf.txt")
+FRAMES3 = str(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt")
+
+
+def invoke(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+
+
+def _findings(*extra: str) -> list[dict]:
+    report = json.loads(invoke("analyze", SAMPLE, "-f", "json", *extra).stdout)
+    return [f for p in report["profiles"] for f in p["findings"]]
+
+
+# -- defect 1: a failing gate says why, and the JUnit agrees -------------------------------------
+def test_fail_on_names_each_finding_that_tripped_it(tmp_path) -> None:
+    tripping = [f for f in _findings() if f["severity"] in ("warning", "error")]
+    assert tripping  # the sample's CPU Resize alone is a warning
+    result = invoke("analyze", SAMPLE, "--fail-on", "warning", "-o", str(tmp_path / "a.xml"))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == len(tripping)
+    for line, finding in zip(lines, tripping):
+        assert line.startswith(f"Error: {SAMPLE}: {finding['code']} {finding['severity']} ")
+        assert "reached --fail-on warning" in line
+    root = ET.parse(tmp_path / "a.xml").getroot()
+    failed = {c.get("name").split()[0] for c in root.iter("testcase") if c.find("failure") is not None}
+    assert failed == {f["code"] for f in tripping}
+    assert root.get("failures") == str(len(failed))
+
+
+def test_without_a_gate_junit_has_no_failures_and_exit_is_0() -> None:
+    result = invoke("analyze", SAMPLE, "-f", "junit")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert ET.fromstring(result.stdout).get("failures") == "0"
+
+
+# -- defect 3: one --fail-on vocabulary ---------------------------------------------------------
+@pytest.mark.parametrize("word", ["warning", "warn", "WARNING"])
+def test_analyze_takes_warning_and_warn(word: str) -> None:
+    assert invoke("analyze", SAMPLE, "--fail-on", word, "-q").exit_code == 1
+
+
+def test_analyze_never_and_error_pass_the_sample() -> None:
+    # no finding of the sample is an error: the largest saving is under 10% of the frame
+    assert not [f for f in _findings() if f["severity"] == "error"]
+    assert invoke("analyze", SAMPLE, "--fail-on", "error").exit_code == 0
+    assert invoke("analyze", SAMPLE, "--fail-on", "never").exit_code == 0
+
+
+@pytest.mark.parametrize("word", ["warning", "warn"])
+def test_check_takes_warning_and_warn(tmp_path, word: str) -> None:
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1000, level: warn}\n")
+    assert invoke("check", SAMPLE, "--budgets", str(budgets)).exit_code == 0
+    assert invoke("check", SAMPLE, "--budgets", str(budgets), "--fail-on", word).exit_code == 1
+
+
+def test_budget_level_warning_is_warn(tmp_path) -> None:
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1000, level: warning}\n")
+    result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["verdicts"][0]["status"] == "warn"
+
+
+def test_a_bad_level_is_a_usage_error_listing_the_words() -> None:
+    result = invoke("analyze", SAMPLE, "--fail-on", "sometimes")
+    assert result.exit_code == 2 and "'info', 'warning', 'error', 'never'" in result.stderr
+
+
+# -- defect 9: prefixes, colour variables, -q, completion, broken pipe ---------------------------
+def test_compare_warnings_use_the_same_prefix_as_analyze() -> None:
+    # one frame against three merged frames: not like for like
+    result = invoke("compare", SAMPLE, FRAMES3)
+    assert "Warning: not like for like: frames merged: 1 vs 3" in result.stderr
+    assert "warning:" not in result.stderr
+
+
+def test_quiet_drops_warnings_but_keeps_errors() -> None:
+    result = invoke("compare", SAMPLE, FRAMES3, "-q")
+    assert result.exit_code == 0 and result.stderr == ""
+    result = invoke("analyze", SAMPLE, "-q", "--fail-on", "warning")
+    assert result.stderr.startswith("Error: ")
+
+
+@pytest.mark.parametrize(("env", "coloured"), [
+    ({}, False),
+    ({"FORCE_COLOR": "1"}, True),
+    ({"CLICOLOR_FORCE": "1"}, True),
+    ({"FORCE_COLOR": "0"}, False),
+    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
+])
+def test_colour_variables_are_honoured_when_piped(env: dict[str, str], coloured: bool) -> None:
+    out = invoke("analyze", SAMPLE, env=env).stdout  # CliRunner's stdout is not a terminal
+    assert ("\x1b[" in out) is coloured
+
+
+def _complete(args: list[str], incomplete: str) -> list[str]:
+    completer = ShellComplete(cli, {}, "rknnprof", "_RKNNPROF_COMPLETE")
+    return [item.value for item in completer.get_completions(args, incomplete)]
+
+
+def test_completion_offers_platforms_rule_codes_and_levels() -> None:
+    assert _complete(["analyze", SAMPLE, "--platform"], "rk35") == [
+        "rk3562", "rk3566", "rk3568", "rk3576", "rk3588", "rk3588s"]
+    assert "RKN001" in _complete(["analyze", SAMPLE, "--select"], "RKN0")
+    assert _complete(["rules"], "RKN01") == ["RKN010", "RKN011"]
+    assert _complete(["check", SAMPLE, "--fail-on"], "") == ["warning", "error", "never"]
+    assert "RKN010.min_layer_share=" in _complete(["analyze", SAMPLE, "--rule-option"], "RKN010")
+
+
+def test_a_closed_pipe_is_not_a_failed_gate() -> None:
+    # `rknnprof analyze … | head -1`: exit 141 as SIGPIPE would give, never 1, no traceback
+    # four copies of the sample as HTML: far more than a pipe buffer holds
+    proc = subprocess.Popen([sys.executable, "-m", "rknnprof", "analyze", *[SAMPLE] * 4,
+                             "-f", "html"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 141 and b"Traceback" not in err
+
+
+# -- defect 5: the bandwidth finding against the summary, and --rule-option ----------------------
+def test_bandwidth_finding_says_which_of_the_labelled_layers_it_counts() -> None:
+    [finding] = [f for f in _findings() if f["code"] == "RKN010"]
+    # 18 layers labelled bandwidth-bound; 11 of them are each under 1% of the 28,023 us frame
+    assert finding["message"].startswith(
+        "7 of the 18 bandwidth-bound layers (not counted: 11 each under 1.0% of the frame "
+        "(RKN010.min_layer_share))")
+
+
+def test_rule_option_changes_the_threshold_it_names() -> None:
+    [finding] = [f for f in _findings("--rule-option", "RKN010.min_layer_share=0")
+                 if f["code"] == "RKN010"]
+    assert finding["message"].startswith("18 bandwidth-bound layer(s)")
+    assert not [f for f in _findings("--rule-option", "rkn010.min_share=0.5")
+                if f["code"] == "RKN010"]
+
+
+def test_rule_option_rejects_what_no_rule_reads() -> None:
+    result = invoke("analyze", SAMPLE, "--rule-option", "RKN010.bogus=1")
+    assert result.exit_code == 2 and "unknown rule option 'RKN010.bogus'" in result.stderr
+    assert invoke("analyze", SAMPLE, "--rule-option", "RKN010.min_share").exit_code == 2
+    assert invoke("analyze", SAMPLE, "--rule-option", "RKN010.min_share=-1").exit_code == 2
+
+
+def test_every_option_a_rule_doc_names_is_read_by_that_rule() -> None:
+    import inspect
+    import re
+
+    from rknnprof.cli.options import rule_option_names
+
+    names = rule_option_names()
+    assert "RKN010.min_layer_share" in names
+    for name in names:
+        code, key = name.split(".")
+        [rule] = [r for r in RULES if r.code == code]
+        module = inspect.getsource(inspect.getmodule(rule.check))
+        # opt(context, "RKN010", "min_share", …) or opt(context, CODE, …) with CODE = "RKN060"
+        named = {f'"{code}"'} | set(re.findall(rf'^(\w+)(?:, \w+)* = "{code}"', module, re.M))
+        read = re.findall(rf'opt\(context, ("\w+"|\w+), "{key}"', module)
+        assert named & set(read), f"{name} is named in the doc but never read"
+
+
+# -- defect 13: an op the model does not run, and budget numbering -------------------------------
+def test_check_op_type_absent_from_the_model_passes_at_0_us(tmp_path) -> None:
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - {metric: op_type_time_us, op_type: Softmax, max: 500}\n")
+    result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "json")
+    assert result.exit_code == 0
+    [verdict] = json.loads(result.stdout)["verdicts"]
+    assert (verdict["status"], verdict["value"]) == ("pass", 0)
+
+
+def test_budget_errors_count_from_0_like_the_verdict_list(tmp_path) -> None:
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1}\n"
+                       "  - {metric: total_time_us, max: -1}\n")
+    result = invoke("check", SAMPLE, "--budgets", str(budgets))
+    assert result.exit_code == 2 and "budgets[1].max" in result.stderr  # the second entry
