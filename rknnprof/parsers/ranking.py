@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
-from rknnprof.parsers.table.tokens import is_rule
+from rknnprof.parsers.table.tokens import is_rule, to_float
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -96,6 +96,9 @@ class RankingBlock(Block):
             self.notes.append((line.number, "ranking has no CPUTime column: CPU time taken as "
                                "TotalTime - NPUTime - GPUTime"))
 
+    def damaged(self, line: Line, reason: str) -> None:
+        self.skipped.append(SkippedRow(line.number, line.text.strip()[:200], reason))
+
     def _row(self, line: Line, tokens: list[str]) -> None:
         assert self.columns is not None
         op, values = tokens[0], tokens[1:]
@@ -111,7 +114,7 @@ class RankingBlock(Block):
             self.skipped.append(SkippedRow(line.number, " ".join(tokens)[:200], why))
             return
         # a value holds at most one "%", at its end
-        v = dict(zip(keys, map(float, joined.replace("%", "").split())))
+        v = dict(zip(keys, map(to_float, joined.replace("%", "").split())))
         total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
         cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
         stat = OpTypeStat(

@@ -35,8 +35,10 @@ from rknnprof.parsers.table.tokens import (
     ROW_SEARCH_RE,
     ROW_START_RE,
     SHAPES_RE,
+    NumberOutOfRange,
     is_rule,
     is_target,
+    to_float,
     to_number,
 )
 
@@ -151,16 +153,19 @@ class TableBlock(Block):
         text = line.text
         if "Total " not in text:  # every total line names a Total; rows rarely do
             return False
-        if (m := TOTAL_TIME_RE.search(text)) is not None:
-            self.total_time = to_number(m.group(1))
-            self.total_line = line.number
-        elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
-            self.rw_kb = to_number(m.group(1))
-        elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
-            mb = float(m.group(1))
-            self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not count
-        else:
-            return False
+        try:
+            if (m := TOTAL_TIME_RE.search(text)) is not None:
+                self.total_time = to_number(m.group(1))
+                self.total_line = line.number
+            elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
+                self.rw_kb = to_number(m.group(1))
+            elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
+                mb = to_float(m.group(1))
+                self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not
+            else:
+                return False
+        except NumberOutOfRange as e:
+            self.notes.append((line.number, f"total line not read: {e}"))
         return True
 
     def _flush(self) -> None:
@@ -188,7 +193,15 @@ class TableBlock(Block):
                 self.notes.append((number, (
                     f"row {values.get('id', '?')} has fewer fields than the header: no "
                     f"{', '.join(absent)} (kept with those values unknown)")))
-        self.layers.append(build_layer(values, number))
+        try:
+            layer = build_layer(values, number)
+        except NumberOutOfRange as e:  # 400-digit times, 20-digit ids: damage, not data
+            self.skipped.append(skipped(number, " ".join(values.values()), str(e)))
+            return
+        self.layers.append(layer)
+
+    def damaged(self, line: Line, reason: str) -> None:
+        self.skipped.append(skipped(line.number, line.text, reason))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
