@@ -1,4 +1,5 @@
-"""The public library API: :func:`load`, :func:`analyze` and :func:`load_report`.
+"""The public library API: :func:`load`, :func:`analyze` and :func:`load_report` (and the live
+progress line, :class:`Progress`, of a streamed stdin).
 
 Input is streamed: bytes -> :func:`rknnprof.inputs.lines.read_lines` ->
 :func:`rknnprof.parsers.scan` -> :class:`rknnprof.assemble.Assembler`; no file is read
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.assemble import Assembler, Assembly
@@ -20,9 +21,11 @@ from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.parsers import scan
+from rknnprof.parsers.events import TableEvent
+from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
-    from rknnprof.inputs.live import Progress
+    from rknnprof.parsers.events import Event
     from rknnprof.rules.base import Rule
 
 STDIN = "-"
@@ -35,6 +38,53 @@ def _paths(path_or_paths: PathLike | Iterable[PathLike]) -> list[str]:
     if isinstance(path_or_paths, str | os.PathLike):
         return [os.fspath(path_or_paths)]
     return [os.fspath(p) for p in path_or_paths]
+
+
+# ---- the live progress line ------------------------------------------------------------------
+
+
+def _quiet() -> bool:
+    """True under ``rknnprof … -q`` (the click context's flag; False outside the CLI)."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get("rknnprof.quiet"))
+
+
+class Progress:
+    """``frames: N  last frame: X us`` on one rewritten stderr line, only on a terminal."""
+
+    def __init__(self, stream: IO[str] | None = None, enabled: bool | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = (self.stream.isatty() and not _quiet()) if enabled is None else enabled
+        self.frames = 0
+        self.last_frame_us: float | None = None
+        self._shown = False
+
+    def count(self, events: Iterable[Event]) -> Iterator[Event]:
+        """Pass ``events`` through, updating the line for every measured table (a frame)."""
+        for event in events:
+            if isinstance(event, TableEvent) and event.measured and event.layers:
+                self.frames += 1
+                times = [x for x in event.row_times if x is not None]
+                self.last_frame_us = event.reported_total_time_us or (sum(times) if times else None)
+                self._show()
+            yield event
+
+    def _show(self) -> None:
+        if not self.enabled:
+            return
+        last = frame_ms(self.last_frame_us)
+        self.stream.write(f"\r\x1b[2Kframes: {self.frames}  last frame: {last}")
+        self.stream.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        """End the live line so the report starts on a fresh line."""
+        if self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._shown = False
 
 
 def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
@@ -73,7 +123,7 @@ def parse_live_stdin() -> Assembly:
     parsed as they arrive, a progress line shows on a terminal stderr, and the first Ctrl-C
     stops reading and keeps what was read (a second one exits 130; see
     :mod:`rknnprof.inputs.live`)."""
-    from rknnprof.inputs.live import InterruptibleInput, Progress
+    from rknnprof.inputs.live import InterruptibleInput
 
     source = InterruptibleInput(sys.stdin.buffer)
     with source.armed():
@@ -202,6 +252,7 @@ def load_report(path: PathLike) -> Report:
     saved JSON report (read back as it was analysed), decided by the file's content."""
     from rknnprof.parsers.saved import is_saved_report, load_saved_report
 
-    if is_saved_report(path):
-        return load_saved_report(path)
-    return analyze([os.fspath(path)])
+    name = os.fspath(path)
+    if is_saved_report(name):
+        return load_saved_report(name)
+    return analyze([name])

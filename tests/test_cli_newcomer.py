@@ -202,3 +202,26 @@ def test_budget_errors_count_from_0_like_the_verdict_list(tmp_path) -> None:
                        "  - {metric: total_time_us, max: -1}\n")
     result = invoke("check", SAMPLE, "--budgets", str(budgets))
     assert result.exit_code == 2 and "budgets[1].max" in result.stderr  # the second entry
+
+
+# -- defect 8: compare/check at 80 columns -------------------------------------------------------
+def test_compare_at_80_columns_cuts_names_like_analyze(tmp_path) -> None:
+    from rknnprof.model import Layer, Profile, Report, SourceSpan
+    from rknnprof.parsers.saved import report_to_dict
+
+    names = [f"Conv:/model.{i}/m/m.0/cv2/very_long_block_name_{i}/conv/Conv" for i in range(3)]
+
+    def save(name: str, scale: float) -> str:
+        layers = tuple(Layer(id=i + 1, op_type="Conv", time_us=100 * (i + 1) * scale,
+                             full_name=n) for i, n in enumerate(names))
+        profile = Profile(source=SourceSpan(name, 1, 9), format="toolkit2-perf-table",
+                          layers=layers, platform="rk3588")
+        path = tmp_path / name
+        path.write_text(json.dumps(report_to_dict(Report((profile,)))))
+        return str(path)
+
+    result = invoke("compare", save("a.json", 1.0), save("b.json", 1.2), env={"COLUMNS": "80"})
+    rows = [line for line in result.stdout.splitlines() if "/conv/Conv" in line]
+    assert len(rows) == 3  # one line per layer: nothing folded onto a second line
+    assert all("…" in row and len(row) <= 80 for row in rows)
+    assert not set("│┃┏┡") & set(result.stdout)  # the box style of analyze's tables

@@ -5,7 +5,8 @@ import signal
 
 import pytest
 
-from rknnprof.inputs.live import InterruptibleInput, Progress
+from rknnprof.api import Progress
+from rknnprof.inputs.live import InterruptibleInput
 from rknnprof.model import Layer
 from rknnprof.parsers.events import TableEvent
 

@@ -66,7 +66,7 @@ def _cell(name: str, value: Any) -> Any:
 
 def layer_records(profile: Profile, profile_index: int = 0) -> list[dict[str, Any]]:
     """One plain dict per layer with :data:`PROFILE_COLUMNS` + :data:`LAYER_COLUMNS`."""
-    head = {
+    head: dict[str, Any] = {
         "profile_index": profile_index,
         "source_path": profile.source.path,
         "format": profile.format,

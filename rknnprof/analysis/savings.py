@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from rknnprof.model import Confidence, Finding, Layer
 from rknnprof.units import part_us
@@ -56,6 +57,15 @@ NOISE_SHARE = 0.005
 """A finding saving less than this share of the frame is noise (``info``)."""
 NOISE_US = 100.0
 """A finding saving less than this many microseconds is noise (``info``)."""
+
+
+class SavingFields(TypedDict):
+    """The four :class:`Finding` fields a :class:`Saving` fills."""
+
+    est_saving_us: float
+    saving_by_layer: tuple[tuple[int, float], ...]
+    basis: str
+    confidence: Confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +84,10 @@ class Saving:
         """The saving per frame, microseconds: the sum of ``by_layer``."""
         return float(sum(us for _, us in self.by_layer))
 
-    def fields(self) -> dict[str, object]:
+    def fields(self) -> SavingFields:
         """The Finding fields this saving fills: ``Finding(..., **saving.fields())``."""
-        return {"est_saving_us": self.total_us, "saving_by_layer": self.by_layer,
-                "basis": self.basis, "confidence": self.confidence}
+        return SavingFields(est_saving_us=self.total_us, saving_by_layer=self.by_layer,
+                            basis=self.basis, confidence=self.confidence)
 
 
 NONE = Saving(basis="no saving the log can bound", confidence=Confidence.LOW)

@@ -146,7 +146,7 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
     ``--format`` that disagrees with the suffix (``-f json -o x.html``) is written as asked, with
     a warning (a trace is JSON, so ``.json`` suits it)."""
     if fmt is not None:
-        implied = None if output in (None, "-") else for_suffix(output, command)  # type: ignore[arg-type]
+        implied = None if output in (None, "-") else for_suffix(output, command)
         if implied not in (None, fmt) and not (fmt == "trace" and implied == "json"):
             if not is_quiet():
                 click.echo(f"Warning: {output}: the suffix means {implied}, but the report is "
@@ -154,7 +154,7 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
         return fmt
     if output in (None, "-"):
         return "table"
-    guess = for_suffix(output, command)  # type: ignore[arg-type]
+    guess = for_suffix(output, command)
     if guess is None:
         raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
                                  param_hint="'-o'")

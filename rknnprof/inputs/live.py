@@ -1,30 +1,24 @@
-"""Reading a live pipe (``adb logcat | rknnprof analyze -``): Ctrl-C handling and progress.
+"""Reading a live pipe (``adb logcat | rknnprof analyze -``): Ctrl-C handling.
 
-* :class:`InterruptibleInput` wraps the binary input. The first SIGINT stops reading *cleanly*:
+:class:`InterruptibleInput` wraps the binary input. The first SIGINT stops reading *cleanly*:
   the line iterator just ends, so open blocks are closed and the report is printed for what was
   read (like ``ping``'s summary). A second SIGINT exits 130 at once. The handler only raises
   while the reader is blocked in a read; at any other moment it sets a flag that the iterator
   checks after each line, so no parser is ever interrupted half-way through a line.
-* :class:`Progress` keeps one live line on stderr — ``frames: N  last frame: X us`` — and only
-  when stderr is a terminal (never in pipes, files or CI logs).
 
-Both are used by ``analyze`` when it reads ``-`` (stdin); see ``ECOSYSTEM.md`` §1.8 and §4.6.
+Used by ``analyze`` when it reads ``-`` (stdin), with the progress line of
+:class:`rknnprof.api.Progress` (which watches parsed events, so it lives after the parsers).
 """
 
 from __future__ import annotations
 
 import atexit
 import signal
-import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 from rknnprof.errors import EXIT_INTERRUPTED
-from rknnprof.units import frame_ms
-
-if TYPE_CHECKING:
-    from rknnprof.parsers.events import Event
 
 
 class _StopReading(Exception):
@@ -111,49 +105,3 @@ class InterruptibleInput:
 
     def close(self) -> None:
         self._raw.close()
-
-
-def _quiet() -> bool:
-    """True under ``rknnprof … -q`` (the click context's flag; False outside the CLI)."""
-    import click
-
-    ctx = click.get_current_context(silent=True)
-    return bool(ctx is not None and ctx.meta.get("rknnprof.quiet"))
-
-
-class Progress:
-    """``frames: N  last frame: X us`` on one rewritten stderr line, only on a terminal."""
-
-    def __init__(self, stream: IO[str] | None = None, enabled: bool | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = (self.stream.isatty() and not _quiet()) if enabled is None else enabled
-        self.frames = 0
-        self.last_frame_us: float | None = None
-        self._shown = False
-
-    def count(self, events: Iterable[Event]) -> Iterator[Event]:
-        """Pass ``events`` through, updating the line for every measured table (a frame)."""
-        from rknnprof.parsers.events import TableEvent
-
-        for event in events:
-            if isinstance(event, TableEvent) and event.measured and event.layers:
-                self.frames += 1
-                times = [x for x in event.row_times if x is not None]
-                self.last_frame_us = event.reported_total_time_us or (sum(times) if times else None)
-                self._show()
-            yield event
-
-    def _show(self) -> None:
-        if not self.enabled:
-            return
-        last = frame_ms(self.last_frame_us)
-        self.stream.write(f"\r\x1b[2Kframes: {self.frames}  last frame: {last}")
-        self.stream.flush()
-        self._shown = True
-
-    def finish(self) -> None:
-        """End the live line so the report starts on a fresh line."""
-        if self._shown:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._shown = False

@@ -60,10 +60,19 @@ class TableEvent:
 
     def __post_init__(self) -> None:
         if self.row_times is None:
-            object.__setattr__(self, "row_times", tuple(la.time_us for la in self.layers))
+            object.__setattr__(self, "row_times", times_of(self.layers))
         if self.signature is None:
-            names = tuple((la.op_type, la.full_name) for la in self.layers)
-            object.__setattr__(self, "signature", names)
+            object.__setattr__(self, "signature", names_of(self.layers))
+
+
+def times_of(layers: Sequence[Layer]) -> tuple[float | None, ...]:
+    """:attr:`TableEvent.row_times` of a table with these layers."""
+    return tuple(la.time_us for la in layers)
+
+
+def names_of(layers: Sequence[Layer]) -> RowNames:
+    """:attr:`TableEvent.signature` of a table with these layers."""
+    return tuple((la.op_type, la.full_name) for la in layers)
 
 
 @dataclass(frozen=True, slots=True)

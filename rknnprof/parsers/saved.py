@@ -11,6 +11,7 @@ the JSON reporter; this module reads files. A file that is not valid JSON raises
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from rknnprof import model
@@ -30,7 +31,7 @@ def looks_like_saved_report(head: str) -> bool:
     return text.startswith("{") and '"schema_version"' in text[:_SNIFF_BYTES]
 
 
-def is_saved_report(path: str | Path) -> bool:
+def is_saved_report(path: str | os.PathLike[str]) -> bool:
     """Sniff the first few KB of ``path`` (``False`` for ``-`` and unreadable files)."""
     if str(path) == "-":
         return False
@@ -42,7 +43,7 @@ def is_saved_report(path: str | Path) -> bool:
     return looks_like_saved_report(head.decode("utf-8", errors="replace"))
 
 
-def load_saved_report(path: str | Path) -> model.Report:
+def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
     """Read a saved report from ``path``; :class:`InputError` when it is not one we can read."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")

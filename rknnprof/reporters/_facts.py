@@ -252,10 +252,10 @@ def advice_head(profile: Profile) -> str:
 
 def evidence_text(finding: Finding) -> str:
     """``evidence (medium): <basis>; throughput: up to 3x the frames per second (<bound>)``:
-    what the saving rests on and how well, and a throughput gain kept apart from latency;
-    ``""`` when the finding has neither."""
+    what a saving rests on and how well, and a throughput gain kept apart from latency;
+    ``""`` when the finding claims neither (a caveat)."""
     parts = []
-    if finding.basis and (finding.est_saving_us or finding.throughput_gain is None):
+    if finding.basis and finding.est_saving_us:
         parts.append(f"evidence ({finding.confidence.value}): {finding.basis}")
     gain = finding.throughput_gain
     if gain is not None:
@@ -286,11 +286,11 @@ def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
 
 
 def footer_head(report: Report, profile: Profile) -> str:
-    """``1 skipped row · 2 warnings``."""
-    return (
-        f"{plural(len(profile.skipped_rows), 'skipped row')} · "
-        f"{plural(len(warnings_for(report, profile)), 'warning')}"
-    )
+    """``1 skipped row · 2 warnings``; the parts that are not zero, ``""`` when both are (a
+    clean log gets no footer: "0 skipped rows · 0 warnings" on every report was noise)."""
+    counts = [(len(profile.skipped_rows), "skipped row"),
+              (len(warnings_for(report, profile)), "warning")]
+    return " · ".join(plural(n, word) for n, word in counts if n)
 
 
 __all__ = [

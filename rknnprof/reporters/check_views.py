@@ -41,7 +41,6 @@ def counts(result: CheckResult) -> str:
 
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     from rknnprof.reporters._escape import terminal_text as T
@@ -53,23 +52,36 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
                                 T(f"{result.path} with {result.budgets_path}{base}")),
                   soft_wrap=True)
     for warning in result.warnings:
-        console.print(Text.assemble(("warning:", "yellow"), " ", T(warning)), soft_wrap=True)
-    table = Table()
+        console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
+    from rknnprof.reporters.table import new_table
+
+    table = new_table()
     table.add_column("Verdict", no_wrap=True)
-    table.add_column("Budget", ratio=1, overflow="fold")
+    # budget labels hold layer globs: cut in the middle with "…", never folded mid-word
+    budget_width = max(24, (console.width - 10) // 2)
+    table.add_column("Budget", no_wrap=True, max_width=budget_width)
     models = {v.model for v in result.verdicts}
     if len(models) > 1:
         table.add_column("Model", overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for v in result.verdicts:
         row = [Text(v.status.upper(), style=STYLES[v.status]),
-               T(f"{v.budget.label} ({v.budget.level})")]
+               T(_cut(f"{v.budget.label} ({v.budget.level})", budget_width))]
         if len(models) > 1:
             row.append(T(v.model))
         table.add_row(*row, T(v.message))
     console.print(table)
     console.print(Text.assemble((result.overall.upper(), STYLES[result.overall]),
                                 f": {counts(result)}"))
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` with ``…`` in the middle (the glob's start and end both
+    matter)."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) * 3 // 5
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:

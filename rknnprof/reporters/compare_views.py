@@ -65,38 +65,47 @@ def summary_counts(comp: ProfileComparison) -> str:
 
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     from rknnprof.reporters._escape import terminal_text as T
+    from rknnprof.reporters._text import shorten
+    from rknnprof.reporters.table import new_table
 
     console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
                       highlight=False, force_terminal=options.color or None)
     console.print(Text.assemble(("compare", "bold"), " ",
                                 T(f"{result.base_path} → {result.current_path}")), soft_wrap=True)
     for warning in result.warnings:
-        console.print(Text.assemble(("warning:", "yellow"), " ", T(warning)), soft_wrap=True)
+        console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
         console.print(T(headline(comp), style))
         if comp.layers:
             console.print(T(summary_counts(comp)))
-            table = Table(title=f"Largest layer changes (top {options.top})", title_justify="left")
-            table.add_column("Layer", overflow="fold", ratio=3)
-            for col in ("Base", "Current", "Δ us", "Δ %"):
-                table.add_column(col, justify="right", no_wrap=True)
-            table.add_column("Note", overflow="fold", ratio=1)
-            for d in comp.layers[: options.top]:
-                table.add_row(T(d.name), us(d.base_time_us), us(d.current_time_us),
-                              us(d.delta_us, True), pct(d.delta_pct), T(change_note(d)))
+            shown = comp.layers[: options.top]
+            rows = [(us(d.base_time_us), us(d.current_time_us), us(d.delta_us, True),
+                     pct(d.delta_pct), change_note(d)) for d in shown]
+            heads = ("Base", "Current", "Δ us", "Δ %", "Note")
+            widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+            # like analyze: names are cut in the middle with "…" to fit, never folded mid-word
+            name_width = max(12, min(70, console.width - sum(widths) - 2 * len(heads) - 1))
+            console.print(T(f"Largest layer changes (top {options.top})", "bold"))
+            table = new_table()
+            table.add_column("Layer", no_wrap=True, max_width=name_width)
+            for col in heads:
+                table.add_column(col, justify="left" if col == "Note" else "right",
+                                 no_wrap=True)
+            for d, row in zip(shown, rows):
+                table.add_row(T(shorten(d.name, name_width)), *row[:4], T(row[4]))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
             for d in moved:
                 console.print(Text.assemble(T(change_note(d), "bold"), " ", T(d.name)),
                               soft_wrap=True)
-        table = Table(title="Op types", title_justify="left")
+        console.print(T("Op types", "bold"))
+        table = new_table()
         for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
-            table.add_column(col, justify="left" if col == "Op type" else "right")
+            table.add_column(col, justify="left" if col == "Op type" else "right", no_wrap=True)
         for o in comp.op_types[: options.top]:
             table.add_row(T(o.op_type), f"{o.base_calls}→{o.current_calls}",
                           us(o.base_time_us),

@@ -64,11 +64,12 @@ def comparison_html(comp: ProfileComparison, top: int) -> str:
     parts = [f'<h2 class="{trend}">{escape(V.headline(comp))}</h2>\n']
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
-        rows = [(f'<code class="name">{escape(d.name)}</code>', escape(d.op_type),
-                 V.us(d.base_time_us), V.us(d.current_time_us), V.us(d.delta_us, True),
-                 V.pct(d.delta_pct), escape(V.change_note(d))) for d in comp.layers[:top]]
+        layer_rows = [(f'<code class="name">{escape(d.name)}</code>', escape(d.op_type),
+                       V.us(d.base_time_us), V.us(d.current_time_us), V.us(d.delta_us, True),
+                       V.pct(d.delta_pct), escape(V.change_note(d))) for d in comp.layers[:top]]
         parts.append(_table(f"Largest layer changes (top {top})",
-                            ("Layer", "Op", "Base us", "Current us", "Δ us", "Δ %", "Note"), rows,
+                            ("Layer", "Op", "Base us", "Current us", "Δ us", "Δ %", "Note"),
+                            layer_rows,
                             (False, False, True, True, True, True, False)))
     rows = [(escape(o.op_type), f"{o.base_calls}→{o.current_calls}", V.us(o.base_time_us),
              V.us(o.current_time_us), V.us(o.delta_us, True), V.pct(o.delta_pct))

@@ -168,7 +168,8 @@ class HtmlReporter(Reporter):
             parts.append(self._findings(profile, row_prefix))
         if profile.layers:
             parts.append(self._layer_table(profile, pid, row_prefix))
-        parts.append(self._footer(report, profile))
+        if F.footer_head(report, profile):
+            parts.append(self._footer(report, profile))
         parts.append("</section>\n")
         return "\n".join(parts)
 

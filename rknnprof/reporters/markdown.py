@@ -9,6 +9,7 @@ inject HTML. Estimates and profiles without a per-layer table carry a ``> [!WARN
 
 from __future__ import annotations
 
+import re
 from typing import TextIO
 
 from rknnprof.model import Bound, Profile, Report
@@ -29,16 +30,37 @@ BAR_CELLS = 10
 MAX_SKIPPED_SHOWN = 10
 
 
-escape = _escape.markdown
+def escape(text: object) -> str:
+    """Log or message text for Markdown: escaped, issue-reference patterns broken."""
+    return no_autolink(_escape.markdown(text))
+
+
 code = _escape.markdown_code
 
 
+EIGHTHS = " ▏▎▍▌▋▊▉"
+"""Partial blocks, one to seven eighths of a cell (the terminal report's bar glyphs)."""
+
+
 def bar(share: float, largest: float) -> str:
-    """A text bar of up to :data:`BAR_CELLS` full blocks, scaled to ``largest``."""
-    if largest <= 0 or share <= 0:
+    """A text bar of up to :data:`BAR_CELLS` blocks in eighths, scaled to ``largest``; empty for
+    a share that prints as ``0.0%``, at least one eighth otherwise, so 0.0 % and 1.0 % differ."""
+    if largest <= 0 or round(share * 1000) <= 0:
         return ""
-    cells = round(share / largest * BAR_CELLS)
-    return "█" * max(cells, 1)
+    eighths = max(1, round(share / largest * BAR_CELLS * 8))
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (EIGHTHS[rest] if rest else "")
+
+
+def no_autolink(text: str) -> str:
+    """``#88`` -> ``#&#8203;88``: GitHub turns ``#`` + digits into a link to that issue of the
+    repository the comment lives in, which a layer id (``#88 Concat``) or an upstream issue
+    (``(#514)``) is not. A zero-width space (as an entity, so the source stays readable)
+    breaks the pattern without changing what a reader sees."""
+    return _ISSUE_REF.sub(r"#&#8203;\1", text)
+
+
+_ISSUE_REF = re.compile(r"(?<![\w&/])\\?#(\d)")
 
 
 def _cell(view: V.TableView, column: V.Column, row: int, largest: float) -> str:
@@ -113,7 +135,8 @@ class MarkdownReporter(Reporter):
                 lines += table_lines(view)
         if profile.findings:
             lines += self._findings(profile)
-        lines += self._footer(report, profile)
+        if F.footer_head(report, profile):
+            lines += self._footer(report, profile)
         return lines
 
     def _findings(self, profile: Profile) -> list[str]:

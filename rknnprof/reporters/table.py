@@ -53,7 +53,9 @@ def _bar_width(width: int) -> int:
     return 20 if width >= 140 else (12 if width >= WIDE else 8)
 
 
-def _new_table() -> Table:
+def new_table() -> Table:
+    """The box style of every terminal table (analyze, compare, check): a rule under the
+    head, no outer edges."""
     return Table(
         box=box.SIMPLE_HEAD,
         show_edge=False,
@@ -143,8 +145,9 @@ class TableReporter(Reporter):
         if profile.findings:
             console.print()
             console.print(self._findings(profile))
-        console.print()
-        console.print(self._footer(report, profile))
+        if F.footer_head(report, profile):
+            console.print()
+            console.print(self._footer(report, profile))
 
     def _view(self, view: V.TableView, width: int) -> RenderableType:
         columns = [c for c in view.columns if c.key != "output" or width >= WIDE]
@@ -163,7 +166,7 @@ class TableReporter(Reporter):
         fixed = sum(widths.values()) + (bar_width if view.column("bar") else 0)
         # each column but the last is followed by one padding and one divider blank
         name_width = max(12, min(70, width - fixed - 2 * (len(columns) - 1) - 1))
-        table = _new_table()
+        table = new_table()
         for c in columns:
             if c.key == "bar":
                 table.add_column("", no_wrap=True, width=bar_width)

@@ -14,9 +14,12 @@ Decisions:
   ``ts``/``dur`` on *every* core with a workload above 0; the time axis advances once, so each
   frame spans exactly the profile total (the sum of the layers' times).
 * Layers run in table order, back to back: the log gives durations, not start times.
-* A merged multi-frame profile keeps only per-layer medians, so every frame repeats the medians
-  (``args.frame``; the frame slice carries the frame's own measured total when the log gave
-  one). At most :data:`MAX_FRAMES` frames are drawn, to keep the file small.
+* A merged multi-frame profile keeps only per-layer medians. The frames track draws what was
+  measured: each frame slice lasts that frame's own total (``frame_times_us``), so three frames
+  of 27,905, 27,777 and 28,003 us look different. The layer tracks repeat the per-layer medians
+  in every frame (``args.per_layer``: ``median of N frames``), and the trace metadata
+  (``otherData.frames``) says so. A frame's slot is the longer of its measured total and the
+  medians' sum, so no slices overlap. At most :data:`MAX_FRAMES` frames are drawn.
 * Profiles without layers draw their total (or benchmark runs) on the frames track only.
 * Build-time estimates are labelled ``ESTIMATE`` in the process name.
 """
@@ -104,28 +107,30 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
     if profile.layers:
         frames = min(max(profile.frames, 1), MAX_FRAMES)
         start = 0.0
+        merged = profile.frames > 1
         for frame in range(frames):
-            frame_args: dict[str, Any] = {
-                "frame": frame,
-                "layers": len(profile.layers),
-                "sum_of_layer_medians_us": total,
-            }
-            if frame < len(profile.frame_times_us):
-                frame_args["measured_frame_time_us"] = profile.frame_times_us[frame]
-            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, total,
-                                 frame_args))
+            measured = (profile.frame_times_us[frame]
+                        if frame < len(profile.frame_times_us) else None)
+            frame_args: dict[str, Any] = {"frame": frame, "layers": len(profile.layers)}
+            if merged:
+                frame_args["sum_of_layer_medians_us"] = total
+            if measured is not None:
+                frame_args["measured_frame_time_us"] = measured
+            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start,
+                                 measured if measured is not None else total, frame_args))
             ts = start
             for layer in profile.layers:
                 dur = layer.time_us or 0.0
                 args = layer_args(layer)
-                if profile.frames > 1:
+                if merged:
                     args["frame"] = frame
+                    args["per_layer"] = f"median of {profile.frames} frames"
                 for tid in layer_tids(layer):
                     used.add(tid)
                     slices.append(_slice(layer.op_type, f"layer,{layer.bound.value}", pid, tid,
                                          ts, dur, args))
                 ts += dur
-            start += total
+            start += max(total, measured or 0.0)
     else:
         runs = profile.benchmark.run_times_ms if profile.benchmark else ()
         durations = [ms * 1000 for ms in runs] or ([total] if total else [])
@@ -148,11 +153,17 @@ class TraceReporter(Reporter):
         events: list[dict[str, Any]] = []
         for index, profile in enumerate(report.profiles):
             events += profile_events(profile, index + 1)
-        other = {
+        other: dict[str, Any] = {
             "generator": f"rknnprof {__version__}",
             "note": "layers laid back to back in table order; per-layer medians for merged frames",
             "warnings": [w.message for w in report.warnings],
         }
+        merged = [p for p in report.profiles if p.frames > 1 and p.layers]
+        if merged:
+            other["frames"] = (
+                "frame slices last each frame's measured total; the layer slices in every frame "
+                "are the per-layer medians over the frames (the log's frames are merged), not "
+                "that frame's own layer times")
         # one event per line: still valid JSON, small, and readable in a diff
         out.write('{"displayTimeUnit":"ms","otherData":')
         out.write(json.dumps(other, ensure_ascii=False, allow_nan=False))

@@ -3,7 +3,8 @@
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
 (RKN040), ``environment`` (RKN050), ``decoding`` (RKN060), ``postprocess`` (RKN061),
-``activations`` (RKN070), ``resolution`` (RKN071).
+``activations`` (RKN070), ``resolution`` (RKN071),
+``normalisation`` (RKN072).
 
 Ranking and severity (the same for every rule):
 
@@ -37,6 +38,7 @@ from rknnprof.rules import (
     fallback,
     graph,
     mac_usage,
+    normalisation,
     operators,
     postprocess,
     quantize,
@@ -60,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     *postprocess.RULES,
     *activations.RULES,
     *resolution.RULES,
+    *normalisation.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import MULTI_CORE_BASIS, MULTI_CORE_SPEEDUP, NONE, from_speedup
-from rknnprof.model import Finding, Layer, Profile, Severity, Target, ThroughputGain
+from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target, ThroughputGain
 from rknnprof.rules._util import (
     grade,
     labels,
@@ -73,8 +73,11 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     if platform is None or npu_time < opt(context, "RKN030", "min_npu_us", 5000.0):
         return
     split = [la for la in npu if la.op_type in platform.multi_core_ops]
-    measured = [la for la in split if la.op_type in MULTI_CORE_SPEEDUP]
-    unmeasured = sorted({la.op_type for la in split} - {la.op_type for la in measured},
+    # bandwidth-bound layers share one DDR whatever the cores: no latency is claimed for them
+    waiting = [la for la in split if la.bound is Bound.BANDWIDTH]
+    measured = [la for la in split if la.op_type in MULTI_CORE_SPEEDUP and la not in waiting]
+    unmeasured = sorted({la.op_type for la in split if la not in waiting}
+                        - {la.op_type for la in measured},
                         key=lambda op: -time_of(la for la in split if la.op_type == op))
     saving = from_speedup(measured, MULTI_CORE_SPEEDUP, MULTI_CORE_BASIS)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
@@ -84,9 +87,15 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     latency = (f"Under {mask} only {kinds} split; at the speed-ups measured in the corpus "
                f"(Add 1.65x, Concat 1.56x) that cuts {us(saving.total_us)} per frame"
                if split else f"{mask} splits none of these op types")
+    left_out = []
     if unmeasured:
-        latency += (f" ({', '.join(unmeasured[:3])}: no measured speed-up, "
-                    f"{us(time_of(la for la in split if la.op_type in unmeasured))} not counted)")
+        time = time_of(la for la in split if la.op_type in unmeasured and la not in waiting)
+        left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
+    if waiting:
+        left_out.append(f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
+                        "cores share one DDR)")
+    if left_out:
+        latency += f"; not counted: {', '.join(left_out)}"
     yield Finding(
         code="RKN030", name="multi-core-imbalance",
         severity=grade(saving.total_us, total, cap=Severity.WARNING) if saving.total_us
@@ -153,7 +162,7 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         the run used 1 of rk3588's 3 NPU cores (every WorkLoad 100%/0%/0%; 14,370 us of NPU
         time on core 0, the other 2 idle). Under RKNN_NPU_CORE_0_1_2 only Add, Concat, Conv
         split; at the speed-ups measured in the corpus (Add 1.65x, Concat 1.56x) that cuts 522 us
-        per frame (Conv: no measured speed-up, 810 us not counted); ConvExSwish, ConvSigmoid,
+        per frame; not counted: Conv 810 us (no measured speed-up); ConvExSwish, ConvSigmoid,
         MaxPool stay on core 0 under any mask
 
     How to fix:
@@ -165,7 +174,8 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
     Estimate:
         Latency (``est_saving_us``): (b) the splittable layers whose op type has a speed-up
         measured in the corpus, time x (1 - 1/speed-up); other splittable op types have none
-        and are not counted (the message says how much time that leaves out). (a), (c): 0. The
+        and are not counted (the message says how much time that leaves out), nor are layers
+        labelled bandwidth-bound (the cores share one DDR). (a), (c): 0. The
         idle cores go to ``throughput_gain``: up to the core count in frames per second.
     """
     cores = npu_cores(context, profile)

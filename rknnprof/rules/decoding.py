@@ -25,8 +25,18 @@ DECODE_MARKERS = SOFTMAX_OPS | {"Gather", "GatherElements", "Slice", "Sub", "Div
                                 "exDataConvert", "ReduceMax", "ReduceSum"}
 """A tail counts as post-processing when it holds one of these (or a DFL): a tail of only
 Reshape/Concat/Transpose is the model's own output layout."""
+TAIL_OPS = DECODE_MARKERS | {"Reshape", "Transpose", "Concat", "Split", "Mul", "Add",
+                             "Sigmoid", "Resize", "Squeeze", "Unsqueeze", "Flatten", "Cast",
+                             "ReduceMean", "Max", "Min", "Clip"}
+"""Op types a decode tail is made of; any other op (a MatMul, an attention, a norm) ends the
+scan, so a network without convs near its end is never read as one long tail."""
 LIKELY_DECODE = ("Sigmoid", "Sub", "Mul", "Div", "Gather", "Slice", "exDataConvert")
 """Op types a ranking-only log mentions as probably part of the decode (named, not claimed)."""
+ATTENTION_OPS = frozenset({"exMatMul", "MatMul", "Gemm", "exSDPAttention"})
+"""A softmax feeding one of these is attention, not decoding."""
+MAX_RANKED_CALLS = 3
+"""Ranking only: a softmax op type with more calls than this (one per head, per block) is not
+read as post-processing."""
 OUTPUT_WINDOW = 6
 """A softmax-family layer with an OutputOperator within this many layers is post-processing
 even outside the tail (one decode per detection branch)."""
@@ -44,7 +54,7 @@ def _is_dfl(layer: Layer) -> bool:
 def _tail(layers: Sequence[Layer]) -> list[Layer]:
     """The NPU layers after the last feature conv, in table order (a conv named DFL, or fed by
     a softmax, belongs to the decode; outputs and CPU layers are skipped, CPU ones being
-    RKN001's)."""
+    RKN001's); the scan also ends at an op no decode is made of (``TAIL_OPS``)."""
     tail: list[Layer] = []
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
@@ -54,23 +64,35 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
             layers[index - 1], layer)
         if is_conv(layer) and not (_is_dfl(layer) or after_softmax):
             break
+        if not is_conv(layer) and layer.op_type not in TAIL_OPS:
+            break
         tail.append(layer)
     tail.reverse()
     return tail if any(la.op_type in DECODE_MARKERS or _is_dfl(la) for la in tail) else []
 
 
 def _branch_decodes(layers: Sequence[Layer]) -> list[Layer]:
-    """Softmax-family and DFL layers anywhere with an output close behind them."""
-    return [la for i, la in enumerate(layers) if la.target is Target.NPU and (
-        _is_dfl(la) or la.op_type in SOFTMAX_OPS and any(
-            nxt.op_type == "OutputOperator" for nxt in following(layers, i, OUTPUT_WINDOW)))]
+    """Softmax-family and DFL layers anywhere with an output close behind them (a softmax
+    feeding a MatMul or attention is attention's own)."""
+    found = []
+    for i, la in enumerate(layers):
+        after = following(layers, i, OUTPUT_WINDOW)
+        if la.target is not Target.NPU:
+            continue
+        if _is_dfl(la) or la.op_type in SOFTMAX_OPS and any(
+                nxt.op_type == "OutputOperator" for nxt in after) and not any(
+                nxt.op_type in ATTENTION_OPS for nxt in after[:2]):
+            found.append(la)
+    return found
 
 
 def _ranked_only(profile: Profile) -> list[OpTypeStat]:
     """Softmax-family op types with NPU time in the ranking that no printed row shows."""
     printed = {la.op_type for la in profile.layers}
+    if any(s.op_type in ATTENTION_OPS for s in profile.ranking):
+        return []  # a transformer's softmaxes are its attention's
     return [s for s in profile.ranking if s.op_type in SOFTMAX_OPS and s.npu_time_us > 0
-            and s.op_type not in printed]
+            and s.op_type not in printed and s.calls <= MAX_RANKED_CALLS]
 
 
 def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -122,13 +144,15 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
     """
     What it finds:
         Post-processing compiled into the model and run on the NPU. From the layer rows: the
-        tail after the last feature conv (a conv named DFL or fed by a softmax counts as
-        decode) when it holds a softmax-family op (exSoftmax13, Softmax, ArgMax, TopK…), a
-        DFL, exDataConvert, Gather, Slice, Sub, Div or Exp, plus any softmax/DFL layer with an
-        OutputOperator within 6 layers (one decode per branch). From the ranking table, when
-        it shows softmax-family op types that no printed row does (ranking-only logs, elided
-        rows): their NPU time. At least 1% of the frame (option RKN060.min_share). CPU ones
-        are RKN001's.
+        tail after the last feature conv (a conv named DFL or fed by a softmax counts as decode;
+        the tail holds only reshaping, elementwise and decode ops) when it holds a softmax-
+        family op (exSoftmax13, Softmax, ArgMax, TopK…), a DFL, exDataConvert, Gather, Slice,
+        Sub, Div or Exp, plus any softmax/DFL layer with an OutputOperator within 6 layers (one
+        decode per branch) unless it feeds a MatMul or an attention. From the ranking table,
+        when it shows softmax-family op types that no printed row does (ranking-only logs,
+        elided rows), in at most 3 calls and with no MatMul or attention op type in the ranking:
+        their NPU time. At least 1% of the frame (option RKN060.min_share). CPU ones are
+        RKN001's.
 
     Why it costs time:
         These ops have no MACs for the NPU to use: they run on its slow non-conv units, do not
@@ -164,5 +188,8 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
 RULES = (
     Rule(CODE, NAME, Severity.ERROR,
          "Softmax/DFL decoding and box-decode tails running on the NPU inside the model: "
-         "move them out", check_post_processing, source=SOURCE),
+         "move them out", check_post_processing, source=SOURCE,
+         basis=("the decode layers' measured time (the CPU decode that replaces them is not in the"
+                " log); ranking only: the softmax op types' NPU time"),
+         confidence=("medium")),
 )

@@ -88,9 +88,10 @@ def _orientation(context: RuleContext, height: int, width: int,
         return
     yield Finding(
         code=CODE, name=NAME, severity=Severity.INFO,
-        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width): "
-                 "the guide finds convolutions of the same size more DDR-friendly with a larger "
-                 "width and a smaller height; no figure for the gain is published"),
+        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width); "
+                 "the guide: for operators of the same scale, \"a size with a larger Width and a "
+                 "smaller Height is more friendly to DDR reading and writing\"; it publishes no "
+                 "figure for the gain"),
         fix=(f"if the content allows, feed the image rotated ({width}x{height}) and rotate the "
              "results back, or export the model for the wide orientation"),
         layer_ids=(layer.id,),
@@ -140,5 +141,8 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
 RULES = (
     Rule(CODE, NAME, Severity.WARNING,
          "An input with many times the pixels of 640x640, or taller than wide",
-         check_input_resolution, source=SOURCE),
+         check_input_resolution, source=SOURCE,
+         basis=("the conv layers' time x (1 - 640x640 / input pixels): conv work is proportional "
+                "to the pixels"),
+         confidence=("medium (the data copies that also shrink are not counted)")),
 )

@@ -56,13 +56,33 @@ def test_frames_laid_one_after_another() -> None:
     profile = replace(HAND_PROFILE, frames=3, frame_times_us=(11700.0, 11600.0, 11650.0))
     events = _events(Report((profile,)))
     frames = [e for e in events if e.get("cat") == "frame"]
-    assert [(f["ts"], f["dur"]) for f in frames] == [(0, 11640), (11640, 11640), (23280, 11640)]
+    # issue #13: each frame slice lasts what that frame measured (11700, 11600, 11650), not the
+    # 11640 us the per-layer medians sum to; a slot is the longer of the two, so none overlap
+    assert [(f["ts"], f["dur"]) for f in frames] == [(0, 11700), (11700, 11600), (23340, 11650)]
     assert frames[1]["args"]["measured_frame_time_us"] == 11600.0
+    assert frames[1]["args"]["sum_of_layer_medians_us"] == 11640
     per_frame = defaultdict(dict)
     for e in events:
         if e["ph"] == "X" and e["cat"].startswith("layer"):
             per_frame[e["args"]["frame"]][e["args"]["id"]] = e["dur"]
     assert [sum(d.values()) for _, d in sorted(per_frame.items())] == [11640] * 3
+    layer = next(e for e in events if e["ph"] == "X" and e["cat"].startswith("layer"))
+    assert layer["args"]["per_layer"] == "median of 3 frames"
+
+
+def test_the_metadata_says_merged_frames_repeat_the_medians() -> None:
+    import io
+    import json
+
+    from rknnprof.reporters.base import RenderOptions
+    from rknnprof.reporters.trace import TraceReporter
+
+    out = io.StringIO()
+    TraceReporter().render(Report((replace(HAND_PROFILE, frames=3),)), out, RenderOptions())
+    assert "per-layer medians over the frames" in json.loads(out.getvalue())["otherData"]["frames"]
+    out = io.StringIO()
+    TraceReporter().render(Report((HAND_PROFILE,)), out, RenderOptions())
+    assert "frames" not in json.loads(out.getvalue())["otherData"]
 
 
 def test_profiles_without_layers() -> None:

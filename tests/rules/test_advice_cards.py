@@ -7,8 +7,10 @@ saving range and the words of its fix that carry the change. Figures come from t
   + 11349 x (1 - 1/1.56) = 1243 + 4074 = 5,317 us -- not 127 ms x 2/3.
 * 01 input (1,3,1920,1920), 9x 640x640: its 66 convs take 105,166 us, 8/9 of it is 93,481 us.
 * 07 (yolov5n, core 0): Concat 999, Add 415: 359 + 163 = 522 us.
-* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Adds
-  #10 2131, #19 2093, #29 4037, #41 1835 and Concats 37,404 us: 3977 + 13427 = 17,404 us.
+* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Multi-core
+  latency only for the Adds and Concats not at the DDR's rate: Adds #10 2131, #19 2093, #29 4037
+  (8,261 us) and Concats #5 2837, #7 4277, #14 2884, #16 4135, #24 5672, #26 8445 (28,250 us):
+  3254 + 10141 = 13,395 us; #36, #38, #41, #45 move 11.6-11.9 GB/s (bandwidth-bound): none.
   Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us. One frame, and same-shape
   twins twice apart (#26 Concat 8,445 us vs #38 3,526 us…): re-measure.
 * 36 (yolo26n, core 0): Concat 1645, Add 580: 591 + 228 = 819 us; 9 C3k2 Splits 590 us
@@ -49,7 +51,7 @@ CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
             ("RKN030", (521, 523), "one context per core"),
             ("RKN050", (0, 0), "rknn_benchmark")],
     "08_": [("RKN002", (81801, 81801), "quantized_dtype='w8a8'"),
-            ("RKN030", (17403, 17405), "one context per core"),
+            ("RKN030", (13394, 13396), "one context per core"),
             ("RKN023", (10390, 10390), "ReLU"),
             ("RKN050", (0, 0), "rknn_benchmark"),
             ("RKN050", (0, 0), "re-measure")],

@@ -63,3 +63,9 @@ def test_rules_code_shows_the_saving_basis_and_confidence() -> None:
     assert text.index("Estimate:") < text.index("Saving basis:") < text.index("Source:")
     [row] = [line for line in markdown_table().splitlines() if line.startswith("| `RKN030` |")]
     assert "throughput_gain, never latency (medium (measured on corpus 01" in row
+
+
+def test_every_rule_states_its_saving_basis_and_confidence() -> None:
+    missing = [rule.code for rule in RULES if not (rule.basis and rule.confidence)]
+    assert not missing, (f"{missing}: give Rule(...) basis= (one line: the evidence its "
+                         "est_saving_us rests on) and confidence= (high/medium/low and when)")

@@ -136,3 +136,13 @@ def test_01_input_resolution_comes_first() -> None:
 def test_usual_inputs_get_no_resolution_finding(prefix: str) -> None:
     # 07 and 36 are 640x640, 08 two 160x640 (wide), 04 224x224
     assert not codes(only(prefix), "RKN071")
+
+
+def test_27_norm_between_two_transposes_from_the_ranking() -> None:
+    # 27 (UNet FP16, ranking only): exNorm 1 call 20,555 us, Transpose 2 calls 27,731 us,
+    # 48286 of 183,003 us (26.4 %); 28, the slimmed model, has neither
+    [found] = codes(only("27_"), "RKN072")
+    assert found.est_saving_us == 27731 and found.confidence.value == "low"
+    assert "together 48,286 us (26.4% of the frame)" in found.message
+    assert "An assumption" in found.message
+    assert not codes(only("28_"), "RKN072")

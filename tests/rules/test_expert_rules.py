@@ -112,3 +112,68 @@ def test_input_resolution_tall_input_and_small_input() -> None:
     assert tall.message.startswith("the input is tall (960x544, height 1.8x the width)")
     assert tall.est_saving_us == 0 and tall.severity.value == "info"
     assert not findings("RKN071_ok", "RKN071")
+
+
+def test_norm_wrapped_in_transposes_with_its_affine() -> None:
+    # #3 Transpose 300 -> #4 exNorm 200 -> #5 Transpose 280 -> #6 Mul 90 -> #7 Add 80, the
+    # Mul/Add by (1,64,1,1): the wrappers and the affine go (750 us), the norm stays
+    found = finding("RKN072", "RKN072")
+    assert found.layer_ids == (3, 4, 5, 6, 7)
+    assert dict(found.saving_by_layer) == {3: 300, 5: 280, 6: 90, 7: 80}
+    assert found.est_saving_us == 750 and found.confidence is Confidence.MEDIUM
+    assert "#3 Transpose -> #4 exNorm -> #5 Transpose -> #6 Mul -> #7 Add; together 950 us" in (
+        found.message)
+    assert "the per-channel Mul/Add fuse into it" in found.fix and "next conv" in found.fix
+    assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose
+
+
+def test_post_processing_tail_stops_at_an_attention() -> None:
+    # a transformer end: ... Conv, exMatMul, Add, Softmax, output: the tail is Add + Softmax
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+
+    def lay(i, op, t, shape=(1, 64, 1, 100)):
+        return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
+
+    layers = (lay(1, "Conv", 500), lay(2, "exMatMul", 900), lay(3, "Add", 40),
+              lay(4, "Softmax", 60), Layer(5, "OutputOperator", Target.CPU, time_us=2))
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+    [found] = by_code("RKN060").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
+    assert found.layer_ids == (3, 4) and found.est_saving_us == 100
+
+
+def test_norm_chain_through_a_reshape_and_a_transpose() -> None:
+    # Transpose -> Reshape -> exLayerNorm -> Reshape -> Transpose -> Mul (per-channel)
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+
+    def lay(i, op, t, a, b):
+        return Layer(i, op, Target.NPU, input_shapes=a, output_shapes=(b,), time_us=t)
+
+    x, t, r = (1, 32, 40, 40), (1, 40, 40, 32), (1, 1600, 32)
+    layers = (lay(1, "Conv", 300, ((1, 16, 40, 40),), x), lay(2, "Transpose", 50, (x,), t),
+              lay(3, "Reshape", 5, (t,), r), lay(4, "exLayerNorm", 70, (r,), r),
+              lay(5, "Reshape", 5, (r,), t), lay(6, "Transpose", 45, (t,), x),
+              lay(7, "Mul", 20, (x, (1, 32, 1, 1)), x), lay(8, "Conv", 300, (x,), x))
+    [found] = by_code("RKN072").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
+    assert found.layer_ids == (2, 3, 4, 5, 6, 7) and found.est_saving_us == 125
+
+
+def test_post_processing_leaves_attention_softmax_alone() -> None:
+    # a softmax feeding exMatMul near the output is attention; a ranking with MatMul and 12
+    # Softmax calls is a transformer's
+    from rknnprof.model import Layer, OpTypeStat, Profile, SourceSpan, Target
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+
+    def lay(i, op, t, shape=(1, 8, 100, 100)):
+        return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
+
+    rows = (lay(1, "Softmax", 300), lay(2, "exMatMul", 500), lay(3, "Conv", 200),
+            Layer(4, "OutputOperator", Target.CPU, time_us=2))
+    check = by_code("RKN060").check
+    assert not list(check(Profile(SourceSpan("x"), "t", layers=rows), RuleContext()))
+    ranking = (OpTypeStat("exMatMul", 24, 0, 9000, 9000), OpTypeStat("Softmax", 12, 0, 3000, 3000))
+    assert not list(check(Profile(SourceSpan("x"), "t", ranking=ranking,
+                                  reported_total_time_us=20000), RuleContext()))

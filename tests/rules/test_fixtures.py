@@ -51,3 +51,14 @@ def test_there_is_a_silent_fixture_for_each_false_positive_of_the_review() -> No
     assert SILENT == ["silent_RKN011_depthwise", "silent_RKN011_head", "silent_RKN011_narrow",
                       "silent_RKN011_rgb_stem", "silent_RKN020_head_split",
                       "silent_RKN020_stride1_pools"]
+
+
+def test_a_deliberate_single_core_run_claims_throughput_not_latency() -> None:
+    """The review: RKN030 called a core-0 run an "imbalance" and claimed a perfect 3x split as
+    latency, also on bandwidth-bound layers. The fixture's four ConvRelu layers (3,750 us each,
+    DDR cycles 3x their NPU cycles) split under a multi-core mask but share one DDR."""
+    [finding] = findings("latency_RKN030_single_core", "RKN030")
+    assert finding.est_saving_us == 0 and finding.saving_by_layer == ()
+    assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
+    assert "imbalance" not in finding.message
+    assert "4 bandwidth-bound layer(s) 15,000 us (the cores share one DDR)" in finding.message

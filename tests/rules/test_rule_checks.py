@@ -251,6 +251,19 @@ def test_rkn021_pad_feeds_conv() -> None:
     assert finding.est_saving_us == 50 and finding.layer_ids == (1, 2)
 
 
+def test_rkn021_many_pads_are_one_finding() -> None:
+    # one cause, one change: 3 Pads (50 + 60 + 70 us) each before a Conv make one finding
+    layers = []
+    for k, t in enumerate((50, 60, 70)):
+        layers += [L(2 * k + 1, "Pad", NPU, t, i=((1, 8, 10, 10),), o=((1, 8, 12, 12),)),
+                   L(2 * k + 2, "Conv", NPU, 300, i=((1, 8, 12, 12), (8, 8, 3, 3)),
+                     o=((1, 8, 10, 10),))]
+    [finding] = run("RKN021", P(*layers))
+    assert finding.saving_by_layer == ((1, 50), (3, 60), (5, 70))
+    assert finding.est_saving_us == 180 and finding.layer_ids == (1, 2, 3, 4, 5, 6)
+    assert "3 Pad layer(s)" in finding.message and "zeros (the log does not say)" in finding.message
+
+
 def test_rkn021_pad_not_foldable() -> None:
     to_add = P(L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 12, 12),)),
                L(2, "Add", NPU, 30, i=((1, 3, 12, 12), (1, 3, 12, 12)), o=((1, 3, 12, 12),)))
@@ -270,6 +283,22 @@ def test_rkn022_chain() -> None:
     [finding] = run("RKN022", profile)
     assert finding.layer_ids == (2, 3, 4)
     assert finding.est_saving_us == (30 + 70 + 20) - 70
+
+
+def test_rkn022_chains_are_one_finding_and_tiny_ones_are_noise() -> None:
+    # two chains of Reshapes (2 + 3 us, 1 + 4 us): one finding keeps the larger of each,
+    # saving 2 + 1 = 3 us -- under the 100 us noise floor, so run_rules makes it info
+    from rknnprof.rules import run_rules
+
+    def chain(first, a, b):
+        return [L(first, "Reshape", NPU, a, i=((1, 4, 4),), o=((1, 16),)),
+                L(first + 1, "Reshape", NPU, b, i=((1, 16),), o=((16,),))]
+
+    profile = P(*chain(1, 2, 3), L(3, "Conv", NPU, 5000), *chain(4, 1, 4))
+    [finding] = run("RKN022", profile)
+    assert finding.saving_by_layer == ((1, 2), (4, 1)) and finding.layer_ids == (1, 2, 4, 5)
+    [ranked] = [f for f in run_rules(profile) if f.code == "RKN022"]
+    assert ranked.severity is Severity.INFO
 
 
 def test_rkn022_single_or_unchained() -> None:
@@ -298,6 +327,10 @@ def test_rkn023_sigmoid_after_conv_add_is_one_finding() -> None:
     [finding] = run("RKN023", profile)
     assert (finding.layer_ids, finding.est_saving_us) == ((1, 2, 3, 4), 65)
     assert "not Conv+Add+Sigmoid" in finding.message
+    gate = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+             L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+             L(3, "Mul", NPU, 30, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
+    assert run("RKN023", gate) == []  # a Sigmoid gating a Mul: ReLU cannot replace it
 
 
 def test_rkn023_convexswish_add_and_shape_mismatch_are_quiet() -> None:
@@ -340,10 +373,15 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
     # latency: the corpus-measured speed-ups (Add 1.65x, Concat 1.56x); Conv has none: 0
     assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65)),
                                              4: pytest.approx(2002 * (1 - 1 / 1.56))}
-    assert "Conv: no measured speed-up, 3,000 us not counted" in finding.message
+    assert "not counted: Conv 3,000 us (no measured speed-up)" in finding.message
     assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
     assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
+    # a Concat the tool calls bandwidth-bound gets no latency claim: the cores share one DDR
+    waiting = L(4, "Concat", NPU, 2002, workload_pct=one, bound=Bound.BANDWIDTH)
+    [finding] = run("RKN030", P(*profile.layers[:3], waiting), "rk3588")
+    assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65))}
+    assert "1 bandwidth-bound layer(s) 2,002 us (the cores share one DDR)" in finding.message
 
 
 def test_rkn030_split_run_single_core_soc_and_small_nets_are_quiet() -> None:

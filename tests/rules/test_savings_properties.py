@@ -13,23 +13,36 @@ import pytest
 from rknnprof.api import load
 from rknnprof.errors import RknnprofError
 from rknnprof.rules import potential_saving_us
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, REPO
+
+BUNDLED = sorted([*REPO.glob("sample_logs/*.txt"), *REPO.glob("tests/data/rules/*.txt"),
+                  *REPO.glob("tests/data/variants/*.txt")])
+"""Logs the rules were not tuned on: the samples, the rule fixtures, the held-back variants."""
 
 
 def _corpus() -> list[str]:
     return sorted(p.name for p in CORPUS.glob("*.txt")) if CORPUS.is_dir() else []
 
 
-def _profiles(name: str):
+def _profiles(path):
     try:
-        return load(CORPUS / name)
+        return load(path)
     except RknnprofError:
         return []  # no profile data: nothing to advise
 
 
 @pytest.mark.parametrize("name", _corpus())
 def test_every_finding_follows_the_savings_model(name: str) -> None:
-    for profile in _profiles(name):
+    _check(name, _profiles(CORPUS / name))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+def test_bundled_logs_follow_the_savings_model(path) -> None:
+    _check(path.name, _profiles(path))
+
+
+def _check(name: str, profiles) -> None:
+    for profile in profiles:
         times = {la.id: la.time_us or 0.0 for la in profile.layers}
         frame = profile.frame_total_us or profile.total_time_us or 0.0
         if profile.benchmark is not None and profile.benchmark.avg_time_ms:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
-from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.events import TableEvent, names_of, times_of
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     MAX_PREFIX,
@@ -363,8 +363,7 @@ class TableBlock(Block):
             times, names = layers.times, layers.names
         else:
             layers = tuple(layers)
-            times = tuple(la.time_us for la in layers)
-            names = tuple((la.op_type, la.full_name) for la in layers)
+            times, names = times_of(layers), names_of(layers)
         measured = not self._is_build_estimate(times)
         if not measured:  # the compiler's zeros are no times: the layers keep only their cycles
             layers = tuple(replace(la, time_us=None) for la in layers)

@@ -265,6 +265,11 @@ def silent() -> dict[str, list[str]]:
               row("Split", f"{shape(1, 144, 80, 80)},(2)", f"{shape(1, 64, 80, 80)},...", 600,
                   1800, "Split:/model.22/Split")]
     f["silent_RKN020_head_split"] = [*info(), *table(clean(extra=boxcls))]
+    # RKN030: a deliberate one-core run whose splittable convs wait on DDR (DDR cycles 3x the
+    # NPU cycles): idle cores are throughput, and no multi-core latency is claimed for them
+    waiting = [conv("ConvRelu", 64, 64, 160, ddr=3000000, name=f"Conv:/neck/ddr{i}/Conv")
+               for i in range(4)]
+    f["latency_RKN030_single_core"] = [*info(), *table(clean(extra=waiting))]
     return f
 
 
@@ -296,6 +301,19 @@ def expert_fixtures() -> dict[str, list[str]]:
     f["RKN071"] = [*info(), *table(big)]
     f["RKN071_ok"] = [*info(), *table(clean())]
     f["RKN071_tall"] = [*info(), *table([io_in(shape(1, 3, 960, 544))] + clean()[1:])]
+    # RKN072: LayerNorm over the last axis of NCHW: Transpose 300 -> exNorm 200 -> Transpose
+    # 280, then the per-channel Mul 90 and Add 80 (gamma, beta as (1,64,1,1)); the _ok log has
+    # the exNorm over the channels with no Transpose around it
+    nhwc, g = shape(1, 80, 80, 64), shape(1, 64, 1, 1)
+    norm = [row("Transpose", c64, nhwc, 300, 1600, "Transpose:/neck/norm/Transpose"),
+            row("exNorm", nhwc, nhwc, 200, 1600, "exNorm:/neck/norm/LayerNormalization",
+                dtype="FLOAT16"),
+            row("Transpose", nhwc, c64, 280, 1600, "Transpose:/neck/norm/Transpose_1"),
+            row("Mul", f"{c64},{g}", c64, 90, 800, "Mul:/neck/norm/Mul"),
+            row("Add", f"{c64},{g}", c64, 80, 800, "Add:/neck/norm/Add")]
+    f["RKN072"] = [*info(), *table(clean(extra=norm))]
+    f["RKN072_ok"] = [*info(), *table(clean(extra=[norm[1][:3] + (c64, c64) + norm[1][5:],
+                                                   *norm[3:]]))]
     f["RKN050_outside"] = [*info(), "rknn_run", *table(rows),
                            f"Total inference time (in milliseconds, 4 decimal places): "
                            f"{app_ms:.4f} ms"]
