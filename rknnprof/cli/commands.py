@@ -249,6 +249,9 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
                    "file's baseline:). A missing file makes relative budgets inconclusive.")
 @click.option("--save-baseline", type=click.Path(dir_okay=False),
               help="Also write this run's JSON report here (the next run's baseline).")
+@click.option("--allow-incomplete", is_flag=True,
+              help="Judge a profile marked incomplete (a cut log, frames that disagree with "
+                   "their total line) instead of calling its budgets inconclusive.")
 @format_option("check")
 @output_option("the verdict")
 @fail_on_option(LEVELS[1:], "error", "Exit 1 on a failed budget of this level or a higher "
@@ -257,8 +260,8 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
 @color_option()
 @quiet_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,
-          save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
-          summary: bool, color: str) -> None:
+          save_baseline: str | None, allow_incomplete: bool, fmt: str | None,
+          output: str | None, fail_on: str, summary: bool, color: str) -> None:
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
     Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
@@ -278,7 +281,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
             raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
                                    "in the current folder")
     require_stdin((path,))
-    result = run_check(path, budgets_path, baseline, save_baseline)
+    result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
     renderer("check", fmt)(result, buf, render_options(color, output))
