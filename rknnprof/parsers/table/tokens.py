@@ -165,11 +165,15 @@ class NumberOutOfRange(ValueError):
     finite: the row that holds it is skipped (with its reason) rather than read."""
 
 
+def _cut(token: str) -> str:
+    return token if len(token) <= 24 else token[:23] + "…"
+
+
 def to_int(token: str) -> int:
     """``808`` -> 808 (``-3`` -> -3), within the bounds; :class:`NumberOutOfRange` beyond them,
     ``ValueError`` when not an integer."""
     if len(token.lstrip("+-")) > MAX_DIGITS:
-        raise NumberOutOfRange(f"number out of range: {token[:24]}… ({len(token)} characters)")
+        raise NumberOutOfRange(f"number out of range: {_cut(token)} ({len(token)} characters)")
     value = int(token)
     if abs(value) > MAX_VALUE:
         raise NumberOutOfRange(f"number out of range: {token}")
@@ -179,7 +183,7 @@ def to_int(token: str) -> int:
 def to_float(token: str) -> float:
     """``3402.31`` -> 3402.31, finite and within the bounds (see :func:`to_int`)."""
     if len(token.lstrip("+-")) > MAX_DIGITS + 12:
-        raise NumberOutOfRange(f"number out of range: {token[:24]}… ({len(token)} characters)")
+        raise NumberOutOfRange(f"number out of range: {_cut(token)} ({len(token)} characters)")
     value = float(token)
     if not abs(value) <= MAX_VALUE:  # also NaN
         raise NumberOutOfRange(f"number out of range: {token}")
