@@ -151,7 +151,13 @@ def parse_path(path: str) -> Assembly:
 
 
 def no_data_message(assembly: Assembly) -> str:
-    """One line naming what an input without profile data did hold."""
+    """One line naming what an input without profile data did hold: the diagnosis and fix of
+    its first known failure, when it has one."""
+    if assembly.failures:
+        first = assembly.failures[0]
+        more = len(assembly.failures) - 1
+        also = f" (and {more} more known failure(s), in the JSON `failures`)" if more else ""
+        return f"line {first.line}: {first.diagnosis}; fix: {first.fix}{also}"
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
@@ -222,12 +228,15 @@ def analyze(
                                             rules=rules)
             profiles.append(profile)
             warnings.extend(extra)
+    failures = tuple(f for _, assembly in empty for f in assembly.failures)
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
-        raise NoProfileDataError(no_data_message(assembly), name)
+        error = NoProfileDataError(no_data_message(assembly), name)
+        error.report = Report(profiles=(), warnings=tuple(warnings), failures=failures)
+        raise error
     for name, assembly in empty:
         warnings.append(ReportWarning(name, None, no_data_message(assembly)))
-    return Report(profiles=tuple(profiles), warnings=tuple(warnings))
+    return Report(profiles=tuple(profiles), warnings=tuple(warnings), failures=failures)
 
 
 def load(

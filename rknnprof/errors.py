@@ -38,6 +38,9 @@ class NoProfileDataError(RknnprofError):
     """The input was read but holds nothing rknnprof can analyze (exit 3)."""
 
     exit_code = EXIT_NO_DATA
+    report: object | None = None
+    """The (profile-less) ``model.Report`` with the inputs' known failures and warnings, for a
+    JSON report of the diagnosis; set by ``api.analyze``."""
 
 
 class InputError(RknnprofError):

@@ -281,6 +281,25 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class KnownFailure:
+    """An error or warning line of the failures catalogue (``parsers/failure_catalogue.py``)
+    found in the log: what failed, why, and what to change."""
+
+    id: str
+    """The catalogue entry, e.g. ``unsupported-cpu-op`` (``docs/errors.md`` lists them)."""
+    line: int
+    """1-based line of the (first) matching line."""
+    text: str
+    """That line as read (prefixes stripped), cut to 200 characters."""
+    diagnosis: str
+    """One line: what failed, with the values the line gives (op, core mask, version)."""
+    cause: str
+    fix: str
+    source: str
+    """A public page showing the line and its cause or fix."""
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """One model's profile from one log: a per-layer table (merged over frames) or only totals."""
 
@@ -349,6 +368,9 @@ class Profile:
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
     rules did not run."""
+    failures: tuple[KnownFailure, ...] = ()
+    """Known failures (catalogue lines) the log of this profile reports, in log order, one per
+    catalogue entry; the rules turn each into an RKN080 finding."""
 
     @property
     def total_time_us(self) -> float | None:
@@ -383,3 +405,5 @@ class Report:
 
     profiles: tuple[Profile, ...]
     warnings: tuple[ReportWarning, ...] = ()
+    failures: tuple[KnownFailure, ...] = ()
+    """Known failures of the inputs that held no profile (the diagnosis of an exit 3)."""

@@ -34,6 +34,7 @@ from rknnprof.assemble.inferences import (
     median_of,
 )
 from rknnprof.model import (
+    KnownFailure,
     Profile,
     ReportWarning,
     SkippedRow,
@@ -45,6 +46,7 @@ from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
     Event,
+    FailureEvent,
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
@@ -71,6 +73,8 @@ class Assembly:
     """Non-profile things seen, as (kind, detail) for the "no profile data" message."""
     lines: int = 0
     """Lines read from the input (set by the reader; 0 = empty input)."""
+    failures: tuple[KnownFailure, ...] = ()
+    """Known failures of an input without profiles (one per catalogue entry, log order)."""
 
 
 class Assembler:
@@ -90,6 +94,7 @@ class Assembler:
         self.loads: list[NpuLoadEvent] = []
         self.app_times: list[AppTimeEvent] = []
         self.notes: list[NoteEvent] = []
+        self.failures: list[FailureEvent] = []
         self.found: list[tuple[str, str]] = []
 
     # -- events ----------------------------------------------------------------------------
@@ -121,6 +126,9 @@ class Assembler:
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
+            case FailureEvent():
+                if len(self.failures) < MAX_WARNINGS_PER_MODEL:
+                    self.failures.append(event)
 
     def _flush(self, stream: Stream) -> None:
         table, ranking = self.pending.pop(stream, (None, None))
@@ -227,9 +235,11 @@ class Assembler:
         numbered += self.extra_profiles
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
+        failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
-        return Assembly(profiles, self.warnings, self.found)
+            failures = _one_per_entry(ev.failure for ev in self.failures)
+        return Assembly(profiles, self.warnings, self.found, failures=failures)
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
@@ -245,6 +255,8 @@ class Assembler:
         belonging = [ev for ev in self.fallbacks if fallback_belongs(ev, profile, profiles)]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in self.loads if applies_to(ev.stream, stream)]
+        failures = _one_per_entry(ev.failure for ev in self.failures
+                                  if applies_to(ev.stream, stream))
         app = Counter(ev.time_us for ev in self.app_times if applies_to(ev.stream, stream))
         return replace(
             profile,
@@ -257,6 +269,7 @@ class Assembler:
             npu_load_pct=loads[-1] if loads else (),
             app_time_us=(tidy_number(median_of(app))
                          if app and (profile.layers or profile.ranking) else None),
+            failures=failures,
         )
 
     def _describe_leftovers(self) -> None:
@@ -288,6 +301,14 @@ class Assembler:
             where = best.last_line if best is not None else errors[0].line  # the exception ends it
             best = best or errors[0]
             self.found.append(("an error report", f"line {where}: {best.message}"))
+
+
+def _one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
+    """The first failure of each catalogue entry, in log order."""
+    first: dict[str, KnownFailure] = {}
+    for failure in failures:
+        first.setdefault(failure.id, failure)
+    return tuple(first.values())
 
 
 _EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import Any
 
 import click
 
@@ -24,7 +25,8 @@ from rknnprof.cli.options import (
     summary_option,
     top_option,
 )
-from rknnprof.errors import EXIT_FAILED, RknnprofError
+from rknnprof.errors import EXIT_FAILED, NoProfileDataError, RknnprofError
+from rknnprof.model import Report
 from rknnprof.reporters._escape import message_line
 
 
@@ -55,12 +57,12 @@ class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
     comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> object:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
         import math
 
         number = super().convert(value, param, ctx)
-        if not math.isfinite(number):  # type: ignore[arg-type]
+        if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
@@ -74,11 +76,12 @@ class _TextBuffer(io.TextIOWrapper):
     largest thing in memory."""
 
     def __init__(self) -> None:
-        super().__init__(io.BytesIO(), encoding="utf-8", errors="surrogatepass", newline="")
+        self._bytes = io.BytesIO()
+        super().__init__(self._bytes, encoding="utf-8", errors="surrogatepass", newline="")
 
     def getvalue(self) -> str:
         self.flush()
-        return self.buffer.getvalue().decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+        return self._bytes.getvalue().decode("utf-8", "surrogatepass")
 
 
 @cli.command()
@@ -136,11 +139,20 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
-    report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
-                          rule_options=rule_option)
-    print_report_warnings(report.warnings)
     options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
                             fail_on=fail_on, metric=metric, graph_id=graph_id)
+    try:
+        report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
+                              rule_options=rule_option)
+    except NoProfileDataError as e:  # a diagnosed failure: the JSON report carries it too
+        failed = e.report
+        if fmt == "json" and isinstance(failed, Report) and failed.failures:
+            print_report_warnings(failed.warnings)
+            buffer = _TextBuffer()
+            renderer("analyze", fmt)(failed, buffer, options)
+            emit(buffer.getvalue(), output, color=options.color)
+        raise
+    print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
     emit(buffer.getvalue(), output, color=options.color)
@@ -167,9 +179,10 @@ def rules_command(code: str | None) -> None:
         for rule in RULES:
             click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
         return
-    rule = by_code(code)
-    if rule is None:
+    found = by_code(code)
+    if found is None:
         raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
+    rule = found
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
     click.echo(f"{rule.summary}\n")
     click.echo(rule.doc)
@@ -177,7 +190,8 @@ def rules_command(code: str | None) -> None:
 
 @cli.command("formats")
 def formats_command() -> None:
-    """List the input families rknnprof understands and how each is detected.
+    """List the input families rknnprof understands and how each is detected, then the output
+    formats of every command and the -o suffixes that pick them.
 
     Families are tried in this order on every line outside a block; the first that recognises
     the line reads the block.
@@ -185,20 +199,28 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rknnprof.cli.output import use_color
+    from rknnprof.cli.output import stdout_is_terminal, use_color
     from rknnprof.parsers import families
+    from rknnprof.reporters.registry import FORMATS
 
-    table = Table(show_lines=True, expand=False)
-    table.add_column("#", justify="right")
-    table.add_column("Family", no_wrap=True)
-    table.add_column("Detected by")
-    table.add_column("Yields")
+    inputs = Table(title="Inputs", title_justify="left", show_lines=True, expand=False)
+    inputs.add_column("#", justify="right")
+    inputs.add_column("Family", no_wrap=True)
+    inputs.add_column("Detected by")
+    inputs.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
-        table.add_row(str(order), parser.family, parser.detection, parser.fields)
-    from rknnprof.cli.output import stdout_is_terminal
-
-    Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
-            soft_wrap=False).print(table)
+        inputs.add_row(str(order), parser.family, parser.detection, parser.fields)
+    outputs = Table(title="Outputs (-f NAME, or -o FILE with one of the suffixes)",
+                    title_justify="left", expand=False)
+    for head in ("Command", "Format", "Suffixes", "What"):
+        outputs.add_column(head, no_wrap=head != "What")
+    for command, formats in FORMATS.items():
+        for fmt in formats.values():
+            outputs.add_row(command, fmt.name, " ".join(fmt.suffixes), fmt.description)
+    console = Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
+                      soft_wrap=False)
+    console.print(inputs)
+    console.print(outputs)
 
 
 # -- compare and check (CI gate) -------------------------------------------------------------

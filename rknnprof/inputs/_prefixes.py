@@ -107,7 +107,8 @@ class OtherLayouts:
     def __init__(self, stats: ReadStats) -> None:
         self.stats = stats
         self.streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared tuple
-        self.long_entry: tuple | None = None  # (stream, level, tag) of an open long entry
+        # (stream, level, tag) of an open long entry
+        self.long_entry: tuple[tuple[int, int] | None, str, str | None] | None = None
 
     def remember(self, ids: str) -> tuple[int, int]:
         """The (pid, tid) of a ``"pid tid"`` / ``"pid-tid"`` text, cached (bounded)."""
@@ -158,7 +159,7 @@ _TIME_FIRST = frozenset("0123456789 \t")
 _LEVEL_FIRST = frozenset("VDIWEFS?")
 
 
-def _level_first(number: int, s: str, stats: ReadStats) -> Line:
+def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
     """A line starting with a level letter: brief, tag, thread, process, or runtime/toolkit."""
     second = s[1]
     if second == "/":

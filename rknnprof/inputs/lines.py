@@ -39,7 +39,7 @@ from __future__ import annotations
 import codecs
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import BinaryIO
 
 from rknnprof.errors import InputError
@@ -71,7 +71,7 @@ _END_OF_LINE = re.compile(r"[\r\n]")
 _new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 
 
-def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Iterator[Line]:
+def read_lines(stream: BinaryIO, stats: ReadStats | None = None) -> Generator[Line, None, None]:
     """Yield clean :class:`Line` records from a binary stream, incrementally (see the module
     docstring for what is stripped, dropped and kept). ``stats``, when given, is filled while
     iterating: encoding, logcat layout, truncated and chatty lines.
@@ -182,6 +182,7 @@ def _bodies(read: Callable[[int], bytes], stats: ReadStats) -> Iterator[str]:
                 kept = text.rstrip("\r")
                 hold, text = text[len(kept) :], kept
             text = _SEPARATORS.sub("\n", text)
+        body: str | None
         if final:
             if not text:
                 return

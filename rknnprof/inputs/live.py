@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import atexit
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+from types import FrameType
+from typing import Any, BinaryIO
 
 from rknnprof.errors import EXIT_INTERRUPTED
 
@@ -40,7 +41,7 @@ class InterruptibleInput:
         self._raw = raw
         self._in_read = False
         self.interrupted = False
-        self._previous_handler: object = None
+        self._previous_handler: Callable[[int, FrameType | None], Any] | int | None = None
 
     # -- signal handling -----------------------------------------------------------------
     def _on_sigint(self, signum: int, frame: object) -> None:
@@ -72,15 +73,15 @@ class InterruptibleInput:
                 # shuts down (which resets a Python handler to the default, death by SIGINT)
                 atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
             else:
-                signal.signal(signal.SIGINT, self._previous_handler)  # type: ignore[arg-type]
+                signal.signal(signal.SIGINT, self._previous_handler)
 
     # -- reading ---------------------------------------------------------------------------
-    def _guarded(self, call, *args):  # noqa: ANN001, ANN202 - thin wrapper
+    def _guarded(self, call: Callable[[int], bytes], size: int) -> bytes:
         if self.interrupted:
             return b""
         self._in_read = True
         try:
-            return call(*args)
+            return call(size)
         except _StopReading:
             return b""
         finally:

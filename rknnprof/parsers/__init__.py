@@ -26,6 +26,7 @@ from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
 from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
+from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
@@ -38,7 +39,9 @@ from rknnprof.parsers.totals import TotalsParser
 
 PARSERS: tuple[BlockParser, ...] = (
     # one-line records with a literal test first: cheap, and their words can sit inside other
-    # families' lines only as whole messages
+    # families' lines only as whole messages; the catalogue's failures before the error and
+    # version lines they also are
+    KnownFailureParser(),
     FallbackWarningParser(),
     NpuLoadParser(),
     AppTimeParser(),

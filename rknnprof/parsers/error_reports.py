@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NoteEvent
+from rknnprof.parsers.failure_catalogue import match as known_failure
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -63,6 +64,8 @@ class _ErrorReport(Block):
         if self.done:
             return False
         text = line.text
+        if known_failure(text) is not None:  # a catalogue line says more: its own block
+            return False
         stripped = text.strip()
         exception = _EXCEPTION.match(stripped)
         if exception and not text[:1].isspace():

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rknnprof.model import (
     BenchmarkRun,
     Frequencies,
+    KnownFailure,
     Layer,
     OpTypeStat,
     SkippedRow,
@@ -188,6 +189,18 @@ class NoteEvent:
     stream: Stream = None
 
 
+@dataclass(frozen=True, slots=True)
+class FailureEvent:
+    """A line of the failures catalogue (``parsers/failure_catalogue.py``)."""
+
+    failure: KnownFailure
+    stream: Stream = None
+
+    @property
+    def line(self) -> int:
+        return self.failure.line
+
+
 Event = (
     TableEvent
     | RankingEvent
@@ -199,4 +212,5 @@ Event = (
     | NpuLoadEvent
     | AppTimeEvent
     | NoteEvent
+    | FailureEvent
 )

@@ -272,6 +272,15 @@ def saving_text(finding: Finding, profile: Profile) -> str:
     return f"saves ~{part_us(finding.est_saving_us)}{share}"
 
 
+def biggest_win(profile: Profile) -> str:
+    """``biggest win: RKN070 activation-swap saves ~5,689 us (20.3%), advice 1``: the first
+    finding of the ranking when it saves time, else ``""``. The line a newcomer reads first."""
+    top = profile.findings[0] if profile.findings else None
+    if top is None or not top.est_saving_us:
+        return ""
+    return f"biggest win: {top.code} {top.name} {saving_text(top, profile)}, advice 1"
+
+
 # -- footer --------------------------------------------------------------------------------------
 def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
     """The report's warnings about this profile's source, without those that only repeat a
@@ -294,7 +303,8 @@ def footer_head(report: Report, profile: Profile) -> str:
 
 
 __all__ = [
-    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "bound_items", "bound_parts",
+    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "biggest_win", "bound_items",
+    "bound_parts",
     "evidence_text",
     "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
     "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",

@@ -59,6 +59,9 @@ def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], o
         ("ID", "id", lambda la: la.id),
         ("Op type", "text", lambda la: la.op_type),
         ("Full name", "name", lambda la: la.full_name or ""),
+        ("Bound", "bound", lambda la: la.bound.value),
+        ("Time us" if profile.measured else "Est. us", "num", lambda la: la.time_us),
+        ("Share", "pct", lambda la: F.layer_share(la, profile)),
         ("Target", "text", lambda la: "" if la.target is Target.UNKNOWN else la.target.value),
         ("Fallback", "name", lambda la: la.fallback or ""),
         ("Type", "text", lambda la: la.data_type or ""),
@@ -75,12 +78,9 @@ def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], o
         ("DDR cyc", "num", lambda la: la.ddr_cycles),
         ("NPU cyc", "num", lambda la: la.npu_cycles),
         ("Total cyc", "num", lambda la: la.total_cycles),
-        ("Time us" if profile.measured else "Est. us", "num", lambda la: la.time_us),
-        ("Share", "pct", lambda la: F.layer_share(la, profile)),
         ("MAC %", "num", lambda la: la.mac_usage_pct),
         ("Workload %", "text", lambda la: "/".join(f"{w:g}" for w in la.workload_pct or ())),
         ("RW KB", "num", lambda la: la.rw_kb),
-        ("Bound", "bound", lambda la: la.bound.value),
     ]
 
 
@@ -144,6 +144,9 @@ class HtmlReporter(Reporter):
         pid = f"p{index}"
         row_prefix = f"{pid}-L"
         parts = [f'<section class="profile" id="{pid}">', self._header(profile)]
+        # the advice first: a reader wants the biggest win before the charts
+        if profile.findings:
+            parts.append(self._findings(profile, row_prefix))
         if profile.layers:
             parts.append(self._timeline(profile, row_prefix))
         scatter = ""
@@ -164,8 +167,6 @@ class HtmlReporter(Reporter):
             parts.append(f'<div class="grid2">{scatter}{op_card}</div>')
         elif scatter or op_card:
             parts.append(scatter or op_card)
-        if profile.findings:
-            parts.append(self._findings(profile, row_prefix))
         if profile.layers:
             parts.append(self._layer_table(profile, pid, row_prefix))
         if F.footer_head(report, profile):
@@ -209,6 +210,9 @@ class HtmlReporter(Reporter):
         banner = f'<div class="estimate">{escape(note)}</div>' if note else ""
         gaps = F.gaps_note(profile)
         gaps_html = f'<p class="note">{escape(gaps)}</p>' if gaps else ""
+        win = F.biggest_win(profile)
+        if win:
+            gaps_html += f'<p class="win">{escape(win)}</p>'
         return (
             f'<div class="card"><h2>{escape(F.profile_title(profile))}</h2>{banner}'
             f'<div class="chips">{"".join(chips)}</div>{gaps_html}{C.bound_stack(profile)}</div>'

@@ -130,6 +130,9 @@ class MarkdownReporter(Reporter):
                 lines.append(escape(extra) + "  ")
         versions = F.versions_text(profile)
         lines += [" · ".join([code(profile.format), *([escape(versions)] if versions else [])]), ""]
+        win = F.biggest_win(profile)
+        if win:
+            lines += [f"**{escape(win)}**", ""]
         for view in (V.layer_table(profile, top), V.op_table(profile)):
             if view is not None:
                 lines += table_lines(view)

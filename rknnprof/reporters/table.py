@@ -135,6 +135,9 @@ class TableReporter(Reporter):
                 line.append("  " if i else "")
                 line.append(f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}", style=BOUND_STYLE[bound])
             console.print(line)
+        win = F.biggest_win(profile)
+        if win:
+            console.print(terminal_text(win, "bold green"))
         for extra in (F.frames_text(profile), F.gaps_note(profile), F.details_text(profile)):
             for line in fit_parts(extra.split(" · ") if extra else [], width):
                 console.print(terminal_text(line, "dim"))

@@ -35,6 +35,7 @@ from rknnprof.rules import (
     cores,
     decoding,
     environment,
+    failures,
     fallback,
     graph,
     mac_usage,
@@ -63,6 +64,7 @@ RULES: tuple[Rule, ...] = (
     *activations.RULES,
     *resolution.RULES,
     *normalisation.RULES,
+    *failures.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",

@@ -7,11 +7,13 @@ from parser_helpers import corpus_lines, lines_of, of_type, run
 from rknnprof.inputs.lines import Line
 from rknnprof.parsers.build_table import BuildTableParser
 from rknnprof.parsers.error_reports import ErrorReportParser
-from rknnprof.parsers.events import NoteEvent, TableEvent
+from rknnprof.parsers.events import FailureEvent, NoteEvent, TableEvent
+from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 
-ALL = [Toolkit1TableParser(), BuildTableParser(), MemoryTableParser(), ErrorReportParser()]
+ALL = [KnownFailureParser(), Toolkit1TableParser(), BuildTableParser(), MemoryTableParser(),
+       ErrorReportParser()]
 
 
 def test_corpus_06_sram_table_is_one_note(corpus) -> None:
@@ -39,22 +41,28 @@ def test_corpus_25_traceback_names_the_exception(corpus) -> None:
 
 
 def test_corpus_22_error_path(corpus) -> None:
-    notes = of_type(run(ALL, corpus_lines(corpus("22_"))), NoteEvent)
-    assert notes[0].message == "Get model perf detail success, but detail is empty!"
-    assert any(
-        n.message == "ValueError: Performance information is empty, some mistakes may happened."
-        for n in notes
-    )
+    events = run(ALL, corpus_lines(corpus("22_")))
+    # lines 1, 8 and 15 (the exception line) say the perf detail is empty: catalogue lines;
+    # the rest of the traceback stays an error note
+    assert [(e.failure.id, e.line) for e in of_type(events, FailureEvent)] == [
+        ("perf-detail-empty", 1), ("perf-detail-empty", 8), ("perf-detail-empty", 15)]
+    assert any(n.kind == "error" for n in of_type(events, NoteEvent))
 
 
 def test_corpus_21_perf_run_failure(corpus) -> None:
-    notes = of_type(run(ALL, corpus_lines(corpus("21_"))), NoteEvent)
-    assert [n.message[:24] for n in notes] == ["IOCTL_CMD_PERF_RUN fail,"]
+    events = run(ALL, corpus_lines(corpus("21_")))
+    assert of_type(events, NoteEvent) == []
+    [failure] = of_type(events, FailureEvent)
+    assert (failure.failure.id, failure.line) == ("perf-run-failed", 10)
+    assert failure.failure.text.startswith("IOCTL_CMD_PERF_RUN fail, ack=0")
 
 
 def test_corpus_39_logcat_error_lines(corpus) -> None:
-    [note] = of_type(run(ALL, corpus_lines(corpus("39_"))), NoteEvent)
-    assert note.message == "The rknn model does not match the RKNPU hardware version!"
+    events = run(ALL, corpus_lines(corpus("39_")))
+    [failure] = of_type(events, FailureEvent)
+    assert failure.failure.id == "model-platform-mismatch" and failure.line == 1
+    [note] = of_type(events, NoteEvent)
+    assert note.message == "rknn_init, load model failed!"
 
 
 def test_corpus_13_c_demo_header_does_not_crash(corpus) -> None:

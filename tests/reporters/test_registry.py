@@ -145,3 +145,15 @@ def test_check_html_on_stdout_keeps_annotations_on_stderr(tmp_path, monkeypatch)
     assert result.exit_code == 1  # 28,023 us > 1,000 us
     assert result.stdout.startswith("<!DOCTYPE html>") and "::error" not in result.stdout
     assert "::error " in result.stderr
+
+
+def test_formats_command_lists_every_output_format():
+    """``rknnprof formats`` reads the registry: each command's formats, suffixes, description."""
+    result = CliRunner().invoke(cli, ["formats"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    outputs = result.output[result.output.index("Outputs"):]
+    rows = [line for line in outputs.splitlines() if line.startswith("│")]
+    cells = [[c.strip() for c in row.strip("│").split("│")] for row in rows]
+    listed = [(c[0], c[1], c[2]) for c in cells if c[0]]
+    assert listed == [(f.command, f.name, " ".join(f.suffixes)) for f in _ALL]
+    assert "one test case per budget" in outputs  # check's junit, from its description

@@ -61,6 +61,7 @@ CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
             ("RKN050", (0, 0), "rknn_benchmark")],
     "11_": [("RKN070", (150, 500), "ReLU"),
             ("RKN050", (0, 0), "rknn_benchmark")],
+    "14_": [],  # a build-time estimated table: no advice is priced from estimates
     "36_": [("RKN070", (2500, 5000), "ReLU"),
             ("RKN030", (818, 820), "one context per core"),
             ("RKN020", (590, 590), "two convs that each produce one half"),
@@ -91,6 +92,23 @@ def test_advice_card(prefix: str) -> None:
         text = finding.message + " " + finding.fix
         assert not any(fp in text for fp in FALSE_POSITIVES), (code, text)
     assert not [f for f in findings if f.code in ("RKN010", "RKN011")]
+
+
+def test_every_corpus_log_with_layers_has_a_card() -> None:
+    from rknnprof.errors import RknnprofError
+    from tests.conftest import CORPUS
+
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus folder {CORPUS} is absent (set RKNNPROF_CORPUS)")
+    with_layers = set()
+    for path in CORPUS.glob("*.txt"):
+        try:
+            profiles = load(path)
+        except RknnprofError:
+            continue
+        if any(p.layers for p in profiles):
+            with_layers.add(path.name[:3])
+    assert with_layers == set(CARDS)
 
 
 @pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])

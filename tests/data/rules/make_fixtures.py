@@ -229,8 +229,18 @@ def fixtures() -> dict[str, list[str]]:
     f["RKN061"] = [*info(), *table(clean(extra=attn))]
     f["RKN061_ok"] = f["RKN002_ok"]
     f.update(expert_fixtures())
+    f.update(failure_fixtures())
     f.update(silent())
     return f
+
+
+def failure_fixtures() -> dict[str, list[str]]:
+    """RKN080: a catalogue line (the runtime refused core mask 3 and ran single-core) before a
+    clean table; the _ok log is the same table without it."""
+    refused = ["E RKNN: [10:00:00.100] Not support core mask: 3, fallback to single core auto "
+               "mode"]
+    return {"RKN080": [*info(), *refused, *table(clean())],
+            "RKN080_ok": [*info(), *table(clean())]}
 
 
 def silent() -> dict[str, list[str]]:

@@ -1,0 +1,72 @@
+"""Known failures: one line of the failures catalogue (:mod:`.failure_catalogue`), e.g.
+``E RKNN: unsupport cpu Gather op, op name: …`` on RV1106, ``Invalid RKNN model version 6``,
+``failed to allocate handle, ret: -1, errno: 12``. Each line is one block and one
+:class:`~rknnprof.parsers.events.FailureEvent` with the entry's diagnosis, cause and fix.
+
+Registered first: these lines are also error-level lines (``error_reports``) or version lines
+(``runtime_info``), and the diagnosis says more than either. The assembler attaches the failures
+to the profiles of their stream (an RKN080 finding each); an input with no profile exits 3 with
+the first failure's diagnosis and fix.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, ClassVar
+
+from rknnprof.model import KnownFailure
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import FailureEvent
+from rknnprof.parsers.failure_catalogue import Entry, match
+
+if TYPE_CHECKING:
+    from rknnprof.inputs.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "known-failure"
+
+
+def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> KnownFailure:
+    """The record of one matching line: the entry's texts with the line's values filled in."""
+    values = defaultdict(lambda: "?", groups)
+    return KnownFailure(
+        id=entry.id, line=line, text=text.strip()[:200],
+        diagnosis=entry.diagnosis.format_map(values), cause=entry.cause,
+        fix=entry.fix.format_map(values), source=entry.source,
+    )
+
+
+class _FailureLine(Block):
+    def __init__(self, event: FailureEvent) -> None:
+        self.event = event
+
+    def feed(self, line: Line) -> bool:
+        return False
+
+    def close(self) -> list[Event]:
+        return [self.event]
+
+
+class KnownFailureParser(BlockParser):
+    family: ClassVar[str] = FAMILY
+    detection: ClassVar[str] = (
+        "a line of the failures catalogue: `unsupport cpu <Op> op`, `rknn fallback cpu failed`, "
+        "`Not support core mask: 3`, `Invalid RKNN model version 6`, `errno: 12`, `undefined "
+        "symbol: rknn_get_run_time`, `detail is empty`, `Failed to get NPU freq`, … "
+        "(docs/errors.md lists them)")
+    fields: ClassVar[str] = (
+        "the diagnosis, cause, fix and source of each (JSON `failures`); a finding (RKN080) on "
+        "the profile of the same log, or exit 3 with the diagnosis when there is none")
+
+    def opens(self, line: Line) -> Block | None:
+        found = match(line.text)
+        if found is None:
+            return None
+        entry, groups = found
+        failure = failure_of(entry, groups, line.number, line.text)
+        return _FailureLine(FailureEvent(failure, line.stream))
+
+
+def matches(line: Line) -> bool:
+    """Whether ``line`` is a catalogue line (other blocks end before it)."""
+    return match(line.text) is not None
