@@ -7,6 +7,10 @@
 * :mod:`~rknnprof.cli.gate`: ``check``'s inputs (budgets file, run, baseline).
 
 Only this package turns :class:`~rknnprof.errors.RknnprofError` into an exit code.
+
+Where to add a command: a function in ``commands.py`` under ``@cli.command()``, taking the shared
+options from ``options.py``; it calls the library through :mod:`rknnprof.api`, renders through
+the format registry (:mod:`rknnprof.reporters.registry`) and writes with ``output.emit``.
 """
 
 from rknnprof.cli.commands import cli, main

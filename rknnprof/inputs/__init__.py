@@ -10,4 +10,8 @@
 
 Nothing here imports the parsers or anything after them (only :mod:`rknnprof.errors`); a
 test holds it so.
+
+Where to add a transport prefix (a logcat layout, a runtime stamp): the grammar in
+``_prefixes.py``, with a case in ``tests/test_lines.py`` (end to end:
+``tests/test_transport_variants.py``).
 """

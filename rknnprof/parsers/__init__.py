@@ -27,6 +27,7 @@ from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
 from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.known_failures import KnownFailureParser
+from rknnprof.parsers.markdown_table import MarkdownTableParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
@@ -45,7 +46,9 @@ PARSERS: tuple[BlockParser, ...] = (
     FallbackWarningParser(),
     NpuLoadParser(),
     AppTimeParser(),
-    # measured per-layer tables: their headers are the most specific lines
+    # measured per-layer tables: their headers are the most specific lines (a pipe-table header
+    # is a header line with its own cell syntax)
+    MarkdownTableParser(),
     Toolkit2TableParser(),
     Toolkit2V15Parser(),
     Toolkit1TableParser(),

@@ -2,12 +2,13 @@
 ``check``'s CheckResult) to text. Modules are imported only when their format is used, so that
 ``rknnprof --help`` and the terminal report never import pandas or the HTML stack.
 
-Where to add an output format: write the renderer (for ``analyze`` a
-:class:`~rknnprof.reporters.base.Reporter` subclass in its own module; for ``compare`` / ``check``
-a ``render(result, out, options)`` function in ``compare_views`` / ``check_views``), then add
-one :class:`~rknnprof.reporters.registry.Format` line (command, name, ``module:attr``, ``-o``
-suffixes, description) to ``_ALL`` in :mod:`rknnprof.reporters.registry`. ``--format``, the
-suffix lookup and the exhaustiveness test (``tests/reporters/test_registry.py``) follow it.
+Where to add a reporter (a new ``analyze`` format): a :class:`~rknnprof.reporters.base.Reporter`
+subclass in its own module, plus one ``Format(...)`` line in ``_ALL`` of :mod:`.registry`.
+
+Where to add a ``compare`` / ``check`` format: a ``render(result, out, options)`` function (in
+``compare_views`` / ``check_views``, or its own module like ``gate_html``), plus one ``Format``
+line. ``--format``, the ``-o`` suffixes, ``rknnprof formats`` and ``tests/reporters/
+test_registry.py`` (every format reachable by name and suffix) all read that one table.
 """
 
 from __future__ import annotations

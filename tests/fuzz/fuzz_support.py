@@ -108,6 +108,9 @@ EXTRA_SEEDS: list[bytes] = [
     # families without a corpus sample (the driver's load line, logged in a loop next to a run)
     b"NPU load:  Core0: 52%, Core1:  0%, Core2:  0%,\nNPU load:  20%\n"
     b"11-30 10:00:00.123  2345  2399 I RKNN    : NPU load:  Core0: 100%, Core1: 7%, Core2: 0%,\n",
+    # a Markdown pipe table (tests/data/grammars holds the others)
+    b"| ID OpType DataType Target Time(us) |  |  |  |  |\n|---|---|---|---|---|\n"
+    b"| 1 | InputOperator | UINT8 | CPU | 17 |\n\n| 2 | ConvRelu | UINT8 | NPU | 192 |\n",
 ]
 """Hand-written logs for families the corpus and sample_logs do not hold; keep one per family."""
 

@@ -1,0 +1,61 @@
+"""Per-layer tables pasted as Markdown pipe tables (issue: the logs people post).
+
+``markdown_pipe_table.txt``: a 12-column pipe table, a blank line after row 1, ``| 3 4 |`` (rows
+3 and 4 merged into one ID cell by a PDF conversion, row 4's own ID cell empty on the next
+line), row 5 with ``...`` cells (not readable: skipped, line 8), row 6. Times 17, 192, 110, 40,
+(33), 9 us: the five readable rows sum to 368 us.
+
+``markdown_squeezed_header.txt``: the header squeezed into one cell, then five 5-cell rows
+(17 + 192 + 1210 + 77 + 6 = 1502 us), Resize (id 3) on the CPU.
+"""
+
+from __future__ import annotations
+
+import pytest
+from grammar_transports import VARIANTS, fixture, profiles, run
+
+
+@pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_pipe_table_reads_every_exact_row(tmp_path, variant, via_stdin):
+    (profile,) = profiles(VARIANTS[variant](fixture("markdown_pipe_table.txt")), tmp_path,
+                          via_stdin)
+    assert profile["format"] == "markdown-pipe-table"
+    rows = [(la["id"], la["op_type"], la["target"], la["time_us"]) for la in profile["layers"]]
+    assert rows == [(1, "InputOperator", "CPU", 17), (2, "ConvRelu", "NPU", 192),
+                    (3, "Conv", "NPU", 110), (4, "Conv", "NPU", 40),
+                    (6, "OutputOperator", "CPU", 9)]
+    assert profile["total_time_us"] == 368
+    conv2 = profile["layers"][2]
+    assert (conv2["ddr_cycles"], conv2["npu_cycles"], conv2["rw_kb"]) == (59082, 6272, 588)
+    assert conv2["full_name"] == "Conv:conv2" and conv2["mac_usage_pct"] == 5.70
+    [skip] = profile["skipped_rows"]
+    assert skip["line"] == 8 and "`...`" in skip["reason"]
+
+
+def test_pipe_table_warns_with_the_lines(tmp_path):
+    result = run(["analyze", "-f", "json"], fixture("markdown_pipe_table.txt").encode(),
+                 tmp_path, False)
+    assert result.exit_code == 0
+    assert ":7: row 4: its ID was merged into the cell of line 6" in result.stderr
+    assert ":8: skipped row: elided cells" in result.stderr
+
+
+@pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_squeezed_header(tmp_path, variant, via_stdin):
+    (profile,) = profiles(VARIANTS[variant](fixture("markdown_squeezed_header.txt")), tmp_path,
+                          via_stdin)
+    rows = [(la["id"], la["op_type"], la["data_type"], la["target"], la["time_us"])
+            for la in profile["layers"]]
+    assert rows == [(1, "InputOperator", "UINT8", "CPU", 17), (2, "ConvRelu", "UINT8", "NPU", 192),
+                    (3, "Resize", "INT8", "CPU", 1210), (4, "ConvSigmoid", "INT8", "NPU", 77),
+                    (5, "OutputOperator", "INT8", "CPU", 6)]
+    assert profile["total_time_us"] == 1502 and profile["skipped_rows"] == []
+    assert [f["layer_ids"] for f in profile["findings"] if f["code"] == "RKN001"] == [[3]]
+
+
+def test_a_prose_pipe_table_is_not_a_profile(tmp_path):
+    text = "| model | FPS |\n|---|---|\n| yolov5s | 48.4 |\n"
+    result = run(["analyze"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
