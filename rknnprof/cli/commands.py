@@ -155,7 +155,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    emit(buffer.getvalue(), output, color=options.color)
+    text = buffer.getvalue()
+    buffer.close()  # its bytes go now: a long capture's trace report is megabytes
+    emit(text, output, color=options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)

@@ -72,11 +72,9 @@ def time_by_bound(profile: Profile) -> dict[Bound, float]:
 
 
 def time_by_target(profile: Profile) -> dict[Target, float]:
-    """Microseconds per target for targets that have any layer."""
-    totals: dict[Target, float] = {}
-    for layer in profile.layers:
-        totals[layer.target] = totals.get(layer.target, 0.0) + (layer.time_us or 0.0)
-    return totals
+    """Microseconds per target (``Profile.time_on``) for targets that have any layer."""
+    return {target: profile.time_on(target)
+            for target in dict.fromkeys(layer.target for layer in profile.layers)}
 
 
 def bound_items(profile: Profile) -> list[tuple[Bound, float]]:
