@@ -104,10 +104,14 @@ class _TextBuffer(io.TextIOWrapper):
 @rule_prefix_option("--ignore", "Skip rules whose code starts with PREFIX (the longer prefix "
                                 "wins).")
 @rule_option_option()
+@click.option("--metric", type=click.Choice(("time", "bound", "target", "mac")), default="time",
+              show_default=True, help="The value -f model-explorer gives each ONNX node.")
+@click.option("--graph-id", default="main_graph", show_default=True, metavar="NAME",
+              help="The ONNX graph's name, for -f model-explorer.")
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
             platform: str | None, bound_ratio: float, fail_on: str,
             select: tuple[str, ...], ignore: tuple[str, ...],
-            rule_option: dict[str, float]) -> None:
+            rule_option: dict[str, float], metric: str, graph_id: str) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
@@ -136,7 +140,7 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
     options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
-                            fail_on=fail_on)
+                            fail_on=fail_on, metric=metric, graph_id=graph_id)
     try:
         report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
                               rule_options=rule_option)
@@ -151,7 +155,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    emit(buffer.getvalue(), output, color=options.color)
+    text = buffer.getvalue()
+    buffer.close()  # its bytes go now: a long capture's trace report is megabytes
+    emit(text, output, color=options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)

@@ -1,7 +1,8 @@
 """HTML pages for ``compare`` and ``check`` (``-f html`` / ``-o *.html``): one self-contained
 file each, no script, no network request; the same tables as the Markdown views.
 
-Every piece of text from a log or a budgets file is escaped. Numbers and wording come from
+Every piece of text from a log or a budgets file is escaped; verdicts are words and colours, not
+emoji (which need a font the reader may lack). Numbers and wording come from
 :mod:`~rknnprof.reporters.compare_views` and :mod:`~rknnprof.reporters.check_views`, so the
 page says what the terminal says.
 """
@@ -27,8 +28,9 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}code{font-size:.92em}
 table{border-collapse:collapse;margin:.6em 0 1.2em}caption{text-align:left;font-weight:600}
 th,td{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td.name{word-break:break-all}.warn{background:#fff4d6;padding:.4em .8em;border-radius:4px}
+td.name{word-break:break-all}.note{background:#fff4d6;padding:.4em .8em;border-radius:4px}
 .up{color:#b00020}.down{color:#1b7a2f}.pass{color:#1b7a2f}.fail{color:#b00020;font-weight:600}
+.warn{color:#9a6700;font-weight:600}
 .inconclusive{color:#777}footer{color:#777;font-size:.85em;margin-top:2em}
 """
 
@@ -55,13 +57,14 @@ def _table(caption: str, heads: Sequence[str], rows: Iterable[Sequence[str]],
 
 
 def _warnings(warnings: Iterable[str]) -> str:
-    return "".join(f'<p class="warn">warning: {escape(w)}</p>\n' for w in warnings)
+    return "".join(f'<p class="note">warning: {escape(w)}</p>\n' for w in warnings)
 
 
-def comparison_html(comp: ProfileComparison, top: int) -> str:
-    """One model's comparison: the headline, the largest layer changes, the op types."""
+def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
+    """One model's comparison under an ``<h{level}>`` headline: the largest layer changes and
+    the op types."""
     trend = "up" if (comp.delta_us or 0) > 0 else "down"
-    parts = [f'<h2 class="{trend}">{escape(V.headline(comp))}</h2>\n']
+    parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
         layer_rows = [(f'<code class="name">{escape(d.name)}</code>', escape(d.op_type),
@@ -97,7 +100,7 @@ def render_check_html(result: CheckResult, out: TextIO, options: RenderOptions) 
             f"<code>{escape(result.budgets_path)}</code>{base}: {escape(K.counts(result))}</p>\n")
     several = len({v.model for v in result.verdicts}) > 1
     heads = ("Verdict", "Budget", *(("Model",) if several else ()), "Result")
-    rows = [(f'<span class="{v.status}">{K.ICONS[v.status]} {escape(v.status)}</span>',
+    rows = [(f'<span class="{v.status}">{escape(v.status)}</span>',
              f"<code>{escape(v.budget.label)}</code> ({escape(v.budget.level)})",
              *((escape(v.model),) if several else ()), escape(v.message))
             for v in result.verdicts]
@@ -105,6 +108,6 @@ def render_check_html(result: CheckResult, out: TextIO, options: RenderOptions) 
             _table("Budgets", heads, rows, (False,) * len(heads))]
     if result.comparison is not None:
         body.append("<h2>Changes against the baseline</h2>\n")
-        body += [comparison_html(comp, min(options.top, 10))
+        body += [comparison_html(comp, min(options.top, 10), level=3)
                  for comp in result.comparison.comparisons]
     _page(f"rknnprof check: {result.path}", body, out)

@@ -157,3 +157,26 @@ def test_formats_command_lists_every_output_format():
     listed = [(c[0], c[1], c[2]) for c in cells if c[0]]
     assert listed == [(f.command, f.name, " ".join(f.suffixes)) for f in _ALL]
     assert "one test case per budget" in outputs  # check's junit, from its description
+
+
+def test_gate_html_escapes_log_text():
+    """A layer name from a log is text in the page, never markup."""
+    import io
+
+    from rknnprof.compare import compare_reports
+    from rknnprof.model import Layer, Profile, Report, SourceSpan
+    from rknnprof.reporters import RenderOptions, renderer
+
+    name = '<img src=x onerror="alert(1)">'
+
+    def run(t):
+        layer = Layer(id=1, op_type="Conv<b>", time_us=t, full_name=name)
+        return Report((Profile(source=SourceSpan("a&b.txt", 1, 2), format="toolkit2-perf-table",
+                               layers=(layer,)),))
+
+    out = io.StringIO()
+    renderer("compare", "html")(compare_reports(run(100), run(150), "a&b.txt", "<c>"), out,
+                                RenderOptions())
+    page = out.getvalue()
+    assert "<img" not in page and "<b>" not in page and "<c>" not in page
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "a&amp;b.txt" in page

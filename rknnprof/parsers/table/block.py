@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import TableEvent, names_of, times_of
+from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     MAX_PREFIX,
@@ -79,6 +80,8 @@ class TableBlock(Block):
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
         self.pending: tuple[int, list[str], RowParse] | None = None
+        self.intruder: int | None = None
+        """Line of a foreign line read while a row cut short was pending (spliced into it?)."""
         self.total_time: float | None = None
         self.total_line: int | None = None
         self.rw_kb: float | None = None
@@ -270,11 +273,20 @@ class TableBlock(Block):
             self.last_line = line.number
             return True
         body, is_row = self._body(text)
+        intruder, self.intruder = self.intruder, None
         if is_row:
             if self.pending is not None:
-                self._flush()
+                self._flush()  # a row cut short and not continued: skipped, with its reason
+                if intruder is not None:
+                    self.notes.append((intruder, "foreign line inside the table (not read)"))
             self._row(line, body)
-        elif not self._continuation(line, body) and not self._keep_as_skipped(line, body):
+        elif self._continuation(line, body):
+            if intruder is not None:
+                self.notes.append((intruder, "a foreign line was spliced into the row above "
+                                             "it; the row was rejoined across it"))
+        elif self.pending is not None and intruder is None and not known_failure(text):
+            self.intruder = line.number  # a foreign line spliced into the pending row? held
+        elif not self._keep_as_skipped(line, body):
             self._flush()
             return False
         self.last_line = line.number
