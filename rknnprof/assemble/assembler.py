@@ -79,6 +79,8 @@ class Assembly:
     """Known failures of an input without profiles (one per catalogue entry, log order)."""
 
 
+MAX_PROFILES = 1_000
+"""Distinct models (profiles) per input; more is damage or a flood, not a capture."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
 
@@ -103,6 +105,7 @@ class Assembler:
         self.failures: list[FailureEvent] = []
         self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
+        self.profiles_capped = False
 
     # -- events ----------------------------------------------------------------------------
     def feed(self, event: Event) -> None:
@@ -176,6 +179,13 @@ class Assembler:
         if model is None:
             family = table.family if table is not None else RANKING_FAMILY
             measured = table.measured if table is not None else True
+            if len(self.models) >= MAX_PROFILES:  # 100k distinct tiny tables: memory, time
+                if not self.profiles_capped:
+                    self.profiles_capped = True
+                    self.warnings.append(ReportWarning(self.path, first, (
+                        f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
+                        "one and the rest are not read")))
+                return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
         self._notes(model, table.notes if table else (), table.skipped if table else ())
