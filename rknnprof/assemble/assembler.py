@@ -33,6 +33,7 @@ from rknnprof.assemble.inferences import (
     frame_signature,
     median_of,
 )
+from rknnprof.assemble.llm import llm_profile
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -50,6 +51,7 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    LlmStatsEvent,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -101,6 +103,7 @@ class Assembler:
         self.app_times: list[AppTimeEvent] = []
         self.notes: list[NoteEvent] = []
         self.failures: list[FailureEvent] = []
+        self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
         self.profiles_capped = False
 
@@ -133,6 +136,8 @@ class Assembler:
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
+            case LlmStatsEvent():
+                self.llm.setdefault(event.stream, []).append(event)
             case FailureEvent():
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
@@ -249,6 +254,7 @@ class Assembler:
                     f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
+        numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
