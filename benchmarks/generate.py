@@ -6,7 +6,7 @@
   ``RKNN_LOG_LEVEL=4``: every table line behind ``MM-DD HH:MM:SS.mmm PID TID D RKNN    : ``,
   one table per inference, frame times jittered, interleaved with noise from other tags.
 
-Usage: ``python benchmarks/generate.py OUT.log SIZE_MB [--layers N]``.
+Usage: ``python benchmarks/generate.py OUT.log SIZE_MB [--layers N] [--layout rknn]``.
 """
 
 from __future__ import annotations
@@ -92,8 +92,11 @@ NOISE = [
 ]
 
 
-def logcat_capture(path: Path, size_mb: float, layers: int = 100, seed: int = 0) -> int:
-    """Write a threadtime capture of about ``size_mb`` MB; return the number of frames."""
+def logcat_capture(path: Path, size_mb: float, layers: int = 100, seed: int = 0,
+                   layout: str = "threadtime") -> int:
+    """Write a capture of about ``size_mb`` MB; return the number of frames. ``layout``:
+    ``threadtime`` (logcat, with noise from other tags) or ``rknn`` (the runtime's own
+    ``D RKNN: [hh:mm:ss.mmm] `` lines, as on a board's console: no other tags)."""
     rng = random.Random(seed)
     limit = int(size_mb * 1_000_000)
     written, frame, ms = 0, 0, 0
@@ -104,7 +107,11 @@ def logcat_capture(path: Path, size_mb: float, layers: int = 100, seed: int = 0)
             chunk = []
             for text in lines:
                 ms += 1
-                stamp = f"11-30 10:{(ms // 60000) % 60:02d}:{(ms // 1000) % 60:02d}.{ms % 1000:03d}"
+                clock = f"10:{(ms // 60000) % 60:02d}:{(ms // 1000) % 60:02d}.{ms % 1000:03d}"
+                if layout == "rknn":
+                    chunk.append(f"D RKNN: [{clock}] {text}\n")
+                    continue
+                stamp = f"11-30 {clock}"
                 chunk.append(f"{stamp}  2345  2399 D RKNN    : {text}\n")
                 if rng.random() < 0.05:
                     noise = NOISE[rng.randrange(len(NOISE))]
@@ -123,8 +130,9 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("size_mb", type=float)
     parser.add_argument("--layers", type=int, default=100)
+    parser.add_argument("--layout", choices=("threadtime", "rknn"), default="threadtime")
     args = parser.parse_args()
-    frames = logcat_capture(args.out, args.size_mb, args.layers)
+    frames = logcat_capture(args.out, args.size_mb, args.layers, layout=args.layout)
     print(f"{args.out}: {frames} frames")
 
 

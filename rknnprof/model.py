@@ -353,6 +353,11 @@ class Profile:
     ranking_line: int | None = None
     """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite
     it."""
+    incomplete: str | None = None
+    """Why the figures may not cover the whole run, or None: a printed table without the total
+    line the runtime always ends it with (the log was cut), or frames that disagree with their
+    own total line (rows damaged). ``check`` judges such a profile inconclusive unless
+    ``--allow-incomplete``."""
     frame_total_us: float | None = None
     """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:

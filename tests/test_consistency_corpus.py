@@ -54,15 +54,15 @@ def test_total_cycles_not_max_of_ddr_and_npu(tmp_path):
 
 def test_sum_of_layer_times_against_the_total_line(tmp_path):
     path = edited(tmp_path, "07_", replace_on(100, "14478", "14500"))
-    assert warnings(path) == [(100, "sum of layer times is 14478 us but the log's total line "
-                                    "says 14500 us")]
+    assert warnings(path) == [(100, "sum of layer times is 14,478 us but the log's total line "
+                                    "says 14,500 us")]
 
 
 def test_ids_that_skip(tmp_path):
     path = edited(tmp_path, "07_", lambda ls: ls[:8] + ls[9:])  # row ID 4 (line 9) deleted
     got = warnings(path)
     assert (9, "layer IDs skip from 3 to 5") in got
-    assert any(line == 99 and "sum of layer times is 13825 us" in m for line, m in got)  # 14478-653
+    assert any(line == 99 and "sum of layer times is 13,825 us" in m for line, m in got)  # 14478-653
 
 
 def test_ids_that_repeat(tmp_path):
@@ -113,7 +113,7 @@ def test_unparseable_row_is_kept_as_skipped_row_and_shown(tmp_path):
     assert profile["skipped_rows"][0]["text"].startswith("3    ConvExSwish")
     assert len(profile["layers"]) == 92
     assert f"Warning: {path}:8: skipped row: Time(us): '18l4' is not a time" in result.stderr
-    assert f"Warning: {path}:100: sum of layer times is 12664 us" in result.stderr  # 14478-1814
+    assert f"Warning: {path}:100: sum of layer times is 12,664 us" in result.stderr  # 14478-1814
 
 
 def test_damaged_last_row_does_not_end_the_table(tmp_path):

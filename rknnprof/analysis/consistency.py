@@ -25,7 +25,10 @@ Note = tuple[int | None, str]
 
 
 def _fmt(x: float) -> str:
-    return f"{x:g}" if abs(x) < 1e6 else f"{x:.0f}"
+    """Microseconds with a thousands separator, keeping a fraction the log printed: these notes
+    set a sum against the log's total, and a difference of a few us must show (the unit rule's
+    exception, see README "Units")."""
+    return f"{x:,.0f}" if x == int(x) or abs(x) >= 1e6 else f"{x:,.1f}"
 
 
 def check_total(profile: Profile) -> list[Note]:

@@ -77,6 +77,10 @@ class Assembly:
     """Known failures of an input without profiles (one per catalogue entry, log order)."""
 
 
+MAX_FRAME_NOTES = 5
+"""Frames that disagree with their total line named one by one (the rest are counted)."""
+
+
 class Assembler:
     """Feed events one by one (``feed``), then ``finish``.
 
@@ -221,7 +225,9 @@ class Assembler:
     def finish(self) -> Assembly:
         for stream in list(self.pending):
             self._flush(stream)
+        self._drop_partial_frames()
         for m in self.models.values():
+            self._incomplete_warnings(m)
             if m.warnings > MAX_WARNINGS_PER_MODEL:
                 self.warnings.append(ReportWarning(self.path, m.first_line, (
                     f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
@@ -240,6 +246,40 @@ class Assembler:
             self._describe_leftovers()
             failures = _one_per_entry(ev.failure for ev in self.failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _drop_partial_frames(self) -> None:
+        """A table cut short after full frames of its model (the end of a capture, Ctrl-C on a
+        live pipe) is a partial last frame, not a model of its own: dropped, with a warning."""
+        for key, part in list(self.models.items()):
+            stream, signature = key
+            if signature[0] != "layers" or part.frames != 1 or part.untotalled_line is None:
+                continue
+            rows = signature[3]
+            for (other_stream, other), whole in self.models.items():
+                if (other_stream == stream and other[0] == "layers" and whole is not part
+                        and len(rows) < len(other[3]) and other[3][: len(rows)] == rows
+                        and part.first_line > whole.first_line):
+                    del self.models[key]
+                    self.warnings.append(ReportWarning(self.path, part.first_line, (
+                        f"a partial last frame ({len(rows)} of {len(other[3])} rows, no total "
+                        f"line) was dropped: {whole.frames} complete frame(s) kept")))
+                    break
+
+    def _incomplete_warnings(self, m: ModelFrames) -> None:
+        if m.untotalled_line is not None:
+            self.warnings.append(ReportWarning(self.path, m.untotalled_line, (
+                "the table has no total line after it: the log may be cut, so its times may "
+                "miss layers; the profile is marked incomplete")))
+        if m.frames > 1:  # a single frame's sum is checked against its total in analysis
+            for line, rows_sum, reported in m.mismatched[:MAX_FRAME_NOTES]:
+                self.warnings.append(ReportWarning(self.path, line, (
+                    f"this frame's rows sum to {tidy_number(rows_sum)} us but its total line "
+                    f"says {tidy_number(reported)} us (a damaged or lost row); the profile is "
+                    "marked incomplete")))
+            if len(m.mismatched) > MAX_FRAME_NOTES:
+                self.warnings.append(ReportWarning(self.path, m.mismatched[MAX_FRAME_NOTES][0], (
+                    f"{len(m.mismatched) - MAX_FRAME_NOTES} more frame(s) disagree with their "
+                    "total line")))
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid

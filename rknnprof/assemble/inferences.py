@@ -30,6 +30,10 @@ RANKING_FAMILY = "toolkit2-ranking"
 
 MAX_SKIPPED = 50
 """Skipped rows kept per profile (later ones are counted in a warning)."""
+TOTALLED_FAMILIES = frozenset({"toolkit2-perf-table", "toolkit2-perf-table-v15"})
+"""Printed tables the runtime always ends with a total line: one without it was cut."""
+FRAME_TOLERANCE_US = 1.0
+"""How far a frame's row sum may be from its own total line (the runtime rounds each row)."""
 
 
 def median_of(counter: Counter[float]) -> float:
@@ -73,6 +77,10 @@ class ModelFrames:
     warnings: int = 0
     fps: Counter[float] = field(default_factory=Counter)
     """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
+    untotalled_line: int | None = None
+    """Last line of the first table without its total line (a printed family's: cut)."""
+    mismatched: list[tuple[int, float, float]] = field(default_factory=list)
+    """(total line, sum of the rows, the total line's figure) of frames that disagree."""
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -88,6 +96,7 @@ class ModelFrames:
                 self.frame_times.append(tidy_number(sum(times)))
             elif table.reported_total_time_us is not None:
                 self.frame_times.append(table.reported_total_time_us)
+            self._check_total(table, sum(times) if times else None)
             if table.reported_total_time_us is not None:
                 self.reported_totals[table.reported_total_time_us] += 1
                 self.total_line = self.total_line or table.total_line
@@ -110,6 +119,28 @@ class ModelFrames:
                 if total is not None:
                     self.reported_totals[total] += 1
                     self.frame_times.append(total)
+
+    def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
+        """Each frame against its own total line (a damaged row in one of many merged frames
+        hides in the medians); a printed table without one was cut."""
+        reported = table.reported_total_time_us
+        if reported is None:
+            if (table.family in TOTALLED_FAMILIES and table.measured and not table.elided_rows
+                    and self.untotalled_line is None):
+                self.untotalled_line = table.last_line
+        elif rows_sum is not None and not table.elided_rows \
+                and abs(rows_sum - reported) > FRAME_TOLERANCE_US:
+            self.mismatched.append((table.total_line or table.last_line, rows_sum, reported))
+
+    def incomplete(self) -> str | None:
+        """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
+        if self.untotalled_line is not None:
+            return (f"no total line after the table (line {self.untotalled_line}): the log may "
+                    "be cut")
+        if self.mismatched:
+            return (f"{len(self.mismatched)} of {self.frames} frame(s) disagree with their own "
+                    f"total line (first: line {self.mismatched[0][0]})")
+        return None
 
     def profile(self, path: str) -> Profile:
         layers = self.template
@@ -140,6 +171,7 @@ class ModelFrames:
             reported_total_line=self.total_line,
             elided_rows=self.elided,
             ranking_line=self.ranking_line,
+            incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from rknnprof.budgets import safe_yaml
+from rknnprof.budgets.safe_yaml import show
 from rknnprof.errors import ConfigError
 from rknnprof.model import Severity
 
@@ -85,20 +87,12 @@ class BudgetConfig:
 def load_budgets(path: str | Path) -> BudgetConfig:
     """Read and validate a budgets file; :class:`ConfigError` (``file:line: key: what``)."""
     path = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read budgets file: {e}", path) from None
-    return parse_budgets(text, path)
+    return parse_budgets(safe_yaml.read_text(path), path)
 
 
 def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        what = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise ConfigError(f"invalid YAML: {what}", path, mark.line + 1 if mark else None) from None
+    """Validate a budgets file's text (read as :mod:`~rknnprof.budgets.safe_yaml` describes)."""
+    root = safe_yaml.compose(text, path)
     if root is None:
         raise ConfigError("budgets file is empty", path)
     top = _mapping(root, path, "top level")
@@ -107,9 +101,9 @@ def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
     for key, (knode, vnode) in top.items():
         if key not in TOP_KEYS:
             raise _err(path, knode, key, f"unknown key (expected one of {', '.join(TOP_KEYS)})")
-        value = _value(vnode)
-        if key == "version" and value != 1:
-            raise _err(path, vnode, key, f"only version 1 is known, got {value!r}")
+        value = _value(vnode, path)
+        if key == "version" and (type(value) is not int or value != 1):  # True == 1 in Python
+            raise _err(path, vnode, key, f"only version 1 is known, got {show(value)}")
         if key == "baseline":
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, key, "expected a file path")
@@ -133,20 +127,20 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
         if key not in BUDGET_KEYS:
             raise _err(path, knode, f"{where}.{key}",
                        f"unknown key (expected one of {', '.join(BUDGET_KEYS)})")
-    values = {key: (_value(v), v) for key, (_, v) in items.items()}
+    values = {key: (_value(v, path), v) for key, (_, v) in items.items()}
     if "metric" not in values:
         raise ConfigError(f"{where}.metric: missing (one of {', '.join(METRICS)})", path, line)
     metric, mnode = values["metric"]
-    if metric not in METRICS:
+    if not isinstance(metric, str) or metric not in METRICS:
         raise _err(path, mnode, f"{where}.metric",
-                   f"unknown metric {metric!r} (expected one of {', '.join(METRICS)})")
+                   f"unknown metric {show(metric)} (expected one of {', '.join(METRICS)})")
     kwargs: dict[str, Any] = {"metric": metric, "line": line}
     for key, (value, vnode) in values.items():
         k = f"{where}.{key}"
         if key == "level":
             value = LEVEL_ALIASES.get(value, value) if isinstance(value, str) else value
-            if value not in LEVELS:
-                raise _err(path, vnode, k, f"expected error or warn, got {value!r}")
+            if not isinstance(value, str) or value not in LEVELS:
+                raise _err(path, vnode, k, f"expected error or warn, got {show(value)}")
             kwargs[key] = value
         elif key in ("max", "min_delta"):
             kwargs[key] = _non_negative(value, path, vnode, k)
@@ -161,7 +155,7 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
             if key == "severity":
                 value = {"warn": "warning"}.get(value, value)
             if key == "severity" and value not in [s.value for s in Severity]:
-                raise _err(path, vnode, k, f"expected info, warning or error, got {value!r}")
+                raise _err(path, vnode, k, f"expected info, warning or error, got {show(value)}")
             kwargs[key] = value.upper() if key == "code" else value
         elif key == "name":
             if not isinstance(value, str) or not value:
@@ -182,9 +176,9 @@ def _mapping(node: yaml.Node, path: str, where: str) -> dict[str, tuple[yaml.Nod
         raise _err(path, node, where, "expected a mapping (key: value)")
     out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
     for knode, vnode in node.value:
-        key = _value(knode)
+        key = _value(knode, path)
         if not isinstance(key, str):
-            raise _err(path, knode, where, f"keys must be names, got {key!r}")
+            raise _err(path, knode, where, f"keys must be names, got {show(key)}")
         if key in out:
             raise _err(path, knode, f"{where}.{key}" if where != "top level" else key,
                        "duplicate key")
@@ -192,8 +186,8 @@ def _mapping(node: yaml.Node, path: str, where: str) -> dict[str, tuple[yaml.Nod
     return out
 
 
-def _value(node: yaml.Node) -> Any:
-    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+def _value(node: yaml.Node, path: str) -> Any:
+    return safe_yaml.value(node, path)
 
 
 def _err(path: str, node: yaml.Node, key: str, what: str) -> ConfigError:
@@ -203,7 +197,7 @@ def _err(path: str, node: yaml.Node, key: str, what: str) -> ConfigError:
 def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
             or value < 0:
-        raise _err(path, node, key, f"expected a number >= 0, got {value!r}")
+        raise _err(path, node, key, f"expected a number >= 0, got {show(value)}")
     return float(value)
 
 
@@ -216,7 +210,7 @@ def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
         if m := _PERCENT.match(value):
             return float(m.group(1)) / 100.0
         raise _err(path, node, key, f"expected a percentage like '5%' or a fraction like 0.05, "
-                   f"got {value!r}")
+                   f"got {show(value)}")
     frac = _non_negative(value, path, node, key)
     if frac > 1:
         raise _err(path, node, key, f"{fmt_number(frac)} would mean {fmt_number(frac * 100)}%; "

@@ -62,8 +62,11 @@ class CheckResult:
 
 
 def check(config: BudgetConfig, report: Report, baseline: Report | None, path: str = "",
-          baseline_path: str | None = None, baseline_note: str | None = None) -> CheckResult:
-    """Judge every budget for every model of ``report``."""
+          baseline_path: str | None = None, baseline_note: str | None = None,
+          allow_incomplete: bool = False) -> CheckResult:
+    """Judge every budget for every model of ``report``. A profile marked incomplete (a cut
+    log, frames that disagree with their total line) leaves every budget inconclusive, unless
+    ``allow_incomplete``: its figures may be too low to pass or too high to fail."""
     from rknnprof.compare import compare_reports, pair_profiles
 
     warnings: list[str] = [baseline_note] if baseline_note else []
@@ -83,6 +86,13 @@ def check(config: BudgetConfig, report: Report, baseline: Report | None, path: s
             label = f"{label}#{k + 1}"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
+        if profile.incomplete and not allow_incomplete:
+            verdicts += [Verdict(status="inconclusive", budget=b, model=label,
+                                 source_path=profile.source.path,
+                                 message=f"{b.metric}: the profile is incomplete "
+                                         f"({profile.incomplete}); --allow-incomplete judges "
+                                         "it anyway") for b in config.budgets]
+            continue
         verdicts += [judge(b, profile, base, label, no_base) for b in config.budgets]
     return CheckResult(path, config.path, baseline_path, tuple(verdicts), tuple(warnings),
                        comparison)

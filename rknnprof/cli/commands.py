@@ -104,10 +104,14 @@ class _TextBuffer(io.TextIOWrapper):
 @rule_prefix_option("--ignore", "Skip rules whose code starts with PREFIX (the longer prefix "
                                 "wins).")
 @rule_option_option()
+@click.option("--metric", type=click.Choice(("time", "bound", "target", "mac")), default="time",
+              show_default=True, help="The value -f model-explorer gives each ONNX node.")
+@click.option("--graph-id", default="main_graph", show_default=True, metavar="NAME",
+              help="The ONNX graph's name, for -f model-explorer.")
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
             platform: str | None, bound_ratio: float, fail_on: str,
             select: tuple[str, ...], ignore: tuple[str, ...],
-            rule_option: dict[str, float]) -> None:
+            rule_option: dict[str, float], metric: str, graph_id: str) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
@@ -136,7 +140,7 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
     options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
-                            fail_on=fail_on)
+                            fail_on=fail_on, metric=metric, graph_id=graph_id)
     try:
         report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
                               rule_options=rule_option)
@@ -151,7 +155,9 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    emit(buffer.getvalue(), output, color=options.color)
+    text = buffer.getvalue()
+    buffer.close()  # its bytes go now: a long capture's trace report is megabytes
+    emit(text, output, color=options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)
@@ -271,6 +277,9 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
                    "file's baseline:). A missing file makes relative budgets inconclusive.")
 @click.option("--save-baseline", type=click.Path(dir_okay=False),
               help="Also write this run's JSON report here (the next run's baseline).")
+@click.option("--allow-incomplete", is_flag=True,
+              help="Judge a profile marked incomplete (a cut log, frames that disagree with "
+                   "their total line) instead of calling its budgets inconclusive.")
 @format_option("check")
 @output_option("the verdict")
 @fail_on_option(LEVELS[1:], "error", "Exit 1 on a failed budget of this level or a higher "
@@ -279,8 +288,8 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
 @color_option()
 @quiet_option()
 def check(path: str, budgets_path: str | None, baseline: str | None,
-          save_baseline: str | None, fmt: str | None, output: str | None, fail_on: str,
-          summary: bool, color: str) -> None:
+          save_baseline: str | None, allow_incomplete: bool, fmt: str | None,
+          output: str | None, fail_on: str, summary: bool, color: str) -> None:
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
     Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
@@ -300,7 +309,7 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
             raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
                                    "in the current folder")
     require_stdin((path,))
-    result = run_check(path, budgets_path, baseline, save_baseline)
+    result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
     renderer("check", fmt)(result, buf, render_options(color, output))

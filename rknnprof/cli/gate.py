@@ -25,7 +25,7 @@ def find_budgets_file() -> str | None:
 
 
 def run_check(path: str, budgets_path: str, baseline: str | None = None,
-              save_baseline: str | None = None) -> CheckResult:
+              save_baseline: str | None = None, allow_incomplete: bool = False) -> CheckResult:
     """Judge ``path`` against the budgets file.
 
     The baseline is ``baseline`` or the file's ``baseline:``; a baseline that does not exist
@@ -51,7 +51,8 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
             note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
     if save_baseline:
         save_report(report, save_baseline)
-    return check(config, report, base_report, path, baseline_path if base_report else None, note)
+    return check(config, report, base_report, path, baseline_path if base_report else None, note,
+                 allow_incomplete)
 
 
 def gate_findings(report: Report, fail_on: str) -> list[tuple[Profile, Finding]]:

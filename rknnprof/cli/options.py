@@ -147,7 +147,8 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
     a warning (a trace is JSON, so ``.json`` suits it)."""
     if fmt is not None:
         implied = None if output in (None, "-") else for_suffix(output, command)
-        if implied not in (None, fmt) and not (fmt == "trace" and implied == "json"):
+        json_like = fmt in ("trace", "model-explorer") and implied == "json"
+        if implied not in (None, fmt) and not json_like:
             if not is_quiet():
                 click.echo(f"Warning: {output}: the suffix means {implied}, but the report is "
                            f"{fmt} (--format {fmt}); written as {fmt}", err=True)

@@ -9,6 +9,7 @@ report.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import io
 import os
@@ -146,12 +147,18 @@ def _to_stdout(text: str, color: bool | None) -> None:
         sys.stdout.flush()
         return
     strip = not color if color is not None else not os.isatty(fd)
-    data = (click.unstyle(text) if strip else text).encode(
-        sys.stdout.encoding or "utf-8", "backslashreplace")
+    if strip and "\x1b" in text:  # no styles, no copy (a trace report is megabytes)
+        text = click.unstyle(text)
+    encode = codecs.getincrementalencoder(sys.stdout.encoding or "utf-8")("backslashreplace")
     sys.stdout.flush()
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+    for start in range(0, len(text), _PIECE):  # encoded a piece at a time: no second copy
+        view = memoryview(encode.encode(text[start:start + _PIECE]))
+        while view:
+            view = view[os.write(fd, view):]
+
+
+_PIECE = 1 << 20
+"""Characters of the report encoded and written at a time."""
 
 
 def stdout_is_terminal() -> bool:

@@ -33,6 +33,7 @@ from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
+from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
 from rknnprof.parsers.toolkit2_v15 import Toolkit2V15Parser
@@ -94,7 +95,12 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
         key = line.stream
         block = open_blocks.get(key)
         if block is not None:
-            if block.feed(line):
+            try:
+                fed = block.feed(line)
+            except NumberOutOfRange as e:  # a 400-digit figure: damage, the line is skipped
+                block.damaged(line, str(e))
+                continue
+            if fed:
                 continue
             del open_blocks[key]
             yield from close(key, block)
@@ -102,7 +108,10 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
         if seen in opened_nothing:
             continue
         for parser in PARSERS:
-            new = parser.opens(line)
+            try:
+                new = parser.opens(line)
+            except NumberOutOfRange:  # a damaged first line opens nothing
+                continue
             if new is not None:
                 open_blocks[key] = new
                 handed = carried.get((key, type(new)))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import AppTimeEvent
+from rknnprof.parsers.table.tokens import to_float
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -46,5 +47,5 @@ class AppTimeParser(BlockParser):
     def opens(self, line: Line) -> Block | None:
         if "nference time" not in line.text or (match := _TIME.search(line.text)) is None:
             return None
-        time_us = float(match.group("value")) * _SCALE[match.group("unit").lower()]
+        time_us = to_float(match.group("value")) * _SCALE[match.group("unit").lower()]
         return _AppTime(AppTimeEvent(line.number, time_us, stream=line.stream))

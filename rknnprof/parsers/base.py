@@ -46,6 +46,11 @@ class Block(ABC):
         of the same model is read on a fast path (``parsers/table/repeat.py``)."""
         return None
 
+    def damaged(self, line: Line, reason: str) -> None:  # noqa: B027 - optional hook
+        """``line`` could not be read: a number in it is beyond the token bounds
+        (:class:`~rknnprof.parsers.table.tokens.NumberOutOfRange`). A block that keeps
+        skipped rows records it; the default drops the line."""
+
     def take_over(self, carried: object) -> None:  # noqa: B027 - optional hook
         """Called by ``scan`` right after this block opened, with the last ``hand_over`` of a
         block of the same class on the same stream. Must not change what the block finds."""

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from rknnprof.model import BenchmarkRun, Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import BenchmarkEvent, InfoEvent
+from rknnprof.parsers.table.tokens import to_float
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -110,12 +111,12 @@ class _Benchmark(Block):
         elif stripped == "Begin perf ...":
             self.in_warmup = False
         elif (elapse := _ELAPSE.match(text)) is not None:
-            (self.warmup if self.in_warmup else self.runs).append(float(elapse.group("ms")))
+            (self.warmup if self.in_warmup else self.runs).append(to_float(elapse.group("ms")))
         elif "Avg" in text and (_AVG_FPS.search(text) or _AVG_TIME.search(text)):
             if (avg_time := _AVG_TIME.search(text)) is not None:
-                self.avg_time_ms = float(avg_time.group("ms"))
+                self.avg_time_ms = to_float(avg_time.group("ms"))
             if (avg_fps := _AVG_FPS.search(text)) is not None:
-                self.avg_fps = float(avg_fps.group("fps"))
+                self.avg_fps = to_float(avg_fps.group("fps"))
         elif stripped.startswith(_OWN_PREFIXES) or _TOP_ROW.match(stripped):
             pass
         else:

@@ -171,7 +171,7 @@ class _BuildTable(Block):
             self.notes.append((line.number, "rows elided in the log (`...`)"))
         elif (total := _TOTAL_LINE.match(text)) and "Time" not in text:
             if "Read/Write" in text or "RW" in text:
-                self.rw_total = float(total.group("value"))
+                self.rw_total = tok.to_float(total.group("value"))
         elif _looks_like_cut_row(text):
             reason = "row does not fit the columns (cut?)"
             self.skipped.append(SkippedRow(line.number, text[:200], reason))

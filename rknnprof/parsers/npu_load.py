@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NpuLoadEvent
+from rknnprof.parsers.table.tokens import to_float, to_int
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -45,11 +46,12 @@ class NpuLoadParser(BlockParser):
         if "NPU load:" not in line.text or (match := _LOAD.search(line.text)) is None:
             return None
         body = match.group("body")
-        cores = sorted((int(c.group("core")), float(c.group("pct"))) for c in _CORE.finditer(body))
+        cores = sorted((to_int(c.group("core")), to_float(c.group("pct")))
+                       for c in _CORE.finditer(body))
         if cores:
             load = tuple(pct for _, pct in cores)
         elif (single := _SINGLE.match(body.strip())) is not None:
-            load = (float(single.group("pct")),)
+            load = (to_float(single.group("pct")),)
         else:
             return None
         return _NpuLoad(NpuLoadEvent(line.number, load, stream=line.stream))

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, ClassVar
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
-from rknnprof.parsers.table.tokens import is_rule
+from rknnprof.parsers.failure_catalogue import match as known_failure
+from rknnprof.parsers.table.tokens import is_rule, to_float
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -83,6 +84,10 @@ class RankingBlock(Block):
         self.lines: list[int] = []
         """Input line of each entry of ``stats``."""
         self.total_line: int | None = None
+        self.pending: tuple[Line, list[str]] | None = None
+        """A row cut short (too few values), waiting for its continuation."""
+        self.intruder: int | None = None
+        """Line of a foreign line read while ``pending`` waited (spliced into the row)."""
         if _HEADER_RE.search(line.text):
             self._header(line)
 
@@ -95,6 +100,9 @@ class RankingBlock(Block):
             self.derived_cpu = True
             self.notes.append((line.number, "ranking has no CPUTime column: CPU time taken as "
                                "TotalTime - NPUTime - GPUTime"))
+
+    def damaged(self, line: Line, reason: str) -> None:
+        self.skipped.append(SkippedRow(line.number, line.text.strip()[:200], reason))
 
     def _row(self, line: Line, tokens: list[str]) -> None:
         assert self.columns is not None
@@ -111,7 +119,7 @@ class RankingBlock(Block):
             self.skipped.append(SkippedRow(line.number, " ".join(tokens)[:200], why))
             return
         # a value holds at most one "%", at its end
-        v = dict(zip(keys, map(float, joined.replace("%", "").split())))
+        v = dict(zip(keys, map(to_float, joined.replace("%", "").split())))
         total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
         cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
         stat = OpTypeStat(
@@ -162,12 +170,55 @@ class RankingBlock(Block):
             self.last_line = line.number
             return True
         tokens = self._tokens(line.text)
+        if self.pending is not None and self._splice(line, tokens):
+            self.last_line = line.number
+            return True
         if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
             if not _row_like(tokens):
                 return False
-        self._row(line, tokens)
+        if self._short(tokens):
+            self.pending = (line, tokens)
+        else:
+            self._row(line, tokens)
         self.last_line = line.number
         return True
+
+    def _short(self, tokens: list[str]) -> bool:
+        """A row with fewer values than the columns, all of them numbers: cut (maybe spliced)."""
+        assert self.columns is not None
+        values = tokens[1:]
+        return (tokens[0] != "Total" and 0 < len(values) < len(self.columns)
+                and all(_VALUE_RE.match(v) for v in values))
+
+    def _splice(self, line: Line, tokens: list[str]) -> bool:
+        """With a row cut short pending: rejoin it with this line when the two make one row
+        (a foreign line may sit between them), hold one foreign line, else skip the cut row
+        (it is warned about) and let this line be read as usual (False)."""
+        assert self.pending is not None and self.columns is not None
+        first, head = self.pending
+        if tokens and all(_VALUE_RE.match(t) for t in tokens) and (
+                len(head) - 1 + len(tokens) == len(self.columns)):
+            self.pending = None
+            if self.intruder is not None:
+                self.notes.append((first.number, (
+                    f"ranking row {head[0]}: a foreign line (line {self.intruder}) was spliced "
+                    f"into it; rejoined with line {line.number}")))
+            self.intruder = None
+            self._row(first, head + tokens)
+            return True
+        if self.intruder is None and not _row_like(tokens) and known_failure(line.text) is None:
+            self.intruder = line.number
+            return True
+        self._drop_pending()
+        return False
+
+    def _drop_pending(self) -> None:
+        if self.pending is not None:
+            first, head = self.pending
+            self._row(first, head)  # too few values: a skipped row, with its reason
+            if self.intruder is not None:
+                self.notes.append((self.intruder, "foreign line inside the ranking (not read)"))
+        self.pending, self.intruder = None, None
 
     def _headerless(self, line: Line) -> bool:
         """Rows after the title without a header line: assume the columns from the row width."""
@@ -218,6 +269,7 @@ class RankingBlock(Block):
                     f"sum to {tidy_number(column)} us")))
 
     def close(self) -> list[RankingEvent]:
+        self._drop_pending()
         if not self.stats and self.total is None:
             if not self.skipped:
                 return []

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rknnprof.model import Frequencies, Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FrequencyEvent, InfoEvent
+from rknnprof.parsers.table.tokens import to_int
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -99,7 +100,7 @@ class _FrequencyBlock(Block):
             self.kind = m.group(1)
             return True
         if (m := _FREQ_ITEM_RE.match(s)) is not None:
-            self.values[self.kind].append(None if m.group(1) == "Unknown" else int(m.group(1)))
+            self.values[self.kind].append(None if m.group(1) == "Unknown" else to_int(m.group(1)))
             return True
         return False
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rknnprof import model
 from rknnprof.errors import InputError
+from rknnprof.inputs.sanitize import clean
 from rknnprof.schema import SCHEMA_VERSION, report_from_dict, report_to_dict
 
 __all__ = ["SCHEMA_VERSION", "is_saved_report", "load_saved_report", "looks_like_saved_report",
@@ -49,7 +50,27 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read saved report: {e}", str(path)) from None
     try:
-        data = json.loads(text)
+        data = _clean_strings(json.loads(text, parse_constant=_refuse_constant))
     except json.JSONDecodeError as e:
         raise InputError(f"not a valid JSON report: {e.msg}", str(path), e.lineno) from None
+    except ValueError as e:  # NaN / Infinity: not JSON, and no figure of ours is one
+        raise InputError(f"not a valid JSON report: {e}", str(path)) from None
+    except RecursionError:
+        raise InputError("not a valid JSON report: nested too deeply", str(path)) from None
     return report_from_dict(data, str(path))
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _clean_strings(value: object) -> object:
+    """Every string of a loaded report through the input boundary (``inputs.sanitize``): a
+    saved report is as foreign as a log, and its names reach the terminal too."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {clean(k): _clean_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_strings(v) for v in value]
+    return value

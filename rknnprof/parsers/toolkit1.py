@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from rknnprof.model import SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
-from rknnprof.parsers.table.layer import build_layer
-from rknnprof.parsers.table.tokens import is_elision, to_number
+from rknnprof.parsers.table.layer import build_layer, skipped
+from rknnprof.parsers.table.tokens import NumberOutOfRange, is_elision, to_number
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -111,17 +111,20 @@ class _Toolkit1Table(Block):
         return deeper or name_full
 
     def close(self) -> list[Event]:
-        layers = tuple(
-            build_layer({"id": row["id"], "op_type": row["op"], "time": row["time"],
-                         "full_name": row["name"], "extra:Uid": row["uid"]}, row["line"])
-            for row in self.rows
-        )
+        layers = []
+        for row in self.rows:
+            values = {"id": row["id"], "op_type": row["op"], "time": row["time"],
+                      "full_name": row["name"], "extra:Uid": row["uid"]}
+            try:
+                layers.append(build_layer(values, row["line"]))
+            except NumberOutOfRange as e:  # damage, not data: skipped with its reason
+                self.skipped.append(skipped(row["line"], " ".join(values.values()), str(e)))
         return [
             TableEvent(
                 family=FAMILY,
                 line=self.first_line,
                 last_line=self.last_line,
-                layers=layers,
+                layers=tuple(layers),
                 reported_total_time_us=self.total_us,
                 skipped=tuple(self.skipped),
                 notes=tuple(self.notes),

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TotalsEvent
-from rknnprof.parsers.table.tokens import to_number
+from rknnprof.parsers.table.tokens import to_float, to_number
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -55,7 +55,7 @@ class _Totals(Block):
             return True
         match = _FPS.match(text)
         if match:
-            self.fps = float(match.group("fps"))
+            self.fps = to_float(match.group("fps"))
             return True
         return False
 
@@ -75,5 +75,5 @@ class TotalsParser(BlockParser):
         if total is None:
             return None
         fps = _FPS.search(line.text, total.end())
-        fps_value = float(fps.group("fps")) if fps else None
+        fps_value = to_float(fps.group("fps")) if fps else None
         return _Totals(line, to_number(total.group("total")), fps_value)

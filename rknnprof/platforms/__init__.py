@@ -19,6 +19,7 @@ by and says why:
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,12 +186,43 @@ def _build(member: str, data: Mapping[str, Any]) -> Platform:
     )
 
 
+CACHE = DATA_DIR / "__pycache__" / "platforms.marshal"
+"""The platform files' data, as read, cached like bytecode: ``import yaml`` and the reads cost
+about a tenth of an ``analyze`` of one log, and every analysis needs a platform."""
+
+
+def _all_data() -> list[dict[str, Any]]:
+    """The data of every platform file, in file-name order: from :data:`CACHE` when it was
+    written from files of the same names, sizes and modification times by this Python, else
+    read (and the cache rewritten unless ``sys.dont_write_bytecode``)."""
+    import marshal
+    import sys
+
+    paths = sorted(DATA_DIR.glob("*.yaml"))
+    stamp = (sys.version, tuple((p.name, (st := p.stat()).st_size, st.st_mtime_ns) for p in paths))
+    try:
+        cached_stamp, cached = marshal.loads(CACHE.read_bytes())
+        if cached_stamp == stamp:
+            return cached  # type: ignore[no-any-return]
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    datas = [_load_file(path) for path in paths]
+    if not sys.dont_write_bytecode:
+        try:
+            CACHE.parent.mkdir(exist_ok=True)
+            partial = CACHE.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_bytes(marshal.dumps((stamp, datas)))
+            os.replace(partial, CACHE)
+        except (OSError, ValueError):  # read-only install, or data marshal cannot write
+            pass
+    return datas
+
+
 @functools.cache
 def all_platforms() -> dict[str, Platform]:
     """Every known SoC by lower-case name (``rk3566`` and ``rk3568`` are separate entries)."""
     platforms: dict[str, Platform] = {}
-    for path in sorted(DATA_DIR.glob("*.yaml")):
-        data = _load_file(path)
+    for data in _all_data():
         for member in data["members"]:
             platforms[str(member).lower()] = _build(str(member).lower(), data)
     return platforms

@@ -27,6 +27,11 @@ class RenderOptions:
     """``analyze --fail-on``: the lowest finding severity that fails the run (``info``,
     ``warning``, ``error``) or ``never``; the JUnit report marks exactly those findings as
     failures, so it agrees with the exit code (:func:`fails`)."""
+    metric: str = "time"
+    """``analyze --metric``: the per-layer value the model-explorer format writes (``time``,
+    ``bound``, ``target``, ``mac``)."""
+    graph_id: str = "main_graph"
+    """``analyze --graph-id``: the ONNX graph name the model-explorer file keys its nodes by."""
 
 
 def fails(severity: Severity, fail_on: str) -> bool:

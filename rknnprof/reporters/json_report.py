@@ -16,5 +16,8 @@ class JsonReporter(Reporter):
     name: ClassVar[str] = "json"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
-        json.dump(report_to_dict(report), out, indent=2, ensure_ascii=False, allow_nan=False)
+        # one write of the whole text: json.dump with an indent writes each of its tens of
+        # thousands of pieces on its own (the same bytes)
+        out.write(json.dumps(report_to_dict(report), indent=2, ensure_ascii=False,
+                             allow_nan=False))
         out.write("\n")

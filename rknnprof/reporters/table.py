@@ -105,7 +105,7 @@ class TableReporter(Reporter):
         placed = {p.source.path for p in report.profiles}
         for warning in (w for w in report.warnings if w.path not in placed):
             where = f"{warning.path}:{warning.line}" if warning.line else warning.path
-            console.print(terminal_text(f"warning: {where}: {warning.message}", "yellow"))
+            console.print(terminal_text(f"Warning: {where}: {warning.message}", "yellow"))
         # rich pads every line to the console width; trailing blanks only make diffs noisy
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -257,7 +257,7 @@ class TableReporter(Reporter):
         for warning in warnings:
             where = f"line {warning.line}: " if warning.line else ""
             lines.append(
-                Padding(terminal_text(f"warning: {where}{warning.message}", "yellow"),
+                Padding(terminal_text(f"Warning: {where}{warning.message}", "yellow"),
                         (0, 0, 0, 2))
             )
         return Group(*lines)

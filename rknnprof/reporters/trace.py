@@ -27,6 +27,7 @@ Decisions:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from rknnprof import __version__
@@ -95,19 +96,32 @@ def _slice(
             "args": args}
 
 
-def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
-    """Metadata plus slices for one profile (process ``pid``)."""
+def profile_events(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
+    """Metadata plus slices for one profile (process ``pid``), one event at a time: a long
+    capture draws up to :data:`MAX_FRAMES` frames of every layer, which as a list of dicts
+    was the largest thing in memory."""
     label = F.profile_title(profile)
     if not profile.measured:
         label = f"ESTIMATE (not measured): {label}"
-    events = [_meta("process_name", pid, None, label), _meta("process_sort_index", pid, None, pid)]
-    slices: list[dict[str, Any]] = []
+    yield _meta("process_name", pid, None, label)
+    yield _meta("process_sort_index", pid, None, pid)
     used: set[int] = {TID_FRAMES}
+    for layer in profile.layers:
+        used.update(layer_tids(layer))
+    for tid in sorted(used):
+        name = TRACK_NAMES.get(tid, f"NPU core {tid - TID_NPU_CORE0}")
+        yield _meta("thread_name", pid, tid, name)
+        yield _meta("thread_sort_index", pid, tid, tid)
+    yield from _slices(profile, pid)
+
+
+def _slices(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
     total = profile.total_time_us or 0.0
     if profile.layers:
         frames = min(max(profile.frames, 1), MAX_FRAMES)
         start = 0.0
         merged = profile.frames > 1
+        tracks = [(layer, layer_tids(layer)) for layer in profile.layers]
         for frame in range(frames):
             measured = (profile.frame_times_us[frame]
                         if frame < len(profile.frame_times_us) else None)
@@ -116,19 +130,18 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
                 frame_args["sum_of_layer_medians_us"] = total
             if measured is not None:
                 frame_args["measured_frame_time_us"] = measured
-            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start,
-                                 measured if measured is not None else total, frame_args))
+            yield _slice(f"frame {frame}", "frame", pid, TID_FRAMES, start,
+                         measured if measured is not None else total, frame_args)
             ts = start
-            for layer in profile.layers:
+            for layer, tids in tracks:
                 dur = layer.time_us or 0.0
                 args = layer_args(layer)
                 if merged:
                     args["frame"] = frame
                     args["per_layer"] = f"median of {profile.frames} frames"
-                for tid in layer_tids(layer):
-                    used.add(tid)
-                    slices.append(_slice(layer.op_type, f"layer,{layer.bound.value}", pid, tid,
-                                         ts, dur, args))
+                for tid in tids:
+                    yield _slice(layer.op_type, f"layer,{layer.bound.value}", pid, tid, ts, dur,
+                                 args)
                 ts += dur
             start += max(total, measured or 0.0)
     else:
@@ -136,23 +149,15 @@ def profile_events(profile: Profile, pid: int) -> list[dict[str, Any]]:
         durations = [ms * 1000 for ms in runs] or ([total] if total else [])
         start = 0.0
         for frame, dur in enumerate(durations[:MAX_FRAMES]):
-            slices.append(_slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, dur,
-                                 {"note": F.kind_note(profile)}))
+            yield _slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, dur,
+                         {"note": F.kind_note(profile)})
             start += dur
-    for tid in sorted(used):
-        name = TRACK_NAMES.get(tid, f"NPU core {tid - TID_NPU_CORE0}")
-        events.append(_meta("thread_name", pid, tid, name))
-        events.append(_meta("thread_sort_index", pid, tid, tid))
-    return events + slices
 
 
 class TraceReporter(Reporter):
     name = "trace"
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
-        events: list[dict[str, Any]] = []
-        for index, profile in enumerate(report.profiles):
-            events += profile_events(profile, index + 1)
         other: dict[str, Any] = {
             "generator": f"rknnprof {__version__}",
             "note": "layers laid back to back in table order; per-layer medians for merged frames",
@@ -168,8 +173,12 @@ class TraceReporter(Reporter):
         out.write('{"displayTimeUnit":"ms","otherData":')
         out.write(json.dumps(other, ensure_ascii=False, allow_nan=False))
         out.write(',"traceEvents":[\n')
-        out.write(
-            ",\n".join(json.dumps(e, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-                        for e in events)
-        )
+        encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False,
+                                  separators=(",", ":")).encode  # the C encoder
+        separator = ""
+        for index, profile in enumerate(report.profiles):
+            for event in profile_events(profile, index + 1):
+                out.write(separator)
+                out.write(encode(event))
+                separator = ",\n"
         out.write("\n]}\n")

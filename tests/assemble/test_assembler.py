@@ -112,7 +112,8 @@ def test_notes_and_skipped_rows_become_warnings():
 
     ev = TableEvent("toolkit2-perf-table", 1, 5, table(1, [1]).layers,
                     skipped=(SkippedRow(4, "98 Conv", "row cut short: no Time(us)"),),
-                    notes=((1, "assumed the 2.x layout"),))
+                    notes=((1, "assumed the 2.x layout"),), reported_total_time_us=1,
+                    total_line=5)
     result = assemble([ev], "x.log")
     assert [(w.path, w.line, w.message) for w in result.warnings] == [
         ("x.log", 1, "assumed the 2.x layout"), ("x.log", 4, "skipped row: row cut short: no Time(us)")]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import TableEvent, names_of, times_of
+from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     MAX_PREFIX,
@@ -35,8 +36,10 @@ from rknnprof.parsers.table.tokens import (
     ROW_SEARCH_RE,
     ROW_START_RE,
     SHAPES_RE,
+    NumberOutOfRange,
     is_rule,
     is_target,
+    to_float,
     to_number,
 )
 
@@ -77,6 +80,8 @@ class TableBlock(Block):
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
         self.pending: tuple[int, list[str], RowParse] | None = None
+        self.intruder: int | None = None
+        """Line of a foreign line read while a row cut short was pending (spliced into it?)."""
         self.total_time: float | None = None
         self.total_line: int | None = None
         self.rw_kb: float | None = None
@@ -151,16 +156,19 @@ class TableBlock(Block):
         text = line.text
         if "Total " not in text:  # every total line names a Total; rows rarely do
             return False
-        if (m := TOTAL_TIME_RE.search(text)) is not None:
-            self.total_time = to_number(m.group(1))
-            self.total_line = line.number
-        elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
-            self.rw_kb = to_number(m.group(1))
-        elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
-            mb = float(m.group(1))
-            self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not count
-        else:
-            return False
+        try:
+            if (m := TOTAL_TIME_RE.search(text)) is not None:
+                self.total_time = to_number(m.group(1))
+                self.total_line = line.number
+            elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
+                self.rw_kb = to_number(m.group(1))
+            elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
+                mb = to_float(m.group(1))
+                self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not
+            else:
+                return False
+        except NumberOutOfRange as e:
+            self.notes.append((line.number, f"total line not read: {e}"))
         return True
 
     def _flush(self) -> None:
@@ -188,7 +196,15 @@ class TableBlock(Block):
                 self.notes.append((number, (
                     f"row {values.get('id', '?')} has fewer fields than the header: no "
                     f"{', '.join(absent)} (kept with those values unknown)")))
-        self.layers.append(build_layer(values, number))
+        try:
+            layer = build_layer(values, number)
+        except NumberOutOfRange as e:  # 400-digit times, 20-digit ids: damage, not data
+            self.skipped.append(skipped(number, " ".join(values.values()), str(e)))
+            return
+        self.layers.append(layer)
+
+    def damaged(self, line: Line, reason: str) -> None:
+        self.skipped.append(skipped(line.number, line.text, reason))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
@@ -257,11 +273,20 @@ class TableBlock(Block):
             self.last_line = line.number
             return True
         body, is_row = self._body(text)
+        intruder, self.intruder = self.intruder, None
         if is_row:
             if self.pending is not None:
-                self._flush()
+                self._flush()  # a row cut short and not continued: skipped, with its reason
+                if intruder is not None:
+                    self.notes.append((intruder, "foreign line inside the table (not read)"))
             self._row(line, body)
-        elif not self._continuation(line, body) and not self._keep_as_skipped(line, body):
+        elif self._continuation(line, body):
+            if intruder is not None:
+                self.notes.append((intruder, "a foreign line was spliced into the row above "
+                                             "it; the row was rejoined across it"))
+        elif self.pending is not None and intruder is None and not known_failure(text):
+            self.intruder = line.number  # a foreign line spliced into the pending row? held
+        elif not self._keep_as_skipped(line, body):
             self._flush()
             return False
         self.last_line = line.number

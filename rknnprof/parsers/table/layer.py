@@ -20,6 +20,8 @@ from rknnprof.parsers.table.tokens import (
     parse_shapes,
     parse_target,
     parse_workload,
+    to_float,
+    to_int,
     to_number,
 )
 
@@ -27,7 +29,8 @@ _NO_SHAPES = (None, False)
 
 
 def build_layer(values: Mapping[str, str], line: int, *, rw_float: bool = False) -> Layer:
-    """The layer of a complete row (``line``: its 1-based input line).
+    """The layer of a complete row (``line``: its 1-based input line). A number beyond the
+    token bounds raises :class:`~rknnprof.parsers.table.tokens.NumberOutOfRange`.
 
     ``rw_float``: RW(KB) as a ``float`` even when integral (the eval_perf.csv and build-estimate
     readers have always stored it so; JSON prints ``19200.0``); else as printed (``19200``)."""
@@ -38,9 +41,9 @@ def build_layer(values: Mapping[str, str], line: int, *, rw_float: bool = False)
     if cycles is not None:
         ddr, npu, total = parse_cycles(cycles)
     else:
-        ddr = int(values["ddr"]) if "ddr" in values else None
-        npu = int(values["npu"]) if "npu" in values else None
-        total = int(values["total"]) if "total" in values else None
+        ddr = to_int(values["ddr"]) if "ddr" in values else None
+        npu = to_int(values["npu"]) if "npu" in values else None
+        total = to_int(values["total"]) if "total" in values else None
     inputs, in_trunc = parse_shapes(values["input"]) if "input" in values else _NO_SHAPES
     outputs, out_trunc = parse_shapes(values["output"]) if "output" in values else _NO_SHAPES
     workload = values.get("workload")
@@ -49,7 +52,7 @@ def build_layer(values: Mapping[str, str], line: int, *, rw_float: bool = False)
     if "improve" in values:
         extra.insert(0, ("ImproveTherical", values["improve"]))
     return Layer(
-        id=int(values["id"]),
+        id=to_int(values["id"]),
         op_type=values["op_type"],
         target=parse_target(values["target"]) if "target" in values else Target.UNKNOWN,
         data_type=values.get("data_type") or None,
@@ -63,7 +66,7 @@ def build_layer(values: Mapping[str, str], line: int, *, rw_float: bool = False)
         time_us=to_number(values["time"]) if "time" in values else None,
         mac_usage_pct=parse_mac_usage(values.get("mac")),
         workload_pct=parse_workload(workload) if workload else None,
-        rw_kb=None if rw is None else float(rw) if rw_float else to_number(rw),
+        rw_kb=None if rw is None else to_float(rw) if rw_float else to_number(rw),
         full_name=values.get("full_name") or None,
         sparse_ratio=values.get("sparse"),
         extra=tuple(extra),

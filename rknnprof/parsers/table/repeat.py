@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple, overload
 
 from rknnprof.parsers.table.columns import Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
-from rknnprof.parsers.table.tokens import to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, to_number
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
@@ -52,6 +52,9 @@ MAX_PLANS = 4096
 """Row shapes remembered per model before the memo is emptied (a model has one per layer)."""
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _TOKEN = re.compile(r"\S+")
+
+
+_TOO_MANY_DIGITS = b"0" * (MAX_DIGITS + 1)
 
 
 def shape_key(body: str) -> bytes:
@@ -190,6 +193,8 @@ class RepeatedRows:
         read as a repeated row before (``Carried.lines``) and it repeats the template's next
         row. False: let the table block read it as usual."""
         key = text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)  # shape_key()
+        if _TOO_MANY_DIGITS in key:
+            return False
         known = self.carried.lines.get(key)
         if known is None or len(key) != len(text):
             return False
@@ -199,8 +204,9 @@ class RepeatedRows:
         """Keep the row ``body`` (line ``number``, the end of line ``text``) if it repeats the
         template's next row."""
         key = shape_key(body)
-        if len(key) != len(body):  # not ASCII: character and byte positions differ
-            return False
+        if len(key) != len(body) or _TOO_MANY_DIGITS in key:
+            return False  # not ASCII (character and byte positions differ), or a number the
+            # token bounds refuse: the table block reads it, and skips it with its reason
         plans = self.carried.plans
         try:
             plan = plans[key]

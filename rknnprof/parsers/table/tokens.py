@@ -153,12 +153,50 @@ def sparse_column_index(header_cells: list[str]) -> int | None:
 
 
 # -- values --------------------------------------------------------------------------------------
+MAX_DIGITS = 18
+"""Most digits in a number token: every 18-digit integer fits an int64 (CSV, pandas), and no
+RKNN figure (cycles, us, KB, ids) comes near it."""
+MAX_VALUE = 2**63 - 1
+"""Largest magnitude of a number token (int64): a bigger one is damage, never a measurement."""
+
+
+class NumberOutOfRange(ValueError):
+    """A number token longer than :data:`MAX_DIGITS` digits, beyond :data:`MAX_VALUE`, or not
+    finite: the row that holds it is skipped (with its reason) rather than read."""
+
+
+def _cut(token: str) -> str:
+    return token if len(token) <= 24 else token[:23] + "…"
+
+
+def to_int(token: str) -> int:
+    """``808`` -> 808 (``-3`` -> -3), within the bounds; :class:`NumberOutOfRange` beyond them,
+    ``ValueError`` when not an integer."""
+    if len(token.lstrip("+-")) > MAX_DIGITS:
+        raise NumberOutOfRange(f"number out of range: {_cut(token)} ({len(token)} characters)")
+    value = int(token)
+    if abs(value) > MAX_VALUE:
+        raise NumberOutOfRange(f"number out of range: {token}")
+    return value
+
+
+def to_float(token: str) -> float:
+    """``3402.31`` -> 3402.31, finite and within the bounds (see :func:`to_int`)."""
+    if len(token.lstrip("+-")) > MAX_DIGITS + 12:
+        raise NumberOutOfRange(f"number out of range: {_cut(token)} ({len(token)} characters)")
+    value = float(token)
+    if not abs(value) <= MAX_VALUE:  # also NaN
+        raise NumberOutOfRange(f"number out of range: {token}")
+    return value
+
+
 def to_number(token: str) -> float | int:
-    """``808`` -> 808, ``-3`` -> -3, ``3402.31`` -> 3402.31 (``float`` raises on anything else)."""
+    """``808`` -> 808, ``-3`` -> -3, ``3402.31`` -> 3402.31 (``float`` raises on anything else);
+    :class:`NumberOutOfRange` beyond the bounds."""
     # isdecimal() answers "unsigned integer" without a regex call: the hot path's tokens
     if token.isdecimal() or token[:1] in ("+", "-") and token[1:].isdecimal():
-        return int(token)
-    return float(token)
+        return int(token) if len(token) <= MAX_DIGITS else to_int(token)
+    return to_float(token)
 
 
 @lru_cache(maxsize=4096)
@@ -173,27 +211,27 @@ def parse_shapes(token: str) -> tuple[tuple[Shape, ...] | None, bool]:
     text = token.replace(" ", "")
     truncated = text.endswith(",...")
     shapes = tuple(
-        tuple(int(dim) for dim in inner.split(",") if dim) for inner in _DIMS.findall(text)
+        tuple(to_int(dim) for dim in inner.split(",") if dim) for inner in _DIMS.findall(text)
     )
     return shapes, truncated
 
 
 def parse_cycles(token: str) -> tuple[int, int, int]:
     """``164250/921600/921600`` -> (164250, 921600, 921600)."""
-    ddr, npu, total = (int(part) for part in token.split("/"))
+    ddr, npu, total = (to_int(part) for part in token.split("/"))
     return ddr, npu, total
 
 
 def parse_workload(token: str) -> tuple[float, ...]:
     """``100.0%/0.0%/0.0%`` -> (100.0, 0.0, 0.0), percent per core slot."""
-    return tuple(float(part.rstrip("%")) for part in token.split("/"))
+    return tuple(to_float(part.rstrip("%")) for part in token.split("/"))
 
 
 def parse_mac_usage(token: str | None) -> float | None:
     """First core slot of ``2.29/0.00/0.00`` (or a single value), percent; None for ``\\``/empty."""
     if not token or is_na(token):
         return None
-    return float(token.split("/")[0])
+    return to_float(token.split("/")[0])
 
 
 def parse_target(token: str) -> Target:

@@ -1,0 +1,43 @@
+"""A foreign line spliced into a table or ranking row (a tracer or another thread writing into
+the middle of a row; the row goes on after it).
+
+``spliced_rows.txt``: a 5-row table, total line 501 us. Row 2 is cut after its OutputShape,
+an ``ioctl(...)`` trace line (line 8) follows, then the rest of row 2 (cycles
+28800/115200/115200, 144 us): unambiguous, rejoined. Row 3 is cut after its cycles, a
+``Thread-2`` line (line 11) follows, then row 4 begins: row 3 cannot be completed and is
+skipped with a warning; rows 4 and 5 are read. In the ranking, ``ConvRelu 2 0 0`` (line 24) is
+cut by the same trace line and continues on line 26 (432 432 86.23%): rejoined; the other three
+rows and the Total row are read.
+"""
+
+from __future__ import annotations
+
+import pytest
+from grammar_transports import VARIANTS, fixture, profiles, run
+
+
+@pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_table_and_ranking_survive_a_spliced_line(tmp_path, variant, via_stdin):
+    (profile,) = profiles(VARIANTS[variant](fixture("spliced_rows.txt")), tmp_path, via_stdin)
+    assert [(la["id"], la["time_us"]) for la in profile["layers"]] == [
+        (1, 5), (2, 144), (4, 60), (5, 4)]
+    row2 = profile["layers"][1]
+    assert (row2["ddr_cycles"], row2["npu_cycles"], row2["full_name"]) == (
+        28800, 115200, "Conv:/c1/Conv")
+    [skip] = profile["skipped_rows"]
+    assert skip["line"] == 10 and skip["reason"] == "row cut short: no Time(us)"
+    assert profile["reported_total_time_us"] == 501
+    ranking = [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
+    assert ranking == [("ConvRelu", 2, 432, 0.8623), ("Add", 1, 60, 0.1198),
+                       ("InputOperator", 1, 0, 0.01), ("OutputOperator", 1, 0, 0.008)]
+
+
+def test_the_warnings_name_the_lines(tmp_path):
+    result = run(["analyze", "-f", "json"], fixture("spliced_rows.txt").encode(), tmp_path, False)
+    assert result.exit_code == 0
+    err = result.stderr
+    assert ":8: a foreign line was spliced into the row above it" in err
+    assert ":11: foreign line inside the table (not read)" in err
+    assert ":10: skipped row: row cut short: no Time(us)" in err
+    assert ":24: ranking row ConvRelu: a foreign line (line 25) was spliced into it" in err

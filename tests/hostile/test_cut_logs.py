@@ -1,0 +1,87 @@
+"""Cut or damaged logs are not judged as complete: a table without its total line, a frame that
+disagrees with its own total line, a partial last frame (expected values from the sample log:
+layer 2 is 6030 us, the frames' total line says 28003 us, the table has 89 rows)."""
+
+from __future__ import annotations
+
+import json
+
+from rknnprof.api import analyze
+from tests.hostile.helpers import SAMPLE, run
+
+THREE_FRAMES = SAMPLE.parent / "yolov5s_rk3588_loglevel4_3frames.txt"
+BUDGET = "budgets:\n  - metric: total_time_us\n    max: 28000\n"
+"""The whole sample (28023 us) fails it; its first 45 rows alone would pass."""
+
+
+def _cut_after_rows(tmp_path, rows: int) -> str:
+    """The single-frame sample cut after ``rows`` table rows (no total line, no ranking)."""
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    header = next(i for i, line in enumerate(lines) if "ID   OpType" in line)
+    path = tmp_path / "cut.txt"
+    path.write_text("".join(lines[: header + 2 + rows]))
+    return str(path)
+
+
+def test_a_table_without_its_total_line_is_incomplete(tmp_path, capsys, monkeypatch):
+    path = _cut_after_rows(tmp_path, 45)
+    code, out, err = run(capsys, monkeypatch, "analyze", path, "-f", "json")
+    profile = json.loads(out)["profiles"][0]
+    assert len(profile["layers"]) == 45
+    # header on line 8, its rule on 9, rows 10..54
+    assert profile["incomplete"].startswith("no total line after the table (line 54)")
+    assert f"Warning: {path}:54: the table has no total line after it" in err
+
+
+def test_check_calls_an_incomplete_profile_inconclusive(tmp_path, capsys, monkeypatch):
+    path = _cut_after_rows(tmp_path, 45)
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text(BUDGET)
+    code, out, _ = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
+                       "-f", "json")
+    verdict = json.loads(out)["verdicts"][0]
+    assert code == 0 and verdict["status"] == "inconclusive"
+    assert "the profile is incomplete" in verdict["message"]
+    # told otherwise, the cut table is judged (its 45 rows fit the budget: it passes)
+    code, out, _ = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
+                       "-f", "json", "--allow-incomplete")
+    assert json.loads(out)["verdicts"][0]["status"] == "pass"
+
+
+def test_the_whole_log_is_complete_and_fails_the_budget(tmp_path, capsys, monkeypatch):
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text(BUDGET)
+    code, out, _ = run(capsys, monkeypatch, "check", str(SAMPLE), "--budgets", str(budgets),
+                       "-f", "json")
+    assert code == 1 and json.loads(out)["verdicts"][0]["status"] == "fail"
+    assert analyze([str(SAMPLE)]).profiles[0].incomplete is None
+
+
+def test_a_damaged_row_in_one_merged_frame_is_named(tmp_path, capsys, monkeypatch):
+    text = THREE_FRAMES.read_text()
+    lines = text.splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    k = headers[1] + 3  # frame 2, layer 2 (the header, its rule, layer 1, then layer 2)
+    parts = lines[k].split()
+    time = parts[next(i for i, t in enumerate(parts) if t.count("/") == 2) + 1]
+    lines[k] = lines[k].replace(f" {time} ", " 99999 ", 1)
+    path = tmp_path / "damaged.txt"
+    path.write_text("".join(lines))
+    report = analyze([str(path)])
+    assert report.profiles[0].frames == 3
+    assert report.profiles[0].incomplete.startswith("1 of 3 frame(s) disagree")
+    frame_notes = [w for w in report.warnings if "this frame's rows sum to" in w.message]
+    assert len(frame_notes) == 1 and "its total line says" in frame_notes[0].message
+
+
+def test_a_partial_last_frame_is_dropped(tmp_path):
+    text = THREE_FRAMES.read_text()
+    lines = text.splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    path = tmp_path / "partial.txt"
+    path.write_text("".join(lines[: headers[2] + 2 + 30]))  # frame 3 cut after 30 rows
+    report = analyze([str(path)])
+    assert len(report.profiles) == 1
+    assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
+    assert any("a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete"
+               in w.message for w in report.warnings)
