@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -312,7 +313,8 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    renderer("check", fmt)(result, buf, render_options(color, output))
+    options = replace(render_options(color, output), fail_on=fail_on)
+    renderer("check", fmt)(result, buf, options)
     emit(buf.getvalue(), output)
     ci_outputs.annotate_check(result, fmt, output)
     if summary:
