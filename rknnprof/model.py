@@ -281,6 +281,34 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class LlmRun:
+    """RKLLM runtime statistics (rknn-llm, ``RKLLM_LOG_LEVEL=1``): the stage table printed
+    after each generation, merged over the generations of one log (medians)."""
+
+    generations: int = 1
+    """How many stage tables were merged."""
+    prefill_ms: float | None = None
+    """``Prefill`` row Total Time, milliseconds (time to the first token)."""
+    prefill_tokens: int | None = None
+    """``Prefill`` row Tokens: prompt tokens."""
+    prefill_tokens_per_s: float | None = None
+    """prefill_tokens / prefill time, tokens per second."""
+    generate_ms: float | None = None
+    """``Generate`` row Total Time, milliseconds."""
+    generate_tokens: int | None = None
+    """``Generate`` row Tokens: generated tokens (the first comes out of the prefill)."""
+    decode_steps: int | None = None
+    """generate_tokens - 1: the decode steps the Generate time covers."""
+    decode_tokens_per_s: float | None = None
+    """decode_steps / generate time, tokens per second; None without a decode step."""
+    init_ms: float | None = None
+    """Model init time, milliseconds (v1.1 ``Init`` row, v1.2+ ``Model init time (ms)``)."""
+    peak_memory_mb: float | None = None
+    """Peak memory, MB (v1.2 ``Peak Memory Usage (GB)`` x 1024, 1.3.0 ``(MB)``; v1.1
+    ``Memory Usage (GB)``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class KnownFailure:
     """An error or warning line of the failures catalogue (``parsers/failure_catalogue.py``)
     found in the log: what failed, why, and what to change."""
@@ -373,6 +401,8 @@ class Profile:
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
     rules did not run."""
+    llm: LlmRun | None = None
+    """RKLLM runtime statistics: set for the ``rkllm-runtime`` family (no layers), else None."""
     failures: tuple[KnownFailure, ...] = ()
     """Known failures (catalogue lines) the log of this profile reports, in log order, one per
     catalogue entry; the rules turn each into an RKN080 finding."""

@@ -34,6 +34,7 @@ from rknnprof.assemble.inferences import (
     frame_signature,
     median_of,
 )
+from rknnprof.assemble.llm import llm_profile
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -51,6 +52,7 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    LlmStatsEvent,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -78,6 +80,8 @@ class Assembly:
     """Known failures of an input without profiles (one per catalogue entry, log order)."""
 
 
+MAX_PROFILES = 1_000
+"""Distinct models (profiles) per input; more is damage or a flood, not a capture."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
 
@@ -100,7 +104,9 @@ class Assembler:
         self.app_times: list[AppTimeEvent] = []
         self.notes: list[NoteEvent] = []
         self.failures: list[FailureEvent] = []
+        self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
+        self.profiles_capped = False
 
     # -- events ----------------------------------------------------------------------------
     def feed(self, event: Event) -> None:
@@ -131,6 +137,8 @@ class Assembler:
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
+            case LlmStatsEvent():
+                self.llm.setdefault(event.stream, []).append(event)
             case FailureEvent():
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
@@ -172,6 +180,13 @@ class Assembler:
         if model is None:
             family = table.family if table is not None else RANKING_FAMILY
             measured = table.measured if table is not None else True
+            if len(self.models) >= MAX_PROFILES:  # 100k distinct tiny tables: memory, time
+                if not self.profiles_capped:
+                    self.profiles_capped = True
+                    self.warnings.append(ReportWarning(self.path, first, (
+                        f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
+                        "one and the rest are not read")))
+                return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
         self._notes(model, table.notes if table else (), table.skipped if table else ())
@@ -240,6 +255,7 @@ class Assembler:
                     f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
+        numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()

@@ -91,6 +91,13 @@ def _frame_time(which: int, budget: Budget, profile: Profile) -> tuple[float | N
     return frame_percentiles_us(profile)[which], ""
 
 
+def _llm(field: str, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.llm is None:
+        return None, "not an RKLLM profile (no `I rkllm:` stage table)"
+    value = getattr(profile.llm, field)
+    return value, "" if value is not None else f"the stage table gives no {field}"
+
+
 METRIC_VALUES: dict[str, Measure] = {
     "total_time_us": _total_time,
     "npu_time_us": partial(_time_on, Target.NPU),
@@ -101,6 +108,10 @@ METRIC_VALUES: dict[str, Measure] = {
     "cpu_fallback_layers": _cpu_fallback_layers,
     "frame_time_p50_us": partial(_frame_time, 0),
     "frame_time_p90_us": partial(_frame_time, 1),
+    "decode_tokens_per_s": partial(_llm, "decode_tokens_per_s"),
+    "prefill_tokens_per_s": partial(_llm, "prefill_tokens_per_s"),
+    "llm_init_ms": partial(_llm, "init_ms"),
+    "peak_memory_mb": partial(_llm, "peak_memory_mb"),
 }
 """metric name -> its :data:`Measure`; the same keys as ``METRICS`` (a test holds them equal)."""
 

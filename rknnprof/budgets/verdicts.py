@@ -116,6 +116,11 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
             problems.append(f"over max {fmt_number(budget.max)}{unit}")
         else:
             notes.append(f"max {fmt_number(budget.max)}{unit}")
+    if budget.min is not None:
+        if value < budget.min:
+            problems.append(f"under min {fmt_number(budget.min)}{unit}")
+        else:
+            notes.append(f"min {fmt_number(budget.min)}{unit}")
     if budget.max_increase is not None:
         if base is None:
             inconclusive = no_base
