@@ -29,6 +29,7 @@ from rknnprof.assemble.context import (
 from rknnprof.assemble.inferences import (
     MAX_SKIPPED,
     RANKING_FAMILY,
+    FrameSignature,
     ModelFrames,
     frame_signature,
     median_of,
@@ -93,7 +94,7 @@ class Assembler:
     def __init__(self, path: str) -> None:
         self.path = path
         self.pending: dict[Stream, tuple[TableEvent | None, RankingEvent | None]] = {}
-        self.models: dict[tuple[Stream, tuple[object, ...]], ModelFrames] = {}
+        self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
         self.infos: list[InfoEvent] = []
@@ -203,7 +204,7 @@ class Assembler:
             self.warnings.append(ReportWarning(self.path, line, message))
 
     def _totals(self, event: TotalsEvent) -> None:
-        key = (event.stream, ("totals", event.family))
+        key = (event.stream, FrameSignature("totals", event.family))
         model = self.models.get(key)
         if model is None:
             model = ModelFrames(event.stream, event.family, True, event.line, event.line)
@@ -268,16 +269,16 @@ class Assembler:
         live pipe) is a partial last frame, not a model of its own: dropped, with a warning."""
         for key, part in list(self.models.items()):
             stream, signature = key
-            if signature[0] != "layers" or part.frames != 1 or part.untotalled_line is None:
+            if signature.kind != "layers" or part.frames != 1 or part.untotalled_line is None:
                 continue
-            rows = signature[3]
+            rows = signature.rows
             for (other_stream, other), whole in self.models.items():
-                if (other_stream == stream and other[0] == "layers" and whole is not part
-                        and len(rows) < len(other[3]) and other[3][: len(rows)] == rows
+                if (other_stream == stream and other.kind == "layers" and whole is not part
+                        and len(rows) < len(other.rows) and other.rows[: len(rows)] == rows
                         and part.first_line > whole.first_line):
                     del self.models[key]
                     self.warnings.append(ReportWarning(self.path, part.first_line, (
-                        f"a partial last frame ({len(rows)} of {len(other[3])} rows, no total "
+                        f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no total "
                         f"line) was dropped: {whole.frames} complete frame(s) kept")))
                     break
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rknnprof.analysis.savings import Saving, from_fraction, from_removal
+from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -38,12 +38,13 @@ def _finding(message: str, fix: str, saving: float | Saving, total: float, estim
     if isinstance(saving, Saving):
         fields = saving.fields()
     else:
-        fields = {"est_saving_us": saving, "basis": basis, "confidence": confidence}
-    amount = float(fields["est_saving_us"])  # type: ignore[arg-type]
+        fields = SavingFields(est_saving_us=saving, saving_by_layer=(), basis=basis,
+                              confidence=confidence)
+    amount = float(fields["est_saving_us"])
     return Finding(code="RKN050", name=NAME,
                    severity=grade(amount, total, cap=Severity.WARNING) if amount else untimed,
                    message=message, fix=fix, layer_ids=layer_ids, estimate=estimate,
-                   source=source, **fields)  # type: ignore[arg-type]
+                   source=source, **fields)
 
 
 FIX_CLOCKS = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
@@ -135,7 +136,7 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
                            "0: unknown clock", source)
     platform = context.platform
     peak = platform.freq_mhz if platform is not None else None
-    if not known or not peak:
+    if platform is None or not known or not peak:
         return
     mhz = max(known) / 1e6
     if mhz >= peak * opt(context, "RKN050", "min_freq_ratio", 0.95):

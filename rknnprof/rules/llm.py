@@ -46,6 +46,7 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
     size_gb = opt(context, CODE, "model_size_gb", None)
     platform = context.platform
     peak = platform.ddr_bandwidth_gbs if platform is not None else None
+    name = platform.name if platform is not None else ""
     rate = run.decode_tokens_per_s
     message = (f"decode runs at {rate:.2f} tokens/s ({run.decode_steps} steps in "
                f"{run.generate_ms:,.0f} ms)")
@@ -53,7 +54,7 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
         gbs = size_gb * rate
         message += f"; each step reads the model's {size_gb:.2f} GB of weights: {gbs:.1f} GB/s"
         if peak:
-            message += (f", {gbs / peak:.0%} of {platform.name}'s DDR peak {peak:g} GB/s "
+            message += (f", {gbs / peak:.0%} of {name}'s DDR peak {peak:g} GB/s "
                         f"(bound {peak / size_gb:.1f} tokens/s)")
         else:
             message += " (the platform's DDR bandwidth is unknown: give --platform)"
@@ -61,7 +62,7 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
         message += ("; decode is memory-bound (each step reads the weights once): give "
                     "--model-size to compare it with the DDR bandwidth")
         if peak:
-            message += f" ({platform.name}: {peak:g} GB/s peak)"
+            message += f" ({name}: {peak:g} GB/s peak)"
     yield Finding(
         code=CODE, name="llm-decode", severity=Severity.INFO, message=message,
         fix=("close to the bound: a smaller model or lower-bit weights (W4A16); far from it: "
