@@ -300,6 +300,36 @@ class KnownFailure:
 
 
 @dataclass(frozen=True, slots=True)
+class WaterfallStep:
+    """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
+    ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label`` says it for
+    people; ``time_us`` is microseconds per inference; ``basis`` where the number comes from."""
+
+    key: str
+    label: str
+    time_us: float
+    basis: str
+
+
+@dataclass(frozen=True, slots=True)
+class Waterfall:
+    """Where one inference's time goes, as the application measured it around the runtime's
+    calls; the steps add up to ``total_us`` (``total_basis`` says where that comes from)."""
+
+    total_us: float
+    """The application's time for one inference, microseconds (its line, else its calls' sum)."""
+    total_basis: str
+    steps: tuple[WaterfallStep, ...]
+    note: str = ""
+    """What does not fit (the table above ``rknn_run``: perf_debug), empty when nothing."""
+
+    @property
+    def outside_us(self) -> float:
+        """The time outside the table's layers, microseconds (every step but the layers)."""
+        return float(sum(s.time_us for s in self.steps if not s.key.endswith("_layers")))
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """One model's profile from one log: a per-layer table (merged over frames) or only totals."""
 
@@ -338,6 +368,12 @@ class Profile:
     inference time (in milliseconds…): 151.6830 ms``), microseconds; median over its lines;
     ``None`` when the log prints none. It includes what the table does not: input/output
     copies, cache syncs."""
+    app_calls: tuple[tuple[str, float], ...] = ()
+    """The application's timings of runtime calls (``rknn_run use 20.5 ms``): (call, us) pairs,
+    ``rknn_inputs_set``, ``rknn_run``, ``rknn_outputs_get`` order, medians; empty without."""
+    waterfall: Waterfall | None = None
+    """Filled by analysis: where an inference's time goes, when the log has the application's
+    timings beside a table (``analysis.waterfall``); ``None`` otherwise."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()

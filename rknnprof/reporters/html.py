@@ -147,6 +147,8 @@ class HtmlReporter(Reporter):
         # the advice first: a reader wants the biggest win before the charts
         if profile.findings:
             parts.append(self._findings(profile, row_prefix))
+        if profile.waterfall is not None:
+            parts.append(C.waterfall_card(profile.waterfall))
         if profile.layers:
             parts.append(self._timeline(profile, row_prefix))
         scatter = ""
