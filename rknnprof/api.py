@@ -141,13 +141,24 @@ def parse_path(path: str) -> Assembly:
         return parse_live_stdin()
     try:
         with open(path, "rb") as f:
-            return parse_stream(f, path)
+            return _parse_file(f, path)
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:
         raise InputError("is a directory", path) from None
     except PermissionError:
         raise InputError("permission denied", path) from None
+
+
+def _parse_file(f: BinaryIO, path: str) -> Assembly:
+    """A file, with a progress bar on a terminal stderr when it is long
+    (:mod:`rknnprof.inputs.progress`)."""
+    from rknnprof.inputs.progress import FileProgress
+
+    if not FileProgress.wanted(f, sys.stderr, _quiet()):
+        return parse_stream(f, path)
+    with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
+        return parse_stream(watched, path)  # type: ignore[arg-type]
 
 
 def no_data_message(assembly: Assembly) -> str:

@@ -281,6 +281,34 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class LlmRun:
+    """RKLLM runtime statistics (rknn-llm, ``RKLLM_LOG_LEVEL=1``): the stage table printed
+    after each generation, merged over the generations of one log (medians)."""
+
+    generations: int = 1
+    """How many stage tables were merged."""
+    prefill_ms: float | None = None
+    """``Prefill`` row Total Time, milliseconds (time to the first token)."""
+    prefill_tokens: int | None = None
+    """``Prefill`` row Tokens: prompt tokens."""
+    prefill_tokens_per_s: float | None = None
+    """prefill_tokens / prefill time, tokens per second."""
+    generate_ms: float | None = None
+    """``Generate`` row Total Time, milliseconds."""
+    generate_tokens: int | None = None
+    """``Generate`` row Tokens: generated tokens (the first comes out of the prefill)."""
+    decode_steps: int | None = None
+    """generate_tokens - 1: the decode steps the Generate time covers."""
+    decode_tokens_per_s: float | None = None
+    """decode_steps / generate time, tokens per second; None without a decode step."""
+    init_ms: float | None = None
+    """Model init time, milliseconds (v1.1 ``Init`` row, v1.2+ ``Model init time (ms)``)."""
+    peak_memory_mb: float | None = None
+    """Peak memory, MB (v1.2 ``Peak Memory Usage (GB)`` x 1024, 1.3.0 ``(MB)``; v1.1
+    ``Memory Usage (GB)``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class KnownFailure:
     """An error or warning line of the failures catalogue (``parsers/failure_catalogue.py``)
     found in the log: what failed, why, and what to change."""
@@ -297,36 +325,6 @@ class KnownFailure:
     fix: str
     source: str
     """A public page showing the line and its cause or fix."""
-
-
-@dataclass(frozen=True, slots=True)
-class WaterfallStep:
-    """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
-    ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label`` says it for
-    people; ``time_us`` is microseconds per inference; ``basis`` where the number comes from."""
-
-    key: str
-    label: str
-    time_us: float
-    basis: str
-
-
-@dataclass(frozen=True, slots=True)
-class Waterfall:
-    """Where one inference's time goes, as the application measured it around the runtime's
-    calls; the steps add up to ``total_us`` (``total_basis`` says where that comes from)."""
-
-    total_us: float
-    """The application's time for one inference, microseconds (its line, else its calls' sum)."""
-    total_basis: str
-    steps: tuple[WaterfallStep, ...]
-    note: str = ""
-    """What does not fit (the table above ``rknn_run``: perf_debug), empty when nothing."""
-
-    @property
-    def outside_us(self) -> float:
-        """The time outside the table's layers, microseconds (every step but the layers)."""
-        return float(sum(s.time_us for s in self.steps if not s.key.endswith("_layers")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,11 +367,11 @@ class Profile:
     ``None`` when the log prints none. It includes what the table does not: input/output
     copies, cache syncs."""
     app_calls: tuple[tuple[str, float], ...] = ()
-    """The application's timings of runtime calls (``rknn_run use 20.5 ms``): (call, us) pairs,
-    ``rknn_inputs_set``, ``rknn_run``, ``rknn_outputs_get`` order, medians; empty without."""
-    waterfall: Waterfall | None = None
-    """Filled by analysis: where an inference's time goes, when the log has the application's
-    timings beside a table (``analysis.waterfall``); ``None`` otherwise."""
+    """(call, us) of the rknn_inputs_set / rknn_run / rknn_outputs_get timings the log prints
+    (``rknn_run use 20.5 ms``), medians, in that order; empty without."""
+    waterfall_us: tuple[tuple[str, float], ...] = ()
+    """Filled by analysis: (part, us) of one inference, adding up to the application's total
+    (``analysis.waterfall``); empty without the application's timings beside a table."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()
@@ -409,6 +407,8 @@ class Profile:
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
     rules did not run."""
+    llm: LlmRun | None = None
+    """RKLLM runtime statistics: set for the ``rkllm-runtime`` family (no layers), else None."""
     failures: tuple[KnownFailure, ...] = ()
     """Known failures (catalogue lines) the log of this profile reports, in log order, one per
     catalogue entry; the rules turn each into an RKN080 finding."""

@@ -196,7 +196,7 @@ BAD = [
     ("budgets:\n  - metric: total_time_us\n    max: 1\n    level: fatal\n", 4, "level",
      "error or warn"),
     ("budgets:\n  - metric: total_time_us\n    level: warn\n", 2, "budgets[0]",
-     "needs max or max_increase"),
+     "needs max, min or max_increase"),
     ("budgets:\n  - metric: layer_time_us\n    max: 1\n", 2, "match", "missing"),
     ("budgets:\n  - metric: total_time_us\n    match: 'x*'\n    max: 1\n", 3, "match",
      "not used by total_time_us"),

@@ -225,3 +225,17 @@ def test_compare_at_80_columns_cuts_names_like_analyze(tmp_path) -> None:
     assert len(rows) == 3  # one line per layer: nothing folded onto a second line
     assert all("…" in row and len(row) <= 80 for row in rows)
     assert not set("│┃┏┡") & set(result.stdout)  # the box style of analyze's tables
+
+
+@pytest.mark.parametrize(("fail_on", "code", "failures"), [
+    ("error", 1, "1"), ("warning", 1, "2"), ("never", 0, "0")])
+def test_check_junit_agrees_with_the_exit_code(tmp_path, fail_on: str, code: int,
+                                                failures: str) -> None:
+    # the sample's frame is 28,023 us and its one CPU layer is the Resize #60
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 25000}\n"
+                       "  - {metric: cpu_fallback_layers, max: 0, level: warn}\n")
+    result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "junit",
+                    "--fail-on", fail_on)
+    assert result.exit_code == code
+    assert ET.fromstring(result.stdout).get("failures") == failures

@@ -41,3 +41,11 @@ def test_the_sdist_carries_what_its_tests_read() -> None:
     readers = "\n".join(p.read_text(encoding="utf-8") for p in REPO.glob("tests/**/*.py"))
     for folder in ("sample_logs", "docs", "benchmarks", ".ci"):
         assert folder in readers
+
+
+def test_readme_has_no_relative_links() -> None:
+    # a package index shows README.md without the repository around it: a relative link
+    # (docs/ci.md) is a dead link there; files of the source tree are named as paths instead
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)\)", readme)
+    assert [link for link in links if not link.startswith(("https://", "http://"))] == []

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rknnprof.analysis.waterfall import Waterfall, waterfall_of
 from rknnprof.api import analyze
 from rknnprof.cli import cli
 from rknnprof.model import Profile
@@ -26,9 +27,15 @@ def _profile(path: Path) -> Profile:
     return profile
 
 
+def _fall(profile: Profile) -> Waterfall:
+    fall = waterfall_of(profile)
+    assert fall is not None
+    assert dict(profile.waterfall_us) == {s.key: s.time_us for s in fall.steps}
+    return fall
+
+
 def _steps(profile: Profile) -> dict[str, float]:
-    assert profile.waterfall is not None
-    return {s.key: s.time_us for s in profile.waterfall.steps}
+    return {s.key: s.time_us for s in _fall(profile).steps}
 
 
 def test_demo_eval_time_adds_up() -> None:
@@ -39,8 +46,8 @@ def test_demo_eval_time_adds_up() -> None:
                                  ("rknn_outputs_get", 2500))
     assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 2300,
                                "inputs_set": 1900, "outputs_get": 2500, "remainder": 2000}
-    fall = profile.waterfall
-    assert fall is not None and fall.total_us == 30000 and fall.outside_us == 8700
+    fall = _fall(profile)
+    assert fall.total_us == 30000 and fall.outside_us == 8700
     assert sum(s.time_us for s in fall.steps) == fall.total_us
     assert fall.note == ""
 
@@ -51,13 +58,12 @@ def test_calls_only_medians_and_their_sum() -> None:
     assert profile.app_time_us is None
     assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 900,
                                "inputs_set": 2000, "outputs_get": 3200}
-    assert profile.waterfall is not None and profile.waterfall.total_us == 27400
+    assert _fall(profile).total_us == 27400
 
 
 def test_run_below_the_table_is_said_not_hidden() -> None:
     # rknn_run 19.0 ms below the perf_debug table's 21.3 ms; once run 20.5 ms below its parts
-    fall = _profile(DATA / "demo_run_below_table.txt").waterfall
-    assert fall is not None
+    fall = _fall(_profile(DATA / "demo_run_below_table.txt"))
     assert {s.key: s.time_us for s in fall.steps}["run_overhead"] == 0
     assert fall.total_us == 21300 == sum(s.time_us for s in fall.steps)
     assert "perf_debug" in fall.note and "less than its parts" in fall.note
@@ -67,11 +73,12 @@ def test_corpus_43_total_line_against_the_ranking() -> None:
     # ranking Total: CPU 1,117, NPU 130,084 = 131,201 us; Total inference time 151.6830 ms
     profile = _profile(corpus_file("43_"))
     assert _steps(profile) == {"npu_layers": 130084, "cpu_layers": 1117, "remainder": 20482}
-    assert profile.waterfall is not None and profile.waterfall.total_us == 151683
+    assert _fall(profile).total_us == 151683
 
 
 def test_no_waterfall_without_application_timings() -> None:
-    assert _profile(corpus_file("07_")).waterfall is None
+    profile = _profile(corpus_file("07_"))
+    assert profile.waterfall_us == () and waterfall_of(profile) is None
 
 
 @pytest.mark.parametrize(("line", "call", "time_us"), [
@@ -105,7 +112,7 @@ def test_not_timing_lines(tmp_path: Path, line: str) -> None:
     path = tmp_path / "log.txt"
     path.write_text(TABLE + line + "\n")
     profile = _profile(path)
-    assert profile.app_calls == () and profile.app_time_us is None and profile.waterfall is None
+    assert profile.app_calls == () and profile.app_time_us is None and profile.waterfall_us == ()
 
 
 def test_finding_itemises_and_is_bounded_by_the_measurement() -> None:
@@ -122,9 +129,9 @@ def test_reports_show_it() -> None:
     path = str(DATA / "demo_eval_time.txt")
     runner = CliRunner()
     data = json.loads(runner.invoke(cli, ["analyze", path, "-f", "json"]).output)
-    fall = data["profiles"][0]["waterfall"]
-    assert fall["total_us"] == 30000
-    assert [s["time_us"] for s in fall["steps"]] == [20100, 1200, 2300, 1900, 2500, 2000]
+    assert data["profiles"][0]["waterfall_us"] == [
+        ["npu_layers", 20100], ["cpu_layers", 1200], ["run_overhead", 2300],
+        ["inputs_set", 1900], ["outputs_get", 2500], ["remainder", 2000]]
     text = runner.invoke(cli, ["analyze", path, "--color", "never"]).output
     assert "Where an inference's 30.00 ms goes" in text and "rknn_run overhead" in text
     md = runner.invoke(cli, ["analyze", path, "-f", "markdown"]).output

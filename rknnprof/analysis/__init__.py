@@ -21,12 +21,13 @@ from rknnprof.analysis.classify import (
 )
 from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
 from rknnprof.analysis.figures import (
+    compute_frame_percentiles_us,
     compute_frame_total_us,
     frame_percentiles_us,
     frame_total_us,
 )
 from rknnprof.analysis.optypes import aggregate
-from rknnprof.analysis.waterfall import compute_waterfall
+from rknnprof.analysis.waterfall import waterfall_pairs
 from rknnprof.model import Profile, ReportWarning
 
 
@@ -46,10 +47,10 @@ def analyze_profile(
     total = compute_frame_total_us(profile)
     layers = classify_layers(profile.layers, options, total)
     op_stats = aggregate(layers, total) if layers else profile.ranking
-    p50, p90 = frame_percentiles_us(profile)
+    p50, p90 = compute_frame_percentiles_us(profile)
     result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,
                      frame_time_p50_us=p50, frame_time_p90_us=p90)
-    result = replace(result, waterfall=compute_waterfall(result))
+    result = replace(result, waterfall_us=waterfall_pairs(result))
     notes = [*check_total(result), *check_cycles(result), *check_ids(result),
              *check_ranking(result, op_stats)]
     path = profile.source.path
@@ -62,6 +63,7 @@ __all__ = [
     "ClassifyOptions",
     "aggregate",
     "analyze_profile",
+    "frame_percentiles_us",
     "frame_total_us",
     "classify",
     "classify_layers",

@@ -8,7 +8,8 @@
 * a layer's share of that frame (``Layer.time_share``, stored by classification; a hand-built
   profile's computed by :func:`time_share`);
 * the median and 90th percentile of the per-frame times (``Profile.frame_time_p50_us`` /
-  ``frame_time_p90_us``, :func:`frame_percentiles_us`).
+  ``frame_time_p90_us``, :func:`compute_frame_percentiles_us`; read through
+  :func:`frame_percentiles_us`, which computes them for a profile that lacks them).
 
 The potential saving depends on the findings, so the pipeline stores it after the rules ran
 (``Profile.potential_saving_us``, ``rules.potential_saving_us``).
@@ -57,8 +58,17 @@ def time_share(layer: Layer, profile: Profile) -> float | None:
     return layer.time_us / frame
 
 
-def frame_percentiles_us(profile: Profile) -> tuple[float | None, float | None]:
+def compute_frame_percentiles_us(profile: Profile) -> tuple[float | None, float | None]:
     """p50 and p90 of ``Profile.frame_times_us`` (linear interpolation, microseconds); None
     when the profile has no per-frame times (a single frame)."""
     times = profile.frame_times_us
     return percentile(times, 50), percentile(times, 90)
+
+
+def frame_percentiles_us(profile: Profile) -> tuple[float | None, float | None]:
+    """``Profile.frame_time_p50_us`` and ``frame_time_p90_us`` as analysis stored them;
+    computed for a profile without them: one built by hand, or read back from a saved report
+    written before these keys existed (a budget's baseline)."""
+    if profile.frame_time_p50_us is not None and profile.frame_time_p90_us is not None:
+        return profile.frame_time_p50_us, profile.frame_time_p90_us
+    return compute_frame_percentiles_us(profile)

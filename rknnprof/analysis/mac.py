@@ -61,7 +61,7 @@ as ``kind = "unknown"`` with a note, and no MACs are claimed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Target
@@ -145,25 +145,23 @@ def conv_geometry(layer: Layer) -> ConvGeometry | None:
     in_h = data[2] if len(data) == 4 else None
     in_w = data[3] if len(data) == 4 else None
     w0, w1, kh, kw = weight
-    common = {"batch": batch, "out_c": out_c, "out_h": out_h, "out_w": out_w, "kh": kh, "kw": kw,
-              "in_h": in_h, "in_w": in_w}
+    unknown = ConvGeometry(kind="unknown", batch=batch, in_c=w1, out_c=out_c, out_h=out_h,
+                           out_w=out_w, kh=kh, kw=kw, in_h=in_h, in_w=in_w)
     if in_c is None:
-        return ConvGeometry(kind="unknown", in_c=w1, groups=None,
-                            note="input shape is not 4-D", **common)
+        return replace(unknown, note="input shape is not 4-D")
     if w0 == out_c:
         if w1 == in_c:
-            return ConvGeometry(kind="conv", in_c=in_c, groups=1, **common)
+            return replace(unknown, kind="conv", in_c=in_c, groups=1)
         if w1 == 1 and in_c == out_c and out_c > 1:
-            return ConvGeometry(kind="depthwise", in_c=in_c, groups=in_c, **common)
+            return replace(unknown, kind="depthwise", in_c=in_c, groups=in_c)
         if w1 and in_c % w1 == 0:
-            return ConvGeometry(kind="grouped", in_c=in_c, groups=in_c // w1, **common)
+            return replace(unknown, kind="grouped", in_c=in_c, groups=in_c // w1)
     if w0 == 1 and w1 == out_c == in_c and out_c > 1:
-        return ConvGeometry(kind="depthwise", in_c=in_c, groups=in_c,
-                            note="RKNN prints depthwise weights as (1, C, KH, KW)", **common)
-    return ConvGeometry(
-        kind="unknown", in_c=in_c, groups=None,
+        return replace(unknown, kind="depthwise", in_c=in_c, groups=in_c,
+                       note="RKNN prints depthwise weights as (1, C, KH, KW)")
+    return replace(
+        unknown, in_c=in_c,
         note=f"weight {tuple(weight)} does not match {out_c} output channels: groups unknown",
-        **common,
     )
 
 

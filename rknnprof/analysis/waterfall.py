@@ -30,9 +30,56 @@ example (tests/data/app_timing/demo_eval_time.txt): table 21,300 us of which 20,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rknnprof.analysis.figures import frame_total_us
-from rknnprof.model import Profile, Target, Waterfall, WaterfallStep
+from rknnprof.model import Profile, Target
 from rknnprof.units import frame_ms
+
+
+@dataclass(frozen=True, slots=True)
+class WaterfallStep:
+    """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
+    ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label`` says it for
+    people; ``time_us`` is microseconds per inference; ``basis`` where the number comes from."""
+
+    key: str
+    label: str
+    time_us: float
+    basis: str
+
+
+@dataclass(frozen=True, slots=True)
+class Waterfall:
+    """Where one inference's time goes, as the application measured it around the runtime's
+    calls; the steps add up to ``total_us`` (``total_basis`` says where that comes from)."""
+
+    total_us: float
+    """The application's time for one inference, microseconds (its line, else its calls' sum)."""
+    total_basis: str
+    steps: tuple[WaterfallStep, ...]
+    note: str = ""
+    """What does not fit (the table above ``rknn_run``: perf_debug), empty when nothing."""
+
+    @property
+    def outside_us(self) -> float:
+        """The time outside the table's layers, microseconds (every step but the layers)."""
+        return float(sum(s.time_us for s in self.steps if not s.key.endswith("_layers")))
+
+
+def waterfall_of(profile: Profile) -> Waterfall | None:
+    """The profile's waterfall with labels and bases (what reporters and rules show), or ``None``
+    when analysis stored none (``Profile.waterfall_us``: the same steps' keys and times)."""
+    if not profile.waterfall_us:
+        return None
+    return compute_waterfall(profile)
+
+
+def waterfall_pairs(profile: Profile) -> tuple[tuple[str, float], ...]:
+    """``Profile.waterfall_us`` as analysis stores it: (step key, us) pairs of
+    :func:`compute_waterfall`, empty when there is none."""
+    fall = compute_waterfall(profile)
+    return tuple((s.key, s.time_us) for s in fall.steps) if fall else ()
 
 
 def compute_waterfall(profile: Profile) -> Waterfall | None:

@@ -29,10 +29,12 @@ from rknnprof.assemble.context import (
 from rknnprof.assemble.inferences import (
     MAX_SKIPPED,
     RANKING_FAMILY,
+    FrameSignature,
     ModelFrames,
     frame_signature,
     median_of,
 )
+from rknnprof.assemble.llm import llm_profile
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -50,6 +52,7 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    LlmStatsEvent,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -77,6 +80,8 @@ class Assembly:
     """Known failures of an input without profiles (one per catalogue entry, log order)."""
 
 
+MAX_PROFILES = 1_000
+"""Distinct models (profiles) per input; more is damage or a flood, not a capture."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
 
@@ -93,7 +98,7 @@ class Assembler:
     def __init__(self, path: str) -> None:
         self.path = path
         self.pending: dict[Stream, tuple[TableEvent | None, RankingEvent | None]] = {}
-        self.models: dict[tuple[Stream, tuple[object, ...]], ModelFrames] = {}
+        self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
         self.infos: list[InfoEvent] = []
@@ -103,7 +108,9 @@ class Assembler:
         self.app_times: list[AppTimeEvent] = []
         self.notes: list[NoteEvent] = []
         self.failures: list[FailureEvent] = []
+        self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
+        self.profiles_capped = False
 
     # -- events ----------------------------------------------------------------------------
     def feed(self, event: Event) -> None:
@@ -134,6 +141,8 @@ class Assembler:
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
+            case LlmStatsEvent():
+                self.llm.setdefault(event.stream, []).append(event)
             case FailureEvent():
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
@@ -175,6 +184,13 @@ class Assembler:
         if model is None:
             family = table.family if table is not None else RANKING_FAMILY
             measured = table.measured if table is not None else True
+            if len(self.models) >= MAX_PROFILES:  # 100k distinct tiny tables: memory, time
+                if not self.profiles_capped:
+                    self.profiles_capped = True
+                    self.warnings.append(ReportWarning(self.path, first, (
+                        f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
+                        "one and the rest are not read")))
+                return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
         self._notes(model, table.notes if table else (), table.skipped if table else ())
@@ -192,7 +208,7 @@ class Assembler:
             self.warnings.append(ReportWarning(self.path, line, message))
 
     def _totals(self, event: TotalsEvent) -> None:
-        key = (event.stream, ("totals", event.family))
+        key = (event.stream, FrameSignature("totals", event.family))
         model = self.models.get(key)
         if model is None:
             model = ModelFrames(event.stream, event.family, True, event.line, event.line)
@@ -243,6 +259,7 @@ class Assembler:
                     f"{MAX_SKIPPED} kept)")))
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
+        numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
@@ -256,16 +273,16 @@ class Assembler:
         live pipe) is a partial last frame, not a model of its own: dropped, with a warning."""
         for key, part in list(self.models.items()):
             stream, signature = key
-            if signature[0] != "layers" or part.frames != 1 or part.untotalled_line is None:
+            if signature.kind != "layers" or part.frames != 1 or part.untotalled_line is None:
                 continue
-            rows = signature[3]
+            rows = signature.rows
             for (other_stream, other), whole in self.models.items():
-                if (other_stream == stream and other[0] == "layers" and whole is not part
-                        and len(rows) < len(other[3]) and other[3][: len(rows)] == rows
+                if (other_stream == stream and other.kind == "layers" and whole is not part
+                        and len(rows) < len(other.rows) and other.rows[: len(rows)] == rows
                         and part.first_line > whole.first_line):
                     del self.models[key]
                     self.warnings.append(ReportWarning(self.path, part.first_line, (
-                        f"a partial last frame ({len(rows)} of {len(other[3])} rows, no total "
+                        f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no total "
                         f"line) was dropped: {whole.frames} complete frame(s) kept")))
                     break
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -24,7 +25,7 @@ from rknnprof.model import (
     SourceSpan,
     tidy_number,
 )
-from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
 
 RANKING_FAMILY = "toolkit2-ranking"
 
@@ -184,14 +185,29 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
     return None
 
 
+class FrameSignature(NamedTuple):
+    """What frames of one model share: equal signatures (in one stream) are one model."""
+
+    kind: str
+    """``layers`` (a table with rows), ``ranking`` (a ranking table only) or ``totals``."""
+    family: str | None = None
+    """The table's family (``layers``, ``totals``)."""
+    measured: bool | None = None
+    """Whether the table's times were measured (``layers``)."""
+    rows: RowNames = ()
+    """Each row's (op type, full name) (``layers``)."""
+    op_types: tuple[str, ...] = ()
+    """The ranking's op types in order (``ranking``)."""
+
+
 def frame_signature(
     table: TableEvent | None, ranking: RankingEvent | None
-) -> tuple[object, ...] | None:
+) -> FrameSignature | None:
     """What frames of one model share (None: the frame has nothing to merge)."""
     if table is not None and table.layers:
-        return ("layers", table.family, table.measured, table.signature)
+        return FrameSignature("layers", table.family, table.measured, table.signature)
     if ranking is not None and (ranking.stats or ranking.total is not None):
-        return ("ranking", tuple(s.op_type for s in ranking.stats))
+        return FrameSignature("ranking", op_types=tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:
-        return ("totals", table.family)
+        return FrameSignature("totals", table.family)
     return None

@@ -31,6 +31,7 @@ broken: exit 1), ``inconclusive`` (the metric or the baseline is missing).
 
 from __future__ import annotations
 
+from rknnprof.analysis.stats import percentile
 from rknnprof.budgets.config import (
     BUDGET_KEYS,
     LEVELS,
@@ -43,7 +44,7 @@ from rknnprof.budgets.config import (
     load_budgets,
     parse_budgets,
 )
-from rknnprof.budgets.metrics import is_cpu_fallback, metric_value, percentile
+from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.budgets.verdicts import CheckResult, Verdict, check, introduced_fallbacks, judge
 
 __all__ = [

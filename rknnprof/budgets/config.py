@@ -29,11 +29,16 @@ METRICS: dict[str, str] = {
     "cpu_fallback_layers": "number of CPU layers other than Input/OutputOperator",
     "frame_time_p50_us": "median per-frame total time, us",
     "frame_time_p90_us": "90th percentile of per-frame total time, us",
+    "decode_tokens_per_s": "RKLLM decode rate, tokens per second (steps = Generate tokens - 1)",
+    "prefill_tokens_per_s": "RKLLM prefill rate, tokens per second",
+    "llm_init_ms": "RKLLM model init time, ms",
+    "peak_memory_mb": "RKLLM peak memory, MB",
 }
 SELECTORS = {"match": {"layer_time_us"}, "op_type": {"op_type_time_us"},
              "code": {"findings"}, "severity": {"findings"}}
 REQUIRED_SELECTOR = {"layer_time_us": "match", "op_type_time_us": "op_type"}
-BUDGET_KEYS = ("metric", "max", "max_increase", "min_delta", "level", "name", *SELECTORS)
+BUDGET_KEYS = ("metric", "max", "min", "max_increase", "min_delta", "level", "name",
+               *SELECTORS)
 TOP_KEYS = ("version", "baseline", "budgets")
 LEVELS = ("error", "warn")
 LEVEL_ALIASES = {"warning": "warn"}
@@ -49,6 +54,8 @@ class Budget:
     """``error`` (a breach fails the run) or ``warn``."""
     max: float | None = None
     """Absolute limit in the metric's unit (us or a count)."""
+    min: float | None = None
+    """Absolute lower limit in the metric's unit (tokens per second): below it fails."""
     max_increase: float | None = None
     """Allowed increase over the baseline, a fraction (0.05 = 5 %)."""
     min_delta: float = 0.0
@@ -70,6 +77,8 @@ class Budget:
         parts = [f"{self.metric}[{sel}]" if sel else self.metric]
         if self.max is not None:
             parts.append(f"max {fmt_number(self.max)}")
+        if self.min is not None:
+            parts.append(f"min {fmt_number(self.min)}")
         if self.max_increase is not None:
             parts.append(f"max_increase {fmt_number(self.max_increase * 100)}%")
         return " ".join(parts)
@@ -142,7 +151,7 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
             if not isinstance(value, str) or value not in LEVELS:
                 raise _err(path, vnode, k, f"expected error or warn, got {show(value)}")
             kwargs[key] = value
-        elif key in ("max", "min_delta"):
+        elif key in ("max", "min", "min_delta"):
             kwargs[key] = _non_negative(value, path, vnode, k)
         elif key == "max_increase":
             kwargs[key] = _fraction(value, path, vnode, k)
@@ -161,8 +170,8 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, k, "expected a non-empty string")
             kwargs[key] = value
-    if "max" not in kwargs and "max_increase" not in kwargs:
-        raise ConfigError(f"{where}: needs max or max_increase", path, line)
+    if "max" not in kwargs and "min" not in kwargs and "max_increase" not in kwargs:
+        raise ConfigError(f"{where}: needs max, min or max_increase", path, line)
     if "min_delta" in kwargs and "max_increase" not in kwargs:
         raise _err(path, values["min_delta"][1], f"{where}.min_delta",
                    "only applies to max_increase")

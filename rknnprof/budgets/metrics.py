@@ -10,24 +10,21 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
-from rknnprof.analysis.stats import percentile
+from rknnprof.analysis.figures import frame_percentiles_us
 from rknnprof.budgets.config import Budget
-from rknnprof.model import Profile, Severity, Target
+from rknnprof.model import Layer, Profile, Severity, Target
 
 Measure = Callable[[Budget, Profile], tuple[float | None, str]]
 """(budget, profile) -> (value, why it is ``None``; ``""`` when there is a value)."""
 
 
-def is_cpu_fallback(layer: Any) -> bool:
+def is_cpu_fallback(layer: Layer) -> bool:
     return layer.target is Target.CPU and not layer.is_io
 
 
 def _total_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    from rknnprof.compare import profile_total
-
-    total = profile_total(profile)
+    total = profile.total_time_us
     return total, "" if total is not None else "the input has no time"
 
 
@@ -86,11 +83,19 @@ def _cpu_fallback_layers(budget: Budget, profile: Profile) -> tuple[float | None
     return None, "the input has no per-layer targets"
 
 
-def _frame_time(pct: float, budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    times = profile.frame_times_us
-    if len(times) < 2:
+def _frame_time(which: int, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    """``which`` 0: the median, 1: the 90th percentile, as analysis stored them (computed for a
+    baseline saved before they were)."""
+    if len(profile.frame_times_us) < 2:
         return None, f"needs more than one frame (the input has {profile.frames})"
-    return percentile(times, pct), ""
+    return frame_percentiles_us(profile)[which], ""
+
+
+def _llm(field: str, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.llm is None:
+        return None, "not an RKLLM profile (no `I rkllm:` stage table)"
+    value = getattr(profile.llm, field)
+    return value, "" if value is not None else f"the stage table gives no {field}"
 
 
 METRIC_VALUES: dict[str, Measure] = {
@@ -101,8 +106,12 @@ METRIC_VALUES: dict[str, Measure] = {
     "op_type_time_us": _op_type_time,
     "findings": _findings,
     "cpu_fallback_layers": _cpu_fallback_layers,
-    "frame_time_p50_us": partial(_frame_time, 50),
-    "frame_time_p90_us": partial(_frame_time, 90),
+    "frame_time_p50_us": partial(_frame_time, 0),
+    "frame_time_p90_us": partial(_frame_time, 1),
+    "decode_tokens_per_s": partial(_llm, "decode_tokens_per_s"),
+    "prefill_tokens_per_s": partial(_llm, "prefill_tokens_per_s"),
+    "llm_init_ms": partial(_llm, "init_ms"),
+    "peak_memory_mb": partial(_llm, "peak_memory_mb"),
 }
 """metric name -> its :data:`Measure`; the same keys as ``METRICS`` (a test holds them equal)."""
 

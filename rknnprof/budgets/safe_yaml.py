@@ -90,7 +90,8 @@ def compose(text: str, path: str) -> yaml.Node | None:
 def _check_events(text: str, path: str) -> None:
     depth = 0
     for event in yaml.parse(text, Loader=_LOADER):
-        line = event.start_mark.line + 1
+        mark = event.start_mark  # always set by the parser; the stubs allow None
+        line = mark.line + 1 if mark is not None else None
         if isinstance(event, yaml.AliasEvent):
             raise ConfigError("invalid YAML: aliases (*name) are not allowed", path, line)
         if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
@@ -110,10 +111,10 @@ def _check_events(text: str, path: str) -> None:
 def value(node: yaml.Node, path: str) -> Any:
     """A scalar node's value by YAML 1.2's core schema; a list or mapping is a
     :class:`Composite` (no budgets value is one)."""
-    if isinstance(node, yaml.SequenceNode):
-        return Composite("list")
     if isinstance(node, yaml.MappingNode):
         return Composite("mapping")
+    if not isinstance(node, yaml.ScalarNode):  # the third kind of node: a sequence
+        return Composite("list")
     text = node.value
     if node.style:  # quoted or block scalar: text, whatever it looks like (plain: None or "")
         return text

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
@@ -102,9 +103,9 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
     """One budget for one model."""
     unit = " us" if budget.metric.endswith("_us") else ""
     value, why = metric_value(budget, profile)
-    common = {"budget": budget, "model": label, "source_path": profile.source.path}
+    verdict = partial(Verdict, budget=budget, model=label, source_path=profile.source.path)
     if value is None:
-        return Verdict(status="inconclusive", message=f"{budget.metric}: {why}", **common)
+        return verdict(status="inconclusive", message=f"{budget.metric}: {why}")
     shown = f"{budget.metric} = {fmt_number(value)}{unit}"
     problems: list[str] = []
     notes: list[str] = []
@@ -115,6 +116,11 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
             problems.append(f"over max {fmt_number(budget.max)}{unit}")
         else:
             notes.append(f"max {fmt_number(budget.max)}{unit}")
+    if budget.min is not None:
+        if value < budget.min:
+            problems.append(f"under min {fmt_number(budget.min)}{unit}")
+        else:
+            notes.append(f"min {fmt_number(budget.min)}{unit}")
     if budget.max_increase is not None:
         if base is None:
             inconclusive = no_base
@@ -147,14 +153,14 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
             problems.append(f"CPU fallback introduced: {', '.join(layers)}")
     if problems:
         status = "fail" if budget.level == "error" else "warn"
-        return Verdict(status=status, message=f"{shown}: {'; '.join(problems)}", value=value,
-                       baseline_value=base_value, layers=layers, source_line=line, **common)
+        return verdict(status=status, message=f"{shown}: {'; '.join(problems)}", value=value,
+                       baseline_value=base_value, layers=layers, source_line=line)
     if inconclusive:
         parts = [*notes, f"max_increase not judged: {inconclusive}"]
-        return Verdict(status="inconclusive", message=f"{shown}: {'; '.join(parts)}",
-                       value=value, baseline_value=base_value, **common)
-    return Verdict(status="pass", message=f"{shown}: {'; '.join(notes)}" if notes else shown,
-                   value=value, baseline_value=base_value, **common)
+        return verdict(status="inconclusive", message=f"{shown}: {'; '.join(parts)}",
+                       value=value, baseline_value=base_value)
+    return verdict(status="pass", message=f"{shown}: {'; '.join(notes)}" if notes else shown,
+                   value=value, baseline_value=base_value)
 
 
 def introduced_fallbacks(base: Profile, current: Profile) -> list[tuple[str, int | None]]:

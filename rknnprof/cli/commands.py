@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -84,6 +85,24 @@ class _TextBuffer(io.TextIOWrapper):
         return self._bytes.getvalue().decode("utf-8", "surrogatepass")
 
 
+_SIZE_UNITS = {"": 1e-9, "b": 1e-9, "kb": 1e-6, "mb": 1e-3, "gb": 1.0, "kib": 1024 / 1e9,
+               "mib": 1024 ** 2 / 1e9, "gib": 1024 ** 3 / 1e9}
+
+
+def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """``--model-size 1.9GB`` -> 1.9 (GB, decimal); bytes without a unit."""
+    import re
+
+    if value is None:
+        return None
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]i?[bB]|[bB])?\s*", value)
+    unit = (m.group(2) or "").lower() if m else ""
+    if m is None or unit not in _SIZE_UNITS or float(m.group(1)) <= 0:
+        raise click.BadParameter(f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes",
+                                 param=param)
+    return float(m.group(1)) * _SIZE_UNITS[unit]
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, metavar="[PATH|-]...",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True))
@@ -108,15 +127,21 @@ class _TextBuffer(io.TextIOWrapper):
               show_default=True, help="The value -f model-explorer gives each ONNX node.")
 @click.option("--graph-id", default="main_graph", show_default=True, metavar="NAME",
               help="The ONNX graph's name, for -f model-explorer.")
+@click.option("--model-size", callback=_model_size, metavar="SIZE", default=None,
+              help="An RKLLM model's size (1.9GB, 1900MB, bytes): the bytes each decode step "
+                   "reads, for the decode verdict against the DDR bandwidth (RKN090).")
 def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
             platform: str | None, bound_ratio: float, fail_on: str,
             select: tuple[str, ...], ignore: tuple[str, ...],
-            rule_option: dict[str, float], metric: str, graph_id: str) -> None:
+            rule_option: dict[str, float], metric: str, graph_id: str,
+            model_size: float | None) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
     PATH with a pipe reads stdin.
     """
+    if model_size is not None:
+        rule_option = {**rule_option, "RKN090.model_size_gb": model_size}
     from rknnprof.api import analyze as run_analysis
     from rknnprof.cli.gate import gate_findings, gate_line
     from rknnprof.cli.options import choose_format
@@ -312,7 +337,8 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    renderer("check", fmt)(result, buf, render_options(color, output))
+    options = replace(render_options(color, output), fail_on=fail_on)
+    renderer("check", fmt)(result, buf, options)
     emit(buf.getvalue(), output)
     ci_outputs.annotate_check(result, fmt, output)
     if summary:

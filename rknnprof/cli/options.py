@@ -26,7 +26,7 @@ LEVEL_ALIASES = {"warn": "warning"}
 """Other spellings ``--fail-on`` takes (the budgets file's ``level: warn``)."""
 
 
-class Vocabulary(click.Choice):
+class Vocabulary(click.Choice[str]):
     """``click.Choice`` that also takes aliases (``warn`` for ``warning``); help and shell
     completion offer only the canonical names."""
 
@@ -35,7 +35,7 @@ class Vocabulary(click.Choice):
         self.aliases = aliases
 
     def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> object:
+                ctx: click.Context | None) -> str:
         if isinstance(value, str):
             value = self.aliases.get(value.lower(), value)
         return super().convert(value, param, ctx)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rknnprof.compare.align import align
 from rknnprof.model import Layer, Profile, Target
@@ -124,6 +125,9 @@ def pct_change(delta: float | None, base: float | None) -> float | None:
     return delta / base * 100.0
 
 
-def by_abs_delta(items: list) -> list:
+Delta = TypeVar("Delta", LayerDelta, OpTypeDelta)
+
+
+def by_abs_delta(items: Iterable[Delta]) -> list[Delta]:
     """``items`` sorted by the absolute ``delta_us``, largest first."""
     return sorted(items, key=lambda d: -abs(d.delta_us))

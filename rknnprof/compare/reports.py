@@ -43,6 +43,9 @@ class ProfileComparison:
     """Sorted by |delta_us|, largest first."""
     op_types: tuple[OpTypeDelta, ...]
     """Sorted by |delta_us|, largest first."""
+    llm_rates: tuple[tuple[str, float | None, float | None], ...] = ()
+    """RKLLM profiles: (figure, BASE, CURRENT) for ``decode_tokens_per_s``,
+    ``prefill_tokens_per_s``, ``init_ms``, ``peak_memory_mb``; empty for other profiles."""
 
     @property
     def added(self) -> tuple[LayerDelta, ...]:
@@ -138,7 +141,20 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences=tuple(differences),
         layers=tuple(by_abs_delta(layers)),
         op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
+        llm_rates=llm_rates(base, current),
     )
+
+
+LLM_FIGURES = ("decode_tokens_per_s", "prefill_tokens_per_s", "init_ms", "peak_memory_mb")
+
+
+def llm_rates(base: Profile, current: Profile) -> tuple[tuple[str, float | None, float | None],
+                                                        ...]:
+    """The RKLLM figures of two runs side by side (empty unless both are RKLLM profiles)."""
+    if base.llm is None or current.llm is None:
+        return ()
+    return tuple((name, getattr(base.llm, name), getattr(current.llm, name))
+                 for name in LLM_FIGURES)
 
 
 def profile_total(profile: Profile) -> float | None:

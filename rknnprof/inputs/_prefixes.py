@@ -57,6 +57,12 @@ _END = r"(?: |$)"  # exactly one blank eaten: the message (the rest) keeps its l
 
 # threadtime (the default layout), matched over a whole chunk at once (re.M; blanks are
 # [ \t] so that no match crosses a line end): one tuple per line, optional prefix.
+def _id(digits: str) -> int:
+    """A pid or tid; a number no kernel gives (over 18 digits, damage) is -1, an unknown id,
+    rather than an int() that Python refuses past 4300 digits."""
+    return int(digits) if len(digits) <= 18 else -1
+
+
 # groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
 _H = r"[ \t]"
 THREADTIME_CHUNK = re.compile(
@@ -115,7 +121,7 @@ class OtherLayouts:
         if len(self.streams) > 4096:
             self.streams.clear()
         pid, tid = ids.replace("-", " ").split()
-        key = self.streams[ids] = (int(pid), int(tid))
+        key = self.streams[ids] = (_id(pid), _id(tid))
         return key
 
     def line(self, number: int, s: str) -> Line | None:
@@ -134,7 +140,7 @@ class OtherLayouts:
             m = _TIME.match(s)
             if m is not None:
                 level, tag, pid = m.groups()
-                return logcat_line(number, s[m.end() :], (int(pid), 0), level, tag, stats, "time")
+                return logcat_line(number, s[m.end() :], (_id(pid), 0), level, tag, stats, "time")
             m = _STUDIO.match(s)
             if m is not None:
                 ids, tag, level = m.groups()
@@ -146,7 +152,7 @@ class OtherLayouts:
             m = _LONG_HEADER.match(s)
             if m is not None:
                 pid, tid, level, tag = m.groups()
-                self.long_entry = ((int(pid), int(tid)), level, tag)
+                self.long_entry = ((_id(pid), _id(tid)), level, tag)
                 stats.logcat_format = stats.logcat_format or "long"
                 return None
         elif first == "-" and s.startswith("--------- ") and _DIVIDER.match(s):
@@ -166,7 +172,7 @@ def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
         m = _BRIEF.match(s)
         if m is not None:
             level, tag, pid = m.groups()
-            return logcat_line(number, s[m.end() :], (int(pid), 0), level, tag, stats, "brief")
+            return logcat_line(number, s[m.end() :], (_id(pid), 0), level, tag, stats, "brief")
         m = _TAG.match(s)
         if m is not None:
             level, tag = m.groups()
@@ -175,12 +181,12 @@ def _level_first(number: int, s: str, stats: ReadStats) -> Line | None:
         m = _THREAD.match(s)
         if m is not None:
             level, pid, tid = m.groups()
-            key = (int(pid), int(tid))
+            key = (_id(pid), _id(tid))
             return logcat_line(number, s[m.end() :], key, level, None, stats, "thread")
         m = _PROCESS.match(s)
         if m is not None:
             level, pid, msg, tag = m.groups()
-            return logcat_line(number, msg, (int(pid), 0), level, tag, stats, "process")
+            return logcat_line(number, msg, (_id(pid), 0), level, tag, stats, "process")
     elif second == " ":
         m = _RUNTIME.match(s)
         if m is not None:

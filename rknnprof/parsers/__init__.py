@@ -32,6 +32,7 @@ from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingParser
+from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
@@ -46,6 +47,8 @@ PARSERS: tuple[BlockParser, ...] = (
     KnownFailureParser(),
     FallbackWarningParser(),
     NpuLoadParser(),
+    # RKLLM statistics and init lines (before runtime info, which would take their versions)
+    RkllmParser(),
     AppTimeParser(),
     # measured per-layer tables: their headers are the most specific lines (a pipe-table header
     # is a header line with its own cell syntax)

@@ -194,6 +194,22 @@ class NoteEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class LlmStatsEvent:
+    """One RKLLM stage table (``I rkllm:  Stage  Total Time (ms)  Tokens …``) and the init-time
+    and memory lines around it; times in ms, memory in MB (None: not printed)."""
+
+    line: int
+    last_line: int
+    prefill_ms: float | None = None
+    prefill_tokens: int | None = None
+    generate_ms: float | None = None
+    generate_tokens: int | None = None
+    init_ms: float | None = None
+    peak_memory_mb: float | None = None
+    stream: Stream = None
+
+
+@dataclass(frozen=True, slots=True)
 class FailureEvent:
     """A line of the failures catalogue (``parsers/failure_catalogue.py``)."""
 
@@ -217,4 +233,5 @@ Event = (
     | AppTimeEvent
     | NoteEvent
     | FailureEvent
+    | LlmStatsEvent
 )

@@ -14,7 +14,7 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
-from rknnprof.model import Bound, Finding, Profile, Report, ReportWarning, Target
+from rknnprof.model import Bound, Finding, LlmRun, Profile, Report, ReportWarning, Target
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
     bound_items,
@@ -85,6 +85,8 @@ def kind_note(profile: Profile) -> str:
         return "ESTIMATE: build-time table, not measured on a board"
     if profile.layers:
         return ""
+    if profile.llm is not None:
+        return llm_summary(profile.llm)
     if is_benchmark(profile):
         return "benchmark runs only: no per-layer table in the log"
     if profile.ranking:
@@ -92,6 +94,23 @@ def kind_note(profile: Profile) -> str:
             return "op-type ranking only, cut short (no Total row): no per-layer table in the log"
         return "op-type ranking only: no per-layer table in the log"
     return "totals only (perf_debug=False?): no per-layer table in the log"
+
+
+def llm_summary(run: LlmRun) -> str:
+    """One line of RKLLM statistics: prefill and decode rates, init time, peak memory."""
+    def rate(value: float | None) -> str:
+        return f"{value:,.2f} tokens/s" if value is not None else "rate unknown"
+
+    parts = [f"RKLLM statistics ({run.generations} generation(s))"]
+    if run.prefill_tokens is not None:
+        parts.append(f"prefill {run.prefill_tokens} tokens at {rate(run.prefill_tokens_per_s)}")
+    if run.decode_steps is not None:
+        parts.append(f"decode {run.decode_steps} steps at {rate(run.decode_tokens_per_s)}")
+    if run.init_ms is not None:
+        parts.append(f"init {run.init_ms:,.0f} ms")
+    if run.peak_memory_mb is not None:
+        parts.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
+    return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if parts[1:] else "")
 
 
 # -- the summary ---------------------------------------------------------------------------------

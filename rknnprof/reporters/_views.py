@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Bound, Layer, OpTypeStat, Profile
 from rknnprof.reporters import _facts as F
 
@@ -188,9 +189,9 @@ def op_table(profile: Profile) -> TableView | None:
 
 
 def waterfall_table(profile: Profile) -> TableView | None:
-    """Where an inference's time goes (``Profile.waterfall``): one row per part, with its share
+    """Where an inference's time goes (``analysis.waterfall``): one row per part, with its share
     of the application's total and where the number comes from; None without a waterfall."""
-    fall = profile.waterfall
+    fall = waterfall_of(profile)
     if fall is None or not fall.total_us:
         return None
     steps = fall.steps

@@ -32,7 +32,7 @@ def render_junit(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     """One JUnit test case per budget (:func:`rknnprof.reporters.junit.render_check_junit`)."""
     from rknnprof.reporters.junit import render_check_junit
 
-    render_check_junit(result, out)
+    render_check_junit(result, out, options.fail_on)
 
 
 def counts(result: CheckResult) -> str:

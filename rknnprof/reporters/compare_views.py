@@ -50,8 +50,19 @@ def change_note(d: LayerDelta) -> str:
 
 def headline(comp: ProfileComparison) -> str:
     model = f"{comp.model}: " if comp.model else ""
+    if comp.llm_rates:
+        return model + " · ".join(_llm_change(*rate) for rate in comp.llm_rates[:2])
     return (f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
             f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})")
+
+
+def _llm_change(name: str, base: float | None, current: float | None) -> str:
+    """``decode 8.13 → 9.09 tokens/s (+11.8%)``."""
+    label, unit = name.split("_", 1)[0], "tokens/s" if name.endswith("per_s") else name[-2:]
+    b = f"{base:,.2f}" if base is not None else "-"
+    c = f"{current:,.2f}" if current is not None else "-"
+    change = f" ({(current - base) / base * 100:+.1f}%)" if base and current is not None else ""
+    return f"{label} {b} → {c} {unit}{change}"
 
 
 def summary_counts(comp: ProfileComparison) -> str:

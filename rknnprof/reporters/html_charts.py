@@ -10,7 +10,8 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from rknnprof.model import Layer, Profile, Target, Waterfall
+from rknnprof.analysis.waterfall import Waterfall
+from rknnprof.model import Layer, Profile, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters._views import TableView
 
@@ -247,7 +248,7 @@ _STEP_CLASS = {"npu_layers": "b-compute", "cpu_layers": "b-cpu"}
 
 
 def waterfall_card(fall: Waterfall) -> str:
-    """A waterfall of one inference's time (``Profile.waterfall``): one row per part, each bar
+    """A waterfall of one inference's time (``analysis.waterfall``): one row per part, each bar
     starting where the previous one ended, so the last ends at the application's total; the
     parts outside the layers in the ``balanced`` colour. Text and hover from ``html.escape``."""
     total = fall.total_us or 1.0

@@ -64,9 +64,13 @@ def _bump(suite: ET.Element, attr: str) -> None:
     suite.set(attr, str(int(suite.get(attr, "0")) + 1))
 
 
-def render_check_junit(result: CheckResult, out: TextIO) -> None:
-    """``check`` verdicts as JUnit XML."""
+def render_check_junit(result: CheckResult, out: TextIO, fail_on: str = "error") -> None:
+    """``check`` verdicts as JUnit XML. The failures are the verdicts that make the exit code 1:
+    failed error budgets, also broken warn budgets under ``--fail-on warning``, none under
+    ``--fail-on never``."""
     root = ET.Element("testsuites", name="rknnprof check")
+    failing = {"never": ()}.get(fail_on, ("fail", "warn") if fail_on in ("warning", "info")
+                                else ("fail",))
     suites: dict[str, ET.Element] = {}
     for v in result.verdicts:
         suite = suites.get(v.model)
@@ -74,7 +78,7 @@ def render_check_junit(result: CheckResult, out: TextIO) -> None:
             suite = suites[v.model] = _suite(root, f"rknnprof budgets: {v.model}")
         case = _case(suite, _classname(v.model), v.budget.label)
         _bump(suite, "tests")
-        if v.status == "fail":
+        if v.status in failing:
             _bump(suite, "failures")
             failure = ET.SubElement(case, "failure", message=_clean(v.message), type="budget")
             failure.text = _clean(f"{v.model}: {v.message}")

@@ -130,11 +130,12 @@ class TableReporter(Reporter):
             console.print(terminal_text(line))
         bounds = F.bound_items(profile)
         if bounds:
-            line = Text("bound: ")
+            bound_line = Text("bound: ")
             for i, (bound, share) in enumerate(bounds):
-                line.append("  " if i else "")
-                line.append(f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}", style=BOUND_STYLE[bound])
-            console.print(line)
+                bound_line.append("  " if i else "")
+                bound_line.append(f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}",
+                                  style=BOUND_STYLE[bound])
+            console.print(bound_line)
         win = F.biggest_win(profile)
         if win:
             console.print(terminal_text(win, "bold green"))

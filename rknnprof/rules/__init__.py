@@ -38,6 +38,7 @@ from rknnprof.rules import (
     failures,
     fallback,
     graph,
+    llm,
     mac_usage,
     normalisation,
     operators,
@@ -65,6 +66,7 @@ RULES: tuple[Rule, ...] = (
     *resolution.RULES,
     *normalisation.RULES,
     *failures.RULES,
+    *llm.RULES,
 )
 
 __all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",

@@ -109,7 +109,7 @@ def padded(channels: int, multiple: int) -> int:
 
 def misaligned(channels: int, multiple: int | None) -> bool:
     """True when ``channels`` is not a multiple of ``multiple`` (False when that is unknown)."""
-    return bool(multiple) and channels % multiple != 0
+    return bool(multiple and channels % multiple != 0)
 
 
 def feeds(producer: Layer, consumer: Layer) -> bool:
@@ -120,7 +120,7 @@ def feeds(producer: Layer, consumer: Layer) -> bool:
     """
     produced = out_shape(producer)
     inputs = consumer.input_shapes
-    return produced is not None and bool(inputs) and produced in inputs
+    return produced is not None and inputs is not None and produced in inputs
 
 
 def following(layers: Sequence[Layer], index: int, window: int) -> Sequence[Layer]:
@@ -131,7 +131,7 @@ def following(layers: Sequence[Layer], index: int, window: int) -> Sequence[Laye
 def single_core_slot(layer: Layer) -> bool:
     """WorkLoad ``100%/0%/0%``: all the layer's work on core 0 (False without a WorkLoad)."""
     load = layer.workload_pct
-    return bool(load) and load[0] > 0 and not any(slot > 0 for slot in load[1:])
+    return bool(load and load[0] > 0 and not any(slot > 0 for slot in load[1:]))
 
 
 def multi_core_run(profile: Profile) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rknnprof.model import Finding, Profile, Severity
 
 if TYPE_CHECKING:
-    pass
+    from rknnprof.platforms import Platform
 
 CODE_PATTERN = re.compile(r"^RKN\d{3}$")
 
@@ -25,8 +25,8 @@ CODE_PATTERN = re.compile(r"^RKN\d{3}$")
 class RuleContext:
     """What a check may look at besides the profile."""
 
-    platform: Any = None
-    """``rknnprof.platforms.Platform`` for the profile's SoC, or None when unknown."""
+    platform: Platform | None = None
+    """The platform facts for the profile's SoC, or None when unknown."""
     options: dict[str, Any] = field(default_factory=dict)
     """Thresholds overridable from the command line (documented per rule)."""
 

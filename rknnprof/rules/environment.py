@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rknnprof.analysis.savings import Saving, from_fraction, from_removal
-from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target, Waterfall
+from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
+from rknnprof.analysis.waterfall import Waterfall, waterfall_of
+from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -38,12 +39,13 @@ def _finding(message: str, fix: str, saving: float | Saving, total: float, estim
     if isinstance(saving, Saving):
         fields = saving.fields()
     else:
-        fields = {"est_saving_us": saving, "basis": basis, "confidence": confidence}
-    amount = float(fields["est_saving_us"])  # type: ignore[arg-type]
+        fields = SavingFields(est_saving_us=saving, saving_by_layer=(), basis=basis,
+                              confidence=confidence)
+    amount = float(fields["est_saving_us"])
     return Finding(code="RKN050", name=NAME,
                    severity=grade(amount, total, cap=Severity.WARNING) if amount else untimed,
                    message=message, fix=fix, layer_ids=layer_ids, estimate=estimate,
-                   source=source, **fields)  # type: ignore[arg-type]
+                   source=source, **fields)
 
 
 FIX_CLOCKS = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
@@ -135,7 +137,7 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
                            "0: unknown clock", source)
     platform = context.platform
     peak = platform.freq_mhz if platform is not None else None
-    if not known or not peak:
+    if platform is None or not known or not peak:
         return
     mhz = max(known) / 1e6
     if mhz >= peak * opt(context, "RKN050", "min_freq_ratio", 0.95):
@@ -176,10 +178,10 @@ WATERFALL_FIX = (ZERO_COPY + "; do resize and colour conversion on the RGA (libr
 
 def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """The application's own time (or rknn_benchmark's Avg Time) against the table's total;
-    when the application also timed its calls, the parts of it (``Profile.waterfall``)."""
+    when the application also timed its calls, the parts of it (``analysis.waterfall``)."""
     table = float(profile.reported_total_time_us or profile.total_time_us or 0.0)
     bench = profile.benchmark
-    fall = profile.waterfall
+    fall = waterfall_of(profile)
     if fall is not None and profile.app_calls:
         yield from _waterfall_finding(fall, context)
         return

@@ -13,7 +13,7 @@ from rknnprof.analysis.savings import (
     merged,
 )
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
-from rknnprof.platforms import all_platforms, dtype_bytes
+from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -92,23 +92,24 @@ def _round_trip(profile: Profile, run: list[int]) -> tuple[int, list[Layer]]:
     return switches, converts
 
 
-def _transpose_reason(layer: Layer, platform: object) -> str | None:
+def _transpose_reason(layer: Layer, platform: Platform | None) -> str | None:
     shape = layer.input_shapes[0] if layer.input_shapes else None
     limit = platform.limit("transpose_max_hw") if platform is not None else None
-    if not shape or len(shape) < 3 or not limit:
+    if platform is None or not shape or len(shape) < 3 or not limit:
         return None
     hw = shape[-2] * shape[-1]
     if hw <= limit:
         return None
     others = sorted(
-        {p.family for p in all_platforms().values() if (p.limit("transpose_max_hw") or 0) >= hw}
+        {p.family for p in all_platforms().values()
+         if p.family and (p.limit("transpose_max_hw") or 0) >= hw}
     )
     also = f" ({', '.join(others)} allow it)" if others else ""
     return (f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose "
             f"limit {limit}{also}")
 
 
-def _resize_reason(layer: Layer, platform: object) -> str:
+def _resize_reason(layer: Layer, platform: Platform | None) -> str:
     src = layer.input_shapes[0] if layer.input_shapes else None
     dst = layer.output_shapes[0] if layer.output_shapes else None
     lo = platform.limit("resize_factor_min") if platform is not None else None
@@ -123,7 +124,8 @@ def _resize_reason(layer: Layer, platform: object) -> str:
             "align_corners; linear+align_corners in FP16 fell back on RK3588 (#514)")
 
 
-def _reasons(op: str, layers: list[Layer], profile: Profile, platform: object) -> list[str]:
+def _reasons(op: str, layers: list[Layer], profile: Profile,
+             platform: Platform | None) -> list[str]:
     reasons: list[str] = []
     names = {la.full_name for la in layers if la.full_name}
     for name, reason in profile.fallback_warnings:

@@ -137,6 +137,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         if not saving.total_us:
             continue
         align = alignment(layer, context)
+        if align is None:  # aligned_cycles found a row, so this does not happen
+            continue
         time = layer.time_us or 0.0
         computed = (f"{geometry.in_c} input channels are computed as "
                     f"{padded(geometry.in_c, align.conv_in)}" if "input" in what else

@@ -111,6 +111,11 @@ EXTRA_SEEDS: list[bytes] = [
     # a Markdown pipe table (tests/data/grammars holds the others)
     b"| ID OpType DataType Target Time(us) |  |  |  |  |\n|---|---|---|---|---|\n"
     b"| 1 | InputOperator | UINT8 | CPU | 17 |\n\n| 2 | ConvRelu | UINT8 | NPU | 192 |\n",
+    # RKLLM statistics
+    b"I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.9.8, platform: RK3588\n"
+    b"I rkllm:  Stage         Total Time (ms)  Tokens    Time per Token (ms)      Tokens per Second\n"
+    b"I rkllm:  Prefill       160.00           32        5.00                     200.00\n"
+    b"I rkllm:  Generate      6400.00          129       49.61                    20.16\n",
 ]
 """Hand-written logs for families the corpus and sample_logs do not hold; keep one per family."""
 

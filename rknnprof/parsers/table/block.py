@@ -56,6 +56,11 @@ BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
 """Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
 without them is complete. Any other column missing from a row is warned about."""
+MAX_ROWS_PER_TABLE = 100_000
+"""Rows read per table: real models have hundreds to a few thousand layers; an endless stream
+of rows after one header stops growing memory here (a warning says so)."""
+MAX_SKIPPED_PER_TABLE = 1_000
+"""Unreadable rows kept per table (the assembly keeps 50 per profile in ``skipped_rows``)."""
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
 
@@ -78,6 +83,7 @@ class TableBlock(Block):
         self.prefix_len = 0
         self.layers: list[Layer] = []
         self.skipped: list[SkippedRow] = []
+        self.rows_capped = self.skips_capped = False
         self.notes: list[tuple[int, str]] = []
         self.pending: tuple[int, list[str], RowParse] | None = None
         self.intruder: int | None = None
@@ -180,7 +186,7 @@ class TableBlock(Block):
                     "npu", "total", "time"}
         lost = [c.header for c in parse.missing if c.key in required]
         if lost:
-            self.skipped.append(skipped(number, " ".join(tokens),
+            self._skip(skipped(number, " ".join(tokens),
                                           f"row cut short: no {', '.join(lost)}"))
             return
         self._append(number, parse.values)
@@ -199,12 +205,26 @@ class TableBlock(Block):
         try:
             layer = build_layer(values, number)
         except NumberOutOfRange as e:  # 400-digit times, 20-digit ids: damage, not data
-            self.skipped.append(skipped(number, " ".join(values.values()), str(e)))
+            self._skip(skipped(number, " ".join(values.values()), str(e)))
+            return
+        if len(self.layers) >= MAX_ROWS_PER_TABLE:  # an endless stream of rows after a header
+            if len(self.layers) == MAX_ROWS_PER_TABLE and not self.rows_capped:
+                self.rows_capped = True
+                self.notes.append((number, f"more than {MAX_ROWS_PER_TABLE:,} rows in one "
+                                           "table: the rest are not read"))
             return
         self.layers.append(layer)
 
+    def _skip(self, row: SkippedRow) -> None:
+        if len(self.skipped) < MAX_SKIPPED_PER_TABLE:
+            self.skipped.append(row)
+        elif not self.skips_capped:
+            self.skips_capped = True
+            self.notes.append((row.line, f"more than {MAX_SKIPPED_PER_TABLE:,} unreadable rows "
+                                         "in one table: the rest are not kept"))
+
     def damaged(self, line: Line, reason: str) -> None:
-        self.skipped.append(skipped(line.number, line.text, reason))
+        self._skip(skipped(line.number, line.text, reason))
 
     def _row(self, line: Line, body: str) -> None:
         assert self.columns is not None
@@ -215,7 +235,7 @@ class TableBlock(Block):
         tokens = body.split()
         parse = parse_tokens(tokens, self.columns)
         if parse.error:
-            self.skipped.append(skipped(line.number, body, parse.error))
+            self._skip(skipped(line.number, body, parse.error))
         elif parse.missing:
             self.pending = (line.number, tokens, parse)
         else:
@@ -329,7 +349,7 @@ class TableBlock(Block):
         else:
             return False
         self._flush()
-        self.skipped.append(skipped(line.number, body, reason))
+        self._skip(skipped(line.number, body, reason))
         return True
 
     def take_over(self, carried: object) -> None:

@@ -239,8 +239,15 @@ def failure_fixtures() -> dict[str, list[str]]:
     clean table; the _ok log is the same table without it."""
     refused = ["E RKNN: [10:00:00.100] Not support core mask: 3, fallback to single core auto "
                "mode"]
+    # RKN090: an RKLLM stage table (128 decode steps in 6400 ms: 20 tokens/s); _ok: a table
+    llm = ["I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.9.8, platform: RK3588",
+           "I rkllm:  Stage         Total Time (ms)  Tokens    Time per Token (ms)      "
+           "Tokens per Second",
+           "I rkllm:  Prefill       160.00           32        5.00                     200.00",
+           "I rkllm:  Generate      6400.00          129       49.61                    20.16"]
     return {"RKN080": [*info(), *refused, *table(clean())],
-            "RKN080_ok": [*info(), *table(clean())]}
+            "RKN080_ok": [*info(), *table(clean())],
+            "RKN090": llm, "RKN090_ok": [*info(), *table(clean())]}
 
 
 def silent() -> dict[str, list[str]]:

@@ -1,0 +1,157 @@
+"""RKLLM runtime statistics (rknn-llm on the same NPU, ``RKLLM_LOG_LEVEL=1``), every line behind
+``I rkllm: `` (stripped by ``lines`` into level ``I``, tag ``rkllm``):
+
+* init lines: ``rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, platform: RK3588``
+  and ``rkllm-toolkit version: 1.2.1, max_context_limit: 4096, npu_core_num: 3, …`` -> an
+  :class:`~rknnprof.parsers.events.InfoEvent` (runtime = librkllmrt, driver, toolkit, platform);
+* the stage table after each generation, in three known variants:
+
+  - v1.1: ``Stage  Total Time (ms)  Tokens  Time per Token (ms)  Tokens per Second``, rows
+    ``Init  189073.94  /  /  /``, ``Prefill  1523.53  47  32.42  30.85``, ``Generate …``, then
+    ``Memory Usage (GB)`` and its value on the next line;
+  - v1.2: ``Model init time (ms)  3361.48`` before the table (no Init row), ``Peak Memory
+    Usage (GB)`` after it;
+  - 1.3.0: as v1.2 with ``Peak Memory Usage (MB)``.
+
+  -> one :class:`~rknnprof.parsers.events.LlmStatsEvent` per table. The printed Time per
+  Token and Tokens per Second columns are not read: the assembler derives the rates from the
+  totals (decode steps = Generate tokens - 1).
+
+The driver-too-low warning (``Warning: Your rknpu driver version is too low, please upgrade
+to 0.9.7``) is a line of the failures catalogue (``known_failures``), not read here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, ClassVar
+
+from rknnprof.model import Versions
+from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.events import InfoEvent, LlmStatsEvent
+from rknnprof.parsers.table.tokens import is_rule
+
+if TYPE_CHECKING:
+    from rknnprof.inputs.lines import Line
+    from rknnprof.parsers.events import Event
+
+FAMILY = "rkllm-runtime"
+_RUNTIME = re.compile(r"rkllm-runtime version:\s*(?P<runtime>[\w.]+)"
+                      r"(?:.*?rknpu driver version:\s*(?P<driver>[\w.]+))?"
+                      r"(?:.*?platform:\s*(?P<platform>\w+))?")
+_TOOLKIT = re.compile(r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
+                      r"(?:.*?target_platform:\s*(?P<platform>\w+))?")
+_HEADER = re.compile(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
+_ROW = re.compile(r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
+                  r"(?P<tokens>\d+\b|/)")
+_INIT_TIME = re.compile(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
+_MEMORY = re.compile(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
+_NUMBER = re.compile(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
+_OWN_PREFIX = re.compile(r"^[DIWE] rkllm: ?")
+
+
+def _text(line: Line) -> str:
+    """The line without an ``I rkllm: `` left behind another prefix (``lines`` strips one)."""
+    text = line.text
+    return _OWN_PREFIX.sub("", text, count=1) if "rkllm:" in text else text
+
+
+def _info(line: Line) -> InfoEvent | None:
+    text = line.text
+    if "rkllm-runtime version" in text and (m := _RUNTIME.search(text)):
+        versions = Versions(runtime=m["runtime"], driver=m["driver"])
+    elif "rkllm-toolkit version" in text and (m := _TOOLKIT.search(text)):
+        versions = Versions(toolkit=m["toolkit"])
+    else:
+        return None
+    platform = m["platform"].lower() if m["platform"] else None
+    evidence = f"platform: {m['platform']}" if platform else None
+    return InfoEvent(line.number, versions, platform, evidence, line.stream)
+
+
+class _InfoLine(Block):
+    def __init__(self, event: InfoEvent) -> None:
+        self.event = event
+
+    def feed(self, line: Line) -> bool:
+        return False
+
+    def close(self) -> list[Event]:
+        return [self.event]
+
+
+class _StageTable(Block):
+    """``Model init time`` (v1.2+), the stage table, the memory lines, and their rules."""
+
+    def __init__(self, line: Line) -> None:
+        self.stream = line.stream
+        self.first_line = self.last_line = line.number
+        self.values: dict[str, float | int | None] = {}
+        self.memory_unit: str | None = None
+        """``GB``/``MB`` after a memory title line, until its value line."""
+        self.saw_table = False
+        self.feed(line)
+
+    def feed(self, line: Line) -> bool:
+        text = _text(line)
+        s = text.strip()
+        if not s or is_rule(s):
+            pass
+        elif self.memory_unit is not None and (m := _NUMBER.match(text)):
+            value = float(m["value"])
+            self.values["peak_memory_mb"] = value * 1024 if self.memory_unit == "GB" else value
+            self.memory_unit = None
+        elif m := _INIT_TIME.match(text):
+            if self.saw_table:  # the next generation's statistics
+                return False
+            self.values["init_ms"] = float(m["ms"])
+        elif _HEADER.match(text):
+            if self.saw_table:
+                return False
+            self.saw_table = True
+        elif self.saw_table and (m := _ROW.match(text)):
+            stage = m["stage"].lower()
+            key = "init" if stage == "init" else stage
+            self.values[f"{key}_ms"] = float(m["ms"])
+            if m["tokens"] != "/":
+                self.values[f"{key}_tokens"] = int(m["tokens"])
+        elif self.saw_table and (m := _MEMORY.match(text)):
+            self.memory_unit = m["unit"]
+        else:
+            return False
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        if not self.saw_table:
+            return []
+        v = self.values
+        return [LlmStatsEvent(
+            line=self.first_line, last_line=self.last_line,
+            prefill_ms=v.get("prefill_ms"), prefill_tokens=v.get("prefill_tokens"),  # type: ignore[arg-type]
+            generate_ms=v.get("generate_ms"), generate_tokens=v.get("generate_tokens"),  # type: ignore[arg-type]
+            init_ms=v.get("init_ms"), peak_memory_mb=v.get("peak_memory_mb"),
+            stream=self.stream,
+        )]
+
+
+class RkllmParser(BlockParser):
+    family: ClassVar[str] = FAMILY
+    detection: ClassVar[str] = (
+        "`I rkllm:` lines: `rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, "
+        "platform: RK3588`, and the stage table `Stage  Total Time (ms)  Tokens  Time per Token "
+        "(ms)  Tokens per Second` (v1.1 Init row; v1.2 `Model init time (ms)`, `Peak Memory "
+        "Usage (GB)`; 1.3.0 `(MB)`)")
+    fields: ClassVar[str] = (
+        "an LLM profile: prefill and decode tokens/s (decode steps = Generate tokens - 1), init "
+        "time, peak memory, runtime/driver/toolkit versions and platform")
+
+    def opens(self, line: Line) -> Block | None:
+        text = _text(line)
+        if "rkllm" in text and (info := _info(line)) is not None:
+            return _InfoLine(info)
+        if "Model init time" in text and _INIT_TIME.match(text):
+            return _StageTable(line)
+        if "Total Time (ms)" in text and _HEADER.match(text):
+            return _StageTable(line)
+        return None

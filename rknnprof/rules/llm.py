@@ -1,0 +1,80 @@
+"""RKN090 llm-decode: how close an RKLLM decode runs to the DDR bound."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rknnprof.model import Finding, Profile, Severity
+from rknnprof.rules._util import opt
+from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.sources import issue, sources
+
+CODE = "RKN090"
+SOURCE = sources(issue("airockchip/rknn-llm", 27, "decode speed and DDR frequency"),
+                 issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"))
+
+
+def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    """
+    What it finds:
+        RKLLM profiles (``rkllm-runtime``): the decode rate against the platform's DDR
+        bandwidth. Decode is memory-bound: every step reads the model's weights once, so the
+        bytes per token are the model size (``--model-size``, or ``RKN090.model_size_gb``), and
+        the DDR peak over them bounds the tokens per second.
+
+    Why it costs time:
+        A decode far below the bound points at something other than the weights' bytes: a
+        lowered DDR or NPU clock, the CPU doing part of the work, a long context (the KV cache
+        is read too), or another process sharing the DDR.
+
+    Example:
+        decode runs at 8.13 tokens/s (101 steps in 12,419 ms); each step reads the model's
+        1.90 GB of weights: 15.4 GB/s, 46% of rk3588's DDR peak 33.8 GB/s (bound 17.8
+        tokens/s)
+
+    How to fix:
+        Close to the bound: a smaller model or lower-bit weights (W4A16) is the only way up.
+        Far from it: lock the DDR/NPU frequencies (scaling_frequency.sh), check the driver
+        version, and keep other DDR users idle.
+
+    Estimate:
+        None: a verdict, 0 us (the tokens per second at the bound are in the message).
+    """
+    run = profile.llm
+    if run is None or run.decode_tokens_per_s is None:
+        return
+    size_gb = opt(context, CODE, "model_size_gb", None)
+    platform = context.platform
+    peak = platform.ddr_bandwidth_gbs if platform is not None else None
+    name = platform.name if platform is not None else ""
+    rate = run.decode_tokens_per_s
+    message = (f"decode runs at {rate:.2f} tokens/s ({run.decode_steps} steps in "
+               f"{run.generate_ms:,.0f} ms)")
+    if size_gb:
+        gbs = size_gb * rate
+        message += f"; each step reads the model's {size_gb:.2f} GB of weights: {gbs:.1f} GB/s"
+        if peak:
+            message += (f", {gbs / peak:.0%} of {name}'s DDR peak {peak:g} GB/s "
+                        f"(bound {peak / size_gb:.1f} tokens/s)")
+        else:
+            message += " (the platform's DDR bandwidth is unknown: give --platform)"
+    else:
+        message += ("; decode is memory-bound (each step reads the weights once): give "
+                    "--model-size to compare it with the DDR bandwidth")
+        if peak:
+            message += f" ({name}: {peak:g} GB/s peak)"
+    yield Finding(
+        code=CODE, name="llm-decode", severity=Severity.INFO, message=message,
+        fix=("close to the bound: a smaller model or lower-bit weights (W4A16); far from it: "
+             "lock the DDR/NPU frequencies, check the driver, keep other DDR users idle"),
+        est_saving_us=0.0, estimate="a verdict: no saving",
+        basis="the decode rate against DDR peak / model size: no saving", source=SOURCE,
+    )
+
+
+RULES = (
+    Rule(CODE, "llm-decode", Severity.WARNING,
+         "RKLLM decode rate against the DDR bound (model size / DDR bandwidth)",
+         check_llm_decode, source=SOURCE,
+         basis="none: a verdict (0 us)", confidence="low (0 us claimed)"),
+)
