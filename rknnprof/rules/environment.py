@@ -4,6 +4,7 @@ time spent outside the per-layer table (input/output copies, cache sync)."""
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
@@ -119,6 +120,54 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
         0.0, 0.0, "0: a measurement caveat", sources(cite("guide", "§8.1.1")),
         layer_ids=tuple(i for slow, fast in pairs for i in (slow.id, fast.id)),
         basis="same-shape, same-cycle siblings in this table differ 2x or more")
+
+
+SLOW_PACE = 4.0
+"""A layer whose time per cycle is at least this many times the table's median is a
+re-measure case (time per cycle is 0.9-4.5 ns as a median on the corpus, no corpus layer
+reaches 6x it and 1% of the frame above it)."""
+MIN_PACED = 8
+"""Layers with cycles the median needs before any layer is judged against it."""
+
+
+def _slow_for_cycles(profile: Profile, total: float) -> list[tuple[Layer, float]]:
+    """(layer, times the median pace) for NPU layers (50 us or more, with NPU cycles) whose
+    time per max(DDR, NPU) cycle is at least :data:`SLOW_PACE` x the table's median and whose
+    time above the median pace is at least 1% of the frame. An unseen RK3588 yolov8n table:
+    #4 ConvExSwish 12,009 us for 698,639 cycles, 8.2x the median pace of its 66 convs."""
+    paced = [(layer, (layer.time_us or 0.0) / max(layer.ddr_cycles or 0, layer.npu_cycles or 0))
+             for layer in profile.layers
+             if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50]
+    if len(paced) < MIN_PACED:
+        return []
+    median = statistics.median(pace for _, pace in paced)
+    return sorted(((layer, pace / median) for layer, pace in paced
+                   if pace >= SLOW_PACE * median
+                   and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace
+                   >= 0.01 * total), key=lambda item: -(item[0].time_us or 0.0))
+
+
+def _paced_outliers(profile: Profile, total: float) -> Iterator[Finding]:
+    if profile.frames != 1 or not profile.measured or not total:
+        return
+    slow = _slow_for_cycles(profile, total)
+    if not slow:
+        return
+    shown = "; ".join(
+        f"{label(layer)} {us(layer.time_us or 0)} for "
+        f"{max(layer.ddr_cycles or 0, layer.npu_cycles or 0):,} cycles ({ratio:.1f}x)"
+        for layer, ratio in slow[:3])
+    more = f"; +{len(slow) - 3} more" if len(slow) > 3 else ""
+    yield _finding(
+        f"one frame only, and {len(slow)} layer(s) take at least {SLOW_PACE:.0f}x this table's "
+        f"median time per cycle: {shown}{more}. The cycles follow from the shapes, the time is "
+        "measured: a time far above what the cycles explain may be a one-off stall; re-measure "
+        "before acting on it",
+        f"re-measure: {FIX_CLOCKS}, then capture several inferences (RKNN_LOG_LEVEL=4 prints one "
+        "table per rknn_run; rknnprof merges them into per-layer medians)",
+        0.0, 0.0, "0: a measurement caveat", sources(cite("guide", "§8.1.1")),
+        layer_ids=tuple(layer.id for layer, _ in slow),
+        basis="time per cycle against this table's median")
 
 
 def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -260,7 +309,8 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         names each part of that time (the waterfall: run overhead, copies, the rest); (e)
         Input/OutputOperator taking at least 3% of the frame (RKN050.io_share); (f) in a
         single-frame table, layers taking at least twice (and 100 us more than) a sibling with
-        the same op type, printed shapes and cycles: re-measure.
+        the same op type, printed shapes and cycles, or at least 4x the table's median time
+        per cycle (and 1% of the frame above it): re-measure.
 
     Why it costs time:
         Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables
@@ -295,6 +345,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
     yield from _driver(profile)
     yield from _profiling_overhead(profile)
     yield from _outliers(profile, total)
+    yield from _paced_outliers(profile, total)
 
 
 RULES = (

@@ -186,3 +186,19 @@ def test_post_processing_leaves_attention_softmax_alone() -> None:
     ranking = (OpTypeStat("exMatMul", 24, 0, 9000, 9000), OpTypeStat("Softmax", 12, 0, 3000, 3000))
     assert not list(check(Profile(SourceSpan("x"), "t", ranking=ranking,
                                   reported_total_time_us=20000), RuleContext()))
+
+
+def test_environment_flags_a_layer_far_slower_than_its_cycles() -> None:
+    # RKN050_paced: #9 ConvRelu 64->96 3x3 takes 3,456 us for 345,600 cycles (10.0 ns per
+    # cycle); the table's other convs run at 1.25 ns per cycle (time = cycles / 1000 / 0.8)
+    [paced] = [f for f in findings("RKN050_paced", "RKN050") if "time per cycle" in f.basis]
+    assert paced.layer_ids == (9,)
+    assert paced.est_saving_us == 0.0
+    assert "#9 ConvRelu (Conv:/neck/wide/Conv) 3,456 us for 345,600 cycles (8.0x)" in paced.message
+    assert paced.fix.startswith("re-measure")
+
+
+def test_environment_leaves_a_table_at_one_pace_alone() -> None:
+    # the RKN070 fixture: fewer than 8 paced layers; RKN072's: all at the default pace
+    for name in ("RKN070", "RKN072_ok", "RKN050"):
+        assert not [f for f in findings(name, "RKN050") if "time per cycle" in f.basis]

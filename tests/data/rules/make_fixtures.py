@@ -336,6 +336,11 @@ def expert_fixtures() -> dict[str, list[str]]:
     f["RKN072"] = [*info(), *table(clean(extra=norm))]
     f["RKN072_ok"] = [*info(), *table(clean(extra=[norm[1][:3] + (c64, c64) + norm[1][5:],
                                                    *norm[3:]]))]
+    # RKN050_paced: nine 64->64 3x3 convs at the default pace (230,400 cycles, 288 us) and a
+    # 64->96 3x3 conv (345,600 cycles) at 3,456 us: 8x the median time per cycle
+    paced = [conv("ConvRelu", 64, 64, 80, name=f"Conv:/neck/conv{i}/Conv") for i in range(6)]
+    paced.append(conv("ConvRelu", 64, 96, 80, time=3456, name="Conv:/neck/wide/Conv"))
+    f["RKN050_paced"] = [*info(), *freqs(), *table(clean(extra=paced))]
     f["RKN050_outside"] = [*info(), "rknn_run", *table(rows),
                            f"Total inference time (in milliseconds, 4 decimal places): "
                            f"{app_ms:.4f} ms"]
