@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rknnprof import model
 from rknnprof.errors import InputError
+from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.inputs.sanitize import clean
 from rknnprof.schema import SCHEMA_VERSION, report_from_dict, report_to_dict
 
@@ -65,10 +66,11 @@ def _refuse_constant(name: str) -> None:
 
 
 def _clean_strings(value: object) -> object:
-    """Every string of a loaded report through the input boundary (``inputs.sanitize``): a
-    saved report is as foreign as a log, and its names reach the terminal too."""
-    if isinstance(value, str):
-        return clean(value)
+    """Every string of a loaded report through the input boundary (``inputs.sanitize``) and
+    the log reader's length cap: a saved report is as foreign as a log, and its names reach
+    the terminal too."""
+    if isinstance(value, str):  # capped as a log line is (inputs.lines.MAX_LINE_CHARS)
+        return clean(value[:MAX_LINE_CHARS])
     if isinstance(value, dict):
         return {clean(k): _clean_strings(v) for k, v in value.items()}
     if isinstance(value, list):

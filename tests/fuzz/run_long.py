@@ -18,6 +18,7 @@ import argparse
 import multiprocessing as mp
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -147,19 +148,30 @@ def chromium_check(html_dir: Path) -> tuple[int, list[str]]:
         print("  chromium not found: HTML script execution not checked")
         return 0, []
     executed, loaded = [], 0
+    control = html_dir / "0-positive-control.html"  # a page that does run the payload
+    control.write_text(f"<!DOCTYPE html><html><body><img src=x onerror=\"{H._JS}\"></body></html>")
+    if not _executed(browser, control):
+        print("  chromium ran no script on the positive control: the check would see nothing")
+        return 0, ["positive control not detected"]
+    control.unlink()
     for page in sorted(html_dir.glob("*.html")):
         try:
-            dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                                  "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
-                                 capture_output=True, text=True, timeout=60).stdout
+            if _executed(browser, page):
+                executed.append(page.name)
+            loaded += 1
         except subprocess.TimeoutExpired:
             executed.append(f"{page.name}: timeout")
-            continue
-        loaded += 1
-        head = dom[: dom.find(">") + 1] if "<html" in dom[:200] else dom[:200]
-        if H.PWNED in head or "<html" not in dom:
-            executed.append(page.name)
     return loaded, executed
+
+
+def _executed(browser: str, page: Path) -> bool:
+    """Whether an injected script ran: the attribute it sets is on Chromium's <html> element
+    (the DOM after scripts ran), or the page did not load at all."""
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120).stdout
+    tag = re.search(r"<html[^>]*>", dom)
+    return tag is None or H.PWNED in tag.group()
 
 
 def main() -> None:
