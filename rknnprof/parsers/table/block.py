@@ -56,7 +56,7 @@ BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
 """Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
 without them is complete. Any other column missing from a row is warned about."""
-MAX_ROWS_PER_TABLE = 100_000
+MAX_ROWS_PER_TABLE = 20_000
 """Rows read per table: real models have hundreds to a few thousand layers; an endless stream
 of rows after one header stops growing memory here (a warning says so)."""
 MAX_SKIPPED_PER_TABLE = 1_000
