@@ -366,6 +366,12 @@ class Profile:
     inference time (in milliseconds…): 151.6830 ms``), microseconds; median over its lines;
     ``None`` when the log prints none. It includes what the table does not: input/output
     copies, cache syncs."""
+    app_calls: tuple[tuple[str, float], ...] = ()
+    """(call, us) of the rknn_inputs_set / rknn_run / rknn_outputs_get timings the log prints
+    (``rknn_run use 20.5 ms``), medians, in that order; empty without."""
+    waterfall_us: tuple[tuple[str, float], ...] = ()
+    """Filled by analysis: (part, us) of one inference, adding up to the application's total
+    (``analysis.waterfall``); empty without the application's timings beside a table."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()

@@ -27,6 +27,7 @@ from rknnprof.analysis.figures import (
     frame_total_us,
 )
 from rknnprof.analysis.optypes import aggregate
+from rknnprof.analysis.waterfall import waterfall_pairs
 from rknnprof.model import Profile, ReportWarning
 
 
@@ -49,6 +50,7 @@ def analyze_profile(
     p50, p90 = compute_frame_percentiles_us(profile)
     result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,
                      frame_time_p50_us=p50, frame_time_p90_us=p90)
+    result = replace(result, waterfall_us=waterfall_pairs(result))
     notes = [*check_total(result), *check_cycles(result), *check_ids(result),
              *check_ranking(result, op_stats)]
     path = profile.source.path

@@ -86,6 +86,10 @@ MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
 
 
+APP_CALLS = ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
+"""The runtime calls an application times, in the order ``Profile.app_calls`` keeps them."""
+
+
 class Assembler:
     """Feed events one by one (``feed``), then ``finish``.
 
@@ -314,7 +318,12 @@ class Assembler:
         loads = [ev.load_pct for ev in self.loads if applies_to(ev.stream, stream)]
         failures = _one_per_entry(ev.failure for ev in self.failures
                                   if applies_to(ev.stream, stream))
-        app = Counter(ev.time_us for ev in self.app_times if applies_to(ev.stream, stream))
+        mine = [ev for ev in self.app_times if applies_to(ev.stream, stream)]
+        app = Counter(ev.time_us for ev in mine if ev.call is None)
+        timed = bool(profile.layers or profile.ranking or profile.reported_total_time_us)
+        calls = tuple((call, tidy_number(median_of(times)))
+                      for call in APP_CALLS
+                      if (times := Counter(ev.time_us for ev in mine if ev.call == call)))
         return replace(
             profile,
             layers=attach_fallbacks(profile.layers, belonging),
@@ -324,8 +333,8 @@ class Assembler:
             frequencies=freqs,
             fallback_warnings=fallbacks,
             npu_load_pct=loads[-1] if loads else (),
-            app_time_us=(tidy_number(median_of(app))
-                         if app and (profile.layers or profile.ranking) else None),
+            app_time_us=tidy_number(median_of(app)) if app and timed else None,
+            app_calls=calls if timed else (),
             failures=failures,
         )
 

@@ -163,12 +163,16 @@ class NpuLoadEvent:
 @dataclass(frozen=True, slots=True)
 class AppTimeEvent:
     """The application's own timing of one inference, printed beside the table
-    (``Total inference time (in milliseconds, 4 decimal places): 151.6830 ms``)."""
+    (``Total inference time (in milliseconds, 4 decimal places): 151.6830 ms``), or of one
+    runtime call in it (``rknn_run use 20.5 ms``)."""
 
     line: int
     time_us: float
     """Microseconds."""
     stream: Stream = None
+    call: str | None = None
+    """``rknn_inputs_set``, ``rknn_run`` or ``rknn_outputs_get`` for a call's time; ``None`` for
+    the whole inference."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Bound, Layer, OpTypeStat, Profile
 from rknnprof.reporters import _facts as F
 
@@ -185,3 +186,23 @@ def op_table(profile: Profile) -> TableView | None:
         cpu_rows=tuple(bool(s.cpu_time_us) for s in stats),
         stats=tuple(stats),
     )
+
+
+def waterfall_table(profile: Profile) -> TableView | None:
+    """Where an inference's time goes (``analysis.waterfall``): one row per part, with its share
+    of the application's total and where the number comes from; None without a waterfall."""
+    fall = waterfall_of(profile)
+    if fall is None or not fall.total_us:
+        return None
+    steps = fall.steps
+    shares = tuple(s.time_us / fall.total_us for s in steps)
+    columns = (
+        Column("part", "Part", tuple(s.label for s in steps)),
+        Column("time", "Time", tuple(F.fmt_cell(s.time_us) for s in steps), True, "us"),
+        Column("share", "Share", tuple(F.fmt_pct(s) for s in shares), right=True),
+        Column("bar", "", ()),
+        Column("basis", "From", tuple(s.basis for s in steps)),
+    )
+    title = (f"Where an inference's {F.frame_ms(fall.total_us)} goes ({fall.total_basis}; "
+             f"{F.part_us(fall.outside_us)} outside the layers)")
+    return TableView(title, columns, shares, fall.note)

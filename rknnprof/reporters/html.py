@@ -23,6 +23,7 @@ from importlib import resources
 from typing import TextIO
 
 from rknnprof import __version__
+from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
@@ -147,6 +148,9 @@ class HtmlReporter(Reporter):
         # the advice first: a reader wants the biggest win before the charts
         if profile.findings:
             parts.append(self._findings(profile, row_prefix))
+        fall = waterfall_of(profile)
+        if fall is not None:
+            parts.append(C.waterfall_card(fall))
         if profile.layers:
             parts.append(self._timeline(profile, row_prefix))
         scatter = ""

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
+from rknnprof.analysis.waterfall import Waterfall
 from rknnprof.model import Layer, Profile, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters._views import TableView
@@ -240,3 +241,49 @@ def ops_bars(view: TableView) -> str:
         if cls in used
     )
     return f'<div class="ops">{"".join(rows)}</div><div class="legend">{legend}</div>'
+
+
+WATERFALL_W, WATERFALL_ROW = 640.0, 24.0
+_STEP_CLASS = {"npu_layers": "b-compute", "cpu_layers": "b-cpu"}
+
+
+def waterfall_card(fall: Waterfall) -> str:
+    """A waterfall of one inference's time (``analysis.waterfall``): one row per part, each bar
+    starting where the previous one ended, so the last ends at the application's total; the
+    parts outside the layers in the ``balanced`` colour. Text and hover from ``html.escape``."""
+    total = fall.total_us or 1.0
+    label_w, bar_w = 230.0, WATERFALL_W - 230.0 - 80.0
+    height = WATERFALL_ROW * (len(fall.steps) + 1) + 8
+    parts = [
+        f'<svg class="waterfall" viewBox="0 0 {_num(WATERFALL_W)} {_num(height)}" role="img" '
+        f'aria-label="where an inference\'s time goes">'
+    ]
+    start = 0.0
+    rows = [*fall.steps, None]
+    for i, step in enumerate(rows):
+        y = 4 + i * WATERFALL_ROW
+        if step is None:
+            name, value, begin, cls = "application total", fall.total_us, 0.0, "b-unknown"
+            tip = f"application total {F.frame_ms(fall.total_us)} · {fall.total_basis}"
+        else:
+            name, value, begin = step.label, step.time_us, start
+            cls = _STEP_CLASS.get(step.key, "b-balanced")
+            tip = (f"{step.label} · {F.part_us(step.time_us)} ({F.fmt_pct(value / total)}) · "
+                   f"{step.basis}")
+            start += value
+        x = label_w + begin / total * bar_w
+        w = max(value / total * bar_w, 1.0)
+        parts.append(
+            f'<text x="{_num(label_w - 8)}" y="{_num(y + 17)}" text-anchor="end">'
+            f"{escape(name)}</text>"
+            f'<rect class="{cls}" x="{_num(x)}" y="{_num(y + 4)}" width="{_num(w)}" '
+            f'height="{_num(WATERFALL_ROW - 8)}"><title>{escape(tip)}</title></rect>'
+            f'<text x="{_num(x + w + 6)}" y="{_num(y + 17)}">{escape(F.part_us(value))}</text>'
+        )
+    parts.append("</svg>")
+    note = f'<p class="note">{escape(fall.note)}</p>' if fall.note else ""
+    head = (f"Where an inference's {F.frame_ms(fall.total_us)} goes: "
+            f"{F.part_us(fall.outside_us)} outside the layers")
+    return (f'<div class="card"><h3>{escape(head)}</h3>{"".join(parts)}'
+            f'<p class="note">Total: {escape(fall.total_basis)}. Hover a bar for where its '
+            f"number comes from.</p>{note}</div>")

@@ -133,7 +133,8 @@ class MarkdownReporter(Reporter):
         win = F.biggest_win(profile)
         if win:
             lines += [f"**{escape(win)}**", ""]
-        for view in (V.layer_table(profile, top), V.op_table(profile)):
+        for view in (V.layer_table(profile, top), V.op_table(profile),
+                     V.waterfall_table(profile)):
             if view is not None:
                 lines += table_lines(view)
         if profile.findings:

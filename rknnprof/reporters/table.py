@@ -142,7 +142,8 @@ class TableReporter(Reporter):
         for extra in (F.frames_text(profile), F.gaps_note(profile), F.details_text(profile)):
             for line in fit_parts(extra.split(" · ") if extra else [], width):
                 console.print(terminal_text(line, "dim"))
-        for view in (V.layer_table(profile, options.top), V.op_table(profile)):
+        for view in (V.layer_table(profile, options.top), V.op_table(profile),
+                     V.waterfall_table(profile)):
             if view is not None:
                 console.print()
                 console.print(self._view(view, width))
@@ -154,7 +155,7 @@ class TableReporter(Reporter):
             console.print(self._footer(report, profile))
 
     def _view(self, view: V.TableView, width: int) -> RenderableType:
-        columns = [c for c in view.columns if c.key != "output" or width >= WIDE]
+        columns = [c for c in view.columns if c.key not in ("output", "basis") or width >= WIDE]
         bar_width = _bar_width(width)
         widths = {
             c.key: max([len(_head(c)), *(len(cell) for cell in c.cells)])
@@ -167,6 +168,8 @@ class TableReporter(Reporter):
             widths["output"] = min(widths["output"], 22)
         if "workload" in widths:
             widths["workload"] = min(widths["workload"], 22)
+        if "basis" in widths:
+            widths["basis"] = min(widths["basis"], 48)
         fixed = sum(widths.values()) + (bar_width if view.column("bar") else 0)
         # each column but the last is followed by one padding and one divider blank
         name_width = max(12, min(70, width - fixed - 2 * (len(columns) - 1) - 1))

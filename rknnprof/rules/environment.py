@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
+from rknnprof.analysis.waterfall import Waterfall, waterfall_of
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -170,10 +171,20 @@ def _driver(profile: Profile) -> Iterator[Finding]:
         untimed=Severity.WARNING)
 
 
+WATERFALL_FIX = (ZERO_COPY + "; do resize and colour conversion on the RGA (librga) instead of "
+                 "the CPU; when the driver's NPU load stays low, run frames from more threads "
+                 "(one rknn context each, rknn_dup_context)")
+
+
 def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
-    """The application's own time (or rknn_benchmark's Avg Time) against the table's total."""
+    """The application's own time (or rknn_benchmark's Avg Time) against the table's total;
+    when the application also timed its calls, the parts of it (``analysis.waterfall``)."""
     table = float(profile.reported_total_time_us or profile.total_time_us or 0.0)
     bench = profile.benchmark
+    fall = waterfall_of(profile)
+    if fall is not None and profile.app_calls:
+        yield from _waterfall_finding(fall, context)
+        return
     if profile.app_time_us:
         whole, what = float(profile.app_time_us), (
             f"the application's own inference time {ms(profile.app_time_us)}")
@@ -192,6 +203,25 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         ZERO_COPY, gap, whole, "up to the time outside the table", ZERO_COPY_SOURCE,
         basis=(f"{what} minus the table's total, both in this log; zero-copy and one-way sync "
                "remove the copies and flushes, which may not be all of it"),
+        confidence=Confidence.MEDIUM)
+
+
+def _waterfall_finding(fall: Waterfall, context: RuleContext) -> Iterator[Finding]:
+    """Time outside the layers, itemised by the waterfall; the saving is that measured time."""
+    outside = fall.outside_us
+    layers = fall.total_us - outside
+    if not layers or fall.total_us < layers * opt(context, "RKN050", "outside_ratio", 1.1):
+        return
+    parts = ", ".join(f"{step.label} {us(step.time_us)}" for step in fall.steps
+                      if not step.key.endswith("_layers") and step.time_us > 0)
+    yield _finding(
+        f"{us(outside)} of each {ms(fall.total_us)} inference ({pct(outside / fall.total_us)}) "
+        f"is spent outside the table's layers: {parts}",
+        WATERFALL_FIX, outside, fall.total_us, "up to the time outside the layers",
+        ZERO_COPY_SOURCE,
+        basis=(f"{fall.total_basis} ({ms(fall.total_us)}) minus the table's {ms(layers)}, both "
+               "in this log; zero-copy, one-way sync and RGA remove copies, flushes and CPU "
+               "pre-processing, which may not be all of it"),
         confidence=Confidence.MEDIUM)
 
 
@@ -225,7 +255,9 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         NPU/DDR/CPU frequencies printed as Unknown, or an NPU clock below 95% of the platform
         maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2; (d) the
         application's own inference time (a ``Total inference time …: N ms`` line) or an
-        rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); (e)
+        rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); when
+        the application also timed rknn_inputs_set / rknn_run / rknn_outputs_get, the finding
+        names each part of that time (the waterfall: run overhead, copies, the rest); (e)
         Input/OutputOperator taking at least 3% of the frame (RKN050.io_share); (f) in a
         single-frame table, layers taking at least twice (and 100 us more than) a sibling with
         the same op type, printed shapes and cycles: re-measure.

@@ -1,0 +1,140 @@
+"""The deployment waterfall: the application's own timings beside a table, split into the
+table's layers, rknn_run's overhead, the input/output calls and the rest. Expected values are
+read off the fixtures (tests/data/app_timing, written from the rknpu2 demos' printf grammar)
+and corpus 43's tail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rknnprof.analysis.waterfall import Waterfall, waterfall_of
+from rknnprof.api import analyze
+from rknnprof.cli import cli
+from rknnprof.model import Profile
+from tests.conftest import corpus_file
+
+DATA = Path(__file__).resolve().parent / "data" / "app_timing"
+TABLE = (DATA / "demo_calls_only.txt").read_text().split("rknn_inputs_set")[0]
+"""The fixtures' table: 21,300 us, of which 20,100 on the NPU (rows 2 and 3)."""
+
+
+def _profile(path: Path) -> Profile:
+    [profile] = analyze(path).profiles
+    return profile
+
+
+def _fall(profile: Profile) -> Waterfall:
+    fall = waterfall_of(profile)
+    assert fall is not None
+    assert dict(profile.waterfall_us) == {s.key: s.time_us for s in fall.steps}
+    return fall
+
+
+def _steps(profile: Profile) -> dict[str, float]:
+    return {s.key: s.time_us for s in _fall(profile).steps}
+
+
+def test_demo_eval_time_adds_up() -> None:
+    # rknn_inputs_set 1.9 ms, rknn_run 23.6 ms, rknn_outputs_get 2.5 ms, total line 30.0 ms
+    profile = _profile(DATA / "demo_eval_time.txt")
+    assert profile.app_time_us == 30000
+    assert profile.app_calls == (("rknn_inputs_set", 1900), ("rknn_run", 23600),
+                                 ("rknn_outputs_get", 2500))
+    assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 2300,
+                               "inputs_set": 1900, "outputs_get": 2500, "remainder": 2000}
+    fall = _fall(profile)
+    assert fall.total_us == 30000 and fall.outside_us == 8700
+    assert sum(s.time_us for s in fall.steps) == fall.total_us
+    assert fall.note == ""
+
+
+def test_calls_only_medians_and_their_sum() -> None:
+    # three frames: inputs 2.0/1.8/2.2, run 22.0/22.4/22.2, outputs 3.0/3.4/3.2 -> medians
+    profile = _profile(DATA / "demo_calls_only.txt")
+    assert profile.app_time_us is None
+    assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 900,
+                               "inputs_set": 2000, "outputs_get": 3200}
+    assert _fall(profile).total_us == 27400
+
+
+def test_run_below_the_table_is_said_not_hidden() -> None:
+    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms; once run 20.5 ms below its parts
+    fall = _fall(_profile(DATA / "demo_run_below_table.txt"))
+    assert {s.key: s.time_us for s in fall.steps}["run_overhead"] == 0
+    assert fall.total_us == 21300 == sum(s.time_us for s in fall.steps)
+    assert "perf_debug" in fall.note and "less than its parts" in fall.note
+
+
+def test_corpus_43_total_line_against_the_ranking() -> None:
+    # ranking Total: CPU 1,117, NPU 130,084 = 131,201 us; Total inference time 151.6830 ms
+    profile = _profile(corpus_file("43_"))
+    assert _steps(profile) == {"npu_layers": 130084, "cpu_layers": 1117, "remainder": 20482}
+    assert _fall(profile).total_us == 151683
+
+
+def test_no_waterfall_without_application_timings() -> None:
+    profile = _profile(corpus_file("07_"))
+    assert profile.waterfall_us == () and waterfall_of(profile) is None
+
+
+@pytest.mark.parametrize(("line", "call", "time_us"), [
+    ("rknn_run use 20.513000 ms", "rknn_run", 20513),
+    ("rknn_inputs_set use 1.204000 ms", "rknn_inputs_set", 1204),
+    ("I/app: rknn_outputs_get use 2.870000 ms", "rknn_outputs_get", 2870),
+    ("rknn_run time: 800 us", "rknn_run", 800),
+    ("rknn_run cost=12.5ms", "rknn_run", 12500),
+    ("Inference time: 0.0234 s", None, 23400),
+    ("infer time: 12.5 ms", None, 12500),
+    ("once run use 24.512000 ms", None, 24512),
+])
+def test_timing_lines(tmp_path: Path, line: str, call: str | None, time_us: float) -> None:
+    path = tmp_path / "log.txt"
+    path.write_text(TABLE + line + "\n")
+    profile = _profile(path)
+    if call is None:
+        assert profile.app_time_us == pytest.approx(time_us)
+        assert profile.app_calls == ()
+    else:
+        assert profile.app_calls == ((call, pytest.approx(time_us)),)
+        assert profile.app_time_us is None
+
+
+@pytest.mark.parametrize("line", [
+    "E RKNN: rknn_run: failed to submit!, op id: 1",
+    "rknn_run(ctx, NULL);",
+    "the inference timed out",
+])
+def test_not_timing_lines(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "log.txt"
+    path.write_text(TABLE + line + "\n")
+    profile = _profile(path)
+    assert profile.app_calls == () and profile.app_time_us is None and profile.waterfall_us == ()
+
+
+def test_finding_itemises_and_is_bounded_by_the_measurement() -> None:
+    profile = _profile(DATA / "demo_eval_time.txt")
+    [found] = [f for f in profile.findings if f.code == "RKN050" and "outside the table's"
+               in f.message]
+    assert found.est_saving_us == 8700  # 30.0 ms - the table's 21.3 ms
+    assert "rknn_run overhead 2,300 us" in found.message
+    assert "rknn_inputs_set 1,900 us" in found.message
+    assert "RGA" in found.fix and "rknn_mem_sync" in found.fix and "threads" in found.fix
+
+
+def test_reports_show_it() -> None:
+    path = str(DATA / "demo_eval_time.txt")
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["analyze", path, "-f", "json"]).output)
+    assert data["profiles"][0]["waterfall_us"] == [
+        ["npu_layers", 20100], ["cpu_layers", 1200], ["run_overhead", 2300],
+        ["inputs_set", 1900], ["outputs_get", 2500], ["remainder", 2000]]
+    text = runner.invoke(cli, ["analyze", path, "--color", "never"]).output
+    assert "Where an inference's 30.00 ms goes" in text and "rknn_run overhead" in text
+    md = runner.invoke(cli, ["analyze", path, "-f", "markdown"]).output
+    assert "| rknn\\_run overhead | 2,300 |" in md
+    html = runner.invoke(cli, ["analyze", path, "-f", "html"]).output
+    assert '<svg class="waterfall"' in html and "30,000 us" in html
