@@ -132,6 +132,10 @@ class Layer:
     """Share of the layer's work per NPU core, percent (``100.0/0.0/0.0``)."""
     rw_kb: float | None = None
     """Memory read + written by the layer, KB as the log gives them."""
+    arith_intensity: float | None = None
+    """Filled by analysis: MACs per byte of ``rw_kb`` (a conv with shapes), for a roofline."""
+    achieved_macs_per_s: float | None = None
+    """Filled by analysis: MACs per second of ``time_us`` (a conv with shapes), for a roofline."""
     full_name: str | None = None
     """``<OnnxOpType>:<node name>``; ``None`` when empty in the log."""
     sparse_ratio: str | None = None
@@ -363,15 +367,12 @@ class Profile:
     """Last driver ``NPU load:`` reading, percent per core."""
     app_time_us: float | None = None
     """The application's own time for one inference printed beside the table (``Total
-    inference time (in milliseconds…): 151.6830 ms``), microseconds; median over its lines;
-    ``None`` when the log prints none. It includes what the table does not: input/output
-    copies, cache syncs."""
+    inference time (in milliseconds…): 151.6830 ms``), microseconds, median over its lines;
+    ``None`` when none. It includes what the table does not: input/output copies, syncs."""
     app_calls: tuple[tuple[str, float], ...] = ()
-    """(call, us) of the rknn_inputs_set / rknn_run / rknn_outputs_get timings the log prints
-    (``rknn_run use 20.5 ms``), medians, in that order; empty without."""
+    """(call, us): the rknn_inputs_set / rknn_run / rknn_outputs_get timings printed, medians."""
     waterfall_us: tuple[tuple[str, float], ...] = ()
-    """Filled by analysis: (part, us) of one inference, adding up to the application's total
-    (``analysis.waterfall``); empty without the application's timings beside a table."""
+    """Filled by analysis: (part, us) of an inference, summing to the app's (analysis.waterfall)."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()
@@ -385,8 +386,7 @@ class Profile:
     """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
     and op-type aggregates cover only the printed rows."""
     ranking_line: int | None = None
-    """1-based line where the log's ranking table (``ranking``) begins, for warnings that cite
-    it."""
+    """1-based line where the log's ranking table (``ranking``) begins, for warnings."""
     incomplete: str | None = None
     """Why the figures may not cover the whole run, or None: a printed table without the total
     line the runtime always ends it with (the log was cut), or frames that disagree with their

@@ -76,6 +76,14 @@ def test_corpus_43_total_line_against_the_ranking() -> None:
     assert _fall(profile).total_us == 151683
 
 
+def test_perf_debug_false_total(tmp_path: Path) -> None:
+    # eval_perf(perf_debug=False): "Total Time(us): 18642" only; the script's 24.0 ms around it
+    path = tmp_path / "nodebug.txt"
+    path.write_text("        Total Time(us): 18642\n        FPS: 53.64\n"
+                    "Inference time: 24.0 ms\n")
+    assert _steps(_profile(path)) == {"all_layers": 18642, "remainder": 5358}
+
+
 def test_no_waterfall_without_application_timings() -> None:
     profile = _profile(corpus_file("07_"))
     assert profile.waterfall_us == () and waterfall_of(profile) is None

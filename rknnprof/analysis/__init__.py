@@ -27,6 +27,7 @@ from rknnprof.analysis.figures import (
     frame_total_us,
 )
 from rknnprof.analysis.optypes import aggregate
+from rknnprof.analysis.roofline import with_roofline
 from rknnprof.analysis.waterfall import waterfall_pairs
 from rknnprof.model import Profile, ReportWarning
 
@@ -45,7 +46,7 @@ def analyze_profile(
     """
     options = options_from(platform, bound_ratio, rw_share)
     total = compute_frame_total_us(profile)
-    layers = classify_layers(profile.layers, options, total)
+    layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
     op_stats = aggregate(layers, total) if layers else profile.ranking
     p50, p90 = compute_frame_percentiles_us(profile)
     result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,

@@ -7,7 +7,8 @@ rknn_benchmark's ``Avg Time`` (its loop times ``rknn_run`` alone, so it stands f
 when the log prints no ``rknn_run`` line). Steps, in order:
 
 * ``npu_layers`` / ``cpu_layers``: the table's layers on the NPU, and the rest of the frame (CPU
-  layers, InputOperator/OutputOperator, rows an elided table leaves out);
+  layers, InputOperator/OutputOperator, rows an elided table leaves out); ``all_layers`` instead
+  for a perf_debug=False ``Total Time(us)`` without rows (NPU and CPU not told apart);
 * ``run_overhead``: ``rknn_run`` minus the table's frame (job submission, waiting for the
   NPU's interrupt, the runtime's own work); 0 when ``rknn_run`` is below the frame, which the
   note explains (perf_debug inflates layer times);
@@ -93,14 +94,19 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
     inputs, outputs = calls.get("rknn_inputs_set"), calls.get("rknn_outputs_get")
     if not frame or (profile.app_time_us is None and run is None):
         return None
-    npu_time = (profile.time_on(Target.NPU) if profile.layers
-                else float(sum(s.npu_time_us for s in profile.ranking)))
-    npu = min(npu_time, frame)
-    where = "rows" if profile.layers else "ranking's NPUTime"
-    steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu, f"the table's NPU {where}")]
-    if frame - npu > 0:
-        steps.append(WaterfallStep("cpu_layers", "CPU and I/O layers", frame - npu,
-                                   "the rest of the table's frame (CPU, Input/OutputOperator)"))
+    if profile.layers or profile.ranking:
+        npu_time = (profile.time_on(Target.NPU) if profile.layers
+                    else float(sum(s.npu_time_us for s in profile.ranking)))
+        npu = min(npu_time, frame)
+        where = "rows" if profile.layers else "ranking's NPUTime"
+        steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu,
+                               f"the table's NPU {where}")]
+        if frame - npu > 0:
+            steps.append(WaterfallStep("cpu_layers", "CPU and I/O layers", frame - npu,
+                                       "the rest of the table's frame (CPU, Input/OutputOperator)"))
+    else:  # a perf_debug=False total: the model's time, NPU and CPU not told apart
+        steps = [WaterfallStep("all_layers", "the model's layers (total)", frame,
+                               "the log's Total Time(us) (perf_debug=False)")]
     notes = []
     if run is not None:
         overhead = max(run - frame, 0.0)

@@ -23,6 +23,7 @@ from importlib import resources
 from typing import TextIO
 
 from rknnprof import __version__
+from rknnprof.analysis.roofline import roofs
 from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
@@ -110,6 +111,23 @@ def _num_cell(value: float | int | None, text: str | None = None) -> str:
     return f'<td class="num" data-v="{value}">{shown}</td>'
 
 
+def _roofline_card(profile: Profile, row_prefix: str) -> str:
+    """The roofline card: the platform's roofs (``analysis.roofline``) when the profile names a
+    known platform, the layers' points in any case."""
+    from rknnprof.errors import ConfigError
+    from rknnprof.platforms import get
+
+    try:
+        platform = get(profile.platform) if profile.platform else None
+    except ConfigError:
+        platform = None
+    svg, note = C.roofline_svg(profile, roofs(profile, platform), row_prefix)
+    return (f'<div class="card"><h3>Roofline (conv layers)</h3>{svg}<p class="note">Log axes: '
+            "achieved MACs/s against MACs per byte of RW(KB); horizontal: the compute roof "
+            "(MACs/cycle x NPU clock x cores), slanted: bandwidth roofs. Points coloured by "
+            f"bound; hover for the layer. {escape(note)}</p></div>")
+
+
 class HtmlReporter(Reporter):
     name = "html"
 
@@ -171,6 +189,8 @@ class HtmlReporter(Reporter):
             parts.append(f'<div class="grid2">{scatter}{op_card}</div>')
         elif scatter or op_card:
             parts.append(scatter or op_card)
+        if any(la.achieved_macs_per_s for la in profile.layers):
+            parts.append(_roofline_card(profile, row_prefix))
         if profile.layers:
             parts.append(self._layer_table(profile, pid, row_prefix))
         if F.footer_head(report, profile):

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
+from rknnprof.analysis.roofline import Roof
 from rknnprof.analysis.waterfall import Waterfall
 from rknnprof.model import Layer, Profile, Target
 from rknnprof.reporters import _facts as F
@@ -287,3 +288,90 @@ def waterfall_card(fall: Waterfall) -> str:
     return (f'<div class="card"><h3>{escape(head)}</h3>{"".join(parts)}'
             f'<p class="note">Total: {escape(fall.total_basis)}. Hover a bar for where its '
             f"number comes from.</p>{note}</div>")
+
+
+ROOF_W, ROOF_H = 640.0, 420.0
+
+
+def roofline_svg(profile: Profile, roofs: list[Roof], row_prefix: str) -> tuple[str, str]:
+    """Achieved MACs/s (y) against MACs per byte (x) of every conv layer, log axes, under the
+    compute roofs (horizontal) and bandwidth roofs (``intensity x bytes/s``, capped by the
+    highest compute roof); points coloured by bound. Returns (svg, note); ``("", note)`` when no
+    layer has both figures."""
+    points = [la for la in profile.layers
+              if la.arith_intensity and la.achieved_macs_per_s]
+    if not points:
+        return "", "no conv layer with shapes, RW and time to place on a roofline"
+    compute = [r for r in roofs if r.kind == "compute"]
+    bandwidth = [r for r in roofs if r.kind == "bandwidth"]
+    top = max((r.value for r in compute), default=None)
+    xs = [la.arith_intensity or 1.0 for la in points]
+    ys = [la.achieved_macs_per_s or 1.0 for la in points]
+    if top:
+        ys.append(top)
+        xs += [top / r.value for r in bandwidth]  # the ridge points
+    x_lo, x_hi = _decades(min(xs), max(xs))
+    y_lo, y_hi = _decades(min(ys), max(ys))
+    x_hi, y_hi = max(x_hi, x_lo + 1), max(y_hi, y_lo + 1)
+    left, right, top_pad, bottom = 58.0, 16.0, 14.0, 40.0
+
+    def px(x: float) -> float:
+        return left + (math.log10(x) - x_lo) / (x_hi - x_lo) * (ROOF_W - left - right)
+
+    def py(y: float) -> float:
+        span = ROOF_H - top_pad - bottom
+        return ROOF_H - bottom - (math.log10(y) - y_lo) / (y_hi - y_lo) * span
+
+    parts = [
+        f'<svg class="roofline" viewBox="0 0 {_num(ROOF_W)} {_num(ROOF_H)}" role="img" '
+        'aria-label="roofline: achieved MACs per second against MACs per byte, log axes">',
+        f'<line class="axis" x1="{left}" y1="{ROOF_H - bottom}" x2="{ROOF_W - right}" '
+        f'y2="{ROOF_H - bottom}"/>',
+        f'<line class="axis" x1="{left}" y1="{top_pad}" x2="{left}" y2="{ROOF_H - bottom}"/>',
+    ]
+    parts.extend(f'<text x="{_num(px(10.0**d))}" y="{_num(ROOF_H - bottom + 14)}" '
+                 f'text-anchor="middle">1e{d}</text>' for d in range(x_lo, x_hi + 1))
+    parts.extend(f'<text x="{_num(left - 4)}" y="{_num(py(10.0**d) + 4)}" '
+                 f'text-anchor="end">1e{d}</text>' for d in range(y_lo, y_hi + 1))
+    parts.append(f'<text x="{_num((left + ROOF_W) / 2)}" y="{_num(ROOF_H - 6)}" '
+                 'text-anchor="middle">MACs per byte of RW →</text>')
+    mid = _num(ROOF_H / 2)
+    parts.append(f'<text x="12" y="{mid}" transform="rotate(-90 12 {mid})" '
+                 'text-anchor="middle">achieved MACs/s →</text>')
+    x_min, x_max = 10.0**x_lo, 10.0**x_hi
+    for i, roof in enumerate(compute):
+        y = py(roof.value)
+        parts.append(f'<line class="roof compute-roof" x1="{left}" y1="{_num(y)}" '
+                     f'x2="{_num(ROOF_W - right)}" y2="{_num(y)}"><title>{escape(roof.label)} = '
+                     f'{roof.value:.3g} MACs/s</title></line>'
+                     f'<text x="{_num(ROOF_W - right - 2)}" y="{_num(y - 4 - 12 * i)}" '
+                     f'text-anchor="end">{escape(roof.label)}</text>')
+    for i, roof in enumerate(bandwidth):
+        # y = x * bytes/s, from the left edge to where it meets the compute roof (or the edge)
+        x_end = min(top / roof.value, x_max) if top else x_max
+        x0 = max(x_min, 10.0**y_lo / roof.value)
+        if x0 >= x_end:
+            continue
+        parts.append(
+            f'<line class="roof bw-roof bw{i}" x1="{_num(px(x0))}" '
+            f'y1="{_num(py(x0 * roof.value))}" x2="{_num(px(x_end))}" '
+            f'y2="{_num(py(x_end * roof.value))}"><title>'
+            f'{escape(roof.label)}</title></line>'
+            f'<text class="bw-label" x="{_num(px(x_end) - 4)}" '
+            f'y="{_num(py(x_end * roof.value) + 14 + 12 * i)}" text-anchor="end">'
+            f'{escape(roof.label)}</text>')
+    for layer in points:
+        tip = (f"{layer_tip(layer, profile)} · {layer.arith_intensity:.3g} MACs/byte · "
+               f"{layer.achieved_macs_per_s:.3g} MACs/s")
+        parts.append(
+            f'<circle class="pt b-{layer.bound.value}" '
+            f'cx="{_num(px(layer.arith_intensity or 1))}" '
+            f'cy="{_num(py(layer.achieved_macs_per_s or 1))}" r="3.5" '
+            f'data-row="{row_prefix}{layer.id}"><title>{escape(tip)}</title></circle>')
+    parts.append("</svg>")
+    skipped = sum(1 for la in profile.layers if la.target is Target.NPU) - len(points)
+    note = (f"{len(points)} conv layers; {skipped} other NPU layers have no MAC count from their "
+            "shapes" if skipped else f"{len(points)} conv layers")
+    if not compute:
+        note += "; compute roof unknown (platform or its MACs/cycle not known)"
+    return "".join(parts), note

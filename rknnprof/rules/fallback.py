@@ -232,7 +232,7 @@ def _findings_from_ranking(profile: Profile, context: RuleContext,
                            skip: frozenset[str] = frozenset()) -> Iterator[Finding]:
     """One finding per op type with CPUTime in the ranking table, except the ``skip`` ones
     (op types the printed rows already show on the CPU)."""
-    total = total_us(profile) or sum(s.total_time_us for s in profile.ranking)
+    total = total_us(profile)
     rows = ("no per-layer rows, so no layer ids" if not profile.layers else
             "its rows are elided from the per-layer table, so no layer ids")
     for stat in profile.ranking:
