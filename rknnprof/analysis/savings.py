@@ -52,7 +52,8 @@ MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExS
 """Latency speed-up of one layer under ``RKNN_NPU_CORE_0_1_2`` against one core, measured in
 the corpus: 01 (single core) against 03 (three cores), same yolov8n 1920 rows: Add #8 945 ->
 573 us, Concat #9 2002 -> 1283 us, ConvExSwish #7 3921 -> 3973 us (it stays on core 0)."""
-MULTI_CORE_BASIS = ("measured in corpus 01 (1 core) against 03 (3 cores), same yolov8n rows: "
+MULTI_CORE_BASIS = ("measured on a public RK3588 yolov8n profile, 1 core against 3 cores, "
+                    "same rows: "
                     "Add 1.65x, Concat 1.56x, ConvExSwish 1.0x")
 NOISE_SHARE = 0.005
 """A finding saving less than this share of the frame is noise (``info``)."""

@@ -20,7 +20,8 @@ from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 SOURCE = sources(cite("guide", "§8.2.3, §8.4.1"),
                  cite("ops", "chapters 3-4 (limits, per-platform op lists)"),
-                 issue(TOOLKIT2, 490, "Transpose"), issue(TOOLKIT2, 514, "Resize"))
+                 issue(TOOLKIT2, 490, "Transpose"), issue(TOOLKIT2, 514, "Resize"),
+                 cite("yolov8n-pair", "NPU Resize/Concat rates"))
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
 
@@ -50,7 +51,7 @@ def _bytes(layer: Layer) -> float | None:
 
 def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None:
     """The rate an NPU would move the op's bytes at, GB/s, with its evidence: the same op type
-    on the NPU in this log (high), else the corpus peer rate (medium), else this log's NPU
+    on the NPU in this log (high), else a public peer log's rate (medium), else this log's NPU
     data-movement ops (medium); None when none is known."""
     npu = [la for la in profile.layers if la.target is Target.NPU and not is_conv(la)]
     same = achieved_rate_gbs(la for la in npu if la.op_type == op)
@@ -58,7 +59,7 @@ def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None
         return same, f"NPU {op} layers in this log moved {same:.2f} GB/s", Confidence.HIGH
     if op in PEER_RATE_GBS:
         rate = PEER_RATE_GBS[op]
-        return rate, f"NPU {op} achieved {rate:.2f} GB/s in corpus 01 (RK3588)", \
+        return rate, f"NPU {op} achieved {rate:.2f} GB/s in a public RK3588 yolov8n profile", \
             Confidence.MEDIUM
     other = achieved_rate_gbs(npu)
     if other:
@@ -121,7 +122,8 @@ def _resize_reason(layer: Layer, platform: Platform | None) -> str:
             return (f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} "
                     "(NPU Resize limit)")
     return ("NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
-            "align_corners; linear+align_corners in FP16 fell back on RK3588 (#514)")
+            "align_corners; linear+align_corners in FP16 fell back on RK3588 "
+            "(rknn-toolkit2 issue 514)")
 
 
 def _reasons(op: str, layers: list[Layer], profile: Profile,
@@ -205,7 +207,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             message=message, fix=FIXES.get(op, GENERIC_FIX),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
             estimate="CPU time minus the same bytes at an NPU rate achieved in the log (or a "
-                     "corpus peer), plus the conversion layers beside the CPU island",
+                     "public peer log), plus the conversion layers beside the CPU island",
             source=SOURCE, **saving.fields(),
         )
 
@@ -333,8 +335,8 @@ RULES = (
          check_cpu_fallback,
          source=SOURCE,
          basis=('CPU time minus the same bytes at a rate an NPU achieved: the same op type on the '
-                "NPU in this log, else in corpus 01 (Resize 1.54 GB/s), else this log's NPU data-"
-                'movement ops; never the DDR peak'),
-         confidence=('high with an NPU row of the same op in the log; medium with a corpus or '
+                "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
+                "log's NPU data-movement ops; never the DDR peak"),
+         confidence=('high with an NPU row of the same op in the log; medium with a peer-log or '
                      'other-op rate; low without any rate (the whole CPU time, an upper bound)')),
 )

@@ -47,6 +47,12 @@ DOCUMENTS: dict[str, Document] = {
                              f"{_TOOLKIT}/master/autosparsity/README.md"),
     "benchmark": Document("rknn_benchmark README",
                           f"{_TOOLKIT}/master/rknpu2/examples/rknn_benchmark/README.md"),
+    "yolov8n-pair": Document(
+        "a public RK3588 yolov8n-1920 per-layer profile, one core and three (channyHuang's "
+        "'Push Yolov8n Pre-train Model To rk3588 (2)', at commit 5b708ac)",
+        "https://github.com/channyHuang/channyHuang.github.io/blob/"
+        "5b708ac07479daf9ba4e59211da1759d829d4db7/_posts/linuxAndWin/"
+        "2024-04-08-Push_Yolov8n_Pre-train_Model_To_rk3588_%282%29.md"),
     "zoo": Document("RKNN Model Zoo README (benchmark table)", f"{_ZOO}/README.md"),
     "zoo-yolov8": Document("RKNN Model Zoo YOLOv8 example README",
                            f"{_ZOO}/examples/yolov8/README.md"),
