@@ -52,13 +52,19 @@ def _is_dfl(layer: Layer) -> bool:
 
 
 def _tail(layers: Sequence[Layer]) -> list[Layer]:
-    """The NPU layers after the last feature conv, in table order (a conv named DFL, or fed by
-    a softmax, belongs to the decode; outputs and CPU layers are skipped, CPU ones being
-    RKN001's); the scan also ends at an op no decode is made of (``TAIL_OPS``)."""
+    """The layers after the last feature conv, in table order (a conv named DFL, or fed by a
+    softmax, belongs to the decode; outputs are skipped); the scan also ends at an op no decode
+    is made of (``TAIL_OPS``). Judged on its NPU layers; a CPU layer of a decode op type (a CPU
+    Gather) inside a tail that is one is part of it: cutting the model before the decode
+    removes it too, so RKN001 leaves it to this rule (:func:`covered_layers`); other CPU layers
+    are skipped, being RKN001's."""
     tail: list[Layer] = []
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
-        if layer.is_io or layer.target is not Target.NPU:
+        if layer.is_io or layer.target is not Target.NPU and layer.op_type not in TAIL_OPS:
+            continue
+        if layer.target is not Target.NPU:
+            tail.append(layer)
             continue
         after_softmax = index > 0 and layers[index - 1].op_type in SOFTMAX_OPS and feeds(
             layers[index - 1], layer)
@@ -68,7 +74,8 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
             break
         tail.append(layer)
     tail.reverse()
-    return tail if any(la.op_type in DECODE_MARKERS or _is_dfl(la) for la in tail) else []
+    npu = [la for la in tail if la.target is Target.NPU]
+    return tail if any(la.op_type in DECODE_MARKERS or _is_dfl(la) for la in npu) else []
 
 
 def _branch_decodes(layers: Sequence[Layer]) -> list[Layer]:
@@ -95,12 +102,27 @@ def _ranked_only(profile: Profile) -> list[OpTypeStat]:
             and s.op_type not in printed and s.calls <= MAX_RANKED_CALLS]
 
 
-def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
+def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
+    """The decode layers RKN060 claims from the rows (empty when it does not fire, which its
+    NPU layers decide), CPU ones included: RKN001 leaves those to it, so one cause gets one
+    finding."""
     chosen = {la.id for la in _tail(profile.layers) + _branch_decodes(profile.layers)}
     layers = [la for la in profile.layers if la.id in chosen]
-    spent = time_of(layers)
-    if not layers or spent / total < opt(context, CODE, "min_share", 0.01):
+    npu = time_of(la for la in layers if la.target is Target.NPU)
+    total = total_us(profile)
+    if not npu or not total or npu / total < opt(context, CODE, "min_share", 0.01):
+        return []
+    return layers
+
+
+def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
+    layers = covered_layers(profile, context)
+    if not layers:
         return
+    spent = time_of(layers)
+    cpu = [f"#{la.id} {la.op_type}" for la in layers if la.target is not Target.NPU]
+    on_cpu = (f"; {len(cpu)} of them on the CPU ({', '.join(cpu)}), gone with the cut"
+              if cpu else "")
     kinds = sorted({la.op_type for la in layers}, key=lambda op: -time_of(
         la for la in layers if la.op_type == op))
     saving = from_removal(layers, f"the {len(layers)} decode layer(s)' measured time; the CPU "
@@ -109,7 +131,7 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
         code=CODE, name=NAME, severity=grade(saving.total_us, total),
         message=(f"post-processing runs on the NPU inside the model: {len(layers)} layer(s) "
                  f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
-                 f"({pct(spent / total)} of the frame): {labels(layers)}"),
+                 f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}"),
         fix=FIX, layer_ids=tuple(la.id for la in layers),
         estimate="the decode layers' time (the CPU decode after the threshold is small)",
         source=SOURCE, **saving.fields(),
@@ -151,7 +173,9 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
         decode per branch) unless it feeds a MatMul or an attention. From the ranking table,
         when it shows softmax-family op types that no printed row does (ranking-only logs,
         elided rows), in at most 3 calls and with no MatMul or attention op type in the ranking:
-        their NPU time. At least 1% of the frame (option RKN060.min_share). CPU ones are
+        their NPU time. At least 1% of the frame (option RKN060.min_share). A CPU layer of a
+        decode op type inside the tail (a CPU Gather) is claimed here and named, and RKN001
+        leaves it out: the cut removes it too, one cause, one finding. Other CPU layers are
         RKN001's.
 
     Why it costs time:

@@ -16,6 +16,7 @@ from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.decoding import covered_layers as decode_layers
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 SOURCE = sources(cite("guide", "§8.2.3, §8.4.1"),
@@ -68,11 +69,12 @@ def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None
     return None
 
 
-def _islands(profile: Profile) -> list[list[int]]:
-    """Runs of consecutive (table order) non-IO CPU layers, as index lists."""
+def _islands(profile: Profile, skip: set[int]) -> list[list[int]]:
+    """Runs of consecutive (table order) non-IO CPU layers, as index lists, leaving out the
+    ``skip`` layer ids (CPU layers of a decode tail, RKN060's)."""
     runs: list[list[int]] = []
     for index, layer in enumerate(profile.layers):
-        if layer.target is Target.CPU and not layer.is_io:
+        if layer.target is Target.CPU and not layer.is_io and layer.id not in skip:
             if runs and runs[-1][-1] == index - 1:
                 runs[-1].append(index)
             else:
@@ -174,7 +176,8 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
     by_op: dict[str, list[Layer]] = {}
     convert_cost: dict[str, list[Layer]] = {}
     switches: dict[str, int] = {}
-    for run in _islands(profile):
+    decode = {la.id for la in decode_layers(profile, context)}
+    for run in _islands(profile, decode):
         ops = [profile.layers[i] for i in run if not _is_convert(profile.layers[i])]
         owner = (ops or [profile.layers[run[0]]])[0].op_type
         count, converts = _round_trip(profile, run)
@@ -284,7 +287,9 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         Layers with Target CPU other than InputOperator/OutputOperator (those are on the CPU by
         design). Without a per-layer table, or when the table elides rows (``...``), op types
         with CPUTime in the ranking table that no printed row shows on the CPU. Build-time
-        "will fallback to CPU" warnings for ops with no row. One finding per op type.
+        "will fallback to CPU" warnings for ops with no row. One finding per op type. CPU
+        layers inside a decode tail that RKN060 reports (a CPU Gather of the box decode) are
+        left to it: cutting the decode out of the model removes them too.
 
     Why it costs time:
         "Most of the performance optimization problems of users will be solved after converting
