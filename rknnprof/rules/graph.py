@@ -25,6 +25,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.normalisation import covered_layers as norm_layers
 from rknnprof.rules.sources import cite, sources
 
 WINDOW = 3
@@ -101,7 +102,8 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     What it finds:
         Two or more consecutive Reshape/Transpose/Slice/Squeeze/Flatten layers, each feeding the
         next (output shape = next input shape). All chains of a model are one finding; under
-        the noise floor (a few us of Reshapes) it is info.
+        the noise floor (a few us of Reshapes) it is info. The Transposes/Reshapes wrapping a
+        norm are RKN072's (one cause, one finding) and left out.
 
     Why it costs time:
         Each one is a data-transfer op that moves the tensor (User Guide Table 8-5). The User
@@ -119,15 +121,17 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     Estimate:
         The chain's time minus its most expensive member (one op is assumed to remain).
     """
+    norm = {la.id for la in norm_layers(profile)}
     chains: list[list[Layer]] = []
     chain: list[Layer] = []
     for layer in profile.layers:
-        if layer.op_type in RESHAPES and (not chain or feeds(chain[-1], layer)):
+        layout = layer.op_type in RESHAPES and layer.id not in norm
+        if layout and (not chain or feeds(chain[-1], layer)):
             chain.append(layer)
             continue
         if len(chain) >= 2:
             chains.append(chain)
-        chain = [layer] if layer.op_type in RESHAPES else []
+        chain = [layer] if layout else []
     if len(chain) >= 2:
         chains.append(chain)
     if not chains:

@@ -81,9 +81,20 @@ def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
     return [norm, *wrappers, *affine]
 
 
+def _chains(layers: Sequence[Layer]) -> list[list[Layer]]:
+    return [c for i, la in enumerate(layers) if la.op_type in NORMS and (c := _chain(layers, i))]
+
+
+def covered_layers(profile: Profile) -> list[Layer]:
+    """The layers of the norm chains RKN072 reports from the rows (it fires on any chain):
+    RKN022 leaves their Transposes/Reshapes to it, so one cause gets one finding."""
+    if not total_us(profile):
+        return []
+    return [la for c in _chains(profile.layers) for la in c]
+
+
 def _from_layers(profile: Profile, total: float) -> Iterator[Finding]:
-    layers = profile.layers
-    chains = [c for i, la in enumerate(layers) if la.op_type in NORMS and (c := _chain(layers, i))]
+    chains = _chains(profile.layers)
     if not chains:
         return
     norms = [c[0] for c in chains]
