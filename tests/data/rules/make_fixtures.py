@@ -231,6 +231,47 @@ def fixtures() -> dict[str, list[str]]:
     f.update(expert_fixtures())
     f.update(failure_fixtures())
     f.update(silent())
+    f.update(one_cause())
+    return f
+
+
+def one_cause() -> dict[str, list[str]]:
+    """Two rules on one cause must give one finding (``cause_RKNxxx_what``, RKNxxx the rule
+    that keeps it)."""
+    f = {}
+    # RKN060: a box-decode tail after the last feature conv (#4) with a Gather on the CPU
+    # inside it (#6): cutting the decode out removes the CPU Gather too, so RKN001 stays silent
+    flat, quarter = shape(1, 1, 1, 204800), shape(1, 1, 1, 51200)
+    decode = [row("Reshape", f"{shape(1, 128, 40, 40)},(4)", flat, 30, 200,
+                  "Reshape:/model.23/Reshape"),
+              row("Gather", f"{flat},(204800)", flat, 2400, 400, "Gather:/model.23/Gather",
+                  "CPU"),
+              row("Split", f"{flat},(4)", f"{quarter},...", 420, 400, "Split:/model.23/Split"),
+              row("Sub", f"{quarter},{quarter}", quarter, 180, 150, "Sub:/model.23/Sub"),
+              row("Sub", f"{quarter},{quarter}", quarter, 170, 150, "Sub:/model.23/Sub_1"),
+              row("Add", f"{quarter},{quarter}", quarter, 160, 150, "Add:/model.23/Add"),
+              row("Add", f"{quarter},{quarter}", quarter, 150, 150, "Add:/model.23/Add_1")]
+    f["cause_RKN060_cpu_gather"] = [*info(), *table(clean()[:-1] + decode + [io_out(quarter)])]
+    # RKN072: a norm over the last axis wrapped in Transpose + Reshape on each side (#3-#7),
+    # its per-channel Mul/Add (#8, #9); RKN022 must not list the wrappers as mergeable
+    # reshapes, only the separate Reshape -> Transpose -> Reshape behind #10 Conv (#11-#13)
+    c64, g = shape(1, 64, 80, 80), shape(1, 64, 1, 1)
+    hw1c, rows1 = shape(80, 80, 1, 64), shape(1, 6400, 1, 64)
+    norm = [row("Transpose", c64, hw1c, 300, 1600, "Transpose:/neck/norm/Transpose"),
+            row("Reshape", f"{hw1c},(4)", rows1, 2, 1600, "Reshape:/neck/norm/Reshape"),
+            row("exNorm", f"{rows1},(1,1,1,64),...", rows1, 200, 1600,
+                "exNorm:/neck/norm/LayerNormalization", dtype="FLOAT16"),
+            row("Reshape", f"{rows1},(4)", hw1c, 2, 1600, "Reshape:/neck/norm/Reshape_1"),
+            row("Transpose", hw1c, c64, 280, 1600, "Transpose:/neck/norm/Transpose_1"),
+            row("Mul", f"{c64},{g}", c64, 90, 800, "Mul:/neck/norm/Mul"),
+            row("Add", f"{c64},{g}", c64, 80, 800, "Add:/neck/norm/Add")]
+    layout = [conv("Conv", 64, 64, 80, k=1, name="Conv:/head/proj/Conv"),
+              row("Reshape", f"{c64},(3)", shape(1, 64, 6400), 40, 400, "Reshape:/head/Reshape"),
+              row("Transpose", shape(1, 64, 6400), shape(1, 6400, 64), 160, 800,
+                  "Transpose:/head/Transpose"),
+              row("Reshape", f"{shape(1, 6400, 64)},(4)", shape(1, 6400, 8, 8), 60, 800,
+                  "Reshape:/head/Reshape_1")]
+    f["cause_RKN072_reshapes"] = [*info(), *table(clean(extra=norm + layout))]
     return f
 
 
