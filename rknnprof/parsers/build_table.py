@@ -13,6 +13,10 @@ Two layouts (samples 15 and 14), both usually behind ``D RKNN: [hh:mm:ss.mmm] ``
 * An older layout whose header was never captured: DDR, NPU and Max cycles as three integer
   columns, then a task column such as ``3/0``, then RW(KB) and FullName. It is recognised row by
   row from token shapes (three integers followed by ``n/m``), which no measured layout has.
+* Rows of the first layout pasted without their header: ``a/b/c`` cycles followed by only one
+  number and a name (:func:`~rknnprof.parsers.table.columns.is_build_row`), where a measured row
+  has Time(us), MacUsage and WorkLoad. Read with that header's columns, noted as header-less; a
+  line that does not fit them ends the table (a measured row goes to the measured parser).
 
 Rows are tokenised on runs of two or more blanks and matched to the header's columns by token
 shape, falling back to single-blank splitting for collapsed pastes and overflowing op types.
@@ -29,6 +33,7 @@ from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table import tokens as tok
+from rknnprof.parsers.table.columns import is_build_row
 from rknnprof.parsers.table.layer import build_layer
 
 if TYPE_CHECKING:
@@ -148,7 +153,10 @@ def _looks_like_cut_row(text: str) -> bool:
 
 
 class _BuildTable(Block):
-    def __init__(self, line: Line, columns: list[str]) -> None:
+    def __init__(self, line: Line, columns: list[str], *, headerless: bool = False) -> None:
+        self.headerless = headerless
+        """Opened on a row of :data:`HEADERLESS_COLUMNS`' shape: a line that is not such a row
+        ends the table."""
         self.first_line = self.last_line = line.number
         self.stream = line.stream
         self.columns = columns
@@ -172,6 +180,8 @@ class _BuildTable(Block):
         elif (total := _TOTAL_LINE.match(text)) and "Time" not in text:
             if "Read/Write" in text or "RW" in text:
                 self.rw_total = tok.to_float(total.group("value"))
+        elif self.headerless:
+            return False
         elif _looks_like_cut_row(text):
             reason = "row does not fit the columns (cut?)"
             self.skipped.append(SkippedRow(line.number, text[:200], reason))
@@ -183,6 +193,8 @@ class _BuildTable(Block):
     def close(self) -> list[Event]:
         placement = self.columns == PLACEMENT_COLUMNS
         notes = [(self.first_line, PLACEMENT_NOTE if placement else ESTIMATE_NOTE)]
+        if self.headerless:
+            notes.append((self.first_line, HEADERLESS_NOTE))
         return [
             TableEvent(
                 family=FAMILY,
@@ -204,6 +216,13 @@ PLACEMENT_COLUMNS = ["ID", "OpType", "DataType", "Target", "InputShape", "Output
 PLACEMENT_NOTE = ("build-time placement table (no cycles, no time): which ops the compiler put "
                   "on the CPU and which on the NPU, not a measurement")
 ESTIMATE_NOTE = "build-time estimate (compiler cycles), not a measurement"
+HEADERLESS_COLUMNS = header_cells(
+    "ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) RW(KB) FullName")
+"""The 2.x build header, given to its rows pasted without it."""
+HEADERLESS_NOTE = (
+    "rows without a table header: only RW(KB) and FullName follow the cycles (no Time(us), "
+    "MacUsage or WorkLoad), so they were read as the build-time estimate table "
+    f"({' '.join(HEADERLESS_COLUMNS)}), not as measured times")
 
 
 def is_estimate_header(text: str) -> bool:
@@ -220,7 +239,8 @@ class BuildTableParser(BlockParser):
     detection = (
         "header `ID OpType … Cycles(DDR/NPU/Total) RW(KB) FullName` without Time(us), the short "
         "placement header `ID OpType DataType Target InputShape OutputShape FullName`, or rows "
-        "with three cycle integers and a `3/0` task column"
+        "with three cycle integers and a `3/0` task column, or header-less rows with `a/b/c` "
+        "cycles followed only by RW(KB) and FullName"
     )
     fields = ("estimated cycles and RW per layer (or only the CPU/NPU placement), measured=false "
               "(never mixed with measured time)")
@@ -233,6 +253,10 @@ class BuildTableParser(BlockParser):
             columns = list(_OLD_COLUMNS)
             if match_row(columns, text.strip()) is not None:
                 block = _BuildTable(line, columns)
+                block.feed(line)
+                return block
+            if is_build_row(text.split()) and match_row(HEADERLESS_COLUMNS, text.strip()):
+                block = _BuildTable(line, list(HEADERLESS_COLUMNS), headerless=True)
                 block.feed(line)
                 return block
         return None

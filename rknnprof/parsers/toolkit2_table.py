@@ -4,7 +4,9 @@
 Opens on the title line, on a header with ``Cycles(DDR/NPU/Total)``-style columns and a
 ``Time(us)``/``MacUsage``/``WorkLoad`` column (a header without them is the build-time estimate,
 another family), on a lone ``Total Operator Elapsed Per Frame Time(us):`` line (a pasted tail),
-and on a headerless row that has the unambiguous 2.x shape (``a/b/c`` cycles, shape lists).
+and on a headerless row that has the unambiguous 2.x shape (``a/b/c`` cycles, shape lists) and
+a measured tail (a headerless row with only ``RW(KB) FullName`` after its cycles is the build
+table's, :func:`~rknnprof.parsers.table.columns.is_build_row`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rknnprof.parsers.table.columns import (
     TITLE,
     TOTAL_TIME_RE,
     header_family,
+    is_build_row,
     parse_header,
     parse_tokens,
 )
@@ -37,8 +40,8 @@ def _headerless_prefix(text: str) -> str | None:
     if m is None or m.start(1) > MAX_PREFIX:
         return None
     tokens = text[m.start(1):].split()
-    if not any(CYCLES_RE.match(tok) for tok in tokens[4:8]):
-        return None
+    if not any(CYCLES_RE.match(tok) for tok in tokens[4:8]) or is_build_row(tokens):
+        return None  # a build-estimate row (no Time/MacUsage/WorkLoad): parsers/build_table.py
     parse = parse_tokens(tokens, DEFAULT_2X_COLUMNS)
     if parse.error or any(c.key in ("time", "cycles") for c in parse.missing):
         return None

@@ -25,6 +25,7 @@ from rknnprof.parsers.table.columns import (
     Column,
     RowParse,
     header_family,
+    is_build_row,
     parse_header,
     parse_tokens,
 )
@@ -295,6 +296,9 @@ class TableBlock(Block):
         body, is_row = self._body(text)
         intruder, self.intruder = self.intruder, None
         if is_row:
+            if not self.saw_header and is_build_row(body.split()):
+                self._flush()  # headerless, and a build-estimate row: parsers/build_table.py's
+                return False
             if self.pending is not None:
                 self._flush()  # a row cut short and not continued: skipped, with its reason
                 if intruder is not None:

@@ -125,6 +125,18 @@ DEFAULT_2X_COLUMNS = parse_header(
 )[1]  # type: ignore[index]
 
 
+def is_build_row(tokens: list[str]) -> bool:
+    """Whether a row's tokens (from its ID on) have the 2.x build-estimate shape: the ``a/b/c``
+    cycles cell, then one number and a name (``RW(KB) FullName``). A measured row has Time(us)
+    there, then a MacUsage (``\\``, ``4.35/4.35/4.35``) or WorkLoad (``100.0%/0.0%/0.0%``) cell:
+    the token after the first number is never a name."""
+    at = next((i for i in range(4, min(8, len(tokens))) if CYCLES_RE.match(tokens[i])), None)
+    if at is None or len(tokens) < at + 3 or not NUM_RE.match(tokens[at + 1]):
+        return False
+    name = tokens[at + 2]
+    return not (NUM_RE.match(name) or MAC_RE.match(name) or WORKLOAD_RE.match(name))
+
+
 _MATCHERS: dict[str, tuple[Callable[[str], object], str]] = {
     "id": (INT_RE.match, "an integer ID"),
     "op_type": (lambda t: bool(t), "an op type"),
