@@ -129,7 +129,8 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
                           "decode that replaces them is not in the log", Confidence.MEDIUM)
     yield Finding(
         code=CODE, name=NAME, severity=grade(saving.total_us, total),
-        message=(f"post-processing runs on the NPU inside the model: {len(layers)} layer(s) "
+        message=(f"post-processing runs inside the model"
+                 f"{' (partly on the CPU)' if cpu else ' on the NPU'}: {len(layers)} layer(s) "
                  f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
                  f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}"),
         fix=FIX, layer_ids=tuple(la.id for la in layers),

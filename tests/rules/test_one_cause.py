@@ -27,6 +27,7 @@ def test_a_cpu_gather_inside_the_decode_tail_is_the_decode_finding_only() -> Non
                                             11: 150}
     assert decode.est_saving_us == 3510
     assert "1 of them on the CPU (#6 Gather)" in decode.message
+    assert decode.message.startswith("post-processing runs inside the model (partly on the CPU)")
     assert not findings("cause_RKN060_cpu_gather", "RKN001")
 
 
