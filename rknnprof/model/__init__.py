@@ -1,0 +1,25 @@
+"""The data model every stage shares: frozen dataclasses, units in each field's docstring.
+
+Data flows one way: parsers build :class:`Layer` and :class:`Profile`, ``analysis`` returns new
+copies with ``bound`` / ``time_share`` filled (``dataclasses.replace``), ``rules`` produce
+:class:`Finding`, reporters only read. This module imports no other part of rknnprof (every
+stage imports it); ``rknnprof.to_frame`` (:mod:`rknnprof.analysis.dataframe`) gives the
+DataFrame view.
+
+Modules by responsibility: ``enums`` (the vocabularies), ``layers`` (a table's rows),
+``run`` (what the log says besides the table), ``advice`` (findings), ``profile`` (a profile
+and a report). Import the names from here.
+"""
+
+from rknnprof.model.advice import Finding, ThroughputGain
+from rknnprof.model.enums import Bound, BoundBasis, Confidence, Severity, Target, tidy_number
+from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
+from rknnprof.model.profile import Profile, Report, ReportWarning
+from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+
+__all__ = [
+    "BenchmarkRun", "Bound", "BoundBasis", "Confidence", "Finding", "Frequencies",
+    "KnownFailure", "Layer", "LlmRun", "OpTypeStat", "Profile", "Report", "ReportWarning",
+    "Severity", "Shape", "SkippedRow", "SourceSpan", "Target", "ThroughputGain", "Versions",
+    "tidy_number",
+]

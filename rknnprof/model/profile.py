@@ -1,0 +1,129 @@
+"""One model's profile from one log, and one run's report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rknnprof.model.advice import Finding
+from rknnprof.model.enums import Target
+from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
+from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One model's profile from one log: a per-layer table (merged over frames) or only totals."""
+
+    source: SourceSpan
+    format: str
+    """Input family, e.g. ``toolkit2-perf-table`` (see ``rknnprof formats``)."""
+    measured: bool = True
+    """False for build-time *estimated* tables: never mixed with measured time."""
+    layers: tuple[Layer, ...] = ()
+    frames: int = 1
+    """How many tables (inferences) were merged into this profile."""
+    reported_total_time_us: float | None = None
+    """The log's own total line (``Total Operator Elapsed Per Frame Time(us)``,
+    ``Total Time(us)``), microseconds; median over frames."""
+    reported_rw_kb: float | None = None
+    """``Total Memory Read/Write Per Frame Size(KB)`` (KB) or the 1.5 ``RW Amount(MB)`` × 1024."""
+    frame_times_us: tuple[float, ...] = ()
+    """Per-frame total time, microseconds, in order (for p50/p90); empty for one frame."""
+    ranking: tuple[OpTypeStat, ...] = ()
+    """The log's own "Operator Time Consuming Ranking Table", as printed."""
+    op_stats: tuple[OpTypeStat, ...] = ()
+    """Filled by analysis: op types aggregated from ``layers`` (or the ranking when no layers)."""
+    platform: str | None = None
+    """Lower-case SoC name (``rk3588``), or ``None``."""
+    platform_basis: str | None = None
+    """Why ``platform`` is what it is, e.g. ``log: target platform: rk3588`` or ``--platform``."""
+    versions: Versions = field(default_factory=Versions)
+    frequencies: Frequencies | None = None
+    model_name: str | None = None
+    """A name for the model when the log gives one (benchmark ``model:`` path, file name)."""
+    benchmark: BenchmarkRun | None = None
+    npu_load_pct: tuple[float, ...] = ()
+    """Last driver ``NPU load:`` reading, percent per core."""
+    app_time_us: float | None = None
+    """The application's own time for one inference printed beside the table (``Total
+    inference time (in milliseconds…): 151.6830 ms``), microseconds, median over its lines;
+    ``None`` when none. It includes what the table does not: input/output copies, syncs."""
+    app_calls: tuple[tuple[str, float], ...] = ()
+    """(call, us): the rknn_inputs_set / rknn_run / rknn_outputs_get timings printed, medians."""
+    waterfall_us: tuple[tuple[str, float], ...] = ()
+    """Filled by analysis: (part, us) of an inference, summing to the app's (analysis.waterfall)."""
+    fallback_warnings: tuple[tuple[str, str], ...] = ()
+    """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
+    skipped_rows: tuple[SkippedRow, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    """Filled by rules, sorted by ``est_saving_us`` descending."""
+    pid_tid: tuple[int, int] | None = None
+    """logcat (pid, tid) the rows came from, when the input was logcat."""
+    reported_total_line: int | None = None
+    """1-based line of the log's total line (first frame), for warnings that cite it."""
+    elided_rows: int = 0
+    """Elision lines (``...``, ``......``) inside the table: some layers are missing, so sums
+    and op-type aggregates cover only the printed rows."""
+    ranking_line: int | None = None
+    """1-based line where the log's ranking table (``ranking``) begins, for warnings."""
+    incomplete: str | None = None
+    """Why the figures may not cover the whole run, or None: a printed table without the total
+    line the runtime always ends it with (the log was cut), or frames that disagree with their
+    own total line (rows damaged). ``check`` judges such a profile inconclusive unless
+    ``--allow-incomplete``."""
+    frame_total_us: float | None = None
+    """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
+    frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
+    the log's own total line for an elided table, the total the TimeRatio column implies for a
+    ranking cut short (see ``analysis.figures``)."""
+    frame_time_p50_us: float | None = None
+    """Filled by analysis: median of ``frame_times_us`` (linear interpolation), microseconds;
+    None for a single frame."""
+    frame_time_p90_us: float | None = None
+    """Filled by analysis: 90th percentile of ``frame_times_us``, microseconds; None for a
+    single frame."""
+    potential_saving_us: float | None = None
+    """Filled right after the rules ran: what ``findings`` could save together, per frame,
+    microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the
+    rules did not run."""
+    llm: LlmRun | None = None
+    """RKLLM runtime statistics: set for the ``rkllm-runtime`` family (no layers), else None."""
+    failures: tuple[KnownFailure, ...] = ()
+    """Known failures (catalogue lines) the log of this profile reports, in log order, one per
+    catalogue entry; the rules turn each into an RKN080 finding."""
+
+    @property
+    def total_time_us(self) -> float | None:
+        """The table's total, microseconds: the sum of the layers' times, else the log's total
+        line, else the sum of the ranking's rows; None when the log gives no time. (Shares are
+        of ``frame_total_us``, which differs where rows are missing.)"""
+        times = [layer.time_us for layer in self.layers if layer.time_us is not None]
+        if times:
+            return float(sum(times))
+        if self.reported_total_time_us is not None:
+            return self.reported_total_time_us
+        ranked = sum(s.total_time_us for s in self.ranking)
+        return float(ranked) if ranked else None
+
+    def time_on(self, target: Target) -> float:
+        """Sum of the times of layers on ``target``, microseconds."""
+        return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
+
+
+@dataclass(frozen=True, slots=True)
+class ReportWarning:
+    """Something the user should know about the input (inconsistency, assumption, skip)."""
+
+    path: str
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything one ``analyze`` run produced."""
+
+    profiles: tuple[Profile, ...]
+    warnings: tuple[ReportWarning, ...] = ()
+    failures: tuple[KnownFailure, ...] = ()
+    """Known failures of the inputs that held no profile (the diagnosis of an exit 3)."""
