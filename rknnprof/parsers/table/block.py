@@ -31,15 +31,13 @@ from rknnprof.parsers.table.columns import (
 )
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
+from rknnprof.parsers.table.rows import MAY_BE_EMPTY, damage_reason, missing_columns
 from rknnprof.parsers.table.tokens import (
-    CYCLES_RE,
     ELISION_RE,
     ROW_SEARCH_RE,
     ROW_START_RE,
-    SHAPES_RE,
     NumberOutOfRange,
     is_rule,
-    is_target,
     to_float,
     to_number,
 )
@@ -54,9 +52,6 @@ _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
 BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total line): "
                        "compiler cycles, not a measurement")
-MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
-"""Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
-without them is complete. Any other column missing from a row is warned about."""
 MAX_ROWS_PER_TABLE = 20_000
 """Rows read per table: real models have hundreds to a few thousand layers; an endless stream
 of rows after one header stops growing memory here (a warning says so)."""
@@ -195,8 +190,7 @@ class TableBlock(Block):
     def _append(self, number: int, values: dict[str, str]) -> None:
         """Keep the row; note (with its line) a row with fewer fields than the header."""
         assert self.columns is not None
-        absent = [c.header for c in self.columns
-                  if c.key not in MAY_BE_EMPTY and not _has(values, c)]
+        absent = missing_columns(values, self.columns)
         if absent:
             self.short_rows += 1
             if self.short_rows <= MAX_SHORT_ROW_NOTES:
@@ -345,12 +339,8 @@ class TableBlock(Block):
         """A line among the rows that is neither a row nor a continuation: keep it as a skipped
         row when it looks like a damaged row (so the table goes on), else False (it ends the
         table)."""
-        if body[:1].isdigit():
-            reason = "starts with a number but is not a row (no OpType DataType Target after it)"
-        elif _row_like(body.split()):
-            parse = parse_tokens(body.split(), self.columns or DEFAULT_2X_COLUMNS)
-            reason = parse.error or "not a row: no <ID> <OpType> <DataType> <Target> at its start"
-        else:
+        reason = damage_reason(body, self.columns or DEFAULT_2X_COLUMNS)
+        if reason is None:
             return False
         self._flush()
         self._skip(skipped(line.number, body, reason))
@@ -422,22 +412,3 @@ class TableBlock(Block):
             signature=names,
         )]
 
-
-def _row_like(tokens: list[str]) -> bool:
-    """A line inside the rows that is damaged rather than foreign: a Target cell near the start,
-    a DDR/NPU/Total cycles cell, or a shape list among several cells."""
-    if any(is_target(tok) for tok in tokens[:6]) or any(
-            CYCLES_RE.match(tok) for tok in tokens):
-        return True
-    return len(tokens) >= 5 and any(
-        tok.startswith("(") and SHAPES_RE.match(tok) for tok in tokens
-    )
-
-
-def _has(values: dict[str, str], column: Column) -> bool:
-    """Whether a parsed row holds a value for ``column``."""
-    if column.key == "workload_up":
-        return "workload" in values
-    if column.key == "extra":
-        return f"extra:{column.header}" in values
-    return column.key in values

@@ -180,7 +180,7 @@ class RepeatedRows:
     def __init__(self, carried: Carried, may_be_empty: frozenset[str]) -> None:
         self.carried = carried
         self.may_be_empty = may_be_empty
-        """Columns a row may leave empty and still be complete (``block.MAY_BE_EMPTY``)."""
+        """Columns a row may leave empty and still be complete (``rows.MAY_BE_EMPTY``)."""
         self.names = carried.names
         """(op type, full name) of each template row."""
         self.rows: list[tuple[int, str, LinePlan]] = []
