@@ -27,8 +27,6 @@ from rknnprof.analysis.figures import (
     frame_total_us,
 )
 from rknnprof.analysis.optypes import aggregate
-from rknnprof.analysis.roofline import with_roofline
-from rknnprof.analysis.waterfall import waterfall_pairs
 from rknnprof.model import Profile, ReportWarning
 
 
@@ -44,6 +42,11 @@ def analyze_profile(
     ``platform`` is a ``rknnprof.platforms.Platform`` (its ``ddr_bandwidth_gbs`` judges rows
     without cycles) or None.
     """
+    # here, not at the top: the CLI imports this package for its option defaults, and
+    # --help should not pay for the roofline's MAC model and the platform facts
+    from rknnprof.analysis.roofline import with_roofline
+    from rknnprof.analysis.waterfall import waterfall_pairs
+
     options = options_from(platform, bound_ratio, rw_share)
     total = compute_frame_total_us(profile)
     layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
