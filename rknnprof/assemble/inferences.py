@@ -58,7 +58,7 @@ def median_of(counter: Counter[float]) -> float:
         if lo is None and seen > lo_i:
             lo = value
         if seen > hi_i:
-            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
+            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]  # lo is set by now (lo_i <= hi_i)
     raise ValueError("median of an empty counter")
 
 
