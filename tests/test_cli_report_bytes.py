@@ -43,3 +43,14 @@ def test_an_ascii_stdout_gets_escapes_not_utf8(tmp_path):
     layer = json.loads(utf8)["profiles"][0]["layers"][1]
     assert layer["full_name"] == NAME
     assert layer["time_us"] == 6030
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_in_a_file_as_on_stdout(tmp_path):
+    log = tmp_path / os.fsdecode(b"log_\xff.txt")
+    log.write_bytes(open(log_with_name(tmp_path, NAME), "rb").read())
+    piped = _stdout(["analyze", str(log), "-f", "json", "-q"])
+    assert b'"path": "' + os.fsencode(str(tmp_path)) + b'/log_\\udcff.txt"' in piped
+    out = tmp_path / "report.json"
+    _stdout(["analyze", str(log), "-f", "json", "-q", "-o", str(out)])
+    assert out.read_bytes() == piped
+    assert json.loads(piped)["profiles"][0]["source"]["path"] == str(log)

@@ -116,10 +116,11 @@ def _write_atomically(path: str, text: str | bytes) -> None:
 
 def _open_for(text: str | bytes, file: str | int) -> IO[Any]:
     """``file`` (a path or a descriptor) opened to write ``text``: binary for bytes, UTF-8 text
-    for a str."""
+    for a str; a lone surrogate (a file name that is not UTF-8) is written ``\\udcff``, as on
+    stdout (strict UTF-8 ended the run with a traceback)."""
     if isinstance(text, bytes):
         return open(file, "wb")  # noqa: SIM115 - the caller's with closes it
-    return open(file, "w", encoding="utf-8", newline="")  # noqa: SIM115
+    return open(file, "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
 
 
 def emit(text: str | bytes, output: str | None, color: bool | None = None) -> None:
@@ -150,8 +151,8 @@ def emit(text: str | bytes, output: str | None, color: bool | None = None) -> No
 
 
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
-"""A lone surrogate as ``surrogatepass`` encodes it (a file name that is not UTF-8): text that
-the UTF-8 files refuse and stdout shows as ``\\udcxx``, so such bytes are decoded first."""
+"""A lone surrogate as ``surrogatepass`` encodes it (a file name that is not UTF-8): written as
+``\\udcxx`` to files and stdout, so such bytes are decoded first."""
 
 
 def _bytes_as_they_are(data: bytes, output: str | None, color: bool | None) -> bool:
