@@ -132,7 +132,7 @@ def parse_live_stdin() -> Assembly:
 
     source = InterruptibleInput(sys.stdin.buffer)
     with source.armed():
-        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]
+        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]  # reads like a BinaryIO (iteration, read1)
                                 progress=Progress())
     if source.interrupted:
         assembly.warnings.append(ReportWarning(STDIN_NAME, None, (
@@ -163,7 +163,7 @@ def _parse_file(f: BinaryIO, path: str) -> Assembly:
     if not FileProgress.wanted(f, sys.stderr, _quiet()):
         return parse_stream(f, path)
     with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
-        return parse_stream(watched, path)  # type: ignore[arg-type]
+        return parse_stream(watched, path)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
 
 
 def no_data_message(assembly: Assembly) -> str:

@@ -44,13 +44,30 @@ AS_OBJECT: frozenset[tuple[type, str]] = frozenset({(model.Finding, "saving_by_l
 # ---- writer ---------------------------------------------------------------------------------
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Types written as they are (tested first: most values are)."""
+
+
+@cache
+def _written_fields(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """A dataclass's (field name, written as an object) pairs, in order; None for any other
+    type. Cached per class: ``dataclasses.fields`` for each of a report's ~5,000 values was
+    most of the writer's time."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple((f.name, (cls, f.name) in AS_OBJECT) for f in dataclasses.fields(cls))
+
+
 def to_jsonable(value: Any) -> Any:
     """Dataclasses -> dicts by field name, enums -> values, tuples -> lists."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        return {f.name: (_pairs_object(getattr(value, f.name)) if (cls, f.name) in AS_OBJECT
-                         else to_jsonable(getattr(value, f.name)))
-                for f in dataclasses.fields(value)}
+    cls: type = type(value)
+    if cls in _PLAIN:
+        return value
+    fields = _written_fields(cls)
+    if fields is not None:
+        return {name: (_pairs_object(getattr(value, name)) if as_object
+                       else to_jsonable(getattr(value, name)))
+                for name, as_object in fields}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple | list):
@@ -205,7 +222,7 @@ def _convert(tp: Any, value: object, path: str, where: str) -> Any:
         return tuple(_convert(a, v, path, f"{where}[{i}]")
                      for i, (a, v) in enumerate(zip(args, value, strict=True)))
     if dataclasses.is_dataclass(tp):
-        return _build(tp, value, path, where)  # type: ignore[arg-type]
+        return _build(tp, value, path, where)  # type: ignore[arg-type]  # tp is a field's type: a class, not an instance
     if isinstance(tp, type) and issubclass(tp, Enum):
         try:
             return tp(value)

@@ -21,7 +21,6 @@ from rknnprof.analysis.classify import (
 )
 from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
 from rknnprof.analysis.figures import (
-    compute_frame_percentiles_us,
     compute_frame_total_us,
     frame_percentiles_us,
     frame_total_us,
@@ -51,7 +50,7 @@ def analyze_profile(
     total = compute_frame_total_us(profile)
     layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
     op_stats = aggregate(layers, total) if layers else profile.ranking
-    p50, p90 = compute_frame_percentiles_us(profile)
+    p50, p90 = frame_percentiles_us(profile)  # assemble's, of every frame, when it set them
     result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,
                      frame_time_p50_us=p50, frame_time_p90_us=p90)
     result = replace(result, waterfall_us=waterfall_pairs(result))

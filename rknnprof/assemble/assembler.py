@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from rknnprof.assemble.context import (
+    MAX_CONTEXT_RECORDS,
+    ContextEvents,
     applies_to,
     attach_fallbacks,
     fallback_belongs,
@@ -27,6 +29,8 @@ from rknnprof.assemble.context import (
     merge_versions,
 )
 from rknnprof.assemble.inferences import (
+    MAX_FRAME_NOTES,
+    MAX_FRAME_TIMES,
     MAX_SKIPPED,
     RANKING_FAMILY,
     FrameSignature,
@@ -82,8 +86,11 @@ class Assembly:
 
 MAX_PROFILES = 1_000
 """Distinct models (profiles) per input; more is damage or a flood, not a capture."""
-MAX_FRAME_NOTES = 5
-"""Frames that disagree with their total line named one by one (the rest are counted)."""
+MAX_LOOSE_WARNINGS = 100
+"""Warnings about tables that make no profile (a header without rows, a ranking without
+readable rows) and their entries in ``Assembly.found``; the rest are counted."""
+MAX_GENERATIONS = 10_000
+"""RKLLM stage tables read per stream (the rest are counted in a warning)."""
 
 
 APP_CALLS = ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
@@ -101,16 +108,15 @@ class Assembler:
         self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
-        self.infos: list[InfoEvent] = []
-        self.freqs: list[FrequencyEvent] = []
-        self.fallbacks: list[FallbackWarningEvent] = []
-        self.loads: list[NpuLoadEvent] = []
-        self.app_times: list[AppTimeEvent] = []
+        self.context = ContextEvents()
         self.notes: list[NoteEvent] = []
         self.failures: list[FailureEvent] = []
         self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
         self.profiles_capped = False
+        self.loose = 0
+        """Tables that made no profile, and their warnings (past MAX_LOOSE_WARNINGS: counted)."""
+        self.generations_dropped: dict[Stream, int] = {}
 
     # -- events ----------------------------------------------------------------------------
     def feed(self, event: Event) -> None:
@@ -128,21 +134,14 @@ class Assembler:
                 self._totals(event)
             case BenchmarkEvent():
                 self._benchmark(event)
-            case InfoEvent():
-                self.infos.append(event)
-            case FrequencyEvent():
-                self.freqs.append(event)
-            case FallbackWarningEvent():
-                self.fallbacks.append(event)
-            case NpuLoadEvent():
-                self.loads.append(event)
-            case AppTimeEvent():
-                self.app_times.append(event)
+            case InfoEvent() | FrequencyEvent() | FallbackWarningEvent() | NpuLoadEvent() \
+                    | AppTimeEvent():
+                self.context.add(event)
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
                     self.notes.append(event)
             case LlmStatsEvent():
-                self.llm.setdefault(event.stream, []).append(event)
+                self._generation(event)
             case FailureEvent():
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
@@ -156,11 +155,11 @@ class Assembler:
         self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None
     ) -> None:
         signature = frame_signature(table, ranking)
-        first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
+        first = table.line if table is not None else ranking.line  # type: ignore[union-attr]  # _flush passes a table or a ranking
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
             assert ranking is not None
-            self.found.append(("a ranking table without readable rows",
-                               f"line {first}, {len(ranking.skipped)} unreadable row(s)"))
+            self._found("a ranking table without readable rows",
+                        f"line {first}, {len(ranking.skipped)} unreadable row(s)")
             self._notes(None, ranking.notes, ranking.skipped)
             return
         if signature is None:  # a table title/header without rows or totals
@@ -176,7 +175,7 @@ class Assembler:
                     else "a perf table header without complete rows" if table.measured
                     else "a build-time estimate table header (not a measurement) without "
                          "complete rows")
-            self.found.append((kind, f"line {first}{rows}"))
+            self._found(kind, f"line {first}{rows}")
             self._notes(None, table.notes, table.skipped)
             return
         key = (stream, signature)
@@ -184,18 +183,29 @@ class Assembler:
         if model is None:
             family = table.family if table is not None else RANKING_FAMILY
             measured = table.measured if table is not None else True
-            if len(self.models) >= MAX_PROFILES:  # 100k distinct tiny tables: memory, time
-                if not self.profiles_capped:
-                    self.profiles_capped = True
-                    self.warnings.append(ReportWarning(self.path, first, (
-                        f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
-                        "one and the rest are not read")))
+            if not self._profile_room(first):  # 100k distinct tiny tables: memory, time
                 return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
         self._notes(model, table.notes if table else (), table.skipped if table else ())
         if ranking is not None:
             self._notes(model, ranking.notes, ranking.skipped)
+
+    def _profile_room(self, line: int) -> bool:
+        """Whether one more profile fits under MAX_PROFILES (else one warning, once)."""
+        if len(self.models) + len(self.extra_profiles) + len(self.llm) < MAX_PROFILES:
+            return True
+        if not self.profiles_capped:
+            self.profiles_capped = True
+            self.warnings.append(ReportWarning(self.path, line, (
+                f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
+                "one and the rest are not read")))
+        return False
+
+    def _found(self, kind: str, detail: str) -> None:
+        self.loose += 1
+        if self.loose <= MAX_LOOSE_WARNINGS:
+            self.found.append((kind, detail))
 
     def _notes(self, model: ModelFrames | None, notes: Iterable[tuple[int, str]],
                skipped: Iterable[SkippedRow]) -> None:
@@ -205,24 +215,42 @@ class Assembler:
                 model.warnings += 1
                 if model.warnings > MAX_WARNINGS_PER_MODEL:
                     continue
+            elif self.loose > MAX_LOOSE_WARNINGS:
+                continue
             self.warnings.append(ReportWarning(self.path, line, message))
+
+    def _generation(self, event: LlmStatsEvent) -> None:
+        kept = self.llm.get(event.stream)
+        if kept is None and not self._profile_room(event.line):
+            return
+        if kept is None:
+            kept = self.llm[event.stream] = []
+        if len(kept) < MAX_GENERATIONS:
+            kept.append(event)
+        else:
+            dropped = self.generations_dropped.get(event.stream, 0)
+            self.generations_dropped[event.stream] = dropped + 1
 
     def _totals(self, event: TotalsEvent) -> None:
         key = (event.stream, FrameSignature("totals", event.family))
         model = self.models.get(key)
         if model is None:
+            if not self._profile_room(event.line):
+                return
             model = ModelFrames(event.stream, event.family, True, event.line, event.line)
             self.models[key] = model
         model.frames += 1
         model.last_line = max(model.last_line, event.line)
         if event.total_time_us is not None:
             model.reported_totals[event.total_time_us] += 1
-            model.frame_times.append(event.total_time_us)
+            model.add_frame_time(event.total_time_us)
             model.total_line = model.total_line or event.line
         if event.fps is not None:
             model.fps[event.fps] += 1
 
     def _benchmark(self, event: BenchmarkEvent) -> None:
+        if not self._profile_room(event.line):
+            return
         run = event.run
         times = run.run_times_ms
         total = run.avg_time_ms * 1000 if run.avg_time_ms is not None else (
@@ -246,8 +274,9 @@ class Assembler:
         for stream in list(self.pending):
             self._flush(stream)
         self._drop_partial_frames()
+        self._limit_warnings()
         for m in self.models.values():
-            self._incomplete_warnings(m)
+            self._frame_warnings(m)
             if m.warnings > MAX_WARNINGS_PER_MODEL:
                 self.warnings.append(ReportWarning(self.path, m.first_line, (
                     f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
@@ -268,6 +297,21 @@ class Assembler:
             failures = _one_per_entry(ev.failure for ev in self.failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
+    def _limit_warnings(self) -> None:
+        """One warning per limit of this module that the input reached."""
+        if self.loose > MAX_LOOSE_WARNINGS:
+            self.warnings.append(ReportWarning(self.path, 1, (
+                f"{self.loose - MAX_LOOSE_WARNINGS:,} more table(s) without profile data and "
+                f"their warnings not shown (first {MAX_LOOSE_WARNINGS} above)")))
+        if self.context.capped_line is not None:
+            self.warnings.append(ReportWarning(self.path, self.context.capped_line, (
+                f"more than {MAX_CONTEXT_RECORDS:,} distinct runtime-info, frequency, fallback, "
+                "NPU-load and app-time records: this one and the rest are not read")))
+        for stream, dropped in self.generations_dropped.items():
+            self.warnings.append(ReportWarning(self.path, self.llm[stream][-1].last_line, (
+                f"{dropped:,} more RKLLM stage table(s) of this stream not read (the first "
+                f"{MAX_GENERATIONS:,} are)")))
+
     def _drop_partial_frames(self) -> None:
         """A table cut short after full frames of its model (the end of a capture, Ctrl-C on a
         live pipe) is a partial last frame, not a model of its own: dropped, with a warning."""
@@ -286,7 +330,7 @@ class Assembler:
                         f"line) was dropped: {whole.frames} complete frame(s) kept")))
                     break
 
-    def _incomplete_warnings(self, m: ModelFrames) -> None:
+    def _frame_warnings(self, m: ModelFrames) -> None:
         if m.untotalled_line is not None:
             self.warnings.append(ReportWarning(self.path, m.untotalled_line, (
                 "the table has no total line after it: the log may be cut, so its times may "
@@ -297,33 +341,39 @@ class Assembler:
                     f"this frame's rows sum to {tidy_number(rows_sum)} us but its total line "
                     f"says {tidy_number(reported)} us (a damaged or lost row); the profile is "
                     "marked incomplete")))
-            if len(m.mismatched) > MAX_FRAME_NOTES:
+            if m.mismatched_total > MAX_FRAME_NOTES:
                 self.warnings.append(ReportWarning(self.path, m.mismatched[MAX_FRAME_NOTES][0], (
-                    f"{len(m.mismatched) - MAX_FRAME_NOTES} more frame(s) disagree with their "
+                    f"{m.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree with their "
                     "total line")))
+        timed = m.frame_time_counts.total()
+        if timed > MAX_FRAME_TIMES:
+            self.warnings.append(ReportWarning(self.path, m.first_line, (
+                f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame "
+                "times (frames, p50 and p90 count them all)")))
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
         versions, platform, evidence, freqs = Versions(), None, None, None
-        for info in self.infos:
+        context = self.context
+        for info in context.infos.values():
             if applies_to(info.stream, stream):
                 versions = merge_versions(versions, info.versions)
                 if platform is None and info.platform:
                     platform, evidence = info.platform, info.platform_evidence
-        for ev in self.freqs:
+        for ev in context.freqs.values():
             if applies_to(ev.stream, stream):
                 freqs = merge_frequencies(freqs, ev.frequencies)
-        belonging = [ev for ev in self.fallbacks if fallback_belongs(ev, profile, profiles)]
+        belonging = [ev for ev in context.fallbacks.values()
+                     if fallback_belongs(ev, profile, profiles)]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
-        loads = [ev.load_pct for ev in self.loads if applies_to(ev.stream, stream)]
+        loads = [ev.load_pct for ev in context.loads_for(stream)]
         failures = _one_per_entry(ev.failure for ev in self.failures
                                   if applies_to(ev.stream, stream))
-        mine = [ev for ev in self.app_times if applies_to(ev.stream, stream)]
-        app = Counter(ev.time_us for ev in mine if ev.call is None)
+        app = context.app_time_counts(stream, None)
         timed = bool(profile.layers or profile.ranking or profile.reported_total_time_us)
         calls = tuple((call, tidy_number(median_of(times)))
                       for call in APP_CALLS
-                      if (times := Counter(ev.time_us for ev in mine if ev.call == call)))
+                      if (times := context.app_time_counts(stream, call)))
         return replace(
             profile,
             layers=attach_fallbacks(profile.layers, belonging),
@@ -340,22 +390,24 @@ class Assembler:
 
     def _describe_leftovers(self) -> None:
         versions = Versions()
-        for info in self.infos:
+        infos = list(self.context.infos.values())
+        for info in infos:
             versions = merge_versions(versions, info.versions)
-        if self.infos:
+        if infos:
             names = [("librknnrt", versions.runtime), ("driver", versions.driver),
                      ("toolkit", versions.toolkit), ("API", versions.api)]
             detail = ", ".join(f"{n} {v}" for n, v in names if v)
-            platform = next((i.platform for i in self.infos if i.platform), None)
+            platform = next((i.platform for i in infos if i.platform), None)
             if platform:
                 detail = f"{detail}, {platform}" if detail else platform
             self.found.insert(0, ("runtime information", detail))
-        if self.freqs:
+        if self.context.freqs:
             self.found.append(("frequency lists", ""))
-        if self.fallbacks:
-            subjects = ", ".join(dict.fromkeys(ev.subject for ev in self.fallbacks))
+        if self.context.fallbacks:
+            fallbacks = self.context.fallbacks.values()
+            subjects = ", ".join(dict.fromkeys(ev.subject for ev in fallbacks))
             self.found.append(("fallback warnings", subjects))
-        if self.loads:
+        if self.context.loads:
             self.found.append(("NPU load readings", ""))
         tables = [n for n in self.notes if n.kind == "table"]
         for note in {n.message: n for n in tables}.values():

@@ -2,17 +2,95 @@
 
 Info, frequency, fallback-warning and NPU-load events are not profiles; the assembler attaches
 them to the profiles of their stream (:func:`applies_to`: same pid under logcat, every profile for
-plain text). Here are the small mergers of versions and frequency lists, and the rules that give
-a fallback warning to the profiles (and layers) it names.
+plain text). Here are :class:`ContextEvents`, which keeps them in bounded memory, the small
+mergers of versions and frequency lists, and the rules that give a fallback warning to the
+profiles (and layers) it names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from rknnprof.model import Frequencies, Layer, Profile, Target, Versions
-from rknnprof.parsers.events import FallbackWarningEvent, Stream
+from rknnprof.parsers.events import (
+    AppTimeEvent,
+    FallbackWarningEvent,
+    FrequencyEvent,
+    InfoEvent,
+    NpuLoadEvent,
+    Stream,
+)
+
+MAX_CONTEXT_RECORDS = 1_000
+"""Distinct runtime-info, frequency, fallback-warning and NPU-load records (a repeat of one on
+another line is kept once; NPU load: the latest per stream) and (stream, call) app timings kept
+per input; the rest are not read (one warning)."""
+
+ContextEvent = InfoEvent | FrequencyEvent | FallbackWarningEvent | NpuLoadEvent | AppTimeEvent
+
+
+class ContextEvents:
+    """The info, frequency, fallback-warning, NPU-load and app-time events of one input, in
+    memory that does not grow with repeats: a runtime that prints its versions, frequencies or
+    NPU load once per inference adds nothing after the first. Each store keeps the order the
+    events came in (first seen; for NPU load, latest reading last)."""
+
+    def __init__(self) -> None:
+        self.infos: dict[Hashable, InfoEvent] = {}
+        self.freqs: dict[Hashable, FrequencyEvent] = {}
+        self.fallbacks: dict[Hashable, FallbackWarningEvent] = {}
+        self.loads: dict[Hashable, NpuLoadEvent] = {}
+        self.app_times: dict[tuple[Stream, str | None], Counter[float]] = {}
+        """(stream, call) -> how often each time (microseconds) was printed."""
+        self.capped_line: int | None = None
+        """Line of the first record not kept (:data:`MAX_CONTEXT_RECORDS` reached)."""
+
+    def add(self, event: ContextEvent) -> None:
+        match event:
+            case InfoEvent():
+                info = (event.versions, event.platform, event.platform_evidence, event.stream)
+                self._keep(self.infos, info, event)
+            case FrequencyEvent():
+                self._keep(self.freqs, (event.frequencies, event.stream), event)
+            case FallbackWarningEvent():
+                warning = (event.kind, event.subject, event.reason, event.details, event.stream)
+                self._keep(self.fallbacks, warning, event)
+            case NpuLoadEvent():
+                self.loads.pop(event.stream, None)  # the latest reading goes last
+                self._keep(self.loads, event.stream, event)
+            case AppTimeEvent():
+                call = (event.stream, event.call)
+                if call in self.app_times or self._room(event.line):
+                    self.app_times.setdefault(call, Counter())[event.time_us] += 1
+
+    def _room(self, line: int) -> bool:
+        kept = (len(self.infos) + len(self.freqs) + len(self.fallbacks) + len(self.loads)
+                + len(self.app_times))
+        if kept < MAX_CONTEXT_RECORDS:
+            return True
+        if self.capped_line is None:
+            self.capped_line = line
+        return False
+
+    def _keep(self, store: dict[Hashable, Any], key: Hashable, event: ContextEvent) -> None:
+        if key not in store and self._room(event.line):
+            store[key] = event
+
+    def app_time_counts(self, stream: Stream, call: str | None) -> Counter[float]:
+        """The times printed for ``call`` (None: the whole inference) by the application of
+        ``stream`` (:func:`applies_to`)."""
+        counts: Counter[float] = Counter()
+        for (other, which), times in self.app_times.items():
+            if which == call and applies_to(other, stream):
+                counts.update(times)
+        return counts
+
+    def loads_for(self, stream: Stream) -> Iterator[NpuLoadEvent]:
+        """NPU load readings that describe ``stream``'s profiles, the latest last."""
+        return (ev for ev in self.loads.values() if applies_to(ev.stream, stream))
 
 
 def applies_to(info_stream: Stream, profile_stream: Stream) -> bool:

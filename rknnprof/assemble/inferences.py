@@ -8,10 +8,16 @@ frames. While frames come in, the counts live in one ``Counter`` of (row index, 
 that a frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its
 rows; they are split into the per-layer counters when the profile is made
 (:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
+
+The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
+(:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
+(``Profile.frame_times_us``). Frames that disagree with their total line are counted, the first
+:data:`MAX_FRAME_NOTES` + 1 kept for the warnings. Nothing here grows with the frames.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -35,6 +41,11 @@ TOTALLED_FAMILIES = frozenset({"toolkit2-perf-table", "toolkit2-perf-table-v15"}
 """Printed tables the runtime always ends with a total line: one without it was cut."""
 FRAME_TOLERANCE_US = 1.0
 """How far a frame's row sum may be from its own total line (the runtime rounds each row)."""
+MAX_FRAME_TIMES = 10_000
+"""Frame totals kept in order in ``Profile.frame_times_us`` (the first ones; a warning says
+when more were seen). ``frames`` and the p50/p90 still count every frame."""
+MAX_FRAME_NOTES = 5
+"""Frames that disagree with their total line named one by one (the rest are counted)."""
 
 
 def median_of(counter: Counter[float]) -> float:
@@ -47,8 +58,28 @@ def median_of(counter: Counter[float]) -> float:
         if lo is None and seen > lo_i:
             lo = value
         if seen > hi_i:
-            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
+            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]  # lo is set by now (lo_i <= hi_i)
     raise ValueError("median of an empty counter")
+
+
+def percentile_of(counter: Counter[float], q: float) -> float | None:
+    """Linear-interpolation percentile (``q`` in 0..100) of the multiset ``counter``: the same
+    number as ``analysis.stats.percentile`` of the values listed out; None when empty."""
+    n = sum(counter.values())
+    if not n:
+        return None
+    pos = (n - 1) * q / 100.0
+    lo_i = math.floor(pos)
+    hi_i = min(lo_i + 1, n - 1)
+    seen, lo = 0, None
+    for value in sorted(counter):
+        seen += counter[value]
+        if lo is None and seen > lo_i:
+            lo = float(value)
+        if seen > hi_i:
+            assert lo is not None
+            return lo + (float(value) - lo) * (pos - lo_i)
+    raise AssertionError("unreachable: the counts add up to n")
 
 
 @dataclass
@@ -64,6 +95,9 @@ class ModelFrames:
     row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
     """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
     frame_times: list[float] = field(default_factory=list)
+    """The first :data:`MAX_FRAME_TIMES` frame totals, microseconds, in order."""
+    frame_time_counts: Counter[float] = field(default_factory=Counter)
+    """Every frame total (microseconds) -> how often: the p50/p90, past the cap too."""
     reported_totals: Counter[float] = field(default_factory=Counter)
     total_line: int | None = None
     reported_rw: float | None = None
@@ -81,7 +115,16 @@ class ModelFrames:
     untotalled_line: int | None = None
     """Last line of the first table without its total line (a printed family's: cut)."""
     mismatched: list[tuple[int, float, float]] = field(default_factory=list)
-    """(total line, sum of the rows, the total line's figure) of frames that disagree."""
+    """(total line, sum of the rows, the total line's figure) of the first
+    :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
+    mismatched_total: int = 0
+    """Frames that disagree with their total line, all of them."""
+
+    def add_frame_time(self, time_us: float) -> None:
+        """One frame's total, microseconds: counted, and kept in order up to the cap."""
+        self.frame_time_counts[time_us] += 1
+        if len(self.frame_times) < MAX_FRAME_TIMES:
+            self.frame_times.append(time_us)
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -94,9 +137,9 @@ class ModelFrames:
             self.row_times.update(enumerate(row_times))
             times = [x for x in row_times if x is not None]
             if times:
-                self.frame_times.append(tidy_number(sum(times)))
+                self.add_frame_time(tidy_number(sum(times)))
             elif table.reported_total_time_us is not None:
-                self.frame_times.append(table.reported_total_time_us)
+                self.add_frame_time(table.reported_total_time_us)
             self._check_total(table, sum(times) if times else None)
             if table.reported_total_time_us is not None:
                 self.reported_totals[table.reported_total_time_us] += 1
@@ -119,7 +162,7 @@ class ModelFrames:
                 total = _ranking_total(ranking)
                 if total is not None:
                     self.reported_totals[total] += 1
-                    self.frame_times.append(total)
+                    self.add_frame_time(total)
 
     def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
         """Each frame against its own total line (a damaged row in one of many merged frames
@@ -131,7 +174,9 @@ class ModelFrames:
                 self.untotalled_line = table.last_line
         elif rows_sum is not None and not table.elided_rows \
                 and abs(rows_sum - reported) > FRAME_TOLERANCE_US:
-            self.mismatched.append((table.total_line or table.last_line, rows_sum, reported))
+            self.mismatched_total += 1
+            if len(self.mismatched) <= MAX_FRAME_NOTES:
+                self.mismatched.append((table.total_line or table.last_line, rows_sum, reported))
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
@@ -139,7 +184,7 @@ class ModelFrames:
             return (f"no total line after the table (line {self.untotalled_line}): the log may "
                     "be cut")
         if self.mismatched:
-            return (f"{len(self.mismatched)} of {self.frames} frame(s) disagree with their own "
+            return (f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                     f"total line (first: line {self.mismatched[0][0]})")
         return None
 
@@ -166,6 +211,10 @@ class ModelFrames:
             ),
             reported_rw_kb=self.reported_rw,
             frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
+            frame_time_p50_us=percentile_of(self.frame_time_counts, 50) if self.frames > 1
+            else None,
+            frame_time_p90_us=percentile_of(self.frame_time_counts, 90) if self.frames > 1
+            else None,
             ranking=self.ranking,
             skipped_rows=tuple(self.skipped),
             pid_tid=self.stream,

@@ -28,7 +28,9 @@ class Profile:
     reported_rw_kb: float | None = None
     """``Total Memory Read/Write Per Frame Size(KB)`` (KB) or the 1.5 ``RW Amount(MB)`` × 1024."""
     frame_times_us: tuple[float, ...] = ()
-    """Per-frame total time, microseconds, in order (for p50/p90); empty for one frame."""
+    """Per-frame total time, microseconds, in order; empty for one frame. At most the first
+    ``assemble.inferences.MAX_FRAME_TIMES`` (10,000) frames: ``frames`` and the percentiles
+    count every frame."""
     ranking: tuple[OpTypeStat, ...] = ()
     """The log's own "Operator Time Consuming Ranking Table", as printed."""
     op_stats: tuple[OpTypeStat, ...] = ()
@@ -77,11 +79,12 @@ class Profile:
     the log's own total line for an elided table, the total the TimeRatio column implies for a
     ranking cut short (see ``analysis.figures``)."""
     frame_time_p50_us: float | None = None
-    """Filled by analysis: median of ``frame_times_us`` (linear interpolation), microseconds;
-    None for a single frame."""
+    """Median of every frame's total (linear interpolation), microseconds; None for a single
+    frame. Set by assemble from a counter of all frames (past the cap of ``frame_times_us``);
+    analysis computes it from ``frame_times_us`` for a profile without it (built by hand)."""
     frame_time_p90_us: float | None = None
-    """Filled by analysis: 90th percentile of ``frame_times_us``, microseconds; None for a
-    single frame."""
+    """90th percentile of every frame's total, microseconds; None for a single frame. Set as
+    ``frame_time_p50_us`` is."""
     potential_saving_us: float | None = None
     """Filled right after the rules ran: what ``findings`` could save together, per frame,
     microseconds, no layer's time counted twice (``rules.potential_saving_us``); None when the

@@ -303,10 +303,10 @@ class RankingBlock(Block):
             return
         for stat, number in rated:
             expected = 100 * stat.total_time_us / denominator
-            if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]
+            if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]  # rated keeps only rows with a share
                 total = tidy_number(round(denominator))
                 self.notes.append((number, (
-                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]
+                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]  # rated keeps only rows with a share
                     f"match its TotalTime ({expected:.2f}% of {total} us)")))
 
     def _check_total_row(self) -> None:

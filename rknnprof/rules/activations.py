@@ -8,7 +8,7 @@ table), else the rknn_model_zoo benchmark of yolov5s against yolov5s_relu on RK3
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import (
@@ -33,6 +33,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import Outlier, at_supported, note, outliers, supported
 from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN070", "activation-swap"
@@ -101,15 +102,17 @@ def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     return found
 
 
-def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]]
-            ) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer]]:
-    """The change's saving, layer by layer; the in-log pairs and the model-zoo layers it rests
-    on."""
-    plain = [la for la in profile.layers if la.op_type in PLAIN_CONVS]
+def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]],
+            flagged: Mapping[int, Outlier]) -> tuple[Saving, list[tuple[Layer, Layer]],
+                                                      list[Layer]]:
+    """The change's saving, layer by layer, with single-frame outliers (``flagged``) at the
+    time the log supports; the in-log pairs and the model-zoo layers it rests on."""
+    plain = supported((la for la in profile.layers if la.op_type in PLAIN_CONVS), flagged)
     pairs: list[tuple[Layer, Layer]] = []
     fused: list[Layer] = []
     zoo: list[Layer] = []
-    for layer, _, conv in candidates:
+    for measured, _, conv in candidates:
+        layer = at_supported(measured, flagged)
         if conv is not None:  # a standalone activation after a plain conv: ReLU fuses into it
             fused.append(layer)
         elif (peer := find_peer(layer, plain, PLAIN_CONVS, same_cycles=False)) is not None:
@@ -178,13 +181,17 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         (confidence high); a standalone activation after a plain conv, its whole time (ReLU
         fuses into the conv; medium); otherwise 26.8% of the layer's time, the share of
         yolov5s's time its ReLU twin saves (1 - 48.4/66.1; medium). The finding's confidence
-        is the lowest of its layers'. The multi-core consequence is stated, not counted.
+        is the lowest of its layers'. The multi-core consequence is stated, not counted. A
+        layer RKN050 flags as a single-frame outlier counts at the time the log supports for it
+        (its same-shape sibling's, or its cycles at the table's median pace), named in the
+        message: one frame's stall is no evidence for a saving.
     """
     candidates = _candidates(profile)
     total = total_us(profile)
     if not candidates or not total:
         return
-    saving, paired, zoo = _saving(profile, candidates)
+    flagged = outliers(profile)
+    saving, paired, zoo = _saving(profile, candidates, flagged)
     if saving.total_us <= 0:
         return
     layers = [la for la, _, _ in candidates]
@@ -194,8 +201,9 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     kind_text = " and ".join(
         f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds)
     message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
-    if paired:
-        layer, peer = max(paired, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
+    shown = [pair for pair in paired if pair[0].id not in flagged and pair[1].id not in flagged]
+    if shown:
+        layer, peer = max(shown, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
         cost = 1.0 - (peer.time_us or 0.0) / (layer.time_us or 1.0)
         message += (f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
                     f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
@@ -203,7 +211,7 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     if zoo:
         message += (f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
                     f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time")
-    message += _multi_core_note(profile, layers)
+    message += _multi_core_note(profile, layers) + note(layers, flagged)
     yield Finding(
         code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
         message=message,
@@ -222,7 +230,8 @@ RULES = (
          "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
          "splits across cores", check_activation_swap, source=SOURCE,
          basis=("per layer: the difference against a same-shape plain conv in this log; else 26.8%"
-                " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS)"),
+                " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS); a "
+                "single-frame outlier at the time the log supports"),
          confidence=("high with an in-log pair, medium with the model-zoo figure; the finding "
                      "takes the lowest of its layers'")),
 )

@@ -4,14 +4,14 @@ time spent outside the per-layer table (input/output copies, cache sync)."""
 from __future__ import annotations
 
 import re
-import statistics
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.analysis.waterfall import Waterfall, waterfall_of
-from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
+from rknnprof.model import Confidence, Finding, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import SLOW_PACE, siblings, slow_for_cycles
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 NAME = "environment"
@@ -78,30 +78,8 @@ def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
                 cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK"), cite("zoo-frequency")))
 
 
-def _siblings(profile: Profile) -> list[tuple[Layer, Layer]]:
-    """(slow, fast) layers with the same op type, shapes, data type and cycles whose times
-    differ at least 2x (and 100 us) in a single-frame table, slowest gap first."""
-    groups: dict[tuple[object, ...], list[Layer]] = {}
-    for layer in profile.layers:
-        if (layer.time_us and not layer.is_io and layer.target is not Target.CPU
-                and layer.input_shapes and layer.output_shapes):
-            key = (layer.op_type, layer.input_shapes, layer.output_shapes, layer.data_type,
-                   layer.ddr_cycles, layer.npu_cycles)
-            groups.setdefault(key, []).append(layer)
-    pairs = []
-    for group in groups.values():
-        slow = max(group, key=lambda la: la.time_us or 0.0)
-        fast = min(group, key=lambda la: la.time_us or 0.0)
-        t_slow, t_fast = slow.time_us or 0.0, fast.time_us or 0.0
-        if len(group) > 1 and t_slow >= 2.0 * t_fast and t_slow - t_fast >= 100.0:
-            pairs.append((slow, fast))
-    return sorted(pairs, key=lambda p: -((p[0].time_us or 0.0) - (p[1].time_us or 0.0)))
-
-
 def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
-    if profile.frames != 1 or not profile.measured or not total:
-        return
-    pairs = _siblings(profile)
+    pairs = siblings(profile)
     if not pairs:
         return
     excess = sum((slow.time_us or 0.0) - (fast.time_us or 0.0) for slow, fast in pairs)
@@ -122,35 +100,8 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
         basis="same-shape, same-cycle siblings in this table differ 2x or more")
 
 
-SLOW_PACE = 4.0
-"""A layer whose time per cycle is at least this many times the table's median is a
-re-measure case (time per cycle is 0.9-4.5 ns as a median on the corpus, no corpus layer
-reaches 6x it and 1% of the frame above it)."""
-MIN_PACED = 8
-"""Layers with cycles the median needs before any layer is judged against it."""
-
-
-def _slow_for_cycles(profile: Profile, total: float) -> list[tuple[Layer, float]]:
-    """(layer, times the median pace) for NPU layers (50 us or more, with NPU cycles) whose
-    time per max(DDR, NPU) cycle is at least :data:`SLOW_PACE` x the table's median and whose
-    time above the median pace is at least 1% of the frame. An unseen RK3588 yolov8n table:
-    #4 ConvExSwish 12,009 us for 698,639 cycles, 8.2x the median pace of its 66 convs."""
-    paced = [(layer, (layer.time_us or 0.0) / max(layer.ddr_cycles or 0, layer.npu_cycles or 0))
-             for layer in profile.layers
-             if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50]
-    if len(paced) < MIN_PACED:
-        return []
-    median = statistics.median(pace for _, pace in paced)
-    return sorted(((layer, pace / median) for layer, pace in paced
-                   if pace >= SLOW_PACE * median
-                   and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace
-                   >= 0.01 * total), key=lambda item: -(item[0].time_us or 0.0))
-
-
-def _paced_outliers(profile: Profile, total: float) -> Iterator[Finding]:
-    if profile.frames != 1 or not profile.measured or not total:
-        return
-    slow = _slow_for_cycles(profile, total)
+def _paced_outliers(profile: Profile) -> Iterator[Finding]:
+    slow = slow_for_cycles(profile)
     if not slow:
         return
     shown = "; ".join(
@@ -310,7 +261,10 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         Input/OutputOperator taking at least 3% of the frame (RKN050.io_share); (f) in a
         single-frame table, layers taking at least twice (and 100 us more than) a sibling with
         the same op type, printed shapes and cycles, or at least 4x the table's median time
-        per cycle (and 1% of the frame above it): re-measure.
+        per cycle (and 1% of the frame above it): re-measure. The rules that price a change
+        from layer times (RKN070, RKN071; RKN073 for its share) count these layers at the time
+        the log supports (the sibling's, or their cycles at the median pace), not the one-frame
+        time.
 
     Why it costs time:
         Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables
@@ -345,7 +299,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
     yield from _driver(profile)
     yield from _profiling_overhead(profile)
     yield from _outliers(profile, total)
-    yield from _paced_outliers(profile, total)
+    yield from _paced_outliers(profile)
 
 
 RULES = (

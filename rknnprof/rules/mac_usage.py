@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rknnprof.analysis.mac import (
     ConvGeometry,
@@ -12,7 +12,7 @@ from rknnprof.analysis.mac import (
     mac_estimate,
     npu_clock_mhz,
 )
-from rknnprof.analysis.savings import from_cycles
+from rknnprof.analysis.savings import Saving, from_cycles
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
     alignment,
@@ -78,7 +78,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         Compute-bound NPU conv layers with MacUsage below 20% (option RKN011.max_usage_pct),
         each at least 2% of the frame (RKN011.min_share), whose channel count sits just above a
         multiple of the platform's alignment (RK3588 INT8: 32), so that pruning to that multiple
-        removes the padded channels the NPU computes. One finding per layer.
+        removes the padded channels the NPU computes. One finding for the model (one cause,
+        one change), listing the layers slowest first.
 
         Silent where no change removes the padding: the image input (3 channels are padded to
         32 whatever the stem; a Focus/space-to-depth stem is no cheaper: corpus 07's s2d stem
@@ -93,8 +94,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         Tables 8-1..8-4): a 48-channel conv input is computed as 64.
 
     Example:
-        #30 ConvRelu (Conv:/neck/conv) runs at 14.20% MAC usage for 2,400 us (4.1% of the
-        frame): 48 input channels are computed as 64; pruning to 32 removes 310 us
+        #30 ConvRelu (Conv:/neck/conv) at 14.20% MAC usage for 2,400 us (4.1% of the frame):
+        48 input channels are computed as 64, pruning to 32 removes 310 us
 
     How to fix:
         Prune the named channels to the multiple below (retrain or fine-tune; accuracy must
@@ -111,6 +112,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
     freq = npu_clock_mhz(profile, platform)
     from_log = bool(profile.frequencies and any(profile.frequencies.npu_hz))
     layers = profile.layers
+    found: list[_Padded] = []
     for index, layer in enumerate(layers):
         geometry = conv_geometry(layer)
         if layer.target is not Target.NPU or layer.bound is not Bound.COMPUTE:
@@ -124,7 +126,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         if usage is None or usage >= max_usage:
             continue
         change = _change(geometry, layer, layers, index, context)
-        if change is None:
+        align = alignment(layer, context)
+        if change is None or align is None:
             continue
         what, after = change
         cycles = aligned_cycles(after, layer, platform)
@@ -136,27 +139,62 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
                              "model)", clock_from_log=from_log)
         if not saving.total_us:
             continue
-        align = alignment(layer, context)
-        if align is None:  # aligned_cycles found a row, so this does not happen
-            continue
-        time = layer.time_us or 0.0
         computed = (f"{geometry.in_c} input channels are computed as "
                     f"{padded(geometry.in_c, align.conv_in)}" if "input" in what else
                     f"{geometry.out_c} output channels are computed as "
                     f"{padded(geometry.out_c, align.conv_out)}")
-        yield Finding(
-            code="RKN011", name="low-mac-usage",
-            severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
-            message=(f"{label(layer)} runs at {usage:.2f}% MAC usage for {us(time)} "
-                     f"({pct(share(layer, profile))} of the frame): {computed}; pruning to "
-                     f"{what.split(' -> ')[1].split(' ')[0]} removes {us(saving.total_us)}"),
-            fix=(f"prune {label(layer)} to {what} (retrain or fine-tune, check accuracy): the "
-                 "NPU computes the padded channels anyway"),
-            layer_ids=(layer.id,),
-            estimate="NPU cycles removed by the channel change, at the clock, per layer",
-            source=cite("guide", "§8.5.1 Tables 8-1..8-4, §8.5.2"),
-            **saving.fields(),
-        )
+        found.append(_Padded(layer, usage, what, computed, saving, new_total))
+    if len(found) == 1:
+        yield _finding(found, found[0].saving, profile)
+    elif found:
+        yield _finding(found, from_cycles(
+            [(p.layer, p.cycles_after) for p in found], freq,
+            f"{len(found)} convs pruned to the aligned channel count: the NPU cycles each "
+            "pruning removes (alignment model)", clock_from_log=from_log), profile)
+
+
+@dataclass(frozen=True, slots=True)
+class _Padded:
+    """One conv whose padded channels a pruning removes."""
+
+    layer: Layer
+    usage_pct: float
+    """MAC usage, percent (printed, else the MAC model's estimate)."""
+    change: str
+    """``48 -> 32 input channels (from the producer)``."""
+    computed: str
+    """``48 input channels are computed as 64``."""
+    saving: Saving
+    """This conv's saving alone."""
+    cycles_after: int
+    """max(DDR, NPU) cycles after the pruning."""
+
+
+def _finding(found: list[_Padded], saving: Saving, profile: Profile) -> Finding:
+    """One finding for every padded conv: one cause (channel padding), one change (prune to
+    the alignment), the layers listed slowest first."""
+    ranked = sorted(found, key=lambda p: -(p.layer.time_us or 0.0))
+    shown = "; ".join(
+        f"{label(p.layer)} at {p.usage_pct:.2f}% MAC usage for {us(p.layer.time_us or 0.0)} "
+        f"({pct(share(p.layer, profile))} of the frame): {p.computed}, pruning to "
+        f"{p.change.split(' -> ')[1].split(' ')[0]} removes {us(p.saving.total_us)}"
+        for p in ranked[:3])
+    more = f"; +{len(ranked) - 3} more" if len(ranked) > 3 else ""
+    head = ("" if len(ranked) == 1 else
+            f"{len(ranked)} low-MAC-usage conv layer(s) compute padded channels that pruning "
+            f"removes ({us(saving.total_us)} together): ")
+    changes = ", ".join(f"#{p.layer.id} {p.change}" for p in ranked)
+    return Finding(
+        code="RKN011", name="low-mac-usage",
+        severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
+        message=f"{head}{shown}{more}",
+        fix=(f"prune each to the aligned channel count: {changes} (retrain or fine-tune, check "
+             "the accuracy); the NPU computes the padded channels anyway"),
+        layer_ids=tuple(p.layer.id for p in ranked),
+        estimate="NPU cycles removed by the channel change, at the clock, per layer",
+        source=cite("guide", "§8.5.1 Tables 8-1..8-4, §8.5.2"),
+        **saving.fields(),
+    )
 
 
 RULES = (

@@ -14,6 +14,7 @@ from rknnprof.analysis.savings import NONE, from_fraction
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape
 from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import note, outliers, supported
 from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN071", "input-resolution"
@@ -61,8 +62,10 @@ def _resolution(profile: Profile, context: RuleContext, total: float, height: in
     if not conv_time:
         return
     fraction = 1.0 - ref / pixels
+    flagged = outliers(profile)
+    priced = supported(convs, flagged)
     saving = from_fraction(
-        convs, fraction,
+        priced, fraction,
         f"conv time scales with the pixels: {len(convs)} conv layers' time x (1 - "
         f"{REFERENCE[0]}x{REFERENCE[1]} / {height}x{width}); the copies (Concat, Split, Resize) "
         "shrink too and are not counted", Confidence.MEDIUM)
@@ -72,7 +75,7 @@ def _resolution(profile: Profile, context: RuleContext, total: float, height: in
                  f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
                  f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
                  "grows with its output pixels, so at 640x640 they would take about "
-                 f"{us(conv_time - saving.total_us)}"),
+                 f"{us(time_of(priced) - saving.total_us)}{note(convs, flagged)}"),
         fix=(f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "
              "your smallest objects are still found) and downscale frames before inference "
              "(RGA); for large scenes, run tiles of that size"),
@@ -128,7 +131,10 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
     Estimate:
         (a) The conv layers' time x (1 - 640x640 / input pixels), confidence medium: conv work
         is proportional to the pixels; the data copies (Concat, Split, Resize) that also shrink
-        are not counted. (b) 0: the guide gives the direction, not a figure (severity info).
+        are not counted. A conv RKN050 flags as a single-frame outlier counts at the time the
+        log supports for it (its same-shape sibling's, or its cycles at the table's median
+        pace), named in the message. (b) 0: the guide gives the direction, not a figure
+        (severity info).
     """
     total = total_us(profile)
     if not total:
@@ -143,6 +149,6 @@ RULES = (
          "An input with many times the pixels of 640x640, or taller than wide",
          check_input_resolution, source=SOURCE,
          basis=("the conv layers' time x (1 - 640x640 / input pixels): conv work is proportional "
-                "to the pixels"),
+                "to the pixels; a single-frame outlier at the time the log supports"),
          confidence=("medium (the data copies that also shrink are not counted)")),
 )

@@ -3,6 +3,8 @@ Expected savings are computed by hand in the test from the documented estimate."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rknnprof.model import (
@@ -206,6 +208,25 @@ def test_rkn011_prunes_channels_just_above_the_alignment() -> None:
     assert finding.saving_by_layer == ((30, pytest.approx(115.2)),)
     assert "48 -> 32 input channels" in finding.fix and "explain 19%" in finding.basis
     assert "48 input channels are computed as 64" in finding.message
+
+
+def test_rkn011_one_finding_for_every_padded_conv() -> None:
+    """One cause, one finding: #30 (48 -> 64 at 1,200 us) and #31, an 80 -> 64 3x3 conv at
+    80x80 for 2,400 us (80 inputs computed as 96: 345,600 cycles, 230,400 at 64 inputs). Each
+    pruning removes 115,200 cycles = 115.2 us at 1000 MHz (both below what their cycles
+    explain): 230.4 us, the slower conv first."""
+    wide = mid(i=((1, 80, 80, 80), (64, 80, 3, 3), (64,)), npu_cycles=345_600,
+               mac_usage_pct=16.0, full_name="Conv:/neck/conv80")
+    wide = replace(wide, id=31, time_us=2400.0)
+    [finding] = run("RKN011", P(mid(), wide, L(32, "Concat", NPU, 20000)), "rk3588")
+    assert finding.layer_ids == (31, 30)
+    assert finding.saving_by_layer == ((30, pytest.approx(115.2)), (31, pytest.approx(115.2)))
+    assert finding.est_saving_us == pytest.approx(230.4)
+    assert finding.message.startswith("2 low-MAC-usage conv layer(s) compute padded channels "
+                                      "that pruning removes (230 us together): #31 ConvRelu")
+    assert ("#31 80 -> 64 input channels (from the producer), #30 48 -> 32 input channels"
+            in finding.fix)
+    assert "2 convs pruned to the aligned channel count" in finding.basis
 
 
 def test_rkn011_head_outputs_and_narrow_convs_are_silent() -> None:

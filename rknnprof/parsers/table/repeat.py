@@ -159,14 +159,14 @@ class LinePlan(NamedTuple):
             return None if span is None else slice(span.start + start, span.stop + start)
 
         name = None if plan.name_spaced else shift(plan.full_name)
-        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]
+        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
 
 
 def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
     """``to_number`` of each Time(us) token (None stays None); all-integer times, the
     usual case, in one go."""
-    if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]
-        return tuple(map(int, tokens))  # type: ignore[arg-type]
+    if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]  # None not in tokens: all str
+        return tuple(map(int, tokens))  # type: ignore[arg-type]  # None not in tokens: all str
     return tuple(None if tok is None else to_number(tok) for tok in tokens)
 
 

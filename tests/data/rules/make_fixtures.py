@@ -232,6 +232,53 @@ def fixtures() -> dict[str, list[str]]:
     f.update(failure_fixtures())
     f.update(silent())
     f.update(one_cause())
+    f.update(outlier_fixtures())
+    f.update(concat_fixtures())
+    return f
+
+
+def concat_fixtures() -> dict[str, list[str]]:
+    """RKN073: a dense block (x0, x1 = conv(x0), c1 = cat(x0, x1), x2 = conv(c1) with 24
+    channels, c2 = cat(c1, x2)) whose two Concats take 480 of 1,209 us; the _ok log is the
+    clean model with one neck Concat at 60 of 645 us (9%)."""
+    c32, c64 = shape(1, 32, 80, 80), shape(1, 64, 80, 80)
+    dense = [io_in(c32),
+             conv("ConvRelu", 32, 32, 80, name="Conv:/dense/conv0/Conv"),
+             conv("ConvRelu", 32, 32, 80, name="Conv:/dense/conv1/Conv"),
+             row("Concat", f"{c32},{c32}", c64, 200, 800, "Concat:/dense/Concat",
+                 cycles="138800/0/138800"),
+             conv("ConvRelu", 64, 24, 80, name="Conv:/dense/conv2/Conv"),
+             row("Concat", f"{c64},{shape(1, 24, 80, 80)}", shape(1, 88, 80, 80), 280, 1100,
+                 "Concat:/dense/Concat_1", cycles="190800/0/190800"),
+             conv("ConvRelu", 88, 64, 80, name="Conv:/dense/conv3/Conv"),
+             io_out(c64)]
+    neck = row("Concat", f"{c32},{c32}", c64, 60, 800, "Concat:/neck/Concat",
+               cycles="138800/0/138800")
+    return {"RKN073": [*info(), *table(dense)],
+            "RKN073_ok": [*info(), *table(clean(extra=[neck]))]}
+
+
+def outlier_fixtures() -> dict[str, list[str]]:
+    """A saving from a layer RKN050 flags as a single-frame outlier counts the time the log
+    supports for it (``outlier_RKNxxx``, RKNxxx the rule whose saving changes)."""
+    f = {}
+    # RKN070: three same-shape SiLU convs, 600, 600 and 1,800 us in one frame (siblings: the
+    # last is 3x the others), and #3 ConvRelu conv2 with the same shapes at 288 us
+    silu = [conv("ConvExSwish", 64, 64, 80, time=t, name=f"Conv:/model.{i}/conv/Conv")
+            for i, t in enumerate((600, 600, 1800), 4)]
+    rows = clean()
+    f["outlier_RKN070"] = [*info(), *table(rows[:-1] + silu + rows[-1:])]
+    # RKN071: a 1280x1280 input; seven convs at the default pace (1.25 ns per cycle) and a
+    # 64->96 conv of 345,600 cycles at 3,456 us, 8x the median time per cycle
+    big = [io_in(shape(1, 3, 1280, 1280)),
+           conv("ConvRelu", 3, 32, 1280, stride=2, name="Conv:/model.0/conv/Conv"),
+           conv("ConvRelu", 32, 64, 640, stride=2, name="Conv:/model.1/conv/Conv"),
+           conv("ConvRelu", 64, 64, 320, stride=2, name="Conv:/model.2/conv/Conv"),
+           conv("ConvRelu", 64, 64, 160, stride=2, name="Conv:/model.3/conv/Conv"),
+           *(conv("ConvRelu", 64, 64, 80, name=f"Conv:/model.4/m.{i}/Conv") for i in range(6)),
+           conv("ConvRelu", 64, 96, 80, time=3456, name="Conv:/model.5/conv/Conv"),
+           io_out(shape(1, 96, 80, 80))]
+    f["outlier_RKN071"] = [*info(), *table(big)]
     return f
 
 

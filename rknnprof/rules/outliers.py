@@ -1,0 +1,123 @@
+"""Single-frame outliers: layer times that one frame alone shows, and the time the log supports
+for them instead.
+
+RKN050 reports them as a measurement caveat (re-measure); the rules that price a change from a
+layer's time (RKN070, RKN071, RKN073) count an outlier at its *supported* time, so a one-off
+stall is never sold as a saving. Two kinds, both only in a measured single-frame table:
+
+* a **slow sibling**: a layer at least 2x (and 100 us above) the fastest layer with the same op
+  type, shapes, data type and cycles; its supported time is that sibling's measured time;
+* a **slow pace**: an NPU layer whose time per max(DDR, NPU) cycle is at least
+  :data:`SLOW_PACE` x the table's median (and 1% of the frame above it); its supported time is
+  its cycles at the median pace.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from rknnprof.model import Layer, Profile, Target
+from rknnprof.rules._util import total_us, us
+
+SLOW_PACE = 4.0
+"""A layer whose time per cycle is at least this many times the table's median is a
+re-measure case (time per cycle is 0.9-4.5 ns as a median on the corpus, no corpus layer
+reaches 6x it and 1% of the frame above it)."""
+MIN_PACED = 8
+"""Layers with cycles the median needs before any layer is judged against it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outlier:
+    """One layer whose single-frame time the log does not support."""
+
+    layer: Layer
+    supported_us: float
+    """The time the log supports for it, microseconds: its sibling's, or its cycles at the
+    table's median pace."""
+    because: str
+    """``#38's`` (the sibling whose time stands in) or ``the median pace's``."""
+
+
+def _single_frame(profile: Profile) -> bool:
+    return profile.frames == 1 and profile.measured and bool(total_us(profile))
+
+
+def siblings(profile: Profile) -> list[tuple[Layer, Layer]]:
+    """(slow, fast) layers with the same op type, shapes, data type and cycles whose times
+    differ at least 2x (and 100 us) in a single-frame table, slowest gap first."""
+    if not _single_frame(profile):
+        return []
+    groups: dict[tuple[object, ...], list[Layer]] = {}
+    for layer in profile.layers:
+        if (layer.time_us and not layer.is_io and layer.target is not Target.CPU
+                and layer.input_shapes and layer.output_shapes):
+            key = (layer.op_type, layer.input_shapes, layer.output_shapes, layer.data_type,
+                   layer.ddr_cycles, layer.npu_cycles)
+            groups.setdefault(key, []).append(layer)
+    pairs = []
+    for group in groups.values():
+        slow = max(group, key=lambda la: la.time_us or 0.0)
+        fast = min(group, key=lambda la: la.time_us or 0.0)
+        t_slow, t_fast = slow.time_us or 0.0, fast.time_us or 0.0
+        if len(group) > 1 and t_slow >= 2.0 * t_fast and t_slow - t_fast >= 100.0:
+            pairs.append((slow, fast))
+    return sorted(pairs, key=lambda p: -((p[0].time_us or 0.0) - (p[1].time_us or 0.0)))
+
+
+def slow_for_cycles(profile: Profile) -> list[tuple[Layer, float]]:
+    """(layer, times the median pace) for NPU layers (50 us or more, with NPU cycles) whose
+    time per max(DDR, NPU) cycle is at least :data:`SLOW_PACE` x the table's median and whose
+    time above the median pace is at least 1% of the frame, in a single-frame table. An unseen
+    RK3588 yolov8n table: #4 ConvExSwish 12,009 us for 698,639 cycles, 8.2x the median pace of
+    its 66 convs."""
+    if not _single_frame(profile):
+        return []
+    total = total_us(profile)
+    paced = [(layer, (layer.time_us or 0.0) / max(layer.ddr_cycles or 0, layer.npu_cycles or 0))
+             for layer in profile.layers
+             if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50]
+    if len(paced) < MIN_PACED:
+        return []
+    median = statistics.median(pace for _, pace in paced)
+    return sorted(((layer, pace / median) for layer, pace in paced
+                   if pace >= SLOW_PACE * median
+                   and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace
+                   >= 0.01 * total), key=lambda item: -(item[0].time_us or 0.0))
+
+
+def outliers(profile: Profile) -> dict[int, Outlier]:
+    """Every layer RKN050 flags as a single-frame outlier, by ``Layer.id``, with the time the
+    log supports for it (a sibling's measured time wins over the median pace)."""
+    found = {layer.id: Outlier(layer, (layer.time_us or 0.0) / ratio, "the median pace's")
+             for layer, ratio in slow_for_cycles(profile)}
+    for slow, fast in siblings(profile):
+        found[slow.id] = Outlier(slow, fast.time_us or 0.0, f"#{fast.id}'s")
+    return found
+
+
+def at_supported(layer: Layer, flagged: Mapping[int, Outlier]) -> Layer:
+    """``layer`` with its time replaced by the supported time when it is a flagged outlier."""
+    found = flagged.get(layer.id)
+    return layer if found is None else replace(layer, time_us=found.supported_us)
+
+
+def supported(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> list[Layer]:
+    """``layers`` with each flagged outlier's time replaced by its supported time: what a
+    saving may be computed from."""
+    return [at_supported(la, flagged) for la in layers]
+
+
+def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:
+    """``; #26 is counted at 3,526 us (#38's), not its one-frame 8,445 us: re-measure
+    (RKN050)`` for the flagged layers among ``layers``; empty when none is."""
+    hit = [flagged[la.id] for la in layers if la.id in flagged]
+    if not hit:
+        return ""
+    shown = ", ".join(f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "
+                      f"{us(o.layer.time_us or 0.0)}" for o in hit[:3])
+    more = f", +{len(hit) - 3} more" if len(hit) > 3 else ""
+    return (f"; single-frame outlier(s) counted at the time the log supports: {shown}{more} "
+            "(re-measure, RKN050)")

@@ -1,0 +1,174 @@
+"""Per-frame storage stays bounded: a capture of any length keeps at most MAX_FRAME_TIMES frame
+totals in order and MAX_FRAME_NOTES + 1 disagreeing frames, while ``frames``, p50 and p90 still
+count every frame (from counters of distinct values); repeated runtime-info, NPU-load and
+app-time lines are kept once; tables that make no profile, RKLLM generations, totals and
+benchmark profiles have their limits too. Each limit that is hit gives one warning."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rknnprof.assemble import assemble
+from rknnprof.assemble import assembler as assembler_module
+from rknnprof.assemble.context import MAX_CONTEXT_RECORDS
+from rknnprof.assemble.inferences import (
+    MAX_FRAME_NOTES,
+    MAX_FRAME_TIMES,
+    ModelFrames,
+    percentile_of,
+)
+from rknnprof.cli import cli
+from rknnprof.model import BenchmarkRun, Layer, Target, Versions
+from rknnprof.parsers.events import (
+    AppTimeEvent,
+    BenchmarkEvent,
+    InfoEvent,
+    LlmStatsEvent,
+    NpuLoadEvent,
+    TableEvent,
+    TotalsEvent,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "benchmarks"))
+import generate  # noqa: E402
+
+
+def test_percentile_of_a_counter_is_the_listed_values_percentile():
+    # listed out: 100, 100, 110, 140
+    counts = Counter({100.0: 2, 140.0: 1, 110.0: 1})
+    assert percentile_of(counts, 50) == 105  # halfway between the 2nd and 3rd values
+    assert percentile_of(counts, 90) == pytest.approx(131)  # 110 + 0.7 * (140 - 110)
+    assert percentile_of(Counter({7.0: 1}), 90) == 7
+    assert percentile_of(Counter(), 50) is None
+
+
+def _frame(line: int, time_us: float, total_us: float) -> TableEvent:
+    layer = Layer(id=1, op_type="Conv", target=Target.NPU, time_us=time_us, full_name="Conv:c",
+                  line=line)
+    return TableEvent("toolkit2-perf-table", line, line + 2, (layer,),
+                      reported_total_time_us=total_us, total_line=line + 2)
+
+
+def test_model_frames_containers_stay_at_their_caps():
+    frames = MAX_FRAME_TIMES + 2_000
+    model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
+    for i in range(frames):
+        time_us = 100 + i % 100
+        model.add(_frame(1 + 3 * i, time_us, time_us + 5), None)  # every total line 5 us off
+    assert model.frames == frames
+    assert len(model.frame_times) == MAX_FRAME_TIMES
+    assert model.frame_times[:3] == [100, 101, 102] and model.frame_times[-1] == 199
+    assert len(model.frame_time_counts) == 100  # distinct totals, not frames
+    assert len(model.mismatched) == MAX_FRAME_NOTES + 1 and model.mismatched_total == frames
+    assert model.mismatched[0] == (3, 100, 105)
+    assert model.incomplete() == (f"{frames} of {frames} frame(s) disagree with their own total "
+                                  "line (first: line 3)")
+    profile = model.profile("x.log")
+    assert len(profile.frame_times_us) == MAX_FRAME_TIMES
+    # 12,000 frames, each of 100..199 120 times: the 6,000th and 6,001st values are 149 and 150
+    assert profile.frame_time_p50_us == 149.5
+    # position 10,799.1 of the sorted frames: 189 (the 10,800th) + 0.1 * (190 - 189)
+    assert profile.frame_time_p90_us == pytest.approx(189.1)
+
+
+def test_a_long_generated_capture_keeps_the_first_frames_and_counts_all(tmp_path):
+    frames = MAX_FRAME_TIMES + 50
+    lines: list[str] = []
+    for n in range(frames):
+        lines += generate.table(4, seed=n, jitter=0.3)
+    log = tmp_path / "long.txt"
+    log.write_text("\n".join(lines) + "\n")
+    # what the log says: each frame's total line, and layer 2's Time(us) column
+    totals = [int(m) for m in re.findall(r"Per Frame Time\(us\): (\d+)", log.read_text())]
+    conv = [int(line.split()[7]) for line in lines if line.startswith("2    ")]
+    assert len(totals) == len(conv) == frames
+
+    result = CliRunner().invoke(cli, ["analyze", "-f", "json", str(log)])
+    assert result.exit_code == 0, result.output
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert profile["frames"] == frames
+    assert profile["frame_times_us"] == totals[:MAX_FRAME_TIMES]
+    deciles = statistics.quantiles(totals, n=10, method="inclusive")  # NumPy's linear method
+    assert profile["frame_time_p50_us"] == pytest.approx(statistics.median(totals))
+    assert profile["frame_time_p90_us"] == pytest.approx(deciles[8])
+    assert profile["layers"][1]["time_us"] == statistics.median(conv)
+    assert profile["layers"][1]["time_max_us"] == max(conv)
+    assert profile["incomplete"] is None
+    assert (f"{frames:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame times"
+            in result.stderr)
+
+
+def _context(evs: list):
+    built = assembler_module.Assembler("x.log")
+    for ev in evs:
+        built.feed(ev)
+    return built.context
+
+
+def test_repeated_context_lines_are_kept_once():
+    evs: list = []
+    for i in range(5_000):  # a runtime that prints all of this once per inference
+        evs += [InfoEvent(10 * i, Versions(runtime="2.3.2"), platform="rk3588",
+                          platform_evidence="target platform: rk3588", stream=(5, 5)),
+                NpuLoadEvent(10 * i + 1, (float(i % 7), 0.0, 0.0), stream=(5, 5)),
+                AppTimeEvent(10 * i + 2, 1000.0 + i % 3, stream=(5, 5), call="rknn_run")]
+    evs += [TotalsEvent("toolkit1-perf-totals", 60_000, 900.0, stream=(5, 5))]
+    result = assemble(evs, "x.log")
+    (profile,) = result.profiles
+    context = _context(evs)
+    assert (len(context.infos), len(context.loads), len(context.app_times)) == (1, 1, 1)
+    assert profile.versions.runtime == "2.3.2" and profile.platform == "rk3588"
+    assert profile.npu_load_pct == (float(4_999 % 7), 0.0, 0.0)  # the last reading
+    assert profile.app_calls == (("rknn_run", 1001),)  # 1000, 1001, 1002 about equally often
+    assert result.warnings == []
+
+
+def test_distinct_context_records_are_capped_with_a_warning():
+    evs = [InfoEvent(i + 1, Versions(runtime=f"2.{i}"), stream=(i, i))
+           for i in range(MAX_CONTEXT_RECORDS + 5)]
+    result = assemble(evs, "x.log")
+    assert len(_context(evs).infos) == MAX_CONTEXT_RECORDS
+    [warning] = result.warnings
+    assert warning.line == MAX_CONTEXT_RECORDS + 1 and "are not read" in warning.message
+
+
+def test_tables_without_profile_data_are_counted_past_the_limit():
+    limit = assembler_module.MAX_LOOSE_WARNINGS
+    header_only = [TableEvent("toolkit2-perf-table", 10 * i + 1, 10 * i + 2, (),
+                              notes=((10 * i + 1, "a header"),)) for i in range(limit + 30)]
+    result = assemble(header_only, "x.log")
+    assert result.profiles == [] and len(result.found) == limit
+    assert len(result.warnings) == limit + 1
+    assert result.warnings[-1].message.startswith("30 more table(s) without profile data")
+
+
+def test_totals_benchmarks_and_generations_count_against_the_profile_limit():
+    cap = assembler_module.MAX_PROFILES
+    evs: list = [TotalsEvent("toolkit1-perf-totals", i + 1, 100.0, stream=(i, i))
+                 for i in range(cap)]
+    evs += [BenchmarkEvent(cap + 1, cap + 2, BenchmarkRun(run_times_ms=(1.0, 2.0))),
+            LlmStatsEvent(cap + 3, cap + 4, prefill_ms=10.0, stream=(1, 1))]
+    result = assemble(evs, "x.log")
+    assert len(result.profiles) == cap
+    [warning] = result.warnings
+    assert warning.line == cap + 1 and "are not read" in warning.message
+
+
+def test_generations_past_the_limit_are_counted(monkeypatch):
+    monkeypatch.setattr(assembler_module, "MAX_GENERATIONS", 3)
+    evs = [LlmStatsEvent(10 * i + 1, 10 * i + 5, prefill_ms=100.0 + i, prefill_tokens=50)
+           for i in range(5)]
+    result = assemble(evs, "x.log")
+    (profile,) = result.profiles
+    assert profile.llm.generations == 3 and profile.llm.prefill_ms == 101  # 100, 101, 102
+    [warning] = result.warnings
+    assert warning.line == 25 and warning.message.startswith("2 more RKLLM stage table(s)")
