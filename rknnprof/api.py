@@ -20,7 +20,7 @@ from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
-from rknnprof.parsers import scan
+from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import TableEvent
 from rknnprof.units import frame_ms
 
@@ -87,6 +87,10 @@ class Progress:
             self._shown = False
 
 
+BULK = True
+"""Read repeated frames in bulk (:mod:`rknnprof.parsers.table.bulk`); the tests compare the two."""
+
+
 def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
                  progress: Progress | None = None) -> Assembly:
     """Parse one binary stream into profiles (not yet analysed), warnings and leftovers.
@@ -94,8 +98,9 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
     ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
     stats = ReadStats()
-    lines = read_lines(stream, stats)
-    events = scan(lines, name)
+    skipper = FrameSkipper() if BULK else None  # repeated frames in bulk: parsers/table/bulk.py
+    lines = read_lines(stream, stats, skipper)
+    events = scan(lines, name, skipper)
     if progress is not None:
         events = progress.count(events)
     try:

@@ -153,7 +153,7 @@ class ModelFrames:
             self.last_line = max(self.last_line, table.last_line)
         if ranking is not None:
             if not self.ranking and self.ranking_total is None:
-                self.ranking, self.ranking_total = ranking.stats, ranking.total
+                self.ranking, self.ranking_total = tuple(ranking.stats), ranking.total
                 self.ranking_line = ranking.line
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
             self.skipped_total += len(ranking.skipped)
