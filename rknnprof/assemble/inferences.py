@@ -4,10 +4,10 @@ A *frame* is one inference as the log shows it: its per-layer table and/or the r
 after it (``Profile.frames`` counts them). A :class:`ModelFrames` collects the frames that share
 a stream and a :func:`frame_signature` (op types + full names): per layer the median time (with
 min/max) from a ``Counter`` of its times, so memory grows with the number of distinct times, not
-frames. While frames come in, the counts live in one ``Counter`` of (row index, time) pairs, so
-that a frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its
-rows; they are split into the per-layer counters when the profile is made
-(:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
+frames. While frames come in, their row times wait in one flat list (a frame is one ``list +=``,
+a loop in C); every :data:`COUNT_EVERY` frames each row's times are counted into its counter by
+one ``Counter.update`` of a slice of that list (C again), instead of a Python loop over every
+frame's rows. :func:`median_of` is the median of such a counter.
 
 The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
 (:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -34,6 +35,8 @@ from rknnprof.model import (
 from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
 
 RANKING_FAMILY = "toolkit2-ranking"
+COUNT_EVERY = 256
+"""Frames whose row times wait in a flat list before they are counted per row."""
 
 MAX_SKIPPED = 50
 """Skipped rows kept per profile (later ones are counted in a warning)."""
@@ -92,7 +95,12 @@ class ModelFrames:
     first_line: int
     last_line: int
     template: tuple[Layer, ...] = ()
-    row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
+    row_times: list[float | None] = field(default_factory=list)
+    """The rows' Time(us) of the frames not counted into ``counts`` yet, frame after frame
+    (None: the row had no time): counted every :data:`COUNT_EVERY` frames, one C-level
+    ``Counter.update`` per row."""
+    counts: list[Counter[float | None]] = field(default_factory=list)
+    """How often each row showed each Time(us)."""
     """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
     frame_times: list[float] = field(default_factory=list)
     """The first :data:`MAX_FRAME_TIMES` frame totals, microseconds, in order."""
@@ -134,8 +142,11 @@ class ModelFrames:
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
-            self.row_times.update(enumerate(row_times))
-            times = [x for x in row_times if x is not None]
+            self.row_times += row_times
+            if len(self.row_times) >= COUNT_EVERY * len(row_times):
+                self._count()
+            times: Sequence[float] = [x for x in row_times if x is not None] \
+                if None in row_times else row_times  # type: ignore[assignment]  # no None
             if times:
                 self.add_frame_time(tidy_number(sum(times)))
             elif table.reported_total_time_us is not None:
@@ -164,6 +175,15 @@ class ModelFrames:
                     self.reported_totals[total] += 1
                     self.add_frame_time(total)
 
+    def _count(self) -> None:
+        """Count the pending row times into the per-row counters."""
+        pending, n = self.row_times, len(self.template)
+        if not self.counts:
+            self.counts = [Counter() for _ in range(n)]
+        for index, counter in enumerate(self.counts):
+            counter.update(pending[index::n])
+        pending.clear()
+
     def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
         """Each frame against its own total line (a damaged row in one of many merged frames
         hides in the medians); a printed table without one was cut."""
@@ -191,10 +211,10 @@ class ModelFrames:
     def profile(self, path: str) -> Profile:
         layers = self.template
         if self.frames > 1:
-            counters: list[Counter[float]] = [Counter() for _ in self.template]
-            for (index, time), count in self.row_times.items():
-                if time is not None:
-                    counters[index][time] = count
+            self._count()
+            for counter in self.counts:
+                counter.pop(None, None)  # rows without a time in some frames
+            counters = cast("list[Counter[float]]", self.counts)
             layers = tuple(
                 replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
                 if c else la
