@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress, repeat
-from operator import getitem
+from operator import getitem, not_
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
@@ -195,6 +195,7 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     if t.prefix < 0 and not learn_prefix(t, lines[0], t.lines[0]):
         return None
     ids = t.ids
+    mark: list[bool] = []  # which lines are the stream's (threadtime; else every line)
     if ids is None:
         index: Sequence[int] = range(slots)
         if len(lines) < slots:
@@ -229,8 +230,7 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         return None
     kept: tuple[tuple[int, bytes], ...] = ()
     if count > slots:
-        claimed = set(index)
-        others = [i for i in range(count) if i not in claimed]
+        others = list(compress(range(count), map(not_, mark)))  # (count > slots: ids known)
         pid = t.pid_text
         for i in others:
             if pid in lines[i]:  # else it cannot be the stream's
