@@ -12,7 +12,12 @@ rows; they are split into the per-layer counters when the profile is made
 The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
 (:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
 (``Profile.frame_times_us``). Frames that disagree with their total line are counted, the first
-:data:`MAX_FRAME_NOTES` + 1 kept for the warnings. Nothing here grows with the frames.
+:data:`MAX_FRAME_NOTES` + 1 kept for the warnings.
+
+So memory grows with the distinct times a log prints, not with its frames; and that is bounded
+too: past :data:`MAX_DISTINCT_TIMES` distinct values (a log whose every frame prints new
+times), times are counted on a grid of 1 us, then 10, 100 … (``ModelFrames.time_step``), so
+medians and percentiles are rounded to it, and a warning says so.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ MAX_FRAME_TIMES = 10_000
 when more were seen). ``frames`` and the p50/p90 still count every frame."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
+MAX_DISTINCT_TIMES = 200_000
+"""Distinct (row, time) pairs, frame totals or total-line figures a model keeps exactly (a real
+capture has a few thousand); past it they go on a ten times coarser grid until half are free."""
 
 
 def median_of(counter: Counter[float]) -> float:
@@ -119,12 +127,49 @@ class ModelFrames:
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
     mismatched_total: int = 0
     """Frames that disagree with their total line, all of them."""
+    time_step: int = 0
+    """0: times counted as printed; else the grid (us) the counters round them to, set when
+    they held more than :data:`MAX_DISTINCT_TIMES` distinct values."""
 
     def add_frame_time(self, time_us: float) -> None:
-        """One frame's total, microseconds: counted, and kept in order up to the cap."""
-        self.frame_time_counts[time_us] += 1
+        """One frame's total, microseconds: counted, and kept in order (as printed) up to the
+        cap."""
+        self.frame_time_counts[self._on_grid(time_us)] += 1
         if len(self.frame_times) < MAX_FRAME_TIMES:
             self.frame_times.append(time_us)
+        self._bound()
+
+    def add_reported_total(self, time_us: float) -> None:
+        """One frame's own total line, microseconds."""
+        self.reported_totals[self._on_grid(time_us)] += 1
+        self._bound()
+
+    def _on_grid(self, time_us: float) -> float:
+        step = self.time_step
+        return round(time_us / step) * step if step else time_us  # an int on the grid
+
+    def _bound(self) -> None:
+        """Keep the counters under MAX_DISTINCT_TIMES: a ten times coarser grid each time
+        (1 us first), until half of the room is free."""
+        def widest() -> int:
+            return max(len(self.row_times), len(self.frame_time_counts), len(self.reported_totals))
+
+        if widest() <= MAX_DISTINCT_TIMES:
+            return
+        while widest() > MAX_DISTINCT_TIMES // 2 and self.time_step < 10**19:
+            self.time_step = self.time_step * 10 if self.time_step else 1
+            pairs: Counter[tuple[int, float | None]] = Counter()
+            for (index, time), count in self.row_times.items():
+                pairs[index, None if time is None else self._on_grid(time)] += count
+            self.row_times = pairs
+            self.frame_time_counts = self._regrid(self.frame_time_counts)
+            self.reported_totals = self._regrid(self.reported_totals)
+
+    def _regrid(self, counts: Counter[float]) -> Counter[float]:
+        out: Counter[float] = Counter()
+        for value, count in counts.items():
+            out[self._on_grid(value)] += count
+        return out
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -134,7 +179,11 @@ class ModelFrames:
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
-            self.row_times.update(enumerate(row_times))
+            if self.time_step:
+                self.row_times.update((i, None if t is None else self._on_grid(t))
+                                      for i, t in enumerate(row_times))
+            else:
+                self.row_times.update(enumerate(row_times))
             times = [x for x in row_times if x is not None]
             if times:
                 self.add_frame_time(tidy_number(sum(times)))
@@ -142,7 +191,7 @@ class ModelFrames:
                 self.add_frame_time(table.reported_total_time_us)
             self._check_total(table, sum(times) if times else None)
             if table.reported_total_time_us is not None:
-                self.reported_totals[table.reported_total_time_us] += 1
+                self.add_reported_total(table.reported_total_time_us)
                 self.total_line = self.total_line or table.total_line
             if self.reported_rw is None:
                 self.reported_rw = table.reported_rw_kb
@@ -161,7 +210,7 @@ class ModelFrames:
             if table is None or table.reported_total_time_us is None:
                 total = _ranking_total(ranking)
                 if total is not None:
-                    self.reported_totals[total] += 1
+                    self.add_reported_total(total)
                     self.add_frame_time(total)
 
     def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
@@ -187,6 +236,41 @@ class ModelFrames:
             return (f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                     f"total line (first: line {self.mismatched[0][0]})")
         return None
+
+    def add_fps(self, fps: float) -> None:
+        """``FPS:`` of a perf_debug=False total (past MAX_DISTINCT_TIMES values, new ones are
+        not counted)."""
+        if fps in self.fps or len(self.fps) < MAX_DISTINCT_TIMES:
+            self.fps[fps] += 1
+
+    def notes(self) -> list[tuple[int, str]]:
+        """(line, message) warnings about these frames, once they are all in: a cut table,
+        frames that disagree with their total lines, the limits reached."""
+        notes = []
+        if self.untotalled_line is not None:
+            notes.append((self.untotalled_line, (
+                "the table has no total line after it: the log may be cut, so its times may "
+                "miss layers; the profile is marked incomplete")))
+        if self.frames > 1:  # a single frame's sum is checked against its total in analysis
+            notes += [(line, f"this frame's rows sum to {tidy_number(rows_sum)} us but its "
+                             f"total line says {tidy_number(reported)} us (a damaged or lost "
+                             "row); the profile is marked incomplete")
+                      for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]]
+            if self.mismatched_total > MAX_FRAME_NOTES:
+                notes.append((self.mismatched[MAX_FRAME_NOTES][0], (
+                    f"{self.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree with "
+                    "their total line")))
+        if self.time_step:
+            notes.append((self.first_line, (
+                f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: they "
+                f"are counted to the nearest {self.time_step:,} us, so its medians, min/max "
+                "and p50/p90 are rounded to that")))
+        timed = self.frame_time_counts.total()
+        if timed > MAX_FRAME_TIMES:
+            notes.append((self.first_line, (
+                f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame "
+                "times (frames, p50 and p90 count them all)")))
+        return notes
 
     def profile(self, path: str) -> Profile:
         layers = self.template
