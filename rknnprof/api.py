@@ -20,7 +20,7 @@ from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
-from rknnprof.parsers import scan
+from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import TableEvent
 from rknnprof.units import frame_ms
 
@@ -87,6 +87,10 @@ class Progress:
             self._shown = False
 
 
+BULK = True
+"""Read repeated frames in bulk (:mod:`rknnprof.parsers.table.bulk`); the tests compare the two."""
+
+
 def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
                  progress: Progress | None = None) -> Assembly:
     """Parse one binary stream into profiles (not yet analysed), warnings and leftovers.
@@ -94,8 +98,9 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
     ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
     stats = ReadStats()
-    lines = read_lines(stream, stats)
-    events = scan(lines, name)
+    skipper = FrameSkipper() if BULK else None  # repeated frames in bulk: parsers/table/bulk.py
+    lines = read_lines(stream, stats, skipper)
+    events = scan(lines, name, skipper)
     if progress is not None:
         events = progress.count(events)
     try:
@@ -127,7 +132,7 @@ def parse_live_stdin() -> Assembly:
 
     source = InterruptibleInput(sys.stdin.buffer)
     with source.armed():
-        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]
+        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]  # reads like a BinaryIO (iteration, read1)
                                 progress=Progress())
     if source.interrupted:
         assembly.warnings.append(ReportWarning(STDIN_NAME, None, (
@@ -158,7 +163,7 @@ def _parse_file(f: BinaryIO, path: str) -> Assembly:
     if not FileProgress.wanted(f, sys.stderr, _quiet()):
         return parse_stream(f, path)
     with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
-        return parse_stream(watched, path)  # type: ignore[arg-type]
+        return parse_stream(watched, path)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
 
 
 def no_data_message(assembly: Assembly) -> str:

@@ -222,7 +222,7 @@ def _convert(tp: Any, value: object, path: str, where: str) -> Any:
         return tuple(_convert(a, v, path, f"{where}[{i}]")
                      for i, (a, v) in enumerate(zip(args, value, strict=True)))
     if dataclasses.is_dataclass(tp):
-        return _build(tp, value, path, where)  # type: ignore[arg-type]
+        return _build(tp, value, path, where)  # type: ignore[arg-type]  # tp is a field's type: a class, not an instance
     if isinstance(tp, type) and issubclass(tp, Enum):
         try:
             return tp(value)

@@ -55,7 +55,7 @@ def test_reads_of_any_size_give_the_same_profiles(capture, size, line_end) -> No
         data = data[: data.rindex(b"\n") + 1]
         frames -= 1
     whole = parse_stream(io.BytesIO(data), "capture.log")
-    cut = parse_stream(_Pieces(data, size), "capture.log")  # type: ignore[arg-type]
+    cut = parse_stream(_Pieces(data, size), "capture.log")  # type: ignore[arg-type]  # _Pieces has the reads parse_stream uses
     assert [p.frames for p in whole.profiles] == [frames]  # every table written is one frame
     assert len(whole.profiles[0].layers) == 20
     assert cut.profiles == whole.profiles

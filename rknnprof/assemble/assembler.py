@@ -153,7 +153,7 @@ class Assembler:
         self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None
     ) -> None:
         signature = frame_signature(table, ranking)
-        first = table.line if table is not None else ranking.line  # type: ignore[union-attr]
+        first = table.line if table is not None else ranking.line  # type: ignore[union-attr]  # _flush passes a table or a ranking
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
             assert ranking is not None
             self._found("a ranking table without readable rows",

@@ -66,7 +66,7 @@ def median_of(counter: Counter[float]) -> float:
         if lo is None and seen > lo_i:
             lo = value
         if seen > hi_i:
-            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]
+            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]  # lo is set by now (lo_i <= hi_i)
     raise ValueError("median of an empty counter")
 
 
@@ -202,7 +202,7 @@ class ModelFrames:
             self.last_line = max(self.last_line, table.last_line)
         if ranking is not None:
             if not self.ranking and self.ranking_total is None:
-                self.ranking, self.ranking_total = ranking.stats, ranking.total
+                self.ranking, self.ranking_total = tuple(ranking.stats), ranking.total
                 self.ranking_line = ranking.line
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
             self.skipped_total += len(ranking.skipped)

@@ -76,15 +76,17 @@ class FiniteFloatRange(click.FloatRange):
 class _TextBuffer(io.TextIOWrapper):
     """An in-memory text stream like ``io.StringIO``, kept as UTF-8 bytes: StringIO holds 4 bytes
     per character, which made the JSON report of a long capture (one number per frame) the
-    largest thing in memory."""
+    largest thing in memory. The report leaves it as those bytes (``output.emit`` writes them as
+    they are), so a long capture's trace (megabytes) is never also a str."""
 
     def __init__(self) -> None:
         self._bytes = io.BytesIO()
         super().__init__(self._bytes, encoding="utf-8", errors="surrogatepass", newline="")
 
-    def getvalue(self) -> str:
+    def getbytes(self) -> bytes:
+        """What was written, UTF-8 (``surrogatepass``); no copy is made."""
         self.flush()
-        return self._bytes.getvalue().decode("utf-8", "surrogatepass")
+        return self._bytes.getvalue()
 
 
 _SIZE_UNITS = {"": 1e-9, "b": 1e-9, "kb": 1e-6, "mb": 1e-3, "gb": 1.0, "kib": 1024 / 1e9,
@@ -178,13 +180,13 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
             print_report_warnings(failed.warnings)
             buffer = _TextBuffer()
             renderer("analyze", fmt)(failed, buffer, options)
-            emit(buffer.getvalue(), output, color=options.color)
+            emit(buffer.getbytes(), output, color=options.color)
         raise
     print_report_warnings(report.warnings)
     buffer = _TextBuffer()
     renderer("analyze", fmt)(report, buffer, options)
-    text = buffer.getvalue()
-    buffer.close()  # its bytes go now: a long capture's trace report is megabytes
+    text = buffer.getbytes()
+    buffer.close()  # the bytes are text's alone now: a long capture's trace is megabytes
     emit(text, output, color=options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:

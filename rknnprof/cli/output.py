@@ -13,9 +13,10 @@ import codecs
 import contextlib
 import io
 import os
+import re
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -58,11 +59,12 @@ def render_options(color: str, output: str | None, top: int = 15) -> RenderOptio
     return RenderOptions(top=top, color=use_color(color, tty), width=width)
 
 
-def write_report(path: str, text: str) -> None:
+def write_report(path: str, text: str | bytes) -> None:
     """Write ``text`` to ``path``: a regular file (or a new one) through a temporary file and a
     rename, so a failure leaves no partial file; anything else (a symlink, a FIFO, a character
     device such as ``/dev/null`` or ``/dev/stdout``) is opened and written in place, so the node
-    stays what it was. A failed write (``/dev/full``: no space left) raises :class:`InputError`."""
+    stays what it was. A failed write (``/dev/full``: no space left) raises :class:`InputError`.
+    ``text`` may be UTF-8 bytes (:func:`emit`), written as they are."""
     import stat
 
     if not path:
@@ -79,15 +81,15 @@ def write_report(path: str, text: str) -> None:
         _write_atomically(path, text)
 
 
-def _write_in_place(path: str, text: str) -> None:
+def _write_in_place(path: str, text: str | bytes) -> None:
     try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
+        with _open_for(text, path) as f:
             f.write(text)
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", path) from None
 
 
-def _write_atomically(path: str, text: str) -> None:
+def _write_atomically(path: str, text: str | bytes) -> None:
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
@@ -99,7 +101,7 @@ def _write_atomically(path: str, text: str) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        with _open_for(text, fd) as f:
             f.write(text)
         os.replace(tmp, path)
     except OSError as e:
@@ -112,10 +114,26 @@ def _write_atomically(path: str, text: str) -> None:
         raise
 
 
-def emit(text: str, output: str | None, color: bool | None = None) -> None:
+def _open_for(text: str | bytes, file: str | int) -> IO[Any]:
+    """``file`` (a path or a descriptor) opened to write ``text``: binary for bytes, UTF-8 text
+    for a str; a lone surrogate (a file name that is not UTF-8) is written ``\\udcff``, as on
+    stdout (strict UTF-8 ended the run with a traceback)."""
+    if isinstance(text, bytes):
+        return open(file, "wb")  # noqa: SIM115 - the caller's with closes it
+    return open(file, "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
+
+
+def emit(text: str | bytes, output: str | None, color: bool | None = None) -> None:
     """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``).
     A closed or full stdout is an :class:`InputError`; a reader that went away (``| head``) ends
-    the run quietly with exit 141, as SIGPIPE would."""
+    the run quietly with exit 141, as SIGPIPE would.
+
+    ``text`` may be the report as the UTF-8 bytes it was rendered into (``analyze``'s buffer,
+    written with ``surrogatepass``): they are written as they are wherever that gives the bytes
+    the text would, so a long capture's trace report (megabytes) is not also held as a str;
+    else they are decoded first."""
+    if isinstance(text, bytes) and not _bytes_as_they_are(text, output, color):
+        text = text.decode("utf-8", "surrogatepass")
     if output is not None and output != "-":
         write_report(output, text)
         return
@@ -132,7 +150,29 @@ def emit(text: str, output: str | None, color: bool | None = None) -> None:
         raise InputError(f"cannot write the report: {e.strerror}", "-") from None
 
 
-def _to_stdout(text: str, color: bool | None) -> None:
+_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
+"""A lone surrogate as ``surrogatepass`` encodes it (a file name that is not UTF-8): written as
+``\\udcxx`` to files and stdout, so such bytes are decoded first."""
+
+
+def _bytes_as_they_are(data: bytes, output: str | None, color: bool | None) -> bool:
+    """Whether writing ``data`` (UTF-8) unchanged gives the bytes its text would: no lone
+    surrogate; to stdout, also a UTF-8 stdout with a descriptor and no styles to strip."""
+    if _SURROGATE.search(data):
+        return False
+    if output is not None and output != "-":
+        return True
+    try:
+        fd = sys.stdout.fileno() if sys.stdout is not None else -1
+    except (AttributeError, OSError, ValueError):
+        return False
+    if fd < 0 or codecs.lookup(sys.stdout.encoding or "utf-8").name != "utf-8":
+        return False
+    strip = not color if color is not None else not os.isatty(fd)
+    return not (strip and b"\x1b" in data)
+
+
+def _to_stdout(text: str | bytes, color: bool | None) -> None:
     """Write ``text`` to stdout's file descriptor in full, so a closed pipe is always seen.
 
     ``sys.stdout.write`` of a report larger than the pipe buffer swallows the EPIPE that follows
@@ -140,6 +180,12 @@ def _to_stdout(text: str, color: bool | None) -> None:
     drops it), so ``… | head -1`` ended with exit 0 or 1 depending on timing. Streams without a
     descriptor (tests' captured stdout) go through ``click.echo``. ANSI styles are stripped as
     ``click.echo`` would: when ``color`` is False, or unset and stdout is not a terminal."""
+    if isinstance(text, bytes):  # as they are (see emit)
+        sys.stdout.flush()
+        view = memoryview(text)
+        while view:
+            view = view[os.write(sys.stdout.fileno(), view):]
+        return
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):

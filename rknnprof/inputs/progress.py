@@ -68,7 +68,7 @@ class FileProgress:
         return data
 
     def read1(self, size: int = -1) -> bytes:
-        return self._count(self.raw.read1(size))  # type: ignore[attr-defined]
+        return self._count(self.raw.read1(size))  # type: ignore[attr-defined]  # raw is an open(..., 'rb') file: it has read1
 
     def read(self, size: int = -1) -> bytes:
         return self._count(self.raw.read(size))

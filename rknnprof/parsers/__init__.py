@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+from rknnprof.inputs.claims import Claim
 from rknnprof.inputs.lines import Line
 from rknnprof.parsers.app_time import AppTimeParser
 from rknnprof.parsers.base import Block, BlockParser
@@ -24,16 +25,19 @@ from rknnprof.parsers.benchmark import BenchmarkParser
 from rknnprof.parsers.build_table import BuildTableParser
 from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
-from rknnprof.parsers.events import Event, Stream
+from rknnprof.parsers.events import Event, RankingEvent, Stream, TableEvent
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.markdown_table import MarkdownTableParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
-from rknnprof.parsers.ranking import RankingParser
+from rknnprof.parsers.ranking import RankingBlock, RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
+from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper, ScanState
+from rknnprof.parsers.table.repeat import Carried
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
@@ -77,25 +81,50 @@ MAX_REMEMBERED = 4096
 """Distinct lines that opened no block remembered by ``scan`` (then it starts over)."""
 
 
-def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
+def scan(lines: Iterable[Line | Claim], path: str | None = None,
+         skipper: FrameSkipper | None = None) -> Iterator[Event]:
     """Events found in ``lines``, in input order per stream. Streams: nothing is read ahead.
 
     ``path`` is accepted for symmetry with ``assemble`` (events carry line numbers only).
+    ``skipper``: the :class:`~rknnprof.parsers.table.bulk.FrameSkipper` given to the reader
+    (``read_lines(..., skipper=)``), if any: ``scan`` shows it the frames read exactly (so it
+    learns the stream's frame) and takes the frames it read in bulk (:class:`BulkFrame`).
     """
-    open_blocks: dict[Stream, Block] = {}
-    carried: dict[tuple[Stream, type[Block]], object] = {}  # the last hand_over per stream/class
+    state = skipper.state if skipper is not None else ScanState()
+    open_blocks: dict[Stream, Block] = state.open_blocks
+    carried = state.carried  # the last hand_over per stream/class
     opened_nothing: set[tuple[str, str | None, str | None]] = set()
     """(text, level, tag) of lines no parser opened a block on: logcat repeats many messages."""
+    recording: dict[Stream, _Recording] = {}
+    """Streams whose frame is being recorded for the skipper: a table block that took over."""
 
     def close(key: Stream, block: Block) -> Sequence[Event]:
         events = block.close()
         handed = block.hand_over()
         if handed is not None:
             carried[key, type(block)] = handed
+        rec = recording.get(key)
+        if rec is not None:
+            rec.closed(block, events)
+            if rec.done:
+                del recording[key]
         return events
 
     for line in lines:
+        if line.__class__ is not Line:  # a frame the skipper read (it checked the state)
+            frame: BulkFrame = line  # type: ignore[assignment]
+            key = frame.stream
+            block = open_blocks.pop(key, None)
+            if block is not None:
+                yield from close(key, block)
+            recording.pop(key, None)
+            yield frame.table
+            open_blocks[key] = frame.ranking
+            continue
         key = line.stream
+        rec = recording.get(key)
+        if rec is not None:
+            rec.lines.append(line)
         block = open_blocks.get(key)
         if block is not None:
             try:
@@ -120,13 +149,43 @@ def scan(lines: Iterable[Line], path: str | None = None) -> Iterator[Event]:
                 handed = carried.get((key, type(new)))
                 if handed is not None:
                     new.take_over(handed)
+                    if skipper is not None and isinstance(handed, Carried) and \
+                            skipper.learning(key, handed):
+                        recording[key] = _Recording(skipper, handed, line)
                 break
         else:
             if len(opened_nothing) >= MAX_REMEMBERED:
                 opened_nothing.clear()
             opened_nothing.add(seen)
-    for key, block in open_blocks.items():
+    for key, block in list(open_blocks.items()):
         yield from close(key, block)
+
+
+class _Recording:
+    """One frame of a stream being recorded for the skipper: the lines from the title of a
+    table that took over the stream's last table to the end of the ranking after it."""
+
+    def __init__(self, skipper: FrameSkipper, carried: Carried, first: Line) -> None:
+        self.skipper = skipper
+        self.carried = carried
+        self.lines = [first]
+        self.table: TableEvent | None = None
+        self.done = False
+
+    def closed(self, block: Block, events: Sequence[Event]) -> None:
+        if self.table is None:
+            table = events[0] if len(events) == 1 else None
+            if isinstance(block, TableBlock) and isinstance(table, TableEvent) and \
+                    block.repeated_frame:
+                self.table = table
+            else:
+                self.done = True
+            return
+        self.done = True
+        ranking = events[0] if len(events) == 1 else None
+        if isinstance(block, RankingBlock) and isinstance(ranking, RankingEvent):
+            lines = self.lines[:-1]  # the last one ended the ranking: the next frame's
+            self.skipper.learn(lines, self.table, ranking, block, self.carried)
 
 
 def families() -> tuple[BlockParser, ...]:
@@ -134,4 +193,4 @@ def families() -> tuple[BlockParser, ...]:
     return PARSERS
 
 
-__all__ = ["PARSERS", "Line", "families", "scan"]
+__all__ = ["PARSERS", "FrameSkipper", "Line", "families", "scan"]

@@ -79,7 +79,7 @@ def parse_row(fields: list[str], line: int, sparse_index: int | None = None) -> 
     elif len(fields) > 13 and fields[12] == "-" and fields[13].startswith("Up:"):
         improve, rest = fields[13], 14
     has_sparse = sparse_index is not None and sparse_index < len(fields)
-    sparse = fields[sparse_index] if has_sparse else None  # type: ignore[index]
+    sparse = fields[sparse_index] if has_sparse else None  # type: ignore[index]  # has_sparse means sparse_index is an int
     tail = [v for i, v in enumerate(fields[rest:-2], start=rest) if i != sparse_index]
     if sparse is None:
         shaped = [value for value in tail if is_sparse_ratio(value)]

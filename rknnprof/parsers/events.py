@@ -82,7 +82,9 @@ class RankingEvent:
 
     line: int
     last_line: int
-    stats: tuple[OpTypeStat, ...]
+    stats: Sequence[OpTypeStat]
+    """The op-type rows, in order (for a frame read in bulk, a lazy sequence equal to their
+    tuple, read on first use: ``parsers/table/bulk_ranking.py``)."""
     total: OpTypeStat | None = None
     """The ``Total`` row, where printed."""
     stream: Stream = None

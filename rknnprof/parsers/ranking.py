@@ -17,9 +17,11 @@ from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.failure_catalogue import match as known_failure
-from rknnprof.parsers.table.tokens import is_rule, to_float
+from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule, to_float
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from rknnprof.inputs.lines import Line
 
 _TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
@@ -40,6 +42,64 @@ _ALIASES = {
     "callnumber": "calls", "cputime(us)": "cpu", "gputime(us)": "gpu",
     "nputime(us)": "npu", "totaltime(us)": "total", "timeratio(%)": "ratio",
 }
+
+
+def stat_of(op: str, v: dict[str, float], calls_above: Callable[[], int]) -> OpTypeStat:
+    """The :class:`OpTypeStat` of a row with values ``v`` (by column key); ``calls_above``: the
+    calls of the rows read before it, which a row without CallNumber (the Total row) counts."""
+    total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
+    cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
+    return OpTypeStat(
+        op_type=op,
+        calls=int(v["calls"]) if "calls" in v else calls_above(),
+        cpu_time_us=tidy_number(cpu),
+        npu_time_us=tidy_number(v.get("npu", 0.0)),
+        total_time_us=tidy_number(total),
+        gpu_time_us=tidy_number(v.get("gpu", 0.0)),
+        share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
+    )
+
+
+def row_keys(op: str, columns: Sequence[str]) -> list[str]:
+    """The columns a row of ``op`` has values for (the Total row: no CallNumber, no ratio)."""
+    return [k for k in columns if k not in ("calls", "ratio")] if op == "Total" else list(columns)
+
+
+def plain_row(text: str, columns: Sequence[str]) -> bool:
+    """Whether a :class:`RankingBlock` with ``columns``, no pasted prefix and no row pending
+    reads the line ``text`` as one complete row (a stat, or the Total row) without a skipped
+    row: the test the bulk reader (``parsers/table/bulk.py``) makes once per line shape. Values
+    are not checked against each other here (that is :meth:`RankingBlock.close`'s)."""
+    s = text.strip()
+    if not s or is_rule(s) or _has_title(s):
+        return False
+    tokens = text.split()
+    if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
+        return False
+    op, values = tokens[0], tokens[1:]
+    if op != "Total" and 0 < len(values) < len(columns):
+        return False  # _short: held as a row cut short
+    if len(values) != len(row_keys(op, columns)) or _VALUES_RE.fullmatch(" ".join(values)) is None:
+        return False
+    return all(len(v) <= MAX_DIGITS for v in values)  # to_float's bounds, with room
+
+
+def refuses(text: str, has_rows: bool, ready: bool,
+             tokens_of: Callable[[str], list[str]] = str.split) -> bool:
+    """What :meth:`RankingBlock.refuses` says of ``text`` for a block that has rows
+    (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
+    row as the block does. Mirrors the first tests of :meth:`RankingBlock.feed`."""
+    s = text.strip()
+    if not s or is_rule(s):
+        return False
+    if _has_title(s):
+        return has_rows
+    if not ready:
+        return False
+    tokens = tokens_of(text)
+    if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
+        return not _row_like(tokens)
+    return False
 
 
 def _has_title(text: str) -> bool:
@@ -104,13 +164,17 @@ class RankingBlock(Block):
     def damaged(self, line: Line, reason: str) -> None:
         self.skipped.append(SkippedRow(line.number, line.text.strip()[:200], reason))
 
+    def refuses(self, text: str) -> bool:
+        """Whether :meth:`feed` would return False for a line ``text`` without changing the
+        block (the bulk reader asks before it reads a frame in the block's place). False
+        when unsure."""
+        return refuses(text, bool(self.stats), self.columns is not None and self.pending is None,
+                       self._tokens)
+
     def _row(self, line: Line, tokens: list[str]) -> None:
         assert self.columns is not None
         op, values = tokens[0], tokens[1:]
-        if op == "Total":
-            keys = [k for k in self.columns if k not in ("calls", "ratio")]
-        else:
-            keys = self.columns
+        keys = row_keys(op, self.columns)
         joined = " ".join(values)  # tokens hold no blanks: one fullmatch checks every value
         if len(values) != len(keys) or values and _VALUES_RE.fullmatch(joined) is None:
             bad = next((v for v in values if not _VALUE_RE.match(v)), None)
@@ -120,17 +184,7 @@ class RankingBlock(Block):
             return
         # a value holds at most one "%", at its end
         v = dict(zip(keys, map(to_float, joined.replace("%", "").split())))
-        total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
-        cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
-        stat = OpTypeStat(
-            op_type=op,
-            calls=int(v["calls"] if "calls" in v else sum(s.calls for s in self.stats)),
-            cpu_time_us=tidy_number(cpu),
-            npu_time_us=tidy_number(v.get("npu", 0.0)),
-            total_time_us=tidy_number(total),
-            gpu_time_us=tidy_number(v.get("gpu", 0.0)),
-            share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
-        )
+        stat = stat_of(op, v, lambda: sum(s.calls for s in self.stats))
         if op == "Total":
             self.total, self.total_line = stat, line.number
         else:
@@ -249,10 +303,10 @@ class RankingBlock(Block):
             return
         for stat, number in rated:
             expected = 100 * stat.total_time_us / denominator
-            if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]
+            if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]  # rated keeps only rows with a share
                 total = tidy_number(round(denominator))
                 self.notes.append((number, (
-                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]
+                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]  # rated keeps only rows with a share
                     f"match its TotalTime ({expected:.2f}% of {total} us)")))
 
     def _check_total_row(self) -> None:

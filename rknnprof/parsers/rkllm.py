@@ -128,8 +128,8 @@ class _StageTable(Block):
         v = self.values
         return [LlmStatsEvent(
             line=self.first_line, last_line=self.last_line,
-            prefill_ms=v.get("prefill_ms"), prefill_tokens=v.get("prefill_tokens"),  # type: ignore[arg-type]
-            generate_ms=v.get("generate_ms"), generate_tokens=v.get("generate_tokens"),  # type: ignore[arg-type]
+            prefill_ms=v.get("prefill_ms"), prefill_tokens=v.get("prefill_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
+            generate_ms=v.get("generate_ms"), generate_tokens=v.get("generate_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
             init_ms=v.get("init_ms"), peak_memory_mb=v.get("peak_memory_mb"),
             stream=self.stream,
         )]

@@ -203,7 +203,7 @@ def _all_data() -> list[dict[str, Any]]:
     try:
         cached_stamp, cached = marshal.loads(CACHE.read_bytes())
         if cached_stamp == stamp:
-            return cached  # type: ignore[no-any-return]
+            return cached  # type: ignore[no-any-return]  # marshal gives Any: the dict this function wrote
     except (OSError, ValueError, EOFError, TypeError):
         pass
     datas = [_load_file(path) for path in paths]

@@ -89,11 +89,11 @@ def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], o
 def _cell(kind: str, value: object) -> str:
     """One ``<td>``: numbers carry ``data-v`` for sorting; names a tooltip; bounds a swatch."""
     if kind == "id":
-        return _num_cell(value, str(value))  # type: ignore[arg-type]
+        return _num_cell(value, str(value))  # type: ignore[arg-type]  # an id column holds ints
     if kind == "num":
-        return _num_cell(value)  # type: ignore[arg-type]
+        return _num_cell(value)  # type: ignore[arg-type]  # a num column holds numbers or None
     if kind == "pct":
-        return _num_cell(value, F.fmt_pct(value) if value is not None else None)  # type: ignore[arg-type]
+        return _num_cell(value, F.fmt_pct(value) if value is not None else None)  # type: ignore[arg-type]  # a pct column holds numbers or None
     text = escape(str(value))
     if kind == "name":
         return f'<td class="name" title="{text}">{text}</td>'

@@ -49,7 +49,7 @@ class Format:
     def renderer(self) -> Render:
         """The function that renders this format (a Reporter's bound ``render``)."""
         obj = self.load()
-        return obj().render if isinstance(obj, type) else obj  # type: ignore[no-any-return]
+        return obj().render if isinstance(obj, type) else obj  # type: ignore[no-any-return]  # load() finds it by name: Any
 
 
 _ANALYZE = "rknnprof.reporters"

@@ -4,7 +4,7 @@ Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
 (RKN040), ``environment`` (RKN050), ``decoding`` (RKN060), ``postprocess`` (RKN061),
 ``activations`` (RKN070), ``resolution`` (RKN071),
-``normalisation`` (RKN072).
+``normalisation`` (RKN072), ``concat`` (RKN073).
 
 Ranking and severity (the same for every rule):
 
@@ -32,6 +32,7 @@ from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules import (
     activations,
     bandwidth,
+    concat,
     cores,
     decoding,
     environment,
@@ -65,6 +66,7 @@ RULES: tuple[Rule, ...] = (
     *activations.RULES,
     *resolution.RULES,
     *normalisation.RULES,
+    *concat.RULES,
     *failures.RULES,
     *llm.RULES,
 )

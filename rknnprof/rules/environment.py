@@ -262,8 +262,9 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         single-frame table, layers taking at least twice (and 100 us more than) a sibling with
         the same op type, printed shapes and cycles, or at least 4x the table's median time
         per cycle (and 1% of the frame above it): re-measure. The rules that price a change
-        from layer times (RKN070, RKN071) count these layers at the time the log
-        supports (the sibling's, or their cycles at the median pace), not the one-frame time.
+        from layer times (RKN070, RKN071; RKN073 for its share) count these layers at the time
+        the log supports (the sibling's, or their cycles at the median pace), not the one-frame
+        time.
 
     Why it costs time:
         Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables

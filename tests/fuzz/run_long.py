@@ -64,8 +64,8 @@ def run_mutants(count: int, seed: int, workers: int, timeout: float, work: str,
     def spawn() -> None:
         p = mp.Process(target=_worker, args=(tasks, results, seed, work), daemon=True)
         p.start()
-        procs[p.pid] = p  # type: ignore[index]
-        started[p.pid] = (-1, time.monotonic())  # type: ignore[index]
+        procs[p.pid] = p  # type: ignore[index]  # pid is set once start() returned
+        started[p.pid] = (-1, time.monotonic())  # type: ignore[index]  # pid is set once start() returned
 
     for _ in range(workers):
         spawn()

@@ -29,7 +29,7 @@ class GeneratedStream(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
+    def readinto(self, buffer) -> int:  # type: ignore[override]  # untyped test double of RawIOBase.readinto
         want = len(buffer)
         if self.parts:
             data = self.parts.pop(0)

@@ -27,7 +27,7 @@ def test_required_rules_exist() -> None:
     # issue #4: exactly this catalogue; issue #17: the expert's first fixes (RKN07x)
     want = ["RKN001", "RKN002", "RKN010", "RKN011", "RKN020", "RKN021", "RKN022", "RKN023",
             "RKN024", "RKN030", "RKN040", "RKN050", "RKN060", "RKN061", "RKN070",
-            "RKN071", "RKN072", "RKN080", "RKN090"]
+            "RKN071", "RKN072", "RKN073", "RKN080", "RKN090"]
     assert [rule.code for rule in RULES] == want
     assert by_code("RKN001").name == "cpu-fallback" and by_code("RKN002").name == "float16"
 
@@ -47,7 +47,7 @@ def test_select_and_ignore_by_prefix() -> None:
     assert codes(select_rules(["RKN02"])) == ["RKN020", "RKN021", "RKN022", "RKN023", "RKN024"]
     assert codes(select_rules(["RKN0"], ["RKN02"])) == [
         "RKN001", "RKN002", "RKN010", "RKN011", "RKN030", "RKN040", "RKN050", "RKN060", "RKN061",
-        "RKN070", "RKN071", "RKN072", "RKN080", "RKN090"]
+        "RKN070", "RKN071", "RKN072", "RKN073", "RKN080", "RKN090"]
     # the more specific select beats the shorter ignore (flake8's longest prefix wins)
     assert codes(select_rules(["RKN021"], ["RKN02"])) == ["RKN021"]
     assert codes(select_rules(None, ["rkn001,RKN03", "RKN04,RKN05,RKN06,RKN07"])) == [

@@ -17,7 +17,6 @@ from rknnprof.parsers.events import TableEvent, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
-    MAX_PREFIX,
     TITLE,
     TOTAL_RW_KB_RE,
     TOTAL_RW_MB_RE,
@@ -31,11 +30,9 @@ from rknnprof.parsers.table.columns import (
 )
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
-from rknnprof.parsers.table.rows import MAY_BE_EMPTY, damage_reason, missing_columns
+from rknnprof.parsers.table.rows import MAY_BE_EMPTY, body_of, damage_reason, missing_columns
 from rknnprof.parsers.table.tokens import (
     ELISION_RE,
-    ROW_SEARCH_RE,
-    ROW_START_RE,
     NumberOutOfRange,
     is_rule,
     to_float,
@@ -141,18 +138,7 @@ class TableBlock(Block):
             self.repeated = None
 
     def _body(self, text: str) -> tuple[str, bool]:
-        """(the row text with the pasted prefix removed, whether it starts like a row)."""
-        if self.prefix_len and len(text) > self.prefix_len:
-            body = text[self.prefix_len:].lstrip()
-            if ROW_START_RE.match(body):
-                return body, True
-        stripped = text.lstrip()
-        if ROW_START_RE.match(stripped):
-            return stripped, True
-        m = ROW_SEARCH_RE.search(text)
-        if m and m.start(1) <= MAX_PREFIX:
-            return text[m.start(1):], True  # ROW_SEARCH_RE asks more than ROW_START_RE
-        return stripped, False
+        return body_of(text, self.prefix_len)
 
     def _summary(self, line: Line) -> bool:
         text = line.text

@@ -122,7 +122,7 @@ def header_family(columns: tuple[Column, ...]) -> str:
 DEFAULT_2X_COLUMNS = parse_header(
     "ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) Time(us) "
     "MacUsage(%) WorkLoad(0/1/2) RW(KB) FullName"
-)[1]  # type: ignore[index]
+)[1]  # type: ignore[index]  # a header: parse_header gives no None
 
 
 def is_build_row(tokens: list[str]) -> bool:
@@ -193,7 +193,7 @@ def parse_tokens(tokens: list[str], columns: tuple[Column, ...]) -> RowParse:
             if i < n and tokens[i] == "-":
                 i += 1
             if i < n and UP_RE.match(tokens[i]):
-                values["improve"] = UP_RE.match(tokens[i]).group(1) + "%"  # type: ignore[union-attr]
+                values["improve"] = UP_RE.match(tokens[i]).group(1) + "%"  # type: ignore[union-attr]  # UP_RE matched it on the line above
                 i += 1
         else:
             values[key] = tok

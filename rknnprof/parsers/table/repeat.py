@@ -30,7 +30,7 @@ tokens the same way and assign them to the same columns.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, overload
 
@@ -54,7 +54,7 @@ _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _TOKEN = re.compile(r"\S+")
 
 
-_TOO_MANY_DIGITS = b"0" * (MAX_DIGITS + 1)
+TOO_MANY_DIGITS = b"0" * (MAX_DIGITS + 1)
 
 
 def shape_key(body: str) -> bytes:
@@ -129,6 +129,19 @@ def make_plan(body: str, columns: tuple[Column, ...], may_be_empty: frozenset[st
     return plan
 
 
+def plan_of(carried: Carried, key: bytes, body: str, may_be_empty: frozenset[str],
+            ) -> RowPlan | None:
+    """The plan of row ``body`` (its shape ``key``), made once per shape (``carried.plans``)."""
+    plans = carried.plans
+    try:
+        return plans[key]
+    except KeyError:  # a new row shape: once per layer of a model
+        if len(plans) >= MAX_PLANS:
+            plans.clear()
+        plan = plans[key] = make_plan(body, carried.columns, may_be_empty)
+        return plan
+
+
 class LinePlan(NamedTuple):
     """A :class:`RowPlan` placed in a line whose row starts at ``start``: its slices are
     positions in the line, so a repeated row is checked without cutting the row out of it."""
@@ -146,14 +159,14 @@ class LinePlan(NamedTuple):
             return None if span is None else slice(span.start + start, span.stop + start)
 
         name = None if plan.name_spaced else shift(plan.full_name)
-        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]
+        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
 
 
 def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
     """``to_number`` of each Time(us) token (None stays None); all-integer times, the
     usual case, in one go."""
-    if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]
-        return tuple(map(int, tokens))  # type: ignore[arg-type]
+    if None not in tokens and "".join(tokens).isdecimal():  # type: ignore[arg-type]  # None not in tokens: all str
+        return tuple(map(int, tokens))  # type: ignore[arg-type]  # None not in tokens: all str
     return tuple(None if tok is None else to_number(tok) for tok in tokens)
 
 
@@ -193,7 +206,7 @@ class RepeatedRows:
         read as a repeated row before (``Carried.lines``) and it repeats the template's next
         row. False: let the table block read it as usual."""
         key = text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)  # shape_key()
-        if _TOO_MANY_DIGITS in key:
+        if TOO_MANY_DIGITS in key:
             return False
         known = self.carried.lines.get(key)
         if known is None or len(key) != len(text):
@@ -204,16 +217,10 @@ class RepeatedRows:
         """Keep the row ``body`` (line ``number``, the end of line ``text``) if it repeats the
         template's next row."""
         key = shape_key(body)
-        if len(key) != len(body) or _TOO_MANY_DIGITS in key:
+        if len(key) != len(body) or TOO_MANY_DIGITS in key:
             return False  # not ASCII (character and byte positions differ), or a number the
             # token bounds refuse: the table block reads it, and skips it with its reason
-        plans = self.carried.plans
-        try:
-            plan = plans[key]
-        except KeyError:  # a new row shape: once per layer of a model
-            if len(plans) >= MAX_PLANS:
-                plans.clear()
-            plan = plans[key] = make_plan(body, self.carried.columns, self.may_be_empty)
+        plan = plan_of(self.carried, key, body, self.may_be_empty)
         if plan is None:
             return False
         placed = LinePlan.place(plan, len(text) - len(body))
@@ -275,6 +282,12 @@ class RepeatedLayers(Sequence["Layer"]):
         self._rows: list[tuple[int, str, LinePlan]] | None = rows
         self._built: tuple[Layer, ...] | None = None
 
+    def row_lines(self) -> tuple[int, ...]:
+        """The input line of each row."""
+        if self._rows is not None:
+            return tuple(number for number, _, _ in self._rows)
+        return tuple(-1 if layer.line is None else layer.line for layer in self.built())
+
     def built(self) -> tuple[Layer, ...]:
         if self._built is None:
             assert self._rows is not None
@@ -305,3 +318,21 @@ class RepeatedLayers(Sequence["Layer"]):
 
     def __repr__(self) -> str:
         return repr(self.built())
+
+
+class ReplayedLayers(RepeatedLayers):
+    """The layers of a frame read in bulk: built on first use by reading its lines exactly."""
+
+    __slots__ = ("_replay",)
+
+    def __init__(self, times: tuple[float | None, ...], names: tuple[tuple[str, str | None], ...],
+                 replay: Callable[[], tuple[Layer, ...]]) -> None:
+        super().__init__([], times, names)
+        self._rows = None
+        self._replay: Callable[[], tuple[Layer, ...]] | None = replay
+
+    def built(self) -> tuple[Layer, ...]:
+        if self._built is None:
+            assert self._replay is not None
+            self._built, self._replay = self._replay(), None
+        return self._built

@@ -1,10 +1,30 @@
 """What a line among a table's rows is, besides a row: a row short of some columns, a damaged
-row (kept as a skipped row, so the table reads on), or a foreign line (it ends the table)."""
+row (kept as a skipped row, so the table reads on), or a foreign line (it ends the table); and
+where a row starts in its line (:func:`body_of`), and the plan a repeated row of a line shape
+takes (:func:`repeated_row_plan`)."""
 
 from __future__ import annotations
 
-from rknnprof.parsers.table.columns import Column, parse_tokens
-from rknnprof.parsers.table.tokens import CYCLES_RE, SHAPES_RE, is_target
+from rknnprof.parsers.table.columns import (
+    MAX_PREFIX,
+    TITLE,
+    TOTAL_RW_KB_RE,
+    TOTAL_RW_MB_RE,
+    TOTAL_TIME_RE,
+    Column,
+    parse_header,
+    parse_tokens,
+)
+from rknnprof.parsers.table.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
+from rknnprof.parsers.table.tokens import (
+    CYCLES_RE,
+    ELISION_RE,
+    ROW_SEARCH_RE,
+    ROW_START_RE,
+    SHAPES_RE,
+    is_rule,
+    is_target,
+)
 
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
 """Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
@@ -47,3 +67,44 @@ def _has(values: dict[str, str], column: Column) -> bool:
     if column.key == "extra":
         return f"extra:{column.header}" in values
     return column.key in values
+
+
+def body_of(text: str, prefix_len: int) -> tuple[str, bool]:
+    """(the row text with the pasted prefix removed, whether it starts like a row)."""
+    if prefix_len and len(text) > prefix_len:
+        body = text[prefix_len:].lstrip()
+        if ROW_START_RE.match(body):
+            return body, True
+    stripped = text.lstrip()
+    if ROW_START_RE.match(stripped):
+        return stripped, True
+    m = ROW_SEARCH_RE.search(text)
+    if m and m.start(1) <= MAX_PREFIX:
+        return text[m.start(1):], True  # ROW_SEARCH_RE asks more than ROW_START_RE
+    return stripped, False
+
+
+def repeated_row_plan(text: str, carried: Carried) -> LinePlan | None:
+    """The plan a table block reading ``carried``'s table again would place in the line
+    ``text`` among its rows (:meth:`TableBlock.feed` with every row so far repeated, nothing
+    pending), before its op type and full name are compared with the template row's; None
+    when the block would not read the line as a repeated row. Pure: the bulk reader
+    (``table/bulk.py``) asks it once per line shape the exact path has not met."""
+    s = text.strip()
+    if not s or s[-1] in "-=" and is_rule(s):
+        return None
+    if "Total " in text and (TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text)
+                             or TOTAL_RW_MB_RE.search(text)):
+        return None
+    if TITLE in s or "OpType" in text and parse_header(text) is not None:
+        return None
+    if s.startswith((".", "…")) and ELISION_RE.match(s):
+        return None
+    body, is_row = body_of(text, carried.prefix_len)
+    if not is_row:
+        return None
+    key = shape_key(body)
+    if len(key) != len(body) or TOO_MANY_DIGITS in key:
+        return None
+    plan = plan_of(carried, key, body, MAY_BE_EMPTY)
+    return None if plan is None else LinePlan.place(plan, len(text) - len(body))

@@ -233,7 +233,29 @@ def fixtures() -> dict[str, list[str]]:
     f.update(silent())
     f.update(one_cause())
     f.update(outlier_fixtures())
+    f.update(concat_fixtures())
     return f
+
+
+def concat_fixtures() -> dict[str, list[str]]:
+    """RKN073: a dense block (x0, x1 = conv(x0), c1 = cat(x0, x1), x2 = conv(c1) with 24
+    channels, c2 = cat(c1, x2)) whose two Concats take 480 of 1,209 us; the _ok log is the
+    clean model with one neck Concat at 60 of 645 us (9%)."""
+    c32, c64 = shape(1, 32, 80, 80), shape(1, 64, 80, 80)
+    dense = [io_in(c32),
+             conv("ConvRelu", 32, 32, 80, name="Conv:/dense/conv0/Conv"),
+             conv("ConvRelu", 32, 32, 80, name="Conv:/dense/conv1/Conv"),
+             row("Concat", f"{c32},{c32}", c64, 200, 800, "Concat:/dense/Concat",
+                 cycles="138800/0/138800"),
+             conv("ConvRelu", 64, 24, 80, name="Conv:/dense/conv2/Conv"),
+             row("Concat", f"{c64},{shape(1, 24, 80, 80)}", shape(1, 88, 80, 80), 280, 1100,
+                 "Concat:/dense/Concat_1", cycles="190800/0/190800"),
+             conv("ConvRelu", 88, 64, 80, name="Conv:/dense/conv3/Conv"),
+             io_out(c64)]
+    neck = row("Concat", f"{c32},{c32}", c64, 60, 800, "Concat:/neck/Concat",
+               cycles="138800/0/138800")
+    return {"RKN073": [*info(), *table(dense)],
+            "RKN073_ok": [*info(), *table(clean(extra=[neck]))]}
 
 
 def outlier_fixtures() -> dict[str, list[str]]:

@@ -1,0 +1,356 @@
+"""The bulk path for repeated frames: once a frame of a stream (per-layer table + ranking table)
+has been read exactly as a repeat of the frame before it, the next frames of that stream are
+found in the raw bytes and read a whole frame at a time, in C-level operations over lists.
+
+The :class:`FrameSkipper` is a :class:`~rknnprof.inputs.claims.Skipper`: the reader asks it where
+the next frame may start (``find``: one ``bytes.find`` of the table's title) and whether it
+claims the frame there (``claim``). It claims a frame only when the frame is one the exact path
+would read in the same way as the template frame (the last frame it read as a repeat), with
+every difference accounted for:
+
+* **Slots.** The template is the list of the stream's lines from the table's title to the end of
+  its ranking table (the frame's *slots*). The candidate's lines of the same stream (logcat
+  ``pid tid``; lines of other streams are left to the reader, which reads them as usual) fill
+  the same slots. Each line's *raw shape* (its bytes with every digit replaced by ``0``, prefix
+  included) decides what the reader and the blocks do with it (every test they make gives the
+  same answer for a digit in place of another: ``repeat.py``), so a raw shape is checked once,
+  through the reader's own reading of one such line, and remembered.
+* **Fixed slots** (title, rules, headers, the RW total): the message bytes equal the template's.
+* **Rows**: the raw shape is that of a line the exact path has read as a repeated row
+  (``Carried.lines``), and the op type and full name are the template row's: what the exact path
+  checks. The times are taken from the rows' Time(us) slices and converted at once.
+* **The total line**: the template's, but for its figure.
+* **Ranking rows**: a raw shape a ranking block reads as one complete row, each op type once
+  (their order follows the times), and the checks the ranking block makes on the values at
+  its close (CPU + GPU + NPU against TotalTime, TimeRatio against TotalTime, the Total row
+  against the column sums) pass, with a margin: a frame whose values come near a tolerance is
+  left to the exact path (:mod:`~rknnprof.parsers.table.bulk_ranking`).
+* **The stream's state**: the block open on the stream refuses the title (as it would) and the
+  table block of the stream would take over the same template (``Carried``).
+
+The frame becomes a :class:`BulkFrame`: the table's event (its layers built on first use, by
+reading the frame's lines exactly) and the ranking block left open on the stream
+(:class:`BulkRanking`), which gives the ranking's event (its stats, too, built on first use).
+Anything else (a line that does not fit, an unknown shape, a value near a tolerance, a frame
+longer than the data read so far at the end of input) and the frame is read line by line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import repeat
+from operator import getitem
+from typing import TYPE_CHECKING
+
+from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
+from rknnprof.inputs.lines import MAX_LINE_CHARS
+from rknnprof.inputs.records import Line
+from rknnprof.parsers.base import Block
+from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.ranking import RankingBlock
+from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
+from rknnprof.parsers.table.bulk_template import (
+    SHAPE,
+    Template,
+    learn_prefix,
+    same_line,
+    template_of,
+)
+from rknnprof.parsers.table.columns import TOTAL_TIME_RE
+from rknnprof.parsers.table.repeat import (
+    Carried,
+    ReplayedLayers,
+    row_times,
+    shape_key,
+)
+from rknnprof.parsers.table.rows import repeated_row_plan
+from rknnprof.parsers.table.tokens import NumberOutOfRange, to_number
+
+if TYPE_CHECKING:
+    from rknnprof.model import Layer
+
+_TOTAL_TIME = __import__("re").compile(TOTAL_TIME_RE.pattern.encode())
+MAX_FRAME_BYTES = 8 << 20
+"""A frame is looked for in at most this much data after its title."""
+
+
+class ScanState:
+    """What :func:`rknnprof.parsers.scan` knows of each stream (shared with the skipper)."""
+
+    def __init__(self) -> None:
+        self.open_blocks: dict[Stream, Block] = {}
+        self.carried: dict[tuple[Stream, type[Block]], object] = {}
+
+
+class BulkFrame(Claim):
+    """A frame read in bulk: the table's event, and the ranking block left open."""
+
+    __slots__ = ("number", "ranking", "stream", "table")
+
+    def __init__(self, number: int, stream: Stream, table: TableEvent,
+                 ranking: BulkRanking) -> None:
+        self.number = number
+        self.stream = stream
+        self.table = table
+        self.ranking = ranking
+
+
+class FrameSkipper:
+    """The :class:`~rknnprof.inputs.claims.Skipper` of repeated frames (see the module doc)."""
+
+    def __init__(self) -> None:
+        from rknnprof.inputs.lines import ReadStats, line_reader
+
+        self.state = ScanState()
+        self.templates: dict[Stream, Template] = {}
+        self._anchors: tuple[bytes, ...] = ()
+        self.version = 0
+        """Counts the templates learnt (see ``Skipper.version``)."""
+        self.scratch: ReadLine = line_reader(ReadStats())
+        """The reader's reading of one line, for checks: its counts go to a ReadStats of its
+        own (the lines a claim does not take are read again by the reader)."""
+
+    # -- learning (called by scan) -----------------------------------------------------------
+    def learn(self, lines: list[Line], table: TableEvent, ranking: RankingEvent,
+              block: RankingBlock, carried: Carried) -> None:
+        """The exact path read a frame (``lines``: its stream's lines) as a repeat of the frame
+        before it: remember it as the stream's template, if it is one the bulk path reads."""
+        template = template_of(lines, table, ranking, block, carried)
+        if template is not None:
+            self.templates[table.stream] = template
+            self._anchors = tuple({t.anchor for t in self.templates.values()})
+            self.version += 1
+
+    def learning(self, stream: Stream, carried: object) -> bool:
+        """Whether a frame of ``stream`` that takes over ``carried`` should be recorded."""
+        template = self.templates.get(stream)
+        return template is None or template.carried is not carried
+
+    # -- Skipper -----------------------------------------------------------------------------
+    def find(self, data: bytes, start: int) -> int:
+        best = -1
+        for anchor in self._anchors:
+            at = data.find(anchor, start)
+            if at >= 0 and (best < 0 or at < best):
+                best = at
+        if best < 0:
+            return -1
+        return data.rfind(b"\n", start, best) + 1 or start
+
+    def claim(self, data: bytes, start: int, number: int, final: bool,
+              read_line: ReadLine) -> Claimed | str | None:
+        line_end = data.find(b"\n", start)
+        if line_end < 0:
+            return None if final else NEED_MORE
+        first = self.scratch(data[start:line_end], number)
+        if first is None:
+            return None
+        template = self.templates.get(first.stream)
+        if template is None or first.text != template.lines[0].text:
+            return None
+        if not self._state_fits(template):
+            return None
+        try:
+            return _claim(template, data, start, line_end, number, final, self.scratch,
+                          read_line)
+        except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
+            return None
+
+    def _state_fits(self, template: Template) -> bool:
+        stream = template.stream
+        if self.state.carried.get((stream, TableBlock)) is not template.carried:
+            return False
+        block = self.state.open_blocks.get(stream)
+        if isinstance(block, BulkRanking):
+            return block.refuses(template.lines[0].text)
+        return isinstance(block, RankingBlock) and block.refuses(template.lines[0].text)
+
+
+def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, final: bool,
+           read_line: ReadLine, reader: ReadLine) -> Claimed | str | None:
+    """``read_line``: for checks; ``reader``: the reader's own, for the lines left to it."""
+    slots = len(t.lines)
+    nxt = data.find(t.anchor, line_end, start + MAX_FRAME_BYTES)
+    if nxt < 0:
+        if not final and len(data) - start < MAX_FRAME_BYTES:
+            return NEED_MORE
+        return None
+    stop = data.rfind(b"\n", line_end, nxt) + 1
+    lines = data[start:stop].split(b"\n")
+    lines.pop()  # after the last newline
+    if t.prefix < 0 and not learn_prefix(t, lines[0], t.lines[0]):
+        return None
+    ids = t.ids
+    if ids is None:
+        index: Sequence[int] = range(slots)
+        if len(lines) < slots:
+            return None
+    else:
+        text = t.ids_text
+        index = [i for i, raw in enumerate(lines) if raw[ids] == text][:slots]
+        if len(index) < slots:
+            return None
+    mine = list(map(lines.__getitem__, index))
+    count = index[-1] + 1  # physical lines in the run
+    joined = b"\n".join(mine)
+    if not joined.isascii():
+        return None
+    shapes = joined.translate(SHAPE).split(b"\n")
+    p = t.prefix
+    if not t.fixed_raw and not _learn_fixed(t, mine, number, index, read_line):
+        return None
+    # the rows' and ranking rows' prefixes are in their remembered raw shapes
+    if list(map(getitem, map(mine.__getitem__, t.fixed), repeat(slice(p, None)))) != t.fixed_raw \
+            or not all(map(bytes.startswith, map(shapes.__getitem__, t.checked), repeat(
+                t.prefix_shape))):
+        return None
+    times = _rows(t, mine, shapes, number, index, read_line)
+    if times is None:
+        return None
+    total = _total(t, mine[t.total])
+    ranking = ranking_total(t, mine, shapes, number, index, read_line)
+    if total is None or ranking is None:
+        return None
+    kept: tuple[tuple[int, bytes], ...] = ()
+    if count > slots:
+        claimed = set(index)
+        others = [i for i in range(count) if i not in claimed]
+        pid = t.pid_text
+        for i in others:
+            if pid in lines[i]:  # else it cannot be the stream's
+                line = read_line(lines[i], number + i)
+                if line is not None and line.stream == t.stream:
+                    return None  # a line of the stream that is not where the frame's are
+        kept = tuple((number + i, lines[i]) for i in others)
+        if any(len(raw) > MAX_LINE_CHARS for _, raw in kept):
+            return None  # the reader cuts it and says so: let it read the run
+    first = number + index[0]
+    frame = _Frame(t, mine, number, index, read_line)
+    table = TableEvent(
+        family=t.table.family, line=first, last_line=number + index[t.table_last],
+        layers=ReplayedLayers(times, t.carried.names, frame.layers), measured=True,
+        reported_total_time_us=total, reported_rw_kb=t.table.reported_rw_kb, stream=t.stream,
+        total_line=number + index[t.total], row_times=times, signature=t.carried.names)
+    block = BulkRanking(t, ranking, number + index[t.table_last + 1], number + index[-1],
+                        frame.ranking_lines)
+    end = start + sum(map(len, lines[:count])) + count
+    return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
+
+
+def _learn_fixed(t: Template, mine: list[bytes], number: int, index: Sequence[int],
+                 read_line: ReadLine) -> bool:
+    """The raw messages of the fixed slots, and the total line's, read once through the
+    reader's own reading of the line."""
+    p = t.prefix
+    for slot in (*t.fixed, t.total):
+        raw = mine[slot]
+        line = read_line(raw, number + index[slot])
+        if not same_line(line, raw, t.lines[0], p) or (
+                slot != t.total and line.text != t.lines[slot].text):  # type: ignore[union-attr]
+            return False
+    raw = mine[t.total]
+    m, like = _TOTAL_TIME.search(raw, p), TOTAL_TIME_RE.search(t.lines[t.total].text)
+    if m is None or like is None or raw[p:m.start(1)] != like.string[:like.start(1)].encode() \
+            or raw[m.end(1):].rstrip() != like.string[like.end(1):].encode():
+        return False
+    t.total_head, t.total_tail = raw[p:m.start(1)], raw[m.end(1):]
+    t.fixed_raw = [mine[slot][p:] for slot in t.fixed]
+    return True
+
+
+def _rows(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
+          index: Sequence[int], read_line: ReadLine) -> tuple[float | None, ...] | None:
+    """The rows' times, when every row repeats the template's row (see the module doc)."""
+    rows = mine[t.rows.start:t.rows.stop]
+    keys = shapes[t.rows.start:t.rows.stop]
+    seen = t.rows_seen
+    plans = list(map(seen.get, keys))
+    if None in plans:
+        for i, plan in enumerate(plans):
+            if plan is None:
+                plan = _row_plan(t, rows[i], number + index[t.rows.start + i], read_line)
+                if plan is None:
+                    return None
+                seen[keys[i]] = plans[i] = plan
+    op_parts, name_slices, time_slices = zip(*plans)
+    ops, names = t.names
+    # a digit-free op type is in the shape as it is printed (rows_seen keeps it, not a slice)
+    if (op_parts != ops if t.ops_plain else list(map(getitem, rows, op_parts)) != list(ops)) \
+            or list(map(getitem, rows, name_slices)) != names:
+        return None
+    tokens: list[bytes] = list(map(getitem, rows, time_slices))  # type: ignore[arg-type]  # slices
+    if b"".join(tokens).isdigit():
+        return tuple(map(int, tokens))
+    try:
+        return row_times([tok.decode() for tok in tokens])
+    except (NumberOutOfRange, ValueError):
+        return None
+
+
+def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine,
+              ) -> tuple[slice | bytes, slice, slice] | None:
+    """Where a row of this raw shape has its op type, full name and time, when the exact path
+    has read a line of its message shape as a repeated row."""
+    line = read_line(raw, number)
+    if line is None or not same_line(line, raw, t.lines[0], t.prefix):
+        return None
+    placed = t.carried.lines.get(shape_key(line.text)) or repeated_row_plan(line.text, t.carried)
+    if placed is None or placed.full_name is None or placed.time is None:
+        return None
+    p = t.prefix
+
+    def shift(span: slice) -> slice:
+        return slice(span.start + p, span.stop + p)
+
+    op: slice | bytes = shift(placed.op_type)
+    if t.ops_plain:
+        op = raw[op]  # type: ignore[index]  # a slice here
+    return op, shift(placed.full_name), shift(placed.time)
+
+
+def _total(t: Template, raw: bytes) -> float | None:
+    """The total line's figure, when the line is the template's but for it."""
+    m = _TOTAL_TIME.search(raw, t.prefix)
+    if m is None or raw[t.prefix:m.start(1)] != t.total_head or raw[m.end(1):] != t.total_tail:
+        return None
+    try:
+        return to_number(m.group(1).decode())
+    except NumberOutOfRange:
+        return None
+
+
+class _Frame:
+    """The raw lines of a frame read in bulk, read exactly when its layers or its ranking
+    stats are first asked for."""
+
+    __slots__ = ("index", "number", "raw", "read_line", "template")
+
+    def __init__(self, t: Template, raw: list[bytes], number: int, index: Sequence[int],
+                 read_line: ReadLine) -> None:
+        self.template, self.raw, self.number, self.index = t, raw, number, index
+        self.read_line = read_line
+
+    def lines(self, slots: range) -> list[Line]:
+        out = []
+        for i in slots:
+            line = self.read_line(self.raw[i], self.number + self.index[i])
+            assert line is not None  # every slot was read as a line when claimed
+            out.append(line)
+        return out
+
+    def layers(self) -> tuple[Layer, ...]:
+        """The table's layers: its lines fed to a table block, as the exact path does."""
+        t = self.template
+        lines = self.lines(range(t.table_last + 1))
+        block = TableBlock(lines[0], t.table.family)
+        block.take_over(t.carried)
+        for line in lines[1:]:
+            fed = block.feed(line)
+            assert fed
+        return tuple(block.close()[0].layers)
+
+    def ranking_lines(self) -> list[Line]:
+        return self.lines(range(self.template.table_last + 1, len(self.template.lines)))
+
+

@@ -1,0 +1,167 @@
+"""The ranking half of the bulk path (:mod:`rknnprof.parsers.table.bulk`): the checks a frame's
+ranking table passes to be read in bulk, and the ranking block a frame read in bulk leaves open
+on its stream (:class:`BulkRanking`), with its stats read on first use (:class:`LazyStats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from operator import add, sub
+from typing import TYPE_CHECKING, overload
+
+from rknnprof.model import OpTypeStat
+from rknnprof.parsers.base import Block
+from rknnprof.parsers.events import RankingEvent
+from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, row_keys, stat_of
+from rknnprof.parsers.table.bulk_template import Template, same_line
+from rknnprof.parsers.table.tokens import is_rule
+
+if TYPE_CHECKING:
+    from rknnprof.inputs.claims import ReadLine
+    from rknnprof.inputs.records import Line
+
+MARGIN = 1e-6
+"""How far inside a ranking tolerance a value must be for a frame to be read in bulk."""
+
+
+def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
+             index: Sequence[int], read_line: ReadLine) -> OpTypeStat | None:
+    """The ranking's Total stat, when its rows are complete rows of the template's op types and
+    the ranking block's checks of the values pass (with :data:`MARGIN`)."""
+    first, stop = t.ranks.start, t.rank_total + 1
+    for i in () if t.ranks_seen.issuperset(shapes[first:stop]) else range(first, stop):
+        if shapes[i] not in t.ranks_seen:
+            line = read_line(mine[i], number + index[i])
+            if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
+                    or not plain_row(line.text, t.columns)):
+                return None
+            t.ranks_seen.add(shapes[i])
+    p = t.prefix
+    width = 1 + len(t.columns)
+    flat = b" ".join([raw[p:] for raw in mine[first:t.rank_total]]).split()
+    n = t.rank_total - first
+    ops = flat[0::width]
+    if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
+        return None  # (an op type ranked twice gets a note; their order may change)
+    del flat[0::width]  # the op types: the values are left, row by row
+    values = list(map(float, b" ".join(flat).replace(b"%", b"").split()))
+    if len(values) != len(flat):
+        return None
+    cols = {key: values[k::width - 1] for k, key in enumerate(t.columns)}
+    total_tokens = mine[t.rank_total][p:].split()
+    total_keys = row_keys("Total", t.columns)
+    if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
+        return None
+    tv = dict(zip(total_keys, map(float, total_tokens[1:])))
+    zeros = [0.0] * n
+    cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
+    gpu = cols.get("gpu", zeros)
+    limit = 0.5 - MARGIN  # ranking.TIME_TOLERANCE_US
+    sums = list(map(sub, map(add, map(add, cpu, gpu), npu), tot))
+    if max(map(abs, sums)) > limit or abs(
+            tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit:
+        return None
+    denominator = tv["total"]
+    if not denominator > 0:
+        return None
+    shares = [round(r / 100, 6) for r in cols["ratio"]]
+    if any(abs(100 * s - 100 * x / denominator) > 0.05 - MARGIN  # RATIO_TOLERANCE_PCT
+           for s, x in zip(shares, tot, strict=True) if x > 0):
+        return None
+    for key in ("cpu", "npu", "total"):
+        if abs(sum(cols[key]) - tv[key]) > limit:
+            return None
+    calls = cols.get("calls", [])
+    return stat_of("Total", tv, lambda: sum(map(int, calls)))
+
+
+class LazyStats(Sequence[OpTypeStat]):
+    """The ranking's op-type stats of a frame read in bulk, read exactly on first use."""
+
+    __slots__ = ("_read", "_stats", "rows")
+
+    def __init__(self, rows: int, read: Callable[[], tuple[OpTypeStat, ...]]) -> None:
+        self.rows = rows
+        """How many stats (the ranking's op-type rows): known without reading them."""
+        self._read: Callable[[], tuple[OpTypeStat, ...]] | None = read
+        self._stats: tuple[OpTypeStat, ...] | None = None
+
+    def built(self) -> tuple[OpTypeStat, ...]:
+        if self._stats is None:
+            assert self._read is not None
+            self._stats, self._read = self._read(), None
+        return self._stats
+
+    def __len__(self) -> int:
+        return self.rows
+
+    @overload
+    def __getitem__(self, index: int) -> OpTypeStat: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[OpTypeStat, ...]: ...
+    def __getitem__(self, index: int | slice) -> OpTypeStat | tuple[OpTypeStat, ...]:
+        return self.built()[index]
+
+    def __iter__(self) -> Iterator[OpTypeStat]:
+        return iter(self.built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyStats):
+            other = other.built()
+        return isinstance(other, tuple) and self.built() == other
+
+    def __hash__(self) -> int:
+        return hash(self.built())
+
+
+class BulkRanking(Block):
+    """The ranking block of a frame read in bulk, left open on its stream as a ranking block
+    would be: it takes what a ranking block with these rows takes, refuses the next title, and
+    closes into the ranking's event. A line it cannot answer for makes it read the ranking's
+    lines exactly into a :class:`RankingBlock` and hand everything to that."""
+
+    def __init__(self, t: Template, total: OpTypeStat, line: int, last_line: int,
+                 lines: Callable[[], list[Line]]) -> None:
+        self.template = t
+        self.total = total
+        self.first_line = line
+        self.last_line = last_line
+        self._lines = lines
+        self.real: RankingBlock | None = None
+
+    def _exact(self) -> RankingBlock:
+        if self.real is None:
+            lines = self._lines()
+            real = RankingBlock(lines[0])
+            for line in lines[1:]:
+                fed = real.feed(line)
+                assert fed
+            real.last_line = self.last_line
+            self.real = real
+        return self.real
+
+    def refuses(self, text: str) -> bool:
+        if self.real is not None:
+            return self.real.refuses(text)
+        return refuses(text, True, True)  # rows, columns, nothing pending, no pasted prefix
+
+    def feed(self, line: Line) -> bool:
+        if self.real is None:
+            if refuses(line.text, True, True):
+                return False
+            s = line.text.strip()
+            if not s or is_rule(s):
+                self.last_line = line.number
+                return True
+        return self._exact().feed(line)
+
+    def damaged(self, line: Line, reason: str) -> None:
+        self._exact().damaged(line, reason)
+
+    def close(self) -> list[RankingEvent]:
+        if self.real is not None:
+            return self.real.close()
+        t = self.template
+        stats = LazyStats(len(t.ranks), lambda: tuple(self._exact().close()[0].stats))
+        return [RankingEvent(line=self.first_line, last_line=self.last_line, stats=stats,
+                             total=self.total, stream=t.stream)]

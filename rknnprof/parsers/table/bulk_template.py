@@ -1,0 +1,139 @@
+"""The template of the bulk path (:mod:`rknnprof.parsers.table.bulk`): one stream's repeated
+frame as the exact path read it, its slots, and what the first frame read in bulk teaches of
+its raw lines (prefix, fixed messages, raw shapes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rknnprof.inputs.records import Line
+from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.ranking import RankingBlock
+from rknnprof.parsers.table.columns import TITLE
+from rknnprof.parsers.table.repeat import Carried, RepeatedLayers
+
+SHAPE = bytes.maketrans(b"123456789", b"000000000")
+"""A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
+_SUM_KEYS = frozenset({"cpu", "npu", "total"})
+
+
+@dataclass(slots=True)
+class Template:
+    """One stream's repeated frame, as the exact path read it (slots: see the module doc)."""
+
+    stream: Stream
+    carried: Carried
+    lines: list[Line]
+    """The frame's lines of this stream, title first."""
+    table: TableEvent
+    rows: range
+    """Slots of the table rows."""
+    total: int
+    """Slot of the total-time line."""
+    table_last: int
+    """Slot of the table's last line."""
+    ranks: range
+    """Slots of the ranking's op-type rows."""
+    rank_total: int
+    """Slot of the ranking's Total row."""
+    columns: tuple[str, ...]
+    """The ranking's column keys."""
+    fixed: list[int] = field(default_factory=list)
+    """Every other slot."""
+    checked: list[int] = field(default_factory=list)
+    """The fixed slots and the total line's: their prefixes are checked by shape."""
+    # learnt from the first frame claimed (raw bytes):
+    prefix: int = -1
+    """Bytes before the message on the stream's lines (-1: not learnt yet)."""
+    ids: slice | None = None
+    """Where a threadtime line's ``pid tid`` sits (None: the stream is not logcat's)."""
+    ids_text: bytes = b""
+    pid_text: bytes = b""
+    """The stream's pid as printed: a line without it is not the stream's."""
+    prefix_shape: bytes = b""
+    fixed_raw: list[bytes] = field(default_factory=list)
+    total_head: bytes = b""
+    total_tail: bytes = b""
+    rows_seen: dict[bytes, tuple[slice | bytes, slice, slice]] = field(default_factory=dict)
+    """Raw shape of a row line -> its op type (as printed when ``ops_plain``, else its slice),
+    full name and time slices."""
+    ops_plain: bool = False
+    """No op type of the template has a digit."""
+    ranks_seen: set[bytes] = field(default_factory=set)
+    """Raw shapes of complete ranking rows."""
+    names: tuple[tuple[bytes, ...], list[bytes]] = ((), [])
+
+    @property
+    def anchor(self) -> bytes:
+        return TITLE.encode()
+
+
+def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
+              block: RankingBlock, carried: Carried) -> Template | None:
+    """The template of a frame read exactly, or None when the bulk path cannot read its like."""
+    if (table.notes or table.skipped or table.elided_rows or not table.measured
+            or table.reported_total_time_us is None or table.total_line is None
+            or not isinstance(table.layers, RepeatedLayers)
+            or ranking.notes or ranking.skipped or ranking.total is None or not ranking.stats
+            or block.columns is None or block.prefix_len or block.total_line is None
+            or not _SUM_KEYS <= set(block.columns) or "ratio" not in block.columns
+            or ranking.total.total_time_us <= 0 or len(lines) < 4):
+        return None
+    slot = {line.number: i for i, line in enumerate(lines)}
+    if len(slot) != len(lines) or lines[0].number != table.line \
+            or lines[-1].number != ranking.last_line:
+        return None
+    try:
+        rows = [slot[n] for n in table.layers.row_lines()]
+        ranks = [slot[n] for n in block.lines]
+        total, table_last = slot[table.total_line], slot[table.last_line]
+        rank_total, rank_first = slot[block.total_line], slot[ranking.line]
+    except KeyError:
+        return None
+    row_range = range(rows[0], rows[-1] + 1)
+    rank_range = range(ranks[0], ranks[-1] + 1)
+    if (rows != list(row_range) or ranks != list(rank_range) or rank_total != rank_range.stop
+            or rank_first != table_last + 1 or not rank_first < ranks[0]
+            or not rows[-1] < total <= table_last):
+        return None
+    special = {*row_range, *rank_range, total, rank_total}
+    template = Template(
+        stream=table.stream, carried=carried, lines=lines, table=table, rows=row_range,
+        total=total, table_last=table_last, ranks=rank_range, rank_total=rank_total,
+        columns=tuple(block.columns), fixed=[i for i in range(len(lines)) if i not in special])
+    template.checked = [*template.fixed, total]
+    template.names = (tuple(op.encode() for op, _ in carried.names),
+                      [(name or "").encode() for _, name in carried.names])
+    template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
+    if not all(name for name in template.names[1]):
+        return None  # a row without a FullName: its plan has no name slice
+    return template
+
+
+def learn_prefix(template: Template, raw: bytes, first: Line) -> bool:
+    """The prefix length, ``pid tid`` place and prefix shape, from the title's raw line."""
+    text = first.text.encode()
+    stripped = raw.rstrip()
+    if not text or not stripped.endswith(text):
+        return False
+    prefix = len(stripped) - len(text)
+    template.prefix = prefix
+    template.prefix_shape = raw[:prefix].translate(SHAPE)
+    template.ids = None
+    if first.stream is not None:
+        from rknnprof.inputs._prefixes import THREADTIME_CHUNK
+
+        m = THREADTIME_CHUNK.match(raw.decode("ascii", "replace"))
+        if m is None or not m.group(1):
+            return False
+        template.ids = slice(*m.span(1))
+        template.ids_text = raw[template.ids]
+        template.pid_text = template.ids_text.split()[0]
+    return True
+
+
+def same_line(line: Line | None, raw: bytes, like: Line, prefix: int) -> bool:
+    """``line`` (the reader's reading of ``raw``) is one of the stream's, with the message
+    ``raw`` holds after the prefix."""
+    return (line is not None and line.stream == like.stream and line.level == like.level
+            and line.tag == like.tag and raw[prefix:].rstrip() == line.text.encode())

@@ -1,0 +1,215 @@
+"""The bulk path for repeated frames (parsers/table/bulk.py) changes how fast a capture is read,
+never what is read: every capture here is read twice, with and without the bulk path, and the
+reports must be equal (profiles, warnings, line numbers, lazy layers and stats once built).
+
+The captures are the benchmark's (a 108-layer table per inference, times jittered, as
+``adb logcat -v threadtime`` with 5 % noise from another process, or as ``D RKNN: [..]`` lines),
+then damaged the ways a real capture is: a row, a total, a ranking value or a name changed in
+one frame, lines lost, duplicated, swapped or cut, a second process's table interleaved, a frame
+cut by the end of the input, a read boundary inside a frame. The tests also check that the bulk
+path does take the frames of a clean capture (else they would pass with it switched off).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from rknnprof import api
+from rknnprof.inputs import lines as reader
+from rknnprof.inputs.lines import read_lines
+from rknnprof.parsers import FrameSkipper, scan
+from rknnprof.parsers.events import RankingEvent, TableEvent
+from rknnprof.parsers.table.bulk import BulkFrame
+from rknnprof.schema import profile_to_dict
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import generate  # noqa: E402
+
+TITLE = b"Network Layer Information Table"
+
+
+@pytest.fixture(scope="module")
+def logcat(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("bulk") / "capture.log"
+    generate.logcat_capture(path, 1.2, layers=108, seed=3)
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def rknn(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("bulk") / "rknn.log"
+    generate.logcat_capture(path, 0.8, layers=40, seed=4, layout="rknn")
+    return path.read_bytes()
+
+
+def _read(data: bytes, bulk: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
+    monkeypatch.setattr(api, "BULK", bulk)
+    assembly = api.parse_stream(io.BytesIO(data), "capture.log")
+    return ([profile_to_dict(p) for p in assembly.profiles], assembly.warnings, assembly.found,
+            assembly.lines)
+
+
+def _same(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
+
+
+def _claims(data: bytes) -> int:
+    skipper = FrameSkipper()
+    seen = 0
+
+    def count(items):  # type: ignore[no-untyped-def]
+        nonlocal seen
+        for item in items:
+            seen += isinstance(item, BulkFrame)
+            yield item
+
+    for _ in scan(count(read_lines(io.BytesIO(data), None, skipper)), None, skipper):
+        pass
+    return seen
+
+
+def test_clean_captures_are_read_in_bulk_and_equal(logcat: bytes, rknn: bytes,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for data in (logcat, rknn):
+        frames = data.count(TITLE)
+        # the exact path reads the first frames (it learns from them) and the frames with a
+        # row shape it has not read yet; the rest are read in bulk
+        assert _claims(data) >= frames * 0.6
+        _same(data, monkeypatch)
+
+
+def test_lazy_layers_and_stats_equal_the_exact_ones(rknn: bytes) -> None:
+    """The layers and ranking stats of frames read in bulk, once built, equal the exact path's."""
+    def events(skipper: FrameSkipper | None) -> list[object]:
+        items = read_lines(io.BytesIO(rknn), None, skipper)
+        return [e for e in scan(items, None, skipper) if isinstance(e, TableEvent | RankingEvent)]
+
+    bulk, exact = events(FrameSkipper()), events(None)
+    assert len(bulk) == len(exact) == 2 * rknn.count(TITLE)
+    for got, want in zip(bulk, exact, strict=True):
+        if isinstance(got, TableEvent):
+            assert tuple(got.layers) == tuple(want.layers)  # type: ignore[attr-defined]
+            assert got.row_times == want.row_times  # type: ignore[attr-defined]
+        else:
+            assert tuple(got.stats) == tuple(want.stats)  # type: ignore[attr-defined]
+        assert got == want
+
+
+def _frame_spans(data: bytes) -> list[int]:
+    out, at = [], data.find(TITLE)
+    while at >= 0:
+        out.append(at)
+        at = data.find(TITLE, at + 1)
+    return out
+
+
+def _lines_of_frame(data: bytes, k: int) -> tuple[int, int]:
+    """(start, end) byte offsets of the lines of the k-th frame (title to next title)."""
+    spans = _frame_spans(data)
+    start = data.rfind(b"\n", 0, spans[k]) + 1
+    end = data.rfind(b"\n", 0, spans[k + 1]) + 1 if k + 1 < len(spans) else len(data)
+    return start, end
+
+
+def _edit_frame(data: bytes, k: int, edit) -> bytes:  # type: ignore[no-untyped-def]
+    start, end = _lines_of_frame(data, k)
+    lines = data[start:end].split(b"\n")
+    return data[:start] + b"\n".join(edit(lines)) + data[end:]
+
+
+DAMAGE = {
+    "a row's time has a letter": lambda ls: [ls[0], *[ls[i].replace(b"  1  ", b"  1x ", 1)
+                                                      for i in range(1, len(ls))]],
+    "a row lost": lambda ls: ls[:20] + ls[21:],
+    "a row twice": lambda ls: ls[:20] + [ls[20]] + ls[20:],
+    "two rows swapped": lambda ls: ls[:20] + [ls[21], ls[20]] + ls[22:],
+    "the total line's figure": lambda ls: [
+        line.replace(b"Time(us): ", b"Time(us): 9") for line in ls],
+    "a full name": lambda ls: [line.replace(b"/model.7/", b"/model.8/") for line in ls],
+    "a ranking ratio": lambda ls: [
+        line.replace(b"%", b"1%", 1) if b"Ranking" not in line and b"%" in line
+        and b"NPU " not in line and b"CPU " not in line else line for line in ls],
+    "a ranking CPU time": lambda ls: [
+        line.replace(b"Add                1", b"Add                2") for line in ls],
+    "a blank line inside": lambda ls: ls[:30] + [ls[30][:44]] + ls[30:],
+    "a warning of the same thread inside": lambda ls: ls[:30] + [
+        ls[30][:32] + b"W RKNN    : failed to submit" ] + ls[30:],
+    "an escape sequence in a row": lambda ls: ls[:30] + [ls[30] + b"\x1b[0m"] + ls[31:],
+    "a non-ASCII name": lambda ls: [line.replace(b"/model.9/", b"/mod\xc3\xa9l.9/") for line in ls],
+    "cut in the middle": lambda ls: ls[:60],
+    "the stream's pid changes": lambda ls: [line.replace(b"  2345  2399 ", b"  2346  2399 ")
+                                              for line in ls],
+}
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGE))
+def test_a_damaged_frame_among_repeated_ones_reads_as_the_exact_path(
+        logcat: bytes, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    frames = len(_frame_spans(logcat))
+    for k in (6, frames // 2):  # one early (just after learning) and one in the bulk stretch
+        data = _edit_frame(logcat, k, DAMAGE[name])
+        _same(data, monkeypatch)
+
+
+def test_random_damage_reads_as_the_exact_path(logcat: bytes,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(12)
+    lines = logcat.split(b"\n")
+    for _ in range(12):
+        damaged = list(lines)
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(damaged) - 1)
+            kind = rng.randrange(5)
+            if kind == 0:
+                del damaged[i]
+            elif kind == 1:
+                damaged.insert(i, damaged[i])
+            elif kind == 2:
+                damaged[i], damaged[i + 1] = damaged[i + 1], damaged[i]
+            elif kind == 3 and damaged[i]:
+                j = rng.randrange(len(damaged[i]))
+                damaged[i] = damaged[i][:j] + bytes([rng.randrange(32, 127)]) + damaged[i][j + 1:]
+            else:
+                digits = [j for j, c in enumerate(damaged[i]) if 48 <= c <= 57]
+                if digits:
+                    j = rng.choice(digits)
+                    damaged[i] = damaged[i][:j] + b"7" + damaged[i][j:]
+        _same(b"\n".join(damaged), monkeypatch)
+
+
+def test_a_second_process_interleaved_and_the_end_cut(logcat: bytes, rknn: bytes,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    ours = logcat.split(b"\n")
+    other = [b"11-30 10:00:00.000  3333  3334 D RKNN    : " + line.split(b"] ", 1)[-1]
+             for line in rknn.split(b"\n")[:4000]]
+    mixed = []
+    for i, line in enumerate(ours):
+        mixed.append(line)
+        if i % 3 == 0 and i // 3 < len(other):
+            mixed.append(other[i // 3])
+    data = b"\n".join(mixed)
+    _same(data, monkeypatch)
+    _same(data[: len(data) * 2 // 3], monkeypatch)  # the last frame cut
+
+
+@pytest.mark.parametrize("size", [4096, 70_000])
+def test_frames_cut_by_read_boundaries(logcat: bytes, size: int,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reads smaller than a frame: the claim asks for more data and gets it."""
+    want = _read(logcat, False, monkeypatch)
+    monkeypatch.setattr(reader, "SKIP_READ_BYTES", size)
+    assert _read(logcat, True, monkeypatch) == want
+
+
+def test_crlf_and_utf16_inputs_are_read_exactly(logcat: bytes,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    part = logcat[: len(logcat) // 3]
+    _same(part.replace(b"\n", b"\r\n"), monkeypatch)
+    _same(part.decode().encode("utf-16"), monkeypatch)
+    half = len(part) // 2
+    _same(part[:half] + part[half:].replace(b"\n", b"\r\n"), monkeypatch)  # CR from mid-way
