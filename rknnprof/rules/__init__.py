@@ -8,7 +8,8 @@ Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``
 
 Ranking and severity (the same for every rule):
 
-* Findings are sorted by ``est_saving_us``, largest first (ties by code). Every saving follows
+* Findings are sorted by ``est_saving_us``, largest first (ties: the more severe first, then the
+  measurement caveats of :data:`CAVEATS` last, then by code). Every saving follows
   ``analysis.savings``: per-frame latency of one change, explained layer by layer.
 * A finding saving less than the noise floor (0.5 % of the frame, at least 100 us) is ``info``.
 * A finding's severity comes from the share of the frame at stake, ``est_saving_us`` / frame
@@ -71,8 +72,13 @@ RULES: tuple[Rule, ...] = (
     *llm.RULES,
 )
 
-__all__ = ["CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code", "potential_saving_us",
-           "run_rules", "select_rules"]
+CAVEATS = frozenset({"RKN050"})
+"""Rules whose findings qualify the measurement (perf_debug inflation, clocks, re-measure): among
+findings of equal saving and severity they come after the advice they qualify, so a change
+the log cannot price (RKN073, RKN071's orientation) is not read after "re-measure"."""
+
+__all__ = ["CAVEATS", "CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code",
+           "potential_saving_us", "run_rules", "select_rules"]
 
 
 def by_code(code: str) -> Rule | None:
@@ -125,7 +131,7 @@ def run_rules(
 ) -> tuple[Finding, ...]:
     """Every rule's findings for ``profile`` (``rules`` defaults to all, e.g. pass
     :func:`select_rules`'s result), sorted by estimated saving, largest first (ties: the more
-    severe first, then by code).
+    severe first, then the measurement caveats (:data:`CAVEATS`) last, then by code).
 
     Each finding is held to the savings model (``analysis.savings.normalised``: its
     ``saving_by_layer`` clamped to the layers' times and summing to ``est_saving_us``); one
@@ -144,7 +150,7 @@ def run_rules(
             if finding.severity.rank > rule.severity.rank:
                 finding = replace(finding, severity=rule.severity)
             findings.append(finding)
-    findings.sort(key=lambda f: (-f.est_saving_us, -f.severity.rank, f.code))
+    findings.sort(key=lambda f: (-f.est_saving_us, -f.severity.rank, f.code in CAVEATS, f.code))
     return tuple(findings)
 
 
