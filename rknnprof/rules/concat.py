@@ -124,10 +124,13 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
         multiple of the alignment; re-profile to measure it.
 
     Estimate:
-        None (severity info): the log holds no evidence of what removing or shrinking a Concat
-        saves. No Concat in it was folded into its producers (a same-shape Concat at ~0 us)
-        and none runs under another layout to pair with; the DDR cycles only restate the copy
-        the time already shows. The changes with evidence are other rules' findings.
+        None (severity info): a log holds no evidence of what removing or shrinking a Concat
+        saves. No corpus log shows a Concat the compiler folded into its producers (a
+        same-shape Concat at ~0 us) or one run under another layout to pair with; the DDR
+        cycles only restate the copy the time already shows, and the model change that would
+        remove it (fewer dense connections) changes the network, so its time is not the
+        Concat's. The changes with evidence are other rules' findings (INT8: half the FP16
+        time, RKN002; multi-core: Concat 1.56x, RKN030).
     """
     total = total_us(profile)
     if not total or not profile.measured or (profile.elided_rows
