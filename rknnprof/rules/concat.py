@@ -1,8 +1,8 @@
 """RKN073 concat copies: Concat layers that take a large share of the frame, said for what they
 are (a copy through DDR), with the changes that would shrink them and no invented saving.
 
-The NPU runs a Concat as a copy: it reads every input and writes the output (RW(KB) is about
-twice the output, NPU cycles 0). The log holds no evidence of what a model change removing one
+The NPU runs a Concat as a copy: it reads every input and writes the output, with no
+arithmetic (NPU cycles 0). The log holds no evidence of what a model change removing one
 would save, so the finding is ``info`` with no saving; the changes that do have evidence (INT8
 halves the bytes, a multi-core mask splits Concat) are RKN002's and RKN030's and are named.
 """
@@ -10,7 +10,6 @@ halves the bytes, a multi-core mask splits Concat) are RKN002's and RKN030's and
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from math import prod
 
 from rknnprof.analysis.savings import MULTI_CORE_SPEEDUP, Saving
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
@@ -24,8 +23,6 @@ MIN_SHARE = 0.15
 """Concat time (at the times the log supports) at least this share of the frame raises the
 finding (RKN073.min_share). YOLO necks spend 5-10% of the frame in Concat (corpus 01 8.8%, 07
 6.9%, 36 8.1%, the bundled yolov5s 9.8%): the ordinary cost of their feature pyramids."""
-BYTES = {"INT8": 1, "UINT8": 1, "INT16": 2, "FLOAT16": 2, "BFLOAT16": 2, "FLOAT32": 4}
-"""Bytes per element of the data types the tables print."""
 WINDOW = 3
 """A running concatenation's previous Concat is at most this many layers before it (08: #5
 Concat -> #6 conv -> #7 Concat)."""
@@ -38,19 +35,6 @@ NO_SAVING = Saving(
 SOURCE = sources(cite("guide", "§8.5.2 Table 8-5 (Concat is a data-transfer operator)"),
                  cite("guide", "§8.5.1 Tables 8-1..8-4 (channel alignment of other ops)"),
                  cite("ops", "multi-core table: Concat splits"))
-
-
-def _output_bytes(layer: Layer) -> float | None:
-    shape = layer.output_shapes[0] if layer.output_shapes else None
-    size = BYTES.get((layer.data_type or "").upper())
-    return float(prod(shape)) * size if shape and size else None
-
-
-def _copy_ratio(layers: Sequence[Layer]) -> float | None:
-    """RW(KB) over the outputs' bytes: ~2 for a copy (read every input, write the output)."""
-    pairs = [(la.rw_kb * 1024.0, out) for la in layers
-             if la.rw_kb and (out := _output_bytes(la))]
-    return sum(rw for rw, _ in pairs) / sum(out for _, out in pairs) if pairs else None
 
 
 def _running(layers: Sequence[Layer], concats: Sequence[Layer]) -> list[Layer]:
@@ -83,12 +67,14 @@ def _misaligned(concats: Sequence[Layer], context: RuleContext) -> list[tuple[La
 
 
 def _rates(layers: Sequence[Layer]) -> str:
-    rates = sorted(la.rw_kb * 1024.0 / (la.time_us * 1e3) for la in layers
-                   if la.rw_kb and la.time_us)
+    """``: 217,600 KB moved (RW(KB)) at 4.5-11.9 GB/s in this log``; empty without RW(KB)."""
+    moved = [la for la in layers if la.rw_kb and la.time_us]
+    rates = sorted((la.rw_kb or 0.0) * 1024.0 / ((la.time_us or 1.0) * 1e3) for la in moved)
     if not rates:
         return ""
     span = f"{rates[0]:.1f}" if rates[-1] - rates[0] < 0.05 else f"{rates[0]:.1f}-{rates[-1]:.1f}"
-    return f", at {span} GB/s in this log"
+    kb = sum(la.rw_kb or 0.0 for la in moved)
+    return f": {kb:,.0f} KB moved (RW(KB)) at {span} GB/s in this log"
 
 
 def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -103,17 +89,19 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
 
     Why it costs time:
         Concat is a data-transfer operator (User Guide Table 8-5): the NPU reads every input and
-        writes the output through DDR, with no arithmetic (RW(KB) about twice the output, NPU
-        cycles 0). A running concatenation (a Concat of an earlier Concat's output and one new
-        layer's) copies the earlier features again at every step. Channels that are not a
-        multiple of the alignment for ops other than conv (RK3588: 16 INT8, 8 FP16) are less
-        DDR-friendly (User Guide §8.5.1).
+        writes the output through DDR, with no arithmetic (NPU cycles 0). RW(KB) counts what it
+        moves: reads and writes in the 1.5 runtime's tables (2x the output, corpus 08), the
+        inputs' bytes in the 2.x tables (1x, corpus 01, 07, 36). A running concatenation (a
+        Concat of an earlier Concat's output and one new layer's) copies the earlier features
+        again at every step. Channels that are not a multiple of the alignment for ops other
+        than conv (RK3588: 16 INT8, 8 FP16)
+        are less DDR-friendly (User Guide §8.5.1).
 
     Example:
         9 Concat layer(s) take 37,404 us (22.8% of the frame): ... Each copies its inputs into
-        its output (RW(KB) 2.0x the output bytes, no arithmetic), at 4.5-11.9 GB/s in this
-        log; #7, #16, #26, #38 take the output of the Concat just before, copying those
-        channels again (a running concatenation) ... (corpus 08, FusionNet FP16)
+        its output, no arithmetic: 230,400 KB moved (RW(KB)) at 4.5-11.9 GB/s in this log;
+        #7, #16, #26, #38 take the output of the Concat just before, copying those channels
+        again (a running concatenation) ... (corpus 08, FusionNet FP16)
 
     How to fix:
         INT8 halves the bytes every Concat moves (RKN002 prices it for FP16 models); under a
@@ -144,11 +132,8 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
     if not concats or held / total < opt(context, CODE, "min_share", MIN_SHARE):
         return
     message = (f"{len(concats)} Concat layer(s) take {us(spent)} ({pct(spent / total)} of the "
-               f"frame): {labels(concats)}. Each copies its inputs into its output")
-    ratio = _copy_ratio(concats)
-    if ratio:
-        message += f" (RW(KB) {ratio:.1f}x the output bytes, no arithmetic)"
-    message += _rates(concats)
+               f"frame): {labels(concats)}. Each copies its inputs into its output, no "
+               f"arithmetic{_rates(concats)}")
     running = _running(profile.layers, concats)
     if running:
         ids = ", ".join(f"#{la.id}" for la in running)
