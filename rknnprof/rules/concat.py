@@ -94,8 +94,7 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
         inputs' bytes in the 2.x tables (1x, corpus 01, 07, 36). A running concatenation (a
         Concat of an earlier Concat's output and one new layer's) copies the earlier features
         again at every step. Channels that are not a multiple of the alignment for ops other
-        than conv (RK3588: 16 INT8, 8 FP16)
-        are less DDR-friendly (User Guide §8.5.1).
+        than conv (RK3588: 16 INT8, 8 FP16) are less DDR-friendly (User Guide §8.5.1).
 
     Example:
         9 Concat layer(s) take 37,404 us (22.8% of the frame): ... Each copies its inputs into
