@@ -4,10 +4,10 @@ A *frame* is one inference as the log shows it: its per-layer table and/or the r
 after it (``Profile.frames`` counts them). A :class:`ModelFrames` collects the frames that share
 a stream and a :func:`frame_signature` (op types + full names): per layer the median time (with
 min/max) from a ``Counter`` of its times, so memory grows with the number of distinct times, not
-frames. While frames come in, the counts live in one ``Counter`` of (row index, time) pairs, so
-that a frame is counted by one ``Counter.update`` (a loop in C) instead of a Python loop over its
-rows; they are split into the per-layer counters when the profile is made
-(:meth:`ModelFrames.profile`). :func:`median_of` is the median of such a counter.
+frames. While frames come in, their row times wait in one flat list (a frame is one ``list +=``,
+a loop in C); every :data:`COUNT_EVERY` frames each row's times are counted into its counter by
+one ``Counter.update`` of a slice of that list (C again), instead of a Python loop over every
+frame's rows. :func:`median_of` is the median of such a counter.
 
 The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
 (:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -38,7 +39,11 @@ from rknnprof.model import (
 )
 from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
 
+_T = TypeVar("_T")
+
 RANKING_FAMILY = "toolkit2-ranking"
+COUNT_EVERY = 256
+"""Frames whose row times wait in a flat list before they are counted per row."""
 
 MAX_SKIPPED = 50
 """Skipped rows kept per profile (later ones are counted in a warning)."""
@@ -100,8 +105,12 @@ class ModelFrames:
     first_line: int
     last_line: int
     template: tuple[Layer, ...] = ()
-    row_times: Counter[tuple[int, float | None]] = field(default_factory=Counter)
-    """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
+    row_times: list[float | None] = field(default_factory=list)
+    """The rows' Time(us) of the frames not counted into ``counts`` yet, frame after frame
+    (None: the row had no time): counted every :data:`COUNT_EVERY` frames, one C-level
+    ``Counter.update`` per row."""
+    counts: list[Counter[float | None]] = field(default_factory=list)
+    """How often each row showed each Time(us) (None: the row had no time)."""
     frame_times: list[float] = field(default_factory=list)
     """The first :data:`MAX_FRAME_TIMES` frame totals, microseconds, in order."""
     frame_time_counts: Counter[float] = field(default_factory=Counter)
@@ -137,39 +146,20 @@ class ModelFrames:
         self.frame_time_counts[self._on_grid(time_us)] += 1
         if len(self.frame_times) < MAX_FRAME_TIMES:
             self.frame_times.append(time_us)
-        self._bound()
+        if len(self.frame_time_counts) > MAX_DISTINCT_TIMES:
+            self._bound()
 
     def add_reported_total(self, time_us: float) -> None:
         """One frame's own total line, microseconds."""
         self.reported_totals[self._on_grid(time_us)] += 1
-        self._bound()
+        if len(self.reported_totals) > MAX_DISTINCT_TIMES:
+            self._bound()
 
-    def _on_grid(self, time_us: float) -> float:
-        step = self.time_step
-        return round(time_us / step) * step if step else time_us  # an int on the grid
-
-    def _bound(self) -> None:
-        """Keep the counters under MAX_DISTINCT_TIMES: a ten times coarser grid each time
-        (1 us first), until half of the room is free."""
-        def widest() -> int:
-            return max(len(self.row_times), len(self.frame_time_counts), len(self.reported_totals))
-
-        if widest() <= MAX_DISTINCT_TIMES:
-            return
-        while widest() > MAX_DISTINCT_TIMES // 2 and self.time_step < 10**19:
-            self.time_step = self.time_step * 10 if self.time_step else 1
-            pairs: Counter[tuple[int, float | None]] = Counter()
-            for (index, time), count in self.row_times.items():
-                pairs[index, None if time is None else self._on_grid(time)] += count
-            self.row_times = pairs
-            self.frame_time_counts = self._regrid(self.frame_time_counts)
-            self.reported_totals = self._regrid(self.reported_totals)
-
-    def _regrid(self, counts: Counter[float]) -> Counter[float]:
-        out: Counter[float] = Counter()
-        for value, count in counts.items():
-            out[self._on_grid(value)] += count
-        return out
+    def add_fps(self, fps: float) -> None:
+        """``FPS:`` of a perf_debug=False total (past MAX_DISTINCT_TIMES values, new ones are
+        not counted)."""
+        if fps in self.fps or len(self.fps) < MAX_DISTINCT_TIMES:
+            self.fps[fps] += 1
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -179,12 +169,11 @@ class ModelFrames:
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
-            if self.time_step:
-                self.row_times.update((i, None if t is None else self._on_grid(t))
-                                      for i, t in enumerate(row_times))
-            else:
-                self.row_times.update(enumerate(row_times))
-            times = [x for x in row_times if x is not None]
+            self.row_times += row_times
+            if len(self.row_times) >= COUNT_EVERY * len(row_times):
+                self._count()
+            times: Sequence[float] = [x for x in row_times if x is not None] \
+                if None in row_times else row_times  # type: ignore[assignment]  # no None
             if times:
                 self.add_frame_time(tidy_number(sum(times)))
             elif table.reported_total_time_us is not None:
@@ -213,6 +202,39 @@ class ModelFrames:
                     self.add_reported_total(total)
                     self.add_frame_time(total)
 
+    def _count(self) -> None:
+        """Count the pending row times into the per-row counters."""
+        pending, n = self.row_times, len(self.template)
+        if not self.counts:
+            self.counts = [Counter() for _ in range(n)]
+        for index, counter in enumerate(self.counts):
+            times = pending[index::n]
+            counter.update(map(self._row_on_grid, times) if self.time_step else times)
+        pending.clear()
+        self._bound()
+
+    def _on_grid(self, time_us: float) -> float:
+        step = self.time_step
+        return round(time_us / step) * step if step else time_us  # an int on the grid
+
+    def _row_on_grid(self, time_us: float | None) -> float | None:
+        return None if time_us is None else self._on_grid(time_us)
+
+    def _distinct(self) -> int:
+        return max(sum(map(len, self.counts)), len(self.frame_time_counts),
+                   len(self.reported_totals))
+
+    def _bound(self) -> None:
+        """Keep the counters under MAX_DISTINCT_TIMES: a ten times coarser grid each time
+        (1 us first), until half of the room is free."""
+        if self._distinct() <= MAX_DISTINCT_TIMES:
+            return
+        while self._distinct() > MAX_DISTINCT_TIMES // 2 and self.time_step < 10**19:
+            self.time_step = self.time_step * 10 if self.time_step else 1
+            self.counts = [_regrid(c, self._row_on_grid) for c in self.counts]
+            self.frame_time_counts = _regrid(self.frame_time_counts, self._on_grid)
+            self.reported_totals = _regrid(self.reported_totals, self._on_grid)
+
     def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
         """Each frame against its own total line (a damaged row in one of many merged frames
         hides in the medians); a printed table without one was cut."""
@@ -236,12 +258,6 @@ class ModelFrames:
             return (f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                     f"total line (first: line {self.mismatched[0][0]})")
         return None
-
-    def add_fps(self, fps: float) -> None:
-        """``FPS:`` of a perf_debug=False total (past MAX_DISTINCT_TIMES values, new ones are
-        not counted)."""
-        if fps in self.fps or len(self.fps) < MAX_DISTINCT_TIMES:
-            self.fps[fps] += 1
 
     def notes(self) -> list[tuple[int, str]]:
         """(line, message) warnings about these frames, once they are all in: a cut table,
@@ -275,10 +291,10 @@ class ModelFrames:
     def profile(self, path: str) -> Profile:
         layers = self.template
         if self.frames > 1:
-            counters: list[Counter[float]] = [Counter() for _ in self.template]
-            for (index, time), count in self.row_times.items():
-                if time is not None:
-                    counters[index][time] = count
+            self._count()
+            for counter in self.counts:
+                counter.pop(None, None)  # rows without a time in some frames
+            counters = cast("list[Counter[float]]", self.counts)
             layers = tuple(
                 replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
                 if c else la
@@ -308,6 +324,14 @@ class ModelFrames:
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
+
+
+def _regrid(counts: Counter[_T], on_grid: Callable[[_T], _T]) -> Counter[_T]:
+    """``counts`` with every value moved onto the grid (the counts of values that meet add)."""
+    out: Counter[_T] = Counter()
+    for value, count in counts.items():
+        out[on_grid(value)] += count
+    return out
 
 
 def _ranking_total(ranking: RankingEvent) -> float | None:

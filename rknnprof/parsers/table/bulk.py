@@ -38,7 +38,7 @@ longer than the data read so far at the end of input) and the frame is read line
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import compress, repeat
 from operator import getitem
 from typing import TYPE_CHECKING
 
@@ -52,6 +52,7 @@ from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
 from rknnprof.parsers.table.bulk_template import (
     SHAPE,
+    RowPlace,
     Template,
     learn_prefix,
     same_line,
@@ -171,7 +172,10 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
            read_line: ReadLine, reader: ReadLine) -> Claimed | str | None:
     """``read_line``: for checks; ``reader``: the reader's own, for the lines left to it."""
     slots = len(t.lines)
-    nxt = data.find(t.anchor, line_end, start + MAX_FRAME_BYTES)
+    # the next frame's title bounds the lines to look at; a frame is not much shorter than the
+    # last one claimed (were it, the lines looked at hold more than the frame: still right)
+    nxt = data.find(t.anchor, max(line_end, start + t.frame_bytes * 3 // 4),
+                    start + MAX_FRAME_BYTES)
     if nxt < 0:
         if not final and len(data) - start < MAX_FRAME_BYTES:
             return NEED_MORE
@@ -187,8 +191,9 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         if len(lines) < slots:
             return None
     else:
-        text = t.ids_text
-        index = [i for i, raw in enumerate(lines) if raw[ids] == text][:slots]
+        # the stream's lines: where the line holds the stream's "pid tid" (in C: no loop here)
+        mark = list(map(bytes.startswith, lines, repeat(t.ids_text), repeat(ids.start)))
+        index = list(compress(range(len(lines)), mark))[:slots]
         if len(index) < slots:
             return None
     mine = list(map(lines.__getitem__, index))
@@ -201,9 +206,10 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     if not t.fixed_raw and not _learn_fixed(t, mine, number, index, read_line):
         return None
     # the rows' and ranking rows' prefixes are in their remembered raw shapes
-    if list(map(getitem, map(mine.__getitem__, t.fixed), repeat(slice(p, None)))) != t.fixed_raw \
-            or not all(map(bytes.startswith, map(shapes.__getitem__, t.checked), repeat(
-                t.prefix_shape))):
+    fixed = list(map(mine.__getitem__, t.fixed))
+    if list(map(len, fixed)) != t.fixed_lengths or not all(
+            map(bytes.startswith, fixed, t.fixed_raw, repeat(p))) or not all(
+            map(bytes.startswith, map(shapes.__getitem__, t.checked), repeat(t.prefix_shape))):
         return None
     times = _rows(t, mine, shapes, number, index, read_line)
     if times is None:
@@ -235,6 +241,7 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     block = BulkRanking(t, ranking, number + index[t.table_last + 1], number + index[-1],
                         frame.ranking_lines)
     end = start + sum(map(len, lines[:count])) + count
+    t.frame_bytes = end - start
     return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
 
 
@@ -256,6 +263,7 @@ def _learn_fixed(t: Template, mine: list[bytes], number: int, index: Sequence[in
         return False
     t.total_head, t.total_tail = raw[p:m.start(1)], raw[m.end(1):]
     t.fixed_raw = [mine[slot][p:] for slot in t.fixed]
+    t.fixed_lengths = [len(mine[slot]) for slot in t.fixed]
     return True
 
 
@@ -273,23 +281,25 @@ def _rows(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
                 if plan is None:
                     return None
                 seen[keys[i]] = plans[i] = plan
-    op_parts, name_slices, time_slices = zip(*plans)
+    op_parts, op_lengths, name_starts, name_lengths, time_slices = zip(*plans)
     ops, names = t.names
-    # a digit-free op type is in the shape as it is printed (rows_seen keeps it, not a slice)
-    if (op_parts != ops if t.ops_plain else list(map(getitem, rows, op_parts)) != list(ops)) \
-            or list(map(getitem, rows, name_slices)) != names:
+    # each row's op type and full name are the template row's: where the shape puts them, as
+    # long as they are (a digit-free op type is in the shape itself), and the same bytes there
+    if name_lengths != t.name_lengths or not all(map(bytes.startswith, rows, names, name_starts)):
+        return None
+    if op_parts != ops if t.ops_plain else op_lengths != t.op_lengths or not all(
+            map(bytes.startswith, rows, ops, op_parts)):
         return None
     tokens: list[bytes] = list(map(getitem, rows, time_slices))  # type: ignore[arg-type]  # slices
     if b"".join(tokens).isdigit():
-        return tuple(map(int, tokens))
+        return tuple(map(t.integers.__getitem__, tokens))
     try:
         return row_times([tok.decode() for tok in tokens])
     except (NumberOutOfRange, ValueError):
         return None
 
 
-def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine,
-              ) -> tuple[slice | bytes, slice, slice] | None:
+def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowPlace | None:
     """Where a row of this raw shape has its op type, full name and time, when the exact path
     has read a line of its message shape as a repeated row."""
     line = read_line(raw, number)
@@ -300,13 +310,10 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine,
         return None
     p = t.prefix
 
-    def shift(span: slice) -> slice:
-        return slice(span.start + p, span.stop + p)
-
-    op: slice | bytes = shift(placed.op_type)
-    if t.ops_plain:
-        op = raw[op]  # type: ignore[index]  # a slice here
-    return op, shift(placed.full_name), shift(placed.time)
+    op, name, time = placed.op_type, placed.full_name, placed.time
+    op_part = raw[op.start + p:op.stop + p] if t.ops_plain else op.start + p
+    return (op_part, op.stop - op.start, name.start + p, name.stop - name.start,
+            slice(time.start + p, time.stop + p))
 
 
 def _total(t: Template, raw: bytes) -> float | None:

@@ -6,7 +6,8 @@ on its stream (:class:`BulkRanking`), with its stats read on first use (:class:`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from operator import add, sub
+from itertools import repeat
+from operator import add, mul, sub, truediv
 from typing import TYPE_CHECKING, overload
 
 from rknnprof.model import OpTypeStat
@@ -64,10 +65,12 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
     denominator = tv["total"]
     if not denominator > 0:
         return None
-    shares = [round(r / 100, 6) for r in cols["ratio"]]
-    if any(abs(100 * s - 100 * x / denominator) > 0.05 - MARGIN  # RATIO_TOLERANCE_PCT
-           for s, x in zip(shares, tot, strict=True) if x > 0):
-        return None
+    # TimeRatio against TotalTime, as RankingBlock._check_ratios computes it (in C here; rows
+    # with no time, which it skips, are held to it too: stricter, never looser)
+    shares = map(round, map(truediv, cols["ratio"], repeat(100)), repeat(6))
+    expected = map(truediv, map(mul, repeat(100), tot), repeat(denominator))
+    if max(map(abs, map(sub, map(mul, repeat(100), shares), expected))) > 0.05 - MARGIN:
+        return None  # RATIO_TOLERANCE_PCT
     for key in ("cpu", "npu", "total"):
         if abs(sum(cols[key]) - tv[key]) > limit:
             return None

@@ -16,6 +16,21 @@ SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 
+RowPlace = tuple[bytes | int, int, int, int, slice]
+"""Where a row line of one raw shape has its op type (the op type itself when no op type of the
+template has a digit, else its start), the op type's length, the full name's start and length,
+and the time's slice."""
+
+
+class Integers(dict[bytes, int]):
+    """``int`` of a token of digits, remembered (bounded)."""
+
+    def __missing__(self, token: bytes) -> int:
+        if len(self) >= 65536:
+            self.clear()
+        value = self[token] = int(token)
+        return value
+
 
 @dataclass(slots=True)
 class Template:
@@ -52,11 +67,17 @@ class Template:
     """The stream's pid as printed: a line without it is not the stream's."""
     prefix_shape: bytes = b""
     fixed_raw: list[bytes] = field(default_factory=list)
+    fixed_lengths: list[int] = field(default_factory=list)
+    frame_bytes: int = 0
+    """Bytes of the last frame claimed."""
+    integers: Integers = field(default_factory=lambda: Integers())
+    """Time tokens -> their values (the same few per row come back frame after frame)."""
     total_head: bytes = b""
     total_tail: bytes = b""
-    rows_seen: dict[bytes, tuple[slice | bytes, slice, slice]] = field(default_factory=dict)
-    """Raw shape of a row line -> its op type (as printed when ``ops_plain``, else its slice),
-    full name and time slices."""
+    rows_seen: dict[bytes, RowPlace] = field(default_factory=dict)
+    """Raw shape of a row line -> where its op type, full name and time are."""
+    op_lengths: tuple[int, ...] = ()
+    name_lengths: tuple[int, ...] = ()
     ops_plain: bool = False
     """No op type of the template has a digit."""
     ranks_seen: set[bytes] = field(default_factory=set)
@@ -105,6 +126,8 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
     template.names = (tuple(op.encode() for op, _ in carried.names),
                       [(name or "").encode() for _, name in carried.names])
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
+    template.op_lengths = tuple(map(len, template.names[0]))
+    template.name_lengths = tuple(map(len, template.names[1]))
     if not all(name for name in template.names[1]):
         return None  # a row without a FullName: its plan has no name slice
     return template
