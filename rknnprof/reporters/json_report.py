@@ -92,9 +92,28 @@ def _write_list(o: list[Any] | tuple[Any, ...], indent: str, parts: list[str]) -
         parts.append("[]")
         return
     inner = indent + "  "
+    numbers = _numbers(o)
+    if numbers is not None:  # one piece for the list (a long capture's frame times)
+        parts.append("[" + inner + ("," + inner).join(numbers) + indent + "]")
+        return
     separator = "[" + inner
     for value in o:
         parts.append(separator)
         _write(value, inner, parts)
         separator = "," + inner
     parts.append(indent + "]")
+
+
+def _numbers(o: list[Any] | tuple[Any, ...]) -> list[str] | None:
+    """The texts of ``o`` when every item is an ``int`` or a finite ``float`` (not a bool), else
+    None."""
+    texts = []
+    for value in o:
+        t = type(value)
+        if t is int:
+            texts.append(int.__repr__(value))
+        elif t is float and value - value == 0.0:
+            texts.append(float.__repr__(value))
+        else:
+            return None
+    return texts
