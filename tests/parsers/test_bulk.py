@@ -213,3 +213,39 @@ def test_crlf_and_utf16_inputs_are_read_exactly(logcat: bytes,
     _same(part.decode().encode("utf-16"), monkeypatch)
     half = len(part) // 2
     _same(part[:half] + part[half:].replace(b"\n", b"\r\n"), monkeypatch)  # CR from mid-way
+
+
+def _capture_of(table: list[str], frames: int) -> bytes:
+    """``frames`` inferences of a real table as ``adb logcat -v threadtime`` lines, two rows'
+    times moved by -1..1 us each frame (in opposite directions: the total line stays right),
+    with a line of another process every 40 lines and the C demo's own prints kept."""
+    rows = [i for i, line in enumerate(table) if line.split()[:1] and line.split()[0].isdigit()
+            and len(line.split()) > 8]
+    out = []
+    for frame in range(frames):
+        d = frame % 3 - 1
+        lines = list(table)
+        for k, i in enumerate(rows[2:4]):
+            cells = lines[i].split()
+            time = next(c for c in cells[6:] if c.isdigit())
+            new = str(max(int(time) + (d if k == 0 else -d), 0))
+            lines[i] = lines[i].replace(f" {time} ", f" {new}{' ' * (len(time) - len(new))} ", 1)
+        for i, line in enumerate(lines):
+            stamp = f"11-30 10:00:{frame % 60:02d}.{i % 1000:03d}"
+            out.append(f"{stamp}  1111  1112 D RKNN    : {line}")
+            if i % 40 == 0:
+                out.append(f"{stamp}   561   602 I ActivityManager: Start proc 4321:com.x/u0a1")
+    return ("\n".join(out) + "\n").encode()
+
+
+@pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])
+def test_real_tables_repeated_are_read_in_bulk_and_equal(
+        corpus, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Corpus 01 (a 2.x runtime without the ranking's Total row, the C demo's ``rknn_run``
+    between frames), 07 and 36 (2.3.2, with it): 30 frames, all but the first few in bulk."""
+    table = corpus(prefix).read_text(encoding="utf-8").splitlines()
+    data = _capture_of(table, 30)
+    assert _claims(data) >= 25
+    _same(data, monkeypatch)
+    profiles = _read(data, True, monkeypatch)[0]
+    assert [p["frames"] for p in profiles] == [30]  # type: ignore[index]

@@ -33,6 +33,13 @@ reading the frame's lines exactly) and the ranking block left open on the stream
 (:class:`BulkRanking`), which gives the ranking's event (its stats, too, built on first use).
 Anything else (a line that does not fit, an unknown shape, a value near a tolerance, a frame
 longer than the data read so far at the end of input) and the frame is read line by line.
+
+What is read in bulk: the 2.x per-layer table (``Network Layer Information Table``, as 2.x
+runtimes print it for every inference at ``RKNN_LOG_LEVEL=4``) with its total line and the
+ranking table after it (with or without the ranking's Total row), as logcat threadtime lines,
+``D RKNN: [..]`` lines or plain text, UTF-8, ``\n`` line ends. Other repeated layouts (1.5
+``Performance`` tables, ranking tables alone, CR line ends, UTF-16) are read line by line: the
+same report, at the line-by-line speed.
 """
 
 from __future__ import annotations
@@ -163,6 +170,8 @@ class FrameSkipper:
         if self.state.carried.get((stream, TableBlock)) is not template.carried:
             return False
         block = self.state.open_blocks.get(stream)
+        if block is None:  # the title goes to the parsers, as in the template's frame
+            return True
         if isinstance(block, BulkRanking):
             return block.refuses(template.lines[0].text)
         return isinstance(block, RankingBlock) and block.refuses(template.lines[0].text)
@@ -238,7 +247,7 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         layers=ReplayedLayers(times, t.carried.names, frame.layers), measured=True,
         reported_total_time_us=total, reported_rw_kb=t.table.reported_rw_kb, stream=t.stream,
         total_line=number + index[t.total], row_times=times, signature=t.carried.names)
-    block = BulkRanking(t, ranking, number + index[t.table_last + 1], number + index[-1],
+    block = BulkRanking(t, ranking[0], number + index[t.table_last + 1], number + index[-1],
                         frame.ranking_lines)
     end = start + sum(map(len, lines[:count])) + count
     t.frame_bytes = end - start

@@ -26,21 +26,23 @@ MARGIN = 1e-6
 
 
 def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
-             index: Sequence[int], read_line: ReadLine) -> OpTypeStat | None:
-    """The ranking's Total stat, when its rows are complete rows of the template's op types and
-    the ranking block's checks of the values pass (with :data:`MARGIN`)."""
-    first, stop = t.ranks.start, t.rank_total + 1
-    for i in () if t.ranks_seen.issuperset(shapes[first:stop]) else range(first, stop):
-        if shapes[i] not in t.ranks_seen:
-            line = read_line(mine[i], number + index[i])
-            if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
-                    or not plain_row(line.text, t.columns)):
-                return None
-            t.ranks_seen.add(shapes[i])
+                  index: Sequence[int], read_line: ReadLine) -> tuple[OpTypeStat | None] | None:
+    """``(the ranking's Total stat or None,)`` when its rows are complete rows, each op type once,
+    and the checks the ranking block makes of the values pass (with :data:`MARGIN`); else
+    None (the frame is read line by line)."""
+    slots = [*t.ranks] if t.rank_total is None else [*t.ranks, t.rank_total]
+    if not t.ranks_seen.issuperset(map(shapes.__getitem__, slots)):
+        for i in slots:
+            if shapes[i] not in t.ranks_seen:
+                line = read_line(mine[i], number + index[i])
+                if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
+                        or not plain_row(line.text, t.columns)):
+                    return None
+                t.ranks_seen.add(shapes[i])
     p = t.prefix
     width = 1 + len(t.columns)
-    flat = b" ".join([raw[p:] for raw in mine[first:t.rank_total]]).split()
-    n = t.rank_total - first
+    flat = b" ".join([raw[p:] for raw in mine[t.ranks.start:t.ranks.stop]]).split()
+    n = len(t.ranks)
     ops = flat[0::width]
     if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
         return None  # (an op type ranked twice gets a note; their order may change)
@@ -49,33 +51,43 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
     if len(values) != len(flat):
         return None
     cols = {key: values[k::width - 1] for k, key in enumerate(t.columns)}
-    total_tokens = mine[t.rank_total][p:].split()
-    total_keys = row_keys("Total", t.columns)
-    if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
-        return None
-    tv = dict(zip(total_keys, map(float, total_tokens[1:])))
-    zeros = [0.0] * n
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
-    gpu = cols.get("gpu", zeros)
+    gpu = cols.get("gpu", [0.0] * n)
     limit = 0.5 - MARGIN  # ranking.TIME_TOLERANCE_US
-    sums = list(map(sub, map(add, map(add, cpu, gpu), npu), tot))
-    if max(map(abs, sums)) > limit or abs(
-            tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit:
-        return None
-    denominator = tv["total"]
-    if not denominator > 0:
-        return None
+    if max(map(abs, map(sub, map(add, map(add, cpu, gpu), npu), tot))) > limit:
+        return None  # CPU + GPU + NPU against TotalTime, row by row
+    shares = list(map(round, map(truediv, cols["ratio"], repeat(100)), repeat(6)))
+    total: OpTypeStat | None = None
+    if t.rank_total is not None:
+        total_tokens = mine[t.rank_total][p:].split()
+        total_keys = row_keys("Total", t.columns)
+        if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
+            return None
+        tv = dict(zip(total_keys, map(float, total_tokens[1:])))
+        if abs(tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit:
+            return None
+        for key in ("cpu", "npu", "total"):  # the Total row against the column sums
+            if abs(sum(cols[key]) - tv[key]) > limit:
+                return None
+        denominator = tv["total"]
+        if not denominator > 0:
+            return None
+        calls = cols.get("calls", [])
+        total = stat_of("Total", tv, lambda: sum(map(int, calls)))
+    else:  # as RankingBlock._check_ratios: the largest row gives the most precise estimate
+        top = max(tot)
+        if not top > 0:
+            return (None,)  # no row has a time: no ratio is checked
+        share = shares[tot.index(top)]
+        denominator = top / share if share else 0.0
+        if not denominator:
+            return (None,)
     # TimeRatio against TotalTime, as RankingBlock._check_ratios computes it (in C here; rows
     # with no time, which it skips, are held to it too: stricter, never looser)
-    shares = map(round, map(truediv, cols["ratio"], repeat(100)), repeat(6))
     expected = map(truediv, map(mul, repeat(100), tot), repeat(denominator))
     if max(map(abs, map(sub, map(mul, repeat(100), shares), expected))) > 0.05 - MARGIN:
         return None  # RATIO_TOLERANCE_PCT
-    for key in ("cpu", "npu", "total"):
-        if abs(sum(cols[key]) - tv[key]) > limit:
-            return None
-    calls = cols.get("calls", [])
-    return stat_of("Total", tv, lambda: sum(map(int, calls)))
+    return (total,)
 
 
 class LazyStats(Sequence[OpTypeStat]):
@@ -123,7 +135,7 @@ class BulkRanking(Block):
     closes into the ranking's event. A line it cannot answer for makes it read the ranking's
     lines exactly into a :class:`RankingBlock` and hand everything to that."""
 
-    def __init__(self, t: Template, total: OpTypeStat, line: int, last_line: int,
+    def __init__(self, t: Template, total: OpTypeStat | None, line: int, last_line: int,
                  lines: Callable[[], list[Line]]) -> None:
         self.template = t
         self.total = total

@@ -49,8 +49,8 @@ class Template:
     """Slot of the table's last line."""
     ranks: range
     """Slots of the ranking's op-type rows."""
-    rank_total: int
-    """Slot of the ranking's Total row."""
+    rank_total: int | None
+    """Slot of the ranking's Total row (None: the runtime prints none, before 2.3)."""
     columns: tuple[str, ...]
     """The ranking's column keys."""
     fixed: list[int] = field(default_factory=list)
@@ -95,10 +95,10 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
     if (table.notes or table.skipped or table.elided_rows or not table.measured
             or table.reported_total_time_us is None or table.total_line is None
             or not isinstance(table.layers, RepeatedLayers)
-            or ranking.notes or ranking.skipped or ranking.total is None or not ranking.stats
-            or block.columns is None or block.prefix_len or block.total_line is None
+            or ranking.notes or ranking.skipped or not ranking.stats
+            or block.columns is None or block.prefix_len
             or not _SUM_KEYS <= set(block.columns) or "ratio" not in block.columns
-            or ranking.total.total_time_us <= 0 or len(lines) < 4):
+            or ranking.total is not None and ranking.total.total_time_us <= 0 or len(lines) < 4):
         return None
     slot = {line.number: i for i, line in enumerate(lines)}
     if len(slot) != len(lines) or lines[0].number != table.line \
@@ -108,15 +108,17 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
         rows = [slot[n] for n in table.layers.row_lines()]
         ranks = [slot[n] for n in block.lines]
         total, table_last = slot[table.total_line], slot[table.last_line]
-        rank_total, rank_first = slot[block.total_line], slot[ranking.line]
+        rank_first = slot[ranking.line]
+        rank_total = None if block.total_line is None else slot[block.total_line]
     except KeyError:
         return None
     row_range = range(rows[0], rows[-1] + 1)
     rank_range = range(ranks[0], ranks[-1] + 1)
-    if (rows != list(row_range) or ranks != list(rank_range) or rank_total != rank_range.stop
+    if (rows != list(row_range) or ranks != list(rank_range)
+            or rank_total is not None and rank_total < rank_range.stop
             or rank_first != table_last + 1 or not rank_first < ranks[0]
             or not rows[-1] < total <= table_last):
-        return None
+        return None  # (lines between the ranking's rows and its Total row are fixed slots)
     special = {*row_range, *rank_range, total, rank_total}
     template = Template(
         stream=table.stream, carried=carried, lines=lines, table=table, rows=row_range,
