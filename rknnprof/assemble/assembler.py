@@ -29,8 +29,6 @@ from rknnprof.assemble.context import (
     merge_versions,
 )
 from rknnprof.assemble.inferences import (
-    MAX_FRAME_NOTES,
-    MAX_FRAME_TIMES,
     MAX_SKIPPED,
     RANKING_FAMILY,
     FrameSignature,
@@ -242,11 +240,11 @@ class Assembler:
         model.frames += 1
         model.last_line = max(model.last_line, event.line)
         if event.total_time_us is not None:
-            model.reported_totals[event.total_time_us] += 1
+            model.add_reported_total(event.total_time_us)
             model.add_frame_time(event.total_time_us)
             model.total_line = model.total_line or event.line
         if event.fps is not None:
-            model.fps[event.fps] += 1
+            model.add_fps(event.fps)
 
     def _benchmark(self, event: BenchmarkEvent) -> None:
         if not self._profile_room(event.line):
@@ -276,7 +274,7 @@ class Assembler:
         self._drop_partial_frames()
         self._limit_warnings()
         for m in self.models.values():
-            self._frame_warnings(m)
+            self.warnings += [ReportWarning(self.path, line, text) for line, text in m.notes()]
             if m.warnings > MAX_WARNINGS_PER_MODEL:
                 self.warnings.append(ReportWarning(self.path, m.first_line, (
                     f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
@@ -329,27 +327,6 @@ class Assembler:
                         f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no total "
                         f"line) was dropped: {whole.frames} complete frame(s) kept")))
                     break
-
-    def _frame_warnings(self, m: ModelFrames) -> None:
-        if m.untotalled_line is not None:
-            self.warnings.append(ReportWarning(self.path, m.untotalled_line, (
-                "the table has no total line after it: the log may be cut, so its times may "
-                "miss layers; the profile is marked incomplete")))
-        if m.frames > 1:  # a single frame's sum is checked against its total in analysis
-            for line, rows_sum, reported in m.mismatched[:MAX_FRAME_NOTES]:
-                self.warnings.append(ReportWarning(self.path, line, (
-                    f"this frame's rows sum to {tidy_number(rows_sum)} us but its total line "
-                    f"says {tidy_number(reported)} us (a damaged or lost row); the profile is "
-                    "marked incomplete")))
-            if m.mismatched_total > MAX_FRAME_NOTES:
-                self.warnings.append(ReportWarning(self.path, m.mismatched[MAX_FRAME_NOTES][0], (
-                    f"{m.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree with their "
-                    "total line")))
-        timed = m.frame_time_counts.total()
-        if timed > MAX_FRAME_TIMES:
-            self.warnings.append(ReportWarning(self.path, m.first_line, (
-                f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame "
-                "times (frames, p50 and p90 count them all)")))
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid

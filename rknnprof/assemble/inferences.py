@@ -12,16 +12,21 @@ frame's rows. :func:`median_of` is the median of such a counter.
 The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
 (:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
 (``Profile.frame_times_us``). Frames that disagree with their total line are counted, the first
-:data:`MAX_FRAME_NOTES` + 1 kept for the warnings. Nothing here grows with the frames.
+:data:`MAX_FRAME_NOTES` + 1 kept for the warnings.
+
+So memory grows with the distinct times a log prints, not with its frames; and that is bounded
+too: past :data:`MAX_DISTINCT_TIMES` distinct values (a log whose every frame prints new
+times), times are counted on a grid of 1 us, then 10, 100 … (``ModelFrames.time_step``), so
+medians and percentiles are rounded to it, and a warning says so.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, cast
+from typing import NamedTuple, TypeVar, cast
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -33,6 +38,8 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
+
+_T = TypeVar("_T")
 
 RANKING_FAMILY = "toolkit2-ranking"
 COUNT_EVERY = 256
@@ -49,6 +56,9 @@ MAX_FRAME_TIMES = 10_000
 when more were seen). ``frames`` and the p50/p90 still count every frame."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
+MAX_DISTINCT_TIMES = 200_000
+"""Distinct (row, time) pairs, frame totals or total-line figures a model keeps exactly (a real
+capture has a few thousand); past it they go on a ten times coarser grid until half are free."""
 
 
 def median_of(counter: Counter[float]) -> float:
@@ -100,8 +110,7 @@ class ModelFrames:
     (None: the row had no time): counted every :data:`COUNT_EVERY` frames, one C-level
     ``Counter.update`` per row."""
     counts: list[Counter[float | None]] = field(default_factory=list)
-    """How often each row showed each Time(us)."""
-    """How often each (row index, Time(us)) pair was seen (None: the row had no time)."""
+    """How often each row showed each Time(us) (None: the row had no time)."""
     frame_times: list[float] = field(default_factory=list)
     """The first :data:`MAX_FRAME_TIMES` frame totals, microseconds, in order."""
     frame_time_counts: Counter[float] = field(default_factory=Counter)
@@ -127,12 +136,30 @@ class ModelFrames:
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
     mismatched_total: int = 0
     """Frames that disagree with their total line, all of them."""
+    time_step: int = 0
+    """0: times counted as printed; else the grid (us) the counters round them to, set when
+    they held more than :data:`MAX_DISTINCT_TIMES` distinct values."""
 
     def add_frame_time(self, time_us: float) -> None:
-        """One frame's total, microseconds: counted, and kept in order up to the cap."""
-        self.frame_time_counts[time_us] += 1
+        """One frame's total, microseconds: counted, and kept in order (as printed) up to the
+        cap."""
+        self.frame_time_counts[self._on_grid(time_us)] += 1
         if len(self.frame_times) < MAX_FRAME_TIMES:
             self.frame_times.append(time_us)
+        if len(self.frame_time_counts) > MAX_DISTINCT_TIMES:
+            self._bound()
+
+    def add_reported_total(self, time_us: float) -> None:
+        """One frame's own total line, microseconds."""
+        self.reported_totals[self._on_grid(time_us)] += 1
+        if len(self.reported_totals) > MAX_DISTINCT_TIMES:
+            self._bound()
+
+    def add_fps(self, fps: float) -> None:
+        """``FPS:`` of a perf_debug=False total (past MAX_DISTINCT_TIMES values, new ones are
+        not counted)."""
+        if fps in self.fps or len(self.fps) < MAX_DISTINCT_TIMES:
+            self.fps[fps] += 1
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
@@ -153,7 +180,7 @@ class ModelFrames:
                 self.add_frame_time(table.reported_total_time_us)
             self._check_total(table, sum(times) if times else None)
             if table.reported_total_time_us is not None:
-                self.reported_totals[table.reported_total_time_us] += 1
+                self.add_reported_total(table.reported_total_time_us)
                 self.total_line = self.total_line or table.total_line
             if self.reported_rw is None:
                 self.reported_rw = table.reported_rw_kb
@@ -172,7 +199,7 @@ class ModelFrames:
             if table is None or table.reported_total_time_us is None:
                 total = _ranking_total(ranking)
                 if total is not None:
-                    self.reported_totals[total] += 1
+                    self.add_reported_total(total)
                     self.add_frame_time(total)
 
     def _count(self) -> None:
@@ -181,8 +208,32 @@ class ModelFrames:
         if not self.counts:
             self.counts = [Counter() for _ in range(n)]
         for index, counter in enumerate(self.counts):
-            counter.update(pending[index::n])
+            times = pending[index::n]
+            counter.update(map(self._row_on_grid, times) if self.time_step else times)
         pending.clear()
+        self._bound()
+
+    def _on_grid(self, time_us: float) -> float:
+        step = self.time_step
+        return round(time_us / step) * step if step else time_us  # an int on the grid
+
+    def _row_on_grid(self, time_us: float | None) -> float | None:
+        return None if time_us is None else self._on_grid(time_us)
+
+    def _distinct(self) -> int:
+        return max(sum(map(len, self.counts)), len(self.frame_time_counts),
+                   len(self.reported_totals))
+
+    def _bound(self) -> None:
+        """Keep the counters under MAX_DISTINCT_TIMES: a ten times coarser grid each time
+        (1 us first), until half of the room is free."""
+        if self._distinct() <= MAX_DISTINCT_TIMES:
+            return
+        while self._distinct() > MAX_DISTINCT_TIMES // 2 and self.time_step < 10**19:
+            self.time_step = self.time_step * 10 if self.time_step else 1
+            self.counts = [_regrid(c, self._row_on_grid) for c in self.counts]
+            self.frame_time_counts = _regrid(self.frame_time_counts, self._on_grid)
+            self.reported_totals = _regrid(self.reported_totals, self._on_grid)
 
     def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
         """Each frame against its own total line (a damaged row in one of many merged frames
@@ -207,6 +258,35 @@ class ModelFrames:
             return (f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                     f"total line (first: line {self.mismatched[0][0]})")
         return None
+
+    def notes(self) -> list[tuple[int, str]]:
+        """(line, message) warnings about these frames, once they are all in: a cut table,
+        frames that disagree with their total lines, the limits reached."""
+        notes = []
+        if self.untotalled_line is not None:
+            notes.append((self.untotalled_line, (
+                "the table has no total line after it: the log may be cut, so its times may "
+                "miss layers; the profile is marked incomplete")))
+        if self.frames > 1:  # a single frame's sum is checked against its total in analysis
+            notes += [(line, f"this frame's rows sum to {tidy_number(rows_sum)} us but its "
+                             f"total line says {tidy_number(reported)} us (a damaged or lost "
+                             "row); the profile is marked incomplete")
+                      for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]]
+            if self.mismatched_total > MAX_FRAME_NOTES:
+                notes.append((self.mismatched[MAX_FRAME_NOTES][0], (
+                    f"{self.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree with "
+                    "their total line")))
+        if self.time_step:
+            notes.append((self.first_line, (
+                f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: they "
+                f"are counted to the nearest {self.time_step:,} us, so its medians, min/max "
+                "and p50/p90 are rounded to that")))
+        timed = self.frame_time_counts.total()
+        if timed > MAX_FRAME_TIMES:
+            notes.append((self.first_line, (
+                f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame "
+                "times (frames, p50 and p90 count them all)")))
+        return notes
 
     def profile(self, path: str) -> Profile:
         layers = self.template
@@ -244,6 +324,14 @@ class ModelFrames:
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
+
+
+def _regrid(counts: Counter[_T], on_grid: Callable[[_T], _T]) -> Counter[_T]:
+    """``counts`` with every value moved onto the grid (the counts of values that meet add)."""
+    out: Counter[_T] = Counter()
+    for value, count in counts.items():
+        out[on_grid(value)] += count
+    return out
 
 
 def _ranking_total(ranking: RankingEvent) -> float | None:

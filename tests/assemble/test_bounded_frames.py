@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rknnprof.assemble import assemble
+from rknnprof.assemble import assemble, inferences
 from rknnprof.assemble import assembler as assembler_module
 from rknnprof.assemble.context import MAX_CONTEXT_RECORDS
 from rknnprof.assemble.inferences import (
@@ -172,3 +172,27 @@ def test_generations_past_the_limit_are_counted(monkeypatch):
     assert profile.llm.generations == 3 and profile.llm.prefill_ms == 101  # 100, 101, 102
     [warning] = result.warnings
     assert warning.line == 25 and warning.message.startswith("2 more RKLLM stage table(s)")
+
+
+def test_times_go_on_a_coarser_grid_past_the_distinct_limit(monkeypatch):
+    monkeypatch.setattr(inferences, "MAX_DISTINCT_TIMES", 100)
+    model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
+    for i in range(300):  # row 1 prints a new time every frame: 1000 .. 1299 us; row 2 50 us
+        layers = (Layer(id=1, op_type="Conv", target=Target.NPU, time_us=1000 + i,
+                        full_name="Conv:a"),
+                  Layer(id=2, op_type="Add", target=Target.NPU, time_us=50, full_name="Add:b"))
+        model.add(TableEvent("toolkit2-perf-table", 1 + 4 * i, 4 + 4 * i, layers,
+                             reported_total_time_us=1050 + i, total_line=4 + 4 * i), None)
+    # 300 distinct times > 100: 1 us changes nothing for whole numbers, 10 us leaves 12 (<= 50)
+    model.profile("x.log")  # counts the frames still waiting in the flat list
+    assert model.time_step == 10 and sum(len(c) for c in model.counts) <= 100
+    profile = model.profile("x.log")
+    first, second = profile.layers
+    # the 150th and 151st times, 1149 and 1150 us, both 1150 on the 10 us grid
+    assert (first.time_us, first.time_min_us, first.time_max_us) == (1150, 1000, 1300)
+    assert (second.time_us, second.time_min_us, second.time_max_us) == (50, 50, 50)
+    assert profile.frame_times_us[:2] == (1050, 1051)  # kept as printed
+    assert profile.frame_time_p50_us == 1200  # 1199 and 1200 us, both 1200 on the grid
+    assert profile.reported_total_time_us == 1200
+    [note] = [text for _, text in model.notes() if "distinct times" in text]
+    assert "counted to the nearest 10 us" in note

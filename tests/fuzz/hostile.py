@@ -17,7 +17,8 @@ each and looks for the mark an injected script would leave.
 Mutations (:func:`mutate`): byte flips, line deletion/duplication/swaps, column deletion, number
 corruption (400 and 5,000 digits, 20-digit ids, ``1e400``, ``nan``, negatives), NUL bytes,
 truncation at a line or byte boundary (mid-UTF-8 too), a stretch re-encoded as UTF-16 or
-Latin-1, two logs interleaved line by line.
+Latin-1, two logs interleaved line by line, and the log repeated as the frames of a capture
+(maybe behind a logcat prefix) with one copy damaged: the path for repeated tables reads those.
 """
 
 from __future__ import annotations
@@ -222,8 +223,31 @@ def _interleave(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
     return b"\n".join(out)
 
 
-_MUTATIONS = (_flip, _delete_lines, _duplicate_lines, _swap_lines, _delete_column,
-              _corrupt_number, _nul, _truncate, _reencode, _interleave)
+_DAMAGE = (_flip, _delete_lines, _duplicate_lines, _swap_lines, _delete_column,
+           _corrupt_number, _nul, _truncate, _reencode, _interleave)
+MAX_REPEATED = 2_000_000
+"""Bytes past which :func:`_repeat_frames` leaves a mutant as it is (it may run three times)."""
+
+
+def _repeat_frames(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
+    """The log 2-6 times over, as a capture of several inferences prints its table again and
+    again, half the time behind an ``adb logcat -v threadtime`` prefix; one copy damaged by
+    another mutation, so a frame unlike the others meets the path for repeated tables."""
+    if len(data) > MAX_REPEATED:
+        return data
+    copies = [data.rstrip(b"\n")] * rng.randint(2, 6)
+    victim = rng.randrange(len(copies))
+    copies[victim] = rng.choice(_DAMAGE)(copies[victim], seeds, rng).rstrip(b"\n")
+    lines = _lines(b"\n".join(copies))
+    if rng.random() < 0.5:
+        pid, tid = rng.choice(((2345, 2399), (7, 7), (123456, 1)))
+        lines = [b"11-30 10:00:%02d.%03d %5d %5d D RKNN    : " % (n // 1000 % 60, n % 1000,
+                                                                  pid, tid) + line
+                 for n, line in enumerate(lines)]
+    return b"\n".join(lines) + b"\n"
+
+
+_MUTATIONS = (*_DAMAGE, _repeat_frames)
 
 
 # -- running and checking --------------------------------------------------------------------
