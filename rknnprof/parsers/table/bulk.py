@@ -39,7 +39,9 @@ runtimes print it for every inference at ``RKNN_LOG_LEVEL=4``) with its total li
 ranking table after it (with or without the ranking's Total row), as logcat threadtime lines,
 ``D RKNN: [..]`` lines or plain text, UTF-8, ``\n`` line ends. Other repeated layouts (1.5
 ``Performance`` tables, ranking tables alone, CR line ends, UTF-16) are read line by line: the
-same report, at the line-by-line speed.
+same report, at the line-by-line speed. When two streams print their tables interleaved line
+by line (two processes, or threads one per NPU core), one stream's frames are read in bulk and
+the other's lines, inside them, line by line.
 """
 
 from __future__ import annotations
@@ -181,15 +183,20 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
            read_line: ReadLine, reader: ReadLine) -> Claimed | str | None:
     """``read_line``: for checks; ``reader``: the reader's own, for the lines left to it."""
     slots = len(t.lines)
-    # the next frame's title bounds the lines to look at; a frame is not much shorter than the
-    # last one claimed (were it, the lines looked at hold more than the frame: still right)
-    nxt = data.find(t.anchor, max(line_end, start + t.frame_bytes * 3 // 4),
-                    start + MAX_FRAME_BYTES)
-    if nxt < 0:
-        if not final and len(data) - start < MAX_FRAME_BYTES:
-            return NEED_MORE
-        return None
-    stop = data.rfind(b"\n", line_end, nxt) + 1
+    # the stream's next title bounds the lines to look at (another stream's title may come
+    # first: its tables interleave with this one's); a frame is not much shorter than the last
+    # one claimed (were it, the lines looked at hold more than the frame: still right)
+    search, limit = max(line_end, start + t.frame_bytes * 3 // 4), start + MAX_FRAME_BYTES
+    while True:
+        nxt = data.find(t.anchor, search, limit)
+        if nxt < 0:
+            if not final and len(data) - start < MAX_FRAME_BYTES:
+                return NEED_MORE
+            return None
+        stop = data.rfind(b"\n", line_end, nxt) + 1
+        if t.ids is None or data.startswith(t.ids_text, stop + t.ids.start):
+            break
+        search = nxt + 1
     lines = data[start:stop].split(b"\n")
     lines.pop()  # after the last newline
     if t.prefix < 0 and not learn_prefix(t, lines[0], t.lines[0]):
