@@ -62,3 +62,65 @@ def test_a_time_two_frames_show_is_counted_as_measured(tmp_path: Path) -> None:
     assert swap.saving_by_layer == ((5, 312.0), (6, 312.0), (7, 1512.0))
     assert "single-frame" not in swap.message
     assert not [f for f in findings if f.code == "RKN050" and "one frame only" in f.message]
+
+
+# -- corpus 08 (FusionNet FP16, one frame, core_mask 1), read off its eval_perf.csv lines -------
+# Five layers are at least 2x a twin with the same op type, shapes, data type and cycles:
+# #26 Concat 8445 against #38 3526, #24 Concat 5672 / #36 2321, #29 Add 4037 / #41 1835,
+# #32 LeakyRelu 4104 / #44 1921, #22 LeakyRelu 2977 / #34 1388. The twins #36, #38, #41, #44
+# move their RW(KB) at 10.2-11.3 GB/s (25600 KB / 2321 us, 38400 / 3526, 19200 / 1835,
+# 19200 / 1921): bandwidth-bound, and so are the slow ones at the twins' times.
+TWINS = {26: 3526, 24: 2321, 29: 1835, 32: 1921, 22: 1388}
+
+
+def _corpus08():
+    from tests.conftest import corpus_file
+
+    [profile] = load(corpus_file("08_"))
+    return profile
+
+
+def test_08_int8_halves_the_outliers_at_their_twins_times() -> None:
+    """49 FP16 NPU layers, 163,602 us; at the twins' times 163,602 - (4919 + 3351 + 2202 + 2183
+    + 1589) = 149,358 us, half of it 74,679 us (the one-frame times gave 81,801)."""
+    profile = _corpus08()
+    [int8] = [f for f in profile.findings if f.code == "RKN002"]
+    assert int8.est_saving_us == pytest.approx(74679.0)
+    by_layer = dict(int8.saving_by_layer)
+    for layer, twin_us in TWINS.items():
+        assert by_layer[layer] == pytest.approx(twin_us / 2)
+    assert by_layer[46] == pytest.approx(15171 / 2)  # not an outlier: half its own time
+    assert "INT8 could save up to 74,679 us" in int8.message
+    assert ("#26 at 3,526 us (#38's), not its one-frame 8,445 us, #24 at 2,321 us (#36's), not "
+            "its one-frame 5,672 us, #29 at 1,835 us (#41's), not its one-frame 4,037 us, +2 more "
+            "(re-measure, RKN050)") in int8.message
+
+
+def test_08_multi_core_leaves_out_outliers_whose_twins_are_bandwidth_bound() -> None:
+    """Counted: Adds #10 2131, #19 2093 and Concats #5 2837, #7 4277, #14 2884, #16 4135:
+    4224 x (1 - 1/1.65) + 14133 x (1 - 1/1.56) = 1664.0 + 5073.4 = 6,737.4 us. #24, #26, #29
+    at their twins' times are bandwidth-bound like #36, #38, #41: nothing (at their one-frame
+    times they were counted: 13,395 us)."""
+    profile = _corpus08()
+    [cores] = [f for f in profile.findings if f.code == "RKN030"]
+    assert cores.est_saving_us == pytest.approx(4224 * 0.65 / 1.65 + 14133 * 0.56 / 1.56)
+    assert sorted(dict(cores.saving_by_layer)) == [5, 7, 10, 14, 16, 19]
+    assert "that cuts 6,737 us per frame" in cores.message
+    assert ("at those times #24, #26, #29 move their bytes at the DDR's rate, bandwidth-bound "
+            "like their twins: not counted") in cores.message
+    assert "#22 at" not in cores.message  # a LeakyRelu: no measured speed-up, not priced
+
+
+def test_08_the_order_and_the_combined_figure_at_the_supported_times() -> None:
+    """INT8 first, then multi-core (6,737 us), then the LeakyRelu fusion (6,618 us). The at-stake
+    figure combines them per layer on the printed times: 74,679 (INT8) + what multi-core adds on
+    the half INT8 leaves of #10, #19, #5, #7, #14, #16 (0.5 x 4224 x 0.65/1.65 + 0.5 x 14133 x
+    0.56/1.56 = 3,368.7) + what the fusion adds on the LeakyRelus: #34 694, #44 960.5 (the half
+    left), #22 2977 - 2283 x 1589/2977 - 694 = 1,064.4, #32 4104 - 3143.5 x 2183/4104 - 960.5 =
+    1,471.4: 82,238 us."""
+    profile = _corpus08()
+    assert [f.code for f in profile.findings[:3]] == ["RKN002", "RKN030", "RKN023"]
+    assert profile.potential_saving_us == pytest.approx(82238.0, abs=0.5)
+    from rknnprof.reporters._facts import biggest_win
+
+    assert biggest_win(profile) == "biggest win: RKN002 float16 saves ~74,679 us (45.6%), advice 1"
