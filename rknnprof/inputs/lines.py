@@ -183,8 +183,7 @@ def _kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
     """The lines a skipper left inside a run it claimed, read as one body (decoded and cleaned
     at once), then given their own numbers (also in the chatty examples they add)."""
     numbers = [number for number, _ in kept]
-    body = clean(b"\n".join([raw for _, raw in kept]).decode("utf-8", "replace")
-                 .replace("\x00", ""))
+    body = clean(b"\n".join([raw for _, raw in kept]).decode("utf-8", "replace"))
     if body.count("\n") != len(kept) - 1:  # (the skipper leaves no long line, no line end)
         raise ValueError("a kept line holds a line end")
     chatty = len(stats.chatty)
@@ -204,7 +203,7 @@ def line_reader(stats: ReadStats, other: OtherLayouts | None = None) -> ReadLine
     layouts = OtherLayouts(stats) if other is None else other
 
     def read_line(raw: bytes, number: int) -> Line | None:
-        text = clean(raw.decode("utf-8", "replace").replace("\x00", "")[:MAX_LINE_CHARS])
+        text = clean(raw.decode("utf-8", "replace")[:MAX_LINE_CHARS])  # cut, then cleaned
         for line in _body_lines(text, number - 1, layouts, stats):
             return None if line.__class__ is int else line  # type: ignore[return-value]
         return None
@@ -227,6 +226,9 @@ class _SkippingSource:
         self.raw_read = read
         self.skipper = skipper
         self.read_line = line_reader(stats, other)
+        self.other = other
+        """The reader's layout state: no run is claimed inside a ``-v long`` entry (its lines
+        belong to the entry's stream, which the raw lines do not show)."""
         self.buf = b""
         self.pos = 0
         """Where the data not handed out yet begins in ``buf``."""
@@ -294,7 +296,7 @@ class _SkippingSource:
             if self.next_run == -2 or self.next_run == -1 and self.seen != self.skipper.version:
                 self.seen = self.skipper.version
                 self.next_run = self.skipper.find(buf, pos)
-            if self.next_run == pos:
+            if self.next_run == pos and self.other.long_entry is None:
                 claimed = self.skipper.claim(buf, pos, self.number + 1, self.eof, self.read_line)
                 if claimed == NEED_MORE and not self.eof and len(buf) - pos < MAX_RUN_BYTES:
                     self._fill()

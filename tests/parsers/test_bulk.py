@@ -251,3 +251,19 @@ def test_real_tables_repeated_are_read_in_bulk_and_equal(
     _same(data, monkeypatch)
     profiles = _read(data, True, monkeypatch)[0]
     assert [p["frames"] for p in profiles] == [30]  # type: ignore[index]
+
+
+def test_logcat_long_layout_and_rknn_lines_inside_an_entry(logcat: bytes, rknn: bytes,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``adb logcat -v long``: a message's stream is in the entry's header, not on its line, so
+    nothing is claimed inside an entry; a ``D RKNN:`` table pasted inside one long entry (its
+    lines are the entry's) reads as the exact path reads it."""
+    import re
+
+    part = logcat[: len(logcat) // 4].decode()
+    entry = re.compile(r"^(\S+ \S+) +(\d+) +(\d+) ([A-Z]) (\S+) *: ?(.*)$", re.M)
+    long_form = entry.sub(lambda m: f"[ {m[1]} {m[2]}:{m[3]} {m[4]}/{m[5]} ]\n{m[6]}\n", part)
+    _same(long_form.encode(), monkeypatch)
+    half = rknn[: rknn.rindex(b"\n", 0, len(rknn) // 2) + 1]
+    inside = b"[ 11-30 10:00:00.000  4444: 4445 D/RKNN ]\n" + half.replace(b"\n\n", b"\n")
+    _same(half + inside + b"\n", monkeypatch)  # the plain lines' frames come first
