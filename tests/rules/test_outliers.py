@@ -10,6 +10,10 @@ count it at the time the log supports for it. Expected values are read off the f
   4608 + 2304 + 1152 + 7 x 288 + 3456 = 13,536 us; #12 (345,600 cycles at 3,456 us) is 8x the
   median time per cycle (288 us for 230,400 cycles), so it counts at 3456 / 8 = 432 us:
   0.75 x (13,536 - 3,456 + 432) = 7,884 us, not 0.75 x 13,536 = 10,152 us.
+
+The ``outlier_RKNxxx`` fixtures of the other pricing rules each hold one slow sibling, 3x a twin
+with the same op type, shapes and 0/0/0 cycles (5x for RKN022), and price it at the twin's time
+(:data:`PRICED`).
 """
 
 from __future__ import annotations
@@ -49,6 +53,41 @@ def test_input_resolution_counts_a_slow_pace_at_the_median_pace() -> None:
     assert "at 640x640 they would take about 2,628 us" in resolution.message  # 10,512 / 4
     assert "#12 at 432 us (the median pace's), not its one-frame 3,456 us" in resolution.message
     assert any(f.code == "RKN050" and "median time per cycle" in f.message for f in findings)
+
+
+# fixture -> (code, saving at the twin's time, the one-frame saving, slow id, twin's time, its
+# one-frame time), read off the fixture tables
+PRICED = {
+    # FP16 NPU rows #2 288, #3 Add 300, #4 Add 900, #5 576, #6 288 = 2,352 us; half of
+    # 2,352 - 600 = 876 us, not 1,176
+    "outlier_RKN002": ("RKN002", 876.0, 1176.0, 4, 300, 900),
+    # LeakyRelu #4 420 and #6 1,260 after identical ConvAdds: 420 + 420, not 420 + 1,260
+    "outlier_RKN023": ("RKN023", 840.0, 1680.0, 6, 420, 1260),
+    # one core; Concats #7 400, #8 1,200 (800 KB, 2.0 GB/s at 400 us): (400 + 400) x (1 -
+    # 1/1.56) = 287.2 us, not 1,600 x 0.56/1.56 = 574.4
+    "outlier_RKN030": ("RKN030", 800 * 0.56 / 1.56, 1600 * 0.56 / 1.56, 8, 400, 1200),
+    # C2f Splits #4 260, #6 780: 520 us, not 1,040
+    "outlier_RKN020": ("RKN020", 520.0, 1040.0, 6, 260, 780),
+    # Pads #3 180, #5 540 before their Convs: 360 us, not 720
+    "outlier_RKN021": ("RKN021", 360.0, 720.0, 5, 180, 540),
+    # chains #3 Reshape 40 -> #4 Transpose 160 -> #5 Reshape 60 and #6 40 -> #7 160 -> #8 300:
+    # at #5's 60 us, #8 is no longer its chain's largest, so #7 stays and 40 + 60 go from each
+    # chain (200 us), not #6 + #7 = 200 from the second as well (300 us)
+    "outlier_RKN022": ("RKN022", 200.0, 300.0, 8, 60, 300),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRICED))
+def test_a_pricing_rule_counts_a_slow_sibling_at_its_twins_time(name: str) -> None:
+    code, expected, one_frame, slow, twin_us, measured_us = PRICED[name]
+    findings = _findings(name)
+    [found] = [f for f in findings if f.code == code]
+    assert found.est_saving_us == pytest.approx(expected)
+    assert found.est_saving_us < one_frame
+    assert sum(v for _, v in found.saving_by_layer) == pytest.approx(expected)
+    assert (f"#{slow} at {twin_us} us (" in found.message
+            and f"not its one-frame {measured_us:,} us (re-measure, RKN050)" in found.message)
+    assert any(f.code == "RKN050" and "twice the time" in f.message for f in findings)
 
 
 def test_a_time_two_frames_show_is_counted_as_measured(tmp_path: Path) -> None:
