@@ -8,7 +8,7 @@ frames per second with one context per core: a ``throughput_gain``, never ``est_
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from rknnprof.analysis.savings import MULTI_CORE_BASIS, MULTI_CORE_SPEEDUP, NONE, from_speedup
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target, ThroughputGain
@@ -25,6 +25,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import Outlier, note, outliers, supported
 from rknnprof.rules.sources import cite, issue, sources
 
 SOURCE = sources(cite("guide", "§5.3 (§5.3.2 op list, §5.3.3 tips), §5.6 multi-batch"),
@@ -65,6 +66,20 @@ def _unsplit_in_multi_core_run(profile: Profile, cores: int, total: float,
     )
 
 
+def _outlier_note(split: list[Layer], waiting: list[Layer],
+                  flagged: Mapping[int, Outlier]) -> str:
+    """The single-frame outliers among the op types with a measured speed-up, and which of them
+    their twin's time makes bandwidth-bound (so not counted)."""
+    sped = [la for la in split if la.op_type in MULTI_CORE_SPEEDUP]
+    text = note(sped, flagged)
+    ids = {la.id for la in waiting}
+    slow = [f"#{la.id}" for la in sped if la.id in flagged and la.id in ids]
+    if slow:
+        text += (f"; at those times {', '.join(slow)} move their bytes at the DDR's rate, "
+                 "bandwidth-bound like their twins: not counted")
+    return text
+
+
 def _single_core_run(profile: Profile, cores: int, total: float,
                      context: RuleContext) -> Iterator[Finding]:
     platform = context.platform
@@ -73,13 +88,17 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     if platform is None or npu_time < opt(context, "RKN030", "min_npu_us", 5000.0):
         return
     split = [la for la in npu if la.op_type in platform.multi_core_ops]
+    # priced at the times the log supports: a slow sibling at its twin's time, and bound
+    flagged = outliers(profile)
+    at = supported(split, flagged)
     # bandwidth-bound layers share one DDR whatever the cores: no latency is claimed for them
-    waiting = [la for la in split if la.bound is Bound.BANDWIDTH]
-    measured = [la for la in split if la.op_type in MULTI_CORE_SPEEDUP and la not in waiting]
-    unmeasured = sorted({la.op_type for la in split if la not in waiting}
+    waiting = [la for la in at if la.bound is Bound.BANDWIDTH]
+    measured = [la for la in at if la.op_type in MULTI_CORE_SPEEDUP and la not in waiting]
+    unmeasured = sorted({la.op_type for la in at if la not in waiting}
                         - {la.op_type for la in measured},
-                        key=lambda op: -time_of(la for la in split if la.op_type == op))
+                        key=lambda op: -time_of(la for la in at if la.op_type == op))
     saving = from_speedup(measured, MULTI_CORE_SPEEDUP, MULTI_CORE_BASIS)
+    caveat = _outlier_note(split, waiting, flagged)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
     stays = sorted({la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
                    key=lambda op: -time_of(la for la in npu if la.op_type == op))
@@ -89,7 +108,7 @@ def _single_core_run(profile: Profile, cores: int, total: float,
                if split else f"{mask} splits none of these op types")
     left_out = []
     if unmeasured:
-        time = time_of(la for la in split if la.op_type in unmeasured and la not in waiting)
+        time = time_of(la for la in at if la.op_type in unmeasured and la not in waiting)
         left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
     if waiting:
         left_out.append(f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
@@ -103,7 +122,8 @@ def _single_core_run(profile: Profile, cores: int, total: float,
         message=(f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
                  f"100%/0%/0%; {us(npu_time)} of NPU time on core 0, the other {cores - 1} idle). "
                  f"{latency}"
-                 + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")),
+                 + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
+                 + caveat),
         fix=(f"for frames per second, one context per core: rknn_dup_context, then "
              f"rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread each (up to {cores}x); for "
              f"one frame's latency, rknn_set_core_mask(ctx, {mask}) (the saving above)"),
@@ -177,7 +197,9 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         splittable op types have none and are not counted (the message says how much time
         that leaves out), nor are layers labelled bandwidth-bound (the cores share one DDR).
         (a), (c): 0. The idle cores go to ``throughput_gain``: up to the core count in frames
-        per second.
+        per second. A layer RKN050 flags as a single-frame outlier counts at the time the log
+        supports, named in the message; a slow sibling takes its twin's bound with its time, so
+        one whose twin moves its bytes at the DDR's rate is not counted either.
     """
     cores = npu_cores(context, profile)
     total = total_us(profile)
@@ -195,7 +217,8 @@ RULES = (
          "throughput", check_multi_core,
          source=SOURCE,
          basis=('latency: multi-core speed-ups measured on one public yolov8n profile (Add 1.65x, '
-                'Concat 1.56x, ConvExSwish 1.0x); idle cores: throughput_gain, never latency'),
+                'Concat 1.56x, ConvExSwish 1.0x), a single-frame outlier at the time the log '
+                'supports; idle cores: throughput_gain, never latency'),
          confidence=('medium (measured on a public yolov8n profile, 1 core against 3, not on '
                      'this model)')),
 )

@@ -15,6 +15,7 @@ from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, OpTypeStat, Profile, Severity, Target
 from rknnprof.rules._util import feeds, following, grade, labels, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 CODE, NAME = "RKN060", "post-processing"
@@ -125,14 +126,15 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
               if cpu else "")
     kinds = sorted({la.op_type for la in layers}, key=lambda op: -time_of(
         la for la in layers if la.op_type == op))
-    saving = from_removal(layers, f"the {len(layers)} decode layer(s)' measured time; the CPU "
+    at, caveat = priced(profile, layers)
+    saving = from_removal(at, f"the {len(layers)} decode layer(s)' measured time; the CPU "
                           "decode that replaces them is not in the log", Confidence.MEDIUM)
     yield Finding(
         code=CODE, name=NAME, severity=grade(saving.total_us, total),
         message=(f"post-processing runs inside the model"
                  f"{' (partly on the CPU)' if cpu else ' on the NPU'}: {len(layers)} layer(s) "
                  f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
-                 f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}"),
+                 f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}{caveat}"),
         fix=FIX, layer_ids=tuple(la.id for la in layers),
         estimate="the decode layers' time (the CPU decode after the threshold is small)",
         source=SOURCE, **saving.fields(),

@@ -11,7 +11,7 @@ from rknnprof.analysis.waterfall import Waterfall, waterfall_of
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target
 from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
-from rknnprof.rules.outliers import SLOW_PACE, siblings, slow_for_cycles
+from rknnprof.rules.outliers import SLOW_PACE, priced, siblings, slow_for_cycles
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 NAME = "environment"
@@ -143,15 +143,17 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     if mhz >= peak * opt(context, "RKN050", "min_freq_ratio", 0.95):
         return
     npu = [la for la in profile.layers if la.target is Target.NPU]
-    npu_time = time_of(npu)
-    saving = from_fraction(npu, 1.0 - mhz / peak,
+    at, caveat = priced(profile, npu)
+    npu_time = time_of(at)
+    saving = from_fraction(at, 1.0 - mhz / peak,
                            f"NPU time scaled by the clock ({mhz:g} of {peak:g} MHz); assumed "
                            "linear, which the guide says it is not", Confidence.LOW)
     yield _finding(
         f"the NPU ran at {mhz:g} MHz, below {platform.name}'s {peak:g} MHz: its "
         f"{us(npu_time)} of NPU time would take about {us(npu_time - saving.total_us)} at full "
         "clock if time scaled with the clock (an assumption: the guide says it does not, "
-        "quite)", fix, saving, total, "NPU time x (1 - measured / maximum NPU clock)", source,
+        f"quite){caveat}", fix, saving, total, "NPU time x (1 - measured / maximum NPU clock)",
+        source,
         layer_ids=tuple(la.id for la in npu))
 
 
@@ -261,10 +263,10 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         Input/OutputOperator taking at least 3% of the frame (RKN050.io_share); (f) in a
         single-frame table, layers taking at least twice (and 100 us more than) a sibling with
         the same op type, printed shapes and cycles, or at least 4x the table's median time
-        per cycle (and 1% of the frame above it): re-measure. The rules that price a change
-        from layer times (RKN070, RKN071; RKN073 for its share) count these layers at the time
-        the log supports (the sibling's, or their cycles at the median pace), not the one-frame
-        time.
+        per cycle (and 1% of the frame above it): re-measure. Every rule that prices a change
+        from layer times (this one's clock finding too; RKN073 for its share) counts these
+        layers at the time the log supports (the sibling's, or their cycles at the median
+        pace), not the one-frame time, and names them in its message.
 
     Why it costs time:
         Profiling adds debugging code and turns off some parallelism (User Guide §10.8), so tables

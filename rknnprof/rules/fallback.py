@@ -17,6 +17,7 @@ from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 SOURCE = sources(cite("guide", "§8.2.3, §8.4.1"),
@@ -189,8 +190,9 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         cpu_time = time_of(layers)
         converts = [c for c in convert_cost.get(op, []) if c not in layers]
         convert_time = time_of(converts)
-        saving = _cpu_saving(op, layers, converts, profile)
-        npu_time = cpu_time + convert_time - saving.total_us
+        at, caveat = priced(profile, layers + converts)
+        saving = _cpu_saving(op, at[:len(layers)], at[len(layers):], profile)
+        npu_time = time_of(at) - saving.total_us
         share = cpu_time / total if total else 0.0
         trips = switches.get(op, 0)
         reasons = _reasons(op, layers, profile, context.platform)
@@ -202,7 +204,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             f"{len(layers)} {op} layer(s) run on the CPU: {labels(layers)}; {timing}; "
             f"{trips} NPU<->CPU switch(es)"
             + (f" and {len(converts)} conversion layer(s) ({us(convert_time)})" if converts else "")
-            + f". Why: {'; '.join(reasons)}"
+            + f". Why: {'; '.join(reasons)}{caveat}"
         )
         yield Finding(
             code="RKN001", name="cpu-fallback",

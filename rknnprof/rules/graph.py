@@ -2,7 +2,9 @@
 Conv + activation/Add, RKN024 unfused GLU / LayerNorm subgraphs.
 
 The tables print no edges. Layers appear in execution order, so "A feeds B" is judged from
-neighbours whose shapes match (``_util.feeds``): a heuristic, said so in each message.
+neighbours whose shapes match (``_util.feeds``): a heuristic, said so in each message. Every
+saving counts a single-frame outlier at the time the log supports (``outliers.priced``), named
+in the message.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from rknnprof.rules._util import (
 )
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.normalisation import covered_layers as norm_layers
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 WINDOW = 3
@@ -77,7 +80,8 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
     if not pairs:
         return
     pads = [pad for pad, _ in pairs]
-    saving = from_removal(pads, f"the {len(pads)} Pad layers' measured time; the Convs are "
+    at, caveat = priced(profile, pads)
+    saving = from_removal(at, f"the {len(pads)} Pad layers' measured time; the Convs are "
                           "assumed to pad at no cost (they do for zero padding)",
                           Confidence.MEDIUM)
     shown = ", ".join(f"{label(p)} -> #{c.id}" for p, c in pairs[:3])
@@ -88,7 +92,7 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
         message=(f"{len(pads)} Pad layer(s) on the {on} feed a Conv (matched by shape) and take "
                  f"{us(time_of(pads))}: {shown}{more}; if they pad with zeros (the log does not "
-                 "say), the Conv's own pads do the same for free"),
+                 f"say), the Conv's own pads do the same for free{caveat}"),
         fix="set each Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
         layer_ids=tuple(i for pair in pairs for i in (pair[0].id, pair[1].id)),
         estimate="the Pad layers' time",
@@ -136,9 +140,11 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         chains.append(chain)
     if not chains:
         return
-    # one op of each chain remains: the others go (the largest is kept)
+    # one op of each chain remains: the others go (the largest at the supported times is kept)
+    at, caveat = priced(profile, [la for c in chains for la in c])
+    by_id = {la.id: la for la in at}
     gone = [la for c in chains
-            for la in sorted(c, key=lambda la: -(la.time_us or 0.0))[1:]]
+            for la in sorted((by_id[x.id] for x in c), key=lambda la: -(la.time_us or 0.0))[1:]]
     saving = from_removal(gone, f"the measured time of all but the largest op of each of the "
                           f"{len(chains)} chain(s)")
     shown = "; ".join(" -> ".join(label(la) for la in c) for c in chains[:2])
@@ -147,7 +153,7 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         code="RKN022", name="mergeable-reshapes",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
         message=(f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
-                 f"{us(time_of(la for c in chains for la in c))}: {shown}{more}"),
+                 f"{us(time_of(la for c in chains for la in c))}: {shown}{more}{caveat}"),
         fix=("rewrite each chain as one Reshape or Transpose in the source model "
              "(User Guide §8.4.4 'combining similar terms')"),
         layer_ids=tuple(la.id for c in chains for la in c),
@@ -229,7 +235,9 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
     Estimate:
         The standalone activations' time (each is removed; the fused conv's time is assumed
         unchanged, as the fusion rules imply). Confidence medium: a documented fusion, not a
-        measured one.
+        measured one. A layer RKN050 flags as a single-frame outlier counts at the time the log
+        supports (corpus 08: #32 at #44's 1,921 us, #22 at #34's 1,388 us), named in the
+        message.
     """
     layers = profile.layers
     total = total_us(profile)
@@ -242,7 +250,8 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         pairs = ", ".join(f"{label(act)} {us(act.time_us or 0)} after #{conv.id} ConvAdd"
                           for conv, act in slowest)
         more = f", +{len(acts) - 3} more" if len(acts) > 3 else ""
-        saving = from_removal(acts, f"the {len(acts)} standalone {kinds} layer(s)' measured time; "
+        at, caveat = priced(profile, acts)
+        saving = from_removal(at, f"the {len(acts)} standalone {kinds} layer(s)' measured time; "
                               "the fusion rules add nothing to the conv", Confidence.MEDIUM)
         yield Finding(
             code="RKN023", name="unfused-conv",
@@ -250,7 +259,7 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
             message=(f"{len(acts)} {kinds} layer(s) run on their own after a ConvAdd for "
                      f"{us(spent)} ({pct(spent / total) if total else '?'} of the frame): "
                      f"{pairs}{more} (matched by shape). The NPU fuses Conv+Add+ReLU "
-                     f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}"),
+                     f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}{caveat}"),
             fix=(f"after the residual Add use ReLU (fuses as ConvAddRelu), or apply the {kinds} "
                  "to the conv branch before the Add (Conv+activation+Add fuses); both change "
                  "the model: fine-tune"),
@@ -262,7 +271,8 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
     behind = _act_behind_layout(layers)
     if behind:
         acts = [act for _, _, act in behind]
-        saving = from_removal(acts, f"the {len(acts)} activation layer(s)' measured time; the "
+        at, caveat = priced(profile, acts)
+        saving = from_removal(at, f"the {len(acts)} activation layer(s)' measured time; the "
                               "fusion rules add nothing to the conv", Confidence.MEDIUM)
         chains = ", ".join(f"#{conv.id} Conv -> {label(mid)} -> {label(act)} "
                            f"{us(act.time_us or 0)}" for conv, mid, act in behind[:3])
@@ -271,7 +281,7 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
             severity=grade(saving.total_us, total, Severity.WARNING),
             message=(f"{len(acts)} activation(s) cannot fuse into their conv because a "
                      f"Transpose/Reshape sits between them (matched by shape): {chains}"
-                     + (f", +{len(acts) - 3} more" if len(acts) > 3 else "")),
+                     + (f", +{len(acts) - 3} more" if len(acts) > 3 else "") + caveat),
             fix=("move the activation before the Transpose/Reshape in the exported model "
                  "(guide Figure 8-7) so Conv and activation fuse"),
             layer_ids=tuple(i for chain in behind for i in (chain[0].id, chain[2].id)),
@@ -294,7 +304,8 @@ def _glu(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], list[Layer]]]
 
 
 def _norms(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], list[Layer]]]:
-    """LayerNorm chains, with the layers exNorm would replace (all but the largest)."""
+    """LayerNorm chains, and no list of the layers exNorm would replace: all but the largest
+    at the times the log supports, which the caller prices."""
     index = 0
     while index < len(layers):
         ops = [la.op_type for la in layers[index : index + len(NORM_CHAIN)]]
@@ -303,7 +314,7 @@ def _norms(layers: tuple[Layer, ...]) -> Iterator[tuple[list[Layer], list[Layer]
             tail = layers[index + len(NORM_CHAIN) : index + len(NORM_CHAIN) + 2]
             if [la.op_type for la in tail] == ["Mul", "Add"]:
                 chain.extend(tail)
-            yield chain, sorted(chain, key=lambda la: -(la.time_us or 0.0))[1:]
+            yield chain, []
             index += len(chain)
         else:
             index += 1
@@ -336,13 +347,17 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
     for kind, matches in (("GLU (exGlu)", _glu(profile.layers)),
                           ("LayerNorm (exNorm)", _norms(profile.layers))):
         for chain, replaced in matches:
-            saving = from_removal(replaced, f"the measured time of the {len(replaced)} op(s) the "
+            at, caveat = priced(profile, chain)
+            by_id = {la.id: la for la in at}
+            gone = [by_id[la.id] for la in replaced] if replaced else sorted(
+                at, key=lambda la: -(la.time_us or 0.0))[1:]
+            saving = from_removal(gone, f"the measured time of the {len(gone)} op(s) the "
                                   "fused op replaces; its own cost is assumed", Confidence.LOW)
             yield Finding(
                 code="RKN024", name="unfused-subgraph",
                 severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
                 message=(f"{label(chain[0])} -> ... -> {label(chain[-1])} ({len(chain)} layers, "
-                         f"{us(time_of(chain))}) is a {kind} pattern left unfused"),
+                         f"{us(time_of(chain))}) is a {kind} pattern left unfused{caveat}"),
                 fix=(f"export it as one {'F.glu' if 'GLU' in kind else 'torch.nn.LayerNorm'} call "
                      "(same axes, no Cast/Reshape in between) so the toolkit fuses it"),
                 layer_ids=tuple(la.id for la in chain),
@@ -367,7 +382,7 @@ RULES = (
          "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
          "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE,
          basis=("the standalone activations' measured time (each is removed; the fused conv's time"
-                ' is assumed unchanged)'),
+                ' is assumed unchanged), a single-frame outlier at the time the log supports'),
          confidence=('medium (a documented fusion, not a measured one)')),
     Rule("RKN024", "unfused-subgraph", Severity.WARNING,
          "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,

@@ -28,6 +28,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import at_supported, note, outliers
 from rknnprof.rules.sources import cite, sources
 
 IMAGE_CHANNELS = 4
@@ -104,7 +105,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
     Estimate:
         The NPU cycles the change removes (the alignment model of ``analysis.mac``, which
         matches the printed NPU cycles of RK3588 INT8 rows), at the NPU clock: only the share
-        of the layer's time that its cycles explain is claimed (per layer).
+        of the layer's time that its cycles explain is claimed (per layer), a single-frame
+        outlier's at the time the log supports.
     """
     max_usage = opt(context, "RKN011", "max_usage_pct", 20.0)
     min_share = opt(context, "RKN011", "min_share", 0.02)
@@ -112,6 +114,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
     freq = npu_clock_mhz(profile, platform)
     from_log = bool(profile.frequencies and any(profile.frequencies.npu_hz))
     layers = profile.layers
+    flagged = outliers(profile)
     found: list[_Padded] = []
     for index, layer in enumerate(layers):
         geometry = conv_geometry(layer)
@@ -134,7 +137,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         if cycles is None:
             continue
         new_total = max(layer.ddr_cycles or 0, cycles)
-        saving = from_cycles([(layer, new_total)], freq,
+        saving = from_cycles([(at_supported(layer, flagged), new_total)], freq,
                              f"{what}: NPU cycles {layer.npu_cycles} -> {cycles} (alignment "
                              "model)", clock_from_log=from_log)
         if not saving.total_us:
@@ -144,13 +147,14 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
                     f"{geometry.out_c} output channels are computed as "
                     f"{padded(geometry.out_c, align.conv_out)}")
         found.append(_Padded(layer, usage, what, computed, saving, new_total))
+    caveat = note([p.layer for p in found], flagged)
     if len(found) == 1:
-        yield _finding(found, found[0].saving, profile)
+        yield _finding(found, found[0].saving, profile, caveat)
     elif found:
         yield _finding(found, from_cycles(
-            [(p.layer, p.cycles_after) for p in found], freq,
+            [(at_supported(p.layer, flagged), p.cycles_after) for p in found], freq,
             f"{len(found)} convs pruned to the aligned channel count: the NPU cycles each "
-            "pruning removes (alignment model)", clock_from_log=from_log), profile)
+            "pruning removes (alignment model)", clock_from_log=from_log), profile, caveat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +174,7 @@ class _Padded:
     """max(DDR, NPU) cycles after the pruning."""
 
 
-def _finding(found: list[_Padded], saving: Saving, profile: Profile) -> Finding:
+def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str) -> Finding:
     """One finding for every padded conv: one cause (channel padding), one change (prune to
     the alignment), the layers listed slowest first."""
     ranked = sorted(found, key=lambda p: -(p.layer.time_us or 0.0))
@@ -187,7 +191,7 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile) -> Finding:
     return Finding(
         code="RKN011", name="low-mac-usage",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
-        message=f"{head}{shown}{more}",
+        message=f"{head}{shown}{more}{caveat}",
         fix=(f"prune each to the aligned channel count: {changes} (retrain or fine-tune, check "
              "the accuracy); the NPU computes the padded channels anyway"),
         layer_ids=tuple(p.layer.id for p in ranked),

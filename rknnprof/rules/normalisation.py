@@ -15,6 +15,7 @@ from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity
 from rknnprof.rules._util import feeds, grade, labels, out_shape, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN072", "norm-transposes"
@@ -101,7 +102,8 @@ def _from_layers(profile: Profile, total: float) -> Iterator[Finding]:
     removable = [la for c in chains for la in c[1:]]
     whole = time_of(norms) + time_of(removable)
     kinds = "/".join(sorted({la.op_type for la in removable if la.op_type in WRAPPERS}))
-    saving = from_removal(removable, f"the {len(removable)} wrapper and per-channel Mul/Add "
+    at, caveat = priced(profile, removable)
+    saving = from_removal(at, f"the {len(removable)} wrapper and per-channel Mul/Add "
                           f"layer(s) around {len(norms)} norm(s), measured; the norm itself "
                           "stays", Confidence.MEDIUM)
     first = " -> ".join(f"#{la.id} {la.op_type}" for la in sorted(chains[0], key=lambda x: x.id))
@@ -112,7 +114,7 @@ def _from_layers(profile: Profile, total: float) -> Iterator[Finding]:
                  + (f", +{len(chains) - 1} more chain(s)" if len(chains) > 1 else "")
                  + f"; together {us(whole)} ({pct(whole / total)} of the frame), of which the "
                  f"wrappers and per-channel Mul/Add take {us(saving.total_us)}: "
-                 f"{labels(removable)}"),
+                 f"{labels(removable)}{caveat}"),
         fix=FIX, layer_ids=tuple(la.id for c in chains for la in sorted(c, key=lambda x: x.id)),
         estimate="the Transposes/Reshapes and per-channel Mul/Add around the norms",
         source=SOURCE, **saving.fields(),

@@ -16,6 +16,7 @@ from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import grade, in_shape, labels, opt, out_shape, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 
@@ -65,14 +66,15 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
     spent = time_of(splits)
     if not splits or not total or spent / total < opt(context, "RKN020", "min_share", 0.02):
         return
-    saving = from_removal(splits, f"the {len(splits)} Splits' measured time; the two half-convs "
+    at, caveat = priced(profile, splits)
+    saving = from_removal(at, f"the {len(splits)} Splits' measured time; the two half-convs "
                           "are assumed to cost what the one conv did", Confidence.MEDIUM)
     yield Finding(
         code="RKN020", name="inefficient-operators",
         severity=grade(saving.total_us, total, Severity.WARNING),
         message=(f"{len(splits)} C2f-style Split layer(s) copy the output of the conv before "
                  f"them into two halves: {us(spent)} ({pct(spent / total)} of the frame): "
-                 f"{labels(splits)}"),
+                 f"{labels(splits)}{caveat}"),
         fix=("in each C2f block replace the conv + Split by two convs that each produce one half "
              "(split the conv's weights along the output channels): same MACs, no copy"),
         layer_ids=tuple(la.id for la in splits),

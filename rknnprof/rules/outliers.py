@@ -1,12 +1,16 @@
 """Single-frame outliers: layer times that one frame alone shows, and the time the log supports
 for them instead.
 
-RKN050 reports them as a measurement caveat (re-measure); the rules that price a change from a
-layer's time (RKN070, RKN071, RKN073) count an outlier at its *supported* time, so a one-off
-stall is never sold as a saving. Two kinds, both only in a measured single-frame table:
+RKN050 reports them as a measurement caveat (re-measure); every rule that prices a change from a
+layer's time counts an outlier at its *supported* time (:func:`priced`), so a one-off stall is
+never sold as a saving, and says so in its message (:func:`note`); RKN073 shows its share at
+those times. Two kinds, both only in a measured single-frame table:
 
 * a **slow sibling**: a layer at least 2x (and 100 us above) the fastest layer with the same op
-  type, shapes, data type and cycles; its supported time is that sibling's measured time;
+  type, shapes, data type and cycles; its supported time is that sibling's measured time, and
+  its bound the sibling's (the same cycles and bytes at the sibling's time classify alike: a
+  Concat that moves its bytes at the DDR's rate once it runs at its twin's time gains nothing
+  from more cores);
 * a **slow pace**: an NPU layer whose time per max(DDR, NPU) cycle is at least
   :data:`SLOW_PACE` x the table's median (and 1% of the frame above it); its supported time is
   its cycles at the median pace.
@@ -39,6 +43,8 @@ class Outlier:
     table's median pace."""
     because: str
     """``#38's`` (the sibling whose time stands in) or ``the median pace's``."""
+    twin: Layer | None = None
+    """The same-shape sibling whose time (and bound) stands in; None for the median pace."""
 
 
 def _single_frame(profile: Profile) -> bool:
@@ -94,14 +100,19 @@ def outliers(profile: Profile) -> dict[int, Outlier]:
     found = {layer.id: Outlier(layer, (layer.time_us or 0.0) / ratio, "the median pace's")
              for layer, ratio in slow_for_cycles(profile)}
     for slow, fast in siblings(profile):
-        found[slow.id] = Outlier(slow, fast.time_us or 0.0, f"#{fast.id}'s")
+        found[slow.id] = Outlier(slow, fast.time_us or 0.0, f"#{fast.id}'s", fast)
     return found
 
 
 def at_supported(layer: Layer, flagged: Mapping[int, Outlier]) -> Layer:
-    """``layer`` with its time replaced by the supported time when it is a flagged outlier."""
+    """``layer`` at the supported time when it is a flagged outlier (its share of the frame
+    follows the time; a slow sibling takes its twin's bound too); else ``layer`` itself."""
     found = flagged.get(layer.id)
-    return layer if found is None else replace(layer, time_us=found.supported_us)
+    if found is None:
+        return layer
+    twin = found.twin or layer
+    return replace(layer, time_us=found.supported_us, time_share=None, bound=twin.bound,
+                   bound_basis=twin.bound_basis)
 
 
 def supported(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> list[Layer]:
@@ -110,10 +121,23 @@ def supported(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> list[L
     return [at_supported(la, flagged) for la in layers]
 
 
+def priced(profile: Profile, layers: Iterable[Layer]) -> tuple[list[Layer], str]:
+    """What a saving is priced from: ``layers`` with each single-frame outlier of ``profile``
+    at its supported time (:func:`supported`), and the note naming those outliers for the
+    finding's message (:func:`note`; empty when none is among them). The one call every rule
+    that prices a change from layer times makes; its selection and the times it prints stay
+    the log's."""
+    flagged = outliers(profile)
+    chosen = list(layers)
+    return supported(chosen, flagged), note(chosen, flagged)
+
+
 def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:
-    """``; #26 is counted at 3,526 us (#38's), not its one-frame 8,445 us: re-measure
-    (RKN050)`` for the flagged layers among ``layers``; empty when none is."""
-    hit = [flagged[la.id] for la in layers if la.id in flagged]
+    """``; single-frame outlier(s) counted at the time the log supports: #26 at 3,526 us (#38's),
+    not its one-frame 8,445 us (re-measure, RKN050)`` for the flagged layers among ``layers``,
+    the largest gap first; empty when none is."""
+    hit = sorted((flagged[la.id] for la in layers if la.id in flagged),
+                 key=lambda o: o.supported_us - (o.layer.time_us or 0.0))
     if not hit:
         return ""
     shown = ", ".join(f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "

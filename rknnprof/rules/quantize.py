@@ -9,6 +9,7 @@ from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 FP16_ONLY_OPS = {"exNorm", "exLayerNorm"}
@@ -41,7 +42,9 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     Estimate:
         FP16 layer time x (1 - R_fp16 / R_int8) with the platform's MACs per cycle (0.5 on
         RK3588); where the rates are unknown, 0.5 as well, because INT8 moves half the bytes.
-        An upper-end figure: fixed per-layer overheads do not halve.
+        An upper-end figure: fixed per-layer overheads do not halve. A layer RKN050 flags as a
+        single-frame outlier counts at the time the log supports (its same-shape sibling's, or
+        its cycles at the table's median pace), named in the message.
     """
     layers = covered_layers(profile, context)
     if not layers:
@@ -58,14 +61,15 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
             fraction = 1.0 - r16 / r8
             rates = (f"{platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core, and "
                      "half the bytes")
-    saving = from_fraction(layers, fraction, f"{fraction:.0%} of each FP16 layer's time: {rates} "
+    at, caveat = priced(profile, layers)
+    saving = from_fraction(at, fraction, f"{fraction:.0%} of each FP16 layer's time: {rates} "
                            "(User Guide §8.3); an upper-end figure, fixed per-layer costs do "
                            "not shrink")
     yield Finding(
         code="RKN002", name="float16", severity=grade(saving.total_us, total),
         message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
                  f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
-                 f"({rates})"),
+                 f"({rates}){caveat}"),
         fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
              "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
              "the sensitive layers FP16 with hybrid quantization"),
@@ -99,6 +103,7 @@ RULES = (
          source=sources(cite("guide", "§8.3"),
                  cite("toolkit-api", "config quantized_dtype, hybrid quantization")),
          basis=("a documented bound: half of each FP16 layer's time (User Guide §8.3: INT8 does 2x"
-                ' the MACs per cycle and moves half the bytes)'),
+                ' the MACs per cycle and moves half the bytes); a single-frame outlier at the time '
+                'the log supports'),
          confidence="medium (the guide's rates, not a measurement of this model in INT8)"),
 )

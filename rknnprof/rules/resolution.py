@@ -14,7 +14,7 @@ from rknnprof.analysis.savings import NONE, from_fraction
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape
 from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
-from rknnprof.rules.outliers import note, outliers, supported
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN071", "input-resolution"
@@ -62,10 +62,9 @@ def _resolution(profile: Profile, context: RuleContext, total: float, height: in
     if not conv_time:
         return
     fraction = 1.0 - ref / pixels
-    flagged = outliers(profile)
-    priced = supported(convs, flagged)
+    at, caveat = priced(profile, convs)
     saving = from_fraction(
-        priced, fraction,
+        at, fraction,
         f"conv time scales with the pixels: {len(convs)} conv layers' time x (1 - "
         f"{REFERENCE[0]}x{REFERENCE[1]} / {height}x{width}); the copies (Concat, Split, Resize) "
         "shrink too and are not counted", Confidence.MEDIUM)
@@ -75,7 +74,7 @@ def _resolution(profile: Profile, context: RuleContext, total: float, height: in
                  f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
                  f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
                  "grows with its output pixels, so at 640x640 they would take about "
-                 f"{us(time_of(priced) - saving.total_us)}{note(convs, flagged)}"),
+                 f"{us(time_of(at) - saving.total_us)}{caveat}"),
         fix=(f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "
              "your smallest objects are still found) and downscale frames before inference "
              "(RGA); for large scenes, run tiles of that size"),

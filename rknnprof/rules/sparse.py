@@ -11,6 +11,7 @@ from rknnprof.model import Bound, Confidence, Finding, Layer, Profile, Severity,
 from rknnprof.platforms import dtype_key
 from rknnprof.rules._util import grade, labels, opt, pct, share, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 SOURCE = sources(cite("guide", "§5.11 (Tables 5-10, 5-12)"),
@@ -79,7 +80,8 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     candidates = [la for la in profile.layers if _candidate(la) and share(la, profile) >= min_share]
     spent = time_of(candidates)
     if candidates and total and spent / total >= opt(context, "RKN040", "min_total_share", 0.05):
-        saving = from_fraction(candidates, 0.5, "half of each candidate's time: 4:2 sparsity "
+        at, caveat = priced(profile, candidates)
+        saving = from_fraction(at, 0.5, "half of each candidate's time: 4:2 sparsity "
                                "halves its MACs (User Guide §5.11); no measured speed-up is "
                                "published, an upper bound", Confidence.LOW)
         yield Finding(
@@ -87,7 +89,8 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
             severity=grade(saving.total_us, total, Severity.WARNING),
             message=(f"{len(candidates)} dense INT8 conv layer(s) take {us(spent)} "
                      f"({pct(spent / total)} of the frame) on {platform.name}: 4:2 sparse weights "
-                     f"could cut about {us(spent * 0.5)}; largest: {labels(candidates)}"),
+                     f"could cut about {us(saving.total_us)}; largest: {labels(candidates)}"
+                     f"{caveat}"),
             fix=("retrain with autosparsity and build with rknn.config(target_platform="
                  f"'{platform.name}', sparse_infer=True)"),
             layer_ids=tuple(la.id for la in candidates),

@@ -267,3 +267,21 @@ def test_logcat_long_layout_and_rknn_lines_inside_an_entry(logcat: bytes, rknn: 
     half = rknn[: rknn.rindex(b"\n", 0, len(rknn) // 2) + 1]
     inside = b"[ 11-30 10:00:00.000  4444: 4445 D/RKNN ]\n" + half.replace(b"\n\n", b"\n")
     _same(half + inside + b"\n", monkeypatch)  # the plain lines' frames come first
+
+
+def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More streams than the skipper remembers (``MAX_TEMPLATES``), each printing whole frames in
+    turn: the oldest are forgotten and read line by line; the report is the exact path's."""
+    from rknnprof.parsers.table.bulk import MAX_TEMPLATES
+
+    out = []
+    for frame in range(4):
+        for stream in range(MAX_TEMPLATES + 6):
+            for i, line in enumerate(generate.table(6, seed=frame, jitter=0.2)):
+                out.append(f"11-30 10:00:00.{i % 1000:03d}  {1000 + stream}  {2000 + stream} "
+                           f"D RKNN    : {line}")
+    data = ("\n".join(out) + "\n").encode()
+    _same(data, monkeypatch)
+    profiles = _read(data, True, monkeypatch)[0]
+    assert len(profiles) == MAX_TEMPLATES + 6  # type: ignore[arg-type]
+    assert {p["frames"] for p in profiles} == {4}  # type: ignore[index, union-attr]

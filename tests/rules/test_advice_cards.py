@@ -7,12 +7,17 @@ saving range and the words of its fix that carry the change. Figures come from t
   + 11349 x (1 - 1/1.56) = 1243 + 4074 = 5,317 us -- not 127 ms x 2/3.
 * 01 input (1,3,1920,1920), 9x 640x640: its 66 convs take 105,166 us, 8/9 of it is 93,481 us.
 * 07 (yolov5n, core 0): Concat 999, Add 415: 359 + 163 = 522 us.
-* 08 (FusionNet FP16, core_mask 1): 49 FP16 NPU layers, 163,602 us: half is 81,801 us. Multi-core
-  latency only for the Adds and Concats not at the DDR's rate: Adds #10 2131, #19 2093, #29 4037
-  (8,261 us) and Concats #5 2837, #7 4277, #14 2884, #16 4135, #24 5672, #26 8445 (28,250 us):
-  3254 + 10141 = 13,395 us; #36, #38, #41, #45 move 11.6-11.9 GB/s (bandwidth-bound): none.
-  Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 = 10,390 us. One frame, and same-shape
-  twins twice apart (#26 Concat 8,445 us vs #38 3,526 us…): re-measure. Its 9 Concats take
+* 08 (FusionNet FP16, core_mask 1): one frame, and five layers at least twice a same-shape,
+  same-cycle twin: #26 Concat 8445 vs #38 3526, #24 Concat 5672 vs #36 2321, #29 Add 4037 vs #41
+  1835, #32 LeakyRelu 4104 vs #44 1921, #22 LeakyRelu 2977 vs #34 1388 (re-measure); every saving
+  counts them at the twin's time, 4919 + 3351 + 2202 + 2183 + 1589 = 14,244 us less. 49 FP16 NPU
+  layers, 163,602 us, at the twins' times 163,602 - 14,244 = 149,358 us: half is 74,679 us (not
+  81,801). Multi-core latency only for the Adds and Concats not at the DDR's rate: Adds #10 2131,
+  #19 2093 (4,224 us) and Concats #5 2837, #7 4277, #14 2884, #16 4135 (14,133 us): 4224 x (1 -
+  1/1.65) + 14133 x (1 - 1/1.56) = 1664 + 5073 = 6,737 us; #36, #38, #41, #45 move 11.6-11.9 GB/s
+  (bandwidth-bound), and so do #24, #26, #29 at their twins' times: none (before: #24, #26, #29
+  at their one-frame times, 13,395 us). Standalone LeakyRelu after ConvAdd #22, #32, #34, #44 at
+  1388 + 1921 + 1388 + 1921 = 6,618 us (their one-frame 10,390 us). Its 9 Concats take
   2837 + 4277 + 2884 + 4135 + 5672 + 8445 + 2321 + 3526 + 3307 = 37,404 us (22.8%), 29,134 us
   with #24 and #26 at their twins' 2,321 and 3,526 us: a copy each, no change the log can price
   (info, after the priced findings).
@@ -53,9 +58,9 @@ CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
     "07_": [("RKN070", (2000, 4000), "ReLU"),
             ("RKN030", (521, 523), "one context per core"),
             ("RKN050", (0, 0), "rknn_benchmark")],
-    "08_": [("RKN002", (81801, 81801), "quantized_dtype='w8a8'"),
-            ("RKN030", (13394, 13396), "one context per core"),
-            ("RKN023", (10390, 10390), "ReLU"),
+    "08_": [("RKN002", (74679, 74679), "quantized_dtype='w8a8'"),
+            ("RKN030", (6737, 6738), "one context per core"),
+            ("RKN023", (6618, 6618), "ReLU"),
             ("RKN073", (0, 0), "fewer or narrower dense connections"),
             ("RKN050", (0, 0), "rknn_benchmark"),
             ("RKN050", (0, 0), "re-measure")],

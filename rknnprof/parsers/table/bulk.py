@@ -46,6 +46,7 @@ the other's lines, inside them, line by line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import getitem, not_
@@ -80,9 +81,13 @@ from rknnprof.parsers.table.tokens import NumberOutOfRange, to_number
 if TYPE_CHECKING:
     from rknnprof.model import Layer
 
-_TOTAL_TIME = __import__("re").compile(TOTAL_TIME_RE.pattern.encode())
+_TOTAL_TIME = re.compile(TOTAL_TIME_RE.pattern.encode())
 MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
+MAX_TEMPLATES = 64
+"""Streams whose frames are remembered at once (more: the oldest are forgotten)."""
+MAX_SHAPES = 4096
+"""Raw row shapes remembered per template before the memo starts over."""
 
 
 class ScanState:
@@ -128,6 +133,8 @@ class FrameSkipper:
         before it: remember it as the stream's template, if it is one the bulk path reads."""
         template = template_of(lines, table, ranking, block, carried)
         if template is not None:
+            if len(self.templates) >= MAX_TEMPLATES and table.stream not in self.templates:
+                del self.templates[next(iter(self.templates))]
             self.templates[table.stream] = template
             self._anchors = tuple({t.anchor for t in self.templates.values()})
             self.version += 1
@@ -296,6 +303,8 @@ def _rows(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
                 plan = _row_plan(t, rows[i], number + index[t.rows.start + i], read_line)
                 if plan is None:
                     return None
+                if len(seen) >= MAX_SHAPES:
+                    seen.clear()
                 seen[keys[i]] = plans[i] = plan
     op_parts, op_lengths, name_starts, name_lengths, time_slices = zip(*plans)
     ops, names = t.names

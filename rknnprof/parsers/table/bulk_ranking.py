@@ -38,6 +38,8 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
                 if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
                         or not plain_row(line.text, t.columns)):
                     return None
+                if len(t.ranks_seen) >= 4096:  # bulk.MAX_SHAPES
+                    t.ranks_seen.clear()
                 t.ranks_seen.add(shapes[i])
     p = t.prefix
     width = 1 + len(t.columns)

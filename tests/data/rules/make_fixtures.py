@@ -279,6 +279,49 @@ def outlier_fixtures() -> dict[str, list[str]]:
            conv("ConvRelu", 64, 96, 80, time=3456, name="Conv:/model.5/conv/Conv"),
            io_out(shape(1, 96, 80, 80))]
     f["outlier_RKN071"] = [*info(), *table(big)]
+    f.update(priced_fixtures())
+    return f
+
+
+def priced_fixtures() -> dict[str, list[str]]:
+    """One single-frame slow sibling (3x a twin with the same op type, shapes and cycles) in
+    what each rule prices: ``outlier_RKNxxx``, the saving counted at the twin's time."""
+    c64, c32 = shape(1, 64, 80, 80), shape(1, 32, 80, 80)
+    f = {}
+    # RKN002: an FP16 model with two Adds, 300 and 900 us
+    adds = [row("Add", f"{c64},{c64}", c64, t, 1600, f"Add:/neck/Add_{i}", dtype="FLOAT16")
+            for i, t in enumerate((300, 900))]
+    f["outlier_RKN002"] = [*info(), *table(clean(dtype="FLOAT16", extra=adds))]
+    # RKN023: two ConvAdd -> LeakyRelu pairs, the LeakyRelus at 420 and 1,260 us
+    res = conv("ConvAdd", 64, 64, 80, k=1, time=300, name="Conv:/neck/res/Conv")
+    res = (*res[:3], res[3] + ",...", *res[4:])
+    pairs = [r for i, t in enumerate((420, 1260))
+             for r in (res, row("LeakyRelu", c64, c64, t, 800, f"LeakyRelu:/neck/LeakyRelu_{i}"))]
+    f["outlier_RKN023"] = [*info(), *table(clean(extra=pairs))]
+    # RKN030: a one-core run (four 64->64 convs at 160x160 for the NPU time) with two Concats,
+    # 400 and 1,200 us, 800 KB each (2.0 GB/s at 400 us: not at the DDR's rate)
+    convs = [conv("ConvRelu", 64, 64, 160, name=f"Conv:/neck/c{i}/Conv") for i in range(4)]
+    cats = [row("Concat", f"{c32},{c32}", c64, t, 800, f"Concat:/neck/Concat_{i}")
+            for i, t in enumerate((400, 1200))]
+    f["outlier_RKN030"] = [*info(), *table(clean(extra=convs + cats))]
+    # RKN020: two C2f Splits after a 64-channel conv, 260 and 780 us
+    c2f = [r for i, t in enumerate((260, 780))
+           for r in (conv("ConvRelu", 64, 64, 80, k=1, name=f"Conv:/m{i}/cv1/Conv"),
+                     row("Split", f"{c64},(2)", f"{c32},...", t, 400, f"Split:/m{i}/Split"))]
+    f["outlier_RKN020"] = [*info(), *table(clean(extra=c2f))]
+    # RKN021: two Pad -> Conv pairs, the Pads at 180 and 540 us
+    pads = [r for i, t in enumerate((180, 540))
+            for r in (row("Pad", c64, shape(1, 64, 82, 82), t, 820, f"Pad:/neck/Pad_{i}"),
+                      conv("Conv", 64, 64, 82, name=f"Conv:/neck/padded{i}/Conv"))]
+    f["outlier_RKN021"] = [*info(), *table(clean(extra=pads))]
+    # RKN022: two Reshape -> Transpose -> Reshape chains; the second's last Reshape at 300 us
+    # against 60, above its Transpose's 160 us
+    chains = [r for i, t in enumerate((60, 300)) for r in (
+        row("Reshape", f"{c64},(3)", shape(1, 64, 6400), 40, 400, f"Reshape:/h{i}/Reshape"),
+        row("Transpose", shape(1, 64, 6400), shape(1, 6400, 64), 160, 800, f"Transpose:/h{i}/T"),
+        row("Reshape", f"{shape(1, 6400, 64)},(4)", shape(1, 6400, 8, 8), t, 800,
+            f"Reshape:/h{i}/Reshape_1"))]
+    f["outlier_RKN022"] = [*info(), *table(clean(extra=chains))]
     return f
 
 
