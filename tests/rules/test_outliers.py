@@ -82,6 +82,12 @@ PRICED = {
     # NPU at 600 of 1,000 MHz; NPU rows 144 + 300 + 900 + 288 + 144 = 1,776 us: 0.4 x (1,776 -
     # 600) = 470.4 us, not 0.4 x 1,776 = 710.4
     "outlier_RKN050": ("RKN050", 470.4, 710.4, 4, 300, 900),
+    # two norms, each Transpose 300 -> exNorm 200 -> Transpose 280 -> Mul -> Add 80, the Muls
+    # #6 90 and #11 270: the wrappers and Mul/Add 2 x (300 + 280 + 90 + 80) = 1,500 us, not 1,680
+    "outlier_RKN072": ("RKN072", 1500.0, 1680.0, 11, 90, 270),
+    # the decode tail #5 Reshape 30, #6 exSoftmax13 3100, #7 Conv 120, #8 Sub 60, #9 Mul 50,
+    # #10 Mul 200, #11 Concat 70: 3,480 us with #10 at #9's 50, not 3,630
+    "outlier_RKN060": ("RKN060", 3480.0, 3630.0, 10, 50, 200),
 }
 
 

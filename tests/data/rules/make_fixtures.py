@@ -213,6 +213,10 @@ def fixtures() -> dict[str, list[str]]:
               row("Mul", f"{a},(1,1,3200)", a, 50, 50, "Mul:/model.22/Mul"),
               row("Concat", f"{a},{a},...", shape(1, 84, 3200), 70, 600, "Concat:/model.22/Concat")]
     f["RKN060"] = [*info(), *table(clean()[:-1] + decode + [io_out(shape(1, 84, 3200))])]
+    # outlier_RKN060: the decode with a second, same-shape Mul at 200 us (4x the first's 50)
+    twice = [*decode[:5], (*decode[4][:6], 200, *decode[4][7:10], "Mul:/model.22/Mul_1"),
+             decode[5]]
+    f["outlier_RKN060"] = [*info(), *table(clean()[:-1] + twice + [io_out(shape(1, 84, 3200))])]
     deep = [row("Softmax", shape(1, 64, 80, 80), shape(1, 64, 80, 80), 400, 800,
                 "Softmax:/backbone/attn/Softmax"),
             *(conv("ConvRelu", 64, 64, 80, name=f"Conv:/backbone/conv_extra{i}/Conv")
@@ -483,6 +487,9 @@ def expert_fixtures() -> dict[str, list[str]]:
     f["RKN072"] = [*info(), *table(clean(extra=norm))]
     f["RKN072_ok"] = [*info(), *table(clean(extra=[norm[1][:3] + (c64, c64) + norm[1][5:],
                                                    *norm[3:]]))]
+    # outlier_RKN072: the same norm twice, the second's per-channel Mul at 270 us (3x 90)
+    second = [(*r[:6], 270 if r[0] == "Mul" else r[6], *r[7:10], r[10] + "_2") for r in norm]
+    f["outlier_RKN072"] = [*info(), *table(clean(extra=norm + second))]
     # RKN050_paced: nine 64->64 3x3 convs at the default pace (230,400 cycles, 288 us) and a
     # 64->96 3x3 conv (345,600 cycles) at 3,456 us: 8x the median time per cycle
     paced = [conv("ConvRelu", 64, 64, 80, name=f"Conv:/neck/conv{i}/Conv") for i in range(6)]
