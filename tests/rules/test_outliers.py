@@ -74,6 +74,14 @@ PRICED = {
     # at #5's 60 us, #8 is no longer its chain's largest, so #7 stays and 40 + 60 go from each
     # chain (200 us), not #6 + #7 = 200 from the second as well (300 us)
     "outlier_RKN022": ("RKN022", 200.0, 300.0, 8, 60, 300),
+    # the second GLU block: Sigmoid #7 at #4's 140 us + Mul #8 130 = 270 us, not 420 + 130
+    "outlier_RKN024": ("RKN024", 270.0, 550.0, 7, 140, 420),
+    # RK3576 dense convs #2 144, #3 1,152, #4 3,456, #5 288, #6 144: half of 2,880 = 1,440 us,
+    # not half of 5,184
+    "outlier_RKN040": ("RKN040", 1440.0, 2592.0, 4, 1152, 3456),
+    # NPU at 600 of 1,000 MHz; NPU rows 144 + 300 + 900 + 288 + 144 = 1,776 us: 0.4 x (1,776 -
+    # 600) = 470.4 us, not 0.4 x 1,776 = 710.4
+    "outlier_RKN050": ("RKN050", 470.4, 710.4, 4, 300, 900),
 }
 
 
@@ -81,11 +89,11 @@ PRICED = {
 def test_a_pricing_rule_counts_a_slow_sibling_at_its_twins_time(name: str) -> None:
     code, expected, one_frame, slow, twin_us, measured_us = PRICED[name]
     findings = _findings(name)
-    [found] = [f for f in findings if f.code == code]
+    [found] = [f for f in findings if f.code == code and slow in f.layer_ids and f.est_saving_us]
     assert found.est_saving_us == pytest.approx(expected)
     assert found.est_saving_us < one_frame
     assert sum(v for _, v in found.saving_by_layer) == pytest.approx(expected)
-    assert (f"#{slow} at {twin_us} us (" in found.message
+    assert (f"#{slow} at {twin_us:,} us (" in found.message
             and f"not its one-frame {measured_us:,} us (re-measure, RKN050)" in found.message)
     assert any(f.code == "RKN050" and "twice the time" in f.message for f in findings)
 

@@ -322,6 +322,22 @@ def priced_fixtures() -> dict[str, list[str]]:
         row("Reshape", f"{shape(1, 6400, 64)},(4)", shape(1, 6400, 8, 8), t, 800,
             f"Reshape:/h{i}/Reshape_1"))]
     f["outlier_RKN022"] = [*info(), *table(clean(extra=chains))]
+    # RKN024: two Split -> Sigmoid -> Mul (GLU) blocks, the Sigmoids at 140 and 420 us
+    glu = [r for i, t in enumerate((140, 420)) for r in (
+        row("Split", f"{c64},(2)", f"{c32},...", 150, 400, f"Split:/glu{i}/Split"),
+        row("Sigmoid", c32, c32, t, 400, f"Sigmoid:/glu{i}/Sigmoid"),
+        row("Mul", f"{c32},{c32}", c32, 130, 600, f"Mul:/glu{i}/Mul"))]
+    f["outlier_RKN024"] = [*info(), *table(clean(extra=glu))]
+    # RKN040: two dense INT8 64->64 convs at 160x160 on RK3576, 1,152 and 3,456 us
+    two = "100.0%/0.0%"
+    dense = [conv("ConvRelu", 64, 64, 160, wl=two, time=t, name=f"Conv:/neck/dense{i}/Conv")
+             for i, t in enumerate((1152, 3456))]
+    rk3576 = [[*r[:8], two if r[2] == "NPU" else "0.0%/0.0%", *r[9:]] for r in clean(extra=dense)]
+    f["outlier_RKN040"] = [*info("rk3576"), *table(rk3576, "WorkLoad(0/1)")]
+    # RKN050: the NPU at 600 of 1,000 MHz, two Adds at 300 and 900 us
+    adds = [row("Add", f"{c64},{c64}", c64, t, 1600, f"Add:/neck/Add_{i}")
+            for i, t in enumerate((300, 900))]
+    f["outlier_RKN050"] = [*info(), *freqs(npu="600000000"), *table(clean(extra=adds))]
     return f
 
 
