@@ -29,12 +29,14 @@ from rknnprof.assemble.context import (
     merge_versions,
 )
 from rknnprof.assemble.inferences import (
+    MAX_FRAME_TIMES,
     MAX_SKIPPED,
     RANKING_FAMILY,
     FrameSignature,
     ModelFrames,
     frame_signature,
     median_of,
+    percentile_of,
 )
 from rknnprof.assemble.llm import llm_profile
 from rknnprof.model import (
@@ -253,14 +255,21 @@ class Assembler:
         times = run.run_times_ms
         total = run.avg_time_ms * 1000 if run.avg_time_ms is not None else (
             median_of(Counter(times)) * 1000 if times else None)
+        runs = len(times) > 1
+        counts = Counter(tidy_number(round(t * 1000, 3)) for t in times) if runs else Counter()
+        if len(times) > MAX_FRAME_TIMES:
+            self.warnings.append(ReportWarning(self.path, event.line, (
+                f"{len(times):,} runs: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
+                "(frames, p50 and p90 count them all)")))
         profile = Profile(
             source=SourceSpan(self.path, event.line, event.last_line),
             format="benchmark",
             frames=max(len(times), 1),
             reported_total_time_us=tidy_number(round(total, 3)) if total is not None else None,
-            frame_times_us=(
-                tuple(tidy_number(round(t * 1000, 3)) for t in times) if len(times) > 1 else ()
-            ),
+            frame_times_us=(tuple(tidy_number(round(t * 1000, 3))
+                                  for t in times[:MAX_FRAME_TIMES]) if runs else ()),
+            frame_time_p50_us=percentile_of(counts, 50),
+            frame_time_p90_us=percentile_of(counts, 90),
             model_name=event.model_name,
             benchmark=run,
             pid_tid=event.stream,

@@ -44,6 +44,9 @@ _T = TypeVar("_T")
 RANKING_FAMILY = "toolkit2-ranking"
 COUNT_EVERY = 256
 """Frames whose row times wait in a flat list before they are counted per row."""
+MAX_PENDING_TIMES = 1 << 20
+"""Row times that wait at most (fewer than COUNT_EVERY frames of a table with over 4,096
+rows): 8 MB of references, whatever the table's size."""
 
 MAX_SKIPPED = 50
 """Skipped rows kept per profile (later ones are counted in a warning)."""
@@ -170,7 +173,7 @@ class ModelFrames:
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
             self.row_times += row_times
-            if len(self.row_times) >= COUNT_EVERY * len(row_times):
+            if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
                 self._count()
             times: Sequence[float] = [x for x in row_times if x is not None] \
                 if None in row_times else row_times  # type: ignore[assignment]  # no None

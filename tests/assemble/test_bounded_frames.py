@@ -196,3 +196,31 @@ def test_times_go_on_a_coarser_grid_past_the_distinct_limit(monkeypatch):
     assert profile.reported_total_time_us == 1200
     [note] = [text for _, text in model.notes() if "distinct times" in text]
     assert "counted to the nearest 10 us" in note
+
+
+def test_a_long_benchmark_keeps_the_first_run_times_and_counts_all():
+    runs = MAX_FRAME_TIMES + 10
+    times = tuple(20.0 + (i % 10) / 10 for i in range(runs))  # 20.0 .. 20.9 ms, 1,001 each
+    result = assemble([BenchmarkEvent(5, 6, BenchmarkRun(run_times_ms=times))], "x.log")
+    (profile,) = result.profiles
+    assert profile.frames == runs and len(profile.frame_times_us) == MAX_FRAME_TIMES
+    assert profile.frame_times_us[:3] == (20000, 20100, 20200)
+    # 10,010 runs sorted: the 5,005th and 5,006th are 20.4 and 20.5 ms; position 9,008.1 is
+    # 20.8 ms (runs 8,009 .. 9,009 of the sorted list) followed by 20.9
+    assert profile.frame_time_p50_us == pytest.approx(20450)
+    assert profile.frame_time_p90_us == pytest.approx(20810)
+    [warning] = result.warnings
+    assert warning.line == 5 and warning.message.startswith("10,010 runs: frame_times_us keeps")
+
+
+def test_row_times_wait_in_bounded_memory_for_a_wide_table(monkeypatch):
+    monkeypatch.setattr(inferences, "MAX_PENDING_TIMES", 1_000)
+    model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
+    layers = tuple(Layer(id=i, op_type="Conv", target=Target.NPU, time_us=10 + i % 3,
+                         full_name=f"Conv:{i}") for i in range(300))
+    for n in range(40):
+        model.add(TableEvent("toolkit2-perf-table", 1 + 400 * n, 301 + 400 * n, layers), None)
+        assert len(model.row_times) < 1_000 + 300  # counted once 1,000 times wait
+    profile = model.profile("x.log")
+    assert [la.time_us for la in profile.layers[:4]] == [10, 11, 12, 10]
+    assert profile.frames == 40 and model.counts[0] == Counter({10: 40})
