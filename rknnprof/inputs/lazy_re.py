@@ -10,6 +10,7 @@ every run uses.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 
 class LazyPattern:
@@ -33,6 +34,9 @@ class LazyPattern:
 
     def match(self, text: str) -> re.Match[str] | None:
         return self.compiled.match(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
 
     def sub(self, repl: str, text: str, count: int = 0) -> str:
         return self.compiled.sub(repl, text, count=count)
