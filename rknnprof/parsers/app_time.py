@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import AppTimeEvent
 
@@ -34,9 +35,9 @@ if TYPE_CHECKING:
 FAMILY = "app-time"
 
 _NUMBER = r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>ms|us|µs|s)\b"
-_TOTAL = re.compile(r"\binfer(?:ence)? time\b[^:=]{0,60}[:=]\s*" + _NUMBER, re.IGNORECASE)
-_ONCE = re.compile(r"\bonce run use\s*" + _NUMBER, re.IGNORECASE)
-_CALL = re.compile(r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*"
+_TOTAL = LazyPattern(r"\binfer(?:ence)? time\b[^:=]{0,60}[:=]\s*" + _NUMBER, re.IGNORECASE)
+_ONCE = LazyPattern(r"\bonce run use\s*" + _NUMBER, re.IGNORECASE)
+_CALL = LazyPattern(r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*"
                    r"(?:use[ds]?|time|cost|took|elapsed?)\s*[:=]?\s*" + _NUMBER, re.IGNORECASE)
 _SCALE = {"ms": 1000.0, "us": 1.0, "µs": 1.0, "s": 1e6}
 

@@ -36,6 +36,7 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import BenchmarkRun, Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import BenchmarkEvent, InfoEvent
@@ -47,15 +48,15 @@ if TYPE_CHECKING:
 
 FAMILY = "benchmark"
 
-_VERSION = re.compile(
+_VERSION = LazyPattern(
     r"(?:rknn_api/rknnrt|sdk) version:\s*(?P<runtime>[\w.]+)(?:\s*\([^)]*\))?,?\s*"
     r"driver version:\s*(?P<driver>[\w.]+)"
 )
-_COMMAND = re.compile(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<model>\S+\.rknn)\b")
-_ELAPSE = re.compile(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
-_AVG_TIME = re.compile(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
-_AVG_FPS = re.compile(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
-_TOP_ROW = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
+_COMMAND = LazyPattern(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<model>\S+\.rknn)\b")
+_ELAPSE = LazyPattern(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
+_AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
+_AVG_FPS = LazyPattern(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
+_TOP_ROW = LazyPattern(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
 _OWN_PREFIXES = (
     "total weight size", "total internal size", "total dma used size", "model input num",
     "input tensors:", "output tensors:", "index=", "custom string:", "model is ", "model input ",

@@ -9,8 +9,9 @@ its grammar (``tests/grammars/test_failures.py``); ``docs/errors.md`` lists them
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from rknnprof.inputs.lazy_re import LazyPattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Entry:
     """Stable kebab-case name, e.g. ``unsupported-cpu-op``; the JSON ``failures[].id``."""
     needles: tuple[str, ...]
     """Literals one of which a matching line contains (the cheap test before the pattern)."""
-    pattern: re.Pattern[str]
+    pattern: LazyPattern
     diagnosis: str
     """One line: what failed, with ``{group}`` fields from ``pattern``."""
     cause: str
@@ -28,8 +29,8 @@ class Entry:
     """A public page that shows the line and its cause or fix."""
 
 
-def _re(text: str) -> re.Pattern[str]:
-    return re.compile(text)
+def _re(text: str) -> LazyPattern:
+    return LazyPattern(text)
 
 
 _TK2 = "https://github.com/airockchip/rknn-toolkit2/issues/"

@@ -18,9 +18,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FallbackWarningEvent
 
@@ -30,12 +30,13 @@ if TYPE_CHECKING:
 
 FAMILY = "fallback-warning"
 
-_CPU = re.compile(r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$")
-_MULTICORE = re.compile(
+_CPU = LazyPattern(
+    r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$")
+_MULTICORE = LazyPattern(
     r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"
     r"(?P<reason>using \w+ fallback to single core mode)"
 )
-_DETAIL = re.compile(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
+_DETAIL = LazyPattern(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
 _MAX_DETAILS = 4
 
 

@@ -20,9 +20,9 @@ swallows the whole table (rules, header, rows, summary lines, a cut last row) an
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NoteEvent
 from rknnprof.parsers.table.tokens import is_int, is_op_type
@@ -33,10 +33,10 @@ if TYPE_CHECKING:
 
 FAMILY = "memory-table"
 
-_RULE = re.compile(r"^\s*[-+]{20,}\s*$")
-_ADDRESS_ROW = re.compile(r"^\s*\d+\s.*\|\s*0x[0-9a-fA-F]+[\s*]+0x[0-9a-fA-F]+")
-_HEADER = re.compile(r"^\s*ID\s+User\s+Tensor\s+DataType\b.*\|")
-_SUMMARY = re.compile(
+_RULE = LazyPattern(r"^\s*[-+]{20,}\s*$")
+_ADDRESS_ROW = LazyPattern(r"^\s*\d+\s.*\|\s*0x[0-9a-fA-F]+[\s*]+0x[0-9a-fA-F]+")
+_HEADER = LazyPattern(r"^\s*ID\s+User\s+Tensor\s+DataType\b.*\|")
+_SUMMARY = LazyPattern(
     r"^\s*(?:Total (?:allocated Internal SRAM|Weight Memory|Internal Memory) Size|"
     r"Predict [\w ]+ RW Amount)\s*:"
 )

@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NpuLoadEvent
 from rknnprof.parsers.table.tokens import to_float, to_int
@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 
 FAMILY = "npu-load"
 
-_LOAD = re.compile(r"NPU load:\s*(?P<body>.*)$")
-_CORE = re.compile(r"Core(?P<core>\d+):\s*(?P<pct>\d+(?:\.\d+)?)\s*%")
-_SINGLE = re.compile(r"^(?P<pct>\d+(?:\.\d+)?)\s*%")
+_LOAD = LazyPattern(r"NPU load:\s*(?P<body>.*)$")
+_CORE = LazyPattern(r"Core(?P<core>\d+):\s*(?P<pct>\d+(?:\.\d+)?)\s*%")
+_SINGLE = LazyPattern(r"^(?P<pct>\d+(?:\.\d+)?)\s*%")
 
 
 class _NpuLoad(Block):

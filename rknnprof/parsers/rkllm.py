@@ -23,9 +23,9 @@ to 0.9.7``) is a line of the failures catalogue (``known_failures``), not read h
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, ClassVar
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import InfoEvent, LlmStatsEvent
@@ -36,18 +36,18 @@ if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
 
 FAMILY = "rkllm-runtime"
-_RUNTIME = re.compile(r"rkllm-runtime version:\s*(?P<runtime>[\w.]+)"
+_RUNTIME = LazyPattern(r"rkllm-runtime version:\s*(?P<runtime>[\w.]+)"
                       r"(?:.*?rknpu driver version:\s*(?P<driver>[\w.]+))?"
                       r"(?:.*?platform:\s*(?P<platform>\w+))?")
-_TOOLKIT = re.compile(r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
+_TOOLKIT = LazyPattern(r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
                       r"(?:.*?target_platform:\s*(?P<platform>\w+))?")
-_HEADER = re.compile(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
-_ROW = re.compile(r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
+_HEADER = LazyPattern(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
+_ROW = LazyPattern(r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
                   r"(?P<tokens>\d+\b|/)")
-_INIT_TIME = re.compile(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
-_MEMORY = re.compile(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
-_NUMBER = re.compile(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
-_OWN_PREFIX = re.compile(r"^[DIWE] rkllm: ?")
+_INIT_TIME = LazyPattern(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
+_MEMORY = LazyPattern(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
+_NUMBER = LazyPattern(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
+_OWN_PREFIX = LazyPattern(r"^[DIWE] rkllm: ?")
 
 
 def _text(line: Line) -> str:

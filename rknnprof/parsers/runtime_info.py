@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, ClassVar
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Frequencies, Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FrequencyEvent, InfoEvent
@@ -38,21 +39,21 @@ if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
 
 _V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
-_PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("librknnrt", "runtime", re.compile(rf"librknnrt version:\s*{_V}")),
-    ("Driver Information", "driver", re.compile(rf"Driver Information[:,]\s*version:\s*{_V}")),
-    ("Model Information", "model", re.compile(rf"Model Information, version:\s*{_V}")),
-    ("toolkit version", "toolkit", re.compile(rf"toolkit version:\s*{_V}")),
-    ("rknnrt version", "runtime", re.compile(rf"rknn_api/rknnrt version:\s*{_V}")),
-    ("sdk", "runtime", re.compile(rf"\bsdk (?:api )?version:\s*{_V}", re.IGNORECASE)),
-    ("driver version", "driver", re.compile(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
-    ("API:", "api", re.compile(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
-    ("DRV:", "runtime", re.compile(rf"DRV:\s*rknnrt:\s*{_V}")),
-    ("lite2 version", "api", re.compile(rf"rknn-toolkit-lite2 version:\s*{_V}")),
+_PATTERNS: tuple[tuple[str, str, LazyPattern], ...] = (
+    ("librknnrt", "runtime", LazyPattern(rf"librknnrt version:\s*{_V}")),
+    ("Driver Information", "driver", LazyPattern(rf"Driver Information[:,]\s*version:\s*{_V}")),
+    ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),
+    ("toolkit version", "toolkit", LazyPattern(rf"toolkit version:\s*{_V}")),
+    ("rknnrt version", "runtime", LazyPattern(rf"rknn_api/rknnrt version:\s*{_V}")),
+    ("sdk", "runtime", LazyPattern(rf"\bsdk (?:api )?version:\s*{_V}", re.IGNORECASE)),
+    ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
+    ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
+    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*rknnrt:\s*{_V}")),
+    ("lite2 version", "api", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
 )
-_PLATFORM_RE = re.compile(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
-_FREQ_HEAD_RE = re.compile(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
-_FREQ_ITEM_RE = re.compile(r"^-\s*(\d+|Unknown)\s*$")
+_PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
+_FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
+_FREQ_ITEM_RE = LazyPattern(r"^-\s*(\d+|Unknown)\s*$")
 
 
 def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:

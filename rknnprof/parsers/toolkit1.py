@@ -19,9 +19,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
@@ -35,14 +35,14 @@ if TYPE_CHECKING:
 
 FAMILY = "toolkit1-perf-table"
 
-_HEADER = re.compile(r"^\s*Layer ID\s+Name\s+Operator\s+Uid\s+Time\(us\)\s*$")
-_ROW = re.compile(
+_HEADER = LazyPattern(r"^\s*Layer ID\s+Name\s+Operator\s+Uid\s+Time\(us\)\s*$")
+_ROW = LazyPattern(
     r"^(?P<id>\d+)\s+(?P<name>\S+)\s+(?P<op>[A-Z][A-Z0-9_]*)\s+(?P<uid>-?\d+)"
     r"\s+(?P<time>\d+(?:\.\d+)?)$"
 )
-_TOTAL = re.compile(r"Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
-_FPS = re.compile(r"FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
-_RULE = re.compile(r"^\s*={10,}\s*$")
+_TOTAL = LazyPattern(r"Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
+_FPS = LazyPattern(r"FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
+_RULE = LazyPattern(r"^\s*={10,}\s*$")
 _WRAP = 40
 """rknn-toolkit 1.x wraps the Name column at this many characters."""
 
