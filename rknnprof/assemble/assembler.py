@@ -251,6 +251,7 @@ class Assembler:
     def _benchmark(self, event: BenchmarkEvent) -> None:
         if not self._profile_room(event.line):
             return
+        self.warnings.extend(ReportWarning(self.path, n, message) for n, message in event.notes)
         run = event.run
         times = run.run_times_ms
         total = run.avg_time_ms * 1000 if run.avg_time_ms is not None else (

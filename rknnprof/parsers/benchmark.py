@@ -74,6 +74,11 @@ def _opens_on(text: str) -> bool:
     )
 
 
+MAX_RUNS = 100_000
+"""Run (and warm-up) times kept per benchmark; a longer run is counted no further (one
+warning). rknn_benchmark runs are tens to thousands."""
+
+
 class _Benchmark(Block):
     def __init__(self, line: Line) -> None:
         self.first_line = self.last_line = line.number
@@ -84,6 +89,8 @@ class _Benchmark(Block):
         self.in_warmup = False
         self.warmup: list[float] = []
         self.runs: list[float] = []
+        self.runs_capped = 0
+        """Line of the first run time past :data:`MAX_RUNS` (0: none)."""
         self.avg_time_ms: float | None = None
         self.avg_fps: float | None = None
 
@@ -112,7 +119,11 @@ class _Benchmark(Block):
         elif stripped == "Begin perf ...":
             self.in_warmup = False
         elif (elapse := _ELAPSE.match(text)) is not None:
-            (self.warmup if self.in_warmup else self.runs).append(to_float(elapse.group("ms")))
+            times = self.warmup if self.in_warmup else self.runs
+            if len(times) < MAX_RUNS:
+                times.append(to_float(elapse.group("ms")))
+            elif not self.runs_capped:
+                self.runs_capped = line.number
         elif "Avg" in text and (_AVG_FPS.search(text) or _AVG_TIME.search(text)):
             if (avg_time := _AVG_TIME.search(text)) is not None:
                 self.avg_time_ms = to_float(avg_time.group("ms"))
@@ -136,9 +147,10 @@ class _Benchmark(Block):
                 avg_time_ms=self.avg_time_ms,
                 avg_fps=self.avg_fps,
             )
-            events.append(
-                BenchmarkEvent(self.first_line, self.last_line, run, self.model_name, self.stream)
-            )
+            notes = (((self.runs_capped, f"more than {MAX_RUNS:,} run times in one benchmark: the "
+                                         "rest are not counted"),) if self.runs_capped else ())
+            events.append(BenchmarkEvent(self.first_line, self.last_line, run, self.model_name,
+                                         self.stream, notes))
         return events
 
 

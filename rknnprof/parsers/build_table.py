@@ -35,6 +35,7 @@ from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table import tokens as tok
 from rknnprof.parsers.table.columns import is_build_row
 from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.rows import TableLimits
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -164,6 +165,7 @@ class _BuildTable(Block):
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
         self.rw_total: float | None = None
+        self.limits = TableLimits()
 
     def feed(self, line: Line) -> bool:
         text = line.text.strip()
@@ -174,7 +176,8 @@ class _BuildTable(Block):
             return True
         cells = match_row(self.columns, text)
         if cells is not None:
-            self.layers.append(_layer(cells, line.number))
+            if not self.limits.full(len(self.layers), line.number, self.notes):
+                self.layers.append(_layer(cells, line.number))
         elif tok.is_elision(text):
             self.notes.append((line.number, "rows elided in the log (`...`)"))
         elif (total := _TOTAL_LINE.match(text)) and "Time" not in text:
@@ -184,7 +187,7 @@ class _BuildTable(Block):
             return False
         elif _looks_like_cut_row(text):
             reason = "row does not fit the columns (cut?)"
-            self.skipped.append(SkippedRow(line.number, text[:200], reason))
+            self.limits.skip(self.skipped, SkippedRow(line.number, text[:200], reason), self.notes)
         else:
             return False
         self.last_line = line.number

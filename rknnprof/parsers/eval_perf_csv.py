@@ -23,6 +23,7 @@ from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.rows import TableLimits
 from rknnprof.parsers.table.tokens import (
     is_int,
     is_number,
@@ -110,6 +111,8 @@ class _CsvTable(Block):
         self.sparse_index = sparse_column_index(header) if header else None
         self.layers: list[Layer] = []
         self.skipped: list[SkippedRow] = []
+        self.notes: list[tuple[int, str]] = []
+        self.limits = TableLimits()
 
     def feed(self, line: Line) -> bool:
         text = line.text.strip()
@@ -117,14 +120,17 @@ class _CsvTable(Block):
             return True
         fields = _fields(text)
         if _looks_like_row(fields):
-            try:
-                self.layers.append(parse_row(fields, line.number, self.sparse_index))
-            except (ValueError, IndexError) as error:
-                self.skipped.append(SkippedRow(line.number, text[:200], f"bad CSV row: {error}"))
+            if self.limits.full(len(self.layers), line.number, self.notes):
+                pass
+            else:
+                try:
+                    self.layers.append(parse_row(fields, line.number, self.sparse_index))
+                except (ValueError, IndexError) as error:
+                    self.limits.skip(self.skipped, SkippedRow(
+                        line.number, text[:200], f"bad CSV row: {error}"), self.notes)
         elif len(fields) >= 2 and is_int(fields[0]) and self.layers:
-            self.skipped.append(
-                SkippedRow(line.number, text[:200], f"CSV row with {len(fields)} fields (cut?)")
-            )
+            self.limits.skip(self.skipped, SkippedRow(
+                line.number, text[:200], f"CSV row with {len(fields)} fields (cut?)"), self.notes)
         else:
             return False
         self.last_line = line.number
@@ -138,6 +144,7 @@ class _CsvTable(Block):
                 last_line=self.last_line,
                 layers=tuple(self.layers),
                 skipped=tuple(self.skipped),
+                notes=tuple(self.notes),
                 stream=self.stream,
             )
         ]

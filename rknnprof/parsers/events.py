@@ -154,6 +154,8 @@ class BenchmarkEvent:
     run: BenchmarkRun
     model_name: str | None = None
     stream: Stream = None
+    notes: tuple[tuple[int, str], ...] = ()
+    """(line, message) warnings: a limit hit while reading the run."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

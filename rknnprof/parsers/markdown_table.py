@@ -25,6 +25,7 @@ from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table.columns import TOTAL_TIME_RE, Column, parse_header, parse_tokens
 from rknnprof.parsers.table.layer import build_layer, skipped
+from rknnprof.parsers.table.rows import TableLimits
 from rknnprof.parsers.table.tokens import is_int, to_number
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class _MarkdownTable(Block):
         self.layers: list[Layer] = []
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
+        self.limits = TableLimits()
         self.pending_ids: list[str] = []
         """IDs of a merged cell (``| 3 4 |``) still to give to the rows after it."""
         self.pending_line = 0
@@ -84,7 +86,8 @@ class _MarkdownTable(Block):
         if cells is None:
             return False
         self.last_line = line.number
-        if not _is_separator(cells):
+        if not _is_separator(cells) and not self.limits.full(len(self.layers), line.number,
+                                                             self.notes):
             self._row(line.number, text, cells)
         return True
 
@@ -105,14 +108,17 @@ class _MarkdownTable(Block):
             cells = [ids[0], *cells[1:]]
             self.pending_ids, self.pending_line = ids[1:], number
         if any(c in ("...", "…") for c in cells):
-            self.skipped.append(skipped(number, text, "elided cells (`...`): the row cannot be "
-                                                      "read exactly"))
+            self.limits.skip(self.skipped, skipped(number, text, "elided cells (`...`): the row "
+                                                                 "cannot be read exactly"),
+                             self.notes)
             return
         parse = parse_tokens([t for c in cells if c for t in c.split()], self.columns)
         lost = [c.header for c in parse.missing if c.key in _REQUIRED]
         if parse.error or lost:
             reason = parse.error or f"no {', '.join(lost)}"
-            self.skipped.append(skipped(number, text, f"cells do not fit the header: {reason}"))
+            self.limits.skip(self.skipped, skipped(number, text,
+                                                   f"cells do not fit the header: {reason}"),
+                             self.notes)
             return
         self.layers.append(build_layer(parse.values, number))
 

@@ -26,6 +26,7 @@ from rknnprof.model import SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table.layer import build_layer, skipped
+from rknnprof.parsers.table.rows import TableLimits
 from rknnprof.parsers.table.tokens import NumberOutOfRange, is_elision, to_number
 
 if TYPE_CHECKING:
@@ -50,6 +51,11 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip(" "))
 
 
+MAX_NAME_CHARS = 4096
+"""Longest name a wrapped name is joined up to (the continuation lines past it are taken, not
+joined)."""
+
+
 class _Toolkit1Table(Block):
     def __init__(self, header: Line) -> None:
         self.first_line = header.number
@@ -59,6 +65,7 @@ class _Toolkit1Table(Block):
         self.rows: list[dict[str, Any]] = []
         self.skipped: list[SkippedRow] = []
         self.notes: list[tuple[int, str]] = []
+        self.limits = TableLimits()
         self.total_us: float | None = None
         self.closed = False
 
@@ -84,7 +91,8 @@ class _Toolkit1Table(Block):
             return True
         row = _ROW.match(stripped)
         if row:
-            self.rows.append({**row.groupdict(), "line": line.number})
+            if not self.limits.full(len(self.rows), line.number, self.notes):
+                self.rows.append({**row.groupdict(), "line": line.number})
             self.last_line = line.number
             return True
         if is_elision(stripped):
@@ -92,11 +100,13 @@ class _Toolkit1Table(Block):
             self.last_line = line.number
             return True
         if self._is_continuation(text, stripped):
-            self.rows[-1]["name"] += stripped
+            if not self.limits.rows_hit and len(self.rows[-1]["name"]) < MAX_NAME_CHARS:
+                self.rows[-1]["name"] += stripped
             self.last_line = line.number
             return True
         if stripped[0].isdigit() and self.rows and _indent(text) <= self.header_indent + 2:
-            self.skipped.append(SkippedRow(line.number, stripped[:200], "incomplete toolkit1 row"))
+            self.limits.skip(self.skipped, SkippedRow(line.number, stripped[:200],
+                                                      "incomplete toolkit1 row"), self.notes)
             self.last_line = line.number
             return True
         return False

@@ -96,10 +96,8 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         f"each under {pct(min_layer)} of the frame (RKN010.min_layer_share)": [
             la for la in labelled if share(la, profile) < min_layer],
     }
-    layers = [
-        la for la in labelled
-        if la.target is Target.NPU and not any(la in group for group in left_out.values())
-    ]
+    left = {id(la) for group in left_out.values() for la in group}  # by identity: linear
+    layers = [la for la in labelled if la.target is Target.NPU and id(la) not in left]
     total = total_us(profile)
     spent = time_of(layers)
     if not layers or not total or spent / total < opt(context, "RKN010", "min_share", 0.05):

@@ -30,7 +30,14 @@ from rknnprof.parsers.table.columns import (
 )
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
-from rknnprof.parsers.table.rows import MAY_BE_EMPTY, body_of, damage_reason, missing_columns
+from rknnprof.parsers.table.rows import (
+    MAX_ROWS_PER_TABLE,
+    MAX_SKIPPED_PER_TABLE,
+    MAY_BE_EMPTY,
+    body_of,
+    damage_reason,
+    missing_columns,
+)
 from rknnprof.parsers.table.tokens import (
     ELISION_RE,
     NumberOutOfRange,
@@ -49,11 +56,6 @@ _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
 BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total line): "
                        "compiler cycles, not a measurement")
-MAX_ROWS_PER_TABLE = 20_000
-"""Rows read per table: real models have hundreds to a few thousand layers; an endless stream
-of rows after one header stops growing memory here (a warning says so)."""
-MAX_SKIPPED_PER_TABLE = 1_000
-"""Unreadable rows kept per table (the assembly keeps 50 per profile in ``skipped_rows``)."""
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
 

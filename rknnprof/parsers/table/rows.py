@@ -5,6 +5,7 @@ takes (:func:`repeated_row_plan`)."""
 
 from __future__ import annotations
 
+from rknnprof.model import SkippedRow
 from rknnprof.parsers.table.columns import (
     MAX_PREFIX,
     TITLE,
@@ -25,6 +26,44 @@ from rknnprof.parsers.table.tokens import (
     is_rule,
     is_target,
 )
+
+MAX_ROWS_PER_TABLE = 20_000
+"""Rows read per table: real models have hundreds to a few thousand layers; an endless stream
+of rows after one header stops growing memory here (a warning says so)."""
+MAX_SKIPPED_PER_TABLE = 1_000
+"""Unreadable rows kept per table (the assembly keeps 50 per profile in ``skipped_rows``)."""
+
+
+class TableLimits:
+    """The row limits of a table reader, as :class:`~rknnprof.parsers.table.block.TableBlock`
+    keeps them: past :data:`MAX_ROWS_PER_TABLE` rows the rest are not read, past
+    :data:`MAX_SKIPPED_PER_TABLE` unreadable rows the rest are not kept; one note each."""
+
+    __slots__ = ("rows_hit", "skips_hit")
+
+    def __init__(self) -> None:
+        self.rows_hit = self.skips_hit = False
+
+    def full(self, rows: int, line: int, notes: list[tuple[int, str]]) -> bool:
+        """Whether a table of ``rows`` rows takes no more (the row at ``line`` is not read)."""
+        if rows < MAX_ROWS_PER_TABLE:
+            return False
+        if not self.rows_hit:
+            self.rows_hit = True
+            notes.append((line, f"more than {MAX_ROWS_PER_TABLE:,} rows in one table: the rest "
+                                "are not read"))
+        return True
+
+    def skip(self, skipped: list[SkippedRow], row: SkippedRow,
+             notes: list[tuple[int, str]]) -> None:
+        """Keep the unreadable ``row`` unless the table holds enough of them."""
+        if len(skipped) < MAX_SKIPPED_PER_TABLE:
+            skipped.append(row)
+        elif not self.skips_hit:
+            self.skips_hit = True
+            notes.append((row.line, f"more than {MAX_SKIPPED_PER_TABLE:,} unreadable rows in one "
+                                    "table: the rest are not kept"))
+
 
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
 """Columns real logs leave empty (MacUsage of non-MAC ops from 2.0.0 on, FullName in 26): a row
