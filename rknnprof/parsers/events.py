@@ -2,6 +2,9 @@
 
 Every event carries ``line`` (1-based line of its first input line) and ``stream`` (the logcat
 (pid, tid) it came from, or None). Events are small frozen records; a table is one event.
+Only ``TableEvent`` and ``RankingEvent`` compare by value (the bulk path is checked against the
+exact one by equality); the others are passed once to the assembler and never compared or
+hashed, so they are ``eq=False`` (identity), which spares two generated methods each at import.
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ class RankingEvent:
     """(line, message) assumptions made while reading (elided columns, derived CPU time)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class TotalsEvent:
     """perf_debug=False output: ``Total Time(us): N`` / ``FPS: x`` (no per-layer table)."""
 
@@ -105,7 +108,7 @@ class TotalsEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class InfoEvent:
     """Runtime / driver / model information lines; any field may be None."""
 
@@ -118,14 +121,14 @@ class InfoEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FrequencyEvent:
     line: int
     frequencies: Frequencies
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FallbackWarningEvent:
     """``<Op> will fallback to CPU, because …`` (kind ``cpu``) or ``Failed to config layer:
     '<name>' using 3Core fallback to single core mode`` (kind ``multicore``)."""
@@ -144,7 +147,7 @@ class FallbackWarningEvent:
     """1-based line of the record's last detail line (None for a one-line warning)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class BenchmarkEvent:
     line: int
     last_line: int
@@ -155,7 +158,7 @@ class BenchmarkEvent:
     """(line, message) warnings: a limit hit while reading the run."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class NpuLoadEvent:
     """Driver ``NPU load:  Core0: 52%, Core1: 0%, …``."""
 
@@ -164,7 +167,7 @@ class NpuLoadEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class AppTimeEvent:
     """The application's own timing of one inference, printed beside the table
     (``Total inference time (in milliseconds, 4 decimal places): 151.6830 ms``), or of one
@@ -179,7 +182,7 @@ class AppTimeEvent:
     the whole inference."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class NoteEvent:
     """Something recognised that holds no profile data: a table that must not be read as a
     layer table (RKNN_LOG_LEVEL=3 SRAM allocation table, build-time tensor memory table), or an
@@ -197,7 +200,7 @@ class NoteEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class LlmStatsEvent:
     """One RKLLM stage table (``I rkllm:  Stage  Total Time (ms)  Tokens …``) and the init-time
     and memory lines around it; times in ms, memory in MB (None: not printed)."""
@@ -213,7 +216,7 @@ class LlmStatsEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FailureEvent:
     """A line of the failures catalogue (``parsers/failure_catalogue.py``)."""
 
