@@ -184,8 +184,7 @@ def _kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
     at once), then given their own numbers (also in the chatty examples they add)."""
     numbers = [number for number, _ in kept]
     body = clean(b"\n".join([raw for _, raw in kept]).decode("utf-8", "replace"))
-    if body.count("\n") != len(kept) - 1:  # (the skipper leaves no long line, no line end)
-        raise ValueError("a kept line holds a line end")
+    assert body.count("\n") == len(kept) - 1  # cleaning neither adds nor removes line ends
     chatty = len(stats.chatty)
     for item in _body_lines(body, 0, other, stats):
         if item.__class__ is not int:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from rknnprof.api import analyze
 from rknnprof.assemble import assembler
-from rknnprof.parsers.table import block
+from rknnprof.parsers.table import rows
 from tests.hostile.helpers import SAMPLE
 
 
 def test_rows_per_table_are_capped(monkeypatch):
-    monkeypatch.setattr(block, "MAX_ROWS_PER_TABLE", 5)
+    monkeypatch.setattr(rows, "MAX_ROWS_PER_TABLE", 5)
     report = analyze([str(SAMPLE)])
     assert len(report.profiles[0].layers) == 5
     assert any(w.message == "more than 5 rows in one table: the rest are not read" and w.line == 15
@@ -30,7 +30,7 @@ def test_profiles_per_input_are_capped(monkeypatch, tmp_path):
 
 
 def test_unreadable_rows_per_table_are_capped(monkeypatch, tmp_path):
-    monkeypatch.setattr(block, "MAX_SKIPPED_PER_TABLE", 3)
+    monkeypatch.setattr(rows, "MAX_SKIPPED_PER_TABLE", 3)
     lines = SAMPLE.read_text().splitlines(keepends=True)
     bad = "7    Conv   INT8   NPU   (1,2)   (1,2)   x/y/z   12   1   1   1   n\n"
     path = tmp_path / "bad.txt"

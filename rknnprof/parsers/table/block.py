@@ -31,9 +31,8 @@ from rknnprof.parsers.table.columns import (
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.table.rows import (
-    MAX_ROWS_PER_TABLE,
-    MAX_SKIPPED_PER_TABLE,
     MAY_BE_EMPTY,
+    TableLimits,
     body_of,
     damage_reason,
     missing_columns,
@@ -78,7 +77,7 @@ class TableBlock(Block):
         self.prefix_len = 0
         self.layers: list[Layer] = []
         self.skipped: list[SkippedRow] = []
-        self.rows_capped = self.skips_capped = False
+        self.limits = TableLimits()
         self.notes: list[tuple[int, str]] = []
         self.pending: tuple[int, list[str], RowParse] | None = None
         self.intruder: int | None = None
@@ -190,21 +189,11 @@ class TableBlock(Block):
         except NumberOutOfRange as e:  # 400-digit times, 20-digit ids: damage, not data
             self._skip(skipped(number, " ".join(values.values()), str(e)))
             return
-        if len(self.layers) >= MAX_ROWS_PER_TABLE:  # an endless stream of rows after a header
-            if len(self.layers) == MAX_ROWS_PER_TABLE and not self.rows_capped:
-                self.rows_capped = True
-                self.notes.append((number, f"more than {MAX_ROWS_PER_TABLE:,} rows in one "
-                                           "table: the rest are not read"))
-            return
-        self.layers.append(layer)
+        if not self.limits.full(len(self.layers), number, self.notes):  # an endless stream
+            self.layers.append(layer)
 
     def _skip(self, row: SkippedRow) -> None:
-        if len(self.skipped) < MAX_SKIPPED_PER_TABLE:
-            self.skipped.append(row)
-        elif not self.skips_capped:
-            self.skips_capped = True
-            self.notes.append((row.line, f"more than {MAX_SKIPPED_PER_TABLE:,} unreadable rows "
-                                         "in one table: the rest are not kept"))
+        self.limits.skip(self.skipped, row, self.notes)
 
     def damaged(self, line: Line, reason: str) -> None:
         self._skip(skipped(line.number, line.text, reason))

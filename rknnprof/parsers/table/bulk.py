@@ -61,6 +61,7 @@ from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
 from rknnprof.parsers.table.bulk_template import (
+    MAX_SHAPES,
     SHAPE,
     RowPlace,
     Template,
@@ -86,8 +87,6 @@ MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
 MAX_TEMPLATES = 64
 """Streams whose frames are remembered at once (more: the oldest are forgotten)."""
-MAX_SHAPES = 4096
-"""Raw row shapes remembered per template before the memo starts over."""
 
 
 class ScanState:

@@ -5,16 +5,17 @@ on its stream (:class:`BulkRanking`), with its stats read on first use (:class:`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import add, mul, sub, truediv
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
 
 from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, row_keys, stat_of
-from rknnprof.parsers.table.bulk_template import Template, same_line
+from rknnprof.parsers.table.bulk_template import MAX_SHAPES, Template, same_line
+from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
                 if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
                         or not plain_row(line.text, t.columns)):
                     return None
-                if len(t.ranks_seen) >= 4096:  # bulk.MAX_SHAPES
+                if len(t.ranks_seen) >= MAX_SHAPES:
                     t.ranks_seen.clear()
                 t.ranks_seen.add(shapes[i])
     p = t.prefix
@@ -92,43 +93,22 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
     return (total,)
 
 
-class LazyStats(Sequence[OpTypeStat]):
+class LazyStats(Lazy[OpTypeStat]):
     """The ranking's op-type stats of a frame read in bulk, read exactly on first use."""
 
-    __slots__ = ("_read", "_stats", "rows")
+    __slots__ = ("_read", "rows")
 
     def __init__(self, rows: int, read: Callable[[], tuple[OpTypeStat, ...]]) -> None:
+        super().__init__()
         self.rows = rows
         """How many stats (the ranking's op-type rows): known without reading them."""
-        self._read: Callable[[], tuple[OpTypeStat, ...]] | None = read
-        self._stats: tuple[OpTypeStat, ...] | None = None
+        self._read = read
 
-    def built(self) -> tuple[OpTypeStat, ...]:
-        if self._stats is None:
-            assert self._read is not None
-            self._stats, self._read = self._read(), None
-        return self._stats
+    def _make(self) -> tuple[OpTypeStat, ...]:
+        return self._read()
 
     def __len__(self) -> int:
         return self.rows
-
-    @overload
-    def __getitem__(self, index: int) -> OpTypeStat: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[OpTypeStat, ...]: ...
-    def __getitem__(self, index: int | slice) -> OpTypeStat | tuple[OpTypeStat, ...]:
-        return self.built()[index]
-
-    def __iter__(self) -> Iterator[OpTypeStat]:
-        return iter(self.built())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyStats):
-            other = other.built()
-        return isinstance(other, tuple) and self.built() == other
-
-    def __hash__(self) -> int:
-        return hash(self.built())
 
 
 class BulkRanking(Block):

@@ -12,6 +12,8 @@ from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.columns import TITLE
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers
 
+MAX_SHAPES = 4096
+"""Raw shapes remembered per template (rows, ranking rows) before a memo starts over."""
 SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})

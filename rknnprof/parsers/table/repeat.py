@@ -30,12 +30,13 @@ tokens the same way and assign them to the same columns.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, overload
+from typing import TYPE_CHECKING, NamedTuple
 
 from rknnprof.parsers.table.columns import Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
+from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import MAX_DIGITS, to_number
 
 if TYPE_CHECKING:
@@ -265,22 +266,23 @@ def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
             for number, text, placed in rows]
 
 
-class RepeatedLayers(Sequence["Layer"]):
+class RepeatedLayers(Lazy["Layer"]):
     """The layers of a table that repeats the previous table of its stream row for row, built on
-    first use. Behaves as the tuple of layers the usual path would have built (equal to it, same
-    length, order and items). Its :attr:`times` and :attr:`names` become the table event's
+    first use (:class:`~rknnprof.parsers.table.lazy.Lazy`: it behaves as the tuple of layers the
+    usual path would have built). Its :attr:`times` and :attr:`names` become the table event's
     ``row_times`` and ``signature``, which frame merging reads instead of the layers."""
 
-    __slots__ = ("_built", "_rows", "names", "times")
+    __slots__ = ("_rows", "names", "times")
 
-    def __init__(self, rows: list[tuple[int, str, LinePlan]], times: tuple[float | None, ...],
-                 names: RowNames) -> None:
+    def __init__(self, rows: list[tuple[int, str, LinePlan]] | None,
+                 times: tuple[float | None, ...], names: RowNames) -> None:
+        super().__init__()
         self.names = names
         """(op type, full name) of each row."""
         self.times = times
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
-        self._rows: list[tuple[int, str, LinePlan]] | None = rows
-        self._built: tuple[Layer, ...] | None = None
+        self._rows = rows
+        """The rows kept, until the layers are built."""
 
     def row_lines(self) -> tuple[int, ...]:
         """The input line of each row."""
@@ -288,36 +290,13 @@ class RepeatedLayers(Sequence["Layer"]):
             return tuple(number for number, _, _ in self._rows)
         return tuple(-1 if layer.line is None else layer.line for layer in self.built())
 
-    def built(self) -> tuple[Layer, ...]:
-        if self._built is None:
-            assert self._rows is not None
-            self._built = tuple(_build(self._rows))
-            self._rows = None
-        return self._built
+    def _make(self) -> tuple[Layer, ...]:
+        assert self._rows is not None
+        rows, self._rows = self._rows, None
+        return tuple(_build(rows))
 
     def __len__(self) -> int:
         return len(self.times)
-
-    @overload
-    def __getitem__(self, index: int) -> Layer: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Layer, ...]: ...
-    def __getitem__(self, index: int | slice) -> Layer | tuple[Layer, ...]:
-        return self.built()[index]
-
-    def __iter__(self) -> Iterator[Layer]:
-        return iter(self.built())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, RepeatedLayers):
-            other = other.built()
-        return isinstance(other, tuple) and self.built() == other
-
-    def __hash__(self) -> int:
-        return hash(self.built())
-
-    def __repr__(self) -> str:
-        return repr(self.built())
 
 
 class ReplayedLayers(RepeatedLayers):
@@ -325,14 +304,10 @@ class ReplayedLayers(RepeatedLayers):
 
     __slots__ = ("_replay",)
 
-    def __init__(self, times: tuple[float | None, ...], names: tuple[tuple[str, str | None], ...],
+    def __init__(self, times: tuple[float | None, ...], names: RowNames,
                  replay: Callable[[], tuple[Layer, ...]]) -> None:
-        super().__init__([], times, names)
-        self._rows = None
-        self._replay: Callable[[], tuple[Layer, ...]] | None = replay
+        super().__init__(None, times, names)
+        self._replay = replay
 
-    def built(self) -> tuple[Layer, ...]:
-        if self._built is None:
-            assert self._replay is not None
-            self._built, self._replay = self._replay(), None
-        return self._built
+    def _make(self) -> tuple[Layer, ...]:
+        return self._replay()

@@ -35,9 +35,9 @@ MAX_SKIPPED_PER_TABLE = 1_000
 
 
 class TableLimits:
-    """The row limits of a table reader, as :class:`~rknnprof.parsers.table.block.TableBlock`
-    keeps them: past :data:`MAX_ROWS_PER_TABLE` rows the rest are not read, past
-    :data:`MAX_SKIPPED_PER_TABLE` unreadable rows the rest are not kept; one note each."""
+    """The row limits every table reader keeps: past :data:`MAX_ROWS_PER_TABLE` rows the rest
+    are not read, past :data:`MAX_SKIPPED_PER_TABLE` unreadable rows the rest are not kept;
+    one note each."""
 
     __slots__ = ("rows_hit", "skips_hit")
 
