@@ -16,7 +16,6 @@ Each line is split with the :mod:`csv` module. Times in microseconds, RW in KB.
 
 from __future__ import annotations
 
-import csv
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Layer, SkippedRow
@@ -47,6 +46,8 @@ _TAIL_NAMES = {
 
 
 def _fields(text: str) -> list[str]:
+    import csv  # here: only a line that looks like the CSV's needs it
+
     text = text.strip().removesuffix("`")  # the closing back-tick of a wrapped paste
     try:
         return [field.strip() for field in next(csv.reader([text]))]

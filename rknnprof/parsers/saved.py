@@ -10,7 +10,6 @@ the JSON reporter; this module reads files. A file that is not valid JSON raises
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -46,6 +45,8 @@ def is_saved_report(path: str | os.PathLike[str]) -> bool:
 
 def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
     """Read a saved report from ``path``; :class:`InputError` when it is not one we can read."""
+    import json  # here: a log's analysis never needs the decoder (1 ms of every start)
+
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:

@@ -18,10 +18,10 @@ those times. Two kinds, both only in a measured single-frame table:
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from rknnprof.analysis import stats
 from rknnprof.model import Layer, Profile, Target
 from rknnprof.rules._util import total_us, us
 
@@ -87,7 +87,7 @@ def slow_for_cycles(profile: Profile) -> list[tuple[Layer, float]]:
              if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50]
     if len(paced) < MIN_PACED:
         return []
-    median = statistics.median(pace for _, pace in paced)
+    median = stats.median(pace for _, pace in paced)
     return sorted(((layer, pace / median) for layer, pace in paced
                    if pace >= SLOW_PACE * median
                    and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace
