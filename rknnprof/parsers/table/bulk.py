@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import getitem, not_
 from typing import TYPE_CHECKING
 
@@ -203,7 +203,8 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         if t.ids is None or data.startswith(t.ids_text, stop + t.ids.start):
             break
         search = nxt + 1
-    lines = data[start:stop].split(b"\n")
+    run = data[start:stop]
+    lines = run.split(b"\n")
     lines.pop()  # after the last newline
     if t.prefix < 0 and not learn_prefix(t, lines[0], t.lines[0]):
         return None
@@ -216,15 +217,14 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     else:
         # the stream's lines: where the line holds the stream's "pid tid" (in C: no loop here)
         mark = list(map(bytes.startswith, lines, repeat(t.ids_text), repeat(ids.start)))
-        index = list(compress(range(len(lines)), mark))[:slots]
+        index = list(islice(compress(range(len(lines)), mark), slots))
         if len(index) < slots:
             return None
-    mine = list(map(lines.__getitem__, index))
+    mine = list(islice(compress(lines, mark), slots)) if mark else lines[:slots]
     count = index[-1] + 1  # physical lines in the run
-    joined = b"\n".join(mine)
-    if not joined.isascii():
+    if not run.isascii() and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
         return None
-    shapes = joined.translate(SHAPE).split(b"\n")
+    shapes = list(map(bytes.translate, mine, repeat(SHAPE)))
     p = t.prefix
     if not t.fixed_raw and not _learn_fixed(t, mine, number, index, read_line):
         return None
@@ -243,16 +243,17 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         return None
     kept: tuple[tuple[int, bytes], ...] = ()
     if count > slots:
-        others = list(compress(range(count), map(not_, mark)))  # (count > slots: ids known)
-        pid = t.pid_text
-        for i in others:
-            if pid in lines[i]:  # else it cannot be the stream's
-                line = read_line(lines[i], number + i)
-                if line is not None and line.stream == t.stream:
-                    return None  # a line of the stream that is not where the frame's are
-        kept = tuple((number + i, lines[i]) for i in others)
-        if any(len(raw) > MAX_LINE_CHARS for _, raw in kept):
+        theirs = list(map(not_, mark[:count]))  # (count > slots: ids known)
+        others = list(compress(range(count), theirs))
+        raws = list(compress(lines, theirs))
+        if max(map(len, raws)) > MAX_LINE_CHARS:
             return None  # the reader cuts it and says so: let it read the run
+        pid = t.pid_text
+        for i in compress(others, map(bytes.__contains__, raws, repeat(pid))):
+            line = read_line(lines[i], number + i)  # (without the pid: not the stream's)
+            if line is not None and line.stream == t.stream:
+                return None  # a line of the stream that is not where the frame's are
+        kept = tuple(zip(map(number.__add__, others), raws))
     first = number + index[0]
     frame = _Frame(t, mine, number, index, read_line)
     table = TableEvent(
@@ -262,7 +263,7 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
         total_line=number + index[t.total], row_times=times, signature=t.carried.names)
     block = BulkRanking(t, ranking[0], number + index[t.table_last + 1], number + index[-1],
                         frame.ranking_lines)
-    end = start + sum(map(len, lines[:count])) + count
+    end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
     t.frame_bytes = end - start
     return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
 
