@@ -93,10 +93,8 @@ def scan(lines: Iterable[Line | Claim], path: str | None = None,
     state = skipper.state if skipper is not None else ScanState()
     open_blocks: dict[Stream, Block] = state.open_blocks
     carried = state.carried  # the last hand_over per stream/class
-    opened_nothing: set[tuple[str, str | None, str | None]] = set()
-    """(text, level, tag) of lines no parser opened a block on: logcat repeats many messages."""
-    recording: dict[Stream, _Recording] = {}
-    """Streams whose frame is being recorded for the skipper: a table block that took over."""
+    opened_nothing = state.opened_nothing  # logcat repeats many messages
+    recording: dict[Stream, _Recording] = state.recording  # type: ignore[assignment]  # ScanState does not know _Recording
 
     def close(key: Stream, block: Block) -> Sequence[Event]:
         events = block.close()

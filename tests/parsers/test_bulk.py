@@ -285,3 +285,55 @@ def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch)
     profiles = _read(data, True, monkeypatch)[0]
     assert len(profiles) == MAX_TEMPLATES + 6  # type: ignore[arg-type]
     assert {p["frames"] for p in profiles} == {4}  # type: ignore[index, union-attr]
+
+
+def test_other_streams_lines_inside_frames_scan_would_pass_over(
+        logcat: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines of other processes inside claimed frames are left out of the claim's kept lines
+    only when scan would pass over them (``FrameSkipper._heard``): messages that opened nothing
+    before, on a stream with no block open. Between them, lines that do matter: a runtime
+    version line (an info event), a table title and rows of a third process (a block open on
+    its stream), a squashed-lines note (counted by the reader) and a line of another layout."""
+    from rknnprof.parsers.table import bulk
+
+    lines = logcat.split(b"\n")
+    extra = [
+        b"11-30 10:00:00.001  4444  4445 I RKNN    : RKNN Runtime Information, "
+        b"librknnrt version: 2.3.0 (c949ad889d@2024-11-07T11:35:33)",
+        b"11-30 10:00:00.002  5555  5556 D RKNN    : Network Layer Information Table",
+        b"11-30 10:00:00.003  5555  5556 D RKNN    : ID   OpType   DataType Target "
+        b"InputShape   OutputShape  Cycles(DDR/NPU/Total)  Time(us)  MacUsage(%)  "
+        b"WorkLoad(0/1/2)  RW(KB)  FullName",
+        b"11-30 10:00:00.004   561   602 I chatty  : uid=1000(system) Binder:561_2 "
+        b"identical 7 lines",
+        b"11-30 10:00:00.00512  7777  7778 D Other   : a stamp of another shape",
+        b"garbage without a prefix",
+        # a title opens a block on its stream: the next line of that stream, a message that
+        # opened nothing before, goes to the block (it ends it, with a note)
+        b"11-30 10:00:00.006  6666  6667 D RKNN    : Network Layer Information Table\n"
+        b"11-30 10:00:00.007  6666  6667 W AudioTrack: AUDIO_OUTPUT_FLAG_FAST denied by "
+        b"server; frameCount 0",
+        # the same, apart: the block may be open on the stream before the frame begins
+        b"11-30 10:00:00.008  8888  8889 D RKNN    : Network Layer Information Table",
+        b"11-30 10:00:00.009  8888  8889 W AudioTrack: AUDIO_OUTPUT_FLAG_FAST denied by "
+        b"server; frameCount 0",
+    ]
+    mixed = []
+    rng = random.Random(7)
+    for line in lines:
+        mixed.append(line)
+        if line.startswith(b"11-30") and rng.random() < 0.03:
+            mixed.append(rng.choice(extra))
+    data = b"\n".join(mixed)
+    passed_over = 0
+    heard = bulk.FrameSkipper._heard
+
+    def counting(self, t, kept):  # type: ignore[no-untyped-def]
+        nonlocal passed_over
+        out = heard(self, t, kept)
+        passed_over += len(kept) - len(out)
+        return out
+
+    monkeypatch.setattr(bulk.FrameSkipper, "_heard", counting)
+    _same(data, monkeypatch)
+    assert passed_over > 50  # the benchmark's noise, mostly

@@ -85,6 +85,7 @@ if TYPE_CHECKING:
 _TOTAL_TIME = re.compile(TOTAL_TIME_RE.pattern.encode())
 MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
+_UNREAD = object()
 MAX_TEMPLATES = 64
 """Streams whose frames are remembered at once (more: the oldest are forgotten)."""
 
@@ -95,6 +96,11 @@ class ScanState:
     def __init__(self) -> None:
         self.open_blocks: dict[Stream, Block] = {}
         self.carried: dict[tuple[Stream, type[Block]], object] = {}
+        """The last ``hand_over`` per stream and block class."""
+        self.opened_nothing: set[tuple[str, str | None, str | None]] = set()
+        """(text, level, tag) of lines no parser opened a block on (scan passes over them)."""
+        self.recording: dict[Stream, object] = {}
+        """Streams whose frame scan is recording for the skipper."""
 
 
 class BulkFrame(Claim):
@@ -121,6 +127,9 @@ class FrameSkipper:
         self._anchors: tuple[bytes, ...] = ()
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
+        self.quiet: dict[bytes, tuple[Stream, tuple[str, str | None, str | None]] | None] = {}
+        """A threadtime line's bytes after its time stamp -> its stream and (text, level, tag),
+        None when the reader drops it (see :meth:`_heard`)."""
         self.scratch: ReadLine = line_reader(ReadStats())
         """The reader's reading of one line, for checks: its counts go to a ReadStats of its
         own (the lines a claim does not take are read again by the reader)."""
@@ -168,10 +177,51 @@ class FrameSkipper:
         if not self._state_fits(template):
             return None
         try:
-            return _claim(template, data, start, line_end, number, final, self.scratch,
-                          read_line)
+            claimed = _claim(template, data, start, line_end, number, final, self.scratch,
+                             read_line)
+            if claimed.__class__ is Claimed and claimed.kept:  # type: ignore[union-attr]
+                return claimed._replace(kept=self._heard(template, claimed.kept))  # type: ignore[union-attr]
+            return claimed
         except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
             return None
+
+    def _heard(self, t: Template, kept: tuple[tuple[int, bytes], ...],
+               ) -> tuple[tuple[int, bytes], ...]:
+        """The lines of other streams inside a claimed frame, without those scan would pass
+        over: lines it would offer to no block (none is open on their stream, none is being
+        recorded, and no earlier line of their stream in the frame is kept) and whose (text,
+        level, tag) opened nothing before. A threadtime line's reading depends on its bytes
+        after the time stamp, given a time stamp of the stream's shape (digits are read as
+        digits), so it is read once per distinct rest (:attr:`quiet`); a line the reader
+        drops (a ``chatty`` note: it is counted) is kept, and so is everything from a line of
+        another layout on (its stream is not known)."""
+        ids = t.ids
+        if ids is None:
+            return kept
+        cut, stamp = ids.start, t.prefix_shape[:ids.start]
+        state, quiet = self.state, self.quiet
+        heard: set[Stream] = set()
+        out = []
+        for at, (number, raw) in enumerate(kept):
+            if raw[:cut].translate(SHAPE) != stamp:
+                out += kept[at:]  # another layout: its stream is not known
+                break
+            rest = raw[cut:]
+            reading = quiet.get(rest, _UNREAD)
+            if reading is _UNREAD:
+                if len(quiet) >= MAX_SHAPES:
+                    quiet.clear()
+                line = self.scratch(raw, number)
+                reading = quiet[rest] = None if line is None else (
+                    line.stream, (line.text, line.level, line.tag))
+            if reading is not None:
+                stream, seen = reading
+                if (stream not in heard and stream not in state.open_blocks
+                        and stream not in state.recording and seen in state.opened_nothing):
+                    continue  # scan would pass over it
+                heard.add(stream)
+            out.append((number, raw))
+        return tuple(out)
 
     def _state_fits(self, template: Template) -> bool:
         stream = template.stream
