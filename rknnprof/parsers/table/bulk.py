@@ -168,13 +168,8 @@ class FrameSkipper:
         line_end = data.find(b"\n", start)
         if line_end < 0:
             return None if final else NEED_MORE
-        first = self.scratch(data[start:line_end], number)
-        if first is None:
-            return None
-        template = self.templates.get(first.stream)
-        if template is None or first.text != template.lines[0].text:
-            return None
-        if not self._state_fits(template):
+        template = self._title_of(data[start:line_end], number)
+        if template is None or not self._state_fits(template):
             return None
         try:
             claimed = _claim(template, data, start, line_end, number, final, self.scratch,
@@ -223,6 +218,24 @@ class FrameSkipper:
             out.append((number, raw))
         return tuple(out)
 
+    def _title_of(self, raw: bytes, number: int) -> Template | None:
+        """The template whose stream's title ``raw`` is, if any. With one template whose
+        prefix is learnt, a line of its title's bytes after a prefix of the same shape (with
+        the stream's ``pid tid``) is that title without reading it (digits of a stamp are
+        read as digits); else the reader's reading of the line decides."""
+        if len(self.templates) == 1:
+            t = next(iter(self.templates.values()))
+            p = t.prefix
+            if p >= 0 and raw[p:] == t.title_raw and raw[:p].translate(SHAPE) == t.prefix_shape \
+                    and (t.ids is None or raw.startswith(t.ids_text, t.ids.start)):
+                return t
+        first = self.scratch(raw, number)
+        if first is None:
+            return None
+        template = self.templates.get(first.stream)
+        return template if template is not None and first.text == template.lines[0].text \
+            else None
+
     def _state_fits(self, template: Template) -> bool:
         stream = template.stream
         if self.state.carried.get((stream, TableBlock)) is not template.carried:
@@ -230,9 +243,12 @@ class FrameSkipper:
         block = self.state.open_blocks.get(stream)
         if block is None:  # the title goes to the parsers, as in the template's frame
             return True
-        if isinstance(block, BulkRanking):
-            return block.refuses(template.lines[0].text)
-        return isinstance(block, RankingBlock) and block.refuses(template.lines[0].text)
+        if block.__class__ is BulkRanking and block.real is None:  # type: ignore[attr-defined]
+            if template.title_refused is None:  # a BulkRanking's answer depends on the text
+                template.title_refused = block.refuses(template.lines[0].text)
+            return template.title_refused
+        return isinstance(block, (BulkRanking, RankingBlock)) and \
+            block.refuses(template.lines[0].text)
 
 
 def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, final: bool,

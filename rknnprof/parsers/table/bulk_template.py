@@ -85,6 +85,10 @@ class Template:
     ranks_seen: set[bytes] = field(default_factory=set)
     """Raw shapes of complete ranking rows."""
     names: tuple[tuple[bytes, ...], list[bytes]] = ((), [])
+    title_raw: bytes = b""
+    """The title line's bytes after the prefix, as the first frame claimed has them."""
+    title_refused: bool | None = None
+    """Whether the ranking block a frame read in bulk leaves open refuses the title."""
 
     @property
     def anchor(self) -> bytes:
@@ -145,6 +149,7 @@ def learn_prefix(template: Template, raw: bytes, first: Line) -> bool:
         return False
     prefix = len(stripped) - len(text)
     template.prefix = prefix
+    template.title_raw = raw[prefix:]
     template.prefix_shape = raw[:prefix].translate(SHAPE)
     template.ids = None
     if first.stream is not None:
