@@ -36,8 +36,9 @@ from rknnprof.parsers.ranking import RankingBlock, RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.table.block import TableBlock
-from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper, ScanState
+from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
 from rknnprof.parsers.table.repeat import Carried
+from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser

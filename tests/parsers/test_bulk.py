@@ -290,11 +290,11 @@ def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch)
 def test_other_streams_lines_inside_frames_scan_would_pass_over(
         logcat: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines of other processes inside claimed frames are left out of the claim's kept lines
-    only when scan would pass over them (``FrameSkipper._heard``): messages that opened nothing
+    only when scan would pass over them (``bulk_others.OtherLines``): messages that opened nothing
     before, on a stream with no block open. Between them, lines that do matter: a runtime
     version line (an info event), a table title and rows of a third process (a block open on
     its stream), a squashed-lines note (counted by the reader) and a line of another layout."""
-    from rknnprof.parsers.table import bulk
+    from rknnprof.parsers.table import bulk_others
 
     lines = logcat.split(b"\n")
     extra = [
@@ -326,7 +326,7 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
             mixed.append(rng.choice(extra))
     data = b"\n".join(mixed)
     passed_over = 0
-    heard = bulk.FrameSkipper._heard
+    heard = bulk_others.OtherLines.heard
 
     def counting(self, t, kept):  # type: ignore[no-untyped-def]
         nonlocal passed_over
@@ -334,6 +334,6 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
         passed_over += len(kept) - len(out)
         return out
 
-    monkeypatch.setattr(bulk.FrameSkipper, "_heard", counting)
+    monkeypatch.setattr(bulk_others.OtherLines, "heard", counting)
     _same(data, monkeypatch)
     assert passed_over > 50  # the benchmark's noise, mostly

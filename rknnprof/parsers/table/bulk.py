@@ -55,10 +55,10 @@ from typing import TYPE_CHECKING
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
 from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.inputs.records import Line
-from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.bulk_others import OtherLines
 from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
 from rknnprof.parsers.table.bulk_template import (
     MAX_SHAPES,
@@ -77,6 +77,7 @@ from rknnprof.parsers.table.repeat import (
     shape_key,
 )
 from rknnprof.parsers.table.rows import repeated_row_plan
+from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange, to_number
 
 if TYPE_CHECKING:
@@ -85,22 +86,8 @@ if TYPE_CHECKING:
 _TOTAL_TIME = re.compile(TOTAL_TIME_RE.pattern.encode())
 MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
-_UNREAD = object()
 MAX_TEMPLATES = 64
 """Streams whose frames are remembered at once (more: the oldest are forgotten)."""
-
-
-class ScanState:
-    """What :func:`rknnprof.parsers.scan` knows of each stream (shared with the skipper)."""
-
-    def __init__(self) -> None:
-        self.open_blocks: dict[Stream, Block] = {}
-        self.carried: dict[tuple[Stream, type[Block]], object] = {}
-        """The last ``hand_over`` per stream and block class."""
-        self.opened_nothing: set[tuple[str, str | None, str | None]] = set()
-        """(text, level, tag) of lines no parser opened a block on (scan passes over them)."""
-        self.recording: dict[Stream, object] = {}
-        """Streams whose frame scan is recording for the skipper."""
 
 
 class BulkFrame(Claim):
@@ -127,12 +114,10 @@ class FrameSkipper:
         self._anchors: tuple[bytes, ...] = ()
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
-        self.quiet: dict[bytes, tuple[Stream, tuple[str, str | None, str | None]] | None] = {}
-        """A threadtime line's bytes after its time stamp -> its stream and (text, level, tag),
-        None when the reader drops it (see :meth:`_heard`)."""
         self.scratch: ReadLine = line_reader(ReadStats())
         """The reader's reading of one line, for checks: its counts go to a ReadStats of its
         own (the lines a claim does not take are read again by the reader)."""
+        self.others = OtherLines(self.state, self.scratch)
 
     # -- learning (called by scan) -----------------------------------------------------------
     def learn(self, lines: list[Line], table: TableEvent, ranking: RankingEvent,
@@ -174,49 +159,11 @@ class FrameSkipper:
         try:
             claimed = _claim(template, data, start, line_end, number, final, self.scratch,
                              read_line)
-            if claimed.__class__ is Claimed and claimed.kept:  # type: ignore[union-attr]
-                return claimed._replace(kept=self._heard(template, claimed.kept))  # type: ignore[union-attr]
+            if isinstance(claimed, Claimed) and claimed.kept:
+                return claimed._replace(kept=self.others.heard(template, claimed.kept))
             return claimed
         except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
             return None
-
-    def _heard(self, t: Template, kept: tuple[tuple[int, bytes], ...],
-               ) -> tuple[tuple[int, bytes], ...]:
-        """The lines of other streams inside a claimed frame, without those scan would pass
-        over: lines it would offer to no block (none is open on their stream, none is being
-        recorded, and no earlier line of their stream in the frame is kept) and whose (text,
-        level, tag) opened nothing before. A threadtime line's reading depends on its bytes
-        after the time stamp, given a time stamp of the stream's shape (digits are read as
-        digits), so it is read once per distinct rest (:attr:`quiet`); a line the reader
-        drops (a ``chatty`` note: it is counted) is kept, and so is everything from a line of
-        another layout on (its stream is not known)."""
-        ids = t.ids
-        if ids is None:
-            return kept
-        cut, stamp = ids.start, t.prefix_shape[:ids.start]
-        state, quiet = self.state, self.quiet
-        heard: set[Stream] = set()
-        out = []
-        for at, (number, raw) in enumerate(kept):
-            if raw[:cut].translate(SHAPE) != stamp:
-                out += kept[at:]  # another layout: its stream is not known
-                break
-            rest = raw[cut:]
-            reading = quiet.get(rest, _UNREAD)
-            if reading is _UNREAD:
-                if len(quiet) >= MAX_SHAPES:
-                    quiet.clear()
-                line = self.scratch(raw, number)
-                reading = quiet[rest] = None if line is None else (
-                    line.stream, (line.text, line.level, line.tag))
-            if reading is not None:
-                stream, seen = reading
-                if (stream not in heard and stream not in state.open_blocks
-                        and stream not in state.recording and seen in state.opened_nothing):
-                    continue  # scan would pass over it
-                heard.add(stream)
-            out.append((number, raw))
-        return tuple(out)
 
     def _title_of(self, raw: bytes, number: int) -> Template | None:
         """The template whose stream's title ``raw`` is, if any. With one template whose
@@ -243,7 +190,7 @@ class FrameSkipper:
         block = self.state.open_blocks.get(stream)
         if block is None:  # the title goes to the parsers, as in the template's frame
             return True
-        if block.__class__ is BulkRanking and block.real is None:  # type: ignore[attr-defined]
+        if isinstance(block, BulkRanking) and block.real is None:
             if template.title_refused is None:  # a BulkRanking's answer depends on the text
                 template.title_refused = block.refuses(template.lines[0].text)
             return template.title_refused

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
-from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, row_keys, stat_of
+from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, stat_of
 from rknnprof.parsers.table.bulk_template import MAX_SHAPES, Template, same_line
 from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule
@@ -31,7 +31,7 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
     """``(the ranking's Total stat or None,)`` when its rows are complete rows, each op type once,
     and the checks the ranking block makes of the values pass (with :data:`MARGIN`); else
     None (the frame is read line by line)."""
-    slots = [*t.ranks] if t.rank_total is None else [*t.ranks, t.rank_total]
+    slots = t.rank_slots
     if not t.ranks_seen.issuperset(map(shapes.__getitem__, slots)):
         for i in slots:
             if shapes[i] not in t.ranks_seen:
@@ -63,7 +63,7 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
     total: OpTypeStat | None = None
     if t.rank_total is not None:
         total_tokens = mine[t.rank_total][p:].split()
-        total_keys = row_keys("Total", t.columns)
+        total_keys = t.total_keys
         if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
             return None
         tv = dict(zip(total_keys, map(float, total_tokens[1:])))

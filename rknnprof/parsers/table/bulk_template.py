@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
-from rknnprof.parsers.ranking import RankingBlock
+from rknnprof.parsers.ranking import RankingBlock, row_keys
 from rknnprof.parsers.table.columns import TITLE
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers
 
@@ -55,6 +55,10 @@ class Template:
     """Slot of the ranking's Total row (None: the runtime prints none, before 2.3)."""
     columns: tuple[str, ...]
     """The ranking's column keys."""
+    rank_slots: list[int] = field(default_factory=list)
+    """The ranking's op-type rows and its Total row."""
+    total_keys: list[str] = field(default_factory=list)
+    """The Total row's column keys (``ranking.row_keys``)."""
     fixed: list[int] = field(default_factory=list)
     """Every other slot."""
     checked: list[int] = field(default_factory=list)
@@ -131,6 +135,8 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
         total=total, table_last=table_last, ranks=rank_range, rank_total=rank_total,
         columns=tuple(block.columns), fixed=[i for i in range(len(lines)) if i not in special])
     template.checked = [*template.fixed, total]
+    template.rank_slots = [*rank_range] if rank_total is None else [*rank_range, rank_total]
+    template.total_keys = row_keys("Total", template.columns)
     template.names = (tuple(op.encode() for op, _ in carried.names),
                       [(name or "").encode() for _, name in carried.names])
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)

@@ -1,0 +1,68 @@
+"""Other streams' lines inside a frame the bulk path claims (:mod:`rknnprof.parsers.table.bulk`):
+which of them the claim must hand back to the reader, and which scan would pass over anyway.
+
+Scan passes over a line when it would offer it to no block (none is open on its stream, none is
+being recorded, and no earlier line of its stream in the frame is handed back) and its (text,
+level, tag) opened nothing before (``ScanState.opened_nothing``). A logcat threadtime line's
+reading depends only on its bytes after the time stamp, given a time stamp of the stream's
+shape (the stamp's digits are read as digits, never kept), so each distinct rest is read once
+(:class:`OtherLines`). A line the reader drops (a ``chatty`` note: it counts it) is handed
+back, and so is everything from a line of another layout on (its stream is not known).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE
+
+if TYPE_CHECKING:
+    from rknnprof.inputs.claims import ReadLine
+    from rknnprof.parsers.events import Stream
+    from rknnprof.parsers.table.bulk_template import Template
+    from rknnprof.parsers.table.scan_state import ScanState
+
+Reading = tuple["Stream", tuple[str, str | None, str | None]] | None
+"""A line's stream and (text, level, tag); None: the reader drops it."""
+
+
+class OtherLines:
+    """The readings of other streams' lines met inside claimed frames (bounded)."""
+
+    def __init__(self, state: ScanState, read_line: ReadLine) -> None:
+        self.state = state
+        self.read_line = read_line
+        self.readings: dict[bytes, Reading] = {}
+        """A threadtime line's bytes after its time stamp -> its reading."""
+
+    def heard(self, t: Template, kept: tuple[tuple[int, bytes], ...],
+              ) -> tuple[tuple[int, bytes], ...]:
+        """``kept`` (line number, raw line) without the lines scan would pass over."""
+        ids = t.ids
+        if ids is None:
+            return kept
+        cut, stamp = ids.start, t.prefix_shape[:ids.start]
+        state, readings = self.state, self.readings
+        heard: set[Stream] = set()
+        out: list[tuple[int, bytes]] = []
+        for at, (number, raw) in enumerate(kept):
+            if raw[:cut].translate(SHAPE) != stamp:
+                out += kept[at:]  # another layout: its stream is not known
+                break
+            rest = raw[cut:]
+            if rest in readings:
+                reading = readings[rest]
+            else:
+                if len(readings) >= MAX_SHAPES:
+                    readings.clear()
+                line = self.read_line(raw, number)
+                reading = readings[rest] = None if line is None else (
+                    line.stream, (line.text, line.level, line.tag))
+            if reading is not None:
+                stream, seen = reading
+                if (stream not in heard and stream not in state.open_blocks
+                        and stream not in state.recording and seen in state.opened_nothing):
+                    continue  # scan would pass over it
+                heard.add(stream)
+            out.append((number, raw))
+        return tuple(out)
