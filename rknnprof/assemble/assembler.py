@@ -187,8 +187,9 @@ class Assembler:
                 return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
         model.add(table, ranking)
-        self._notes(model, table.notes if table else (), table.skipped if table else ())
-        if ranking is not None:
+        if table is not None and (table.notes or table.skipped):
+            self._notes(model, table.notes, table.skipped)
+        if ranking is not None and (ranking.notes or ranking.skipped):
             self._notes(model, ranking.notes, ranking.skipped)
 
     def _profile_room(self, line: int) -> bool:

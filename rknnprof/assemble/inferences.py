@@ -177,11 +177,12 @@ class ModelFrames:
                 self._count()
             times: Sequence[float] = [x for x in row_times if x is not None] \
                 if None in row_times else row_times  # type: ignore[assignment]  # no None
-            if times:
-                self.add_frame_time(tidy_number(sum(times)))
+            rows_sum = sum(times) if times else None
+            if rows_sum is not None:
+                self.add_frame_time(tidy_number(rows_sum))
             elif table.reported_total_time_us is not None:
                 self.add_frame_time(table.reported_total_time_us)
-            self._check_total(table, sum(times) if times else None)
+            self._check_total(table, rows_sum)
             if table.reported_total_time_us is not None:
                 self.add_reported_total(table.reported_total_time_us)
                 self.total_line = self.total_line or table.total_line

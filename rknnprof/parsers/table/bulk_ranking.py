@@ -44,15 +44,16 @@ def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: i
                 t.ranks_seen.add(shapes[i])
     p = t.prefix
     width = 1 + len(t.columns)
-    flat = b" ".join([raw[p:] for raw in mine[t.ranks.start:t.ranks.stop]]).split()
+    # the values' "%" signs dropped first: from an op type too, which can only make two op
+    # types alike or one "Total" (the frame is then read line by line)
+    flat = b" ".join([raw[p:] for raw in mine[t.ranks.start:t.ranks.stop]]).replace(
+        b"%", b"").split()
     n = len(t.ranks)
     ops = flat[0::width]
     if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
         return None  # (an op type ranked twice gets a note; their order may change)
     del flat[0::width]  # the op types: the values are left, row by row
-    values = list(map(float, b" ".join(flat).replace(b"%", b"").split()))
-    if len(values) != len(flat):
-        return None
+    values = list(map(float, flat))
     cols = {key: values[k::width - 1] for k, key in enumerate(t.columns)}
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
     gpu = cols.get("gpu", [0.0] * n)
