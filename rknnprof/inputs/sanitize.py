@@ -17,8 +17,8 @@ here (saved JSON reports, budgets files) is escaped again by each output format
 (:mod:`rknnprof.reporters._escape`).
 
 Speed: a read without any control character (almost every read) costs one ``in`` test per
-control character, about 50 us per 64 KB read; only a read that has one goes through the
-regular expressions.
+control character, about 20 us per 64 KB read (a line read alone: one search); only a read
+that has one goes through the substitutions.
 """
 
 from __future__ import annotations
@@ -39,9 +39,16 @@ _ASCII_CONTROLS = tuple(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20),
 _C1_CONTROLS = tuple(chr(c) for c in range(0x80, 0xA0))
 
 
+SHORT = 512
+"""Texts shorter than this are searched with one regular expression (about 2 ns a character)
+rather than one ``in`` test per control character (about 1 us whatever the length)."""
+
+
 def has_control(text: str) -> bool:
     """Whether ``text`` holds a character :func:`clean` would change (tab and newline do not
     count)."""
+    if len(text) < SHORT:
+        return _CONTROL.search(text) is not None
     if any(map(text.__contains__, _ASCII_CONTROLS)):
         return True
     return not text.isascii() and any(map(text.__contains__, _C1_CONTROLS))

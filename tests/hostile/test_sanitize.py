@@ -42,6 +42,20 @@ def test_has_control_fast_path():
     assert has_control("x\x85y") and has_control("x\x1by") and has_control("\x7f")
 
 
+def test_has_control_short_and_long_texts_agree():
+    """Short texts are searched by one regular expression, long ones by ``in`` tests: every
+    character from NUL to U+00A0 gets the same answer both ways."""
+    from rknnprof.inputs.sanitize import SHORT
+
+    for code in range(0xA1):
+        ch = chr(code)
+        expected = ch not in "\t\n" and (code < 0x20 or 0x7F <= code <= 0x9F)
+        short, long = f"a{ch}b", "x" * SHORT + ch
+        assert len(short) < SHORT <= len(long)
+        assert has_control(short) is expected and has_control(long) is expected, hex(code)
+        assert (clean(short) != short) is expected, hex(code)
+
+
 def _assert_clean_terminal(text: str) -> None:
     assert not CONTROL.search(SGR.sub("", text)), repr(text)
 

@@ -49,11 +49,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
-from operator import getitem, not_
+from operator import getitem
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
-from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.ranking import RankingBlock
@@ -78,7 +77,7 @@ from rknnprof.parsers.table.repeat import (
 )
 from rknnprof.parsers.table.rows import repeated_row_plan
 from rknnprof.parsers.table.scan_state import ScanState
-from rknnprof.parsers.table.tokens import NumberOutOfRange, to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, to_number
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
@@ -157,11 +156,8 @@ class FrameSkipper:
         if template is None or not self._state_fits(template):
             return None
         try:
-            claimed = _claim(template, data, start, line_end, number, final, self.scratch,
-                             read_line)
-            if isinstance(claimed, Claimed) and claimed.kept:
-                return claimed._replace(kept=self.others.heard(template, claimed.kept))
-            return claimed
+            return _claim(template, data, start, line_end, number, final, self.scratch,
+                          self.others)
         except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
             return None
 
@@ -199,8 +195,9 @@ class FrameSkipper:
 
 
 def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, final: bool,
-           read_line: ReadLine, reader: ReadLine) -> Claimed | str | None:
-    """``read_line``: for checks; ``reader``: the reader's own, for the lines left to it."""
+           read_line: ReadLine, other_lines: OtherLines) -> Claimed | str | None:
+    """``read_line``: the reader's reading of a line, for checks; ``other_lines``: what the
+    claim hands back of other streams' lines inside the frame."""
     slots = len(t.lines)
     # the stream's next title bounds the lines to look at (another stream's title may come
     # first: its tables interleave with this one's); a frame is not much shorter than the last
@@ -255,18 +252,19 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     if total is None or ranking is None:
         return None
     kept: tuple[tuple[int, bytes], ...] = ()
-    if count > slots:
-        theirs = list(map(not_, mark[:count]))  # (count > slots: ids known)
-        others = list(compress(range(count), theirs))
-        raws = list(compress(lines, theirs))
-        if max(map(len, raws)) > MAX_LINE_CHARS:
-            return None  # the reader cuts it and says so: let it read the run
-        pid = t.pid_text
-        for i in compress(others, map(bytes.__contains__, raws, repeat(pid))):
-            line = read_line(lines[i], number + i)  # (without the pid: not the stream's)
-            if line is not None and line.stream == t.stream:
-                return None  # a line of the stream that is not where the frame's are
-        kept = tuple(zip(map(number.__add__, others), raws))
+    if count > slots:  # (ids known): the few other lines, found in C
+        others, at = [], -1
+        try:
+            while True:
+                at = mark.index(False, at + 1, count)
+                others.append(at)
+        except ValueError:  # no more
+            pass
+        handed = other_lines.hand_back(t, list(map(lines.__getitem__, others)),
+                                       list(map(number.__add__, others)))
+        if handed is None:
+            return None
+        kept = handed
     first = number + index[0]
     frame = _Frame(t, mine, number, index, read_line)
     table = TableEvent(
@@ -355,7 +353,13 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
 
 
 def _total(t: Template, raw: bytes) -> float | None:
-    """The total line's figure, when the line is the template's but for it."""
+    """The total line's figure, when the line is the template's but for it. When the figure
+    ends the template's line, a line of the template's bytes then digits has that figure:
+    the pattern finds its words where the template's are and takes every digit after them."""
+    if not t.total_tail and raw.startswith(t.total_head, t.prefix):
+        figure = raw[t.prefix + len(t.total_head):]
+        if figure.isdigit() and len(figure) <= MAX_DIGITS:
+            return int(figure)
     m = _TOTAL_TIME.search(raw, t.prefix)
     if m is None or raw[t.prefix:m.start(1)] != t.total_head or raw[m.end(1):] != t.total_tail:
         return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE
 
 if TYPE_CHECKING:
@@ -35,19 +36,30 @@ class OtherLines:
         self.readings: dict[bytes, Reading] = {}
         """A threadtime line's bytes after its time stamp -> its reading."""
 
-    def heard(self, t: Template, kept: tuple[tuple[int, bytes], ...],
-              ) -> tuple[tuple[int, bytes], ...]:
-        """``kept`` (line number, raw line) without the lines scan would pass over."""
+    def hand_back(self, t: Template, raws: list[bytes], numbers: list[int],
+                  ) -> tuple[tuple[int, bytes], ...] | None:
+        """The (line number, raw line) the reader must read of the other lines ``raws`` of a
+        frame of ``t``'s stream (numbered ``numbers``): without those scan would pass over.
+        None when one of them is a line of the stream after all (its ``pid tid`` elsewhere than
+        where the frame's lines have it) or is longer than the reader keeps (it cuts it and
+        says so): the frame is then read line by line."""
+        if max(map(len, raws)) > MAX_LINE_CHARS:
+            return None
         ids = t.ids
-        if ids is None:
-            return kept
-        cut, stamp = ids.start, t.prefix_shape[:ids.start]
+        assert ids is not None  # other lines are told apart by their ids
+        cut, stamp, mine = ids.start, t.prefix_shape[:ids.start], t.stream
         state, readings = self.state, self.readings
         heard: set[Stream] = set()
         out: list[tuple[int, bytes]] = []
-        for at, (number, raw) in enumerate(kept):
-            if raw[:cut].translate(SHAPE) != stamp:
-                out += kept[at:]  # another layout: its stream is not known
+        for at, raw in enumerate(raws):
+            if raw[:cut].translate(SHAPE) != stamp:  # another layout: its stream is not known
+                pid = t.pid_text
+                for number, later in zip(numbers[at:], raws[at:]):
+                    if pid in later:  # (without the pid it is not the stream's)
+                        line = self.read_line(later, number)
+                        if line is not None and line.stream == mine:
+                            return None
+                    out.append((number, later))
                 break
             rest = raw[cut:]
             if rest in readings:
@@ -55,14 +67,16 @@ class OtherLines:
             else:
                 if len(readings) >= MAX_SHAPES:
                     readings.clear()
-                line = self.read_line(raw, number)
+                line = self.read_line(raw, numbers[at])
                 reading = readings[rest] = None if line is None else (
                     line.stream, (line.text, line.level, line.tag))
             if reading is not None:
                 stream, seen = reading
+                if stream == mine:
+                    return None  # a line of the stream not where the frame's are
                 if (stream not in heard and stream not in state.open_blocks
                         and stream not in state.recording and seen in state.opened_nothing):
                     continue  # scan would pass over it
                 heard.add(stream)
-            out.append((number, raw))
+            out.append((numbers[at], raw))
         return tuple(out)
