@@ -36,7 +36,7 @@ gives no tag).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line
 
@@ -115,6 +115,8 @@ class OtherLayouts:
         self.streams: dict[str, tuple[int, int]] = {}  # "pid tid" text -> shared tuple
         # (stream, level, tag) of an open long entry
         self.long_entry: tuple[tuple[int, int] | None, str, str | None] | None = None
+        self.kept: dict[tuple[bytes, bytes], tuple[Any, ...] | str] = {}
+        """Readings of threadtime lines a skipper left inside claimed runs (lines.py)."""
 
     def remember(self, ids: str) -> tuple[int, int]:
         """The (pid, tid) of a ``"pid tid"`` / ``"pid-tid"`` text, cached (bounded)."""

@@ -31,7 +31,9 @@ ended by a lone ``\r`` waits for the next byte.
 
 Speed: threadtime lines (logcat's default) are matched a whole read at a time with one
 ``findall``, and ``D RKNN: [..]`` lines by a literal test before one small regex; other layouts
-are tried per line after a first-character dispatch.
+are tried per line after a first-character dispatch (the reading of decoded text:
+:mod:`~rknnprof.inputs.body`). With a skipper, the reads go through
+:mod:`~rknnprof.inputs.skipping`, which takes out the runs it claims.
 """
 
 from __future__ import annotations
@@ -40,21 +42,18 @@ import codecs
 import re
 import sys
 from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from rknnprof.errors import InputError
-from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine, Skipper
+from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, line_reader
+from rknnprof.inputs.claims import Claim, Claimed, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
+from rknnprof.inputs.skipping import CHUNK_BYTES, SkippingSource, kept_lines
 
 if TYPE_CHECKING:
-    from rknnprof.inputs._prefixes import OtherLayouts
+    pass
 
-MAX_LINE_CHARS = 65536
-"""Longest line kept, in characters; the excess of a longer line is discarded."""
-CHUNK_BYTES = MAX_LINE_CHARS - 4
-"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
-Kept below the cap so that only the line straddling two reads can exceed it."""
 
 __all__ = ["CHUNK_BYTES", "KEEP_EXAMPLES", "MAX_LINE_CHARS", "Line", "ReadStats", "line_reader",
            "open_input", "read_lines"]
@@ -72,7 +71,6 @@ def open_input(path: str) -> BinaryIO:
 
 _SEPARATORS = re.compile(r"\r+\n?")
 _END_OF_LINE = re.compile(r"[\r\n]")
-_new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 
 
 def read_lines(stream: BinaryIO, stats: ReadStats | None = None,
@@ -106,7 +104,7 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None,
 
     read = getattr(stream, "read1", None) or stream.read
     other = OtherLayouts(stats)
-    source = None if skipper is None else _SkippingSource(read, skipper, stats, other)
+    source = None if skipper is None else SkippingSource(read, skipper, stats, other)
     number = 0
     dropped, dropped_from = -1, 0  # the last run of dropped lines, for stats.last_line
     try:
@@ -116,9 +114,9 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None,
                 number += claimed.lines
                 yield claimed.claim
                 if claimed.kept:
-                    yield from _kept_lines(claimed.kept, other, stats)
+                    yield from kept_lines(claimed.kept, other, stats)
                 continue
-            for line in _body_lines(body, number, other, stats):  # type: ignore[arg-type]
+            for line in body_lines(body, number, other, stats):  # type: ignore[arg-type]
                 if line.__class__ is int:  # a dropped line (its number)
                     dropped_from = dropped_from if dropped == line - 1 else line
                     dropped = number = line
@@ -132,201 +130,8 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None,
         stats.last_line = dropped_from - 1 if dropped == number else number
 
 
-def _body_lines(body: str, number: int, other: OtherLayouts, stats: ReadStats,
-                ) -> Iterator[Line | int]:
-    """The lines of ``body`` (the first is line ``number + 1``): a :class:`Line` each, or the
-    line's number for a line that is dropped."""
-    NESTED_FIRST, RKNN_STAMPED, THREADTIME_CHUNK, logcat_line = _grammar or _load_grammar()
-    streams = other.streams
-    for ids, level, tag, msg in THREADTIME_CHUNK.findall(body):
-        number += 1
-        if ids:  # threadtime: the hot path
-            key = streams.get(ids)
-            if key is None:
-                key = other.remember(ids)
-                stats.logcat_format = stats.logcat_format or "threadtime"
-            msg = msg.rstrip()
-            if msg and msg[0] in NESTED_FIRST or tag == "chatty":
-                line = logcat_line(number, msg, key, level, tag, stats)
-                yield number if line is None else line
-            else:
-                yield _new_line(Line, (number, msg, key, level, tag))
-        else:
-            s = msg.rstrip()
-            if (
-                s.startswith("RKNN: [", 2)
-                and other.long_entry is None
-                and (m := RKNN_STAMPED.match(s)) is not None
-            ):
-                # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
-                yield _new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
-                continue
-            line = other.line(number, s)
-            yield number if line is None else line
-
-
-_grammar: tuple[Any, ...] = ()
-"""The prefix grammar's hot names (:mod:`~rknnprof.inputs._prefixes`), imported on first use:
-its regular expressions are not compiled for ``--help``."""
-
-
-def _load_grammar() -> tuple[Any, ...]:
-    global _grammar
-    from rknnprof.inputs._prefixes import NESTED_FIRST, RKNN_STAMPED, THREADTIME_CHUNK, logcat_line
-
-    _grammar = (NESTED_FIRST, RKNN_STAMPED, THREADTIME_CHUNK, logcat_line)
-    return _grammar
-
-
-def _kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
-                stats: ReadStats) -> Iterator[Line]:
-    """The lines a skipper left inside a run it claimed, read as one body (decoded and cleaned
-    at once), then given their own numbers (also in the chatty examples they add)."""
-    numbers = [number for number, _ in kept]
-    body = clean(b"\n".join([raw for _, raw in kept]).decode("utf-8", "replace"))
-    assert body.count("\n") == len(kept) - 1  # cleaning neither adds nor removes line ends
-    chatty = len(stats.chatty)
-    for item in _body_lines(body, 0, other, stats):
-        if item.__class__ is not int:
-            yield _new_line(Line, (numbers[item.number - 1], *item[1:]))  # type: ignore[union-attr,index]  # a Line here
-    for k in range(chatty, len(stats.chatty)):
-        n, msg = stats.chatty[k]
-        stats.chatty[k] = (numbers[n - 1], msg)
-
-
-def line_reader(stats: ReadStats, other: OtherLayouts | None = None) -> ReadLine:
-    """The reader's reading of one raw UTF-8 line (no newline) as line ``number``: exactly what
-    :func:`read_lines` yields for it, outside a ``-v long`` entry (None: a dropped line)."""
-    from rknnprof.inputs._prefixes import OtherLayouts
-
-    layouts = OtherLayouts(stats) if other is None else other
-
-    def read_line(raw: bytes, number: int) -> Line | None:
-        text = clean(raw.decode("utf-8", "replace")[:MAX_LINE_CHARS])  # cut, then cleaned
-        for line in _body_lines(text, number - 1, layouts, stats):
-            return None if line.__class__ is int else line  # type: ignore[return-value]
-        return None
-
-    return read_line
-
-
-class _SkippingSource:
-    """The reads :func:`_bodies` asks for, with the runs a :class:`Skipper` claims taken out.
-
-    Skipping starts once the input is known to be UTF-8 (:meth:`start`) and stops for good at
-    the first carriage return (line ends other than ``\\n`` would make byte offsets and line
-    counts disagree). The data is read in large pieces (:data:`SKIP_READ_BYTES`); what is not
-    claimed is handed out in pieces of at most ``CHUNK_BYTES`` (so the line length cap works as
-    for plain reads), and a claim is made only at a line start, right after a handed-out newline.
-    """
-
-    def __init__(self, read: Callable[[int], bytes], skipper: Skipper, stats: ReadStats,
-                 other: OtherLayouts) -> None:
-        self.raw_read = read
-        self.skipper = skipper
-        self.read_line = line_reader(stats, other)
-        self.other = other
-        """The reader's layout state: no run is claimed inside a ``-v long`` entry (its lines
-        belong to the entry's stream, which the raw lines do not show)."""
-        self.buf = b""
-        self.pos = 0
-        """Where the data not handed out yet begins in ``buf``."""
-        self.eof = False
-        self.skipping = False
-        self.at_start = True
-        """``pos`` begins a line."""
-        self.number = 0
-        """Physical lines before ``pos``."""
-        self.next_run = -2
-        """Offset in ``buf`` of the next place a run may begin (-1: none, -2: not looked)."""
-        self.seen = -1
-        """The skipper's ``version`` when ``next_run`` was looked for."""
-
-    def start(self, encoding: str, head: bytes) -> bytes:
-        """After the first read: skip from now on if the input is UTF-8; returns what of the
-        head :func:`_bodies` decodes now (the head's complete lines; the rest goes to ``buf``)."""
-        if encoding != "utf-8" or b"\r" in head:
-            return head
-        cut = head.rfind(b"\n") + 1
-        self.skipping = True
-        self.number = head.count(b"\n", 0, cut)
-        self.buf = head[cut:]
-        return head[:cut]
-
-    def _fill(self) -> None:
-        data = self.raw_read(SKIP_READ_BYTES)
-        if not data:
-            self.eof = True
-        elif b"\r" in data:
-            self.skipping = False
-        if self.next_run >= 0:
-            self.next_run -= self.pos
-        else:
-            self.next_run = -2
-        self.buf = self.buf[self.pos:] + data
-        self.pos = 0
-
-    def _hand_out(self, end: int) -> bytes:
-        out, self.pos = self.buf[self.pos:end], end
-        self.number += out.count(b"\n")
-        self.at_start = out.endswith(b"\n")
-        if self.next_run != -1 and self.next_run < end:
-            self.next_run = -2
-        return out
-
-    def read(self, size: int) -> bytes | Claimed:  # noqa: ARG002 - pieces are sized here
-        while True:
-            buf, pos = self.buf, self.pos
-            if not self.skipping:
-                if pos < len(buf):
-                    return self._hand_out(min(len(buf), pos + CHUNK_BYTES))
-                return self.raw_read(CHUNK_BYTES)
-            if pos >= len(buf):
-                if self.eof:
-                    return b""
-                self._fill()
-                continue
-            if not self.at_start:
-                cut = buf.find(b"\n", pos, pos + CHUNK_BYTES)
-                if cut < 0 and len(buf) - pos < CHUNK_BYTES and not self.eof:
-                    self._fill()
-                    continue
-                return self._hand_out(min(len(buf), pos + CHUNK_BYTES) if cut < 0 else cut + 1)
-            if self.next_run == -2 or self.next_run == -1 and self.seen != self.skipper.version:
-                self.seen = self.skipper.version
-                self.next_run = self.skipper.find(buf, pos)
-            if self.next_run == pos and self.other.long_entry is None:
-                claimed = self.skipper.claim(buf, pos, self.number + 1, self.eof, self.read_line)
-                if claimed == NEED_MORE and not self.eof and len(buf) - pos < MAX_RUN_BYTES:
-                    self._fill()
-                    continue
-                self.next_run = -2
-                if isinstance(claimed, Claimed):
-                    self.pos = claimed.end
-                    self.number += claimed.lines
-                    return claimed
-                cut = buf.find(b"\n", pos)  # declined: its first line is read as usual
-                if cut >= 0:
-                    return self._hand_out(min(cut + 1, pos + CHUNK_BYTES))
-                self.at_start = False
-                continue
-            end = self.next_run if self.next_run > pos else buf.rfind(b"\n", pos) + 1
-            if end <= pos:  # no complete line: a long one goes out in pieces, as it comes
-                if not self.eof and len(buf) - pos < CHUNK_BYTES:
-                    self._fill()
-                    continue
-                end = len(buf)
-            return self._hand_out(min(end, pos + CHUNK_BYTES))
-
-
-SKIP_READ_BYTES = 1 << 18
-"""Size of the reads made while a skipper is in use (the claims are checked in memory)."""
-MAX_RUN_BYTES = 16 << 20
-"""A run that is not complete within this much data is declined (read line by line)."""
-
-
 def _bodies(read: Callable[[int], bytes | Claimed], stats: ReadStats,
-            source: _SkippingSource | None = None) -> Iterator[str | Claimed]:
+            source: SkippingSource | None = None) -> Iterator[str | Claimed]:
     """Decode and split the input; yield, per read, the text of the lines it completed, joined
     by ``\n`` (separators normalised; form feeds, NULs and ANSI escapes removed; over-long lines
     cut). A body of n newlines holds n + 1 lines. The runs ``source`` claims are passed on as

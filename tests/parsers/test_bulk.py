@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rknnprof import api
-from rknnprof.inputs import lines as reader
+from rknnprof.inputs import skipping
 from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import RankingEvent, TableEvent
@@ -204,7 +204,7 @@ def test_frames_cut_by_read_boundaries(logcat: bytes, size: int,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Reads smaller than a frame: the claim asks for more data and gets it."""
     want = _read(logcat, False, monkeypatch)
-    monkeypatch.setattr(reader, "SKIP_READ_BYTES", size)
+    monkeypatch.setattr(skipping, "SKIP_READ_BYTES", size)
     assert _read(logcat, True, monkeypatch) == want
 
 
@@ -337,3 +337,28 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
     monkeypatch.setattr(bulk_others.OtherLines, "hand_back", counting)
     _same(data, monkeypatch)
     assert passed_over > 50  # the benchmark's noise, mostly
+
+
+def test_the_readers_counts_are_the_exact_paths(logcat: bytes) -> None:
+    """What the reader counts besides the lines (squashed-lines notes and their first
+    examples, line totals, the layout) is the same when the skipper hands lines back to it."""
+    from dataclasses import asdict
+
+    from rknnprof.inputs.records import ReadStats
+
+    def stats_of(data: bytes, bulk: bool) -> dict[str, object]:
+        stats = ReadStats()
+        skipper = FrameSkipper() if bulk else None
+        for _ in scan(read_lines(io.BytesIO(data), stats, skipper), None, skipper):
+            pass
+        return asdict(stats)
+
+    # chatty notes inside most frames, more of them than the examples kept
+    lines = logcat.split(b"\n")
+    note = b"11-30 10:00:00.004   561   602 I chatty  : uid=1000(system) Binder:561_2 identical "
+    data = b"\n".join(line + (b"\n" + note + str(i).encode() + b" lines" if i % 20 == 7 else b"")
+                      for i, line in enumerate(lines))
+    exact = stats_of(data, False)
+    assert exact["chatty_count"] > 150 and len(exact["chatty"]) == 100  # type: ignore[arg-type]
+    assert stats_of(data, True) == exact
+    assert _claims(data) > data.count(TITLE) // 2

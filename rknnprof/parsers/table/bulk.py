@@ -234,21 +234,22 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     count = index[-1] + 1  # physical lines in the run
     if not run.isascii() and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
         return None
-    shapes = list(map(bytes.translate, mine, repeat(SHAPE)))
     p = t.prefix
     if not t.fixed_raw and not _learn_fixed(t, mine, number, index, read_line):
         return None
-    # the rows' and ranking rows' prefixes are in their remembered raw shapes
+    # the fixed lines' messages are the template's, their prefixes of its shape (the rows' and
+    # ranking rows' prefixes are in their remembered raw shapes)
     fixed = list(map(mine.__getitem__, t.fixed))
+    heads = [mine[i][:p] for i in t.checked]
     if list(map(len, fixed)) != t.fixed_lengths or not all(
-            map(bytes.startswith, fixed, t.fixed_raw, repeat(p))) or not all(
-            map(bytes.startswith, map(shapes.__getitem__, t.checked), repeat(t.prefix_shape))):
+            map(bytes.startswith, fixed, t.fixed_raw, repeat(p))) or any(
+            map(t.prefix_shape.__ne__, map(bytes.translate, heads, repeat(SHAPE)))):
         return None
-    times = _rows(t, mine, shapes, number, index, read_line)
+    times = _rows(t, mine, number, index, read_line)
     if times is None:
         return None
     total = _total(t, mine[t.total])
-    ranking = ranking_total(t, mine, shapes, number, index, read_line)
+    ranking = ranking_total(t, mine, number, index, read_line)
     if total is None or ranking is None:
         return None
     kept: tuple[tuple[int, bytes], ...] = ()
@@ -301,11 +302,11 @@ def _learn_fixed(t: Template, mine: list[bytes], number: int, index: Sequence[in
     return True
 
 
-def _rows(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
-          index: Sequence[int], read_line: ReadLine) -> tuple[float | None, ...] | None:
+def _rows(t: Template, mine: list[bytes], number: int, index: Sequence[int],
+          read_line: ReadLine) -> tuple[float | None, ...] | None:
     """The rows' times, when every row repeats the template's row (see the module doc)."""
     rows = mine[t.rows.start:t.rows.stop]
-    keys = shapes[t.rows.start:t.rows.stop]
+    keys = list(map(bytes.translate, rows, repeat(SHAPE)))
     seen = t.rows_seen
     plans = list(map(seen.get, keys))
     if None in plans:

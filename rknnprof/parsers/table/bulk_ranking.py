@@ -14,7 +14,7 @@ from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, stat_of
-from rknnprof.parsers.table.bulk_template import MAX_SHAPES, Template, same_line
+from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule
 
@@ -26,22 +26,23 @@ MARGIN = 1e-6
 """How far inside a ranking tolerance a value must be for a frame to be read in bulk."""
 
 
-def ranking_total(t: Template, mine: list[bytes], shapes: list[bytes], number: int,
-                  index: Sequence[int], read_line: ReadLine) -> tuple[OpTypeStat | None] | None:
+def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[int],
+                  read_line: ReadLine) -> tuple[OpTypeStat | None] | None:
     """``(the ranking's Total stat or None,)`` when its rows are complete rows, each op type once,
     and the checks the ranking block makes of the values pass (with :data:`MARGIN`); else
     None (the frame is read line by line)."""
     slots = t.rank_slots
-    if not t.ranks_seen.issuperset(map(shapes.__getitem__, slots)):
-        for i in slots:
-            if shapes[i] not in t.ranks_seen:
+    shapes = list(map(bytes.translate, map(mine.__getitem__, slots), repeat(SHAPE)))
+    if not t.ranks_seen.issuperset(shapes):
+        for i, shape in zip(slots, shapes):
+            if shape not in t.ranks_seen:
                 line = read_line(mine[i], number + index[i])
                 if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
                         or not plain_row(line.text, t.columns)):
                     return None
                 if len(t.ranks_seen) >= MAX_SHAPES:
                     t.ranks_seen.clear()
-                t.ranks_seen.add(shapes[i])
+                t.ranks_seen.add(shape)
     p = t.prefix
     width = 1 + len(t.columns)
     # the values' "%" signs dropped first: from an op type too, which can only make two op

@@ -1,0 +1,187 @@
+"""The reads of an input a :class:`~rknnprof.inputs.claims.Skipper` takes runs of lines out of
+(the bulk path for repeated frames), and the reading of the lines it hands back inside them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, grammar, line_reader, new_line
+from rknnprof.inputs.claims import NEED_MORE, Claimed, Skipper
+from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
+from rknnprof.inputs.sanitize import clean
+
+if TYPE_CHECKING:
+    from rknnprof.inputs._prefixes import OtherLayouts
+
+CHUNK_BYTES = MAX_LINE_CHARS - 4
+"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
+Kept below the cap so that only the line straddling two reads can exceed it."""
+
+
+class SkippingSource:
+    """The reads :func:`_bodies` asks for, with the runs a :class:`Skipper` claims taken out.
+
+    Skipping starts once the input is known to be UTF-8 (:meth:`start`) and stops for good at
+    the first carriage return (line ends other than ``\\n`` would make byte offsets and line
+    counts disagree). The data is read in large pieces (:data:`SKIP_READ_BYTES`); what is not
+    claimed is handed out in pieces of at most ``CHUNK_BYTES`` (so the line length cap works as
+    for plain reads), and a claim is made only at a line start, right after a handed-out newline.
+    """
+
+    def __init__(self, read: Callable[[int], bytes], skipper: Skipper, stats: ReadStats,
+                 other: OtherLayouts) -> None:
+        self.raw_read = read
+        self.skipper = skipper
+        self.read_line = line_reader(stats, other)
+        self.other = other
+        """The reader's layout state: no run is claimed inside a ``-v long`` entry (its lines
+        belong to the entry's stream, which the raw lines do not show)."""
+        self.buf = b""
+        self.pos = 0
+        """Where the data not handed out yet begins in ``buf``."""
+        self.eof = False
+        self.skipping = False
+        self.at_start = True
+        """``pos`` begins a line."""
+        self.number = 0
+        """Physical lines before ``pos``."""
+        self.next_run = -2
+        """Offset in ``buf`` of the next place a run may begin (-1: none, -2: not looked)."""
+        self.seen = -1
+        """The skipper's ``version`` when ``next_run`` was looked for."""
+
+    def start(self, encoding: str, head: bytes) -> bytes:
+        """After the first read: skip from now on if the input is UTF-8; returns what of the
+        head :func:`_bodies` decodes now (the head's complete lines; the rest goes to ``buf``)."""
+        if encoding != "utf-8" or b"\r" in head:
+            return head
+        cut = head.rfind(b"\n") + 1
+        self.skipping = True
+        self.number = head.count(b"\n", 0, cut)
+        self.buf = head[cut:]
+        return head[:cut]
+
+    def _fill(self) -> None:
+        data = self.raw_read(SKIP_READ_BYTES)
+        if not data:
+            self.eof = True
+        elif b"\r" in data:
+            self.skipping = False
+        if self.next_run >= 0:
+            self.next_run -= self.pos
+        else:
+            self.next_run = -2
+        self.buf = self.buf[self.pos:] + data
+        self.pos = 0
+
+    def _hand_out(self, end: int) -> bytes:
+        out, self.pos = self.buf[self.pos:end], end
+        self.number += out.count(b"\n")
+        self.at_start = out.endswith(b"\n")
+        if self.next_run != -1 and self.next_run < end:
+            self.next_run = -2
+        return out
+
+    def read(self, size: int) -> bytes | Claimed:  # noqa: ARG002 - pieces are sized here
+        while True:
+            buf, pos = self.buf, self.pos
+            if not self.skipping:
+                if pos < len(buf):
+                    return self._hand_out(min(len(buf), pos + CHUNK_BYTES))
+                return self.raw_read(CHUNK_BYTES)
+            if pos >= len(buf):
+                if self.eof:
+                    return b""
+                self._fill()
+                continue
+            if not self.at_start:
+                cut = buf.find(b"\n", pos, pos + CHUNK_BYTES)
+                if cut < 0 and len(buf) - pos < CHUNK_BYTES and not self.eof:
+                    self._fill()
+                    continue
+                return self._hand_out(min(len(buf), pos + CHUNK_BYTES) if cut < 0 else cut + 1)
+            if self.next_run == -2 or self.next_run == -1 and self.seen != self.skipper.version:
+                self.seen = self.skipper.version
+                self.next_run = self.skipper.find(buf, pos)
+            if self.next_run == pos and self.other.long_entry is None:
+                claimed = self.skipper.claim(buf, pos, self.number + 1, self.eof, self.read_line)
+                if claimed == NEED_MORE and not self.eof and len(buf) - pos < MAX_RUN_BYTES:
+                    self._fill()
+                    continue
+                self.next_run = -2
+                if isinstance(claimed, Claimed):
+                    self.pos = claimed.end
+                    self.number += claimed.lines
+                    return claimed
+                cut = buf.find(b"\n", pos)  # declined: its first line is read as usual
+                if cut >= 0:
+                    return self._hand_out(min(cut + 1, pos + CHUNK_BYTES))
+                self.at_start = False
+                continue
+            end = self.next_run if self.next_run > pos else buf.rfind(b"\n", pos) + 1
+            if end <= pos:  # no complete line: a long one goes out in pieces, as it comes
+                if not self.eof and len(buf) - pos < CHUNK_BYTES:
+                    self._fill()
+                    continue
+                end = len(buf)
+            return self._hand_out(min(end, pos + CHUNK_BYTES))
+
+
+SKIP_READ_BYTES = 1 << 18
+"""Size of the reads made while a skipper is in use (the claims are checked in memory)."""
+MAX_RUN_BYTES = 16 << 20
+"""A run that is not complete within this much data is declined (read line by line)."""
+
+
+STAMP_BYTES = 18
+"""A threadtime time stamp (``MM-DD HH:MM:SS.mmm``): its digits are read as digits, not kept."""
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
+                stats: ReadStats) -> Iterator[Line]:
+    """The lines a skipper left inside a run it claimed, in order, each read as usual. A logcat
+    threadtime line whose ids come after a plain time stamp reads the same as any line of the
+    same bytes after a stamp of the same shape: its reading (a Line's fields, or the message
+    of a ``chatty`` note dropped and counted) is remembered (bounded, ``other.kept``) and
+    given the next such line its own number. Other streams' messages repeat inside every
+    frame of a capture."""
+    memo = other.kept
+    for number, raw in kept:
+        key = (raw[:STAMP_BYTES].translate(_DIGITS), raw[STAMP_BYTES:])
+        reading = memo.get(key)
+        if reading is None:
+            line, reading = _read_kept(raw, number, other, stats)
+            if reading is not None:
+                if len(memo) >= 4096:
+                    memo.clear()
+                memo[key] = reading
+            if line is not None:
+                yield line
+        elif reading.__class__ is tuple:
+            yield new_line(Line, (number, *reading))
+        else:  # a chatty note (its message)
+            stats.chatty_count += 1
+            if len(stats.chatty) < KEEP_EXAMPLES:
+                stats.chatty.append((number, reading))  # type: ignore[arg-type]  # the message
+
+
+def _read_kept(raw: bytes, number: int, other: OtherLayouts, stats: ReadStats,
+               ) -> tuple[Line | None, tuple[Any, ...] | str | None]:
+    """One kept line read as usual: its Line (None: dropped), and its reading when it is a
+    threadtime line whose ids come after a plain time stamp (else None)."""
+    text = clean(raw.decode("utf-8", "replace"))
+    _, _, THREADTIME_CHUNK, _ = grammar()
+    m = THREADTIME_CHUNK.match(text)
+    plain = m is not None and bool(m.group(1)) and m.start(1) >= STAMP_BYTES and \
+        raw[:STAMP_BYTES].isascii()
+    chatty = stats.chatty_count
+    for item in body_lines(text, number - 1, other, stats):
+        if item.__class__ is not int:
+            line: Line = item  # type: ignore[assignment]  # not a dropped line's number
+            return line, (line.text, line.stream, line.level, line.tag) if plain else None
+    if not plain or stats.chatty_count != chatty + 1:
+        return None, None
+    kept = stats.chatty and stats.chatty[-1][0] == number  # (else no room for examples)
+    return None, stats.chatty[-1][1] if kept else ""
