@@ -66,8 +66,11 @@ class Progress:
         for event in events:
             if isinstance(event, TableEvent) and event.measured and event.layers:
                 self.frames += 1
-                times = [x for x in event.row_times if x is not None]
-                self.last_frame_us = event.reported_total_time_us or (sum(times) if times else None)
+                last = event.reported_total_time_us
+                if not last:  # the rows' sum, when the table prints no total
+                    times = [x for x in event.row_times if x is not None]
+                    last = sum(times) if times else None
+                self.last_frame_us = last
                 self._show()
             yield event
 
@@ -101,7 +104,7 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
     skipper = FrameSkipper() if BULK else None  # repeated frames in bulk: parsers/table/bulk.py
     lines = read_lines(stream, stats, skipper)
     events = scan(lines, name, skipper)
-    if progress is not None:
+    if progress is not None and progress.enabled:  # (not on a pipe or a file: nothing to show)
         events = progress.count(events)
     try:
         for event in events:
