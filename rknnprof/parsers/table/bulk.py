@@ -348,7 +348,10 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
     p = t.prefix
 
     op, name, time = placed.op_type, placed.full_name, placed.time
-    op_part = raw[op.start + p:op.stop + p] if t.ops_plain else op.start + p
+    # (an op type as the template's own bytes object: the frames' check of every row's op
+    # type against the template's is then one identity test each)
+    op_part = t.op_types.get(raw[op.start + p:op.stop + p], b"") if t.ops_plain \
+        else op.start + p
     return (op_part, op.stop - op.start, name.start + p, name.stop - name.start,
             slice(time.start + p, time.stop + p))
 

@@ -89,6 +89,8 @@ class Template:
     ranks_seen: set[bytes] = field(default_factory=set)
     """Raw shapes of complete ranking rows."""
     names: tuple[tuple[bytes, ...], list[bytes]] = ((), [])
+    op_types: dict[bytes, bytes] = field(default_factory=dict)
+    """The template's op types, each to itself (see ``bulk._row_plan``)."""
     title_raw: bytes = b""
     """The title line's bytes after the prefix, as the first frame claimed has them."""
     title_refused: bool | None = None
@@ -137,8 +139,11 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
     template.checked = [*template.fixed, total]
     template.rank_slots = [*rank_range] if rank_total is None else [*rank_range, rank_total]
     template.total_keys = row_keys("Total", template.columns)
-    template.names = (tuple(op.encode() for op, _ in carried.names),
+    op_types: dict[bytes, bytes] = {}  # one bytes object per op type (see bulk._row_plan)
+    template.names = (tuple(op_types.setdefault(op.encode(), op.encode())
+                            for op, _ in carried.names),
                       [(name or "").encode() for _, name in carried.names])
+    template.op_types = op_types
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
     template.op_lengths = tuple(map(len, template.names[0]))
     template.name_lengths = tuple(map(len, template.names[1]))
