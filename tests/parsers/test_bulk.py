@@ -362,3 +362,32 @@ def test_the_readers_counts_are_the_exact_paths(logcat: bytes) -> None:
     assert exact["chatty_count"] > 150 and len(exact["chatty"]) == 100  # type: ignore[arg-type]
     assert stats_of(data, True) == exact
     assert _claims(data) > data.count(TITLE) // 2
+
+
+def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
+    """``ratios_fit`` skips the rounding of the shares unless a frame is within the rounding's
+    reach of the tolerance: its answer is always the one computed on the rounded shares."""
+    from operator import mul, sub, truediv
+
+    from rknnprof.parsers.table.bulk_ranking import MARGIN, ratios_fit
+
+    def on_shares(ratios: list[float], times: list[float], denominator: float) -> bool:
+        shares = [round(r / 100, 6) for r in ratios]
+        return max(abs(mul(100, s) - truediv(mul(100, t), denominator))
+                   for s, t in zip(shares, times)) <= 0.05 - MARGIN
+
+    rng = random.Random(5)
+    near = 0
+    for _ in range(20000):
+        times = [float(rng.randint(0, 20000)) for _ in range(rng.randint(1, 9))]
+        denominator = sum(times) or 1.0
+        # ratios printed with 1 to 4 decimals, pushed to about the tolerance on one row
+        ratios = [round(100 * t / denominator, rng.randint(1, 4)) for t in times]
+        k = rng.randrange(len(ratios))
+        ratios[k] = round(100 * times[k] / denominator + rng.uniform(-0.0502, 0.0502),
+                          rng.randint(1, 6))
+        want = on_shares(ratios, times, denominator)
+        near += abs(max(map(abs, map(sub, ratios, (100 * t / denominator for t in times))))
+                    - 0.05) < 5e-5
+        assert ratios_fit(ratios, times, denominator) is want, (ratios, times)
+    assert near > 10  # the narrow band where the rounding decides was met

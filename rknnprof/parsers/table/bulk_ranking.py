@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 MARGIN = 1e-6
 """How far inside a ranking tolerance a value must be for a frame to be read in bulk."""
+_ROUNDING = 5e-5 + 1e-9
+"""How far a printed ratio (percent) can be from 100x the share kept for it (rounded to 6
+digits of a fraction), float error included."""
 
 
 def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[int],
@@ -61,7 +64,7 @@ def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[i
     limit = 0.5 - MARGIN  # ranking.TIME_TOLERANCE_US
     if max(map(abs, map(sub, map(add, map(add, cpu, gpu), npu), tot))) > limit:
         return None  # CPU + GPU + NPU against TotalTime, row by row
-    shares = list(map(round, map(truediv, cols["ratio"], repeat(100)), repeat(6)))
+    ratios = cols["ratio"]
     total: OpTypeStat | None = None
     if t.rank_total is not None:
         total_tokens = mine[t.rank_total][p:].split()
@@ -83,16 +86,28 @@ def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[i
         top = max(tot)
         if not top > 0:
             return (None,)  # no row has a time: no ratio is checked
-        share = shares[tot.index(top)]
+        share = round(ratios[tot.index(top)] / 100, 6)
         denominator = top / share if share else 0.0
         if not denominator:
             return (None,)
-    # TimeRatio against TotalTime, as RankingBlock._check_ratios computes it (in C here; rows
-    # with no time, which it skips, are held to it too: stricter, never looser)
-    expected = map(truediv, map(mul, repeat(100), tot), repeat(denominator))
-    if max(map(abs, map(sub, map(mul, repeat(100), shares), expected))) > 0.05 - MARGIN:
-        return None  # RATIO_TOLERANCE_PCT
-    return (total,)
+    return (total,) if ratios_fit(ratios, tot, denominator) else None
+
+
+def ratios_fit(ratios: list[float], times: list[float], denominator: float) -> bool:
+    """TimeRatio against TotalTime, as ``RankingBlock._check_ratios`` computes it on the shares
+    it keeps (the ratio / 100 rounded to 6 digits: in percent, within 5e-5 of the ratio), with
+    :data:`MARGIN`. Rows with no time, which it skips, are held to it too: stricter, never
+    looser. The printed ratios are checked first (in C); only a frame within 5e-5 of the
+    tolerance on either side is checked on the rounded shares."""
+    limit = 0.05 - MARGIN  # RATIO_TOLERANCE_PCT
+    expected = list(map(truediv, map(mul, repeat(100), times), repeat(denominator)))
+    off = max(map(abs, map(sub, ratios, expected)))
+    if off > limit + _ROUNDING:
+        return False
+    if off <= limit - _ROUNDING:
+        return True
+    shares = map(round, map(truediv, ratios, repeat(100)), repeat(6))
+    return bool(max(map(abs, map(sub, map(mul, repeat(100), shares), expected))) <= limit)
 
 
 class LazyStats(Lazy[OpTypeStat]):
