@@ -143,10 +143,10 @@ def kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
                 stats: ReadStats) -> Iterator[Line]:
     """The lines a skipper left inside a run it claimed, in order, each read as usual. A logcat
     threadtime line whose ids come after a plain time stamp reads the same as any line of the
-    same bytes after a stamp of the same shape: its reading (a Line's fields, or the message
-    of a ``chatty`` note dropped and counted) is remembered (bounded, ``other.kept``) and
-    given the next such line its own number. Other streams' messages repeat inside every
-    frame of a capture."""
+    same bytes after a stamp of the same shape (the stamp's digits are matched as digits and
+    never kept): its reading (a Line's fields, or the message of a ``chatty`` note, dropped and
+    counted) is remembered (bounded, ``other.kept``), and the next line of that shape and those
+    bytes gets it, with its own number. Other processes' messages repeat in every frame."""
     memo = other.kept
     for number, raw in kept:
         key = (raw[:STAMP_BYTES].translate(_DIGITS), raw[STAMP_BYTES:])
