@@ -99,8 +99,8 @@ def grid_lines(specs: list[Spec], rows: list[list[Text]], width: int) -> list[Te
     (None: they do not, rich shrinks them). Each column is as wide as its widest cell within
     its bounds, each cell cut with an ellipsis and justified: what rich's ``Table`` does for
     columns that fit, at a fraction of its cost (it measures and renders every cell through
-    a padding renderable: 40 us a cell, about a tenth of ``analyze``'s terminal report).
-    ``tests/reporters/test_reporters_table.py`` holds the two to the same characters and
+    a padding renderable: 40 µs a cell, about a tenth of ``analyze``'s terminal report).
+    ``tests/reporters/test_table_grid.py`` holds the two to the same characters and
     styles."""
     last = len(specs) - 1
     widths: list[int] = []
