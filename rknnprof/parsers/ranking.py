@@ -5,31 +5,38 @@ columns are read by name (a missing CPUTime is derived as Total - NPU - GPU, and
 
 Speed (a capture holds one ranking table per inference): a row's values are checked by one
 regex over the values joined by spaces, not one per value, and converted with ``map(float)``.
+What one line is (titles, header cells, values, the row tests the bulk path shares) is in
+:mod:`~rknnprof.parsers.ranking_lines`.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.failure_catalogue import match as known_failure
-from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule, to_float
+from rknnprof.parsers.ranking_lines import (
+    HEADER_NAMES,
+    HEADER_RE,
+    VALUE_RE,
+    VALUES_RE,
+    cut_header,
+    damaged_header,
+    has_title,
+    header_columns,
+    refuses,
+    row_keys,
+    row_like,
+    stat_of,
+)
+from rknnprof.parsers.table.tokens import is_rule, to_float
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
     from rknnprof.inputs.lines import Line
 
-_TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
-_HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
-_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
-_VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
-"""Values joined by single spaces, each a _VALUE_RE (for ``fullmatch``)."""
 _DEFAULT_COLUMNS = {
     6: ["calls", "cpu", "gpu", "npu", "total", "ratio"],  # 2.x
     5: ["calls", "cpu", "npu", "total", "ratio"],  # 1.5
@@ -38,94 +45,6 @@ _DEFAULT_COLUMNS = {
 RATIO_TOLERANCE_PCT = 0.05
 """TimeRatio is printed with 1 or 2 decimals: allow that rounding, in percentage points."""
 TIME_TOLERANCE_US = 0.5
-_ALIASES = {
-    "callnumber": "calls", "cputime(us)": "cpu", "gputime(us)": "gpu",
-    "nputime(us)": "npu", "totaltime(us)": "total", "timeratio(%)": "ratio",
-}
-
-
-def stat_of(op: str, v: dict[str, float], calls_above: Callable[[], int]) -> OpTypeStat:
-    """The :class:`OpTypeStat` of a row with values ``v`` (by column key); ``calls_above``: the
-    calls of the rows read before it, which a row without CallNumber (the Total row) counts."""
-    total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
-    cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
-    return OpTypeStat(
-        op_type=op,
-        calls=int(v["calls"]) if "calls" in v else calls_above(),
-        cpu_time_us=tidy_number(cpu),
-        npu_time_us=tidy_number(v.get("npu", 0.0)),
-        total_time_us=tidy_number(total),
-        gpu_time_us=tidy_number(v.get("gpu", 0.0)),
-        share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
-    )
-
-
-def row_keys(op: str, columns: Sequence[str]) -> list[str]:
-    """The columns a row of ``op`` has values for (the Total row: no CallNumber, no ratio)."""
-    return [k for k in columns if k not in ("calls", "ratio")] if op == "Total" else list(columns)
-
-
-def plain_row(text: str, columns: Sequence[str]) -> bool:
-    """Whether a :class:`RankingBlock` with ``columns``, no pasted prefix and no row pending
-    reads the line ``text`` as one complete row (a stat, or the Total row) without a skipped
-    row: the test the bulk reader (``parsers/table/bulk.py``) makes once per line shape. Values
-    are not checked against each other here (that is :meth:`RankingBlock.close`'s)."""
-    s = text.strip()
-    if not s or is_rule(s) or _has_title(s):
-        return False
-    tokens = text.split()
-    if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
-        return False
-    op, values = tokens[0], tokens[1:]
-    if op != "Total" and 0 < len(values) < len(columns):
-        return False  # _short: held as a row cut short
-    if len(values) != len(row_keys(op, columns)) or _VALUES_RE.fullmatch(" ".join(values)) is None:
-        return False
-    return all(len(v) <= MAX_DIGITS for v in values)  # to_float's bounds, with room
-
-
-def refuses(text: str, has_rows: bool, ready: bool,
-             tokens_of: Callable[[str], list[str]] = str.split) -> bool:
-    """What :meth:`RankingBlock.refuses` says of ``text`` for a block that has rows
-    (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
-    row as the block does. Mirrors the first tests of :meth:`RankingBlock.feed`."""
-    s = text.strip()
-    if not s or is_rule(s):
-        return False
-    if _has_title(s):
-        return has_rows
-    if not ready:
-        return False
-    tokens = tokens_of(text)
-    if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
-        return not _row_like(tokens)
-    return False
-
-
-def _has_title(text: str) -> bool:
-    return _TITLES[0] in text or _TITLES[1] in text  # not any(): this runs on every line
-
-
-@lru_cache(maxsize=256)
-def _header_columns(text: str) -> tuple[str, ...]:
-    """Canonical column keys after OpType; ``...`` columns are dropped (they hold no values)."""
-    start = text.index("OpType") + len("OpType")
-    rest = re.sub(r"(Call|CPU|GPU|NPU|Total|Time)\s+(Number|Time|Ratio)", r"\1\2", text[start:])
-    keys = []
-    for word in rest.split():
-        if set(word) == {"."}:
-            continue
-        keys.append(_alias(word))
-    return tuple(keys)
-
-
-def _alias(word: str) -> str:
-    """The canonical key of a header cell; a cut cell (``TimeRatio(%``) still names its column."""
-    lower = word.lower()
-    for name, key in _ALIASES.items():
-        if lower == name or lower.startswith(name.split("(")[0]) and len(lower) > 6:
-            return key
-    return word
 
 
 class RankingBlock(Block):
@@ -148,11 +67,11 @@ class RankingBlock(Block):
         """A row cut short (too few values), waiting for its continuation."""
         self.intruder: int | None = None
         """Line of a foreign line read while ``pending`` waited (spliced into the row)."""
-        if _HEADER_RE.search(line.text):
+        if HEADER_RE.search(line.text):
             self._header(line)
 
     def _header(self, line: Line) -> None:
-        self.columns = list(_header_columns(line.text))  # cached: every frame prints it
+        self.columns = list(header_columns(line.text))  # cached: every frame prints it
         self.prefix_len = line.text.index("OpType")
         if "..." in line.text:
             self.notes.append((line.number, "ranking header has elided columns (`...`)"))
@@ -176,8 +95,8 @@ class RankingBlock(Block):
         op, values = tokens[0], tokens[1:]
         keys = row_keys(op, self.columns)
         joined = " ".join(values)  # tokens hold no blanks: one fullmatch checks every value
-        if len(values) != len(keys) or values and _VALUES_RE.fullmatch(joined) is None:
-            bad = next((v for v in values if not _VALUE_RE.match(v)), None)
+        if len(values) != len(keys) or values and VALUES_RE.fullmatch(joined) is None:
+            bad = next((v for v in values if not VALUE_RE.match(v)), None)
             why = (f"{bad!r} is not a number" if bad is not None
                    else f"{len(values)} values for {len(keys)} columns")
             self.skipped.append(SkippedRow(line.number, " ".join(tokens)[:200], why))
@@ -209,15 +128,15 @@ class RankingBlock(Block):
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
-        if not s or is_rule(s) or _has_title(s):
-            if self.stats and _has_title(s):
+        if not s or is_rule(s) or has_title(s):
+            if self.stats and has_title(s):
                 return False  # the next table's title
             self.last_line = line.number
             return True
         if self.columns is None:
-            if _HEADER_RE.search(line.text) or _damaged_header(line.text):
+            if HEADER_RE.search(line.text) or damaged_header(line.text):
                 self._header(line)
-            elif _cut_header(line.text):
+            elif cut_header(line.text):
                 self.notes.append((line.number, f"ranking header cut short: {s!r}"))
             elif not self._headerless(line):
                 return False
@@ -227,8 +146,8 @@ class RankingBlock(Block):
         if self.pending is not None and self._splice(line, tokens):
             self.last_line = line.number
             return True
-        if len(tokens) < 2 or not _VALUE_RE.match(tokens[1]) or _VALUE_RE.match(tokens[0]):
-            if not _row_like(tokens):
+        if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+            if not row_like(tokens):
                 return False
         if self._short(tokens):
             self.pending = (line, tokens)
@@ -242,7 +161,7 @@ class RankingBlock(Block):
         assert self.columns is not None
         values = tokens[1:]
         return (tokens[0] != "Total" and 0 < len(values) < len(self.columns)
-                and all(_VALUE_RE.match(v) for v in values))
+                and all(VALUE_RE.match(v) for v in values))
 
     def _splice(self, line: Line, tokens: list[str]) -> bool:
         """With a row cut short pending: rejoin it with this line when the two make one row
@@ -250,7 +169,7 @@ class RankingBlock(Block):
         (it is warned about) and let this line be read as usual (False)."""
         assert self.pending is not None and self.columns is not None
         first, head = self.pending
-        if tokens and all(_VALUE_RE.match(t) for t in tokens) and (
+        if tokens and all(VALUE_RE.match(t) for t in tokens) and (
                 len(head) - 1 + len(tokens) == len(self.columns)):
             self.pending = None
             if self.intruder is not None:
@@ -260,7 +179,7 @@ class RankingBlock(Block):
             self.intruder = None
             self._row(first, head + tokens)
             return True
-        if self.intruder is None and not _row_like(tokens) and known_failure(line.text) is None:
+        if self.intruder is None and not row_like(tokens) and known_failure(line.text) is None:
             self.intruder = line.number
             return True
         self._drop_pending()
@@ -278,13 +197,13 @@ class RankingBlock(Block):
         """Rows after the title without a header line: assume the columns from the row width."""
         tokens = line.text.split()
         columns = _DEFAULT_COLUMNS.get(len(tokens) - 1)
-        if columns is None or _VALUE_RE.match(tokens[0]) or not all(
-                _VALUE_RE.match(tok) for tok in tokens[1:]):
+        if columns is None or VALUE_RE.match(tokens[0]) or not all(
+                VALUE_RE.match(tok) for tok in tokens[1:]):
             return False
         self.columns = list(columns)
         self.notes.append((line.number, (
             "ranking rows without a header line: assumed the columns OpType "
-            + " ".join(_HEADER_NAMES[c] for c in columns))))
+            + " ".join(HEADER_NAMES[c] for c in columns))))
         self._row(line, tokens)
         return True
 
@@ -337,35 +256,6 @@ class RankingBlock(Block):
         )]
 
 
-_HEADER_NAMES = {"calls": "CallNumber", "cpu": "CPUTime(us)", "gpu": "GPUTime(us)",
-                 "npu": "NPUTime(us)", "total": "TotalTime(us)", "ratio": "TimeRatio(%)"}
-
-
-_FULL_HEADERS = ("OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
-                 "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)")
-
-
-def _cut_header(text: str) -> bool:
-    """The start of a ranking header, cut before its columns (the rows then get the default
-    columns for their width)."""
-    words = " ".join(text.split())
-    return bool(words) and any(full.startswith(words) for full in _FULL_HEADERS)
-
-
-def _damaged_header(text: str) -> bool:
-    """A header whose cells were moved (``OpType CPUTime(us) CallNumber ...``): still read by
-    name. Only asked after a ranking title, before any row."""
-    return "OpType" in text and not any(ch.isdigit() for ch in text.replace(
-        "(us)", "").replace("(%)", ""))
-
-
-def _row_like(tokens: list[str]) -> bool:
-    """A damaged ranking row (a letter in a number, swapped cells): mostly numbers after one
-    word. Kept as a skipped row instead of ending the table silently."""
-    numbers = sum(1 for tok in tokens if _VALUE_RE.match(tok))
-    return len(tokens) >= 4 and numbers >= 3 and numbers >= len(tokens) // 2
-
-
 class RankingParser(BlockParser):
     family: ClassVar[str] = "toolkit2-ranking"
     detection: ClassVar[str] = (
@@ -375,6 +265,6 @@ class RankingParser(BlockParser):
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
-        if _has_title(text) or ("OpType" in text and _HEADER_RE.search(text)):
+        if has_title(text) or ("OpType" in text and HEADER_RE.search(text)):
             return RankingBlock(line)
         return None

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
-from rknnprof.parsers.ranking import RankingBlock, plain_row, refuses, stat_of
+from rknnprof.parsers.ranking import RankingBlock
+from rknnprof.parsers.ranking_lines import plain_row, refuses, stat_of
 from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
-from rknnprof.parsers.ranking import RankingBlock, row_keys
+from rknnprof.parsers.ranking import RankingBlock
+from rknnprof.parsers.ranking_lines import row_keys
 from rknnprof.parsers.table.columns import TITLE
 from rknnprof.parsers.table.repeat import Carried, RepeatedLayers
 

@@ -1,0 +1,134 @@
+"""One line of an operator ranking table (:mod:`rknnprof.parsers.ranking`): its titles, header
+cells and values, and the tests of a line that the ranking block and the bulk path for repeated
+frames (:mod:`rknnprof.parsers.table.bulk_ranking`) share, so that both read a line alike."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rknnprof.model import OpTypeStat, tidy_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
+HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
+VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
+"""Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
+_ALIASES = {
+    "callnumber": "calls", "cputime(us)": "cpu", "gputime(us)": "gpu",
+    "nputime(us)": "npu", "totaltime(us)": "total", "timeratio(%)": "ratio",
+}
+HEADER_NAMES = {"calls": "CallNumber", "cpu": "CPUTime(us)", "gpu": "GPUTime(us)",
+                "npu": "NPUTime(us)", "total": "TotalTime(us)", "ratio": "TimeRatio(%)"}
+_FULL_HEADERS = ("OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
+                 "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)")
+
+
+def cut_header(text: str) -> bool:
+    """The start of a ranking header, cut before its columns (the rows then get the default
+    columns for their width)."""
+    words = " ".join(text.split())
+    return bool(words) and any(full.startswith(words) for full in _FULL_HEADERS)
+
+
+def damaged_header(text: str) -> bool:
+    """A header whose cells were moved (``OpType CPUTime(us) CallNumber ...``): still read by
+    name. Only asked after a ranking title, before any row."""
+    return "OpType" in text and not any(ch.isdigit() for ch in text.replace(
+        "(us)", "").replace("(%)", ""))
+
+
+def row_like(tokens: list[str]) -> bool:
+    """A damaged ranking row (a letter in a number, swapped cells): mostly numbers after one
+    word. Kept as a skipped row instead of ending the table silently."""
+    numbers = sum(1 for tok in tokens if VALUE_RE.match(tok))
+    return len(tokens) >= 4 and numbers >= 3 and numbers >= len(tokens) // 2
+
+
+def stat_of(op: str, v: dict[str, float], calls_above: Callable[[], int]) -> OpTypeStat:
+    """The :class:`OpTypeStat` of a row with values ``v`` (by column key); ``calls_above``: the
+    calls of the rows read before it, which a row without CallNumber (the Total row) counts."""
+    total = v.get("total", v.get("cpu", 0.0) + v.get("gpu", 0.0) + v.get("npu", 0.0))
+    cpu = v["cpu"] if "cpu" in v else max(0.0, total - v.get("npu", 0.0) - v.get("gpu", 0.0))
+    return OpTypeStat(
+        op_type=op,
+        calls=int(v["calls"]) if "calls" in v else calls_above(),
+        cpu_time_us=tidy_number(cpu),
+        npu_time_us=tidy_number(v.get("npu", 0.0)),
+        total_time_us=tidy_number(total),
+        gpu_time_us=tidy_number(v.get("gpu", 0.0)),
+        share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
+    )
+
+
+def row_keys(op: str, columns: Sequence[str]) -> list[str]:
+    """The columns a row of ``op`` has values for (the Total row: no CallNumber, no ratio)."""
+    return [k for k in columns if k not in ("calls", "ratio")] if op == "Total" else list(columns)
+
+
+def plain_row(text: str, columns: Sequence[str]) -> bool:
+    """Whether a ranking block with ``columns``, no pasted prefix and no row pending reads the
+    line ``text`` as one complete row (a stat, or the Total row) without a skipped row: the
+    test the bulk path (``parsers/table/bulk_ranking.py``) makes once per line shape. Values
+    are not checked against each other here (that is the block's ``close``)."""
+    s = text.strip()
+    if not s or is_rule(s) or has_title(s):
+        return False
+    tokens = text.split()
+    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+        return False
+    op, values = tokens[0], tokens[1:]
+    if op != "Total" and 0 < len(values) < len(columns):
+        return False  # _short: held as a row cut short
+    if len(values) != len(row_keys(op, columns)) or VALUES_RE.fullmatch(" ".join(values)) is None:
+        return False
+    return all(len(v) <= MAX_DIGITS for v in values)  # to_float's bounds, with room
+
+
+def refuses(text: str, has_rows: bool, ready: bool,
+             tokens_of: Callable[[str], list[str]] = str.split) -> bool:
+    """What ``RankingBlock.refuses`` says of ``text`` for a block that has rows
+    (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
+    row as the block does. Mirrors the first tests of ``RankingBlock.feed``."""
+    s = text.strip()
+    if not s or is_rule(s):
+        return False
+    if has_title(s):
+        return has_rows
+    if not ready:
+        return False
+    tokens = tokens_of(text)
+    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+        return not row_like(tokens)
+    return False
+
+
+def has_title(text: str) -> bool:
+    return TITLES[0] in text or TITLES[1] in text  # not any(): this runs on every line
+
+
+@lru_cache(maxsize=256)
+def header_columns(text: str) -> tuple[str, ...]:
+    """Canonical column keys after OpType; ``...`` columns are dropped (they hold no values)."""
+    start = text.index("OpType") + len("OpType")
+    rest = re.sub(r"(Call|CPU|GPU|NPU|Total|Time)\s+(Number|Time|Ratio)", r"\1\2", text[start:])
+    keys = []
+    for word in rest.split():
+        if set(word) == {"."}:
+            continue
+        keys.append(_alias(word))
+    return tuple(keys)
+
+
+def _alias(word: str) -> str:
+    """The canonical key of a header cell; a cut cell (``TimeRatio(%``) still names its column."""
+    lower = word.lower()
+    for name, key in _ALIASES.items():
+        if lower == name or lower.startswith(name.split("(")[0]) and len(lower) > 6:
+            return key
+    return word
