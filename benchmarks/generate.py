@@ -66,15 +66,27 @@ def table(layers: int = 100, seed: int = 0, jitter: float = 0.0) -> list[str]:
         t = max(0, round(t0 * (1 + rng.uniform(-jitter, jitter))))
         total += t
         calls, cpu, npu = by_op.get(op, (0, 0, 0))
-        by_op[op] = (calls + 1, cpu + (t if target == "CPU" else 0), npu + (t if target == "NPU" else 0))
+        by_op[op] = (
+            calls + 1,
+            cpu + (t if target == "CPU" else 0),
+            npu + (t if target == "NPU" else 0),
+        )
         rows.append(_row(i, op, dtype, target, t, rng))
     out = [RULE, f"{'Network Layer Information Table':^222}", RULE, HEADER, RULE, *rows, RULE]
-    out += [f"Total Operator Elapsed Per Frame Time(us): {total}",
-            "Total Memory Read/Write Per Frame Size(KB): 123456.78", RULE]
+    out += [
+        f"Total Operator Elapsed Per Frame Time(us): {total}",
+        "Total Memory Read/Write Per Frame Size(KB): 123456.78",
+        RULE,
+    ]
     r = "-" * 99
-    out += [r, f"{'Operator Time Consuming Ranking Table':^99}", r,
-            f"{'OpType':<19}{'CallNumber':<13}{'CPUTime(us)':<13}{'GPUTime(us)':<13}"
-            f"{'NPUTime(us)':<13}{'TotalTime(us)':<15}{'TimeRatio(%)':<14}", r]
+    out += [
+        r,
+        f"{'Operator Time Consuming Ranking Table':^99}",
+        r,
+        f"{'OpType':<19}{'CallNumber':<13}{'CPUTime(us)':<13}{'GPUTime(us)':<13}"
+        f"{'NPUTime(us)':<13}{'TotalTime(us)':<15}{'TimeRatio(%)':<14}",
+        r,
+    ]
     for op, (calls, cpu, npu) in sorted(by_op.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
         ratio = f"{100 * (cpu + npu) / total:.2f}%" if total else "0.00%"
         out.append(f"{op:<19}{calls:<13}{cpu:<13}{0:<13}{npu:<13}{cpu + npu:<15}{ratio:<14}")
@@ -92,8 +104,9 @@ NOISE = [
 ]
 
 
-def logcat_capture(path: Path, size_mb: float, layers: int = 100, seed: int = 0,
-                   layout: str = "threadtime") -> int:
+def logcat_capture(
+    path: Path, size_mb: float, layers: int = 100, seed: int = 0, layout: str = "threadtime"
+) -> int:
     """Write a capture of about ``size_mb`` MB; return the number of frames. ``layout``:
     ``threadtime`` (logcat, with noise from other tags) or ``rknn`` (the runtime's own
     ``D RKNN: [hh:mm:ss.mmm] `` lines, as on a board's console: no other tags)."""

@@ -41,7 +41,7 @@ ENV = {**os.environ, "PYTHONPATH": str(HERE.parent) + os.pathsep + os.environ.ge
 def write_long_line(path: Path, size_mb: float) -> None:
     """A table, a line of ``size_mb`` MB without a newline, the table again."""
     table = "\n".join(generate.table(60)) + "\n"
-    piece = ("1    Conv  INT8  NPU  (1,3,640,640),(16,3,3,3),(16)  164250/921600/921600  " * 64)
+    piece = "1    Conv  INT8  NPU  (1,3,640,640),(16,3,3,3),(16)  164250/921600/921600  " * 64
     chunk = piece.encode()
     left = int(size_mb * 1_000_000)
     with open(path, "wb") as f:
@@ -57,8 +57,13 @@ def measure(cmd: list[str], feed: Path | None = None, feed_mb: float = 0) -> dic
     """Run ``cmd``; stdout discarded, stderr to a file; peak RSS of the child (MB)."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if feed_mb else subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=err, env=ENV)
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE if feed_mb else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=ENV,
+        )
         if feed_mb:
             _stream_capture(proc.stdin, feed_mb)  # type: ignore[arg-type]
         _, status, usage = os.wait4(proc.pid, 0)
@@ -66,8 +71,13 @@ def measure(cmd: list[str], feed: Path | None = None, feed_mb: float = 0) -> dic
         elapsed = time.perf_counter() - start
         err.seek(0)
         stderr = err.read().decode(errors="replace").splitlines()
-    return {"rss_mb": usage.ru_maxrss / 1024, "seconds": elapsed, "exit": proc.returncode,
-            "stderr_lines": len(stderr), "last_stderr": stderr[-1][:160] if stderr else ""}
+    return {
+        "rss_mb": usage.ru_maxrss / 1024,
+        "seconds": elapsed,
+        "exit": proc.returncode,
+        "stderr_lines": len(stderr),
+        "last_stderr": stderr[-1][:160] if stderr else "",
+    }
 
 
 def _stream_capture(pipe, size_mb: float) -> None:
@@ -93,7 +103,9 @@ def main() -> int:
     parser.add_argument("--capture-mb", type=float, default=1000)
     parser.add_argument("--limit-mb", type=float, default=200)
     parser.add_argument("--dir", type=Path, default=None, help="where to write the inputs")
-    parser.add_argument("--skip", action="append", default=[], choices=["long-line", "capture", "pipe"])
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=["long-line", "capture", "pipe"]
+    )
     args = parser.parse_args()
 
     work = Path(args.dir or tempfile.mkdtemp(prefix="rknnprof-mem-"))
@@ -109,19 +121,24 @@ def main() -> int:
     if "capture" not in args.skip:
         path = work / "capture.log"
         frames = generate.logcat_capture(path, args.capture_mb)
-        results.append((f"capture {args.capture_mb:g} MB ({frames} frames)",
-                        measure([*CMD, str(path)])))
+        results.append(
+            (f"capture {args.capture_mb:g} MB ({frames} frames)", measure([*CMD, str(path)]))
+        )
         path.unlink()
     if "pipe" not in args.skip:
-        results.append((f"pipe {args.capture_mb:g} MB on stdin",
-                        measure([*CMD, "-"], feed_mb=args.capture_mb)))
+        results.append(
+            (f"pipe {args.capture_mb:g} MB on stdin", measure([*CMD, "-"], feed_mb=args.capture_mb))
+        )
     failed = False
     for name, r in results:
         over = r["rss_mb"] > args.limit_mb or r["exit"] not in (0,)
         failed |= over
-        print(f"{name:<40} peak RSS {r['rss_mb']:7.1f} MB  {r['seconds']:7.1f} s  exit {r['exit']}"
-              f"  {'OVER' if over else 'ok'}  ({r['stderr_lines']} stderr lines; last: "
-              f"{r['last_stderr']!r})", flush=True)
+        print(
+            f"{name:<40} peak RSS {r['rss_mb']:7.1f} MB  {r['seconds']:7.1f} s  exit {r['exit']}"
+            f"  {'OVER' if over else 'ok'}  ({r['stderr_lines']} stderr lines; last: "
+            f"{r['last_stderr']!r})",
+            flush=True,
+        )
     return 1 if failed else 0
 
 

@@ -69,8 +69,9 @@ class Run:
         start = time.perf_counter()
         source = open(stdin, "rb") if stdin is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
-            proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, env=ENV)
+            proc = subprocess.Popen(
+                cmd, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV
+            )
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             _, status, usage = os.wait4(proc.pid, 0)
         finally:
@@ -87,8 +88,9 @@ class Run:
 class Paired:
     """A floor and a command run alternately ``repeat`` times each, after one warm-up each."""
 
-    def __init__(self, floor: list[str], cmd: list[str], repeat: int,
-                 stdin: Path | None = None) -> None:
+    def __init__(
+        self, floor: list[str], cmd: list[str], repeat: int, stdin: Path | None = None
+    ) -> None:
         Run(floor)
         Run(cmd, stdin)
         self.floor: list[Run] = []
@@ -123,17 +125,23 @@ class Table:
         cpu, wall = Paired.median(runs)
         print(f"{'  floor: ' + label:<44} {ms(cpu, wall):>26}", flush=True)
 
-    def figure(self, name: str, value: str, ratio: float, rate: float | None = None,
-               note: str = "") -> None:
+    def figure(
+        self, name: str, value: str, ratio: float, rate: float | None = None, note: str = ""
+    ) -> None:
         bound, min_rate = TARGETS.get(name, (None, None))
-        target = "" if bound is None else f"<= {bound}" + (f", >= {min_rate:.0f} MB/s"
-                                                          if min_rate else "")
+        target = (
+            ""
+            if bound is None
+            else f"<= {bound}" + (f", >= {min_rate:.0f} MB/s" if min_rate else "")
+        )
         ok = bound is None or ratio <= bound and (min_rate is None or (rate or 0) >= min_rate)
         verdict = "" if self.quick or bound is None else "ok" if ok else "MISSED"
         if not ok and not self.quick:
             self.missed.append(name)
-        print(f"{name:<44} {value:>26}   ratio {ratio:6.2f}   {target:<20} {verdict} {note}",
-              flush=True)
+        print(
+            f"{name:<44} {value:>26}   ratio {ratio:6.2f}   {target:<20} {verdict} {note}",
+            flush=True,
+        )
 
 
 def ms(cpu: float, wall: float) -> str:
@@ -150,11 +158,14 @@ def capture(path: Path, size_mb: float, layout: str = "threadtime") -> Path:
 def startup(out: Table, tmp: Path, repeat: int) -> None:
     log = tmp / f"table{LAYERS}.txt"
     log.write_text("\n".join(generate.table(LAYERS)) + "\n")
-    cases = [("startup: rknnprof --help", [*RKNNPROF, "--help"]),
-             (f"startup: analyze {LAYERS}-layer table", [*RKNNPROF, "analyze", str(log), "-f",
-                                                          "table"]),
-             (f"startup: analyze -f json {LAYERS}-layer", [*RKNNPROF, "analyze", str(log), "-f",
-                                                           "json"])]
+    cases = [
+        ("startup: rknnprof --help", [*RKNNPROF, "--help"]),
+        (f"startup: analyze {LAYERS}-layer table", [*RKNNPROF, "analyze", str(log), "-f", "table"]),
+        (
+            f"startup: analyze -f json {LAYERS}-layer",
+            [*RKNNPROF, "analyze", str(log), "-f", "json"],
+        ),
+    ]
     for name, cmd in cases:
         pair = Paired(IMPORT_FLOOR, cmd, repeat)
         out.floor('python -c "import click, rich.console"', pair.floor)
@@ -162,9 +173,11 @@ def startup(out: Table, tmp: Path, repeat: int) -> None:
 
 
 def throughput(out: Table, logcat: Path, rknn: Path, repeat: int) -> None:
-    cases = [("throughput: logcat -f json", logcat, False),
-             ("throughput: D RKNN: lines -f json", rknn, False),
-             ("throughput: logcat on stdin", logcat, True)]
+    cases = [
+        ("throughput: logcat -f json", logcat, False),
+        ("throughput: D RKNN: lines -f json", rknn, False),
+        ("throughput: logcat on stdin", logcat, True),
+    ]
     for name, path, on_stdin in cases:
         size_mb = path.stat().st_size / 1e6
         loop = [PY, "-c", f"for _ in open({str(path)!r}, 'rb'): pass"]
@@ -191,24 +204,41 @@ def memory(out: Table, tmp: Path, logcat: Path, sizes: tuple[float, float, float
         paths[big] = capture(tmp / f"capture{big:g}.log", big)
     for fmt in ("json", "trace"):
         peaks = {mb: peak_mib(path, fmt) for mb, path in paths.items()}
-        out.figure(f"memory: {medium:g} MB / {small:g} MB, -f {fmt}", f"{peaks[medium]:.0f} MiB",
-                   peaks[medium] / peaks[small])
+        out.figure(
+            f"memory: {medium:g} MB / {small:g} MB, -f {fmt}",
+            f"{peaks[medium]:.0f} MiB",
+            peaks[medium] / peaks[small],
+        )
         if big is not None:
-            out.figure(f"memory: 1 GB / 100 MB, -f {fmt}", f"{peaks[big]:.0f} MiB",
-                       peaks[big] / peaks[medium])
+            out.figure(
+                f"memory: 1 GB / 100 MB, -f {fmt}",
+                f"{peaks[big]:.0f} MiB",
+                peaks[big] / peaks[medium],
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="rknnprof benchmarks")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--full", action="store_true", help="include the 1 GB capture")
-    parser.add_argument("--quick", action="store_true",
-                        help="tiny inputs, one run each, no verdicts (checks the harness)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny inputs, one run each, no verdicts (checks the harness)",
+    )
     parser.add_argument("--size-mb", type=float, default=60.0, help="throughput capture size")
-    parser.add_argument("--only", choices=("startup", "throughput", "memory"), action="append",
-                        help="run only these parts (repeatable)")
-    parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="keep the generated captures in DIR and reuse them next time")
+    parser.add_argument(
+        "--only",
+        choices=("startup", "throughput", "memory"),
+        action="append",
+        help="run only these parts (repeatable)",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="keep the generated captures in DIR and reuse them next time",
+    )
     args = parser.parse_args()
     if args.quick:
         args.repeat, args.size_mb, args.full = 1, 0.3, False

@@ -20,8 +20,20 @@ _EXPORTS: dict[str, str] = {
     "load": "rknnprof.api",
     "to_frame": "rknnprof.analysis.dataframe",
     **dict.fromkeys(
-        ("Bound", "BoundBasis", "Finding", "Layer", "OpTypeStat", "Profile", "Report",
-         "ReportWarning", "Severity", "SkippedRow", "Target", "Versions"),
+        (
+            "Bound",
+            "BoundBasis",
+            "Finding",
+            "Layer",
+            "OpTypeStat",
+            "Profile",
+            "Report",
+            "ReportWarning",
+            "Severity",
+            "SkippedRow",
+            "Target",
+            "Versions",
+        ),
         "rknnprof.model",
     ),
 }

@@ -94,8 +94,9 @@ BULK = True
 """Read repeated frames in bulk (:mod:`rknnprof.parsers.table.bulk`); the tests compare the two."""
 
 
-def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
-                 progress: Progress | None = None) -> Assembly:
+def parse_stream(
+    stream: BinaryIO, name: str, *, interruptible: bool = False, progress: Progress | None = None
+) -> Assembly:
     """Parse one binary stream into profiles (not yet analysed), warnings and leftovers.
 
     ``progress`` (live pipes) sees every event as it is found."""
@@ -112,17 +113,25 @@ def parse_stream(stream: BinaryIO, name: str, *, interruptible: bool = False,
     except KeyboardInterrupt:
         if not interruptible:
             raise
-        assembler.warnings.append(ReportWarning(name, None, "interrupted: the report covers "
-                                                "what was read before Ctrl-C"))
+        assembler.warnings.append(
+            ReportWarning(name, None, "interrupted: the report covers what was read before Ctrl-C")
+        )
     finally:
         lines.close()  # sets stats.last_line also when reading stopped early
         if progress is not None:
             progress.finish()
     if stats.chatty_count:
         first = stats.chatty[0][0] if stats.chatty else None
-        assembler.warnings.append(ReportWarning(name, first, (
-            f"logd squashed {stats.chatty_count} run(s) of identical lines (`chatty`): "
-            "repeated table rows may be missing")))
+        assembler.warnings.append(
+            ReportWarning(
+                name,
+                first,
+                (
+                    f"logd squashed {stats.chatty_count} run(s) of identical lines (`chatty`): "
+                    "repeated table rows may be missing"
+                ),
+            )
+        )
     return replace(assembler.finish(), lines=stats.last_line)
 
 
@@ -135,11 +144,21 @@ def parse_live_stdin() -> Assembly:
 
     source = InterruptibleInput(sys.stdin.buffer)
     with source.armed():
-        assembly = parse_stream(source, STDIN_NAME, interruptible=True,  # type: ignore[arg-type]  # reads like a BinaryIO (iteration, read1)
-                                progress=Progress())
+        # the source reads like a BinaryIO (iteration, read1)
+        assembly = parse_stream(
+            source,  # type: ignore[arg-type]
+            STDIN_NAME,
+            interruptible=True,
+            progress=Progress(),
+        )
     if source.interrupted:
-        assembly.warnings.append(ReportWarning(STDIN_NAME, None, (
-            "interrupted (Ctrl-C): the report covers what was read before it")))
+        assembly.warnings.append(
+            ReportWarning(
+                STDIN_NAME,
+                None,
+                ("interrupted (Ctrl-C): the report covers what was read before it"),
+            )
+        )
     return assembly
 
 
@@ -180,8 +199,10 @@ def no_data_message(assembly: Assembly) -> str:
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
-        return (f"no RKNN profile data in {assembly.lines} line(s) (no per-layer table, ranking, "
-                "totals or benchmark output)")
+        return (
+            f"no RKNN profile data in {assembly.lines} line(s) (no per-layer table, ranking, "
+            "totals or benchmark output)"
+        )
     if len(assembly.found) == 1:
         kind, detail = assembly.found[0]
         return f"{kind} only{f' ({detail})' if detail else ''}, no per-layer table"
@@ -208,14 +229,16 @@ def finish_profile(
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
-    profile, warnings = analyze_profile(profile, platform=resolved, bound_ratio=bound_ratio,
-                                        rw_share=rw_share)
+    profile, warnings = analyze_profile(
+        profile, platform=resolved, bound_ratio=bound_ratio, rw_share=rw_share
+    )
     if rules:
         context = RuleContext(platform=resolved, options=dict(rule_options or {}))
         chosen = None if rules is True else rules
         findings = run_rules(profile, context, chosen)
-        profile = replace(profile, findings=findings,
-                          potential_saving_us=potential_saving_us(findings, profile))
+        profile = replace(
+            profile, findings=findings, potential_saving_us=potential_saving_us(findings, profile)
+        )
     return profile, warnings
 
 
@@ -242,9 +265,14 @@ def analyze(
         if not assembly.profiles:
             empty.append((STDIN_NAME if path == STDIN else path, assembly))
         for parsed in assembly.profiles:
-            profile, extra = finish_profile(parsed, platform=platform, bound_ratio=bound_ratio,
-                                            rw_share=rw_share, rule_options=rule_options,
-                                            rules=rules)
+            profile, extra = finish_profile(
+                parsed,
+                platform=platform,
+                bound_ratio=bound_ratio,
+                rw_share=rw_share,
+                rule_options=rule_options,
+                rules=rules,
+            )
             profiles.append(profile)
             warnings.extend(extra)
     failures = tuple(f for _, assembly in empty for f in assembly.failures)
@@ -270,8 +298,9 @@ def load(
 
     Use :func:`analyze` to keep the warnings. Raises :class:`NoProfileDataError` like it.
     """
-    report = analyze(path_or_paths, platform=platform, bound_ratio=bound_ratio,
-                     rw_share=rw_share, rules=rules)
+    report = analyze(
+        path_or_paths, platform=platform, bound_ratio=bound_ratio, rw_share=rw_share, rules=rules
+    )
     return list(report.profiles)
 
 

@@ -30,8 +30,18 @@ from rknnprof.errors import InputError
 SCHEMA_VERSION = 1
 """The ``schema_version`` written, and the only one the reader accepts."""
 
-PROFILE_ORDER = ("source", "format", "measured", "platform", "versions", "frames",
-                 "total_time_us", "reported_total_time_us", "layers", "findings")
+PROFILE_ORDER = (
+    "source",
+    "format",
+    "measured",
+    "platform",
+    "versions",
+    "frames",
+    "total_time_us",
+    "reported_total_time_us",
+    "layers",
+    "findings",
+)
 """The contract's first profile keys, in order."""
 
 WRITTEN_PROPERTIES: dict[type, tuple[str, ...]] = {model.Profile: ("total_time_us",)}
@@ -65,9 +75,14 @@ def to_jsonable(value: Any) -> Any:
         return value
     fields = _written_fields(cls)
     if fields is not None:
-        return {name: (_pairs_object(getattr(value, name)) if as_object
-                       else to_jsonable(getattr(value, name)))
-                for name, as_object in fields}
+        return {
+            name: (
+                _pairs_object(getattr(value, name))
+                if as_object
+                else to_jsonable(getattr(value, name))
+            )
+            for name, as_object in fields
+        }
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple | list):
@@ -131,8 +146,7 @@ def contract() -> dict[str, dict[str, str | None]]:
             objects[cls.__name__] = {k: keys[k] for k in (*PROFILE_ORDER, *keys)}
 
     visit(model.Report)
-    objects["Report"] = {"schema_version": None, "rknnprof_version": None,
-                         **objects["Report"]}
+    objects["Report"] = {"schema_version": None, "rknnprof_version": None, **objects["Report"]}
     return objects
 
 
@@ -219,8 +233,10 @@ def _convert(tp: Any, value: object, path: str, where: str) -> Any:
             return tuple(_convert(args[0], v, path, f"{where}[{i}]") for i, v in enumerate(value))
         if len(args) != len(value):
             raise InputError(f"{where}: expected {len(args)} items, got {len(value)}", path)
-        return tuple(_convert(a, v, path, f"{where}[{i}]")
-                     for i, (a, v) in enumerate(zip(args, value, strict=True)))
+        return tuple(
+            _convert(a, v, path, f"{where}[{i}]")
+            for i, (a, v) in enumerate(zip(args, value, strict=True))
+        )
     if dataclasses.is_dataclass(tp):
         return _build(tp, value, path, where)  # type: ignore[arg-type]  # tp is a field's type: a class, not an instance
     if isinstance(tp, type) and issubclass(tp, Enum):

@@ -39,11 +39,25 @@ class Net:
         self.rows: list[dict] = []
         self.rng = random.Random(seed)
 
-    def add(self, op: str, name: str, inputs: list[tuple[int, ...]], out: tuple[int, ...],
-            *, target: str = "NPU", dtype: str = "INT8", k: int = 0, cin: int = 0,
-            cout: int = 0, groups: int = 1, more_out: bool = False, cpu_us: int = 0) -> None:
+    def add(
+        self,
+        op: str,
+        name: str,
+        inputs: list[tuple[int, ...]],
+        out: tuple[int, ...],
+        *,
+        target: str = "NPU",
+        dtype: str = "INT8",
+        k: int = 0,
+        cin: int = 0,
+        cout: int = 0,
+        groups: int = 1,
+        more_out: bool = False,
+        cpu_us: int = 0,
+    ) -> None:
         in_bytes = sum(math.prod(s) for s in inputs[:1] if op.startswith("Conv")) or sum(
-            math.prod(s) for s in inputs)
+            math.prod(s) for s in inputs
+        )
         w_bytes = sum(math.prod(s) for s in inputs[1:]) if op.startswith("Conv") else 0
         out_bytes = math.prod(out) * (3 if more_out else 1)
         rw = (in_bytes + w_bytes + out_bytes) / 1024
@@ -63,17 +77,39 @@ class Net:
             ddr = npu = 0
             time = round(rw * 1024 / 6.5e3 * jitter + 12)
             mac = None
-        self.rows.append({"op": op, "dtype": dtype, "target": target, "inputs": inputs,
-                          "out": out, "ddr": ddr, "npu": npu, "time": time, "mac": mac,
-                          "rw": rw, "name": name, "more_out": more_out})
+        self.rows.append(
+            {
+                "op": op,
+                "dtype": dtype,
+                "target": target,
+                "inputs": inputs,
+                "out": out,
+                "ddr": ddr,
+                "npu": npu,
+                "time": time,
+                "mac": mac,
+                "rw": rw,
+                "name": name,
+                "more_out": more_out,
+            }
+        )
 
-    def conv(self, name: str, x: tuple[int, ...], cout: int, k: int, s: int = 1,
-             op: str = "ConvExSwish", groups: int = 1) -> tuple[int, ...]:
+    def conv(
+        self,
+        name: str,
+        x: tuple[int, ...],
+        cout: int,
+        k: int,
+        s: int = 1,
+        op: str = "ConvExSwish",
+        groups: int = 1,
+    ) -> tuple[int, ...]:
         n, c, h, w = x
         out = (n, cout, h // s, w // s)
         weight = (cout, c // groups, k, k)
-        self.add(op, f"Conv:{name}", [x, weight, (cout,)], out, k=k, cin=c, cout=cout,
-                 groups=groups)
+        self.add(
+            op, f"Conv:{name}", [x, weight, (cout,)], out, k=k, cin=c, cout=cout, groups=groups
+        )
         return out
 
 
@@ -124,8 +160,14 @@ def yolov5s(seed: int = 5, cpu_resize_us: int = 1873) -> Net:
     x = c3(13, cat, 256, 1, False)
     h14 = net.conv("/model.14/conv/Conv", x, 128, 1)
     up = (1, 128, 80, 80)
-    net.add("Resize", "Resize:/model.15/Resize", [h14, (0,), (4,)], up, target="CPU",
-            cpu_us=cpu_resize_us)
+    net.add(
+        "Resize",
+        "Resize:/model.15/Resize",
+        [h14, (0,), (4,)],
+        up,
+        target="CPU",
+        cpu_us=cpu_resize_us,
+    )
     cat = (1, 256, 80, 80)
     net.add("Concat", "Concat:/model.16/Concat", [up, p3], cat)
     out80 = c3(17, cat, 128, 1, False)
@@ -163,7 +205,8 @@ def table_2x(net: Net) -> list[str]:
     lines.append(
         f"{'ID':<5}{'OpType':<19}{'DataType':<9}{'Target':<7}{'InputShape':<41}{'OutputShape':<23}"
         f"{'Cycles(DDR/NPU/Total)':<25}{'Time(us)':<13}{'MacUsage(%)':<21}{'WorkLoad(0/1/2)':<21}"
-        f"{'RW(KB)':<13}{'FullName':<16}")
+        f"{'RW(KB)':<13}{'FullName':<16}"
+    )
     lines.append(rule)
     total = 0
     rw_total = 0.0
@@ -177,11 +220,16 @@ def table_2x(net: Net) -> list[str]:
         rw = round(r["rw"])
         lines.append(
             f"{i:<5}{r['op']:<19}{r['dtype']:<9}{r['target']:<7}{_shapes(r['inputs']):<41}"
-            f"{out:<23}{cyc:<25}{r['time']:<13}{mac:<21}{work:<21}{rw:<13}{r['name']:<16}")
+            f"{out:<23}{cyc:<25}{r['time']:<13}{mac:<21}{work:<21}{rw:<13}{r['name']:<16}"
+        )
         total += r["time"]
         rw_total += r["rw"]
-    lines += [rule, f"Total Operator Elapsed Per Frame Time(us): {total}",
-              f"Total Memory Read/Write Per Frame Size(KB): {rw_total:.2f}", rule]
+    lines += [
+        rule,
+        f"Total Operator Elapsed Per Frame Time(us): {total}",
+        f"Total Memory Read/Write Per Frame Size(KB): {rw_total:.2f}",
+        rule,
+    ]
     lines += ranking_2x(net, total)
     return lines
 
@@ -191,16 +239,24 @@ def _by_op(net: Net) -> list[tuple[str, int, int, int]]:
     for r in net.rows:
         calls, cpu, npu = acc.get(r["op"], [0, 0, 0])
         on_cpu = r["target"] == "CPU"
-        acc[r["op"]] = [calls + 1, cpu + (r["time"] if on_cpu else 0),
-                        npu + (0 if on_cpu else r["time"])]
+        acc[r["op"]] = [
+            calls + 1,
+            cpu + (r["time"] if on_cpu else 0),
+            npu + (0 if on_cpu else r["time"]),
+        ]
     return sorted(((op, *v) for op, v in acc.items()), key=lambda t: -(t[2] + t[3]))
 
 
 def ranking_2x(net: Net, total: int) -> list[str]:
     rule = "-" * 99
-    lines = [rule, f"{' ' * 33}{'Operator Time Consuming Ranking Table':<49}",
-             rule, f"{'OpType':<19}{'CallNumber':<13}{'CPUTime(us)':<13}{'GPUTime(us)':<13}"
-             f"{'NPUTime(us)':<13}{'TotalTime(us)':<15}{'TimeRatio(%)':<14}", rule]
+    lines = [
+        rule,
+        f"{' ' * 33}{'Operator Time Consuming Ranking Table':<49}",
+        rule,
+        f"{'OpType':<19}{'CallNumber':<13}{'CPUTime(us)':<13}{'GPUTime(us)':<13}"
+        f"{'NPUTime(us)':<13}{'TotalTime(us)':<15}{'TimeRatio(%)':<14}",
+        rule,
+    ]
     cpu_sum = npu_sum = 0
     for op, calls, cpu, npu in _by_op(net):
         ratio = f"{100 * (cpu + npu) / total:.2f}%"
@@ -234,8 +290,9 @@ def write_loglevel4() -> None:
         clock += 140
         stamp = f"{clock // 3600000:02d}:{clock // 60000 % 60:02d}:{clock // 1000 % 60:02d}.{clock % 1000:03d}"
         out += [f"D RKNN: [{stamp}] {line}" for line in table_2x(net)]
-    (HERE / "yolov5s_rk3588_loglevel4_3frames.txt").write_text("\n".join(out) + "\n",
-                                                              encoding="utf-8")
+    (HERE / "yolov5s_rk3588_loglevel4_3frames.txt").write_text(
+        "\n".join(out) + "\n", encoding="utf-8"
+    )
 
 
 def mobilenetv2() -> Net:
@@ -245,8 +302,15 @@ def mobilenetv2() -> Net:
     net.rows[-1]["inputs"] = None
     x = net.conv("conv1", x, 32, 3, 2, op="ConvRelu")
     net.rows[-1]["dtype"] = "UINT8"
-    settings = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
-                (6, 160, 3, 2), (6, 320, 1, 1)]
+    settings = [
+        (1, 16, 1, 1),
+        (6, 24, 2, 2),
+        (6, 32, 3, 2),
+        (6, 64, 4, 2),
+        (6, 96, 3, 1),
+        (6, 160, 3, 2),
+        (6, 320, 1, 1),
+    ]
     block = 0
     for t, c, n, s in settings:
         for j in range(n):
@@ -255,8 +319,9 @@ def mobilenetv2() -> Net:
             y = x
             if t != 1:
                 y = net.conv(f"conv{block}_expand", y, cin * t, 1, op="ConvRelu")
-            y = net.conv(f"conv{block}_dwise", y, y[1], 3, s if j == 0 else 1, op="ConvRelu",
-                         groups=y[1])
+            y = net.conv(
+                f"conv{block}_dwise", y, y[1], 3, s if j == 0 else 1, op="ConvRelu", groups=y[1]
+            )
             residual = j > 0 and cin == c
             y = net.conv(f"conv{block}_linear", y, c, 1, op="ConvAdd" if residual else "Conv")
             x = y
@@ -273,14 +338,20 @@ def mobilenetv2() -> Net:
 def write_v15() -> None:
     net = mobilenetv2()
     rule = "=" * 115
-    lines = ["W eval_perf: The result of eval_perf is also saved to eval_perf.csv!", rule,
-             f"{'Performance':^70}", "        #### The performance result is just for debugging, ####",
-             "        #### may worse than actual performance!            ####", rule]
+    lines = [
+        "W eval_perf: The result of eval_perf is also saved to eval_perf.csv!",
+        rule,
+        f"{'Performance':^70}",
+        "        #### The performance result is just for debugging, ####",
+        "        #### may worse than actual performance!            ####",
+        rule,
+    ]
     lines.append(
         f"{'ID':<5}{'OpType':<17}{'DataType':<9}{'Target':<7}{'InputShape':<45}{'OutputShape':<23}"
         f"{'DDR Cycles':<15}{'NPU Cycles':<15}{'Total Cycles':<15}{'Time(us)':<15}{'MacUsage(%)':<15}"
         f"{'WorkLoad(0/1/2)-ImproveTherical':<39}{'Task Number':<15}{'Lut Number':<15}{'RW(KB)':<15}"
-        "FullName")
+        "FullName"
+    )
     total = 0
     for i, r in enumerate(net.rows, 1):
         on_cpu = r["target"] == "CPU"
@@ -288,10 +359,14 @@ def write_v15() -> None:
         work = "0.0%/0.0%/0.0% - Up:0.0%" if on_cpu else "100.0%/0.0%/0.0% - Up:0.0%"
         tasks = 0 if on_cpu else 1 + i % 3
         lut = 1 if r["op"] == "exSoftmax13" else 0
-        head = (f"{i:<5}{r['op']:<17}{r['dtype']:<9}{r['target']:<7}{_shapes(r['inputs']):<45}"
-                f"{_shapes([r['out']] if r['out'] else None):<23}{r['ddr']:<15}")
-        tail = (f"{r['npu']:<15}{max(r['ddr'], r['npu']):<15}{r['time']:<15}{mac:<15}{work:<39}"
-                f"{tasks:<15}{lut:<15}{r['rw']:<15.2f}")
+        head = (
+            f"{i:<5}{r['op']:<17}{r['dtype']:<9}{r['target']:<7}{_shapes(r['inputs']):<45}"
+            f"{_shapes([r['out']] if r['out'] else None):<23}{r['ddr']:<15}"
+        )
+        tail = (
+            f"{r['npu']:<15}{max(r['ddr'], r['npu']):<15}{r['time']:<15}{mac:<15}{work:<39}"
+            f"{tasks:<15}{lut:<15}{r['rw']:<15.2f}"
+        )
         if i == 23:  # broken after DDR Cycles, as in rknnrt 1.5.0 output
             lines += [head.rstrip(), tail + r["name"]]
         elif i == 2:  # printed without FullName
@@ -299,16 +374,21 @@ def write_v15() -> None:
         else:
             lines.append(head + tail + r["name"])
         total += r["time"]
-    lines += ["", f"Total Operator Elapsed Time(us): {total}", "Total Memory RW Amount(MB): 0",
-              "Operator Time-Consuming Ranking:",
-              f"{'OpType':<17}{'Call Number':<16}{'CPU Time(us)':<16}{'NPU Time(us)':<16}"
-              f"{'Total Time(us)':<18}Time Ratio(%)"]
+    lines += [
+        "",
+        f"Total Operator Elapsed Time(us): {total}",
+        "Total Memory RW Amount(MB): 0",
+        "Operator Time-Consuming Ranking:",
+        f"{'OpType':<17}{'Call Number':<16}{'CPU Time(us)':<16}{'NPU Time(us)':<16}"
+        f"{'Total Time(us)':<18}Time Ratio(%)",
+    ]
     for op, calls, cpu, npu in _by_op(net):
         ratio = round(100 * (cpu + npu) / total, 2)
         lines.append(f"{op:<17}{calls:<16}{cpu:<16}{npu:<16}{cpu + npu:<18}{ratio:g}")
     lines += ["", rule]
-    (HERE / "mobilenetv2_rk3588_eval_perf_v15.txt").write_text("\n".join(lines) + "\n",
-                                                               encoding="utf-8")
+    (HERE / "mobilenetv2_rk3588_eval_perf_v15.txt").write_text(
+        "\n".join(lines) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -14,9 +14,13 @@ SAMPLES = REPO / "sample_logs"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--fuzz-long", action="store_true", default=False,
-                     help="run the hypothesis fuzz suite (tests/fuzz) with many more examples "
-                          "(RKNNPROF_FUZZ_EXAMPLES overrides the count)")
+    parser.addoption(
+        "--fuzz-long",
+        action="store_true",
+        default=False,
+        help="run the hypothesis fuzz suite (tests/fuzz) with many more examples "
+        "(RKNNPROF_FUZZ_EXAMPLES overrides the count)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -24,9 +24,7 @@ def corpus_lines(path: Path) -> list[Line]:
     once it does)."""
     with path.open("rb") as handle:
         lines = list(read_lines(handle))
-    return [
-        line._replace(text=_RUNTIME_PREFIX.sub("", line.text, count=1)) for line in lines
-    ]
+    return [line._replace(text=_RUNTIME_PREFIX.sub("", line.text, count=1)) for line in lines]
 
 
 def run(parsers: BlockParser | Sequence[BlockParser], lines: Iterable[Line]) -> list:

@@ -36,11 +36,19 @@ def table(times: list[int], model: str = "m") -> list[str]:
         if i == 1:
             rows.append(layer_row(i, "InputOperator", time_us, f"InputOperator:{model}_in", "CPU"))
         elif i == len(times):
-            rows.append(layer_row(i, "OutputOperator", time_us, f"OutputOperator:{model}_out", "CPU"))
+            rows.append(
+                layer_row(i, "OutputOperator", time_us, f"OutputOperator:{model}_out", "CPU")
+            )
         else:
             rows.append(layer_row(i, "ConvRelu", time_us, f"Conv:/{model}/conv{i}/Conv"))
     return [
-        RULE, f"{'Network Layer Information Table':^222}", RULE, HEADER, RULE, *rows, RULE,
+        RULE,
+        f"{'Network Layer Information Table':^222}",
+        RULE,
+        HEADER,
+        RULE,
+        *rows,
+        RULE,
         f"Total Operator Elapsed Per Frame Time(us): {sum(times)}",
         "Total Memory Read/Write Per Frame Size(KB): 256.00",
         RULE,
@@ -52,7 +60,9 @@ def runtime_prefixed(lines: list[str], start_ms: int = 0) -> list[str]:
     out = []
     for n, text in enumerate(lines):
         ms = start_ms + n
-        out.append(f"D RKNN: [10:{(ms // 60000) % 60:02d}:{(ms // 1000) % 60:02d}.{ms % 1000:03d}] {text}")
+        out.append(
+            f"D RKNN: [10:{(ms // 60000) % 60:02d}:{(ms // 1000) % 60:02d}.{ms % 1000:03d}] {text}"
+        )
     return out
 
 

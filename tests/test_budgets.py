@@ -23,8 +23,9 @@ def L(id, op, t, name, target=Target.NPU, line=None):
 
 
 def P(*layers, **kw):
-    return Profile(source=SourceSpan("run.txt"), format="toolkit2-perf-table",
-                   layers=tuple(layers), **kw)
+    return Profile(
+        source=SourceSpan("run.txt"), format="toolkit2-perf-table", layers=tuple(layers), **kw
+    )
 
 
 BASE = P(
@@ -43,9 +44,11 @@ CURRENT = P(
     L(4, "Softmax", 500, "Softmax:/model.22/Softmax", Target.CPU, line=57),
     L(5, "Resize", 300, "Resize:/model.10/Resize", Target.CPU),
     L(6, "OutputOperator", 20, "OutputOperator:out", Target.CPU),
-    findings=(Finding("RKN001", "cpu-fallback", Severity.ERROR, "m", "f", (4, 5)),
-              Finding("RKN010", "x", Severity.WARNING, "m", "f"),
-              Finding("RKN020", "y", Severity.INFO, "m", "f")),
+    findings=(
+        Finding("RKN001", "cpu-fallback", Severity.ERROR, "m", "f", (4, 5)),
+        Finding("RKN010", "x", Severity.WARNING, "m", "f"),
+        Finding("RKN020", "y", Severity.INFO, "m", "f"),
+    ),
 )
 # total 2580 (+450, +21.1 %); NPU 1750; CPU 830; CPU fallback: Softmax, Resize -> 2
 
@@ -58,47 +61,54 @@ def verdict(text: str, current=CURRENT, base=BASE):
     return judge(budget(text), current, base, "m")
 
 
-@pytest.mark.parametrize("text, value", [
-    ("{metric: total_time_us, max: 1}", 2580),
-    ("{metric: npu_time_us, max: 1}", 1750),
-    ("{metric: cpu_time_us, max: 1}", 830),
-    ("{metric: layer_time_us, match: 'Conv:/model.22/*', max: 1}", 700),
-    ("{metric: layer_time_us, match: '*/model.22/*', max: 1}", 1200),
-    ("{metric: op_type_time_us, op_type: ConvExSwish, max: 1}", 1750),
-    ("{metric: findings, max: 0}", 3),
-    ("{metric: findings, code: rkn001, max: 0}", 1),
-    ("{metric: findings, severity: warning, max: 0}", 2),
-    ("{metric: cpu_fallback_layers, max: 0}", 2),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("{metric: total_time_us, max: 1}", 2580),
+        ("{metric: npu_time_us, max: 1}", 1750),
+        ("{metric: cpu_time_us, max: 1}", 830),
+        ("{metric: layer_time_us, match: 'Conv:/model.22/*', max: 1}", 700),
+        ("{metric: layer_time_us, match: '*/model.22/*', max: 1}", 1200),
+        ("{metric: op_type_time_us, op_type: ConvExSwish, max: 1}", 1750),
+        ("{metric: findings, max: 0}", 3),
+        ("{metric: findings, code: rkn001, max: 0}", 1),
+        ("{metric: findings, severity: warning, max: 0}", 2),
+        ("{metric: cpu_fallback_layers, max: 0}", 2),
+    ],
+)
 def test_metric_values(text, value):
     v = verdict(text, base=None)
     assert v.value == value
     assert v.status == "fail"
 
 
-@pytest.mark.parametrize("text, status", [
-    ("{metric: total_time_us, max: 2580, level: error}", "pass"),     # equal is within
-    ("{metric: total_time_us, max: 2579, level: error}", "fail"),
-    ("{metric: total_time_us, max: 2579, level: warn}", "warn"),
-    ("{metric: total_time_us, max_increase: 25%}", "pass"),           # +21.1 %
-    ("{metric: total_time_us, max_increase: 20%}", "fail"),
-    ("{metric: total_time_us, max_increase: 0.2, level: warn}", "warn"),
-    ("{metric: total_time_us, max_increase: 20%, min_delta: 450}", "pass"),   # noise floor
-    ("{metric: total_time_us, max_increase: 20%, min_delta: 449}", "fail"),
-    ("{metric: layer_time_us, match: 'Conv:/model.0/*', max_increase: 5%}", "pass"),  # +5.0 %
-    ("{metric: layer_time_us, match: 'Conv:/model.22/*', max_increase: 10%}", "fail"),  # +16.7%
-    ("{metric: op_type_time_us, op_type: Softmax, max_increase: 100%}", "fail"),  # +150 %
-    ("{metric: npu_time_us, max_increase: 0%}", "pass"),              # got faster
-    ("{metric: cpu_time_us, max_increase: 100%, level: warn}", "warn"),
-])
+@pytest.mark.parametrize(
+    "text, status",
+    [
+        ("{metric: total_time_us, max: 2580, level: error}", "pass"),  # equal is within
+        ("{metric: total_time_us, max: 2579, level: error}", "fail"),
+        ("{metric: total_time_us, max: 2579, level: warn}", "warn"),
+        ("{metric: total_time_us, max_increase: 25%}", "pass"),  # +21.1 %
+        ("{metric: total_time_us, max_increase: 20%}", "fail"),
+        ("{metric: total_time_us, max_increase: 0.2, level: warn}", "warn"),
+        ("{metric: total_time_us, max_increase: 20%, min_delta: 450}", "pass"),  # noise floor
+        ("{metric: total_time_us, max_increase: 20%, min_delta: 449}", "fail"),
+        ("{metric: layer_time_us, match: 'Conv:/model.0/*', max_increase: 5%}", "pass"),  # +5.0 %
+        ("{metric: layer_time_us, match: 'Conv:/model.22/*', max_increase: 10%}", "fail"),  # +16.7%
+        ("{metric: op_type_time_us, op_type: Softmax, max_increase: 100%}", "fail"),  # +150 %
+        ("{metric: npu_time_us, max_increase: 0%}", "pass"),  # got faster
+        ("{metric: cpu_time_us, max_increase: 100%, level: warn}", "warn"),
+    ],
+)
 def test_levels_and_relative(text, status):
     assert verdict(text).status == status
 
 
 def test_messages_carry_numbers():
     v = verdict("{metric: total_time_us, max_increase: 20%}")
-    assert v.message == ("total_time_us = 2,580 us: +450 us (+21.1%) vs baseline 2,130 us, "
-                         "allowed +20%")
+    assert v.message == (
+        "total_time_us = 2,580 us: +450 us (+21.1%) vs baseline 2,130 us, allowed +20%"
+    )
     assert v.baseline_value == 2130
     v = verdict("{metric: total_time_us, max_increase: 20%, min_delta: 450}")
     assert "within noise floor min_delta 450 us" in v.message
@@ -120,11 +130,16 @@ def test_missing_metric_is_inconclusive():
     assert v.status == "inconclusive" and "more than one frame" in v.message
     only_base = P(L(1, "Softmax", 5, "Softmax:x"))
     # the baseline has no Softmax: it took 0 us there, so a new one is an increase from 0
-    v = verdict("{metric: op_type_time_us, op_type: Softmax, max_increase: 5%}",
-                current=only_base, base=P(L(1, "Conv", 5, "Conv:x")))
+    v = verdict(
+        "{metric: op_type_time_us, op_type: Softmax, max_increase: 5%}",
+        current=only_base,
+        base=P(L(1, "Conv", 5, "Conv:x")),
+    )
     assert v.status == "fail" and "vs baseline 0" in v.message
-    assert verdict("{metric: op_type_time_us, op_type: Softmax, max: 9999}",
-                   current=only_base).status == "pass"
+    assert (
+        verdict("{metric: op_type_time_us, op_type: Softmax, max: 9999}", current=only_base).status
+        == "pass"
+    )
 
 
 def test_op_type_the_model_does_not_run_takes_0_us():
@@ -158,21 +173,30 @@ def test_introduced_cpu_fallback_is_named():
 
 
 def test_ranking_only_metrics():
-    ranking = Profile(source=SourceSpan("27.txt"), format="toolkit2-ranking", ranking=(
-        OpTypeStat("ConvLeakyRelu", 21, 0, 49852, 49852),
-        OpTypeStat("Resize", 3, 23583, 0, 23583),
-        OpTypeStat("InputOperator", 1, 4, 0, 4)))
+    ranking = Profile(
+        source=SourceSpan("27.txt"),
+        format="toolkit2-ranking",
+        ranking=(
+            OpTypeStat("ConvLeakyRelu", 21, 0, 49852, 49852),
+            OpTypeStat("Resize", 3, 23583, 0, 23583),
+            OpTypeStat("InputOperator", 1, 4, 0, 4),
+        ),
+    )
     assert verdict("{metric: cpu_fallback_layers, max: 0}", current=ranking).value == 3
     assert verdict("{metric: cpu_time_us, max: 0}", current=ranking).value == 23587
     assert verdict("{metric: total_time_us, max: 0}", current=ranking).value == 73439
-    assert verdict("{metric: op_type_time_us, op_type: Resize, max: 0}",
-                   current=ranking).value == 23583
+    assert (
+        verdict("{metric: op_type_time_us, op_type: Resize, max: 0}", current=ranking).value
+        == 23583
+    )
 
 
 def test_check_pairs_models_and_counts():
-    config = parse_budgets("budgets:\n"
-                           "  - {metric: total_time_us, max_increase: 5%, level: error}\n"
-                           "  - {metric: npu_time_us, max: 99999, level: warn}\n")
+    config = parse_budgets(
+        "budgets:\n"
+        "  - {metric: total_time_us, max_increase: 5%, level: error}\n"
+        "  - {metric: npu_time_us, max: 99999, level: warn}\n"
+    )
     result = check(config, Report((CURRENT,)), Report((BASE,)), "run.txt", "base.json")
     assert [v.status for v in result.verdicts] == ["fail", "pass"]
     assert result.failed and result.overall == "fail"
@@ -185,28 +209,60 @@ def test_check_pairs_models_and_counts():
 # ---- validation --------------------------------------------------------------------------------
 
 BAD = [
-    ("budgets:\n  - metric: total_time_us\n    max: 10\n    maximum: 3\n", 4, "maximum",
-     "unknown key"),
+    (
+        "budgets:\n  - metric: total_time_us\n    max: 10\n    maximum: 3\n",
+        4,
+        "maximum",
+        "unknown key",
+    ),
     ("budgets:\n  - metric: total_time\n    max: 10\n", 2, "metric", "unknown metric"),
     ("budgets:\n  - metric: total_time_us\n    max: fast\n", 3, "max", "expected a number"),
     ("budgets:\n  - metric: total_time_us\n    max: -1\n", 3, "max", "expected a number"),
-    ("budgets:\n  - metric: total_time_us\n    max_increase: lots\n", 3, "max_increase",
-     "percentage"),
+    (
+        "budgets:\n  - metric: total_time_us\n    max_increase: lots\n",
+        3,
+        "max_increase",
+        "percentage",
+    ),
     ("budgets:\n  - metric: total_time_us\n    max_increase: 5\n", 3, "max_increase", "'5%'"),
-    ("budgets:\n  - metric: total_time_us\n    max: 1\n    level: fatal\n", 4, "level",
-     "error or warn"),
-    ("budgets:\n  - metric: total_time_us\n    level: warn\n", 2, "budgets[0]",
-     "needs max, min or max_increase"),
+    (
+        "budgets:\n  - metric: total_time_us\n    max: 1\n    level: fatal\n",
+        4,
+        "level",
+        "error or warn",
+    ),
+    (
+        "budgets:\n  - metric: total_time_us\n    level: warn\n",
+        2,
+        "budgets[0]",
+        "needs max, min or max_increase",
+    ),
     ("budgets:\n  - metric: layer_time_us\n    max: 1\n", 2, "match", "missing"),
-    ("budgets:\n  - metric: total_time_us\n    match: 'x*'\n    max: 1\n", 3, "match",
-     "not used by total_time_us"),
-    ("budgets:\n  - metric: findings\n    severity: fatal\n    max: 1\n", 3, "severity",
-     "info, warning or error"),
-    ("budgets:\n  - metric: total_time_us\n    max: 1\n    min_delta: 5\n", 4, "min_delta",
-     "only applies"),
+    (
+        "budgets:\n  - metric: total_time_us\n    match: 'x*'\n    max: 1\n",
+        3,
+        "match",
+        "not used by total_time_us",
+    ),
+    (
+        "budgets:\n  - metric: findings\n    severity: fatal\n    max: 1\n",
+        3,
+        "severity",
+        "info, warning or error",
+    ),
+    (
+        "budgets:\n  - metric: total_time_us\n    max: 1\n    min_delta: 5\n",
+        4,
+        "min_delta",
+        "only applies",
+    ),
     ("budgets:\n  - metric: total_time_us\n    max: 1\n    max: 2\n", 4, "max", "duplicate"),
-    ("baseline: b.json\nbudget:\n  - {metric: total_time_us, max: 1}\n", 2, "budget",
-     "unknown key"),
+    (
+        "baseline: b.json\nbudget:\n  - {metric: total_time_us, max: 1}\n",
+        2,
+        "budget",
+        "unknown key",
+    ),
     ("budgets: {metric: total_time_us}\n", 1, "budgets", "list"),
     ("budgets:\n  - metric: total_time_us\n    max: [1\n", 4, "invalid YAML", ""),
     ("version: 2\nbudgets:\n  - {metric: total_time_us, max: 1}\n", 1, "version", "only version 1"),
@@ -230,12 +286,14 @@ def test_bad_budget_files(tmp_path, text, line, key, what):
 def test_good_file_and_relative_baseline(tmp_path):
     f = tmp_path / "ci" / "rknnprof.yaml"
     f.parent.mkdir()
-    f.write_text("version: 1\nbaseline: baseline.json\nbudgets:\n"
-                 "  - metric: total_time_us\n    max: 25000\n    level: error\n"
-                 "  - metric: total_time_us\n    max_increase: 5%\n    min_delta: 200\n"
-                 "  - metric: layer_time_us\n    match: 'Conv:/model.22/*'\n"
-                 "    max_increase: 0.1\n    level: warn\n"
-                 "  - {metric: findings, code: rkn001, max: 0, name: no-fallback-finding}\n")
+    f.write_text(
+        "version: 1\nbaseline: baseline.json\nbudgets:\n"
+        "  - metric: total_time_us\n    max: 25000\n    level: error\n"
+        "  - metric: total_time_us\n    max_increase: 5%\n    min_delta: 200\n"
+        "  - metric: layer_time_us\n    match: 'Conv:/model.22/*'\n"
+        "    max_increase: 0.1\n    level: warn\n"
+        "  - {metric: findings, code: rkn001, max: 0, name: no-fallback-finding}\n"
+    )
     config = load_budgets(f)
     assert config.baseline == str(tmp_path / "ci" / "baseline.json")
     b = config.budgets

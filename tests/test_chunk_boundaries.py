@@ -29,7 +29,7 @@ class _Pieces(io.RawIOBase):
 
     def read1(self, n: int = -1) -> bytes:
         n = self.size if n < 0 else min(n, self.size)
-        piece = self.data[self.pos:self.pos + n]
+        piece = self.data[self.pos : self.pos + n]
         self.pos += len(piece)
         return piece
 

@@ -36,13 +36,22 @@ def test_missing_path_is_usage_error(run):
     assert "does not exist" in result.stderr
 
 
-@pytest.mark.parametrize(("prefix", "words"), [
-    ("24_", "runtime information only (librknnrt 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table"),
-    ("34_", "runtime information only (librknnrt 2.3.0, driver 0.9.8"),
-    ("25_", "an error report only (line 8: ValueError: substring not found), no per-layer table"),
-    ("16_", "a perf table header without complete rows only (line 2, 1 cut row(s))"),
-    ("13_", "a perf table title without its header"),
-])
+@pytest.mark.parametrize(
+    ("prefix", "words"),
+    [
+        (
+            "24_",
+            "runtime information only (librknnrt 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table",
+        ),
+        ("34_", "runtime information only (librknnrt 2.3.0, driver 0.9.8"),
+        (
+            "25_",
+            "an error report only (line 8: ValueError: substring not found), no per-layer table",
+        ),
+        ("16_", "a perf table header without complete rows only (line 2, 1 cut row(s))"),
+        ("13_", "a perf table title without its header"),
+    ],
+)
 def test_no_profile_data_exit_3_one_line(run, corpus, prefix, words):
     path = corpus(prefix)
     result = run("-f", "json", str(path))
@@ -144,7 +153,9 @@ def test_select_and_ignore_rules_by_code_prefix(run, corpus):
     assert {"RKN020", "RKN061"} <= every
     assert codes(run("-f", "json", "--select", "RKN02", log)) == {"RKN020"}
     assert "RKN020" not in codes(run("-f", "json", "--ignore", "RKN020", log))
-    assert codes(run("-f", "json", "--select", "RKN0", "--ignore", "RKN06", log)) == every - {"RKN061"}
+    assert codes(run("-f", "json", "--select", "RKN0", "--ignore", "RKN06", log)) == every - {
+        "RKN061"
+    }
     bad = run("--select", "RKN9", log)
     assert bad.exit_code == 2 and "RKN9" in bad.output
 

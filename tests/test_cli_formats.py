@@ -11,9 +11,18 @@ def test_formats_lists_every_registered_family_in_order() -> None:
     assert result.exit_code == 0, result.output
     positions = [result.output.index(parser.family) for parser in PARSERS]
     assert positions == sorted(positions)
-    for family in ("toolkit1-perf-table", "toolkit2-eval_perf-csv", "toolkit2-build-estimate",
-                   "eval_perf-totals", "benchmark", "fallback-warning", "npu-load", "memory-table",
-                   "error-report", "toolkit2-perf-table"):
+    for family in (
+        "toolkit1-perf-table",
+        "toolkit2-eval_perf-csv",
+        "toolkit2-build-estimate",
+        "eval_perf-totals",
+        "benchmark",
+        "fallback-warning",
+        "npu-load",
+        "memory-table",
+        "error-report",
+        "toolkit2-perf-table",
+    ):
         assert family in result.output
     assert "\x1b[" not in result.output  # no colour when not on a terminal
 

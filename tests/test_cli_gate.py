@@ -15,23 +15,32 @@ from rknnprof.parsers.saved import load_saved_report, report_to_dict
 
 
 def L(id, op, t, name, target=Target.NPU, line=None):
-    return Layer(id=id, op_type=op, time_us=t, full_name=name, target=target, data_type="INT8",
-                 line=line)
+    return Layer(
+        id=id, op_type=op, time_us=t, full_name=name, target=target, data_type="INT8", line=line
+    )
 
 
 def P(*layers, path="run.txt"):
-    return Profile(source=SourceSpan(path, 1, 9), format="toolkit2-perf-table",
-                   layers=tuple(layers), platform="rk3588")
+    return Profile(
+        source=SourceSpan(path, 1, 9),
+        format="toolkit2-perf-table",
+        layers=tuple(layers),
+        platform="rk3588",
+    )
 
 
-BASE = P(L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
-         L(2, "ConvExSwish", 1000, "Conv:/model.0/conv/Conv"),
-         L(3, "Softmax", 200, "Softmax:/model.22/Softmax"),
-         L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU))
-CURRENT = P(L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
-            L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),
-            L(3, "Softmax", 500, "Softmax:/model.22/Softmax", Target.CPU, line=7),
-            L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU))
+BASE = P(
+    L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
+    L(2, "ConvExSwish", 1000, "Conv:/model.0/conv/Conv"),
+    L(3, "Softmax", 200, "Softmax:/model.22/Softmax"),
+    L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU),
+)
+CURRENT = P(
+    L(1, "InputOperator", 10, "InputOperator:images", Target.CPU),
+    L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),
+    L(3, "Softmax", 500, "Softmax:/model.22/Softmax", Target.CPU, line=7),
+    L(4, "OutputOperator", 20, "OutputOperator:out", Target.CPU),
+)
 # totals 1230 -> 1630: +400 us, +32.5 %
 
 
@@ -43,9 +52,11 @@ def save(path, *profiles):
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    return {"base": save(tmp_path / "base.json", BASE),
-            "cur": save(tmp_path / "cur.json", CURRENT),
-            "dir": tmp_path}
+    return {
+        "base": save(tmp_path / "base.json", BASE),
+        "cur": save(tmp_path / "cur.json", CURRENT),
+        "dir": tmp_path,
+    }
 
 
 def run(capsys, monkeypatch, *args):
@@ -74,30 +85,44 @@ def test_compare_json(files, capsys, monkeypatch):
     comp = json.loads(out)["comparisons"][0]
     assert (comp["base_total_us"], comp["current_total_us"], comp["delta_us"]) == (1230, 1630, 400)
     assert [(d["name"], d["delta_us"]) for d in comp["layers"][:2]] == [
-        ("Softmax:/model.22/Softmax", 300), ("Conv:/model.0/conv/Conv", 100)]
+        ("Softmax:/model.22/Softmax", 300),
+        ("Conv:/model.0/conv/Conv", 100),
+    ]
     assert comp["target_changes"] == ["Softmax:/model.22/Softmax"]
 
 
 def test_compare_self_is_zero(files, capsys, monkeypatch):
-    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["base"], "-f", "json",
-                       "--fail-over", "0")
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "compare",
+        files["base"],
+        files["base"],
+        "-f",
+        "json",
+        "--fail-over",
+        "0",
+    )
     assert code == 0
     comp = json.loads(out)["comparisons"][0]
     assert comp["delta_us"] == 0 and all(d["delta_us"] == 0 for d in comp["layers"])
 
 
 def test_compare_fail_over(files, capsys, monkeypatch):
-    code, _, err = run(capsys, monkeypatch, "compare", files["base"], files["cur"],
-                       "--fail-over", "30")
+    code, _, err = run(
+        capsys, monkeypatch, "compare", files["base"], files["cur"], "--fail-over", "30"
+    )
     assert code == 1 and "+32.5%" in err
-    code, out, _ = run(capsys, monkeypatch, "compare", files["base"], files["cur"],
-                       "--fail-over", "35")
+    code, out, _ = run(
+        capsys, monkeypatch, "compare", files["base"], files["cur"], "--fail-over", "35"
+    )
     assert code == 0 and "+400 us" in out
 
 
 def test_compare_warns_when_not_like_for_like(files, capsys, monkeypatch, tmp_path):
-    other = Profile(source=SourceSpan("x"), format="toolkit2-perf-table", layers=BASE.layers,
-                    platform="rk3566")
+    other = Profile(
+        source=SourceSpan("x"), format="toolkit2-perf-table", layers=BASE.layers, platform="rk3566"
+    )
     path = save(tmp_path / "other.json", other)
     code, out, err = run(capsys, monkeypatch, "compare", path, files["cur"], "-f", "markdown")
     assert code == 0
@@ -134,8 +159,18 @@ budgets:
 
 def test_check_fails_and_names_fallback(files, capsys, monkeypatch):
     path = budgets(files["dir"], GATE)
-    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                         "--baseline", files["base"], "-f", "json")
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "check",
+        files["cur"],
+        "--budgets",
+        path,
+        "--baseline",
+        files["base"],
+        "-f",
+        "json",
+    )
     assert code == 1
     data = json.loads(out)
     assert [v["status"] for v in data["verdicts"]] == ["pass", "fail", "fail", "warn"]
@@ -145,31 +180,38 @@ def test_check_fails_and_names_fallback(files, capsys, monkeypatch):
 
 def test_check_passes_against_itself(files, capsys, monkeypatch):
     path = budgets(files["dir"], GATE.replace("max: 0", "max: 5"))
-    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                       "--baseline", files["cur"])
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--baseline", files["cur"]
+    )
     assert code == 0 and "PASS" in out
 
 
 def test_check_warn_only_exits_zero_unless_fail_on_warn(files, capsys, monkeypatch):
     path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1, level: warn}\n")
     assert run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)[0] == 0
-    assert run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-               "--fail-on", "warn")[0] == 1
+    assert (
+        run(capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on", "warn")[0]
+        == 1
+    )
 
 
 def test_check_missing_baseline_is_inconclusive(files, capsys, monkeypatch):
-    path = budgets(files["dir"], "baseline: nowhere.json\nbudgets:\n"
-                   "  - {metric: total_time_us, max_increase: 5%}\n")
-    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                         "-f", "json")
+    path = budgets(
+        files["dir"],
+        "baseline: nowhere.json\nbudgets:\n  - {metric: total_time_us, max_increase: 5%}\n",
+    )
+    code, out, err = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "-f", "json"
+    )
     assert code == 0
     assert json.loads(out)["verdicts"][0]["status"] == "inconclusive"
     assert "nowhere.json not found" in err
 
 
 def test_check_bad_budgets_exit_2(files, capsys, monkeypatch):
-    path = budgets(files["dir"], "budgets:\n  - metric: total_time_us\n    max: 5\n"
-                   "    level: sometimes\n")
+    path = budgets(
+        files["dir"], "budgets:\n  - metric: total_time_us\n    max: 5\n    level: sometimes\n"
+    )
     code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
     assert code == 2 and out == ""
     assert err == f"Error: {path}:4: budgets[0].level: expected error or warn, got 'sometimes'\n"
@@ -185,8 +227,18 @@ def test_check_discovers_rknnprof_yaml(files, capsys, monkeypatch):
 
 def test_check_junit_is_valid_xml(files, capsys, monkeypatch):
     path = budgets(files["dir"], GATE + "  - {metric: frame_time_p50_us, max: 1}\n")
-    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                       "--baseline", files["base"], "-f", "junit")
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "check",
+        files["cur"],
+        "--budgets",
+        path,
+        "--baseline",
+        files["base"],
+        "-f",
+        "junit",
+    )
     assert code == 1
     root = ET.fromstring(out)
     assert root.tag == "testsuites"
@@ -206,22 +258,35 @@ def test_github_annotations_and_summary(files, capsys, monkeypatch):
     summary.write_text("earlier step\n")
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                         "--baseline", files["base"])
+    code, out, err = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--baseline", files["base"]
+    )
     assert code == 1
     errors = [x for x in out.splitlines() if x.startswith("::error ")]
     warnings = [x for x in out.splitlines() if x.startswith("::warning ")]
     assert len(errors) == 2 and len(warnings) == 1
     fallback = next(x for x in errors if "Softmax" in x)
     # ':' and ',' are escaped in properties; the layer's row is the annotation's line
-    assert fallback.startswith("::error file=run.txt,line=7,title=rknnprof budget "
-                               "cpu_fallback_layers max 0::")
+    assert fallback.startswith(
+        "::error file=run.txt,line=7,title=rknnprof budget cpu_fallback_layers max 0::"
+    )
     text = summary.read_text()
     assert text.startswith("earlier step\n## rknnprof check: ❌ fail")
     assert "| ❌ fail |" in text and "<details>" in text
     # JSON on stdout stays clean: annotations go to stderr then
-    code, out, err = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                         "--baseline", files["base"], "-f", "json", "--no-summary")
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "check",
+        files["cur"],
+        "--budgets",
+        path,
+        "--baseline",
+        files["base"],
+        "-f",
+        "json",
+        "--no-summary",
+    )
     json.loads(out)
     assert "::error " in err
 
@@ -243,13 +308,31 @@ def test_no_annotations_outside_actions(files, capsys, monkeypatch):
 
 def test_save_baseline_round_trip(files, capsys, monkeypatch):
     path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max_increase: 5%}\n")
-    code, _, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                     "--save-baseline", "new-base.json")
+    code, _, _ = run(
+        capsys,
+        monkeypatch,
+        "check",
+        files["cur"],
+        "--budgets",
+        path,
+        "--save-baseline",
+        "new-base.json",
+    )
     assert code == 0
     saved = load_saved_report(files["dir"] / "new-base.json")
     assert saved.profiles == (CURRENT,)
-    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path,
-                       "--baseline", "new-base.json", "-f", "json")
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "check",
+        files["cur"],
+        "--budgets",
+        path,
+        "--baseline",
+        "new-base.json",
+        "-f",
+        "json",
+    )
     assert json.loads(out)["verdicts"][0]["status"] == "pass"
 
 
@@ -264,9 +347,11 @@ def edited_07(tmp_path, corpus_07):
     edits = {
         "2    Conv ": [("     810          ", "     910          ")],
         "3    ConvExSwish ": [("     1814         ", "     1714         ")],
-        "9    Add ": [("INT8     NPU ", "INT8     CPU "),
-                      ("     120          ", "     420          "),
-                      ("100.0%/0.0%/0.0%     800", "0.0%/0.0%/0.0%       800")],
+        "9    Add ": [
+            ("INT8     NPU ", "INT8     CPU "),
+            ("     120          ", "     420          "),
+            ("100.0%/0.0%/0.0%     800", "0.0%/0.0%/0.0%       800"),
+        ],
     }
     done = 0
     for k, line in enumerate(lines):
@@ -318,8 +403,9 @@ def test_compare_real_log_hand_deltas(real_logs, capsys, monkeypatch):
 
 def test_compare_real_log_with_itself(real_logs, capsys, monkeypatch):
     base, _ = real_logs
-    code, out, err = run(capsys, monkeypatch, "compare", base, base, "-f", "json",
-                         "--fail-over", "0")
+    code, out, err = run(
+        capsys, monkeypatch, "compare", base, base, "-f", "json", "--fail-over", "0"
+    )
     assert code == 0 and "not like for like" not in err
     comp = json.loads(out)["comparisons"][0]
     assert comp["delta_us"] == 0 and all(d["delta_us"] == 0 for d in comp["layers"])
@@ -328,14 +414,18 @@ def test_compare_real_log_with_itself(real_logs, capsys, monkeypatch):
 def test_compare_different_models(real_logs, capsys, monkeypatch):
     from conftest import corpus_file
 
-    code, out, err = run(capsys, monkeypatch, "compare", real_logs[0], str(corpus_file("36_")),
-                         "-f", "json")
+    code, out, err = run(
+        capsys, monkeypatch, "compare", real_logs[0], str(corpus_file("36_")), "-f", "json"
+    )
     assert code == 0
     assert "of 168 align by FullName or shapes (different models?)" in err
     comp = json.loads(out)["comparisons"][0]
     # 07 yolov5n: 14478 us over 93 rows; 36 yolo26n: 20344 us over 168 rows
     assert (comp["base_total_us"], comp["current_total_us"], comp["delta_us"]) == (
-        14478, 20344, 5866)
+        14478,
+        20344,
+        5866,
+    )
     matched = sum(1 for d in comp["layers"] if d["status"] == "matched")
     assert matched + len(comp["removed"]) == 93 and matched + len(comp["added"]) == 168
 
@@ -343,8 +433,15 @@ def test_compare_different_models(real_logs, capsys, monkeypatch):
 def test_compare_ranking_only_logs(real_logs, capsys, monkeypatch):
     from conftest import corpus_file
 
-    code, out, _ = run(capsys, monkeypatch, "compare", str(corpus_file("27_")),
-                       str(corpus_file("28_")), "-f", "json")
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "compare",
+        str(corpus_file("27_")),
+        str(corpus_file("28_")),
+        "-f",
+        "json",
+    )
     assert code == 0
     comp = json.loads(out)["comparisons"][0]
     assert (comp["base_total_us"], comp["current_total_us"]) == (183003, 13578)
@@ -357,7 +454,9 @@ def test_compare_ranking_only_logs(real_logs, capsys, monkeypatch):
 
 def test_check_real_log_against_baseline(real_logs, capsys, monkeypatch, tmp_path):
     base, cur = real_logs
-    path = budgets(tmp_path, """\
+    path = budgets(
+        tmp_path,
+        """\
 budgets:
   - {metric: total_time_us, max_increase: 5%}                  # +2.07 %: pass
   - {metric: total_time_us, max_increase: 1%, min_delta: 500}  # +300 us under the floor: pass
@@ -366,18 +465,28 @@ budgets:
   - {metric: cpu_time_us, max: 527}                            # 108 + 420 = 528: fail
   - {metric: cpu_fallback_layers, max: 0}                      # Add moved to the CPU: fail
   - {metric: frame_time_p50_us, max: 1}                        # one frame: inconclusive
-""")
-    code, out, _ = run(capsys, monkeypatch, "check", cur, "--budgets", path, "--baseline", base,
-                       "-f", "json")
+""",
+    )
+    code, out, _ = run(
+        capsys, monkeypatch, "check", cur, "--budgets", path, "--baseline", base, "-f", "json"
+    )
     assert code == 1
     verdicts = json.loads(out)["verdicts"]
     assert [v["status"] for v in verdicts] == [
-        "pass", "pass", "warn", "pass", "fail", "fail", "inconclusive"]
+        "pass",
+        "pass",
+        "warn",
+        "pass",
+        "fail",
+        "fail",
+        "inconclusive",
+    ]
     assert verdicts[4]["value"] == 528
     assert "CPU fallback introduced: Add:/model.2/m/m.0/Add" in verdicts[5]["message"]
     # the unedited log passes its own cpu_fallback budget (only Input/OutputOperator on CPU)
-    code, out, _ = run(capsys, monkeypatch, "check", base, "--budgets", path, "--baseline", base,
-                       "-f", "json")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", base, "--budgets", path, "--baseline", base, "-f", "json"
+    )
     assert json.loads(out)["verdicts"][5]["status"] == "pass"
 
 
@@ -400,10 +509,21 @@ def test_analyze_junit_reporter_findings_as_cases():
     from rknnprof.reporters.base import RenderOptions
     from rknnprof.rules import RULES
 
-    profile = Profile(source=SourceSpan("log.txt"), format="f", findings=(
-        Finding("RKN001", "cpu-fallback", Severity.ERROR, "3 layers <on> CPU & \x01slow", "fix it",
-                (38, 44)),
-        Finding("RKN020", "align", Severity.WARNING, "channels not aligned", "pad")))
+    profile = Profile(
+        source=SourceSpan("log.txt"),
+        format="f",
+        findings=(
+            Finding(
+                "RKN001",
+                "cpu-fallback",
+                Severity.ERROR,
+                "3 layers <on> CPU & \x01slow",
+                "fix it",
+                (38, 44),
+            ),
+            Finding("RKN020", "align", Severity.WARNING, "channels not aligned", "pad"),
+        ),
+    )
     out = io.StringIO()
     assert for_suffix("x.xml") == "junit"
     get_reporter("junit").render(Report((profile, BASE)), out, RenderOptions(fail_on="error"))
@@ -445,13 +565,19 @@ def test_check_frame_percentiles_on_repeated_tables(real_logs, capsys, monkeypat
     for t, total in (("810", "14478"), ("910", "14578"), ("1010", "14678")):
         new_row = row.replace("     810          ", f"     {t:<13}")
         assert len(new_row) == len(row)
-        frames.append(text.replace(row, new_row).replace(
-            "Elapsed Per Frame Time(us): 14478", f"Elapsed Per Frame Time(us): {total}"))
+        frames.append(
+            text.replace(row, new_row).replace(
+                "Elapsed Per Frame Time(us): 14478", f"Elapsed Per Frame Time(us): {total}"
+            )
+        )
     log = tmp_path / "frames.txt"
     log.write_text("\n".join(frames), encoding="utf-8")
-    path = budgets(tmp_path, "budgets:\n  - {metric: frame_time_p50_us, max: 14578}\n"
-                   "  - {metric: frame_time_p90_us, max: 14657}\n"
-                   "  - {metric: total_time_us, max: 14578}\n")
+    path = budgets(
+        tmp_path,
+        "budgets:\n  - {metric: frame_time_p50_us, max: 14578}\n"
+        "  - {metric: frame_time_p90_us, max: 14657}\n"
+        "  - {metric: total_time_us, max: 14578}\n",
+    )
     code, out, _ = run(capsys, monkeypatch, "check", str(log), "--budgets", path, "-f", "json")
     verdicts = json.loads(out)["verdicts"]
     assert [v["value"] for v in verdicts] == [14578, pytest.approx(14658), 14578]

@@ -11,8 +11,9 @@ import pytest
 from tests.hostile.helpers import SAMPLE
 
 
-@pytest.mark.parametrize("args", [["--help"], ["analyze", str(SAMPLE), "-f", "json", "-q"],
-                                  ["analyze", "/no/such/log"]])
+@pytest.mark.parametrize(
+    "args", [["--help"], ["analyze", str(SAMPLE), "-f", "json", "-q"], ["analyze", "/no/such/log"]]
+)
 def test_main_leaves_the_collector_running_and_nothing_frozen(monkeypatch, capsys, args):
     from rknnprof.cli import main
 

@@ -47,7 +47,9 @@ def test_fail_on_names_each_finding_that_tripped_it(tmp_path) -> None:
         assert line.startswith(f"Error: {SAMPLE}: {finding['code']} {finding['severity']} ")
         assert "reached --fail-on warning" in line
     root = ET.parse(tmp_path / "a.xml").getroot()
-    failed = {c.get("name").split()[0] for c in root.iter("testcase") if c.find("failure") is not None}
+    failed = {
+        c.get("name").split()[0] for c in root.iter("testcase") if c.find("failure") is not None
+    }
     assert failed == {f["code"] for f in tripping}
     assert root.get("failures") == str(len(failed))
 
@@ -107,13 +109,16 @@ def test_quiet_drops_warnings_but_keeps_errors() -> None:
     assert result.stderr.startswith("Error: ")
 
 
-@pytest.mark.parametrize(("env", "coloured"), [
-    ({}, False),
-    ({"FORCE_COLOR": "1"}, True),
-    ({"CLICOLOR_FORCE": "1"}, True),
-    ({"FORCE_COLOR": "0"}, False),
-    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
-])
+@pytest.mark.parametrize(
+    ("env", "coloured"),
+    [
+        ({}, False),
+        ({"FORCE_COLOR": "1"}, True),
+        ({"CLICOLOR_FORCE": "1"}, True),
+        ({"FORCE_COLOR": "0"}, False),
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
+    ],
+)
 def test_colour_variables_are_honoured_when_piped(env: dict[str, str], coloured: bool) -> None:
     out = invoke("analyze", SAMPLE, env=env).stdout  # CliRunner's stdout is not a terminal
     assert ("\x1b[" in out) is coloured
@@ -126,7 +131,13 @@ def _complete(args: list[str], incomplete: str) -> list[str]:
 
 def test_completion_offers_platforms_rule_codes_and_levels() -> None:
     assert _complete(["analyze", SAMPLE, "--platform"], "rk35") == [
-        "rk3562", "rk3566", "rk3568", "rk3576", "rk3588", "rk3588s"]
+        "rk3562",
+        "rk3566",
+        "rk3568",
+        "rk3576",
+        "rk3588",
+        "rk3588s",
+    ]
     assert "RKN001" in _complete(["analyze", SAMPLE, "--select"], "RKN0")
     assert _complete(["rules"], "RKN01") == ["RKN010", "RKN011"]
     assert _complete(["check", SAMPLE, "--fail-on"], "") == ["warning", "error", "never"]
@@ -136,8 +147,11 @@ def test_completion_offers_platforms_rule_codes_and_levels() -> None:
 def test_a_closed_pipe_is_not_a_failed_gate() -> None:
     # `rknnprof analyze … | head -1`: exit 141 as SIGPIPE would give, never 1, no traceback
     # four copies of the sample as HTML: far more than a pipe buffer holds
-    proc = subprocess.Popen([sys.executable, "-m", "rknnprof", "analyze", *[SAMPLE] * 4,
-                             "-f", "html"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rknnprof", "analyze", *[SAMPLE] * 4, "-f", "html"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stdout.readline()
     proc.stdout.close()
     _, err = proc.communicate(timeout=60)
@@ -150,15 +164,18 @@ def test_bandwidth_finding_says_which_of_the_labelled_layers_it_counts() -> None
     # 18 layers labelled bandwidth-bound; 11 of them are each under 1% of the 28,023 us frame
     assert finding["message"].startswith(
         "7 of the 18 bandwidth-bound layers (not counted: 11 each under 1.0% of the frame "
-        "(RKN010.min_layer_share))")
+        "(RKN010.min_layer_share))"
+    )
 
 
 def test_rule_option_changes_the_threshold_it_names() -> None:
-    [finding] = [f for f in _findings("--rule-option", "RKN010.min_layer_share=0")
-                 if f["code"] == "RKN010"]
+    [finding] = [
+        f for f in _findings("--rule-option", "RKN010.min_layer_share=0") if f["code"] == "RKN010"
+    ]
     assert finding["message"].startswith("18 bandwidth-bound layer(s)")
-    assert not [f for f in _findings("--rule-option", "rkn010.min_share=0.5")
-                if f["code"] == "RKN010"]
+    assert not [
+        f for f in _findings("--rule-option", "rkn010.min_share=0.5") if f["code"] == "RKN010"
+    ]
 
 
 def test_rule_option_rejects_what_no_rule_reads() -> None:
@@ -198,8 +215,9 @@ def test_check_op_type_absent_from_the_model_passes_at_0_us(tmp_path) -> None:
 
 def test_budget_errors_count_from_0_like_the_verdict_list(tmp_path) -> None:
     budgets = tmp_path / "b.yaml"
-    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1}\n"
-                       "  - {metric: total_time_us, max: -1}\n")
+    budgets.write_text(
+        "budgets:\n  - {metric: total_time_us, max: 1}\n  - {metric: total_time_us, max: -1}\n"
+    )
     result = invoke("check", SAMPLE, "--budgets", str(budgets))
     assert result.exit_code == 2 and "budgets[1].max" in result.stderr  # the second entry
 
@@ -212,10 +230,16 @@ def test_compare_at_80_columns_cuts_names_like_analyze(tmp_path) -> None:
     names = [f"Conv:/model.{i}/m/m.0/cv2/very_long_block_name_{i}/conv/Conv" for i in range(3)]
 
     def save(name: str, scale: float) -> str:
-        layers = tuple(Layer(id=i + 1, op_type="Conv", time_us=100 * (i + 1) * scale,
-                             full_name=n) for i, n in enumerate(names))
-        profile = Profile(source=SourceSpan(name, 1, 9), format="toolkit2-perf-table",
-                          layers=layers, platform="rk3588")
+        layers = tuple(
+            Layer(id=i + 1, op_type="Conv", time_us=100 * (i + 1) * scale, full_name=n)
+            for i, n in enumerate(names)
+        )
+        profile = Profile(
+            source=SourceSpan(name, 1, 9),
+            format="toolkit2-perf-table",
+            layers=layers,
+            platform="rk3588",
+        )
         path = tmp_path / name
         path.write_text(json.dumps(report_to_dict(Report((profile,)))))
         return str(path)
@@ -227,15 +251,18 @@ def test_compare_at_80_columns_cuts_names_like_analyze(tmp_path) -> None:
     assert not set("│┃┏┡") & set(result.stdout)  # the box style of analyze's tables
 
 
-@pytest.mark.parametrize(("fail_on", "code", "failures"), [
-    ("error", 1, "1"), ("warning", 1, "2"), ("never", 0, "0")])
-def test_check_junit_agrees_with_the_exit_code(tmp_path, fail_on: str, code: int,
-                                                failures: str) -> None:
+@pytest.mark.parametrize(
+    ("fail_on", "code", "failures"), [("error", 1, "1"), ("warning", 1, "2"), ("never", 0, "0")]
+)
+def test_check_junit_agrees_with_the_exit_code(
+    tmp_path, fail_on: str, code: int, failures: str
+) -> None:
     # the sample's frame is 28,023 us and its one CPU layer is the Resize #60
     budgets = tmp_path / "b.yaml"
-    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 25000}\n"
-                       "  - {metric: cpu_fallback_layers, max: 0, level: warn}\n")
-    result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "junit",
-                    "--fail-on", fail_on)
+    budgets.write_text(
+        "budgets:\n  - {metric: total_time_us, max: 25000}\n"
+        "  - {metric: cpu_fallback_layers, max: 0, level: warn}\n"
+    )
+    result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "junit", "--fail-on", fail_on)
     assert result.exit_code == code
     assert ET.fromstring(result.stdout).get("failures") == failures

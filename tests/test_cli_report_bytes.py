@@ -18,8 +18,7 @@ NAME = "Conv:/model.0/conv_µs/Conv"
 
 
 def _stdout(args: list[str], **env: str) -> bytes:
-    proc = subprocess.run([*CLI, *args], capture_output=True, timeout=60,
-                          env={**os.environ, **env})
+    proc = subprocess.run([*CLI, *args], capture_output=True, timeout=60, env={**os.environ, **env})
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

@@ -20,15 +20,34 @@ from rknnprof.model import (
 )
 
 
-def L(id, op, t, name=None, target=Target.NPU, dt="INT8", ins=None, outs=None,  # noqa: E741
-      wl=None):
-    return Layer(id=id, op_type=op, time_us=t, full_name=name, target=target, data_type=dt,
-                 input_shapes=ins, output_shapes=outs, workload_pct=wl)
+def L(
+    id,
+    op,
+    t,
+    name=None,
+    target=Target.NPU,
+    dt="INT8",
+    ins=None,
+    outs=None,  # noqa: E741
+    wl=None,
+):
+    return Layer(
+        id=id,
+        op_type=op,
+        time_us=t,
+        full_name=name,
+        target=target,
+        data_type=dt,
+        input_shapes=ins,
+        output_shapes=outs,
+        workload_pct=wl,
+    )
 
 
 def P(*layers, path="x.txt", **kw):
-    return Profile(source=SourceSpan(path), format="toolkit2-perf-table", layers=tuple(layers),
-                   **kw)
+    return Profile(
+        source=SourceSpan(path), format="toolkit2-perf-table", layers=tuple(layers), **kw
+    )
 
 
 BASE = P(
@@ -41,10 +60,10 @@ BASE = P(
 )
 CURRENT = P(
     L(1, "InputOperator", 4, "InputOperator:images", Target.CPU, "UINT8"),
-    L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),       # +100 (+10 %)
-    L(3, "ConvExSwish", 450, "Conv:/model.1/conv/Conv"),        # -50 (-10 %)
+    L(2, "ConvExSwish", 1100, "Conv:/model.0/conv/Conv"),  # +100 (+10 %)
+    L(3, "ConvExSwish", 450, "Conv:/model.1/conv/Conv"),  # -50 (-10 %)
     L(4, "Softmax", 900, "Softmax:/model.9/Softmax", Target.CPU, "FLOAT16"),  # +700, to CPU
-    L(5, "Mul", 60, "Mul:/model.3/Mul"),                        # added
+    L(5, "Mul", 60, "Mul:/model.3/Mul"),  # added
     L(6, "OutputOperator", 10, "OutputOperator:out", Target.CPU),
 )
 # Removed: Add (100). Totals: base 1814, current 2524 -> +710 (+39.14 %).
@@ -71,17 +90,26 @@ def test_hand_computed_deltas():
     assert [abs(d.delta_us) for d in comp.layers] == [700, 100, 100, 60, 50, 0, 0]
     ops = {o.op_type: o for o in comp.op_types}
     assert ops["ConvExSwish"].delta_us == 50 and ops["ConvExSwish"].delta_pct == pytest.approx(
-        50 / 1500 * 100)
+        50 / 1500 * 100
+    )
     assert (ops["Add"].base_calls, ops["Add"].current_calls, ops["Add"].delta_us) == (1, 0, -100)
     assert ops["Mul"].delta_pct is None
     assert comp.op_types[0].op_type == "Softmax"
 
 
 def test_alignment_passes():
-    base = [L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)),
-            L(3, "Relu", 10, None), L(4, "Add", 5, None)]
-    cur = [L(7, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)), L(8, "Conv", 12, "Conv:a"),
-           L(9, "Relu", 11, None), L(10, "Mul", 5, None)]
+    base = [
+        L(1, "Conv", 10, "Conv:a"),
+        L(2, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)),
+        L(3, "Relu", 10, None),
+        L(4, "Add", 5, None),
+    ]
+    cur = [
+        L(7, "Conv", 10, None, ins=((1, 8),), outs=((1, 4),)),
+        L(8, "Conv", 12, "Conv:a"),
+        L(9, "Relu", 11, None),
+        L(10, "Mul", 5, None),
+    ]
     pairs = {(i, j): how for i, j, how in align(base, cur)}
     assert pairs[(0, 1)] == "full_name"
     assert pairs[(1, 0)] == "signature"
@@ -103,15 +131,26 @@ def test_self_compare_is_zero():
 
 
 def test_comparability_differences():
-    base = P(L(1, "Conv", 10, "c", wl=(100.0, 0.0, 0.0)), platform="rk3588",
-             versions=Versions(runtime="2.3.2", driver="0.9.8"),
-             frequencies=Frequencies(npu_hz=(1_000_000_000,)))
-    cur = P(L(1, "Conv", 10, "c", wl=(34.0, 33.0, 33.0)), platform="rk3588",
-            versions=Versions(runtime="2.3.0", driver="0.9.8"),
-            frequencies=Frequencies(npu_hz=(800_000_000,)), frames=5)
+    base = P(
+        L(1, "Conv", 10, "c", wl=(100.0, 0.0, 0.0)),
+        platform="rk3588",
+        versions=Versions(runtime="2.3.2", driver="0.9.8"),
+        frequencies=Frequencies(npu_hz=(1_000_000_000,)),
+    )
+    cur = P(
+        L(1, "Conv", 10, "c", wl=(34.0, 33.0, 33.0)),
+        platform="rk3588",
+        versions=Versions(runtime="2.3.0", driver="0.9.8"),
+        frequencies=Frequencies(npu_hz=(800_000_000,)),
+        frames=5,
+    )
     diffs = compare_profiles(base, cur).differences
-    assert diffs == ("runtime version: 2.3.2 vs 2.3.0", "NPU frequency: 1000 MHz vs 800 MHz",
-                     "NPU cores used: core0 vs core0+1+2", "frames merged: 1 vs 5")
+    assert diffs == (
+        "runtime version: 2.3.2 vs 2.3.0",
+        "NPU frequency: 1000 MHz vs 800 MHz",
+        "NPU cores used: core0 vs core0+1+2",
+        "frames merged: 1 vs 5",
+    )
     result = compare_reports(Report((base,)), Report((cur,)))
     assert "not like for like: runtime version: 2.3.2 vs 2.3.0" in result.warnings
     assert cores_used(P(L(1, "Conv", 1))) is None
@@ -121,7 +160,8 @@ def test_different_models_are_flagged():
     base = P(L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, "Conv:b"), L(3, "Add", 1, "Add:c"))
     cur = P(L(1, "Conv", 10, "Conv:x"), L(2, "Conv", 10, "Conv:b"), L(3, "Mul", 1, "Mul:y"))
     assert compare_profiles(base, cur).differences == (
-        "layers: only 1 of 3 align by FullName or shapes (different models?)",)
+        "layers: only 1 of 3 align by FullName or shapes (different models?)",
+    )
     assert compare_profiles(base, base).differences == ()
 
 

@@ -35,6 +35,7 @@ def replace_on(line_no: int, old: str, new: str) -> Callable[[list[str]], list[s
         lines = lines[:]
         lines[line_no - 1] = lines[line_no - 1].replace(old, new, 1)
         return lines
+
     return edit
 
 
@@ -48,21 +49,25 @@ def test_clean_copy_has_no_warnings(tmp_path):
 
 def test_total_cycles_not_max_of_ddr_and_npu(tmp_path):
     path = edited(tmp_path, "07_", replace_on(7, "164162/409600/409600", "164162/409600/409999"))
-    assert warnings(path) == [(7, "1 row(s) where Total cycles != max(DDR, NPU), first: ID 2 "
-                                  "(164162/409600/409999)")]
+    assert warnings(path) == [
+        (7, "1 row(s) where Total cycles != max(DDR, NPU), first: ID 2 (164162/409600/409999)")
+    ]
 
 
 def test_sum_of_layer_times_against_the_total_line(tmp_path):
     path = edited(tmp_path, "07_", replace_on(100, "14478", "14500"))
-    assert warnings(path) == [(100, "sum of layer times is 14,478 us but the log's total line "
-                                    "says 14,500 us")]
+    assert warnings(path) == [
+        (100, "sum of layer times is 14,478 us but the log's total line says 14,500 us")
+    ]
 
 
 def test_ids_that_skip(tmp_path):
     path = edited(tmp_path, "07_", lambda ls: ls[:8] + ls[9:])  # row ID 4 (line 9) deleted
     got = warnings(path)
     assert (9, "layer IDs skip from 3 to 5") in got
-    assert any(line == 99 and "sum of layer times is 13,825 us" in m for line, m in got)  # 14478-653
+    assert any(
+        line == 99 and "sum of layer times is 13,825 us" in m for line, m in got
+    )  # 14478-653
 
 
 def test_ids_that_repeat(tmp_path):
@@ -78,28 +83,44 @@ def test_row_with_fewer_fields_than_the_header(tmp_path):
         lines = lines[:]
         lines[6] = lines[6][: lines[6].index(" 810 ") + 4]  # row ID 2 ends after Time(us)
         return lines
+
     got = warnings(edited(tmp_path, "07_", cut_after_time))
-    assert got == [(7, "row 2 has fewer fields than the header: no WorkLoad(0/1/2), RW(KB) "
-                       "(kept with those values unknown)")]
+    assert got == [
+        (
+            7,
+            "row 2 has fewer fields than the header: no WorkLoad(0/1/2), RW(KB) "
+            "(kept with those values unknown)",
+        )
+    ]
 
 
 def test_op_type_aggregation_against_the_ranking(tmp_path):
-    path = edited(tmp_path, "07_", replace_on(111, "Conv               1 ", "Conv               2 "))
-    assert warnings(path) == [(104, "op-type totals disagree with the ranking table: Conv calls "
-                                    "1 from layers vs 2 ranked")]
+    path = edited(
+        tmp_path, "07_", replace_on(111, "Conv               1 ", "Conv               2 ")
+    )
+    assert warnings(path) == [
+        (
+            104,
+            "op-type totals disagree with the ranking table: Conv calls 1 from layers vs 2 ranked",
+        )
+    ]
 
 
 def test_ranking_row_cpu_gpu_npu_against_its_total(tmp_path):
     path = edited(tmp_path, "07_", replace_on(111, "810          810", "811          810"))
     got = warnings(path)
-    assert (111, "ranking row Conv: CPU + GPU + NPU time is 811 us but TotalTime says 810 us") in got
+    assert (
+        111,
+        "ranking row Conv: CPU + GPU + NPU time is 811 us but TotalTime says 810 us",
+    ) in got
     assert (118, "ranking Total row: NPUTime 14370 us but the rows above sum to 14371 us") in got
 
 
 def test_ranking_ratio_against_its_time(tmp_path):
     path = edited(tmp_path, "07_", replace_on(111, "5.59%", "55.9%"))
-    assert warnings(path) == [(111, "ranking row Conv: TimeRatio 55.90% does not match its "
-                                    "TotalTime (5.59% of 14478 us)")]
+    assert warnings(path) == [
+        (111, "ranking row Conv: TimeRatio 55.90% does not match its TotalTime (5.59% of 14478 us)")
+    ]
 
 
 def test_unparseable_row_is_kept_as_skipped_row_and_shown(tmp_path):
@@ -107,9 +128,13 @@ def test_unparseable_row_is_kept_as_skipped_row_and_shown(tmp_path):
     result = CliRunner().invoke(cli, ["analyze", "-f", "json", str(path)])
     assert result.exit_code == 0, result.stderr
     (profile,) = json.loads(result.stdout)["profiles"]
-    assert profile["skipped_rows"] == [{
-        "line": 8, "reason": "Time(us): '18l4' is not a time",
-        "text": profile["skipped_rows"][0]["text"]}]
+    assert profile["skipped_rows"] == [
+        {
+            "line": 8,
+            "reason": "Time(us): '18l4' is not a time",
+            "text": profile["skipped_rows"][0]["text"],
+        }
+    ]
     assert profile["skipped_rows"][0]["text"].startswith("3    ConvExSwish")
     assert len(profile["layers"]) == 92
     assert f"Warning: {path}:8: skipped row: Time(us): '18l4' is not a time" in result.stderr
@@ -124,11 +149,14 @@ def test_damaged_last_row_does_not_end_the_table(tmp_path):
     (profile,) = report.profiles
     assert len(profile.layers) == 92 and profile.reported_total_time_us == 14478
     assert [(s.line, s.reason) for s in profile.skipped_rows] == [
-        (98, "ID: 'x3' is not an integer ID")]
+        (98, "ID: 'x3' is not an integer ID")
+    ]
 
 
 def test_damaged_ranking_row_does_not_end_the_ranking(tmp_path):
-    path = edited(tmp_path, "07_", replace_on(108, "ConvExSwish        57 ", "ConvExSwish        x7 "))
+    path = edited(
+        tmp_path, "07_", replace_on(108, "ConvExSwish        57 ", "ConvExSwish        x7 ")
+    )
     (profile,) = analyze(path).profiles
     assert len(profile.ranking) == 8  # 9 rows, the damaged one skipped
     assert [(s.line, s.reason) for s in profile.skipped_rows] == [(108, "'x7' is not a number")]
@@ -143,17 +171,22 @@ def test_rows_without_their_header_are_reported(tmp_path):
     assert (7, "skipped row: rows without a header line: columns unknown, rows not read") in got
 
 
-ASSUMED = ("ranking rows without a header line: assumed the columns OpType CallNumber CPUTime(us) "
-           "GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)")
+ASSUMED = (
+    "ranking rows without a header line: assumed the columns OpType CallNumber CPUTime(us) "
+    "GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)"
+)
 
 
-@pytest.mark.parametrize(("line", "bad", "notes"), [
-    (106, "OpTyp", [(106, "ranking header cut short: 'OpTyp'"), (108, ASSUMED)]),
-    (106, "", [(108, ASSUMED)]),
-    (107, "-", []),  # a rule cut to one dash
-])
+@pytest.mark.parametrize(
+    ("line", "bad", "notes"),
+    [
+        (106, "OpTyp", [(106, "ranking header cut short: 'OpTyp'"), (108, ASSUMED)]),
+        (106, "", [(108, ASSUMED)]),
+        (107, "-", []),  # a rule cut to one dash
+    ],
+)
 def test_cut_ranking_header_or_rule_keeps_the_ranking(tmp_path, line, bad, notes):
-    path = edited(tmp_path, "07_", lambda ls: ls[:line - 1] + [bad] + ls[line:])
+    path = edited(tmp_path, "07_", lambda ls: ls[: line - 1] + [bad] + ls[line:])
     report = analyze(path)
     (profile,) = report.profiles
     assert len(profile.ranking) == 9
@@ -169,12 +202,14 @@ def test_unreadable_ranking_header_reports_the_rows(tmp_path):
 def test_capped_warnings_are_counted(tmp_path):
     """Past 20 warnings per table the rest were dropped silently; now one more warning counts
     them (30 rows with a letter in their Time(us): 30 skipped rows + 1 sum mismatch)."""
+
     def damage(lines):
         lines = lines[:]
         for i in range(7, 37):  # rows ID 2..31 (lines 8..37), 0-based index 7..36
             cells = lines[i].split()
             lines[i] = lines[i].replace(f" {cells[7]} ", f" {cells[7]}x ", 1)
         return lines
+
     report = analyze(edited(tmp_path, "07_", damage))
     (profile,) = report.profiles
     assert len(profile.layers) == 63 and len(profile.skipped_rows) == 30

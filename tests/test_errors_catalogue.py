@@ -54,8 +54,11 @@ def code_messages() -> dict[str, str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
                 name = _call_name(node.exc)
-                if name.endswith(("Error", "BadParameter")) and name not in (
-                        "ValueError", "AssertionError") and node.exc.args:
+                if (
+                    name.endswith(("Error", "BadParameter"))
+                    and name not in ("ValueError", "AssertionError")
+                    and node.exc.args
+                ):
                     if (text := _template(node.exc.args[0])) is not None:
                         found[text] = where(node)
             elif isinstance(node, ast.Call) and _call_name(node) == "_err" and len(node.args) == 4:
@@ -65,16 +68,23 @@ def code_messages() -> dict[str, str]:
                 for ret in (n for n in ast.walk(node) if isinstance(n, ast.Return)):
                     for text in _strings(ret):
                         found[text] = where(ret)
-            elif (isinstance(node, ast.Call) and _call_name(node) in ("append", "insert")
-                  and isinstance(node.func, ast.Attribute)
-                  and isinstance(node.func.value, ast.Attribute)
-                  and node.func.value.attr == "found"):
+            elif (
+                isinstance(node, ast.Call)
+                and _call_name(node) in ("append", "insert")
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Attribute)
+                and node.func.value.attr == "found"
+            ):
                 kind = node.args[-1]
                 if isinstance(kind, ast.Tuple) and (text := _template(kind.elts[0])) is not None:
                     found[text] = where(node)
-            elif (isinstance(node, ast.Assign) and len(node.targets) == 1
-                  and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "kind"
-                  and path.name == "assemble.py"):
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "kind"
+                and path.name == "assemble.py"
+            ):
                 for text in _strings(node.value):
                     found[text] = where(node)
     return found
@@ -97,17 +107,27 @@ def test_the_catalogue_lists_messages():
 
 def test_every_raised_message_is_in_the_catalogue():
     catalogue = CATALOGUE.read_text(encoding="utf-8")
-    missing = [f"{where}: {text!r} (no {frag!r})"
-               for text, where in code_messages().items()
-               for frag in fragments(text) if frag not in catalogue]
+    missing = [
+        f"{where}: {text!r} (no {frag!r})"
+        for text, where in code_messages().items()
+        for frag in fragments(text)
+        if frag not in catalogue
+    ]
     assert not missing, "add these to docs/errors.md:\n" + "\n".join(missing)
 
 
 def test_every_catalogued_message_is_in_the_code():
-    code = "\n".join(text for path in PACKAGE.rglob("*.py")
-                     for text in _strings(ast.parse(path.read_text(encoding="utf-8"))))
-    stale = [f"{msg!r} (no {frag!r})" for msg in catalogue_messages()
-             for frag in fragments(msg) if frag not in code]
+    code = "\n".join(
+        text
+        for path in PACKAGE.rglob("*.py")
+        for text in _strings(ast.parse(path.read_text(encoding="utf-8")))
+    )
+    stale = [
+        f"{msg!r} (no {frag!r})"
+        for msg in catalogue_messages()
+        for frag in fragments(msg)
+        if frag not in code
+    ]
     assert not stale, "docs/errors.md lists messages the code no longer has:\n" + "\n".join(stale)
 
 

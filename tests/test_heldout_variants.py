@@ -72,13 +72,23 @@ def test_02_three_cores_ddr_cycles_and_backslash_mac():
     assert conv.mac_usage_pct == 0.77  # the same number printed per core slot, not a breakdown
     add = layer(profile, 4)
     assert (add.op_type, add.ddr_cycles, add.npu_cycles, add.total_cycles) == (
-        "Add", 467541, 0, 467541)
+        "Add",
+        467541,
+        0,
+        467541,
+    )
     assert add.mac_usage_pct is None  # "\"
     assert add.full_name == "Add:node_add"  # padded to 16 in the log
     assert layer(profile, 5).full_name == "Concat:/Concat"
     assert layer(profile, 5).input_shapes_truncated
     assert [s.op_type for s in profile.ranking] == [
-        "ConvExSwish", "Concat", "Add", "MaxPool", "OutputOperator", "InputOperator"]
+        "ConvExSwish",
+        "Concat",
+        "Add",
+        "MaxPool",
+        "OutputOperator",
+        "InputOperator",
+    ]
 
 
 def test_12_android_demo_gather_on_cpu_and_sdk_version():
@@ -95,11 +105,18 @@ def test_17_nineteen_wide_empty_mac_and_total_row():
     profile, _ = one("v17_2x19_total-row.txt")
     concat = layer(profile, 3)
     assert (concat.ddr_cycles, concat.npu_cycles, concat.mac_usage_pct, concat.rw_kb) == (
-        0, 0, None, 800)
+        0,
+        0,
+        None,
+        800,
+    )
     assert concat.workload_pct == (100.0, 0.0, 0.0)
     sdpa = layer(profile, 5)
     assert (sdpa.op_type, sdpa.data_type, sdpa.full_name) == (
-        "exSDPAttention", "FLOAT16", "exSDPAttention:node_matmul_1#1_2sdpa")
+        "exSDPAttention",
+        "FLOAT16",
+        "exSDPAttention:node_matmul_1#1_2sdpa",
+    )
     assert layer(profile, 1).mac_usage_pct is None
     assert sum(s.total_time_us for s in profile.ranking) == 1779  # Total row kept apart
 
@@ -108,13 +125,21 @@ def test_18_custom_op_overflows_op_type_column():
     profile, _ = one("v18_2x17_empty-mac_custom-op.txt")
     custom = layer(profile, 5)
     assert (custom.op_type, custom.target, custom.time_us, custom.data_type) == (
-        CUSTOM, Target.CPU, 13467, "FLOAT16")
+        CUSTOM,
+        Target.CPU,
+        13467,
+        "FLOAT16",
+    )
     assert custom.input_shapes == ((1, 256, 64, 64), (256,), (256,))
     assert custom.full_name == f"{CUSTOM}:/model/block/InstanceNormalization"
     assert custom.rw_kb == 2050
     pad = layer(profile, 3)
     assert (pad.op_type, pad.target, pad.time_us, pad.mac_usage_pct) == (
-        "Pad", Target.CPU, 2831, None)
+        "Pad",
+        Target.CPU,
+        2831,
+        None,
+    )
     conv = layer(profile, 4)
     assert (conv.mac_usage_pct, conv.total_cycles) == (99.0, 4718592)
     assert profile.ranking[0].op_type == CUSTOM and profile.ranking[0].cpu_time_us == 13467
@@ -136,10 +161,17 @@ def test_26_python_eval_perf_preamble_empty_full_name_resize_on_cpu():
     assert profile.frequencies.ddr_hz == (None,)
     conv = layer(profile, 2)
     assert (conv.op_type, conv.full_name, conv.rw_kb, conv.mac_usage_pct) == (
-        "Conv", None, 33280, 0.67)
+        "Conv",
+        None,
+        33280,
+        0.67,
+    )
     resizes = [la for la in profile.layers if la.op_type == "Resize"]
     assert [(la.id, la.target, la.time_us) for la in resizes] == [
-        (3, Target.CPU, 17883), (5, Target.CPU, 3904), (6, Target.CPU, 1903)]
+        (3, Target.CPU, 17883),
+        (5, Target.CPU, 3904),
+        (6, Target.CPU, 1903),
+    ]
     resize_rank = next(s for s in profile.ranking if s.op_type == "Resize")
     assert (resize_rank.calls, resize_rank.cpu_time_us) == (3, 23690)
 
@@ -163,11 +195,20 @@ def test_42_v15_python_broken_rows_and_overflowing_shapes():
     assert (layer(profile, 9).time_us, layer(profile, 9).ddr_cycles) == (1150, 640000)
     broken = layer(profile, 7)  # cut after its DDR Cycles "0"; next line starts "281551"
     assert (broken.ddr_cycles, broken.npu_cycles, broken.total_cycles, broken.time_us) == (
-        0, 281551, 281551, 590)
+        0,
+        281551,
+        281551,
+        590,
+    )
     assert broken.full_name == "Conv:Conv_10"
     cut = layer(profile, 10)  # cut after its padded Total Cycles, then an empty line
     assert (cut.total_cycles, cut.time_us, cut.mac_usage_pct, cut.rw_kb, cut.full_name) == (
-        1228800, 1523, 1.02, 3098, "Conv:Conv_13")
+        1228800,
+        1523,
+        1.02,
+        3098,
+        "Conv:Conv_13",
+    )
     assert dict(cut.extra)["Regcmd Size"] == "1024"
     assert dict(cut.extra)["Task Size"] == "2240"
     assert layer(profile, 11).op_type == "exSoftmax13"
@@ -197,9 +238,14 @@ def test_ranking_alone_in_runtime_log_with_wide_op_type_and_collapsed_blanks():
     assert [w.message for w in report.warnings] == []
     for profile in report.profiles:
         assert not profile.layers
-        assert [(s.op_type, s.calls, s.cpu_time_us, s.npu_time_us, s.total_time_us)
-                for s in profile.ranking] == [
-            ("Gather", 2, 0, 5100, 5100), ("Transpose", 3, 1260, 640, 1900),
-            ("ConvTransposeSigmoid", 4, 0, 900, 900), ("BatchNormalization", 5, 0, 450, 450),
-            ("OutputOperator", 1, 30, 0, 30)]
+        assert [
+            (s.op_type, s.calls, s.cpu_time_us, s.npu_time_us, s.total_time_us)
+            for s in profile.ranking
+        ] == [
+            ("Gather", 2, 0, 5100, 5100),
+            ("Transpose", 3, 1260, 640, 1900),
+            ("ConvTransposeSigmoid", 4, 0, 900, 900),
+            ("BatchNormalization", 5, 0, 450, 450),
+            ("OutputOperator", 1, 30, 0, 30),
+        ]
         assert profile.ranking[1].share == pytest.approx(0.2267)

@@ -15,8 +15,18 @@ from rknnprof.reporters import RenderOptions, get_reporter
 from rknnprof.rules import potential_saving_us
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
-CONTRACT_PROFILE_KEYS = ["source", "format", "measured", "platform", "versions", "frames",
-                         "total_time_us", "reported_total_time_us", "layers", "findings"]
+CONTRACT_PROFILE_KEYS = [
+    "source",
+    "format",
+    "measured",
+    "platform",
+    "versions",
+    "frames",
+    "total_time_us",
+    "reported_total_time_us",
+    "layers",
+    "findings",
+]
 
 
 def render(report) -> dict:
@@ -32,12 +42,22 @@ def test_contract_36(corpus):
     assert list(p)[: len(CONTRACT_PROFILE_KEYS)] == CONTRACT_PROFILE_KEYS
     assert p["format"] == "toolkit2-perf-table" and p["measured"] is True
     assert p["frames"] == 1 and p["total_time_us"] == 20344 and p["reported_total_time_us"] == 20344
-    assert p["versions"] == {"runtime": None, "driver": None, "toolkit": None, "api": None, "model": None}
+    assert p["versions"] == {
+        "runtime": None,
+        "driver": None,
+        "toolkit": None,
+        "api": None,
+        "model": None,
+    }
     layer = p["layers"][1]
     assert layer["id"] == 2 and layer["target"] == "NPU" and layer["data_type"] == "UINT8"
     assert layer["input_shapes"] == [[1, 3, 640, 640], [16, 3, 3, 3], [16]]
     assert layer["output_shapes"] == [[1, 16, 320, 320]]
-    assert (layer["ddr_cycles"], layer["npu_cycles"], layer["total_cycles"]) == (164250, 921600, 921600)
+    assert (layer["ddr_cycles"], layer["npu_cycles"], layer["total_cycles"]) == (
+        164250,
+        921600,
+        921600,
+    )
     assert layer["time_us"] == 1888 and layer["mac_usage_pct"] == 2.29
     assert layer["workload_pct"] == [100.0, 0.0, 0.0] and layer["rw_kb"] == 1202
     assert layer["full_name"] == "Conv:node_conv2d"
@@ -50,16 +70,26 @@ def test_every_model_field_is_serialised(corpus):
     (p,) = render(analyze(corpus("07_")))["profiles"]
     assert {f.name for f in dataclasses.fields(Profile)} <= set(p)
     assert {f.name for f in dataclasses.fields(Layer)} == set(p["layers"][0])
-    assert p["ranking"][0] == {"op_type": "ConvExSwish", "calls": 57, "cpu_time_us": 0,
-                               "npu_time_us": 10643, "total_time_us": 10643,
-                               "gpu_time_us": 0, "unknown_time_us": 0, "share": 0.7351}
+    assert p["ranking"][0] == {
+        "op_type": "ConvExSwish",
+        "calls": 57,
+        "cpu_time_us": 0,
+        "npu_time_us": 10643,
+        "total_time_us": 10643,
+        "gpu_time_us": 0,
+        "unknown_time_us": 0,
+        "share": 0.7351,
+    }
     assert p["op_stats"][0]["total_time_us"] == 10643
 
 
 def test_warnings_listed(corpus):
     data = render(analyze(corpus("11_")))
-    assert {"path": str(corpus("11_")), "line": 6,
-            "message": "skipped row: OutputShape: '(1,128,4' is not a shape list"} in data["warnings"]
+    assert {
+        "path": str(corpus("11_")),
+        "line": 6,
+        "message": "skipped row: OutputShape: '(1,128,4' is not a shape list",
+    } in data["warnings"]
     assert data["profiles"][0]["skipped_rows"][0]["line"] == 6
 
 

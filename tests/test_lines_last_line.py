@@ -9,8 +9,9 @@ from itertools import islice
 from rknnprof.inputs.lines import ReadStats, read_lines
 
 DIVIDER = "--------- beginning of main"
-CHATTY = ("11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) Binder:561_2 identical 3 "
-          "lines")
+CHATTY = (
+    "11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) Binder:561_2 identical 3 lines"
+)
 NOISE = "11-30 10:00:00.500   561   602 I ActivityManager: Start proc 4321"
 
 

@@ -24,8 +24,10 @@ def _capture() -> bytes:
     for n, times in enumerate(FRAMES):
         lines += threadtime(table(times, "yolo"), 2345, 2399, start_ms=n * 100)
         if n == 0:
-            lines.append("11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) "
-                         "Binder:561_2 identical 3 lines")
+            lines.append(
+                "11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) "
+                "Binder:561_2 identical 3 lines"
+            )
     # a partial last line: the pipe is cut mid-row
     return ("\n".join(lines) + "\n11-30 10:00:09.000  2345  2399 D RKNN    : 2    Conv").encode()
 
@@ -34,7 +36,11 @@ def _start() -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.Popen(
         [sys.executable, "-m", "rknnprof", "analyze", "-f", "json", "-"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=REPO,
     )
 
 
@@ -91,7 +97,11 @@ def test_progress_line_on_a_terminal_stderr() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rknnprof", "analyze", "-f", "json", "-"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave, env=env, cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=env,
+        cwd=REPO,
     )
     os.close(slave)
     out, _ = proc.communicate(_capture(), timeout=30)

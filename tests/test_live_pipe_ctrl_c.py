@@ -29,7 +29,7 @@ SHIFTS = (0, 20, -20)
 
 
 def _frames(lines: list[str]) -> list[str]:
-    table = lines[:lines.index("Total Memory Read/Write Per Frame Size(KB): 30114.03") + 2]
+    table = lines[: lines.index("Total Memory Read/Write Per Frame Size(KB): 30114.03") + 2]
     out: list[str] = ["--------- beginning of main"]
     for n, shift in enumerate(SHIFTS):
         frame = []
@@ -65,7 +65,12 @@ def test_ctrl_c_keeps_the_complete_frames_and_drops_the_partial_one() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rknnprof", "analyze", "-f", "json", "--color", "never", "-"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave, env=env, cwd=REPO)
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=env,
+        cwd=REPO,
+    )
     os.close(slave)
     err: list[bytes] = []
     reader = threading.Thread(target=_read_all, args=(master, err), daemon=True)
@@ -90,8 +95,9 @@ def test_ctrl_c_keeps_the_complete_frames_and_drops_the_partial_one() -> None:
     assert proc.returncode == 0, text
     assert "Traceback" not in text
     assert "interrupted (Ctrl-C)" in text
-    assert ("a partial last frame (40 of 93 rows, no total line) was dropped: 3 complete "
-            "frame(s) kept") in text
+    assert (
+        "a partial last frame (40 of 93 rows, no total line) was dropped: 3 complete frame(s) kept"
+    ) in text
     [profile] = json.loads(out)["profiles"]
     assert profile["frames"] == 3 and profile["pid_tid"] == [2345, 2399]
     assert len(profile["layers"]) == 93 and profile["incomplete"] is None

@@ -35,7 +35,9 @@ def _jittered(lines: list[str], frame: int, ids: tuple[str, str]) -> list[str]:
             cells = line.split()
             time_cell = cells[7]
             new = str(int(time_cell) + (d if head == ids[0] else -d))
-            line = line.replace(f"  {time_cell} ", f"  {new}{' ' * (len(time_cell) - len(new))} ", 1)
+            line = line.replace(
+                f"  {time_cell} ", f"  {new}{' ' * (len(time_cell) - len(new))} ", 1
+            )
         out.append(line)
     return out
 
@@ -68,8 +70,13 @@ def tables(corpus):
 def start_analyze(args: list[str], **kwargs) -> subprocess.Popen:
     """``rknnprof analyze -f json ARGS`` started in a subprocess, stdout piped."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-m", "rknnprof", "analyze", "-f", "json", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "rknnprof", "analyze", "-f", "json", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        **kwargs,
+    )
 
 
 def analyze_file(path: Path) -> tuple[dict, int]:
@@ -95,7 +102,11 @@ def test_thousand_frames_two_processes(tmp_path, tables):
     assert (len(a["layers"]), a["frames"], a["total_time_us"]) == (168, 1000, 20344)
     assert (len(b["layers"]), b["frames"], b["total_time_us"]) == (93, 1000, 14478)
     layer63 = next(la for la in a["layers"] if la["id"] == 63)
-    assert (layer63["time_us"], layer63["time_min_us"], layer63["time_max_us"]) == (1338, 1337, 1339)
+    assert (layer63["time_us"], layer63["time_min_us"], layer63["time_max_us"]) == (
+        1338,
+        1337,
+        1339,
+    )
     layer2 = next(la for la in b["layers"] if la["id"] == 2)
     assert layer2["time_us"] == 810  # read from corpus 07, row 2
     # ten times the frames, (almost) the same memory: the statistics are per layer
@@ -112,7 +123,7 @@ def test_slow_writer_gives_the_same_report(tmp_path, tables):
     with open(path, "rb") as f:
         lines = f.readlines()
     for start in range(0, len(lines), 400):  # a few hundred lines at a time, with pauses
-        proc.stdin.write(b"".join(lines[start:start + 400]))
+        proc.stdin.write(b"".join(lines[start : start + 400]))
         proc.stdin.flush()
         time.sleep(0.01)
     proc.stdin.close()

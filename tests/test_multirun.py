@@ -35,8 +35,16 @@ def test_runtime_log_frames_merge_into_medians(tmp_path: Path) -> None:
 
 
 def test_two_processes_interleaved_in_logcat_are_not_mixed(tmp_path: Path) -> None:
-    a = [ln for n, t in enumerate(A_FRAMES) for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)]
-    b = [ln for n, t in enumerate(B_FRAMES) for ln in threadtime(table(t, "unet"), 3400, 3417, n * 40)]
+    a = [
+        ln
+        for n, t in enumerate(A_FRAMES)
+        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
+    ]
+    b = [
+        ln
+        for n, t in enumerate(B_FRAMES)
+        for ln in threadtime(table(t, "unet"), 3400, 3417, n * 40)
+    ]
     noise = threadtime(["Start proc 4321:com.example/u0a123"] * 5, 561, 602)
     profiles = analyze(_write(tmp_path, interleave(a, b, noise)), rules=False).profiles
     by_pid = {p.pid_tid: p for p in profiles}

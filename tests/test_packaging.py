@@ -20,22 +20,33 @@ def test_license_is_an_spdx_expression_with_its_file() -> None:
     text = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert "Apache License" in text and "Version 2.0, January 2004" in text
     # PEP 639 needs setuptools 77; a licence classifier next to the expression is an error
-    assert any(re.fullmatch(r"setuptools>=(7[7-9]|[89]\d)", r)
-               for r in PYPROJECT["build-system"]["requires"])
+    assert any(
+        re.fullmatch(r"setuptools>=(7[7-9]|[89]\d)", r)
+        for r in PYPROJECT["build-system"]["requires"]
+    )
     assert not [c for c in PROJECT["classifiers"] if c.startswith("License ::")]
 
 
 def test_classifiers_and_keywords_say_what_it_is() -> None:
     classifiers = set(PROJECT["classifiers"])
-    assert {"Environment :: Console", "Typing :: Typed",
-            "Programming Language :: Python :: 3.11"} <= classifiers
+    assert {
+        "Environment :: Console",
+        "Typing :: Typed",
+        "Programming Language :: Python :: 3.11",
+    } <= classifiers
     assert {"rknn", "rockchip", "npu"} <= set(PROJECT["keywords"])
 
 
 def test_the_sdist_carries_what_its_tests_read() -> None:
     manifest = (REPO / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
-    for needed in ("graft tests", "graft sample_logs", "graft docs", "graft benchmarks",
-                   "include .ci/run", "include LICENSE README.md MANIFEST.in"):
+    for needed in (
+        "graft tests",
+        "graft sample_logs",
+        "graft docs",
+        "graft benchmarks",
+        "include .ci/run",
+        "include LICENSE README.md MANIFEST.in",
+    ):
         assert needed in manifest, needed
     # the folders the tests open beside the package
     readers = "\n".join(p.read_text(encoding="utf-8") for p in REPO.glob("tests/**/*.py"))

@@ -38,8 +38,10 @@ def repl(text: str) -> str:
 
 
 def annotated(text: str) -> str:
-    return (f"(...some prints before eval_perf...)\n--> 开始评估算子级性能 (eval_perf)...\n"
-            f"{_ended(text)}(完成) done\n")
+    return (
+        f"(...some prints before eval_perf...)\n--> 开始评估算子级性能 (eval_perf)...\n"
+        f"{_ended(text)}(完成) done\n"
+    )
 
 
 DAMAGE = {
@@ -62,7 +64,9 @@ SOURCES = [
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
-@pytest.mark.parametrize(("prefix", "family", "layers", "total"), SOURCES, ids=[s[0] for s in SOURCES])
+@pytest.mark.parametrize(
+    ("prefix", "family", "layers", "total"), SOURCES, ids=[s[0] for s in SOURCES]
+)
 def test_corpus_tables_survive(corpus, prefix, family, layers, total, damage) -> None:
     if prefix == "08_" and damage in ("backticks", "markdown-indent"):
         pytest.skip("a CSV file is not pasted as prose")
@@ -119,4 +123,8 @@ def test_opening_backtick_of_a_wrapped_paste_is_dropped_by_lines() -> None:
 
     lines = list(read_lines(io.BytesIO(b"`ID   OpType\nrow\nlast`")))
     assert [line.text for line in lines] == ["ID   OpType", "row", "last`"]
-    assert [line.text for line in read_lines(io.BytesIO(b"```\ncode\n```"))] == ["```", "code", "```"]
+    assert [line.text for line in read_lines(io.BytesIO(b"```\ncode\n```"))] == [
+        "```",
+        "code",
+        "```",
+    ]

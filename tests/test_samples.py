@@ -15,8 +15,13 @@ def test_yolov5s_2x_table_with_cpu_fallback():
     assert len(p.layers) == 89 and p.total_time_us == 28023 == p.reported_total_time_us
     assert p.reported_total_line == 100
     cpu = [(la.id, la.op_type, la.time_us) for la in p.layers if la.target is Target.CPU]
-    assert cpu == [(1, "InputOperator", 9), (60, "Resize", 1873), (69, "OutputOperator", 66),
-                   (79, "OutputOperator", 18), (89, "OutputOperator", 6)]
+    assert cpu == [
+        (1, "InputOperator", 9),
+        (60, "Resize", 1873),
+        (69, "OutputOperator", 66),
+        (79, "OutputOperator", 18),
+        (89, "OutputOperator", 6),
+    ]
     assert p.versions.runtime == "2.3.2" and p.versions.driver == "0.9.8"
     assert p.platform == "rk3588" and p.platform_basis.startswith("log: target platform")
     resize = next(s for s in p.ranking if s.op_type == "Resize")
@@ -30,7 +35,11 @@ def test_loglevel4_three_frames_merge_to_medians():
     assert p.frames == 3 and len(p.layers) == 89
     layers = {la.id: la for la in p.layers}
     assert (layers[2].time_us, layers[2].time_min_us, layers[2].time_max_us) == (5895, 5772, 5971)
-    assert (layers[60].time_us, layers[60].time_min_us, layers[60].time_max_us) == (1910, 1873, 1947)
+    assert (layers[60].time_us, layers[60].time_min_us, layers[60].time_max_us) == (
+        1910,
+        1873,
+        1947,
+    )
     assert p.reported_total_time_us == 27905  # median of 27905, 27777, 28003
     assert len(p.frame_times_us) == 3
 
@@ -45,7 +54,10 @@ def test_v15_mobilenetv2():
     assert (broken.ddr_cycles, broken.npu_cycles) == (11056, 4704)
     assert next(la for la in p.layers if la.id == 2).full_name is None
     assert [la.op_type for la in p.layers if la.target is Target.CPU] == [
-        "InputOperator", "exSoftmax13", "OutputOperator"]
+        "InputOperator",
+        "exSoftmax13",
+        "OutputOperator",
+    ]
     assert [(w.line, w.message) for w in report.warnings] == [(31, "row 23 continues on this line")]
 
 

@@ -19,18 +19,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rknnprof"
 
 STAGES: tuple[tuple[str, ...], ...] = (
     ("errors", "units", "model", "__version__"),  # the vocabulary every stage speaks
-    ("schema",),                 # the JSON contract: dict <-> model
-    ("platforms",),              # SoC facts (YAML), read by analysis and rules
-    ("inputs",),                 # bytes -> clean lines (prefixes, live pipe)
-    ("parsers",),                # lines -> events, one module per input family
-    ("assemble",),               # events -> profiles (frames merged, info attached)
-    ("analysis",),               # bound, shares, op types, derived figures
-    ("rules",),                  # advice: findings and savings
-    ("compare",),                # two analysed runs -> deltas
-    ("budgets",),                # the CI gate's verdicts (reads compare's pairing)
-    ("reporters",),              # results -> text in each output format
-    ("api", "__init__"),         # the library: load / analyze (the package re-exports them)
-    ("cli", "__main__"),         # click commands, exit codes, where output goes
+    ("schema",),  # the JSON contract: dict <-> model
+    ("platforms",),  # SoC facts (YAML), read by analysis and rules
+    ("inputs",),  # bytes -> clean lines (prefixes, live pipe)
+    ("parsers",),  # lines -> events, one module per input family
+    ("assemble",),  # events -> profiles (frames merged, info attached)
+    ("analysis",),  # bound, shares, op types, derived figures
+    ("rules",),  # advice: findings and savings
+    ("compare",),  # two analysed runs -> deltas
+    ("budgets",),  # the CI gate's verdicts (reads compare's pairing)
+    ("reporters",),  # results -> text in each output format
+    ("api", "__init__"),  # the library: load / analyze (the package re-exports them)
+    ("cli", "__main__"),  # click commands, exit codes, where output goes
 )
 """Bottom to top. ``__version__`` is the constant ``rknnprof/__init__.py`` defines before
 anything else (``from rknnprof import __version__``); the rest of ``__init__`` is the facade."""
@@ -111,7 +111,8 @@ def test_every_part_of_the_package_has_a_stage() -> None:
 def test_no_import_points_back_up_the_pipeline() -> None:
     wrong = [
         f"{_where(module)}:{line} imports {target} ({_part(module)} is below {_part(target)})"
-        for module, edges in _graph().items() for target, line in edges.items()
+        for module, edges in _graph().items()
+        for target, line in edges.items()
         if RANK[_part(target)] > RANK[_part(module)]
     ]
     assert wrong == []
@@ -120,7 +121,8 @@ def test_no_import_points_back_up_the_pipeline() -> None:
 def test_the_bottom_parts_import_only_what_they_may() -> None:
     wrong = [
         f"{_where(module)}:{line} imports {target}"
-        for module, edges in _graph().items() if _part(module) in ONLY
+        for module, edges in _graph().items()
+        if _part(module) in ONLY
         for target, line in edges.items()
         if _part(target) != _part(module) and _part(target) not in ONLY[_part(module)]
     ]
@@ -137,7 +139,7 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
         path.append(module)
         for target in graph.get(module, {}):
             if state.get(target) == 1:
-                return [*path[path.index(target):], target]
+                return [*path[path.index(target) :], target]
             if target not in state and (found := visit(target)):
                 return found
         path.pop()
@@ -153,8 +155,9 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 def test_no_import_cycle_between_modules() -> None:
     # a package's __init__ running before its submodules is not counted: only the imports the
     # files write are edges
-    graph = {m: {t: n for t, n in e.items() if t != "rknnprof.__version__"}
-             for m, e in _graph().items()}
+    graph = {
+        m: {t: n for t, n in e.items() if t != "rknnprof.__version__"} for m, e in _graph().items()
+    }
     assert _cycle(graph) is None
 
 

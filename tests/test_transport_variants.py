@@ -36,10 +36,20 @@ VARIANTS = {
 
 # corpus prefix, layers, total line (us), {id: (op_type, target, time_us)} read from the log
 EXPECTED = {
-    "01_": (108, 128441, {2: ("ConvExSwish", "NPU", 16130), 5: ("Split", "NPU", 1195),
-                          108: ("OutputOperator", "CPU", 23)}),
-    "07_": (93, 14478, {2: ("Conv", "NPU", 810), 38: ("ConvExSwish", "NPU", 56),
-                        93: ("OutputOperator", "CPU", 9)}),
+    "01_": (
+        108,
+        128441,
+        {
+            2: ("ConvExSwish", "NPU", 16130),
+            5: ("Split", "NPU", 1195),
+            108: ("OutputOperator", "CPU", 23),
+        },
+    ),
+    "07_": (
+        93,
+        14478,
+        {2: ("Conv", "NPU", 810), 38: ("ConvExSwish", "NPU", 56), 93: ("OutputOperator", "CPU", 9)},
+    ),
     "36_": (168, 20344, {63: ("exSDPAttention", "NPU", 1338), 168: ("OutputOperator", "CPU", 2)}),
     "04_": (2, 14147, {1: ("InputOperator", "CPU", 7), 2: ("ConvRelu", "NPU", 428)}),
 }

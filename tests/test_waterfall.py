@@ -42,10 +42,19 @@ def test_demo_eval_time_adds_up() -> None:
     # rknn_inputs_set 1.9 ms, rknn_run 23.6 ms, rknn_outputs_get 2.5 ms, total line 30.0 ms
     profile = _profile(DATA / "demo_eval_time.txt")
     assert profile.app_time_us == 30000
-    assert profile.app_calls == (("rknn_inputs_set", 1900), ("rknn_run", 23600),
-                                 ("rknn_outputs_get", 2500))
-    assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 2300,
-                               "inputs_set": 1900, "outputs_get": 2500, "remainder": 2000}
+    assert profile.app_calls == (
+        ("rknn_inputs_set", 1900),
+        ("rknn_run", 23600),
+        ("rknn_outputs_get", 2500),
+    )
+    assert _steps(profile) == {
+        "npu_layers": 20100,
+        "cpu_layers": 1200,
+        "run_overhead": 2300,
+        "inputs_set": 1900,
+        "outputs_get": 2500,
+        "remainder": 2000,
+    }
     fall = _fall(profile)
     assert fall.total_us == 30000 and fall.outside_us == 8700
     assert sum(s.time_us for s in fall.steps) == fall.total_us
@@ -56,8 +65,13 @@ def test_calls_only_medians_and_their_sum() -> None:
     # three frames: inputs 2.0/1.8/2.2, run 22.0/22.4/22.2, outputs 3.0/3.4/3.2 -> medians
     profile = _profile(DATA / "demo_calls_only.txt")
     assert profile.app_time_us is None
-    assert _steps(profile) == {"npu_layers": 20100, "cpu_layers": 1200, "run_overhead": 900,
-                               "inputs_set": 2000, "outputs_get": 3200}
+    assert _steps(profile) == {
+        "npu_layers": 20100,
+        "cpu_layers": 1200,
+        "run_overhead": 900,
+        "inputs_set": 2000,
+        "outputs_get": 3200,
+    }
     assert _fall(profile).total_us == 27400
 
 
@@ -79,8 +93,7 @@ def test_corpus_43_total_line_against_the_ranking() -> None:
 def test_perf_debug_false_total(tmp_path: Path) -> None:
     # eval_perf(perf_debug=False): "Total Time(us): 18642" only; the script's 24.0 ms around it
     path = tmp_path / "nodebug.txt"
-    path.write_text("        Total Time(us): 18642\n        FPS: 53.64\n"
-                    "Inference time: 24.0 ms\n")
+    path.write_text("        Total Time(us): 18642\n        FPS: 53.64\nInference time: 24.0 ms\n")
     assert _steps(_profile(path)) == {"all_layers": 18642, "remainder": 5358}
 
 
@@ -89,16 +102,19 @@ def test_no_waterfall_without_application_timings() -> None:
     assert profile.waterfall_us == () and waterfall_of(profile) is None
 
 
-@pytest.mark.parametrize(("line", "call", "time_us"), [
-    ("rknn_run use 20.513000 ms", "rknn_run", 20513),
-    ("rknn_inputs_set use 1.204000 ms", "rknn_inputs_set", 1204),
-    ("I/app: rknn_outputs_get use 2.870000 ms", "rknn_outputs_get", 2870),
-    ("rknn_run time: 800 us", "rknn_run", 800),
-    ("rknn_run cost=12.5ms", "rknn_run", 12500),
-    ("Inference time: 0.0234 s", None, 23400),
-    ("infer time: 12.5 ms", None, 12500),
-    ("once run use 24.512000 ms", None, 24512),
-])
+@pytest.mark.parametrize(
+    ("line", "call", "time_us"),
+    [
+        ("rknn_run use 20.513000 ms", "rknn_run", 20513),
+        ("rknn_inputs_set use 1.204000 ms", "rknn_inputs_set", 1204),
+        ("I/app: rknn_outputs_get use 2.870000 ms", "rknn_outputs_get", 2870),
+        ("rknn_run time: 800 us", "rknn_run", 800),
+        ("rknn_run cost=12.5ms", "rknn_run", 12500),
+        ("Inference time: 0.0234 s", None, 23400),
+        ("infer time: 12.5 ms", None, 12500),
+        ("once run use 24.512000 ms", None, 24512),
+    ],
+)
 def test_timing_lines(tmp_path: Path, line: str, call: str | None, time_us: float) -> None:
     path = tmp_path / "log.txt"
     path.write_text(TABLE + line + "\n")
@@ -111,11 +127,14 @@ def test_timing_lines(tmp_path: Path, line: str, call: str | None, time_us: floa
         assert profile.app_time_us is None
 
 
-@pytest.mark.parametrize("line", [
-    "E RKNN: rknn_run: failed to submit!, op id: 1",
-    "rknn_run(ctx, NULL);",
-    "the inference timed out",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "E RKNN: rknn_run: failed to submit!, op id: 1",
+        "rknn_run(ctx, NULL);",
+        "the inference timed out",
+    ],
+)
 def test_not_timing_lines(tmp_path: Path, line: str) -> None:
     path = tmp_path / "log.txt"
     path.write_text(TABLE + line + "\n")
@@ -125,8 +144,9 @@ def test_not_timing_lines(tmp_path: Path, line: str) -> None:
 
 def test_finding_itemises_and_is_bounded_by_the_measurement() -> None:
     profile = _profile(DATA / "demo_eval_time.txt")
-    [found] = [f for f in profile.findings if f.code == "RKN050" and "outside the table's"
-               in f.message]
+    [found] = [
+        f for f in profile.findings if f.code == "RKN050" and "outside the table's" in f.message
+    ]
     assert found.est_saving_us == 8700  # 30.0 ms - the table's 21.3 ms
     assert "rknn_run overhead 2,300 us" in found.message
     assert "rknn_inputs_set 1,900 us" in found.message
@@ -138,8 +158,13 @@ def test_reports_show_it() -> None:
     runner = CliRunner()
     data = json.loads(runner.invoke(cli, ["analyze", path, "-f", "json"]).output)
     assert data["profiles"][0]["waterfall_us"] == [
-        ["npu_layers", 20100], ["cpu_layers", 1200], ["run_overhead", 2300],
-        ["inputs_set", 1900], ["outputs_get", 2500], ["remainder", 2000]]
+        ["npu_layers", 20100],
+        ["cpu_layers", 1200],
+        ["run_overhead", 2300],
+        ["inputs_set", 1900],
+        ["outputs_get", 2500],
+        ["remainder", 2000],
+    ]
     text = runner.invoke(cli, ["analyze", path, "--color", "never"]).output
     assert "Where an inference's 30.00 ms goes" in text and "rknn_run overhead" in text
     md = runner.invoke(cli, ["analyze", path, "-f", "markdown"]).output

@@ -51,11 +51,21 @@ def analyze_profile(
     layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
     op_stats = aggregate(layers, total) if layers else profile.ranking
     p50, p90 = frame_percentiles_us(profile)  # assemble's, of every frame, when it set them
-    result = replace(profile, layers=layers, op_stats=op_stats, frame_total_us=total,
-                     frame_time_p50_us=p50, frame_time_p90_us=p90)
+    result = replace(
+        profile,
+        layers=layers,
+        op_stats=op_stats,
+        frame_total_us=total,
+        frame_time_p50_us=p50,
+        frame_time_p90_us=p90,
+    )
     result = replace(result, waterfall_us=waterfall_pairs(result))
-    notes = [*check_total(result), *check_cycles(result), *check_ids(result),
-             *check_ranking(result, op_stats)]
+    notes = [
+        *check_total(result),
+        *check_cycles(result),
+        *check_ids(result),
+        *check_ranking(result, op_stats),
+    ]
     path = profile.source.path
     return result, [ReportWarning(path, line, message) for line, message in notes]
 

@@ -126,8 +126,9 @@ def log_reference_gbs(layers: tuple[Layer, ...], options: ClassifyOptions) -> fl
     for layer in layers:
         if layer.target is not Target.NPU or not layer.npu_cycles or layer.ddr_cycles is None:
             continue
-        if _cycles_bound(layer.ddr_cycles, layer.npu_cycles, options.bound_ratio) is not \
-                Bound.BANDWIDTH or _is_view(layer, options):
+        if _cycles_bound(
+            layer.ddr_cycles, layer.npu_cycles, options.bound_ratio
+        ) is not Bound.BANDWIDTH or _is_view(layer, options):
             continue
         rate = achieved_rate_gbs(layer)
         if rate is not None and (best is None or rate > best):
@@ -135,8 +136,9 @@ def log_reference_gbs(layers: tuple[Layer, ...], options: ClassifyOptions) -> fl
     return best
 
 
-def classify_layers(layers: tuple[Layer, ...], options: ClassifyOptions,
-                    total_us: float | None) -> tuple[Layer, ...]:
+def classify_layers(
+    layers: tuple[Layer, ...], options: ClassifyOptions, total_us: float | None
+) -> tuple[Layer, ...]:
     """Copies of ``layers`` with ``bound``, ``bound_basis`` and ``time_share`` filled."""
     options = replace(options, ddr_achieved_gbs=log_reference_gbs(layers, options))
     out = []
@@ -149,9 +151,14 @@ def classify_layers(layers: tuple[Layer, ...], options: ClassifyOptions,
     return tuple(out)
 
 
-def options_from(platform: Any, bound_ratio: float = DEFAULT_BOUND_RATIO,
-                 rw_share: float = DEFAULT_RW_SHARE) -> ClassifyOptions:
+def options_from(
+    platform: Any, bound_ratio: float = DEFAULT_BOUND_RATIO, rw_share: float = DEFAULT_RW_SHARE
+) -> ClassifyOptions:
     """Options for a ``rknnprof.platforms.Platform`` (or None): its theoretical DDR peak and the
     rate achieved on it."""
-    return ClassifyOptions(bound_ratio, rw_share, getattr(platform, "ddr_bandwidth_gbs", None),
-                           getattr(platform, "ddr_achieved_gbs", None))
+    return ClassifyOptions(
+        bound_ratio,
+        rw_share,
+        getattr(platform, "ddr_bandwidth_gbs", None),
+        getattr(platform, "ddr_achieved_gbs", None),
+    )

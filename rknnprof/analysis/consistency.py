@@ -39,25 +39,42 @@ def check_total(profile: Profile) -> list[Note]:
     total = sum(times)
     line = profile.reported_total_line
     if profile.elided_rows:
-        return [(line, f"the table has elided rows: the {len(times)} printed layers sum to "
-                 f"{_fmt(total)} us of the reported {_fmt(reported)} us")]
+        return [
+            (
+                line,
+                f"the table has elided rows: the {len(times)} printed layers sum to "
+                f"{_fmt(total)} us of the reported {_fmt(reported)} us",
+            )
+        ]
     tolerance = TOTAL_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
     if abs(total - reported) <= tolerance:
         return []
-    how = "sum of layer times" if profile.frames == 1 else (
-        f"sum of per-layer medians over {profile.frames} frames")
+    how = (
+        "sum of layer times"
+        if profile.frames == 1
+        else (f"sum of per-layer medians over {profile.frames} frames")
+    )
     return [(line, f"{how} is {_fmt(total)} us but the log's total line says {_fmt(reported)} us")]
 
 
 def check_cycles(profile: Profile) -> list[Note]:
-    bad = [la for la in profile.layers
-           if None not in (la.ddr_cycles, la.npu_cycles, la.total_cycles)
-           and la.total_cycles != max(la.ddr_cycles, la.npu_cycles)]  # type: ignore[type-var]  # None is excluded on the line above
+    bad = [
+        la
+        for la in profile.layers
+        if None not in (la.ddr_cycles, la.npu_cycles, la.total_cycles)
+        # None is excluded on the line above
+        and la.total_cycles != max(la.ddr_cycles, la.npu_cycles)  # type: ignore[type-var]
+    ]
     if not bad:
         return []
     first = bad[0]
-    return [(first.line, f"{len(bad)} row(s) where Total cycles != max(DDR, NPU), first: ID "
-             f"{first.id} ({first.ddr_cycles}/{first.npu_cycles}/{first.total_cycles})")]
+    return [
+        (
+            first.line,
+            f"{len(bad)} row(s) where Total cycles != max(DDR, NPU), first: ID "
+            f"{first.id} ({first.ddr_cycles}/{first.npu_cycles}/{first.total_cycles})",
+        )
+    ]
 
 
 def check_ids(profile: Profile) -> list[Note]:
@@ -77,8 +94,13 @@ def check_ids(profile: Profile) -> list[Note]:
         seen.add(layer.id)
         previous = layer.id
     if len(notes) > MAX_ID_NOTES:
-        return [*notes[:MAX_ID_NOTES], (notes[MAX_ID_NOTES][0],
-                f"{len(notes) - MAX_ID_NOTES} more layer ID(s) that skip, repeat or go back")]
+        return [
+            *notes[:MAX_ID_NOTES],
+            (
+                notes[MAX_ID_NOTES][0],
+                f"{len(notes) - MAX_ID_NOTES} more layer ID(s) that skip, repeat or go back",
+            ),
+        ]
     return notes
 
 

@@ -145,8 +145,18 @@ def conv_geometry(layer: Layer) -> ConvGeometry | None:
     in_h = data[2] if len(data) == 4 else None
     in_w = data[3] if len(data) == 4 else None
     w0, w1, kh, kw = weight
-    unknown = ConvGeometry(kind="unknown", batch=batch, in_c=w1, out_c=out_c, out_h=out_h,
-                           out_w=out_w, kh=kh, kw=kw, in_h=in_h, in_w=in_w)
+    unknown = ConvGeometry(
+        kind="unknown",
+        batch=batch,
+        in_c=w1,
+        out_c=out_c,
+        out_h=out_h,
+        out_w=out_w,
+        kh=kh,
+        kw=kw,
+        in_h=in_h,
+        in_w=in_w,
+    )
     if in_c is None:
         return replace(unknown, note="input shape is not 4-D")
     if w0 == out_c:
@@ -157,10 +167,16 @@ def conv_geometry(layer: Layer) -> ConvGeometry | None:
         if w1 and in_c % w1 == 0:
             return replace(unknown, kind="grouped", in_c=in_c, groups=in_c // w1)
     if w0 == 1 and w1 == out_c == in_c and out_c > 1:
-        return replace(unknown, kind="depthwise", in_c=in_c, groups=in_c,
-                       note="RKNN prints depthwise weights as (1, C, KH, KW)")
+        return replace(
+            unknown,
+            kind="depthwise",
+            in_c=in_c,
+            groups=in_c,
+            note="RKNN prints depthwise weights as (1, C, KH, KW)",
+        )
     return replace(
-        unknown, in_c=in_c,
+        unknown,
+        in_c=in_c,
         note=f"weight {tuple(weight)} does not match {out_c} output channels: groups unknown",
     )
 
@@ -286,14 +302,23 @@ def mac_estimate(
     note = geometry.note
     if macs is not None and not r:
         note = (note + "; " if note else "") + (
-            f"MACs/cycle for {layer.data_type} on {platform.name} unknown" if platform
+            f"MACs/cycle for {layer.data_type} on {platform.name} unknown"
+            if platform
             else "platform unknown: MACs/cycle unknown"
         )
     aligned = aligned_cycles(geometry, layer, platform) if platform else None
     return MacEstimate(
-        layer_id=layer.id, geometry=geometry, macs=macs, ideal_cycles=ideal, npu_cycles=npu,
-        waste_factor=waste, utilisation_pct=util, reported_pct=layer.mac_usage_pct,
-        core_usage_pct=core_mac_usage_pct(layer, mask), aligned_cycles=aligned, note=note,
+        layer_id=layer.id,
+        geometry=geometry,
+        macs=macs,
+        ideal_cycles=ideal,
+        npu_cycles=npu,
+        waste_factor=waste,
+        utilisation_pct=util,
+        reported_pct=layer.mac_usage_pct,
+        core_usage_pct=core_mac_usage_pct(layer, mask),
+        aligned_cycles=aligned,
+        note=note,
     )
 
 

@@ -27,10 +27,10 @@ _PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_]*:(?!:)")
 """``Conv:`` -- an op-class word and one colon (not the first colon of ``onnx::``)."""
 _SPLIT = re.compile(r"\s*[,;+]\s*")
 _SUFFIXES = (
-    re.compile(r"#.*$"),                       # compiler copy / fusion marks: #1_2sdpa, #2_ConvAdd
-    re.compile(r"__cvt_[A-Za-z0-9_]+$"),       # inserted data convert
-    re.compile(r"_RKNN_mark\w*$"),             # toolkit 1 inserted transposes
-    re.compile(r"_rs\d*$"),                    # inserted reshape
+    re.compile(r"#.*$"),  # compiler copy / fusion marks: #1_2sdpa, #2_ConvAdd
+    re.compile(r"__cvt_[A-Za-z0-9_]+$"),  # inserted data convert
+    re.compile(r"_RKNN_mark\w*$"),  # toolkit 1 inserted transposes
+    re.compile(r"_rs\d*$"),  # inserted reshape
     re.compile(r"_2[a-z]{3,}[a-z_]*?(?:_?\d+)?(?=$|_2[a-z])"),  # lowering: _2conv, _2gemm_2conv
     # a fused op class after a number: node_conv2d_36_ConvAdd
     re.compile(r"(?<=\d)_(?:Conv|Add|Mul|Sub|Relu|ex[A-Z])[A-Za-z0-9]*$"),

@@ -59,8 +59,11 @@ def measured_peak_gbs(profile: Profile, platform: Platform | None) -> float | No
     """The fastest RW(KB)/Time of an NPU layer of ``profile``, GB/s (1e9 bytes/s); rates above the
     platform's theoretical peak are views and are skipped. ``None`` without RW and time."""
     peak = platform.ddr_bandwidth_gbs if platform is not None else None
-    rates = [la.rw_kb * 1024.0 / (la.time_us * 1e-6) / 1e9 for la in profile.layers
-             if la.target is Target.NPU and la.rw_kb and la.time_us]
+    rates = [
+        la.rw_kb * 1024.0 / (la.time_us * 1e-6) / 1e9
+        for la in profile.layers
+        if la.target is Target.NPU and la.rw_kb and la.time_us
+    ]
     usable = [r for r in rates if peak is None or r <= peak]
     return max(usable, default=None)
 
@@ -71,24 +74,45 @@ def roofs(profile: Profile, platform: Platform | None) -> list[Roof]:
     mhz = npu_clock_mhz(profile, platform)
     cores = mask_cores(profile)
     if platform is not None and mhz:
-        types = sorted({la.data_type for la in profile.layers
-                        if la.achieved_macs_per_s is not None and la.data_type})
+        types = sorted(
+            {
+                la.data_type
+                for la in profile.layers
+                if la.achieved_macs_per_s is not None and la.data_type
+            }
+        )
         seen: set[int] = set()
         for data_type in types:
             per_cycle = platform.macs_per_cycle(data_type)
             if per_cycle and per_cycle not in seen:
                 seen.add(per_cycle)
-                found.append(Roof("compute", f"{data_type}: {per_cycle} MACs/cycle x "
-                                  f"{mhz:g} MHz x {cores} core{'s' if cores > 1 else ''}",
-                                  per_cycle * mhz * 1e6 * cores))
+                found.append(
+                    Roof(
+                        "compute",
+                        f"{data_type}: {per_cycle} MACs/cycle x "
+                        f"{mhz:g} MHz x {cores} core{'s' if cores > 1 else ''}",
+                        per_cycle * mhz * 1e6 * cores,
+                    )
+                )
     if platform is not None and platform.ddr_bandwidth_gbs:
-        found.append(Roof("bandwidth", f"DDR theoretical {platform.ddr_bandwidth_gbs:g} GB/s",
-                          platform.ddr_bandwidth_gbs * 1e9))
+        found.append(
+            Roof(
+                "bandwidth",
+                f"DDR theoretical {platform.ddr_bandwidth_gbs:g} GB/s",
+                platform.ddr_bandwidth_gbs * 1e9,
+            )
+        )
     if platform is not None and platform.ddr_achieved_gbs:
-        found.append(Roof("bandwidth", f"DDR achieved {platform.ddr_achieved_gbs:g} GB/s",
-                          platform.ddr_achieved_gbs * 1e9))
+        found.append(
+            Roof(
+                "bandwidth",
+                f"DDR achieved {platform.ddr_achieved_gbs:g} GB/s",
+                platform.ddr_achieved_gbs * 1e9,
+            )
+        )
     measured = measured_peak_gbs(profile, platform)
     if measured:
-        found.append(Roof("bandwidth", f"fastest layer of this log {measured:.1f} GB/s",
-                          measured * 1e9))
+        found.append(
+            Roof("bandwidth", f"fastest layer of this log {measured:.1f} GB/s", measured * 1e9)
+        )
     return found

@@ -52,9 +52,11 @@ MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExS
 """Latency speed-up of one layer under ``RKNN_NPU_CORE_0_1_2`` against one core, measured in
 the corpus: 01 (single core) against 03 (three cores), same yolov8n 1920 rows: Add #8 945 ->
 573 us, Concat #9 2002 -> 1283 us, ConvExSwish #7 3921 -> 3973 us (it stays on core 0)."""
-MULTI_CORE_BASIS = ("measured on a public RK3588 yolov8n profile, 1 core against 3 cores, "
-                    "same rows: "
-                    "Add 1.65x, Concat 1.56x, ConvExSwish 1.0x")
+MULTI_CORE_BASIS = (
+    "measured on a public RK3588 yolov8n profile, 1 core against 3 cores, "
+    "same rows: "
+    "Add 1.65x, Concat 1.56x, ConvExSwish 1.0x"
+)
 NOISE_SHARE = 0.005
 """A finding saving less than this share of the frame is noise (``info``)."""
 NOISE_US = 100.0
@@ -88,8 +90,12 @@ class Saving:
 
     def fields(self) -> SavingFields:
         """The Finding fields this saving fills: ``Finding(..., **saving.fields())``."""
-        return SavingFields(est_saving_us=self.total_us, saving_by_layer=self.by_layer,
-                            basis=self.basis, confidence=self.confidence)
+        return SavingFields(
+            est_saving_us=self.total_us,
+            saving_by_layer=self.by_layer,
+            basis=self.basis,
+            confidence=self.confidence,
+        )
 
 
 NONE = Saving(basis="no saving the log can bound", confidence=Confidence.LOW)
@@ -97,8 +103,7 @@ NONE = Saving(basis="no saving the log can bound", confidence=Confidence.LOW)
 gain): 0 us."""
 
 
-def saving_of(pairs: Iterable[tuple[Layer, float]], basis: str,
-              confidence: Confidence) -> Saving:
+def saving_of(pairs: Iterable[tuple[Layer, float]], basis: str, confidence: Confidence) -> Saving:
     """A :class:`Saving` from (layer, microseconds) pairs: each clamped to [0, layer time],
     repeated layers summed (then clamped), zero entries dropped, table order kept."""
     by_id: dict[int, float] = {}
@@ -110,26 +115,34 @@ def saving_of(pairs: Iterable[tuple[Layer, float]], basis: str,
     return Saving(rows, basis, confidence)
 
 
-def from_removal(layers: Iterable[Layer], basis: str,
-                 confidence: Confidence = Confidence.HIGH) -> Saving:
+def from_removal(
+    layers: Iterable[Layer], basis: str, confidence: Confidence = Confidence.HIGH
+) -> Saving:
     """The change removes these layers: each saves its measured time."""
     return saving_of(((la, la.time_us or 0.0) for la in layers), basis, confidence)
 
 
-def from_fraction(layers: Iterable[Layer], fraction: float, basis: str,
-                  confidence: Confidence = Confidence.MEDIUM) -> Saving:
+def from_fraction(
+    layers: Iterable[Layer], fraction: float, basis: str, confidence: Confidence = Confidence.MEDIUM
+) -> Saving:
     """A documented bound: each layer saves ``fraction`` (0..1) of its time."""
     share = min(1.0, max(0.0, fraction))
     return saving_of(((la, (la.time_us or 0.0) * share) for la in layers), basis, confidence)
 
 
-def from_speedup(layers: Iterable[Layer], speedup: float | Mapping[str, float], basis: str,
-                 confidence: Confidence = Confidence.MEDIUM) -> Saving:
+def from_speedup(
+    layers: Iterable[Layer],
+    speedup: float | Mapping[str, float],
+    basis: str,
+    confidence: Confidence = Confidence.MEDIUM,
+) -> Saving:
     """A measured speed-up ``s`` (one number, or per op type; op types not in the mapping save
     nothing): each layer saves ``time x (1 - 1/s)``; ``s <= 1`` saves nothing."""
+
     def factor(layer: Layer) -> float:
         s = speedup.get(layer.op_type, 1.0) if isinstance(speedup, Mapping) else speedup
         return 1.0 - 1.0 / s if s > 1.0 else 0.0
+
     return saving_of(((la, (la.time_us or 0.0) * factor(la)) for la in layers), basis, confidence)
 
 
@@ -153,8 +166,12 @@ def explained_share(layers: Iterable[Layer], clock_mhz: float | None) -> float |
     return cycles / (time * clock_mhz) if time and clock_mhz else None
 
 
-def from_cycles(changes: Iterable[tuple[Layer, float]], clock_mhz: float | None, basis: str,
-                clock_from_log: bool = False) -> Saving:
+def from_cycles(
+    changes: Iterable[tuple[Layer, float]],
+    clock_mhz: float | None,
+    basis: str,
+    clock_from_log: bool = False,
+) -> Saving:
     """Cycles a change removes, per layer: ``changes`` are (layer, total cycles after the change,
     i.e. the new max(DDR, NPU)). Each layer saves ``time x min(1, explained) x (old - new) /
     old`` (module doc); layers without cycles save nothing. ``basis`` names the change; the
@@ -172,8 +189,10 @@ def from_cycles(changes: Iterable[tuple[Layer, float]], clock_mhz: float | None,
     if shares:
         low, high = min(shares), max(shares)
         span = f"{low:.0%}" if abs(high - low) < 0.005 else f"{low:.0%}-{high:.0%}"
-        basis += (f"; cycles at {clock_mhz:g} MHz explain {span} of the layer time (per layer),"
-                  " only that part is claimed")
+        basis += (
+            f"; cycles at {clock_mhz:g} MHz explain {span} of the layer time (per layer),"
+            " only that part is claimed"
+        )
     confidence = Confidence.HIGH if clock_from_log else Confidence.MEDIUM
     return saving_of(pairs, basis, confidence)
 
@@ -182,8 +201,12 @@ def _shapes(layer: Layer) -> tuple[object, ...]:
     return (layer.input_shapes, layer.output_shapes, layer.data_type)
 
 
-def find_peer(layer: Layer, candidates: Iterable[Layer], op_types: Iterable[str] | None = None,
-              same_cycles: bool = True) -> Layer | None:
+def find_peer(
+    layer: Layer,
+    candidates: Iterable[Layer],
+    op_types: Iterable[str] | None = None,
+    same_cycles: bool = True,
+) -> Layer | None:
     """A layer of another op type (in ``op_types`` when given) with the same input and output
     shapes and data type, spread over as many NPU cores (WorkLoad) -- and the same DDR/NPU
     cycles when ``same_cycles`` -- the fastest when several; ``None`` when the log holds none.
@@ -192,28 +215,41 @@ def find_peer(layer: Layer, candidates: Iterable[Layer], op_types: Iterable[str]
     same-shape, same-cycle Conv 33/33/33 397 us)."""
     wanted = set(op_types) if op_types is not None else None
     peers = [
-        c for c in candidates
-        if c.id != layer.id and c.op_type != layer.op_type and c.time_us
-        and (wanted is None or c.op_type in wanted) and _shapes(c) == _shapes(layer)
+        c
+        for c in candidates
+        if c.id != layer.id
+        and c.op_type != layer.op_type
+        and c.time_us
+        and (wanted is None or c.op_type in wanted)
+        and _shapes(c) == _shapes(layer)
         and used_cores(c) == used_cores(layer)
-        and (not same_cycles or (c.ddr_cycles, c.npu_cycles) == (layer.ddr_cycles,
-                                                                  layer.npu_cycles))
+        and (
+            not same_cycles or (c.ddr_cycles, c.npu_cycles) == (layer.ddr_cycles, layer.npu_cycles)
+        )
     ]
     return min(peers, key=lambda c: c.time_us or 0.0) if peers else None
 
 
-def from_pairs(pairs: Iterable[tuple[Layer, Layer]], basis: str | None = None,
-               confidence: Confidence = Confidence.HIGH) -> Saving:
+def from_pairs(
+    pairs: Iterable[tuple[Layer, Layer]],
+    basis: str | None = None,
+    confidence: Confidence = Confidence.HIGH,
+) -> Saving:
     """In-log pairs (layer, peer with the same shapes and cycles under the op type the change
     gives): each layer saves ``its time - the peer's time`` (0 when the peer is slower).
     The default basis names the first pair."""
     pairs = list(pairs)
     if basis is None and pairs:
         la, peer = pairs[0]
-        basis = (f"in-log pair: #{la.id} {la.op_type} {part_us(la.time_us)} against #{peer.id} "
-                 f"{peer.op_type} {part_us(peer.time_us)} with the same shapes and cycles")
-    return saving_of(((la, (la.time_us or 0.0) - (peer.time_us or 0.0)) for la, peer in pairs),
-                     basis or "", confidence)
+        basis = (
+            f"in-log pair: #{la.id} {la.op_type} {part_us(la.time_us)} against #{peer.id} "
+            f"{peer.op_type} {part_us(peer.time_us)} with the same shapes and cycles"
+        )
+    return saving_of(
+        ((la, (la.time_us or 0.0) - (peer.time_us or 0.0)) for la, peer in pairs),
+        basis or "",
+        confidence,
+    )
 
 
 def achieved_rate_gbs(layers: Iterable[Layer]) -> float | None:
@@ -228,16 +264,24 @@ def achieved_rate_gbs(layers: Iterable[Layer]) -> float | None:
     return nbytes / seconds / 1e9 if seconds else None
 
 
-def from_rate(changes: Iterable[tuple[Layer, float]], rate_gbs: float, basis: str,
-              confidence: Confidence) -> Saving:
+def from_rate(
+    changes: Iterable[tuple[Layer, float]], rate_gbs: float, basis: str, confidence: Confidence
+) -> Saving:
     """Moving each layer's bytes at ``rate_gbs`` instead: ``changes`` are (layer, bytes); each
     saves ``time - bytes / rate``."""
-    return saving_of(((la, (la.time_us or 0.0) - nbytes / (rate_gbs * 1e3))
-                      for la, nbytes in changes), basis, confidence)
+    return saving_of(
+        ((la, (la.time_us or 0.0) - nbytes / (rate_gbs * 1e3)) for la, nbytes in changes),
+        basis,
+        confidence,
+    )
 
 
-def merged(savings: Sequence[Saving], basis: str | None = None,
-           confidence: Confidence | None = None, layers: Iterable[Layer] = ()) -> Saving:
+def merged(
+    savings: Sequence[Saving],
+    basis: str | None = None,
+    confidence: Confidence | None = None,
+    layers: Iterable[Layer] = (),
+) -> Saving:
     """Several savings of ONE change added layer by layer (clamped by ``layers``' times when
     given); the basis lines joined and the lowest confidence kept unless given."""
     times = {la.id: la.time_us or 0.0 for la in layers}
@@ -253,8 +297,9 @@ def merged(savings: Sequence[Saving], basis: str | None = None,
 
 
 # -- across findings -----------------------------------------------------------------------------
-def noise_floor_us(frame_us: float | None, share: float = NOISE_SHARE,
-                   floor_us: float = NOISE_US) -> float:
+def noise_floor_us(
+    frame_us: float | None, share: float = NOISE_SHARE, floor_us: float = NOISE_US
+) -> float:
     """Savings below this are noise: the larger of ``share`` of the frame and ``floor_us``."""
     return max(floor_us, share * (frame_us or 0.0))
 
@@ -274,15 +319,16 @@ def normalised(finding: Finding, times: Mapping[int, float]) -> Finding:
         rows = tuple((i, finding.est_saving_us * times[i] / weight) for i in ids)
     clamped = tuple((i, min(max(0.0, v), times.get(i, v))) for i, v in rows)
     clamped = tuple(r for r in clamped if r[1] > 0)
-    if clamped == finding.saving_by_layer and finding.est_saving_us == sum(
-            v for _, v in clamped):
+    if clamped == finding.saving_by_layer and finding.est_saving_us == sum(v for _, v in clamped):
         return finding
-    return replace(finding, saving_by_layer=clamped,
-                   est_saving_us=float(sum(v for _, v in clamped)))
+    return replace(
+        finding, saving_by_layer=clamped, est_saving_us=float(sum(v for _, v in clamped))
+    )
 
 
-def combined_saving_us(findings: Iterable[Finding], times: Mapping[int, float],
-                       frame_us: float | None) -> float:
+def combined_saving_us(
+    findings: Iterable[Finding], times: Mapping[int, float], frame_us: float | None
+) -> float:
     """What the findings could save together, microseconds -- an upper bound.
 
     Per layer the remaining time multiplies: ``t x prod(1 - s_i / t)`` over the findings'

@@ -95,47 +95,87 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
     if not frame or (profile.app_time_us is None and run is None):
         return None
     if profile.layers or profile.ranking:
-        npu_time = (profile.time_on(Target.NPU) if profile.layers
-                    else float(sum(s.npu_time_us for s in profile.ranking)))
+        npu_time = (
+            profile.time_on(Target.NPU)
+            if profile.layers
+            else float(sum(s.npu_time_us for s in profile.ranking))
+        )
         npu = min(npu_time, frame)
         where = "rows" if profile.layers else "ranking's NPUTime"
-        steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu,
-                               f"the table's NPU {where}")]
+        steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu, f"the table's NPU {where}")]
         if frame - npu > 0:
-            steps.append(WaterfallStep("cpu_layers", "CPU and I/O layers", frame - npu,
-                                       "the rest of the table's frame (CPU, Input/OutputOperator)"))
+            steps.append(
+                WaterfallStep(
+                    "cpu_layers",
+                    "CPU and I/O layers",
+                    frame - npu,
+                    "the rest of the table's frame (CPU, Input/OutputOperator)",
+                )
+            )
     else:  # a perf_debug=False total: the model's time, NPU and CPU not told apart
-        steps = [WaterfallStep("all_layers", "the model's layers (total)", frame,
-                               "the log's Total Time(us) (perf_debug=False)")]
+        steps = [
+            WaterfallStep(
+                "all_layers",
+                "the model's layers (total)",
+                frame,
+                "the log's Total Time(us) (perf_debug=False)",
+            )
+        ]
     notes = []
     if run is not None:
         overhead = max(run - frame, 0.0)
         if run < frame:
-            notes.append(f"{run_what} {frame_ms(run)} is below the table's {frame_ms(frame)}: "
-                         "the table was taken with perf_debug, which inflates layer times")
-        steps.append(WaterfallStep("run_overhead", "rknn_run overhead", overhead,
-                                   f"{run_what} {frame_ms(run)} − the table's {frame_ms(frame)}"))
-    for key, call, value in (("inputs_set", "rknn_inputs_set", inputs),
-                             ("outputs_get", "rknn_outputs_get", outputs)):
+            notes.append(
+                f"{run_what} {frame_ms(run)} is below the table's {frame_ms(frame)}: "
+                "the table was taken with perf_debug, which inflates layer times"
+            )
+        steps.append(
+            WaterfallStep(
+                "run_overhead",
+                "rknn_run overhead",
+                overhead,
+                f"{run_what} {frame_ms(run)} − the table's {frame_ms(frame)}",
+            )
+        )
+    for key, call, value in (
+        ("inputs_set", "rknn_inputs_set", inputs),
+        ("outputs_get", "rknn_outputs_get", outputs),
+    ):
         if value is not None:
-            steps.append(WaterfallStep(key, call, float(value),
-                                       f"the application's {call} line (copy, convert, sync)"))
+            steps.append(
+                WaterfallStep(
+                    key, call, float(value), f"the application's {call} line (copy, convert, sync)"
+                )
+            )
     parts = float(sum(s.time_us for s in steps))
     if profile.app_time_us is not None:
         total, total_basis = float(profile.app_time_us), "the application's inference time line"
     else:
-        timed = [name for name in ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
-                 if name in calls or (name == "rknn_run" and run is not None)]
-        total, total_basis = parts, "the sum of the calls the application timed (" + \
-            ", ".join(timed) + ")"
+        timed = [
+            name
+            for name in ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
+            if name in calls or (name == "rknn_run" and run is not None)
+        ]
+        total, total_basis = (
+            parts,
+            "the sum of the calls the application timed (" + ", ".join(timed) + ")",
+        )
     remainder = total - parts
     if remainder < -0.5:
-        notes.append(f"the application's {frame_ms(total)} is less than its parts "
-                     f"({frame_ms(parts)}): its timer spans less than the calls it timed")
+        notes.append(
+            f"the application's {frame_ms(total)} is less than its parts "
+            f"({frame_ms(parts)}): its timer spans less than the calls it timed"
+        )
         total, total_basis, remainder = parts, "the sum of the parts", 0.0
     if remainder > 0.5:
-        steps.append(WaterfallStep("remainder", "rest of the timed span",
-                                   remainder,
-                                   f"{frame_ms(total)} ({total_basis}) − the parts above"))
-    return Waterfall(total_us=total, total_basis=total_basis, steps=tuple(steps),
-                     note="; ".join(notes))
+        steps.append(
+            WaterfallStep(
+                "remainder",
+                "rest of the timed span",
+                remainder,
+                f"{frame_ms(total)} ({total_basis}) − the parts above",
+            )
+        )
+    return Waterfall(
+        total_us=total, total_basis=total_basis, steps=tuple(steps), note="; ".join(notes)
+    )

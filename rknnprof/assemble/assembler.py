@@ -134,8 +134,13 @@ class Assembler:
                 self._totals(event)
             case BenchmarkEvent():
                 self._benchmark(event)
-            case InfoEvent() | FrequencyEvent() | FallbackWarningEvent() | NpuLoadEvent() \
-                    | AppTimeEvent():
+            case (
+                InfoEvent()
+                | FrequencyEvent()
+                | FallbackWarningEvent()
+                | NpuLoadEvent()
+                | AppTimeEvent()
+            ):
                 self.context.add(event)
             case NoteEvent():
                 if len(self.notes) < MAX_WARNINGS_PER_MODEL:
@@ -158,8 +163,10 @@ class Assembler:
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]  # _flush passes a table or a ranking
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
             assert ranking is not None
-            self._found("a ranking table without readable rows",
-                        f"line {first}, {len(ranking.skipped)} unreadable row(s)")
+            self._found(
+                "a ranking table without readable rows",
+                f"line {first}, {len(ranking.skipped)} unreadable row(s)",
+            )
             self._notes(None, ranking.notes, ranking.skipped)
             return
         if signature is None:  # a table title/header without rows or totals
@@ -170,11 +177,15 @@ class Assembler:
             orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
             cut = "unread" if orphans else "cut"
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
-            kind = ("a perf table title without its header" if untitled
-                    else "rows without a header" if orphans
-                    else "a perf table header without complete rows" if table.measured
-                    else "a build-time estimate table header (not a measurement) without "
-                         "complete rows")
+            kind = (
+                "a perf table title without its header"
+                if untitled
+                else "rows without a header"
+                if orphans
+                else "a perf table header without complete rows"
+                if table.measured
+                else "a build-time estimate table header (not a measurement) without complete rows"
+            )
             self._found(kind, f"line {first}{rows}")
             self._notes(None, table.notes, table.skipped)
             return
@@ -198,9 +209,16 @@ class Assembler:
             return True
         if not self.profiles_capped:
             self.profiles_capped = True
-            self.warnings.append(ReportWarning(self.path, line, (
-                f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
-                "one and the rest are not read")))
+            self.warnings.append(
+                ReportWarning(
+                    self.path,
+                    line,
+                    (
+                        f"more than {MAX_PROFILES:,} distinct tables (models or streams): this "
+                        "one and the rest are not read"
+                    ),
+                )
+            )
         return False
 
     def _found(self, kind: str, detail: str) -> None:
@@ -208,8 +226,12 @@ class Assembler:
         if self.loose <= MAX_LOOSE_WARNINGS:
             self.found.append((kind, detail))
 
-    def _notes(self, model: ModelFrames | None, notes: Iterable[tuple[int, str]],
-               skipped: Iterable[SkippedRow]) -> None:
+    def _notes(
+        self,
+        model: ModelFrames | None,
+        notes: Iterable[tuple[int, str]],
+        skipped: Iterable[SkippedRow],
+    ) -> None:
         items = [*notes, *((s.line, f"skipped row: {s.reason}") for s in skipped)]
         for line, message in items:
             if model is not None:
@@ -255,21 +277,34 @@ class Assembler:
         self.warnings.extend(ReportWarning(self.path, n, message) for n, message in event.notes)
         run = event.run
         times = run.run_times_ms
-        total = run.avg_time_ms * 1000 if run.avg_time_ms is not None else (
-            median_of(Counter(times)) * 1000 if times else None)
+        total = (
+            run.avg_time_ms * 1000
+            if run.avg_time_ms is not None
+            else (median_of(Counter(times)) * 1000 if times else None)
+        )
         runs = len(times) > 1
         counts = Counter(tidy_number(round(t * 1000, 3)) for t in times) if runs else Counter()
         if len(times) > MAX_FRAME_TIMES:
-            self.warnings.append(ReportWarning(self.path, event.line, (
-                f"{len(times):,} runs: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
-                "(frames, p50 and p90 count them all)")))
+            self.warnings.append(
+                ReportWarning(
+                    self.path,
+                    event.line,
+                    (
+                        f"{len(times):,} runs: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
+                        "(frames, p50 and p90 count them all)"
+                    ),
+                )
+            )
         profile = Profile(
             source=SourceSpan(self.path, event.line, event.last_line),
             format="benchmark",
             frames=max(len(times), 1),
             reported_total_time_us=tidy_number(round(total, 3)) if total is not None else None,
-            frame_times_us=(tuple(tidy_number(round(t * 1000, 3))
-                                  for t in times[:MAX_FRAME_TIMES]) if runs else ()),
+            frame_times_us=(
+                tuple(tidy_number(round(t * 1000, 3)) for t in times[:MAX_FRAME_TIMES])
+                if runs
+                else ()
+            ),
             frame_time_p50_us=percentile_of(counts, 50),
             frame_time_p90_us=percentile_of(counts, 90),
             model_name=event.model_name,
@@ -287,14 +322,29 @@ class Assembler:
         for m in self.models.values():
             self.warnings += [ReportWarning(self.path, line, text) for line, text in m.notes()]
             if m.warnings > MAX_WARNINGS_PER_MODEL:
-                self.warnings.append(ReportWarning(self.path, m.first_line, (
-                    f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the table "
-                    f"starting here not shown (first {MAX_WARNINGS_PER_MODEL} above)")))
+                self.warnings.append(
+                    ReportWarning(
+                        self.path,
+                        m.first_line,
+                        (
+                            f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the "
+                            "table "
+                            f"starting here not shown (first {MAX_WARNINGS_PER_MODEL} above)"
+                        ),
+                    )
+                )
             dropped = m.skipped_total - len(m.skipped)
             if dropped > 0:
-                self.warnings.append(ReportWarning(self.path, m.first_line, (
-                    f"{dropped} more skipped row(s) not kept in skipped_rows (first "
-                    f"{MAX_SKIPPED} kept)")))
+                self.warnings.append(
+                    ReportWarning(
+                        self.path,
+                        m.first_line,
+                        (
+                            f"{dropped} more skipped row(s) not kept in skipped_rows (first "
+                            f"{MAX_SKIPPED} kept)"
+                        ),
+                    )
+                )
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
@@ -309,17 +359,40 @@ class Assembler:
     def _limit_warnings(self) -> None:
         """One warning per limit of this module that the input reached."""
         if self.loose > MAX_LOOSE_WARNINGS:
-            self.warnings.append(ReportWarning(self.path, 1, (
-                f"{self.loose - MAX_LOOSE_WARNINGS:,} more table(s) without profile data and "
-                f"their warnings not shown (first {MAX_LOOSE_WARNINGS} above)")))
+            self.warnings.append(
+                ReportWarning(
+                    self.path,
+                    1,
+                    (
+                        f"{self.loose - MAX_LOOSE_WARNINGS:,} more table(s) without profile data "
+                        "and "
+                        f"their warnings not shown (first {MAX_LOOSE_WARNINGS} above)"
+                    ),
+                )
+            )
         if self.context.capped_line is not None:
-            self.warnings.append(ReportWarning(self.path, self.context.capped_line, (
-                f"more than {MAX_CONTEXT_RECORDS:,} distinct runtime-info, frequency, fallback, "
-                "NPU-load and app-time records: this one and the rest are not read")))
+            self.warnings.append(
+                ReportWarning(
+                    self.path,
+                    self.context.capped_line,
+                    (
+                        f"more than {MAX_CONTEXT_RECORDS:,} distinct runtime-info, frequency, "
+                        "fallback, "
+                        "NPU-load and app-time records: this one and the rest are not read"
+                    ),
+                )
+            )
         for stream, dropped in self.generations_dropped.items():
-            self.warnings.append(ReportWarning(self.path, self.llm[stream][-1].last_line, (
-                f"{dropped:,} more RKLLM stage table(s) of this stream not read (the first "
-                f"{MAX_GENERATIONS:,} are)")))
+            self.warnings.append(
+                ReportWarning(
+                    self.path,
+                    self.llm[stream][-1].last_line,
+                    (
+                        f"{dropped:,} more RKLLM stage table(s) of this stream not read (the first "
+                        f"{MAX_GENERATIONS:,} are)"
+                    ),
+                )
+            )
 
     def _drop_partial_frames(self) -> None:
         """A table cut short after full frames of its model (the end of a capture, Ctrl-C on a
@@ -330,13 +403,26 @@ class Assembler:
                 continue
             rows = signature.rows
             for (other_stream, other), whole in self.models.items():
-                if (other_stream == stream and other.kind == "layers" and whole is not part
-                        and len(rows) < len(other.rows) and other.rows[: len(rows)] == rows
-                        and part.first_line > whole.first_line):
+                if (
+                    other_stream == stream
+                    and other.kind == "layers"
+                    and whole is not part
+                    and len(rows) < len(other.rows)
+                    and other.rows[: len(rows)] == rows
+                    and part.first_line > whole.first_line
+                ):
                     del self.models[key]
-                    self.warnings.append(ReportWarning(self.path, part.first_line, (
-                        f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no total "
-                        f"line) was dropped: {whole.frames} complete frame(s) kept")))
+                    self.warnings.append(
+                        ReportWarning(
+                            self.path,
+                            part.first_line,
+                            (
+                                f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no "
+                                "total "
+                                f"line) was dropped: {whole.frames} complete frame(s) kept"
+                            ),
+                        )
+                    )
                     break
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
@@ -351,17 +437,21 @@ class Assembler:
         for ev in context.freqs.values():
             if applies_to(ev.stream, stream):
                 freqs = merge_frequencies(freqs, ev.frequencies)
-        belonging = [ev for ev in context.fallbacks.values()
-                     if fallback_belongs(ev, profile, profiles)]
+        belonging = [
+            ev for ev in context.fallbacks.values() if fallback_belongs(ev, profile, profiles)
+        ]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in context.loads_for(stream)]
-        failures = _one_per_entry(ev.failure for ev in self.failures
-                                  if applies_to(ev.stream, stream))
+        failures = _one_per_entry(
+            ev.failure for ev in self.failures if applies_to(ev.stream, stream)
+        )
         app = context.app_time_counts(stream, None)
         timed = bool(profile.layers or profile.ranking or profile.reported_total_time_us)
-        calls = tuple((call, tidy_number(median_of(times)))
-                      for call in APP_CALLS
-                      if (times := context.app_time_counts(stream, call)))
+        calls = tuple(
+            (call, tidy_number(median_of(times)))
+            for call in APP_CALLS
+            if (times := context.app_time_counts(stream, call))
+        )
         return replace(
             profile,
             layers=attach_fallbacks(profile.layers, belonging),
@@ -382,8 +472,12 @@ class Assembler:
         for info in infos:
             versions = merge_versions(versions, info.versions)
         if infos:
-            names = [("librknnrt", versions.runtime), ("driver", versions.driver),
-                     ("toolkit", versions.toolkit), ("API", versions.api)]
+            names = [
+                ("librknnrt", versions.runtime),
+                ("driver", versions.driver),
+                ("toolkit", versions.toolkit),
+                ("API", versions.api),
+            ]
             detail = ", ".join(f"{n} {v}" for n, v in names if v)
             platform = next((i.platform for i in infos if i.platform), None)
             if platform:

@@ -67,8 +67,13 @@ class ContextEvents:
                     self.app_times.setdefault(call, Counter())[event.time_us] += 1
 
     def _room(self, line: int) -> bool:
-        kept = (len(self.infos) + len(self.freqs) + len(self.fallbacks) + len(self.loads)
-                + len(self.app_times))
+        kept = (
+            len(self.infos)
+            + len(self.freqs)
+            + len(self.fallbacks)
+            + len(self.loads)
+            + len(self.app_times)
+        )
         if kept < MAX_CONTEXT_RECORDS:
             return True
         if self.capped_line is None:
@@ -149,5 +154,6 @@ def merge_frequencies(a: Frequencies | None, b: Frequencies) -> Frequencies:
     """Each frequency list from ``a``, else from ``b``."""
     if a is None:
         return b
-    return Frequencies(cpu_khz=a.cpu_khz or b.cpu_khz, npu_hz=a.npu_hz or b.npu_hz,
-                       ddr_hz=a.ddr_hz or b.ddr_hz)
+    return Frequencies(
+        cpu_khz=a.cpu_khz or b.cpu_khz, npu_hz=a.npu_hz or b.npu_hz, ddr_hz=a.ddr_hz or b.ddr_hz
+    )

@@ -175,8 +175,10 @@ class ModelFrames:
             self.row_times += row_times
             if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
                 self._count()
-            times: Sequence[float] = [x for x in row_times if x is not None] \
-                if None in row_times else row_times  # type: ignore[assignment]  # no None
+            # no None left in the second branch
+            times: Sequence[float] = (
+                [x for x in row_times if x is not None] if None in row_times else row_times  # type: ignore[assignment]
+            )
             rows_sum = sum(times) if times else None
             if rows_sum is not None:
                 self.add_frame_time(tidy_number(rows_sum))
@@ -225,8 +227,9 @@ class ModelFrames:
         return None if time_us is None else self._on_grid(time_us)
 
     def _distinct(self) -> int:
-        return max(sum(map(len, self.counts)), len(self.frame_time_counts),
-                   len(self.reported_totals))
+        return max(
+            sum(map(len, self.counts)), len(self.frame_time_counts), len(self.reported_totals)
+        )
 
     def _bound(self) -> None:
         """Keep the counters under MAX_DISTINCT_TIMES: a ten times coarser grid each time
@@ -244,11 +247,18 @@ class ModelFrames:
         hides in the medians); a printed table without one was cut."""
         reported = table.reported_total_time_us
         if reported is None:
-            if (table.family in TOTALLED_FAMILIES and table.measured and not table.elided_rows
-                    and self.untotalled_line is None):
+            if (
+                table.family in TOTALLED_FAMILIES
+                and table.measured
+                and not table.elided_rows
+                and self.untotalled_line is None
+            ):
                 self.untotalled_line = table.last_line
-        elif rows_sum is not None and not table.elided_rows \
-                and abs(rows_sum - reported) > FRAME_TOLERANCE_US:
+        elif (
+            rows_sum is not None
+            and not table.elided_rows
+            and abs(rows_sum - reported) > FRAME_TOLERANCE_US
+        ):
             self.mismatched_total += 1
             if len(self.mismatched) <= MAX_FRAME_NOTES:
                 self.mismatched.append((table.total_line or table.last_line, rows_sum, reported))
@@ -256,11 +266,14 @@ class ModelFrames:
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
         if self.untotalled_line is not None:
-            return (f"no total line after the table (line {self.untotalled_line}): the log may "
-                    "be cut")
+            return (
+                f"no total line after the table (line {self.untotalled_line}): the log may be cut"
+            )
         if self.mismatched:
-            return (f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
-                    f"total line (first: line {self.mismatched[0][0]})")
+            return (
+                f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
+                f"total line (first: line {self.mismatched[0][0]})"
+            )
         return None
 
     def notes(self) -> list[tuple[int, str]]:
@@ -268,28 +281,62 @@ class ModelFrames:
         frames that disagree with their total lines, the limits reached."""
         notes = []
         if self.untotalled_line is not None:
-            notes.append((self.untotalled_line, (
-                "the table has no total line after it: the log may be cut, so its times may "
-                "miss layers; the profile is marked incomplete")))
+            notes.append(
+                (
+                    self.untotalled_line,
+                    (
+                        "the table has no total line after it: the log may be cut, so its times "
+                        "may "
+                        "miss layers; the profile is marked incomplete"
+                    ),
+                )
+            )
         if self.frames > 1:  # a single frame's sum is checked against its total in analysis
-            notes += [(line, f"this frame's rows sum to {tidy_number(rows_sum)} us but its "
-                             f"total line says {tidy_number(reported)} us (a damaged or lost "
-                             "row); the profile is marked incomplete")
-                      for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]]
+            notes += [
+                (
+                    line,
+                    f"this frame's rows sum to {tidy_number(rows_sum)} us but its "
+                    f"total line says {tidy_number(reported)} us (a damaged or lost "
+                    "row); the profile is marked incomplete",
+                )
+                for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]
+            ]
             if self.mismatched_total > MAX_FRAME_NOTES:
-                notes.append((self.mismatched[MAX_FRAME_NOTES][0], (
-                    f"{self.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree with "
-                    "their total line")))
+                notes.append(
+                    (
+                        self.mismatched[MAX_FRAME_NOTES][0],
+                        (
+                            f"{self.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree "
+                            "with "
+                            "their total line"
+                        ),
+                    )
+                )
         if self.time_step:
-            notes.append((self.first_line, (
-                f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: they "
-                f"are counted to the nearest {self.time_step:,} us, so its medians, min/max "
-                "and p50/p90 are rounded to that")))
+            notes.append(
+                (
+                    self.first_line,
+                    (
+                        f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: "
+                        "they "
+                        f"are counted to the nearest {self.time_step:,} us, so its medians, "
+                        "min/max "
+                        "and p50/p90 are rounded to that"
+                    ),
+                )
+            )
         timed = self.frame_time_counts.total()
         if timed > MAX_FRAME_TIMES:
-            notes.append((self.first_line, (
-                f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame "
-                "times (frames, p50 and p90 count them all)")))
+            notes.append(
+                (
+                    self.first_line,
+                    (
+                        f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
+                        "frame "
+                        "times (frames, p50 and p90 count them all)"
+                    ),
+                )
+            )
         return notes
 
     def profile(self, path: str) -> Profile:
@@ -301,7 +348,8 @@ class ModelFrames:
             counters = cast("list[Counter[float]]", self.counts)
             layers = tuple(
                 replace(la, time_us=median_of(c), time_min_us=min(c), time_max_us=max(c))
-                if c else la
+                if c
+                else la
                 for la, c in zip(self.template, counters, strict=True)
             )
         return Profile(
@@ -315,9 +363,11 @@ class ModelFrames:
             ),
             reported_rw_kb=self.reported_rw,
             frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
-            frame_time_p50_us=percentile_of(self.frame_time_counts, 50) if self.frames > 1
+            frame_time_p50_us=percentile_of(self.frame_time_counts, 50)
+            if self.frames > 1
             else None,
-            frame_time_p90_us=percentile_of(self.frame_time_counts, 90) if self.frames > 1
+            frame_time_p90_us=percentile_of(self.frame_time_counts, 90)
+            if self.frames > 1
             else None,
             ranking=self.ranking,
             skipped_rows=tuple(self.skipped),

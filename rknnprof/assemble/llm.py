@@ -38,8 +38,10 @@ def llm_run(events: Sequence[LlmStatsEvent]) -> LlmRun:
     generate_tokens = _median([e.generate_tokens for e in events])
     steps = int(generate_tokens) - 1 if generate_tokens is not None else None
     prefill_rates = [_rate(e.prefill_tokens, e.prefill_ms) for e in events]
-    decode_rates = [_rate(e.generate_tokens - 1 if e.generate_tokens is not None else None,
-                          e.generate_ms) for e in events]
+    decode_rates = [
+        _rate(e.generate_tokens - 1 if e.generate_tokens is not None else None, e.generate_ms)
+        for e in events
+    ]
     return LlmRun(
         generations=len(events),
         prefill_ms=prefill_ms,

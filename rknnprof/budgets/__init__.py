@@ -48,8 +48,22 @@ from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.budgets.verdicts import CheckResult, Verdict, check, introduced_fallbacks, judge
 
 __all__ = [
-    "BUDGET_KEYS", "LEVELS", "METRICS", "REQUIRED_SELECTOR", "SELECTORS", "TOP_KEYS",
-    "Budget", "BudgetConfig", "CheckResult", "Verdict",
-    "check", "introduced_fallbacks", "is_cpu_fallback", "judge", "load_budgets", "metric_value",
-    "parse_budgets", "percentile",
+    "BUDGET_KEYS",
+    "LEVELS",
+    "METRICS",
+    "REQUIRED_SELECTOR",
+    "SELECTORS",
+    "TOP_KEYS",
+    "Budget",
+    "BudgetConfig",
+    "CheckResult",
+    "Verdict",
+    "check",
+    "introduced_fallbacks",
+    "is_cpu_fallback",
+    "judge",
+    "load_budgets",
+    "metric_value",
+    "parse_budgets",
+    "percentile",
 ]

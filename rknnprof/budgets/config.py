@@ -34,11 +34,14 @@ METRICS: dict[str, str] = {
     "llm_init_ms": "RKLLM model init time, ms",
     "peak_memory_mb": "RKLLM peak memory, MB",
 }
-SELECTORS = {"match": {"layer_time_us"}, "op_type": {"op_type_time_us"},
-             "code": {"findings"}, "severity": {"findings"}}
+SELECTORS = {
+    "match": {"layer_time_us"},
+    "op_type": {"op_type_time_us"},
+    "code": {"findings"},
+    "severity": {"findings"},
+}
 REQUIRED_SELECTOR = {"layer_time_us": "match", "op_type_time_us": "op_type"}
-BUDGET_KEYS = ("metric", "max", "min", "max_increase", "min_delta", "level", "name",
-               *SELECTORS)
+BUDGET_KEYS = ("metric", "max", "min", "max_increase", "min_delta", "level", "name", *SELECTORS)
 TOP_KEYS = ("version", "baseline", "budgets")
 LEVELS = ("error", "warn")
 LEVEL_ALIASES = {"warning": "warn"}
@@ -92,7 +95,6 @@ class BudgetConfig:
     """Baseline path from the file, resolved against the file's folder."""
 
 
-
 def load_budgets(path: str | Path) -> BudgetConfig:
     """Read and validate a budgets file; :class:`ConfigError` (``file:line: key: what``)."""
     path = str(path)
@@ -120,8 +122,9 @@ def parse_budgets(text: str, path: str = "<budgets>") -> BudgetConfig:
         if key == "budgets":
             budgets_node = vnode
     if budgets_node is None:
-        raise ConfigError("budgets: missing (a list of budget entries)", path,
-                          root.start_mark.line + 1)
+        raise ConfigError(
+            "budgets: missing (a list of budget entries)", path, root.start_mark.line + 1
+        )
     if not isinstance(budgets_node, yaml.SequenceNode) or not budgets_node.value:
         raise _err(path, budgets_node, "budgets", "expected a non-empty list of budget entries")
     budgets = tuple(_budget(node, path, i) for i, node in enumerate(budgets_node.value))
@@ -134,15 +137,23 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
     line = node.start_mark.line + 1
     for key, (knode, _) in items.items():
         if key not in BUDGET_KEYS:
-            raise _err(path, knode, f"{where}.{key}",
-                       f"unknown key (expected one of {', '.join(BUDGET_KEYS)})")
+            raise _err(
+                path,
+                knode,
+                f"{where}.{key}",
+                f"unknown key (expected one of {', '.join(BUDGET_KEYS)})",
+            )
     values = {key: (_value(v, path), v) for key, (_, v) in items.items()}
     if "metric" not in values:
         raise ConfigError(f"{where}.metric: missing (one of {', '.join(METRICS)})", path, line)
     metric, mnode = values["metric"]
     if not isinstance(metric, str) or metric not in METRICS:
-        raise _err(path, mnode, f"{where}.metric",
-                   f"unknown metric {show(metric)} (expected one of {', '.join(METRICS)})")
+        raise _err(
+            path,
+            mnode,
+            f"{where}.metric",
+            f"unknown metric {show(metric)} (expected one of {', '.join(METRICS)})",
+        )
     kwargs: dict[str, Any] = {"metric": metric, "line": line}
     for key, (value, vnode) in values.items():
         k = f"{where}.{key}"
@@ -157,8 +168,12 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
             kwargs[key] = _fraction(value, path, vnode, k)
         elif key in SELECTORS:
             if metric not in SELECTORS[key]:
-                raise _err(path, vnode, k, f"not used by {metric} (only by "
-                           f"{', '.join(sorted(SELECTORS[key]))})")
+                raise _err(
+                    path,
+                    vnode,
+                    k,
+                    f"not used by {metric} (only by {', '.join(sorted(SELECTORS[key]))})",
+                )
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, k, "expected a non-empty string")
             if key == "severity":
@@ -173,8 +188,9 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
     if "max" not in kwargs and "min" not in kwargs and "max_increase" not in kwargs:
         raise ConfigError(f"{where}: needs max, min or max_increase", path, line)
     if "min_delta" in kwargs and "max_increase" not in kwargs:
-        raise _err(path, values["min_delta"][1], f"{where}.min_delta",
-                   "only applies to max_increase")
+        raise _err(
+            path, values["min_delta"][1], f"{where}.min_delta", "only applies to max_increase"
+        )
     if (sel := REQUIRED_SELECTOR.get(metric)) and sel not in kwargs:
         raise ConfigError(f"{where}.{sel}: missing (required by {metric})", path, line)
     return Budget(**kwargs)
@@ -189,8 +205,9 @@ def _mapping(node: yaml.Node, path: str, where: str) -> dict[str, tuple[yaml.Nod
         if not isinstance(key, str):
             raise _err(path, knode, where, f"keys must be names, got {show(key)}")
         if key in out:
-            raise _err(path, knode, f"{where}.{key}" if where != "top level" else key,
-                       "duplicate key")
+            raise _err(
+                path, knode, f"{where}.{key}" if where != "top level" else key, "duplicate key"
+            )
         out[key] = (knode, vnode)
     return out
 
@@ -204,8 +221,12 @@ def _err(path: str, node: yaml.Node, key: str, what: str) -> ConfigError:
 
 
 def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-            or value < 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < 0
+    ):
         raise _err(path, node, key, f"expected a number >= 0, got {show(value)}")
     return float(value)
 
@@ -218,12 +239,21 @@ def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
     if isinstance(value, str):
         if m := _PERCENT.match(value):
             return float(m.group(1)) / 100.0
-        raise _err(path, node, key, f"expected a percentage like '5%' or a fraction like 0.05, "
-                   f"got {show(value)}")
+        raise _err(
+            path,
+            node,
+            key,
+            f"expected a percentage like '5%' or a fraction like 0.05, got {show(value)}",
+        )
     frac = _non_negative(value, path, node, key)
     if frac > 1:
-        raise _err(path, node, key, f"{fmt_number(frac)} would mean {fmt_number(frac * 100)}%; "
-                   f"write '{fmt_number(frac)}%' or {fmt_number(frac / 100)}")
+        raise _err(
+            path,
+            node,
+            key,
+            f"{fmt_number(frac)} would mean {fmt_number(frac * 100)}%; "
+            f"write '{fmt_number(frac)}%' or {fmt_number(frac / 100)}",
+        )
     return frac
 
 

@@ -32,15 +32,17 @@ def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | 
     if profile.layers:
         return profile.time_on(target), ""
     if stats := profile.op_stats or profile.ranking:
-        return float(sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us
-                         for s in stats)), ""
+        return float(
+            sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us for s in stats)
+        ), ""
     return None, "the input has no per-layer or per-op-type times"
 
 
 def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     pattern = budget.match or ""
-    hits = [la for la in profile.layers
-            if la.full_name and fnmatch.fnmatchcase(la.full_name, pattern)]
+    hits = [
+        la for la in profile.layers if la.full_name and fnmatch.fnmatchcase(la.full_name, pattern)
+    ]
     if not hits:
         return None, f"no layer's FullName matches {budget.match!r}"
     return float(sum(la.time_us or 0.0 for la in hits)), ""
@@ -78,8 +80,13 @@ def _cpu_fallback_layers(budget: Budget, profile: Profile) -> tuple[float | None
     if stats := profile.op_stats or profile.ranking:
         # ranking only: op types with CPU time count their calls (1 if split)
         io = ("InputOperator", "OutputOperator")
-        return float(sum((s.calls if not s.npu_time_us else 1) for s in stats
-                         if s.cpu_time_us > 0 and s.op_type not in io)), ""
+        return float(
+            sum(
+                (s.calls if not s.npu_time_us else 1)
+                for s in stats
+                if s.cpu_time_us > 0 and s.op_type not in io
+            )
+        ), ""
     return None, "the input has no per-layer targets"
 
 

@@ -70,8 +70,9 @@ def read_text(path: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ConfigError(f"cannot read budgets file: not UTF-8 ({e.reason} at byte {e.start})",
-                          path) from None
+        raise ConfigError(
+            f"cannot read budgets file: not UTF-8 ({e.reason} at byte {e.start})", path
+        ) from None
 
 
 def compose(text: str, path: str) -> yaml.Node | None:
@@ -102,8 +103,9 @@ def _check_events(text: str, path: str) -> None:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                raise ConfigError(f"invalid YAML: nested deeper than {MAX_DEPTH} levels", path,
-                                  line)
+                raise ConfigError(
+                    f"invalid YAML: nested deeper than {MAX_DEPTH} levels", path, line
+                )
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
@@ -125,13 +127,15 @@ def value(node: yaml.Node, path: str) -> Any:
     if _INT.match(text) or _INT_BASE.match(text):
         digits = text.lstrip("+-")
         if len(digits) > MAX_DIGITS:
-            raise ConfigError(f"number too large ({len(digits)} digits)", path,
-                              node.start_mark.line + 1)
+            raise ConfigError(
+                f"number too large ({len(digits)} digits)", path, node.start_mark.line + 1
+            )
         return int(text, 0) if _INT_BASE.match(text) else int(text)
     if _FLOAT.match(text):
         if len(text) > MAX_DIGITS + 10:
-            raise ConfigError(f"number too long ({len(text)} characters)", path,
-                              node.start_mark.line + 1)
+            raise ConfigError(
+                f"number too long ({len(text)} characters)", path, node.start_mark.line + 1
+            )
         return float(text)
     if _SPECIAL_FLOAT.match(text):
         return math.nan if "nan" in text.lower() else float(text.replace(".", "", 1))

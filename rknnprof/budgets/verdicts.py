@@ -61,9 +61,15 @@ class CheckResult:
         return "pass"
 
 
-def check(config: BudgetConfig, report: Report, baseline: Report | None, path: str = "",
-          baseline_path: str | None = None, baseline_note: str | None = None,
-          allow_incomplete: bool = False) -> CheckResult:
+def check(
+    config: BudgetConfig,
+    report: Report,
+    baseline: Report | None,
+    path: str = "",
+    baseline_path: str | None = None,
+    baseline_note: str | None = None,
+    allow_incomplete: bool = False,
+) -> CheckResult:
     """Judge every budget for every model of ``report``. A profile marked incomplete (a cut
     log, frames that disagree with their total line) leaves every budget inconclusive, unless
     ``allow_incomplete``: its figures may be too low to pass or too high to fail."""
@@ -87,19 +93,32 @@ def check(config: BudgetConfig, report: Report, baseline: Report | None, path: s
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         if profile.incomplete and not allow_incomplete:
-            verdicts += [Verdict(status="inconclusive", budget=b, model=label,
-                                 source_path=profile.source.path,
-                                 message=f"{b.metric}: the profile is incomplete "
-                                         f"({profile.incomplete}); --allow-incomplete judges "
-                                         "it anyway") for b in config.budgets]
+            verdicts += [
+                Verdict(
+                    status="inconclusive",
+                    budget=b,
+                    model=label,
+                    source_path=profile.source.path,
+                    message=f"{b.metric}: the profile is incomplete "
+                    f"({profile.incomplete}); --allow-incomplete judges "
+                    "it anyway",
+                )
+                for b in config.budgets
+            ]
             continue
         verdicts += [judge(b, profile, base, label, no_base) for b in config.budgets]
-    return CheckResult(path, config.path, baseline_path, tuple(verdicts), tuple(warnings),
-                       comparison)
+    return CheckResult(
+        path, config.path, baseline_path, tuple(verdicts), tuple(warnings), comparison
+    )
 
 
-def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
-          no_base: str = "no baseline given") -> Verdict:
+def judge(
+    budget: Budget,
+    profile: Profile,
+    base: Profile | None,
+    label: str,
+    no_base: str = "no baseline given",
+) -> Verdict:
     """One budget for one model."""
     unit = " us" if budget.metric.endswith("_us") else ""
     value, why = metric_value(budget, profile)
@@ -137,8 +156,10 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
                 allowed = f"allowed +{fmt_number(budget.max_increase * 100)}%"
                 if delta > base_value * budget.max_increase:
                     if delta <= budget.min_delta:
-                        notes.append(f"{change}: within noise floor min_delta "
-                                     f"{fmt_number(budget.min_delta)}{unit}")
+                        notes.append(
+                            f"{change}: within noise floor min_delta "
+                            f"{fmt_number(budget.min_delta)}{unit}"
+                        )
                     else:
                         problems.append(f"{change}, {allowed}")
                 else:
@@ -153,14 +174,28 @@ def judge(budget: Budget, profile: Profile, base: Profile | None, label: str,
             problems.append(f"CPU fallback introduced: {', '.join(layers)}")
     if problems:
         status = "fail" if budget.level == "error" else "warn"
-        return verdict(status=status, message=f"{shown}: {'; '.join(problems)}", value=value,
-                       baseline_value=base_value, layers=layers, source_line=line)
+        return verdict(
+            status=status,
+            message=f"{shown}: {'; '.join(problems)}",
+            value=value,
+            baseline_value=base_value,
+            layers=layers,
+            source_line=line,
+        )
     if inconclusive:
         parts = [*notes, f"max_increase not judged: {inconclusive}"]
-        return verdict(status="inconclusive", message=f"{shown}: {'; '.join(parts)}",
-                       value=value, baseline_value=base_value)
-    return verdict(status="pass", message=f"{shown}: {'; '.join(notes)}" if notes else shown,
-                   value=value, baseline_value=base_value)
+        return verdict(
+            status="inconclusive",
+            message=f"{shown}: {'; '.join(parts)}",
+            value=value,
+            baseline_value=base_value,
+        )
+    return verdict(
+        status="pass",
+        message=f"{shown}: {'; '.join(notes)}" if notes else shown,
+        value=value,
+        baseline_value=base_value,
+    )
 
 
 def introduced_fallbacks(base: Profile, current: Profile) -> list[tuple[str, int | None]]:

@@ -42,8 +42,9 @@ def summarize_compare(result: CompareResult, top: int) -> None:
     from rknnprof.reporters import renderer
 
     md = io.StringIO()
-    renderer("compare", "markdown")(result, md,
-                                    render_options("never", "-", min(top, SUMMARY_ROWS)))
+    renderer("compare", "markdown")(
+        result, md, render_options("never", "-", min(top, SUMMARY_ROWS))
+    )
     append_step_summary(md.getvalue())
 
 

@@ -29,8 +29,9 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-CACHE = Path(__file__).parent / "__pycache__" / \
-    f"dataclasses.{sys.implementation.cache_tag}.marshal"
+CACHE = (
+    Path(__file__).parent / "__pycache__" / f"dataclasses.{sys.implementation.cache_tag}.marshal"
+)
 """Source text -> code object of the generated methods the commands used (one file per Python:
 marshal's format and the compiler's output are the interpreter's)."""
 
@@ -45,8 +46,9 @@ _compiled = 0
 """Texts compiled by this process that the cache did not have."""
 
 
-def _exec(source: Any, globals_: dict[str, Any] | None = None,
-          locals_: dict[str, Any] | None = None) -> None:
+def _exec(
+    source: Any, globals_: dict[str, Any] | None = None, locals_: dict[str, Any] | None = None
+) -> None:
     """``exec`` as ``dataclasses`` calls it, with the compiled text looked up first."""
     global _compiled
     if type(source) is str:
@@ -71,8 +73,7 @@ def install() -> None:
     except (OSError, ValueError, EOFError, TypeError):
         loaded = None
     if isinstance(loaded, dict):
-        _cache.update((k, v) for k, v in loaded.items()
-                      if type(k) is str and type(v) is CodeType)
+        _cache.update((k, v) for k, v in loaded.items() if type(k) is str and type(v) is CodeType)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # a module global shadowing the builtin
 
 

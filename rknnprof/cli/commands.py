@@ -46,8 +46,9 @@ class _Group(click.Group):
             ctx.exit(e.exit_code)
 
 
-@click.group(cls=_Group,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.version_option(__version__, prog_name="rknnprof")
 def cli() -> None:
     """Profile analyzer for Rockchip RKNN NPUs.
@@ -61,8 +62,9 @@ class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
     comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         import math
 
         number = super().convert(value, param, ctx)
@@ -90,8 +92,16 @@ class _TextBuffer(io.TextIOWrapper):
         return self._bytes.getvalue()
 
 
-_SIZE_UNITS = {"": 1e-9, "b": 1e-9, "kb": 1e-6, "mb": 1e-3, "gb": 1.0, "kib": 1024 / 1e9,
-               "mib": 1024 ** 2 / 1e9, "gib": 1024 ** 3 / 1e9}
+_SIZE_UNITS = {
+    "": 1e-9,
+    "b": 1e-9,
+    "kb": 1e-6,
+    "mb": 1e-3,
+    "gb": 1.0,
+    "kib": 1024 / 1e9,
+    "mib": 1024**2 / 1e9,
+    "gib": 1024**3 / 1e9,
+}
 
 
 def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
@@ -103,43 +113,84 @@ def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) 
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]i?[bB]|[bB])?\s*", value)
     unit = (m.group(2) or "").lower() if m else ""
     if m is None or unit not in _SIZE_UNITS or float(m.group(1)) <= 0:
-        raise click.BadParameter(f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes",
-                                 param=param)
+        raise click.BadParameter(
+            f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes", param=param
+        )
     return float(m.group(1)) * _SIZE_UNITS[unit]
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, metavar="[PATH|-]...",
-                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument(
+    "paths",
+    nargs=-1,
+    metavar="[PATH|-]...",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+)
 @format_option("analyze")
 @output_option()
 @top_option("How many layers the top-layers list shows.")
 @color_option()
 @quiet_option()
 @platform_option()
-@click.option("--bound-ratio", type=FiniteFloatRange(min=1.0, min_open=True),
-              default=DEFAULT_BOUND_RATIO, show_default=True,
-              help="DDR/NPU cycle ratio above which a layer counts as bandwidth-bound "
-                   "(and NPU/DDR for compute-bound).")
-@fail_on_option(LEVELS, "never", "Exit 1 when a finding has this severity or a higher one "
-                                  "(each is named on stderr; JUnit marks them as failures).")
-@rule_prefix_option("--select", "Only run rules whose code starts with PREFIX (repeat or "
-                                "comma-separate).")
-@rule_prefix_option("--ignore", "Skip rules whose code starts with PREFIX (the longer prefix "
-                                "wins).")
+@click.option(
+    "--bound-ratio",
+    type=FiniteFloatRange(min=1.0, min_open=True),
+    default=DEFAULT_BOUND_RATIO,
+    show_default=True,
+    help="DDR/NPU cycle ratio above which a layer counts as bandwidth-bound "
+    "(and NPU/DDR for compute-bound).",
+)
+@fail_on_option(
+    LEVELS,
+    "never",
+    "Exit 1 when a finding has this severity or a higher one "
+    "(each is named on stderr; JUnit marks them as failures).",
+)
+@rule_prefix_option(
+    "--select", "Only run rules whose code starts with PREFIX (repeat or comma-separate)."
+)
+@rule_prefix_option(
+    "--ignore", "Skip rules whose code starts with PREFIX (the longer prefix wins)."
+)
 @rule_option_option()
-@click.option("--metric", type=click.Choice(("time", "bound", "target", "mac")), default="time",
-              show_default=True, help="The value -f model-explorer gives each ONNX node.")
-@click.option("--graph-id", default="main_graph", show_default=True, metavar="NAME",
-              help="The ONNX graph's name, for -f model-explorer.")
-@click.option("--model-size", callback=_model_size, metavar="SIZE", default=None,
-              help="An RKLLM model's size (1.9GB, 1900MB, bytes): the bytes each decode step "
-                   "reads, for the decode verdict against the DDR bandwidth (RKN090).")
-def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: int, color: str,
-            platform: str | None, bound_ratio: float, fail_on: str,
-            select: tuple[str, ...], ignore: tuple[str, ...],
-            rule_option: dict[str, float], metric: str, graph_id: str,
-            model_size: float | None) -> None:
+@click.option(
+    "--metric",
+    type=click.Choice(("time", "bound", "target", "mac")),
+    default="time",
+    show_default=True,
+    help="The value -f model-explorer gives each ONNX node.",
+)
+@click.option(
+    "--graph-id",
+    default="main_graph",
+    show_default=True,
+    metavar="NAME",
+    help="The ONNX graph's name, for -f model-explorer.",
+)
+@click.option(
+    "--model-size",
+    callback=_model_size,
+    metavar="SIZE",
+    default=None,
+    help="An RKLLM model's size (1.9GB, 1900MB, bytes): the bytes each decode step "
+    "reads, for the decode verdict against the DDR bandwidth (RKN090).",
+)
+def analyze(
+    paths: tuple[str, ...],
+    fmt: str | None,
+    output: str | None,
+    top: int,
+    color: str,
+    platform: str | None,
+    bound_ratio: float,
+    fail_on: str,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    rule_option: dict[str, float],
+    metric: str,
+    graph_id: str,
+    model_size: float | None,
+) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
 
     PATH is a log file (eval_perf output, RKNN_LOG_LEVEL=4 log, adb logcat capture); '-' or no
@@ -170,11 +221,17 @@ def analyze(paths: tuple[str, ...], fmt: str | None, output: str | None, top: in
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
-    options = RenderOptions(top=top, color=use_color(color, not to_file and stdout_is_terminal()),
-                            fail_on=fail_on, metric=metric, graph_id=graph_id)
+    options = RenderOptions(
+        top=top,
+        color=use_color(color, not to_file and stdout_is_terminal()),
+        fail_on=fail_on,
+        metric=metric,
+        graph_id=graph_id,
+    )
     try:
-        report = run_analysis(paths, platform=platform, bound_ratio=bound_ratio, rules=rules,
-                              rule_options=rule_option)
+        report = run_analysis(
+            paths, platform=platform, bound_ratio=bound_ratio, rules=rules, rule_options=rule_option
+        )
     except NoProfileDataError as e:  # a diagnosed failure: the JSON report carries it too
         failed = e.report
         if fmt == "json" and isinstance(failed, Report) and failed.failures:
@@ -243,34 +300,51 @@ def formats_command() -> None:
     inputs.add_column("Yields")
     for order, parser in enumerate(families(), start=1):
         inputs.add_row(str(order), parser.family, parser.detection, parser.fields)
-    outputs = Table(title="Outputs (-f NAME, or -o FILE with one of the suffixes)",
-                    title_justify="left", expand=False)
+    outputs = Table(
+        title="Outputs (-f NAME, or -o FILE with one of the suffixes)",
+        title_justify="left",
+        expand=False,
+    )
     for head in ("Command", "Format", "Suffixes", "What"):
         outputs.add_column(head, no_wrap=head != "What")
     for command, formats in FORMATS.items():
         for fmt in formats.values():
             outputs.add_row(command, fmt.name, " ".join(fmt.suffixes), fmt.description)
-    console = Console(highlight=False, no_color=not use_color("auto", stdout_is_terminal()),
-                      soft_wrap=False)
+    console = Console(
+        highlight=False, no_color=not use_color("auto", stdout_is_terminal()), soft_wrap=False
+    )
     console.print(inputs)
     console.print(outputs)
 
 
 # -- compare and check (CI gate) -------------------------------------------------------------
 
+
 @cli.command()
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("current", type=click.Path(exists=True, dir_okay=False))
 @format_option("compare")
 @output_option()
-@click.option("--fail-over", type=FiniteFloatRange(min=0), metavar="PCT",
-              help="Exit 1 when the total time grew by more than PCT percent.")
+@click.option(
+    "--fail-over",
+    type=FiniteFloatRange(min=0),
+    metavar="PCT",
+    help="Exit 1 when the total time grew by more than PCT percent.",
+)
 @top_option("Rows per table (table, markdown and html).")
 @summary_option("Markdown")
 @color_option()
 @quiet_option()
-def compare(base: str, current: str, fmt: str | None, output: str | None,
-            fail_over: float | None, top: int, summary: bool, color: str) -> None:
+def compare(
+    base: str,
+    current: str,
+    fmt: str | None,
+    output: str | None,
+    fail_over: float | None,
+    top: int,
+    summary: bool,
+    color: str,
+) -> None:
     """Layer-by-layer diff of two runs: BASE and CURRENT are logs or saved JSON reports.
 
     Layers are aligned by FullName, then by op type and shapes, then by order. Differences in
@@ -295,33 +369,61 @@ def compare(base: str, current: str, fmt: str | None, output: str | None,
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
             model = message_line(comp.model or current)
-            click.echo(f"Error: {model}: total time grew {comp.delta_pct:+.1f}% "
-                       f"(more than --fail-over {fail_over:g}%)", err=True)
+            click.echo(
+                f"Error: {model}: total time grew {comp.delta_pct:+.1f}% "
+                f"(more than --fail-over {fail_over:g}%)",
+                err=True,
+            )
         raise SystemExit(EXIT_FAILED)
 
 
 @cli.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--budgets", "budgets_path", type=click.Path(exists=True, dir_okay=False),
-              help="Budgets YAML (default: ./rknnprof.yaml, ./.rknnprof.yaml or ./.rknnprof.yml).")
-@click.option("--baseline", type=click.Path(dir_okay=False),
-              help="Saved JSON report or log to judge max_increase against (overrides the "
-                   "file's baseline:). A missing file makes relative budgets inconclusive.")
-@click.option("--save-baseline", type=click.Path(dir_okay=False),
-              help="Also write this run's JSON report here (the next run's baseline).")
-@click.option("--allow-incomplete", is_flag=True,
-              help="Judge a profile marked incomplete (a cut log, frames that disagree with "
-                   "their total line) instead of calling its budgets inconclusive.")
+@click.option(
+    "--budgets",
+    "budgets_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Budgets YAML (default: ./rknnprof.yaml, ./.rknnprof.yaml or ./.rknnprof.yml).",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False),
+    help="Saved JSON report or log to judge max_increase against (overrides the "
+    "file's baseline:). A missing file makes relative budgets inconclusive.",
+)
+@click.option(
+    "--save-baseline",
+    type=click.Path(dir_okay=False),
+    help="Also write this run's JSON report here (the next run's baseline).",
+)
+@click.option(
+    "--allow-incomplete",
+    is_flag=True,
+    help="Judge a profile marked incomplete (a cut log, frames that disagree with "
+    "their total line) instead of calling its budgets inconclusive.",
+)
 @format_option("check")
 @output_option("the verdict")
-@fail_on_option(LEVELS[1:], "error", "Exit 1 on a failed budget of this level or a higher "
-                                     "one (warn is taken for warning).")
+@fail_on_option(
+    LEVELS[1:],
+    "error",
+    "Exit 1 on a failed budget of this level or a higher one (warn is taken for warning).",
+)
 @summary_option("the Markdown verdict")
 @color_option()
 @quiet_option()
-def check(path: str, budgets_path: str | None, baseline: str | None,
-          save_baseline: str | None, allow_incomplete: bool, fmt: str | None,
-          output: str | None, fail_on: str, summary: bool, color: str) -> None:
+def check(
+    path: str,
+    budgets_path: str | None,
+    baseline: str | None,
+    save_baseline: str | None,
+    allow_incomplete: bool,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    summary: bool,
+    color: str,
+) -> None:
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
     Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
@@ -339,8 +441,9 @@ def check(path: str, budgets_path: str | None, baseline: str | None,
     if budgets_path is None:
         budgets_path = find_budgets_file()
         if budgets_path is None:
-            raise click.UsageError(f"no --budgets given and none of {', '.join(BUDGET_FILES)} "
-                                   "in the current folder")
+            raise click.UsageError(
+                f"no --budgets given and none of {', '.join(BUDGET_FILES)} in the current folder"
+            )
     require_stdin((path,))
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
@@ -398,8 +501,7 @@ def _main() -> None:
         sys.exit(130)
     except click.UsageError as e:  # one line, not click's usage + hint + blank + error
         command = e.ctx.command_path if e.ctx is not None else "rknnprof"
-        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')",
-                   err=True)
+        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')", err=True)
         sys.exit(e.exit_code)
     except click.ClickException as e:
         click.echo(f"Error: {message_line(e.format_message())}", err=True)

@@ -24,8 +24,13 @@ def find_budgets_file() -> str | None:
     return next((p for p in BUDGET_FILES if Path(p).is_file()), None)
 
 
-def run_check(path: str, budgets_path: str, baseline: str | None = None,
-              save_baseline: str | None = None, allow_incomplete: bool = False) -> CheckResult:
+def run_check(
+    path: str,
+    budgets_path: str,
+    baseline: str | None = None,
+    save_baseline: str | None = None,
+    allow_incomplete: bool = False,
+) -> CheckResult:
     """Judge ``path`` against the budgets file.
 
     The baseline is ``baseline`` or the file's ``baseline:``; a baseline that does not exist
@@ -51,8 +56,15 @@ def run_check(path: str, budgets_path: str, baseline: str | None = None,
             note = f"baseline {baseline_path} not found: max_increase budgets are inconclusive"
     if save_baseline:
         save_report(report, save_baseline)
-    return check(config, report, base_report, path, baseline_path if base_report else None, note,
-                 allow_incomplete)
+    return check(
+        config,
+        report,
+        base_report,
+        path,
+        baseline_path if base_report else None,
+        note,
+        allow_incomplete,
+    )
 
 
 def gate_findings(report: Report, fail_on: str) -> list[tuple[Profile, Finding]]:
@@ -71,5 +83,7 @@ def gate_line(profile: Profile, finding: Finding, fail_on: str, width: int = 110
     if len(message) > width:
         message = message[: width - 1].rstrip() + "…"
     where = message_line(profile.model_name or profile.source.path)
-    return (f"{where}: {finding.code} {finding.severity.value} ({finding.name}) reached "
-            f"--fail-on {fail_on}: {message}")
+    return (
+        f"{where}: {finding.code} {finding.severity.value} ({finding.name}) reached "
+        f"--fail-on {fail_on}: {message}"
+    )

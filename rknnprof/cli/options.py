@@ -34,18 +34,27 @@ class Vocabulary(click.Choice[str]):
         super().__init__(choices, case_sensitive=False)
         self.aliases = aliases
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
         if isinstance(value, str):
             value = self.aliases.get(value.lower(), value)
         return super().convert(value, param, ctx)
 
 
-def fail_on_option(levels: tuple[str, ...], default: str, help: str,  # noqa: A002
-                   ) -> Callable[[F], F]:
+def fail_on_option(
+    levels: tuple[str, ...],
+    default: str,
+    help: str,  # noqa: A002
+) -> Callable[[F], F]:
     """``--fail-on LEVEL`` from :data:`LEVELS` (``warn`` accepted for ``warning``)."""
-    return click.option("--fail-on", type=Vocabulary(levels, LEVEL_ALIASES), default=default,
-                        show_default=True, help=help)
+    return click.option(
+        "--fail-on",
+        type=Vocabulary(levels, LEVEL_ALIASES),
+        default=default,
+        show_default=True,
+        help=help,
+    )
 
 
 def quiet_option() -> Callable[[F], F]:
@@ -55,9 +64,15 @@ def quiet_option() -> Callable[[F], F]:
         ctx.meta[QUIET_KEY] = value
         return value
 
-    return click.option("-q", "--quiet", is_flag=True, expose_value=False, is_eager=True,
-                        callback=remember,
-                        help="No warnings or progress on stderr; errors are still printed.")
+    return click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=remember,
+        help="No warnings or progress on stderr; errors are still printed.",
+    )
 
 
 QUIET_KEY = "rknnprof.quiet"
@@ -70,35 +85,42 @@ def is_quiet() -> bool:
     return bool(ctx is not None and ctx.meta.get(QUIET_KEY))
 
 
-def _complete_platform(_ctx: click.Context, _param: click.Parameter,
-                       incomplete: str) -> list[str]:
+def _complete_platform(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
     from rknnprof import platforms
 
     return [n for n in platforms.names() if n.startswith(incomplete.lower())]
 
 
-def _complete_rule_code(_ctx: click.Context, _param: click.Parameter,
-                        incomplete: str) -> list[click.shell_completion.CompletionItem]:
+def _complete_rule_code(
+    _ctx: click.Context, _param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
     from click.shell_completion import CompletionItem
 
     from rknnprof.rules import RULES
 
-    return [CompletionItem(r.code, help=r.summary) for r in RULES
-            if r.code.startswith(incomplete.upper())]
+    return [
+        CompletionItem(r.code, help=r.summary)
+        for r in RULES
+        if r.code.startswith(incomplete.upper())
+    ]
 
 
 def platform_option() -> Callable[[F], F]:
     """``--platform SOC``; shell completion offers the known SoC names."""
-    return click.option("--platform", default=None, metavar="SOC",
-                        shell_complete=_complete_platform,
-                        help="SoC to judge by (rk3588, rk3576, ...); overrides what the log "
-                             "says.")
+    return click.option(
+        "--platform",
+        default=None,
+        metavar="SOC",
+        shell_complete=_complete_platform,
+        help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.",
+    )
 
 
 def rule_prefix_option(name: str, help: str) -> Callable[[F], F]:  # noqa: A002
     """``--select`` / ``--ignore PREFIX``; shell completion offers the rule codes."""
-    return click.option(name, multiple=True, metavar="PREFIX",
-                        shell_complete=_complete_rule_code, help=help)
+    return click.option(
+        name, multiple=True, metavar="PREFIX", shell_complete=_complete_rule_code, help=help
+    )
 
 
 def rule_code_argument() -> Callable[[F], F]:
@@ -108,35 +130,50 @@ def rule_code_argument() -> Callable[[F], F]:
 
 def format_option(command: str) -> Callable[[F], F]:
     """``-f/--format NAME``: the formats :mod:`~rknnprof.reporters.registry` gives ``command``."""
-    return click.option("-f", "--format", "fmt", type=click.Choice(format_names(command)),
-                        default=None, help="Report format (default: from the -o suffix, else "
-                                           "table).")
+    return click.option(
+        "-f",
+        "--format",
+        "fmt",
+        type=click.Choice(format_names(command)),
+        default=None,
+        help="Report format (default: from the -o suffix, else table).",
+    )
 
 
 def output_option(what: str = "the report") -> Callable[[F], F]:
     """``-o/--output FILE``; ``what`` names what is written (``the report``, ``the verdict``)."""
-    return click.option("-o", "--output", default=None, metavar="FILE",
-                        help=f"Write {what} to FILE ('-' = stdout); the format follows its "
-                             "suffix.")
+    return click.option(
+        "-o",
+        "--output",
+        default=None,
+        metavar="FILE",
+        help=f"Write {what} to FILE ('-' = stdout); the format follows its suffix.",
+    )
 
 
 def top_option(help: str) -> Callable[[F], F]:  # noqa: A002 - click's own keyword
     """``--top N`` (at least 1, default :data:`DEFAULT_TOP`)."""
-    return click.option("--top", default=DEFAULT_TOP, show_default=True,
-                        type=click.IntRange(min=1), help=help)
+    return click.option(
+        "--top", default=DEFAULT_TOP, show_default=True, type=click.IntRange(min=1), help=help
+    )
 
 
 def summary_option(what: str) -> Callable[[F], F]:
     """``--summary/--no-summary`` (on by default); ``what`` names the Markdown appended."""
-    return click.option("--summary/--no-summary", default=True,
-                        help=f"Append {what} to $GITHUB_STEP_SUMMARY when it is set.")
+    return click.option(
+        "--summary/--no-summary",
+        default=True,
+        help=f"Append {what} to $GITHUB_STEP_SUMMARY when it is set.",
+    )
 
 
-def color_option(help: str = "Colour in terminal output (NO_COLOR is honoured).",  # noqa: A002
-                 ) -> Callable[[F], F]:
+def color_option(
+    help: str = "Colour in terminal output (NO_COLOR is honoured).",  # noqa: A002
+) -> Callable[[F], F]:
     """``--color auto|always|never``."""
-    return click.option("--color", type=click.Choice(COLORS), default="auto", show_default=True,
-                        help=help)
+    return click.option(
+        "--color", type=click.Choice(COLORS), default="auto", show_default=True, help=help
+    )
 
 
 def choose_format(command: str, fmt: str | None, output: str | None) -> str:
@@ -150,15 +187,19 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
         json_like = fmt in ("trace", "model-explorer") and implied == "json"
         if implied not in (None, fmt) and not json_like:
             if not is_quiet():
-                click.echo(f"Warning: {output}: the suffix means {implied}, but the report is "
-                           f"{fmt} (--format {fmt}); written as {fmt}", err=True)
+                click.echo(
+                    f"Warning: {output}: the suffix means {implied}, but the report is "
+                    f"{fmt} (--format {fmt}); written as {fmt}",
+                    err=True,
+                )
         return fmt
     if output in (None, "-"):
         return "table"
     guess = for_suffix(output, command)
     if guess is None:
-        raise click.BadParameter(f"cannot tell the format from {output!r}; use --format",
-                                 param_hint="'-o'")
+        raise click.BadParameter(
+            f"cannot tell the format from {output!r}; use --format", param_hint="'-o'"
+        )
     return guess
 
 
@@ -173,12 +214,14 @@ def rule_option_names() -> list[str]:
 
     from rknnprof.rules import RULES
 
-    return sorted({m for r in RULES for m in re.findall(OPTION_NAME, r.doc)
-                   if m.startswith(r.code + ".")})
+    return sorted(
+        {m for r in RULES for m in re.findall(OPTION_NAME, r.doc) if m.startswith(r.code + ".")}
+    )
 
 
-def _parse_rule_options(_ctx: click.Context, param: click.Parameter,
-                        values: tuple[str, ...]) -> dict[str, float]:
+def _parse_rule_options(
+    _ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> dict[str, float]:
     import math
 
     known = rule_option_names() if values else []
@@ -189,11 +232,13 @@ def _parse_rule_options(_ctx: click.Context, param: click.Parameter,
         if name[:3].lower() == "rkn":
             name = name[:6].upper() + name[6:]
         if not eq:
-            raise click.BadParameter(f"{value!r}: expected NAME=VALUE, e.g. "
-                                     "RKN010.min_layer_share=0.005", param=param)
+            raise click.BadParameter(
+                f"{value!r}: expected NAME=VALUE, e.g. RKN010.min_layer_share=0.005", param=param
+            )
         if name not in known:
-            raise click.BadParameter(f"unknown rule option {name!r}; the rules read "
-                                     f"{', '.join(known)}", param=param)
+            raise click.BadParameter(
+                f"unknown rule option {name!r}; the rules read {', '.join(known)}", param=param
+            )
         try:
             chosen[name] = float(number)
         except ValueError:
@@ -203,15 +248,22 @@ def _parse_rule_options(_ctx: click.Context, param: click.Parameter,
     return chosen
 
 
-def _complete_rule_option(_ctx: click.Context, _param: click.Parameter,
-                          incomplete: str) -> list[str]:
+def _complete_rule_option(
+    _ctx: click.Context, _param: click.Parameter, incomplete: str
+) -> list[str]:
     return [f"{n}=" for n in rule_option_names() if n.lower().startswith(incomplete.lower())]
 
 
 def rule_option_option() -> Callable[[F], F]:
     """``--rule-option RKN010.min_layer_share=0.005`` (repeatable): a threshold a rule's doc
     names; completion offers the names."""
-    return click.option("--rule-option", "rule_option", multiple=True, metavar="NAME=VALUE",
-                        callback=_parse_rule_options, shell_complete=_complete_rule_option,
-                        help="Set a rule threshold named in `rknnprof rules CODE`, e.g. "
-                             "RKN010.min_layer_share=0.005 (repeatable).")
+    return click.option(
+        "--rule-option",
+        "rule_option",
+        multiple=True,
+        metavar="NAME=VALUE",
+        callback=_parse_rule_options,
+        shell_complete=_complete_rule_option,
+        help="Set a rule threshold named in `rknnprof rules CODE`, e.g. "
+        "RKN010.min_layer_share=0.005 (repeatable).",
+    )

@@ -184,7 +184,7 @@ def _to_stdout(text: str | bytes, color: bool | None) -> None:
         sys.stdout.flush()
         view = memoryview(text)
         while view:
-            view = view[os.write(sys.stdout.fileno(), view):]
+            view = view[os.write(sys.stdout.fileno(), view) :]
         return
     try:
         fd = sys.stdout.fileno()
@@ -198,9 +198,9 @@ def _to_stdout(text: str | bytes, color: bool | None) -> None:
     encode = codecs.getincrementalencoder(sys.stdout.encoding or "utf-8")("backslashreplace")
     sys.stdout.flush()
     for start in range(0, len(text), _PIECE):  # encoded a piece at a time: no second copy
-        view = memoryview(encode.encode(text[start:start + _PIECE]))
+        view = memoryview(encode.encode(text[start : start + _PIECE]))
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
 
 
 _PIECE = 1 << 20

@@ -43,7 +43,19 @@ from rknnprof.compare.reports import (
 )
 
 __all__ = [
-    "SAME_MODEL_SHARE", "CompareResult", "LayerDelta", "OpTypeDelta", "ProfileComparison",
-    "align", "comparability", "compare_profiles", "compare_reports", "cores_used", "layer_deltas",
-    "op_type_deltas", "op_type_times", "pair_profiles", "profile_total",
+    "SAME_MODEL_SHARE",
+    "CompareResult",
+    "LayerDelta",
+    "OpTypeDelta",
+    "ProfileComparison",
+    "align",
+    "comparability",
+    "compare_profiles",
+    "compare_reports",
+    "cores_used",
+    "layer_deltas",
+    "op_type_deltas",
+    "op_type_times",
+    "pair_profiles",
+    "profile_total",
 ]

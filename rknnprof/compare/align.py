@@ -18,8 +18,9 @@ from collections.abc import Callable, Hashable, Sequence
 from rknnprof.model import Layer
 
 
-def align(base: Sequence[Layer], current: Sequence[Layer]
-          ) -> list[tuple[int | None, int | None, str | None]]:
+def align(
+    base: Sequence[Layer], current: Sequence[Layer]
+) -> list[tuple[int | None, int | None, str | None]]:
     """Index pairs (base, current, how); ``None`` on one side for removed/added layers."""
     pairs: list[tuple[int | None, int | None, str | None]] = []
     free_b = list(range(len(base)))
@@ -44,11 +45,20 @@ def align(base: Sequence[Layer], current: Sequence[Layer]
         free_c = [j for j in free_c if j not in used_c]
 
     by_key(lambda la: la.full_name or None, "full_name")
-    by_key(lambda la: (la.op_type, la.input_shapes, la.output_shapes)
-           if la.input_shapes or la.output_shapes else None, "signature")
+    by_key(
+        lambda la: (
+            (la.op_type, la.input_shapes, la.output_shapes)
+            if la.input_shapes or la.output_shapes
+            else None
+        ),
+        "signature",
+    )
     matcher = difflib.SequenceMatcher(
-        None, [base[i].op_type for i in free_b], [current[j].op_type for j in free_c],
-        autojunk=False)
+        None,
+        [base[i].op_type for i in free_b],
+        [current[j].op_type for j in free_c],
+        autojunk=False,
+    )
     used_b, used_c = set(), set()
     for block in matcher.get_matching_blocks():
         for k in range(block.size):

@@ -29,8 +29,11 @@ def comparability(base: Profile, current: Profile) -> list[str]:
     """What differs between the runs' conditions, one ``what: base vs current`` line each.
     A value unknown on either side is not called a difference."""
     checks: list[tuple[str, object, object]] = [
-        ("measured", "measured" if base.measured else "estimated",
-         "measured" if current.measured else "estimated"),
+        (
+            "measured",
+            "measured" if base.measured else "estimated",
+            "measured" if current.measured else "estimated",
+        ),
         ("platform", base.platform, current.platform),
         ("runtime version", base.versions.runtime, current.versions.runtime),
         ("driver version", base.versions.driver, current.versions.driver),
@@ -38,5 +41,6 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("NPU cores used", cores_used(base), cores_used(current)),
         ("frames merged", base.frames, current.frames),
     ]
-    return [f"{what}: {b} vs {c}" for what, b, c in checks
-            if b is not None and c is not None and b != c]
+    return [
+        f"{what}: {b} vs {c}" for what, b, c in checks if b is not None and c is not None and b != c
+    ]

@@ -75,22 +75,24 @@ def layer_deltas(base: Sequence[Layer], current: Sequence[Layer]) -> list[LayerD
         b_time = b.time_us if b else None
         c_time = c.time_us if c else None
         delta = (c_time or 0.0) - (b_time or 0.0)
-        out.append(LayerDelta(
-            name=ref.full_name or f"{ref.op_type}#{ref.id}",
-            op_type=ref.op_type,
-            status="matched" if b and c else ("added" if c else "removed"),
-            matched_by=how,
-            base_id=b.id if b else None,
-            current_id=c.id if c else None,
-            base_time_us=b_time,
-            current_time_us=c_time,
-            delta_us=delta,
-            delta_pct=pct_change(delta, b_time) if b and c else None,
-            base_target=b.target.value if b else None,
-            current_target=c.target.value if c else None,
-            base_data_type=b.data_type if b else None,
-            current_data_type=c.data_type if c else None,
-        ))
+        out.append(
+            LayerDelta(
+                name=ref.full_name or f"{ref.op_type}#{ref.id}",
+                op_type=ref.op_type,
+                status="matched" if b and c else ("added" if c else "removed"),
+                matched_by=how,
+                base_id=b.id if b else None,
+                current_id=c.id if c else None,
+                base_time_us=b_time,
+                current_time_us=c_time,
+                delta_us=delta,
+                delta_pct=pct_change(delta, b_time) if b and c else None,
+                base_target=b.target.value if b else None,
+                current_target=c.target.value if c else None,
+                base_data_type=b.data_type if b else None,
+                current_data_type=c.data_type if c else None,
+            )
+        )
     return out
 
 
@@ -113,8 +115,17 @@ def op_type_deltas(base: Profile, current: Profile) -> list[OpTypeDelta]:
     for op in [*b, *(k for k in c if k not in b)]:
         b_calls, b_time = b.get(op, (0, 0.0))
         c_calls, c_time = c.get(op, (0, 0.0))
-        out.append(OpTypeDelta(op, b_calls, c_calls, b_time, c_time, c_time - b_time,
-                               pct_change(c_time - b_time, b_time) if op in b else None))
+        out.append(
+            OpTypeDelta(
+                op,
+                b_calls,
+                c_calls,
+                b_time,
+                c_time,
+                c_time - b_time,
+                pct_change(c_time - b_time, b_time) if op in b else None,
+            )
+        )
     return out
 
 

@@ -82,8 +82,9 @@ class CompareResult:
 # ---- comparing -------------------------------------------------------------------------------
 
 
-def compare_reports(base: Report, current: Report, base_path: str = "BASE",
-                    current_path: str = "CURRENT") -> CompareResult:
+def compare_reports(
+    base: Report, current: Report, base_path: str = "BASE", current_path: str = "CURRENT"
+) -> CompareResult:
     """Pair the models of the two reports and compare each pair."""
     pairs, notes = pair_profiles(base.profiles, current.profiles)
     comparisons = tuple(compare_profiles(b, c) for b, c in pairs)
@@ -96,13 +97,18 @@ def compare_reports(base: Report, current: Report, base_path: str = "BASE",
     return CompareResult(base_path, current_path, comparisons, tuple(warnings))
 
 
-def pair_profiles(base: Sequence[Profile], current: Sequence[Profile]
-                  ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
+def pair_profiles(
+    base: Sequence[Profile], current: Sequence[Profile]
+) -> tuple[list[tuple[Profile, Profile]], list[str]]:
     """Pair models by name when every one has a distinct name, else by order."""
     names_b = [p.model_name for p in base]
     names_c = [p.model_name for p in current]
-    named = all(names_b) and all(names_c) and len(set(names_b)) == len(names_b) \
+    named = (
+        all(names_b)
+        and all(names_c)
+        and len(set(names_b)) == len(names_b)
         and len(set(names_c)) == len(names_c)
+    )
     if len(base) == 1 and len(current) == 1:
         return [(base[0], current[0])], []
     notes: list[str] = []
@@ -114,8 +120,10 @@ def pair_profiles(base: Sequence[Profile], current: Sequence[Profile]
         return pairs, notes
     pairs = list(zip(base, current))
     if len(base) != len(current):
-        notes.append(f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
-                     f"{len(pairs)} by order")
+        notes.append(
+            f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
+            f"{len(pairs)} by order"
+        )
     return pairs, notes
 
 
@@ -128,8 +136,9 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     most = max(len(base.layers), len(current.layers))
     strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
     if most and strong < most * SAME_MODEL_SHARE:
-        differences.append(f"layers: only {strong} of {most} align by FullName or shapes "
-                           "(different models?)")
+        differences.append(
+            f"layers: only {strong} of {most} align by FullName or shapes (different models?)"
+        )
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
@@ -148,13 +157,15 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
 LLM_FIGURES = ("decode_tokens_per_s", "prefill_tokens_per_s", "init_ms", "peak_memory_mb")
 
 
-def llm_rates(base: Profile, current: Profile) -> tuple[tuple[str, float | None, float | None],
-                                                        ...]:
+def llm_rates(
+    base: Profile, current: Profile
+) -> tuple[tuple[str, float | None, float | None], ...]:
     """The RKLLM figures of two runs side by side (empty unless both are RKLLM profiles)."""
     if base.llm is None or current.llm is None:
         return ()
-    return tuple((name, getattr(base.llm, name), getattr(current.llm, name))
-                 for name in LLM_FIGURES)
+    return tuple(
+        (name, getattr(base.llm, name), getattr(current.llm, name)) for name in LLM_FIGURES
+    )
 
 
 def profile_total(profile: Profile) -> float | None:

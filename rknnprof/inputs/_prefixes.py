@@ -48,12 +48,11 @@ if TYPE_CHECKING:
 # they repeat (a blank after digits, a digit after blanks): giving characters back could never
 # lead to a match, so they only spare the engine its backtracking bookkeeping (about a fifth of
 # the threadtime regex's time). Every use of _TS is followed by a blank.
-_TS = (
-    r"(?:(?:\d{4}-)?\d\d-\d\d\s++\d\d:\d\d:\d\d\.\d{3,9}+|\d++\.\d{3,9}+)(?:\s++[+-]\d{4})?"
-)
+_TS = r"(?:(?:\d{4}-)?\d\d-\d\d\s++\d\d:\d\d:\d\d\.\d{3,9}+|\d++\.\d{3,9}+)(?:\s++[+-]\d{4})?"
 _PRI = r"([VDIWEFS?])"
 _UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
 _END = r"(?: |$)"  # exactly one blank eaten: the message (the rest) keeps its leading spaces
+
 
 # threadtime (the default layout), matched over a whole chunk at once (re.M; blanks are
 # [ \t] so that no match crosses a line end): one tuple per line, optional prefix.
@@ -66,8 +65,24 @@ def _id(digits: str) -> int:
 # groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
 _H = r"[ \t]"
 THREADTIME_CHUNK = re.compile(
-    r"^(?:" + _H + "*+" + _TS.replace(r"\s", _H) + _H + r"++(?:\S+" + _H + r"+)??(\d++" + _H
-    + r"++\d++)" + _H + r"++" + _PRI + r"[ \t](.*?)" + _H + r"*:" + _END + r")?(.*)$",
+    r"^(?:"
+    + _H
+    + "*+"
+    + _TS.replace(r"\s", _H)
+    + _H
+    + r"++(?:\S+"
+    + _H
+    + r"+)??(\d++"
+    + _H
+    + r"++\d++)"
+    + _H
+    + r"++"
+    + _PRI
+    + r"[ \t](.*?)"
+    + _H
+    + r"*:"
+    + _END
+    + r")?(.*)$",
     re.M,
 )
 # The per-line layouts match the prefix only; the message is the rest of the line.
@@ -91,8 +106,11 @@ _STUDIO = re.compile(
 )
 # runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
 _RUNTIME = re.compile(
-    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:" + _END + r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]"
-    + _END + ")?"
+    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:"
+    + _END
+    + r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]"
+    + _END
+    + ")?"
 )
 RKNN_STAMPED = re.compile(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
 # the same with the stamp required (used inside logcat messages)

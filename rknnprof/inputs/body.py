@@ -20,8 +20,12 @@ MAX_LINE_CHARS = 65536
 new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 
 
-def body_lines(body: str, number: int, other: OtherLayouts, stats: ReadStats,
-                ) -> Iterator[Line | int]:
+def body_lines(
+    body: str,
+    number: int,
+    other: OtherLayouts,
+    stats: ReadStats,
+) -> Iterator[Line | int]:
     """The lines of ``body`` (the first is line ``number + 1``): a :class:`Line` each, or the
     line's number for a line that is dropped."""
     NESTED_FIRST, RKNN_STAMPED, THREADTIME_CHUNK, logcat_line = _grammar or _load_grammar()

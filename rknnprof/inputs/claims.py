@@ -60,8 +60,9 @@ class Skipper(Protocol):
     def find(self, data: bytes, start: int) -> int:
         """Offset of the first line start at or after ``start`` where a run may begin, or -1."""
 
-    def claim(self, data: bytes, start: int, number: int, final: bool,
-              read_line: ReadLine) -> Claimed | str | None:
+    def claim(
+        self, data: bytes, start: int, number: int, final: bool, read_line: ReadLine
+    ) -> Claimed | str | None:
         """Claim the run of lines beginning at ``start`` (a line start; ``number`` is that
         line's number): a :class:`Claimed`, :data:`NEED_MORE` (give me more data; never when
         ``final``, the end of input), or None (not a run: read it line by line)."""

@@ -55,8 +55,16 @@ if TYPE_CHECKING:
     pass
 
 
-__all__ = ["CHUNK_BYTES", "KEEP_EXAMPLES", "MAX_LINE_CHARS", "Line", "ReadStats", "line_reader",
-           "open_input", "read_lines"]
+__all__ = [
+    "CHUNK_BYTES",
+    "KEEP_EXAMPLES",
+    "MAX_LINE_CHARS",
+    "Line",
+    "ReadStats",
+    "line_reader",
+    "open_input",
+    "read_lines",
+]
 
 
 def open_input(path: str) -> BinaryIO:
@@ -73,8 +81,9 @@ _SEPARATORS = re.compile(r"\r+\n?")
 _END_OF_LINE = re.compile(r"[\r\n]")
 
 
-def read_lines(stream: BinaryIO, stats: ReadStats | None = None,
-               skipper: Skipper | None = None) -> Generator[Line | Claim, None, None]:
+def read_lines(
+    stream: BinaryIO, stats: ReadStats | None = None, skipper: Skipper | None = None
+) -> Generator[Line | Claim, None, None]:
     """Yield clean :class:`Line` records from a binary stream, incrementally (see the module
     docstring for what is stripped, dropped and kept). ``stats``, when given, is filled while
     iterating: encoding, logcat layout, truncated and chatty lines.
@@ -89,15 +98,15 @@ def read_lines(stream: BinaryIO, stats: ReadStats | None = None,
     first = next(lines, None)
     if first is None:
         return
-    if (first.__class__ is Line and first.text.startswith("`")
-            and not first.text.startswith("``")):
+    if first.__class__ is Line and first.text.startswith("`") and not first.text.startswith("``"):
         first = first._replace(text=first.text[1:])
     yield first
     yield from lines
 
 
-def _read_lines(stream: BinaryIO, stats: ReadStats | None,
-                skipper: Skipper | None) -> Iterator[Line | Claim]:
+def _read_lines(
+    stream: BinaryIO, stats: ReadStats | None, skipper: Skipper | None
+) -> Iterator[Line | Claim]:
     if stats is None:
         stats = ReadStats()
     from rknnprof.inputs._prefixes import OtherLayouts  # its regexes: not for --help
@@ -130,8 +139,9 @@ def _read_lines(stream: BinaryIO, stats: ReadStats | None,
         stats.last_line = dropped_from - 1 if dropped == number else number
 
 
-def _bodies(read: Callable[[int], bytes | Claimed], stats: ReadStats,
-            source: SkippingSource | None = None) -> Iterator[str | Claimed]:
+def _bodies(
+    read: Callable[[int], bytes | Claimed], stats: ReadStats, source: SkippingSource | None = None
+) -> Iterator[str | Claimed]:
     """Decode and split the input; yield, per read, the text of the lines it completed, joined
     by ``\n`` (separators normalised; form feeds, NULs and ANSI escapes removed; over-long lines
     cut). A body of n newlines holds n + 1 lines. The runs ``source`` claims are passed on as

@@ -34,8 +34,13 @@ class FileProgress:
         self.raw = raw
         self.size = os.fstat(raw.fileno()).st_size
         self.progress: Progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-            console=Console(file=stream), transient=True, auto_refresh=False)
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            console=Console(file=stream),
+            transient=True,
+            auto_refresh=False,
+        )
         self.task: TaskID = self.progress.add_task(label, total=self.size)
         self.done = 0
         self.next_redraw = 0.0  # time.monotonic() of the next redraw

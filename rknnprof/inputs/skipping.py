@@ -29,8 +29,9 @@ class SkippingSource:
     for plain reads), and a claim is made only at a line start, right after a handed-out newline.
     """
 
-    def __init__(self, read: Callable[[int], bytes], skipper: Skipper, stats: ReadStats,
-                 other: OtherLayouts) -> None:
+    def __init__(
+        self, read: Callable[[int], bytes], skipper: Skipper, stats: ReadStats, other: OtherLayouts
+    ) -> None:
         self.raw_read = read
         self.skipper = skipper
         self.read_line = line_reader(stats, other)
@@ -72,11 +73,11 @@ class SkippingSource:
             self.next_run -= self.pos
         else:
             self.next_run = -2
-        self.buf = self.buf[self.pos:] + data
+        self.buf = self.buf[self.pos :] + data
         self.pos = 0
 
     def _hand_out(self, end: int) -> bytes:
-        out, self.pos = self.buf[self.pos:end], end
+        out, self.pos = self.buf[self.pos : end], end
         self.number += out.count(b"\n")
         self.at_start = out.endswith(b"\n")
         if self.next_run != -1 and self.next_run < end:
@@ -139,8 +140,9 @@ STAMP_BYTES = 18
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 
 
-def kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
-                stats: ReadStats) -> Iterator[Line]:
+def kept_lines(
+    kept: tuple[tuple[int, bytes], ...], other: OtherLayouts, stats: ReadStats
+) -> Iterator[Line]:
     """The lines a skipper left inside a run it claimed, in order, each read as usual. A logcat
     threadtime line whose ids come after a plain time stamp reads the same as any line of the
     same bytes after a stamp of the same shape (the stamp's digits are matched as digits and
@@ -167,15 +169,23 @@ def kept_lines(kept: tuple[tuple[int, bytes], ...], other: OtherLayouts,
                 stats.chatty.append((number, reading))  # type: ignore[arg-type]  # the message
 
 
-def _read_kept(raw: bytes, number: int, other: OtherLayouts, stats: ReadStats,
-               ) -> tuple[Line | None, tuple[Any, ...] | str | None]:
+def _read_kept(
+    raw: bytes,
+    number: int,
+    other: OtherLayouts,
+    stats: ReadStats,
+) -> tuple[Line | None, tuple[Any, ...] | str | None]:
     """One kept line read as usual: its Line (None: dropped), and its reading when it is a
     threadtime line whose ids come after a plain time stamp (else None)."""
     text = clean(raw.decode("utf-8", "replace"))
     _, _, THREADTIME_CHUNK, _ = grammar()
     m = THREADTIME_CHUNK.match(text)
-    plain = m is not None and bool(m.group(1)) and m.start(1) >= STAMP_BYTES and \
-        raw[:STAMP_BYTES].isascii()
+    plain = (
+        m is not None
+        and bool(m.group(1))
+        and m.start(1) >= STAMP_BYTES
+        and raw[:STAMP_BYTES].isascii()
+    )
     chatty = stats.chatty_count
     for item in body_lines(text, number - 1, other, stats):
         if item.__class__ is not int:

@@ -18,8 +18,25 @@ from rknnprof.model.profile import Profile, Report, ReportWarning
 from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
 
 __all__ = [
-    "BenchmarkRun", "Bound", "BoundBasis", "Confidence", "Finding", "Frequencies",
-    "KnownFailure", "Layer", "LlmRun", "OpTypeStat", "Profile", "Report", "ReportWarning",
-    "Severity", "Shape", "SkippedRow", "SourceSpan", "Target", "ThroughputGain", "Versions",
+    "BenchmarkRun",
+    "Bound",
+    "BoundBasis",
+    "Confidence",
+    "Finding",
+    "Frequencies",
+    "KnownFailure",
+    "Layer",
+    "LlmRun",
+    "OpTypeStat",
+    "Profile",
+    "Report",
+    "ReportWarning",
+    "Severity",
+    "Shape",
+    "SkippedRow",
+    "SourceSpan",
+    "Target",
+    "ThroughputGain",
+    "Versions",
     "tidy_number",
 ]

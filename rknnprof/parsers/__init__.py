@@ -82,8 +82,9 @@ MAX_REMEMBERED = 4096
 """Distinct lines that opened no block remembered by ``scan`` (then it starts over)."""
 
 
-def scan(lines: Iterable[Line | Claim], path: str | None = None,
-         skipper: FrameSkipper | None = None) -> Iterator[Event]:
+def scan(
+    lines: Iterable[Line | Claim], path: str | None = None, skipper: FrameSkipper | None = None
+) -> Iterator[Event]:
     """Events found in ``lines``, in input order per stream. Streams: nothing is read ahead.
 
     ``path`` is accepted for symmetry with ``assemble`` (events carry line numbers only).
@@ -148,8 +149,11 @@ def scan(lines: Iterable[Line | Claim], path: str | None = None,
                 handed = carried.get((key, type(new)))
                 if handed is not None:
                     new.take_over(handed)
-                    if skipper is not None and isinstance(handed, Carried) and \
-                            skipper.learning(key, handed):
+                    if (
+                        skipper is not None
+                        and isinstance(handed, Carried)
+                        and skipper.learning(key, handed)
+                    ):
                         recording[key] = _Recording(skipper, handed, line)
                 break
         else:
@@ -174,8 +178,11 @@ class _Recording:
     def closed(self, block: Block, events: Sequence[Event]) -> None:
         if self.table is None:
             table = events[0] if len(events) == 1 else None
-            if isinstance(block, TableBlock) and isinstance(table, TableEvent) and \
-                    block.repeated_frame:
+            if (
+                isinstance(block, TableBlock)
+                and isinstance(table, TableEvent)
+                and block.repeated_frame
+            ):
                 self.table = table
             else:
                 self.done = True

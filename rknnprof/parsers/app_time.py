@@ -37,8 +37,11 @@ FAMILY = "app-time"
 _NUMBER = r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>ms|us|µs|s)\b"
 _TOTAL = LazyPattern(r"\binfer(?:ence)? time\b[^:=]{0,60}[:=]\s*" + _NUMBER, re.IGNORECASE)
 _ONCE = LazyPattern(r"\bonce run use\s*" + _NUMBER, re.IGNORECASE)
-_CALL = LazyPattern(r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*"
-                   r"(?:use[ds]?|time|cost|took|elapsed?)\s*[:=]?\s*" + _NUMBER, re.IGNORECASE)
+_CALL = LazyPattern(
+    r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*"
+    r"(?:use[ds]?|time|cost|took|elapsed?)\s*[:=]?\s*" + _NUMBER,
+    re.IGNORECASE,
+)
 _SCALE = {"ms": 1000.0, "us": 1.0, "µs": 1.0, "s": 1e6}
 
 
@@ -59,16 +62,26 @@ def _time_us(match: re.Match[str]) -> float:
 
 class AppTimeParser(BlockParser):
     family = FAMILY
-    detection = ("an application's `Total inference time (…): 151.6830 ms`, `infer time: N ms`, "
-                 "`once run use N ms` or `rknn_run use N ms` line")
-    fields = ("the application's time for one inference and for its rknn_inputs_set / rknn_run "
-              "/ rknn_outputs_get calls (us), beside the table")
+    detection = (
+        "an application's `Total inference time (…): 151.6830 ms`, `infer time: N ms`, "
+        "`once run use N ms` or `rknn_run use N ms` line"
+    )
+    fields = (
+        "the application's time for one inference and for its rknn_inputs_set / rknn_run "
+        "/ rknn_outputs_get calls (us), beside the table"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
         if "rknn_" in text and (match := _CALL.search(text)) is not None:
-            return _AppTime(AppTimeEvent(line.number, _time_us(match), stream=line.stream,
-                                         call=match.group("call").lower()))
+            return _AppTime(
+                AppTimeEvent(
+                    line.number,
+                    _time_us(match),
+                    stream=line.stream,
+                    call=match.group("call").lower(),
+                )
+            )
         if "nfer" in text and (match := _TOTAL.search(text)) is not None:
             return _AppTime(AppTimeEvent(line.number, _time_us(match), stream=line.stream))
         if "once run" in text and (match := _ONCE.search(text)) is not None:

@@ -58,19 +58,33 @@ _AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms
 _AVG_FPS = LazyPattern(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
 _TOP_ROW = LazyPattern(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
 _OWN_PREFIXES = (
-    "total weight size", "total internal size", "total dma used size", "model input num",
-    "input tensors:", "output tensors:", "index=", "custom string:", "model is ", "model input ",
-    "---- Top5", "Loading mode", "post process config",
+    "total weight size",
+    "total internal size",
+    "total dma used size",
+    "model input num",
+    "input tensors:",
+    "output tensors:",
+    "index=",
+    "custom string:",
+    "model is ",
+    "model input ",
+    "---- Top5",
+    "Loading mode",
+    "post process config",
 )
 
 
 def _opens_on(text: str) -> bool:
     return (
-        "version:" in text and _VERSION.search(text) is not None
-        or "Elapse Time" in text and _ELAPSE.match(text) is not None
+        "version:" in text
+        and _VERSION.search(text) is not None
+        or "Elapse Time" in text
+        and _ELAPSE.match(text) is not None
         or text.strip() in ("Warmup ...", "Begin perf ...")
-        or "Avg " in text and (_AVG_FPS.search(text) or _AVG_TIME.search(text)) is not None
-        or ".rknn" in text and _COMMAND.search(text) is not None
+        or "Avg " in text
+        and (_AVG_FPS.search(text) or _AVG_TIME.search(text)) is not None
+        or ".rknn" in text
+        and _COMMAND.search(text) is not None
     )
 
 
@@ -107,8 +121,9 @@ class _Benchmark(Block):
         if (version := _VERSION.search(text)) is not None:
             if self.versions is not None or self._has_results:
                 return False  # the next run of a program
-            self.versions = Versions(runtime=version.group("runtime"),
-                                     driver=version.group("driver"))
+            self.versions = Versions(
+                runtime=version.group("runtime"), driver=version.group("driver")
+            )
             self.version_line = line.number
         elif (command := _COMMAND.search(text)) is not None:
             if self.versions is not None or self._has_results:
@@ -147,10 +162,22 @@ class _Benchmark(Block):
                 avg_time_ms=self.avg_time_ms,
                 avg_fps=self.avg_fps,
             )
-            notes = (((self.runs_capped, f"more than {MAX_RUNS:,} run times in one benchmark: the "
-                                         "rest are not counted"),) if self.runs_capped else ())
-            events.append(BenchmarkEvent(self.first_line, self.last_line, run, self.model_name,
-                                         self.stream, notes))
+            notes = (
+                (
+                    (
+                        self.runs_capped,
+                        f"more than {MAX_RUNS:,} run times in one benchmark: the "
+                        "rest are not counted",
+                    ),
+                )
+                if self.runs_capped
+                else ()
+            )
+            events.append(
+                BenchmarkEvent(
+                    self.first_line, self.last_line, run, self.model_name, self.stream, notes
+                )
+            )
         return events
 
 

@@ -46,8 +46,18 @@ FAMILY = "toolkit2-build-estimate"
 _DASH_RULE = re.compile(r"^\s*-{20,}\s*$")
 _TOTAL_LINE = re.compile(r"^\s*Total [^:]*:\s*(?P<value>\d+(?:\.\d+)?)")
 _OLD_COLUMNS = (
-    "ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
-    "DDR Cycles", "NPU Cycles", "Max Cycles", "Tasks", "RW(KB)", "FullName",
+    "ID",
+    "OpType",
+    "DataType",
+    "Target",
+    "InputShape",
+    "OutputShape",
+    "DDR Cycles",
+    "NPU Cycles",
+    "Max Cycles",
+    "Tasks",
+    "RW(KB)",
+    "FullName",
 )
 """Column names given to the headerless older layout (sample 14)."""
 
@@ -118,9 +128,16 @@ def match_row(columns: list[str], text: str) -> dict[str, str] | None:
 
 
 _NAMED = {
-    "ID": "id", "OpType": "op_type", "DataType": "data_type", "Target": "target",
-    "InputShape": "input", "OutputShape": "output", "FullName": "full_name",
-    "DDR Cycles": "ddr", "NPU Cycles": "npu", "Max Cycles": "total",
+    "ID": "id",
+    "OpType": "op_type",
+    "DataType": "data_type",
+    "Target": "target",
+    "InputShape": "input",
+    "OutputShape": "output",
+    "FullName": "full_name",
+    "DDR Cycles": "ddr",
+    "NPU Cycles": "npu",
+    "Max Cycles": "total",
 }
 """Cells named as printed (or as given to the headerless layout) -> ``build_layer`` keys."""
 
@@ -213,19 +230,22 @@ class _BuildTable(Block):
         ]
 
 
-PLACEMENT_COLUMNS = ["ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
-                     "FullName"]
+PLACEMENT_COLUMNS = ["ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "FullName"]
 """The short build header of 2.3.2 for CPU-only or FP16 models: no cycles, no time."""
-PLACEMENT_NOTE = ("build-time placement table (no cycles, no time): which ops the compiler put "
-                  "on the CPU and which on the NPU, not a measurement")
+PLACEMENT_NOTE = (
+    "build-time placement table (no cycles, no time): which ops the compiler put "
+    "on the CPU and which on the NPU, not a measurement"
+)
 ESTIMATE_NOTE = "build-time estimate (compiler cycles), not a measurement"
 HEADERLESS_COLUMNS = header_cells(
-    "ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) RW(KB) FullName")
+    "ID OpType DataType Target InputShape OutputShape Cycles(DDR/NPU/Total) RW(KB) FullName"
+)
 """The 2.x build header, given to its rows pasted without it."""
 HEADERLESS_NOTE = (
     "rows without a table header: only RW(KB) and FullName follow the cycles (no Time(us), "
     "MacUsage or WorkLoad), so they were read as the build-time estimate table "
-    f"({' '.join(HEADERLESS_COLUMNS)}), not as measured times")
+    f"({' '.join(HEADERLESS_COLUMNS)}), not as measured times"
+)
 
 
 def is_estimate_header(text: str) -> bool:
@@ -245,8 +265,10 @@ class BuildTableParser(BlockParser):
         "with three cycle integers and a `3/0` task column, or header-less rows with `a/b/c` "
         "cycles followed only by RW(KB) and FullName"
     )
-    fields = ("estimated cycles and RW per layer (or only the CPU/NPU placement), measured=false "
-              "(never mixed with measured time)")
+    fields = (
+        "estimated cycles and RW per layer (or only the CPU/NPU placement), measured=false "
+        "(never mixed with measured time)"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

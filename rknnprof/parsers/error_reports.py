@@ -39,7 +39,7 @@ def _error_message(line: Line) -> str | None:
     if line.level == "E" and text:
         return text
     if _PERF_RUN_FAIL in text:
-        return text[text.index(_PERF_RUN_FAIL):]
+        return text[text.index(_PERF_RUN_FAIL) :]
     if "E " not in text:  # both patterns need it; this runs on every line outside a block
         return None
     match = _E_PREFIX.search(text) or _E_BARE.match(text)
@@ -102,10 +102,6 @@ class ErrorReportParser(BlockParser):
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
-        if (
-            _TRACEBACK in text
-            or _FRAME.match(text)
-            or _error_message(line) is not None
-        ):
+        if _TRACEBACK in text or _FRAME.match(text) or _error_message(line) is not None:
             return _ErrorReport(line)
         return None

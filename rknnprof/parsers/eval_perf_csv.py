@@ -89,8 +89,25 @@ def parse_row(fields: list[str], line: int, sparse_index: int | None = None) -> 
             sparse = shaped[0]
             tail.remove(sparse)
     names = _TAIL_NAMES.get(len(tail), tuple(f"tail{i + 1}" for i in range(len(tail))))
-    values = dict(zip(("id", "op_type", "data_type", "target", "input", "output", "ddr", "npu",
-                       "total", "time", "mac"), fields, strict=False))
+    values = dict(
+        zip(
+            (
+                "id",
+                "op_type",
+                "data_type",
+                "target",
+                "input",
+                "output",
+                "ddr",
+                "npu",
+                "total",
+                "time",
+                "mac",
+            ),
+            fields,
+            strict=False,
+        )
+    )
     if "%" in workload:
         values["workload"] = workload
     if improve is not None:
@@ -127,11 +144,17 @@ class _CsvTable(Block):
                 try:
                     self.layers.append(parse_row(fields, line.number, self.sparse_index))
                 except (ValueError, IndexError) as error:
-                    self.limits.skip(self.skipped, SkippedRow(
-                        line.number, text[:200], f"bad CSV row: {error}"), self.notes)
+                    self.limits.skip(
+                        self.skipped,
+                        SkippedRow(line.number, text[:200], f"bad CSV row: {error}"),
+                        self.notes,
+                    )
         elif len(fields) >= 2 and is_int(fields[0]) and self.layers:
-            self.limits.skip(self.skipped, SkippedRow(
-                line.number, text[:200], f"CSV row with {len(fields)} fields (cut?)"), self.notes)
+            self.limits.skip(
+                self.skipped,
+                SkippedRow(line.number, text[:200], f"CSV row with {len(fields)} fields (cut?)"),
+                self.notes,
+            )
         else:
             return False
         self.last_line = line.number
@@ -154,8 +177,8 @@ class _CsvTable(Block):
 class EvalPerfCsvParser(BlockParser):
     family = FAMILY
     detection = (
-        "a comma-separated line shaped like ID, OpType, DataType, Target, \"(shape)\", "
-        "\"(shape)\", DDR, NPU, Total, Time, … (or its ID,OpType,DataType,Target header)"
+        'a comma-separated line shaped like ID, OpType, DataType, Target, "(shape)", '
+        '"(shape)", DDR, NPU, Total, Time, … (or its ID,OpType,DataType,Target header)'
     )
     fields = "every column of the 1.5 table: shapes, cycles, time, MacUsage, WorkLoad, RW, FullName"
 

@@ -38,7 +38,8 @@ _OLD_TK2 = "https://github.com/rockchip-linux/rknn-toolkit2/issues/"
 
 CATALOGUE: tuple[Entry, ...] = (
     Entry(
-        "unsupported-cpu-op", ("unsupport cpu",),
+        "unsupported-cpu-op",
+        ("unsupport cpu",),
         _re(r"unsupport cpu (?P<op>\S+) op"),
         "the runtime has no CPU kernel for the {op} op the model put on the CPU",
         "RV1106/RV1103 run the reduced runtime (librknnmrt), which implements only a few ops on "
@@ -50,7 +51,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "482",
     ),
     Entry(
-        "cpu-fallback-failed", ("rknn fallback cpu failed",),
+        "cpu-fallback-failed",
+        ("rknn fallback cpu failed",),
         _re(r"rknn fallback cpu failed"),
         "the runtime could not run a CPU-placed op (rknn fallback cpu failed)",
         "the reduced runtime of RV1106/RV1103 has no CPU kernel for an op of the model (the "
@@ -60,7 +62,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "145",
     ),
     Entry(
-        "invalid-core-mask", ("core mask",),
+        "invalid-core-mask",
+        ("core mask",),
         _re(r"(?:Not support core mask|failed to set core mask): (?P<mask>\d+)"),
         "core mask {mask} is not valid for this NPU",
         "only multi-core NPUs take a core mask (RK3588: 3 cores, masks 1-7; RK3576: 2 cores); "
@@ -71,7 +74,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "7",
     ),
     Entry(
-        "runtime-too-old-for-model", ("Invalid RKNN model version",),
+        "runtime-too-old-for-model",
+        ("Invalid RKNN model version",),
         _re(r"Invalid RKNN model version (?P<version>\d+)"),
         "librknnrt is too old for this model (model format version {version})",
         "the model was built by a newer rknn-toolkit2 than the board's librknnrt (the model "
@@ -81,7 +85,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _OLD_TK2 + "212",
     ),
     Entry(
-        "model-platform-mismatch", ("does not match the RKNPU hardware",),
+        "model-platform-mismatch",
+        ("does not match the RKNPU hardware",),
         _re(r"does not match the RKNPU hardware"),
         "the model was built for another NPU than this board's",
         "rknn.config(target_platform=…) at build named a different SoC family than the board",
@@ -90,7 +95,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "https://github.com/rockchip-linux/rknpu2/issues/25",
     ),
     Entry(
-        "driver-too-old", ("driver version is too low", "recommend to upgrade the driver"),
+        "driver-too-old",
+        ("driver version is too low", "recommend to upgrade the driver"),
         _re(r"(?:please upgrade to|new version: >=)\s*(?P<version>\d+(?:\.\d+)+)"),
         "the RKNPU kernel driver is older than this runtime wants (upgrade to {version})",
         "librknnrt / librkllmrt needs features of a newer RKNPU driver; with an old driver some "
@@ -100,8 +106,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "https://github.com/airockchip/rknn-llm/issues/62",
     ),
     Entry(
-        "npu-memory-allocation", ("errno: 12", "failed to malloc npu memory", "swiotlb buffer",
-                                  "RKNN_ERR_MALLOC_FAIL"),
+        "npu-memory-allocation",
+        ("errno: 12", "failed to malloc npu memory", "swiotlb buffer", "RKNN_ERR_MALLOC_FAIL"),
         _re(r"errno: 12|failed to malloc npu memory|swiotlb buffer is full|RKNN_ERR_MALLOC_FAIL"),
         "the NPU could not allocate memory",
         "NPU buffers come from the IOMMU domain or, without an IOMMU, from the DMA heap / CMA; "
@@ -112,7 +118,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _OLD_TK2 + "44",
     ),
     Entry(
-        "perf-debug-not-enabled", ("undefined symbol: rknn_get_run_time",),
+        "perf-debug-not-enabled",
+        ("undefined symbol: rknn_get_run_time",),
         _re(r"undefined symbol: rknn_get_run_time"),
         "eval_perf could not read per-layer times (undefined symbol: rknn_get_run_time)",
         "the per-layer perf query is only there when the runtime was initialised with perf_debug",
@@ -122,7 +129,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "302",
     ),
     Entry(
-        "perf-detail-empty", ("detail is empty", "Performance information is empty"),
+        "perf-detail-empty",
+        ("detail is empty", "Performance information is empty"),
         _re(r"detail is empty|Performance information is empty"),
         "the runtime returned an empty per-layer perf detail",
         "perf_debug was off, or the runtime does not implement the perf query (the reduced "
@@ -132,7 +140,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "437",
     ),
     Entry(
-        "perf-run-failed", ("IOCTL_CMD_PERF_RUN fail",),
+        "perf-run-failed",
+        ("IOCTL_CMD_PERF_RUN fail",),
         _re(r"IOCTL_CMD_PERF_RUN fail"),
         "the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail)",
         "the runtime could not time the run: the perf query is not supported by the reduced "
@@ -142,7 +151,8 @@ CATALOGUE: tuple[Entry, ...] = (
         _TK2 + "437",
     ),
     Entry(
-        "npu-frequency-unreadable", ("Failed to get NPU freq", "failed to get npu freq"),
+        "npu-frequency-unreadable",
+        ("Failed to get NPU freq", "failed to get npu freq"),
         _re(r"(?i)failed to get npu freq"),
         "the NPU frequency could not be read",
         "no read access to the NPU devfreq nodes (not root) or a kernel without NPU devfreq; "
@@ -152,7 +162,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "https://github.com/airockchip/rknn_model_zoo/blob/main/scaling_frequency.sh",
     ),
     Entry(
-        "eval-perf-on-simulator", ("simulator", "Simulator"),
+        "eval-perf-on-simulator",
+        ("simulator", "Simulator"),
         _re(r"(?i)(?:eval_perf|perf).*simulator|simulator.*(?:eval_perf|perf)"),
         "eval_perf ran on the PC simulator: no board, so no measured per-layer times",
         "init_runtime() without a target runs the model in the toolkit's simulator on the PC; "

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 FAMILY = "fallback-warning"
 
 _CPU = LazyPattern(
-    r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$")
+    r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$"
+)
 _MULTICORE = LazyPattern(
     r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"
     r"(?P<reason>using \w+ fallback to single core mode)"
@@ -73,8 +74,13 @@ class _MulticoreWarning(Block):
     def close(self) -> list[Event]:
         return [
             FallbackWarningEvent(
-                self.line, "multicore", self.name, self.reason, stream=self.stream,
-                details=tuple(self.details), last_line=self.last_line,
+                self.line,
+                "multicore",
+                self.name,
+                self.reason,
+                stream=self.stream,
+                details=tuple(self.details),
+                last_line=self.last_line,
             )
         ]
 

@@ -30,9 +30,13 @@ def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> Kn
     """The record of one matching line: the entry's texts with the line's values filled in."""
     values = defaultdict(lambda: "?", groups)
     return KnownFailure(
-        id=entry.id, line=line, text=text.strip()[:200],
-        diagnosis=entry.diagnosis.format_map(values), cause=entry.cause,
-        fix=entry.fix.format_map(values), source=entry.source,
+        id=entry.id,
+        line=line,
+        text=text.strip()[:200],
+        diagnosis=entry.diagnosis.format_map(values),
+        cause=entry.cause,
+        fix=entry.fix.format_map(values),
+        source=entry.source,
     )
 
 
@@ -53,10 +57,12 @@ class KnownFailureParser(BlockParser):
         "a line of the failures catalogue: `unsupport cpu <Op> op`, `rknn fallback cpu failed`, "
         "`Not support core mask: 3`, `Invalid RKNN model version 6`, `errno: 12`, `undefined "
         "symbol: rknn_get_run_time`, `detail is empty`, `Failed to get NPU freq`, … "
-        "(docs/errors.md lists them)")
+        "(docs/errors.md lists them)"
+    )
     fields: ClassVar[str] = (
         "the diagnosis, cause, fix and source of each (JSON `failures`); a finding (RKN080) on "
-        "the profile of the same log, or exit 3 with the diagnosis when there is none")
+        "the profile of the same log, or exit 3 with the diagnosis when there is none"
+    )
 
     def opens(self, line: Line) -> Block | None:
         found = match(line.text)

@@ -86,8 +86,9 @@ class _MarkdownTable(Block):
         if cells is None:
             return False
         self.last_line = line.number
-        if not _is_separator(cells) and not self.limits.full(len(self.layers), line.number,
-                                                             self.notes):
+        if not _is_separator(cells) and not self.limits.full(
+            len(self.layers), line.number, self.notes
+        ):
             self._row(line.number, text, cells)
         return True
 
@@ -101,50 +102,76 @@ class _MarkdownTable(Block):
         first = cells[0]
         if not first and self.pending_ids:
             cells = [self.pending_ids.pop(0), *cells[1:]]
-            self.notes.append((number, f"row {cells[0]}: its ID was merged into the cell of "
-                                       f"line {self.pending_line} (PDF conversion)"))
+            self.notes.append(
+                (
+                    number,
+                    f"row {cells[0]}: its ID was merged into the cell of "
+                    f"line {self.pending_line} (PDF conversion)",
+                )
+            )
         elif len(first.split()) > 1 and all(is_int(t) for t in first.split()):
             ids = first.split()
             cells = [ids[0], *cells[1:]]
             self.pending_ids, self.pending_line = ids[1:], number
         if any(c in ("...", "…") for c in cells):
-            self.limits.skip(self.skipped, skipped(number, text, "elided cells (`...`): the row "
-                                                                 "cannot be read exactly"),
-                             self.notes)
+            self.limits.skip(
+                self.skipped,
+                skipped(number, text, "elided cells (`...`): the row cannot be read exactly"),
+                self.notes,
+            )
             return
         parse = parse_tokens([t for c in cells if c for t in c.split()], self.columns)
         lost = [c.header for c in parse.missing if c.key in _REQUIRED]
         if parse.error or lost:
             reason = parse.error or f"no {', '.join(lost)}"
-            self.limits.skip(self.skipped, skipped(number, text,
-                                                   f"cells do not fit the header: {reason}"),
-                             self.notes)
+            self.limits.skip(
+                self.skipped,
+                skipped(number, text, f"cells do not fit the header: {reason}"),
+                self.notes,
+            )
             return
         self.layers.append(build_layer(parse.values, number))
 
     def close(self) -> list[Event]:
         if self.pending_ids:
-            self.notes.append((self.pending_line, (
-                f"merged ID cell names row(s) {', '.join(self.pending_ids)} that no row with an "
-                "empty ID cell followed")))
+            self.notes.append(
+                (
+                    self.pending_line,
+                    (
+                        f"merged ID cell names row(s) {', '.join(self.pending_ids)} that no row "
+                        "with an "
+                        "empty ID cell followed"
+                    ),
+                )
+            )
         if not self.layers and not self.skipped:
             return []
-        return [TableEvent(
-            family=FAMILY, line=self.first_line, last_line=self.last_line,
-            layers=tuple(self.layers), reported_total_time_us=self.total,
-            skipped=tuple(self.skipped), notes=tuple(self.notes), stream=self.stream,
-            total_line=self.total_line, elided_rows=self.elided,
-        )]
+        return [
+            TableEvent(
+                family=FAMILY,
+                line=self.first_line,
+                last_line=self.last_line,
+                layers=tuple(self.layers),
+                reported_total_time_us=self.total,
+                skipped=tuple(self.skipped),
+                notes=tuple(self.notes),
+                stream=self.stream,
+                total_line=self.total_line,
+                elided_rows=self.elided,
+            )
+        ]
 
 
 class MarkdownTableParser(BlockParser):
     family: ClassVar[str] = FAMILY
     detection: ClassVar[str] = (
         "a Markdown pipe-table header with ID, OpType, Target and Time(us), one name a cell or "
-        "squeezed into one cell (`| ID OpType DataType Target Time(us) |  |`)")
+        "squeezed into one cell (`| ID OpType DataType Target Time(us) |  |`)"
+    )
     fields: ClassVar[str] = (
         "the per-layer columns the header names, row by row; PDF-merged ID cells given out in "
-        "order; rows with `...` cells skipped with a warning")
+        "order; rows with `...` cells skipped with a warning"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

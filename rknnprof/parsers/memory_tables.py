@@ -75,13 +75,12 @@ class _MemoryTable(Block):
 
     def close(self) -> list[Event]:
         what = (
-            "RKNN_LOG_LEVEL=3 SRAM allocation table" if self.sram
+            "RKNN_LOG_LEVEL=3 SRAM allocation table"
+            if self.sram
             else "tensor memory allocation table"
         )
         message = f"{what} ({self.rows} rows, addresses only, no timing)"
-        return [
-            NoteEvent(FAMILY, self.first_line, self.last_line, "table", message, self.stream)
-        ]
+        return [NoteEvent(FAMILY, self.first_line, self.last_line, "table", message, self.stream)]
 
 
 class MemoryTableParser(BlockParser):

@@ -46,8 +46,9 @@ class NpuLoadParser(BlockParser):
         if "NPU load:" not in line.text or (match := _LOAD.search(line.text)) is None:
             return None
         body = match.group("body")
-        cores = sorted((to_int(c.group("core")), to_float(c.group("pct")))
-                       for c in _CORE.finditer(body))
+        cores = sorted(
+            (to_int(c.group("core")), to_float(c.group("pct"))) for c in _CORE.finditer(body)
+        )
         if cores:
             load = tuple(pct for _, pct in cores)
         elif (single := _SINGLE.match(body.strip())) is not None:

@@ -34,8 +34,11 @@ def _row_start(text: str) -> bool:
 def _ranking_row(text: str) -> bool:
     """``<OpType> <4 to 6 numbers, the last may end in %>``: a ranking row."""
     tokens = text.split()
-    return (5 <= len(tokens) <= 7 and not _RANKING_VALUE_RE.match(tokens[0])
-            and all(_RANKING_VALUE_RE.match(tok) for tok in tokens[1:]))
+    return (
+        5 <= len(tokens) <= 7
+        and not _RANKING_VALUE_RE.match(tokens[0])
+        and all(_RANKING_VALUE_RE.match(tok) for tok in tokens[1:])
+    )
 
 
 def _kind(text: str) -> str | None:
@@ -63,18 +66,25 @@ class OrphanRowsBlock(Block):
         return True
 
     def close(self) -> list[TableEvent]:
-        return [TableEvent(
-            family=FAMILY_15, line=self.first_line, last_line=self.last_line, layers=(),
-            skipped=tuple(self.rows), stream=self.stream,
-            notes=((self.first_line, f"{len(self.rows)} {self.kind} {ORPHAN_NOTE}"),),
-        )]
+        return [
+            TableEvent(
+                family=FAMILY_15,
+                line=self.first_line,
+                last_line=self.last_line,
+                layers=(),
+                skipped=tuple(self.rows),
+                stream=self.stream,
+                notes=((self.first_line, f"{len(self.rows)} {self.kind} {ORPHAN_NOTE}"),),
+            )
+        ]
 
 
 class OrphanRowsParser(BlockParser):
     family: ClassVar[str] = "orphan-rows"
     detection: ClassVar[str] = (
         "'<ID> <OpType> <DataType> <NPU|CPU|GPU> ...' rows, or '<OpType> <numbers>' ranking rows, "
-        "that no header introduced (reported, not read)")
+        "that no header introduced (reported, not read)"
+    )
     fields: ClassVar[str] = "nothing: a warning naming the lines"
 
     def opens(self, line: Line) -> Block | None:

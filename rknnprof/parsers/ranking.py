@@ -77,8 +77,13 @@ class RankingBlock(Block):
             self.notes.append((line.number, "ranking header has elided columns (`...`)"))
         if "cpu" not in self.columns and "total" in self.columns:
             self.derived_cpu = True
-            self.notes.append((line.number, "ranking has no CPUTime column: CPU time taken as "
-                               "TotalTime - NPUTime - GPUTime"))
+            self.notes.append(
+                (
+                    line.number,
+                    "ranking has no CPUTime column: CPU time taken as "
+                    "TotalTime - NPUTime - GPUTime",
+                )
+            )
 
     def damaged(self, line: Line, reason: str) -> None:
         self.skipped.append(SkippedRow(line.number, line.text.strip()[:200], reason))
@@ -87,8 +92,9 @@ class RankingBlock(Block):
         """Whether :meth:`feed` would return False for a line ``text`` without changing the
         block (the bulk reader asks before it reads a frame in the block's place). False
         when unsure."""
-        return refuses(text, bool(self.stats), self.columns is not None and self.pending is None,
-                       self._tokens)
+        return refuses(
+            text, bool(self.stats), self.columns is not None and self.pending is None, self._tokens
+        )
 
     def _row(self, line: Line, tokens: list[str]) -> None:
         assert self.columns is not None
@@ -97,8 +103,11 @@ class RankingBlock(Block):
         joined = " ".join(values)  # tokens hold no blanks: one fullmatch checks every value
         if len(values) != len(keys) or values and VALUES_RE.fullmatch(joined) is None:
             bad = next((v for v in values if not VALUE_RE.match(v)), None)
-            why = (f"{bad!r} is not a number" if bad is not None
-                   else f"{len(values)} values for {len(keys)} columns")
+            why = (
+                f"{bad!r} is not a number"
+                if bad is not None
+                else f"{len(values)} values for {len(keys)} columns"
+            )
             self.skipped.append(SkippedRow(line.number, " ".join(tokens)[:200], why))
             return
         # a value holds at most one "%", at its end
@@ -112,16 +121,25 @@ class RankingBlock(Block):
             self.ranked.add(op)
             self.stats.append(stat)
             self.lines.append(line.number)
-        if _SUM_KEYS <= v.keys() and abs(
-                v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US:
-            self.notes.append((line.number, (
-                f"ranking row {op}: CPU + GPU + NPU time is "
-                f"{tidy_number(v['cpu'] + v.get('gpu', 0.0) + v['npu'])} us but TotalTime says "
-                f"{tidy_number(v['total'])} us")))
+        if (
+            _SUM_KEYS <= v.keys()
+            and abs(v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US
+        ):
+            self.notes.append(
+                (
+                    line.number,
+                    (
+                        f"ranking row {op}: CPU + GPU + NPU time is "
+                        f"{tidy_number(v['cpu'] + v.get('gpu', 0.0) + v['npu'])} us but TotalTime "
+                        "says "
+                        f"{tidy_number(v['total'])} us"
+                    ),
+                )
+            )
 
     def _tokens(self, text: str) -> list[str]:
         """Row tokens, without the pasted prefix the header had (``D RKNN: [..] ``, indentation)."""
-        body = text[self.prefix_len:] if len(text) > self.prefix_len else ""
+        body = text[self.prefix_len :] if len(text) > self.prefix_len else ""
         if self.prefix_len and body[:1].strip() and not text[: self.prefix_len].isspace():
             return body.split()
         return text.split()
@@ -160,8 +178,11 @@ class RankingBlock(Block):
         """A row with fewer values than the columns, all of them numbers: cut (maybe spliced)."""
         assert self.columns is not None
         values = tokens[1:]
-        return (tokens[0] != "Total" and 0 < len(values) < len(self.columns)
-                and all(VALUE_RE.match(v) for v in values))
+        return (
+            tokens[0] != "Total"
+            and 0 < len(values) < len(self.columns)
+            and all(VALUE_RE.match(v) for v in values)
+        )
 
     def _splice(self, line: Line, tokens: list[str]) -> bool:
         """With a row cut short pending: rejoin it with this line when the two make one row
@@ -169,13 +190,23 @@ class RankingBlock(Block):
         (it is warned about) and let this line be read as usual (False)."""
         assert self.pending is not None and self.columns is not None
         first, head = self.pending
-        if tokens and all(VALUE_RE.match(t) for t in tokens) and (
-                len(head) - 1 + len(tokens) == len(self.columns)):
+        if (
+            tokens
+            and all(VALUE_RE.match(t) for t in tokens)
+            and (len(head) - 1 + len(tokens) == len(self.columns))
+        ):
             self.pending = None
             if self.intruder is not None:
-                self.notes.append((first.number, (
-                    f"ranking row {head[0]}: a foreign line (line {self.intruder}) was spliced "
-                    f"into it; rejoined with line {line.number}")))
+                self.notes.append(
+                    (
+                        first.number,
+                        (
+                            f"ranking row {head[0]}: a foreign line (line {self.intruder}) was "
+                            "spliced "
+                            f"into it; rejoined with line {line.number}"
+                        ),
+                    )
+                )
             self.intruder = None
             self._row(first, head + tokens)
             return True
@@ -197,20 +228,32 @@ class RankingBlock(Block):
         """Rows after the title without a header line: assume the columns from the row width."""
         tokens = line.text.split()
         columns = _DEFAULT_COLUMNS.get(len(tokens) - 1)
-        if columns is None or VALUE_RE.match(tokens[0]) or not all(
-                VALUE_RE.match(tok) for tok in tokens[1:]):
+        if (
+            columns is None
+            or VALUE_RE.match(tokens[0])
+            or not all(VALUE_RE.match(tok) for tok in tokens[1:])
+        ):
             return False
         self.columns = list(columns)
-        self.notes.append((line.number, (
-            "ranking rows without a header line: assumed the columns OpType "
-            + " ".join(HEADER_NAMES[c] for c in columns))))
+        self.notes.append(
+            (
+                line.number,
+                (
+                    "ranking rows without a header line: assumed the columns OpType "
+                    + " ".join(HEADER_NAMES[c] for c in columns)
+                ),
+            )
+        )
         self._row(line, tokens)
         return True
 
     def _check_ratios(self) -> None:
         """TimeRatio against TotalTime: every row's ratio / time must be the same (1 / total)."""
-        rated = [(s, n) for s, n in zip(self.stats, self.lines, strict=True)
-                 if s.share is not None and s.total_time_us > 0]
+        rated = [
+            (s, n)
+            for s, n in zip(self.stats, self.lines, strict=True)
+            if s.share is not None and s.total_time_us > 0
+        ]
         if not rated:
             return
         if self.total is not None and self.total.total_time_us > 0:
@@ -224,22 +267,40 @@ class RankingBlock(Block):
             expected = 100 * stat.total_time_us / denominator
             if abs(100 * stat.share - expected) > RATIO_TOLERANCE_PCT:  # type: ignore[operator]  # rated keeps only rows with a share
                 total = tidy_number(round(denominator))
-                self.notes.append((number, (
-                    f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does not "  # type: ignore[operator]  # rated keeps only rows with a share
-                    f"match its TotalTime ({expected:.2f}% of {total} us)")))
+                self.notes.append(
+                    (
+                        number,
+                        (
+                            # rated keeps only rows with a share
+                            f"ranking row {stat.op_type}: TimeRatio {100 * stat.share:.2f}% does "  # type: ignore[operator]
+                            "not "
+                            f"match its TotalTime ({expected:.2f}% of {total} us)"
+                        ),
+                    )
+                )
 
     def _check_total_row(self) -> None:
         """The ``Total`` row against the column sums."""
         if self.total is None or self.total_line is None or not self.stats:
             return
-        for name, label in (("cpu_time_us", "CPUTime"), ("npu_time_us", "NPUTime"),
-                            ("total_time_us", "TotalTime")):
+        for name, label in (
+            ("cpu_time_us", "CPUTime"),
+            ("npu_time_us", "NPUTime"),
+            ("total_time_us", "TotalTime"),
+        ):
             column = sum(getattr(s, name) for s in self.stats)
             printed = getattr(self.total, name)
             if abs(column - printed) > TIME_TOLERANCE_US:
-                self.notes.append((self.total_line, (
-                    f"ranking Total row: {label} {tidy_number(printed)} us but the rows above "
-                    f"sum to {tidy_number(column)} us")))
+                self.notes.append(
+                    (
+                        self.total_line,
+                        (
+                            f"ranking Total row: {label} {tidy_number(printed)} us but the rows "
+                            "above "
+                            f"sum to {tidy_number(column)} us"
+                        ),
+                    )
+                )
 
     def close(self) -> list[RankingEvent]:
         self._drop_pending()
@@ -249,18 +310,25 @@ class RankingBlock(Block):
         else:
             self._check_ratios()
             self._check_total_row()
-        return [RankingEvent(
-            line=self.first_line, last_line=self.last_line, stats=tuple(self.stats),
-            total=self.total, stream=self.stream, skipped=tuple(self.skipped),
-            notes=tuple(self.notes),
-        )]
+        return [
+            RankingEvent(
+                line=self.first_line,
+                last_line=self.last_line,
+                stats=tuple(self.stats),
+                total=self.total,
+                stream=self.stream,
+                skipped=tuple(self.skipped),
+                notes=tuple(self.notes),
+            )
+        ]
 
 
 class RankingParser(BlockParser):
     family: ClassVar[str] = "toolkit2-ranking"
     detection: ClassVar[str] = (
         "'Operator Time Consuming Ranking Table' / 'Operator Time-Consuming Ranking:' or an "
-        "'OpType CallNumber ...' header")
+        "'OpType CallNumber ...' header"
+    )
     fields: ClassVar[str] = "per op type: calls, CPU/GPU/NPU/total time, time ratio; the Total row"
 
     def opens(self, line: Line) -> Block | None:

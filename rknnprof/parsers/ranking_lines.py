@@ -20,13 +20,25 @@ VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
 VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
 """Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
 _ALIASES = {
-    "callnumber": "calls", "cputime(us)": "cpu", "gputime(us)": "gpu",
-    "nputime(us)": "npu", "totaltime(us)": "total", "timeratio(%)": "ratio",
+    "callnumber": "calls",
+    "cputime(us)": "cpu",
+    "gputime(us)": "gpu",
+    "nputime(us)": "npu",
+    "totaltime(us)": "total",
+    "timeratio(%)": "ratio",
 }
-HEADER_NAMES = {"calls": "CallNumber", "cpu": "CPUTime(us)", "gpu": "GPUTime(us)",
-                "npu": "NPUTime(us)", "total": "TotalTime(us)", "ratio": "TimeRatio(%)"}
-_FULL_HEADERS = ("OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
-                 "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)")
+HEADER_NAMES = {
+    "calls": "CallNumber",
+    "cpu": "CPUTime(us)",
+    "gpu": "GPUTime(us)",
+    "npu": "NPUTime(us)",
+    "total": "TotalTime(us)",
+    "ratio": "TimeRatio(%)",
+}
+_FULL_HEADERS = (
+    "OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
+    "OpType Call Number CPU Time(us) NPU Time(us) Total Time(us) Time Ratio(%)",
+)
 
 
 def cut_header(text: str) -> bool:
@@ -39,8 +51,9 @@ def cut_header(text: str) -> bool:
 def damaged_header(text: str) -> bool:
     """A header whose cells were moved (``OpType CPUTime(us) CallNumber ...``): still read by
     name. Only asked after a ranking title, before any row."""
-    return "OpType" in text and not any(ch.isdigit() for ch in text.replace(
-        "(us)", "").replace("(%)", ""))
+    return "OpType" in text and not any(
+        ch.isdigit() for ch in text.replace("(us)", "").replace("(%)", "")
+    )
 
 
 def row_like(tokens: list[str]) -> bool:
@@ -90,8 +103,9 @@ def plain_row(text: str, columns: Sequence[str]) -> bool:
     return all(len(v) <= MAX_DIGITS for v in values)  # to_float's bounds, with room
 
 
-def refuses(text: str, has_rows: bool, ready: bool,
-             tokens_of: Callable[[str], list[str]] = str.split) -> bool:
+def refuses(
+    text: str, has_rows: bool, ready: bool, tokens_of: Callable[[str], list[str]] = str.split
+) -> bool:
     """What ``RankingBlock.refuses`` says of ``text`` for a block that has rows
     (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
     row as the block does. Mirrors the first tests of ``RankingBlock.feed``."""

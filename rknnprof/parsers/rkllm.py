@@ -36,14 +36,20 @@ if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
 
 FAMILY = "rkllm-runtime"
-_RUNTIME = LazyPattern(r"rkllm-runtime version:\s*(?P<runtime>[\w.]+)"
-                      r"(?:.*?rknpu driver version:\s*(?P<driver>[\w.]+))?"
-                      r"(?:.*?platform:\s*(?P<platform>\w+))?")
-_TOOLKIT = LazyPattern(r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
-                      r"(?:.*?target_platform:\s*(?P<platform>\w+))?")
+_RUNTIME = LazyPattern(
+    r"rkllm-runtime version:\s*(?P<runtime>[\w.]+)"
+    r"(?:.*?rknpu driver version:\s*(?P<driver>[\w.]+))?"
+    r"(?:.*?platform:\s*(?P<platform>\w+))?"
+)
+_TOOLKIT = LazyPattern(
+    r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
+    r"(?:.*?target_platform:\s*(?P<platform>\w+))?"
+)
 _HEADER = LazyPattern(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
-_ROW = LazyPattern(r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
-                  r"(?P<tokens>\d+\b|/)")
+_ROW = LazyPattern(
+    r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
+    r"(?P<tokens>\d+\b|/)"
+)
 _INIT_TIME = LazyPattern(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
 _MEMORY = LazyPattern(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
 _NUMBER = LazyPattern(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
@@ -126,13 +132,19 @@ class _StageTable(Block):
         if not self.saw_table:
             return []
         v = self.values
-        return [LlmStatsEvent(
-            line=self.first_line, last_line=self.last_line,
-            prefill_ms=v.get("prefill_ms"), prefill_tokens=v.get("prefill_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
-            generate_ms=v.get("generate_ms"), generate_tokens=v.get("generate_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
-            init_ms=v.get("init_ms"), peak_memory_mb=v.get("peak_memory_mb"),
-            stream=self.stream,
-        )]
+        return [
+            LlmStatsEvent(
+                line=self.first_line,
+                last_line=self.last_line,
+                prefill_ms=v.get("prefill_ms"),
+                prefill_tokens=v.get("prefill_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
+                generate_ms=v.get("generate_ms"),
+                generate_tokens=v.get("generate_tokens"),  # type: ignore[arg-type]  # the *_tokens keys hold ints, *_ms floats
+                init_ms=v.get("init_ms"),
+                peak_memory_mb=v.get("peak_memory_mb"),
+                stream=self.stream,
+            )
+        ]
 
 
 class RkllmParser(BlockParser):
@@ -141,10 +153,12 @@ class RkllmParser(BlockParser):
         "`I rkllm:` lines: `rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, "
         "platform: RK3588`, and the stage table `Stage  Total Time (ms)  Tokens  Time per Token "
         "(ms)  Tokens per Second` (v1.1 Init row; v1.2 `Model init time (ms)`, `Peak Memory "
-        "Usage (GB)`; 1.3.0 `(MB)`)")
+        "Usage (GB)`; 1.3.0 `(MB)`)"
+    )
     fields: ClassVar[str] = (
         "an LLM profile: prefill and decode tokens/s (decode steps = Generate tokens - 1), init "
-        "time, peak memory, runtime/driver/toolkit versions and platform")
+        "time, peak memory, runtime/driver/toolkit versions and platform"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = _text(line)

@@ -78,8 +78,13 @@ class _InfoBlock(Block):
 
     def __init__(self, line: Line, info: tuple[Versions, str | None, str | None]) -> None:
         versions, platform, evidence = info
-        self.event = InfoEvent(line=line.number, versions=versions, platform=platform,
-                               platform_evidence=evidence, stream=line.stream)
+        self.event = InfoEvent(
+            line=line.number,
+            versions=versions,
+            platform=platform,
+            platform_evidence=evidence,
+            stream=line.stream,
+        )
 
     def feed(self, line: Line) -> bool:
         return False
@@ -106,8 +111,11 @@ class _FrequencyBlock(Block):
         return False
 
     def close(self) -> list[FrequencyEvent]:
-        freqs = Frequencies(cpu_khz=tuple(self.values["CPU"]), npu_hz=tuple(self.values["NPU"]),
-                            ddr_hz=tuple(self.values["DDR"]))
+        freqs = Frequencies(
+            cpu_khz=tuple(self.values["CPU"]),
+            npu_hz=tuple(self.values["NPU"]),
+            ddr_hz=tuple(self.values["DDR"]),
+        )
         return [FrequencyEvent(line=self.line, frequencies=freqs, stream=self.stream)]
 
 
@@ -116,10 +124,12 @@ class RuntimeInfoParser(BlockParser):
     detection: ClassVar[str] = (
         "'RKNN Runtime/Driver/Model Information' lines (colon or comma form), 'sdk version: … "
         "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, "
-        "'<CPU|NPU|DDR> Current Frequency List:'")
+        "'<CPU|NPU|DDR> Current Frequency List:'"
+    )
     fields: ClassVar[str] = (
         "runtime, driver, toolkit, API and model versions; target platform; CPU (kHz), NPU and "
-        "DDR (Hz) frequencies")
+        "DDR (Hz) frequencies"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

@@ -19,8 +19,14 @@ from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.inputs.sanitize import clean
 from rknnprof.schema import SCHEMA_VERSION, report_from_dict, report_to_dict
 
-__all__ = ["SCHEMA_VERSION", "is_saved_report", "load_saved_report", "looks_like_saved_report",
-           "report_from_dict", "report_to_dict"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "is_saved_report",
+    "load_saved_report",
+    "looks_like_saved_report",
+    "report_from_dict",
+    "report_to_dict",
+]
 
 _SNIFF_BYTES = 4096
 

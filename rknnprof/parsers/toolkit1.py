@@ -105,8 +105,11 @@ class _Toolkit1Table(Block):
             self.last_line = line.number
             return True
         if stripped[0].isdigit() and self.rows and _indent(text) <= self.header_indent + 2:
-            self.limits.skip(self.skipped, SkippedRow(line.number, stripped[:200],
-                                                      "incomplete toolkit1 row"), self.notes)
+            self.limits.skip(
+                self.skipped,
+                SkippedRow(line.number, stripped[:200], "incomplete toolkit1 row"),
+                self.notes,
+            )
             self.last_line = line.number
             return True
         return False
@@ -123,8 +126,13 @@ class _Toolkit1Table(Block):
     def close(self) -> list[Event]:
         layers = []
         for row in self.rows:
-            values = {"id": row["id"], "op_type": row["op"], "time": row["time"],
-                      "full_name": row["name"], "extra:Uid": row["uid"]}
+            values = {
+                "id": row["id"],
+                "op_type": row["op"],
+                "time": row["time"],
+                "full_name": row["name"],
+                "extra:Uid": row["uid"],
+            }
             try:
                 layers.append(build_layer(values, row["line"]))
             except NumberOutOfRange as e:  # damage, not data: skipped with its reason

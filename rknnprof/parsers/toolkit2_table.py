@@ -39,7 +39,7 @@ def _headerless_prefix(text: str) -> str | None:
     m = ROW_SEARCH_RE.search(text)
     if m is None or m.start(1) > MAX_PREFIX:
         return None
-    tokens = text[m.start(1):].split()
+    tokens = text[m.start(1) :].split()
     if not any(CYCLES_RE.match(tok) for tok in tokens[4:8]) or is_build_row(tokens):
         return None  # a build-estimate row (no Time/MacUsage/WorkLoad): parsers/build_table.py
     parse = parse_tokens(tokens, DEFAULT_2X_COLUMNS)
@@ -52,10 +52,12 @@ class Toolkit2TableParser(BlockParser):
     family: ClassVar[str] = FAMILY_2X
     detection: ClassVar[str] = (
         "the 'Network Layer Information Table' title, or an 'ID OpType ... Time(us)' header with "
-        "'Cycles(DDR/NPU/Total)'; headerless pasted rows with a/b/c cycles are read as this layout")
+        "'Cycles(DDR/NPU/Total)'; headerless pasted rows with a/b/c cycles are read as this layout"
+    )
     fields: ClassVar[str] = (
         "per-layer op type, target, shapes, DDR/NPU/Total cycles, time, MAC usage, workload, "
-        "RW(KB), full name; 'Total Operator Elapsed Per Frame Time(us)' and memory totals")
+        "RW(KB), full name; 'Total Operator Elapsed Per Frame Time(us)' and memory totals"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

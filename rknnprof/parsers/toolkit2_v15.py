@@ -25,10 +25,12 @@ class Toolkit2V15Parser(BlockParser):
     family: ClassVar[str] = FAMILY_15
     detection: ClassVar[str] = (
         "an 'ID OpType ...' header with 'DDR Cycles'/'NPU Cycles'/'Total Cycles' or "
-        "'WorkLoad(0/1/2)-ImproveTherical' columns (toolkit2 1.5 'Performance' table)")
+        "'WorkLoad(0/1/2)-ImproveTherical' columns (toolkit2 1.5 'Performance' table)"
+    )
     fields: ClassVar[str] = (
         "per-layer op type, target, shapes, cycles, time, MAC usage, workload and 'Up', task/LUT "
-        "/regcmd columns, RW(KB), full name; 'Total Operator Elapsed Time(us)'")
+        "/regcmd columns, RW(KB), full name; 'Total Operator Elapsed Time(us)'"
+    )
 
     def opens(self, line: Line) -> Block | None:
         text = line.text

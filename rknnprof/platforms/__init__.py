@@ -33,18 +33,41 @@ if TYPE_CHECKING:
 DATA_DIR = Path(__file__).resolve().parent
 
 REQUIRED_KEYS = (
-    "family", "display_name", "members", "npu_cores", "npu_max_freq_mhz", "fixed_freq_mhz",
-    "macs_per_cycle_per_core", "ddr_bandwidth_gbs", "ddr_achieved_gbs", "member_overrides",
-    "channel_alignment", "c2", "features", "quantized_dtypes", "int8_supported", "npu_ops_absent",
-    "multi_core_ops", "limits", "cpu_ops", "sources",
+    "family",
+    "display_name",
+    "members",
+    "npu_cores",
+    "npu_max_freq_mhz",
+    "fixed_freq_mhz",
+    "macs_per_cycle_per_core",
+    "ddr_bandwidth_gbs",
+    "ddr_achieved_gbs",
+    "member_overrides",
+    "channel_alignment",
+    "c2",
+    "features",
+    "quantized_dtypes",
+    "int8_supported",
+    "npu_ops_absent",
+    "multi_core_ops",
+    "limits",
+    "cpu_ops",
+    "sources",
 )
 """Keys every platform YAML must have (values may be null)."""
 
 _DTYPE_KEYS = {
-    "INT8": "int8", "UINT8": "int8", "INT4": "int8",
-    "FLOAT16": "float16", "FP16": "float16", "FLOAT": "float16",
-    "INT16": "int16", "UINT16": "int16",
-    "BFLOAT16": "bfloat16", "TFLOAT32": "tfloat32", "FLOAT32": "tfloat32",
+    "INT8": "int8",
+    "UINT8": "int8",
+    "INT4": "int8",
+    "FLOAT16": "float16",
+    "FP16": "float16",
+    "FLOAT": "float16",
+    "INT16": "int16",
+    "UINT16": "int16",
+    "BFLOAT16": "bfloat16",
+    "TFLOAT32": "tfloat32",
+    "FLOAT32": "tfloat32",
 }
 
 

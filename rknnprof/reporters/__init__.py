@@ -28,5 +28,13 @@ def get_reporter(name: str) -> Reporter:
     return FORMATS["analyze"][name].load()()  # type: ignore[no-any-return]  # load() finds the class by name: Any
 
 
-__all__ = ["FORMATS", "REPORTERS", "SUFFIXES", "RenderOptions", "Reporter", "for_suffix",
-           "get_reporter", "renderer"]
+__all__ = [
+    "FORMATS",
+    "REPORTERS",
+    "SUFFIXES",
+    "RenderOptions",
+    "Reporter",
+    "for_suffix",
+    "get_reporter",
+    "renderer",
+]

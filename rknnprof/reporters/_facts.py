@@ -98,6 +98,7 @@ def kind_note(profile: Profile) -> str:
 
 def llm_summary(run: LlmRun) -> str:
     """One line of RKLLM statistics: prefill and decode rates, init time, peak memory."""
+
     def rate(value: float | None) -> str:
         return f"{value:,.2f} tokens/s" if value is not None else "rate unknown"
 
@@ -141,8 +142,7 @@ def benchmark_parts(profile: Profile) -> list[str]:
         parts.append(f"{len(warmups)} warm-up")
     elif warmups:
         parts.append(
-            f"{len(warmups)} warm-up runs {_ms_range(warmups)}; "
-            "the timed runs are not in the log"
+            f"{len(warmups)} warm-up runs {_ms_range(warmups)}; the timed runs are not in the log"
         )
     return parts
 
@@ -265,8 +265,11 @@ def advice_head(profile: Profile) -> str:
     ``Profile.potential_saving_us``, the findings combined per layer."""
     head = f"Advice: {plural(len(profile.findings), 'finding')}"
     stake = profile.potential_saving_us
-    return head + (f", up to {frame_ms(stake)} at stake (an upper bound, no layer counted twice)"
-                   if stake else "")
+    return head + (
+        f", up to {frame_ms(stake)} at stake (an upper bound, no layer counted twice)"
+        if stake
+        else ""
+    )
 
 
 def evidence_text(finding: Finding) -> str:
@@ -316,19 +319,52 @@ def warnings_for(report: Report, profile: Profile) -> list[ReportWarning]:
 def footer_head(report: Report, profile: Profile) -> str:
     """``1 skipped row · 2 warnings``; the parts that are not zero, ``""`` when both are (a
     clean log gets no footer: "0 skipped rows · 0 warnings" on every report was noise)."""
-    counts = [(len(profile.skipped_rows), "skipped row"),
-              (len(warnings_for(report, profile)), "warning")]
+    counts = [
+        (len(profile.skipped_rows), "skipped row"),
+        (len(warnings_for(report, profile)), "warning"),
+    ]
     return " · ".join(plural(n, word) for n, word in counts if n)
 
 
 __all__ = [
-    "BOUND_LABEL", "BOUND_ORDER", "advice_head", "benchmark_parts", "biggest_win", "bound_items",
+    "BOUND_LABEL",
+    "BOUND_ORDER",
+    "advice_head",
+    "benchmark_parts",
+    "biggest_win",
+    "bound_items",
     "bound_parts",
     "evidence_text",
-    "cut_short", "details_text", "finding_layers_text", "fmt_cell", "fmt_pct", "frame_ms",
-    "footer_head", "frame_total_us", "frames_text", "gaps_note", "has_layer_times", "is_benchmark",
-    "kind_note", "layer_cycles", "layer_share", "part_us", "platform_text",
-    "plural", "profile_title", "saving_text", "shape_text", "shorten", "shorten_path", "span_text",
-    "summary_parts", "target_split", "time_by_bound", "time_by_target", "top_layers",
-    "versions_text", "warnings_for", "where_text",
+    "cut_short",
+    "details_text",
+    "finding_layers_text",
+    "fmt_cell",
+    "fmt_pct",
+    "frame_ms",
+    "footer_head",
+    "frame_total_us",
+    "frames_text",
+    "gaps_note",
+    "has_layer_times",
+    "is_benchmark",
+    "kind_note",
+    "layer_cycles",
+    "layer_share",
+    "part_us",
+    "platform_text",
+    "plural",
+    "profile_title",
+    "saving_text",
+    "shape_text",
+    "shorten",
+    "shorten_path",
+    "span_text",
+    "summary_parts",
+    "target_split",
+    "time_by_bound",
+    "time_by_target",
+    "top_layers",
+    "versions_text",
+    "warnings_for",
+    "where_text",
 ]

@@ -13,9 +13,19 @@ from rknnprof.analysis.figures import time_share as layer_share
 from rknnprof.analysis.optypes import ranking_cut_short
 from rknnprof.model import Bound, Layer, Profile, Target
 
-__all__ = ["BOUND_ORDER", "bound_items", "cut_short", "frame_total_us", "has_layer_times",
-           "is_benchmark", "layer_cycles", "layer_share", "time_by_bound", "time_by_target",
-           "top_layers"]
+__all__ = [
+    "BOUND_ORDER",
+    "bound_items",
+    "cut_short",
+    "frame_total_us",
+    "has_layer_times",
+    "is_benchmark",
+    "layer_cycles",
+    "layer_share",
+    "time_by_bound",
+    "time_by_target",
+    "top_layers",
+]
 
 BOUND_ORDER: tuple[Bound, ...] = (
     Bound.BANDWIDTH,
@@ -73,8 +83,10 @@ def time_by_bound(profile: Profile) -> dict[Bound, float]:
 
 def time_by_target(profile: Profile) -> dict[Target, float]:
     """Microseconds per target (``Profile.time_on``) for targets that have any layer."""
-    return {target: profile.time_on(target)
-            for target in dict.fromkeys(layer.target for layer in profile.layers)}
+    return {
+        target: profile.time_on(target)
+        for target in dict.fromkeys(layer.target for layer in profile.layers)
+    }
 
 
 def bound_items(profile: Profile) -> list[tuple[Bound, float]]:

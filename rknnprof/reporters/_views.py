@@ -203,6 +203,8 @@ def waterfall_table(profile: Profile) -> TableView | None:
         Column("bar", "", ()),
         Column("basis", "From", tuple(s.basis for s in steps)),
     )
-    title = (f"Where an inference's {F.frame_ms(fall.total_us)} goes ({fall.total_basis}; "
-             f"{F.part_us(fall.outside_us)} outside the layers)")
+    title = (
+        f"Where an inference's {F.frame_ms(fall.total_us)} goes ({fall.total_basis}; "
+        f"{F.part_us(fall.outside_us)} outside the layers)"
+    )
     return TableView(title, columns, shares, fall.note)

@@ -45,12 +45,18 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
 
     from rknnprof.reporters._escape import terminal_text as T
 
-    console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
-                      highlight=False, force_terminal=options.color or None)
+    console = Console(
+        file=out,
+        width=options.width,
+        color_system="auto" if options.color else None,
+        highlight=False,
+        force_terminal=options.color or None,
+    )
     base = f" against {result.baseline_path}" if result.baseline_path else ""
-    console.print(Text.assemble(("check", "bold"), " ",
-                                T(f"{result.path} with {result.budgets_path}{base}")),
-                  soft_wrap=True)
+    console.print(
+        Text.assemble(("check", "bold"), " ", T(f"{result.path} with {result.budgets_path}{base}")),
+        soft_wrap=True,
+    )
     for warning in result.warnings:
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     from rknnprof.reporters.table import new_table
@@ -65,14 +71,17 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
         table.add_column("Model", overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for v in result.verdicts:
-        row = [Text(v.status.upper(), style=STYLES[v.status]),
-               T(_cut(f"{v.budget.label} ({v.budget.level})", budget_width))]
+        row = [
+            Text(v.status.upper(), style=STYLES[v.status]),
+            T(_cut(f"{v.budget.label} ({v.budget.level})", budget_width)),
+        ]
         if len(models) > 1:
             row.append(T(v.model))
         table.add_row(*row, T(v.message))
     console.print(table)
-    console.print(Text.assemble((result.overall.upper(), STYLES[result.overall]),
-                                f": {counts(result)}"))
+    console.print(
+        Text.assemble((result.overall.upper(), STYLES[result.overall]), f": {counts(result)}")
+    )
 
 
 def _cut(text: str, width: int) -> str:
@@ -81,7 +90,7 @@ def _cut(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     head = (width - 1) * 3 // 5
-    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:
@@ -89,8 +98,7 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     options = options or RenderOptions()
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
     base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
-    out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: "
-              f"{counts(result)}\n\n")
+    out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: {counts(result)}\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {markdown(warning)}\n\n")
     several = len({v.model for v in result.verdicts}) > 1
@@ -98,8 +106,10 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     out.write(f"| Verdict | Budget | {model_head}Result |\n|---|---|{model_rule}---|\n")
     for v in result.verdicts:
         model = f"{markdown(v.model)} | " if several else ""
-        out.write(f"| {ICONS[v.status]} {v.status} | {code(v.budget.label)} ({v.budget.level}) | "
-                  f"{model}{markdown(v.message)} |\n")
+        out.write(
+            f"| {ICONS[v.status]} {v.status} | {code(v.budget.label)} ({v.budget.level}) | "
+            f"{model}{markdown(v.message)} |\n"
+        )
     out.write("\n")
     if result.comparison is not None:
         from rknnprof.reporters.compare_views import render_markdown_comparison
@@ -117,13 +127,26 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
         return {f.name: getattr(b, f.name) for f in fields(b)} | {"label": b.label}
 
     return {
-        "schema_version": 1, "rknnprof_version": __version__, "kind": "check",
-        "path": result.path, "budgets": result.budgets_path, "baseline": result.baseline_path,
+        "schema_version": 1,
+        "rknnprof_version": __version__,
+        "kind": "check",
+        "path": result.path,
+        "budgets": result.budgets_path,
+        "baseline": result.baseline_path,
         "overall": result.overall,
         "counts": {s: result.count(s) for s in ("pass", "warn", "fail", "inconclusive")},
-        "verdicts": [{"budget": budget(v.budget), "model": v.model, "status": v.status,
-                      "message": v.message, "value": v.value, "baseline_value": v.baseline_value,
-                      "layers": list(v.layers)} for v in result.verdicts],
+        "verdicts": [
+            {
+                "budget": budget(v.budget),
+                "model": v.model,
+                "status": v.status,
+                "message": v.message,
+                "value": v.value,
+                "baseline_value": v.baseline_value,
+                "layers": list(v.layers),
+            }
+            for v in result.verdicts
+        ],
         "warnings": list(result.warnings),
     }
 
@@ -144,13 +167,18 @@ def github_annotations(result: CheckResult) -> list[str]:
         chosen = [v for v in result.verdicts if v.status == status]
         for v in chosen[:ANNOTATION_CAP]:
             props = [f"title={annotation_property(f'rknnprof budget {v.budget.label}')}"]
-            if v.source_path and v.source_line and not Path(v.source_path).is_absolute() \
-                    and v.source_path != "-":
-                props.insert(0, f"file={annotation_property(v.source_path)},"
-                                f"line={v.source_line}")
+            if (
+                v.source_path
+                and v.source_line
+                and not Path(v.source_path).is_absolute()
+                and v.source_path != "-"
+            ):
+                props.insert(0, f"file={annotation_property(v.source_path)},line={v.source_line}")
             message = annotation_data(f"{v.model}: {v.message}")
             lines.append(f"::{command} {','.join(props)}::{message}")
         if len(chosen) > ANNOTATION_CAP:
-            lines.append(f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "
-                         "not annotated; see the job summary")
+            lines.append(
+                f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "
+                "not annotated; see the job summary"
+            )
     return lines

@@ -28,8 +28,11 @@ def us(value: float | None, signed: bool = False) -> str:
     if value is None:
         return "-"
     text = f"{value:+,.0f}" if signed else f"{value:,.0f}"
-    return text if abs(value - round(value)) < 0.05 else (
-        f"{value:+,.1f}" if signed else f"{value:,.1f}")
+    return (
+        text
+        if abs(value - round(value)) < 0.05
+        else (f"{value:+,.1f}" if signed else f"{value:,.1f}")
+    )
 
 
 def pct(value: float | None) -> str:
@@ -52,8 +55,10 @@ def headline(comp: ProfileComparison) -> str:
     model = f"{comp.model}: " if comp.model else ""
     if comp.llm_rates:
         return model + " · ".join(_llm_change(*rate) for rate in comp.llm_rates[:2])
-    return (f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
-            f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})")
+    return (
+        f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
+        f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})"
+    )
 
 
 def _llm_change(name: str, base: float | None, current: float | None) -> str:
@@ -66,9 +71,11 @@ def _llm_change(name: str, base: float | None, current: float | None) -> str:
 
 
 def summary_counts(comp: ProfileComparison) -> str:
-    return (f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
-            f"{len(comp.target_changes)} changed target, "
-            f"{len(comp.data_type_changes)} changed data type")
+    return (
+        f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
+        f"{len(comp.target_changes)} changed target, "
+        f"{len(comp.data_type_changes)} changed data type"
+    )
 
 
 # ---- table -----------------------------------------------------------------------------------
@@ -82,10 +89,17 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
     from rknnprof.reporters._text import shorten
     from rknnprof.reporters.table import new_table
 
-    console = Console(file=out, width=options.width, color_system="auto" if options.color else None,
-                      highlight=False, force_terminal=options.color or None)
-    console.print(Text.assemble(("compare", "bold"), " ",
-                                T(f"{result.base_path} → {result.current_path}")), soft_wrap=True)
+    console = Console(
+        file=out,
+        width=options.width,
+        color_system="auto" if options.color else None,
+        highlight=False,
+        force_terminal=options.color or None,
+    )
+    console.print(
+        Text.assemble(("compare", "bold"), " ", T(f"{result.base_path} → {result.current_path}")),
+        soft_wrap=True,
+    )
     for warning in result.warnings:
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
@@ -94,8 +108,16 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         if comp.layers:
             console.print(T(summary_counts(comp)))
             shown = comp.layers[: options.top]
-            rows = [(us(d.base_time_us), us(d.current_time_us), us(d.delta_us, True),
-                     pct(d.delta_pct), change_note(d)) for d in shown]
+            rows = [
+                (
+                    us(d.base_time_us),
+                    us(d.current_time_us),
+                    us(d.delta_us, True),
+                    pct(d.delta_pct),
+                    change_note(d),
+                )
+                for d in shown
+            ]
             heads = ("Base", "Current", "Δ us", "Δ %", "Note")
             widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
             # like analyze: names are cut in the middle with "…" to fit, never folded mid-word
@@ -104,23 +126,28 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
             table = new_table()
             table.add_column("Layer", no_wrap=True, max_width=name_width)
             for col in heads:
-                table.add_column(col, justify="left" if col == "Note" else "right",
-                                 no_wrap=True)
+                table.add_column(col, justify="left" if col == "Note" else "right", no_wrap=True)
             for d, row in zip(shown, rows):
                 table.add_row(T(shorten(d.name, name_width)), *row[:4], T(row[4]))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
             for d in moved:
-                console.print(Text.assemble(T(change_note(d), "bold"), " ", T(d.name)),
-                              soft_wrap=True)
+                console.print(
+                    Text.assemble(T(change_note(d), "bold"), " ", T(d.name)), soft_wrap=True
+                )
         console.print(T("Op types", "bold"))
         table = new_table()
         for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
             table.add_column(col, justify="left" if col == "Op type" else "right", no_wrap=True)
         for o in comp.op_types[: options.top]:
-            table.add_row(T(o.op_type), f"{o.base_calls}→{o.current_calls}",
-                          us(o.base_time_us),
-                          us(o.current_time_us), us(o.delta_us, True), pct(o.delta_pct))
+            table.add_row(
+                T(o.op_type),
+                f"{o.base_calls}→{o.current_calls}",
+                us(o.base_time_us),
+                us(o.current_time_us),
+                us(o.delta_us, True),
+                pct(o.delta_pct),
+            )
         console.print(table)
 
 
@@ -135,16 +162,20 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
         out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
         out.write("|---|---|--:|--:|--:|--:|---|\n")
         for d in comp.layers[:top]:
-            out.write(f"| {markdown_code(d.name)} | {markdown(d.op_type)} | {us(d.base_time_us)} | "
-                      f"{us(d.current_time_us)} | {us(d.delta_us, True)} | {pct(d.delta_pct)} | "
-                      f"{markdown(change_note(d))} |\n")
+            out.write(
+                f"| {markdown_code(d.name)} | {markdown(d.op_type)} | {us(d.base_time_us)} | "
+                f"{us(d.current_time_us)} | {us(d.delta_us, True)} | {pct(d.delta_pct)} | "
+                f"{markdown(change_note(d))} |\n"
+            )
         out.write("\n")
     out.write("| Op type | Calls | Base us | Current us | Δ us | Δ % |\n")
     out.write("|---|--:|--:|--:|--:|--:|\n")
     for o in comp.op_types[:top]:
-        out.write(f"| {markdown(o.op_type)} | {o.base_calls}→{o.current_calls} | "
-                  f"{us(o.base_time_us)} | "
-                  f"{us(o.current_time_us)} | {us(o.delta_us, True)} | {pct(o.delta_pct)} |\n")
+        out.write(
+            f"| {markdown(o.op_type)} | {o.base_calls}→{o.current_calls} | "
+            f"{us(o.base_time_us)} | "
+            f"{us(o.current_time_us)} | {us(o.delta_us, True)} | {pct(o.delta_pct)} |\n"
+        )
     out.write("\n")
 
 
@@ -175,9 +206,15 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
         for key in ("added", "removed", "target_changes", "data_type_changes"):
             body[key] = [d.name for d in getattr(comp, key)]
         comps.append(body)
-    return {"schema_version": 1, "rknnprof_version": __version__, "kind": "compare",
-            "base": result.base_path, "current": result.current_path,
-            "comparisons": comps, "warnings": list(result.warnings)}
+    return {
+        "schema_version": 1,
+        "rknnprof_version": __version__,
+        "kind": "compare",
+        "base": result.base_path,
+        "current": result.current_path,
+        "comparisons": comps,
+        "warnings": list(result.warnings),
+    }
 
 
 def render_json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
@@ -185,9 +222,23 @@ def render_json(result: CompareResult, out: TextIO, options: RenderOptions) -> N
     out.write("\n")
 
 
-CSV_COLUMNS = ("model", "name", "op_type", "status", "matched_by", "base_id", "current_id",
-               "base_time_us", "current_time_us", "delta_us", "delta_pct", "base_target",
-               "current_target", "base_data_type", "current_data_type")
+CSV_COLUMNS = (
+    "model",
+    "name",
+    "op_type",
+    "status",
+    "matched_by",
+    "base_id",
+    "current_id",
+    "base_time_us",
+    "current_time_us",
+    "delta_us",
+    "delta_pct",
+    "base_target",
+    "current_target",
+    "base_data_type",
+    "current_data_type",
+)
 
 
 def render_csv(result: CompareResult, out: TextIO, options: RenderOptions) -> None:

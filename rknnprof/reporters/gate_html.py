@@ -36,24 +36,32 @@ td.name{word-break:break-all}.note{background:#fff4d6;padding:.4em .8em;border-r
 
 
 def _page(title: str, body: Iterable[str], out: TextIO) -> None:
-    out.write('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-              f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n")
+    out.write(
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+    )
     for part in body:
         out.write(part)
     out.write(f"<footer>rknnprof {escape(__version__)}</footer>\n</body>\n</html>\n")
 
 
-def _table(caption: str, heads: Sequence[str], rows: Iterable[Sequence[str]],
-           numeric: Sequence[bool]) -> str:
+def _table(
+    caption: str, heads: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[bool]
+) -> str:
     """A ``<table>``; ``rows`` hold already-escaped cell HTML."""
+
     def cls(i: int) -> str:
         return ' class="num"' if numeric[i] else ""
 
     head = "".join(f"<th{cls(i)}>{escape(h)}</th>" for i, h in enumerate(heads))
-    body = "".join("<tr>" + "".join(f"<td{cls(i)}>{c}</td>" for i, c in enumerate(row))
-                   + "</tr>\n" for row in rows)
-    return (f"<table>\n<caption>{escape(caption)}</caption>\n<thead><tr>{head}</tr></thead>\n"
-            f"<tbody>\n{body}</tbody>\n</table>\n")
+    body = "".join(
+        "<tr>" + "".join(f"<td{cls(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>\n"
+        for row in rows
+    )
+    return (
+        f"<table>\n<caption>{escape(caption)}</caption>\n<thead><tr>{head}</tr></thead>\n"
+        f"<tbody>\n{body}</tbody>\n</table>\n"
+    )
 
 
 def _warnings(warnings: Iterable[str]) -> str:
@@ -67,25 +75,54 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
-        layer_rows = [(f'<code class="name">{escape(d.name)}</code>', escape(d.op_type),
-                       V.us(d.base_time_us), V.us(d.current_time_us), V.us(d.delta_us, True),
-                       V.pct(d.delta_pct), escape(V.change_note(d))) for d in comp.layers[:top]]
-        parts.append(_table(f"Largest layer changes (top {top})",
-                            ("Layer", "Op", "Base us", "Current us", "Δ us", "Δ %", "Note"),
-                            layer_rows,
-                            (False, False, True, True, True, True, False)))
-    rows = [(escape(o.op_type), f"{o.base_calls}→{o.current_calls}", V.us(o.base_time_us),
-             V.us(o.current_time_us), V.us(o.delta_us, True), V.pct(o.delta_pct))
-            for o in comp.op_types[:top]]
-    parts.append(_table("Op types", ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"),
-                        rows, (False, True, True, True, True, True)))
+        layer_rows = [
+            (
+                f'<code class="name">{escape(d.name)}</code>',
+                escape(d.op_type),
+                V.us(d.base_time_us),
+                V.us(d.current_time_us),
+                V.us(d.delta_us, True),
+                V.pct(d.delta_pct),
+                escape(V.change_note(d)),
+            )
+            for d in comp.layers[:top]
+        ]
+        parts.append(
+            _table(
+                f"Largest layer changes (top {top})",
+                ("Layer", "Op", "Base us", "Current us", "Δ us", "Δ %", "Note"),
+                layer_rows,
+                (False, False, True, True, True, True, False),
+            )
+        )
+    rows = [
+        (
+            escape(o.op_type),
+            f"{o.base_calls}→{o.current_calls}",
+            V.us(o.base_time_us),
+            V.us(o.current_time_us),
+            V.us(o.delta_us, True),
+            V.pct(o.delta_pct),
+        )
+        for o in comp.op_types[:top]
+    ]
+    parts.append(
+        _table(
+            "Op types",
+            ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"),
+            rows,
+            (False, True, True, True, True, True),
+        )
+    )
     return "".join(parts)
 
 
 def render_compare_html(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     """``rknnprof compare -f html``."""
-    head = (f"<h1>rknnprof compare</h1>\n<p><code>{escape(result.base_path)}</code> → "
-            f"<code>{escape(result.current_path)}</code></p>\n")
+    head = (
+        f"<h1>rknnprof compare</h1>\n<p><code>{escape(result.base_path)}</code> → "
+        f"<code>{escape(result.current_path)}</code></p>\n"
+    )
     body = [head, _warnings(result.warnings)]
     body += [comparison_html(comp, options.top) for comp in result.comparisons]
     _page(f"rknnprof compare: {result.current_path}", body, out)
@@ -93,21 +130,28 @@ def render_compare_html(result: CompareResult, out: TextIO, options: RenderOptio
 
 def render_check_html(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     """``rknnprof check -f html``: the verdicts, then the changes against the baseline."""
-    base = (f" against <code>{escape(result.baseline_path)}</code>"
-            if result.baseline_path else "")
-    head = (f'<h1>rknnprof check: <span class="{result.overall}">{escape(result.overall)}</span>'
-            f"</h1>\n<p><code>{escape(result.path)}</code> with "
-            f"<code>{escape(result.budgets_path)}</code>{base}: {escape(K.counts(result))}</p>\n")
+    base = f" against <code>{escape(result.baseline_path)}</code>" if result.baseline_path else ""
+    head = (
+        f'<h1>rknnprof check: <span class="{result.overall}">{escape(result.overall)}</span>'
+        f"</h1>\n<p><code>{escape(result.path)}</code> with "
+        f"<code>{escape(result.budgets_path)}</code>{base}: {escape(K.counts(result))}</p>\n"
+    )
     several = len({v.model for v in result.verdicts}) > 1
     heads = ("Verdict", "Budget", *(("Model",) if several else ()), "Result")
-    rows = [(f'<span class="{v.status}">{escape(v.status)}</span>',
-             f"<code>{escape(v.budget.label)}</code> ({escape(v.budget.level)})",
-             *((escape(v.model),) if several else ()), escape(v.message))
-            for v in result.verdicts]
-    body = [head, _warnings(result.warnings),
-            _table("Budgets", heads, rows, (False,) * len(heads))]
+    rows = [
+        (
+            f'<span class="{v.status}">{escape(v.status)}</span>',
+            f"<code>{escape(v.budget.label)}</code> ({escape(v.budget.level)})",
+            *((escape(v.model),) if several else ()),
+            escape(v.message),
+        )
+        for v in result.verdicts
+    ]
+    body = [head, _warnings(result.warnings), _table("Budgets", heads, rows, (False,) * len(heads))]
     if result.comparison is not None:
         body.append("<h2>Changes against the baseline</h2>\n")
-        body += [comparison_html(comp, min(options.top, 10), level=3)
-                 for comp in result.comparison.comparisons]
+        body += [
+            comparison_html(comp, min(options.top, 10), level=3)
+            for comp in result.comparison.comparisons
+        ]
     _page(f"rknnprof check: {result.path}", body, out)

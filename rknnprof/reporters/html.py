@@ -40,8 +40,9 @@ def _asset(name: str) -> str:
 
 def linked(text: str) -> str:
     """Escaped ``text`` with each ``(https://…)`` it cites turned into a link."""
-    return re.sub(r"\((https://[^\s)&<>\"']+)\)",
-                  lambda m: f'(<a href="{m[1]}">{m[1]}</a>)', escape(text))
+    return re.sub(
+        r"\((https://[^\s)&<>\"']+)\)", lambda m: f'(<a href="{m[1]}">{m[1]}</a>)', escape(text)
+    )
 
 
 def rule_doc(code: str) -> str:
@@ -122,10 +123,12 @@ def _roofline_card(profile: Profile, row_prefix: str) -> str:
     except ConfigError:
         platform = None
     svg, note = C.roofline_svg(profile, roofs(profile, platform), row_prefix)
-    return (f'<div class="card"><h3>Roofline (conv layers)</h3>{svg}<p class="note">Log axes: '
-            "achieved MACs/s against MACs per byte of RW(KB); horizontal: the compute roof "
-            "(MACs/cycle x NPU clock x cores), slanted: bandwidth roofs. Points coloured by "
-            f"bound; hover for the layer. {escape(note)}</p></div>")
+    return (
+        f'<div class="card"><h3>Roofline (conv layers)</h3>{svg}<p class="note">Log axes: '
+        "achieved MACs/s against MACs per byte of RW(KB); horizontal: the compute roof "
+        "(MACs/cycle x NPU clock x cores), slanted: bandwidth roofs. Points coloured by "
+        f"bound; hover for the layer. {escape(note)}</p></div>"
+    )
 
 
 class HtmlReporter(Reporter):

@@ -269,8 +269,10 @@ def waterfall_card(fall: Waterfall) -> str:
         else:
             name, value, begin = step.label, step.time_us, start
             cls = _STEP_CLASS.get(step.key, "b-balanced")
-            tip = (f"{step.label} · {F.part_us(step.time_us)} ({F.fmt_pct(value / total)}) · "
-                   f"{step.basis}")
+            tip = (
+                f"{step.label} · {F.part_us(step.time_us)} ({F.fmt_pct(value / total)}) · "
+                f"{step.basis}"
+            )
             start += value
         x = label_w + begin / total * bar_w
         w = max(value / total * bar_w, 1.0)
@@ -283,11 +285,15 @@ def waterfall_card(fall: Waterfall) -> str:
         )
     parts.append("</svg>")
     note = f'<p class="note">{escape(fall.note)}</p>' if fall.note else ""
-    head = (f"Where an inference's {F.frame_ms(fall.total_us)} goes: "
-            f"{F.part_us(fall.outside_us)} outside the layers")
-    return (f'<div class="card"><h3>{escape(head)}</h3>{"".join(parts)}'
-            f'<p class="note">Total: {escape(fall.total_basis)}. Hover a bar for where its '
-            f"number comes from.</p>{note}</div>")
+    head = (
+        f"Where an inference's {F.frame_ms(fall.total_us)} goes: "
+        f"{F.part_us(fall.outside_us)} outside the layers"
+    )
+    return (
+        f'<div class="card"><h3>{escape(head)}</h3>{"".join(parts)}'
+        f'<p class="note">Total: {escape(fall.total_basis)}. Hover a bar for where its '
+        f"number comes from.</p>{note}</div>"
+    )
 
 
 ROOF_W, ROOF_H = 640.0, 420.0
@@ -298,8 +304,7 @@ def roofline_svg(profile: Profile, roofs: list[Roof], row_prefix: str) -> tuple[
     compute roofs (horizontal) and bandwidth roofs (``intensity x bytes/s``, capped by the
     highest compute roof); points coloured by bound. Returns (svg, note); ``("", note)`` when no
     layer has both figures."""
-    points = [la for la in profile.layers
-              if la.arith_intensity and la.achieved_macs_per_s]
+    points = [la for la in profile.layers if la.arith_intensity and la.achieved_macs_per_s]
     if not points:
         return "", "no conv layer with shapes, RW and time to place on a roofline"
     compute = [r for r in roofs if r.kind == "compute"]
@@ -329,23 +334,34 @@ def roofline_svg(profile: Profile, roofs: list[Roof], row_prefix: str) -> tuple[
         f'y2="{ROOF_H - bottom}"/>',
         f'<line class="axis" x1="{left}" y1="{top_pad}" x2="{left}" y2="{ROOF_H - bottom}"/>',
     ]
-    parts.extend(f'<text x="{_num(px(10.0**d))}" y="{_num(ROOF_H - bottom + 14)}" '
-                 f'text-anchor="middle">1e{d}</text>' for d in range(x_lo, x_hi + 1))
-    parts.extend(f'<text x="{_num(left - 4)}" y="{_num(py(10.0**d) + 4)}" '
-                 f'text-anchor="end">1e{d}</text>' for d in range(y_lo, y_hi + 1))
-    parts.append(f'<text x="{_num((left + ROOF_W) / 2)}" y="{_num(ROOF_H - 6)}" '
-                 'text-anchor="middle">MACs per byte of RW →</text>')
+    parts.extend(
+        f'<text x="{_num(px(10.0**d))}" y="{_num(ROOF_H - bottom + 14)}" '
+        f'text-anchor="middle">1e{d}</text>'
+        for d in range(x_lo, x_hi + 1)
+    )
+    parts.extend(
+        f'<text x="{_num(left - 4)}" y="{_num(py(10.0**d) + 4)}" text-anchor="end">1e{d}</text>'
+        for d in range(y_lo, y_hi + 1)
+    )
+    parts.append(
+        f'<text x="{_num((left + ROOF_W) / 2)}" y="{_num(ROOF_H - 6)}" '
+        'text-anchor="middle">MACs per byte of RW →</text>'
+    )
     mid = _num(ROOF_H / 2)
-    parts.append(f'<text x="12" y="{mid}" transform="rotate(-90 12 {mid})" '
-                 'text-anchor="middle">achieved MACs/s →</text>')
+    parts.append(
+        f'<text x="12" y="{mid}" transform="rotate(-90 12 {mid})" '
+        'text-anchor="middle">achieved MACs/s →</text>'
+    )
     x_min, x_max = 10.0**x_lo, 10.0**x_hi
     for i, roof in enumerate(compute):
         y = py(roof.value)
-        parts.append(f'<line class="roof compute-roof" x1="{left}" y1="{_num(y)}" '
-                     f'x2="{_num(ROOF_W - right)}" y2="{_num(y)}"><title>{escape(roof.label)} = '
-                     f'{roof.value:.3g} MACs/s</title></line>'
-                     f'<text x="{_num(ROOF_W - right - 2)}" y="{_num(y - 4 - 12 * i)}" '
-                     f'text-anchor="end">{escape(roof.label)}</text>')
+        parts.append(
+            f'<line class="roof compute-roof" x1="{left}" y1="{_num(y)}" '
+            f'x2="{_num(ROOF_W - right)}" y2="{_num(y)}"><title>{escape(roof.label)} = '
+            f"{roof.value:.3g} MACs/s</title></line>"
+            f'<text x="{_num(ROOF_W - right - 2)}" y="{_num(y - 4 - 12 * i)}" '
+            f'text-anchor="end">{escape(roof.label)}</text>'
+        )
     for i, roof in enumerate(bandwidth):
         # y = x * bytes/s, from the left edge to where it meets the compute roof (or the edge)
         x_end = min(top / roof.value, x_max) if top else x_max
@@ -356,22 +372,29 @@ def roofline_svg(profile: Profile, roofs: list[Roof], row_prefix: str) -> tuple[
             f'<line class="roof bw-roof bw{i}" x1="{_num(px(x0))}" '
             f'y1="{_num(py(x0 * roof.value))}" x2="{_num(px(x_end))}" '
             f'y2="{_num(py(x_end * roof.value))}"><title>'
-            f'{escape(roof.label)}</title></line>'
+            f"{escape(roof.label)}</title></line>"
             f'<text class="bw-label" x="{_num(px(x_end) - 4)}" '
             f'y="{_num(py(x_end * roof.value) + 14 + 12 * i)}" text-anchor="end">'
-            f'{escape(roof.label)}</text>')
+            f"{escape(roof.label)}</text>"
+        )
     for layer in points:
-        tip = (f"{layer_tip(layer, profile)} · {layer.arith_intensity:.3g} MACs/byte · "
-               f"{layer.achieved_macs_per_s:.3g} MACs/s")
+        tip = (
+            f"{layer_tip(layer, profile)} · {layer.arith_intensity:.3g} MACs/byte · "
+            f"{layer.achieved_macs_per_s:.3g} MACs/s"
+        )
         parts.append(
             f'<circle class="pt b-{layer.bound.value}" '
             f'cx="{_num(px(layer.arith_intensity or 1))}" '
             f'cy="{_num(py(layer.achieved_macs_per_s or 1))}" r="3.5" '
-            f'data-row="{row_prefix}{layer.id}"><title>{escape(tip)}</title></circle>')
+            f'data-row="{row_prefix}{layer.id}"><title>{escape(tip)}</title></circle>'
+        )
     parts.append("</svg>")
     skipped = sum(1 for la in profile.layers if la.target is Target.NPU) - len(points)
-    note = (f"{len(points)} conv layers; {skipped} other NPU layers have no MAC count from their "
-            "shapes" if skipped else f"{len(points)} conv layers")
+    note = (
+        f"{len(points)} conv layers; {skipped} other NPU layers have no MAC count from their shapes"
+        if skipped
+        else f"{len(points)} conv layers"
+    )
     if not compute:
         note += "; compute roof unknown (platform or its MACs/cycle not known)"
     return "".join(parts), note

@@ -35,8 +35,9 @@ def _clean(text: str) -> str:
 
 
 def _case(suite: ET.Element, classname: str, name: str) -> ET.Element:
-    return ET.SubElement(suite, "testcase", classname=_clean(classname), name=_clean(name),
-                         time="0")
+    return ET.SubElement(
+        suite, "testcase", classname=_clean(classname), name=_clean(name), time="0"
+    )
 
 
 def _classname(model: str) -> str:
@@ -56,8 +57,16 @@ def _finish(root: ET.Element, out: TextIO) -> None:
 
 
 def _suite(root: ET.Element, name: str) -> ET.Element:
-    return ET.SubElement(root, "testsuite", name=_clean(name), tests="0", failures="0",
-                         errors="0", skipped="0", time="0")
+    return ET.SubElement(
+        root,
+        "testsuite",
+        name=_clean(name),
+        tests="0",
+        failures="0",
+        errors="0",
+        skipped="0",
+        time="0",
+    )
 
 
 def _bump(suite: ET.Element, attr: str) -> None:
@@ -69,8 +78,9 @@ def render_check_junit(result: CheckResult, out: TextIO, fail_on: str = "error")
     failed error budgets, also broken warn budgets under ``--fail-on warning``, none under
     ``--fail-on never``."""
     root = ET.Element("testsuites", name="rknnprof check")
-    failing = {"never": ()}.get(fail_on, ("fail", "warn") if fail_on in ("warning", "info")
-                                else ("fail",))
+    failing = {"never": ()}.get(
+        fail_on, ("fail", "warn") if fail_on in ("warning", "info") else ("fail",)
+    )
     suites: dict[str, ET.Element] = {}
     for v in result.verdicts:
         suite = suites.get(v.model)
@@ -120,10 +130,14 @@ class JunitReporter(Reporter):
                 if tripped:
                     _bump(suite, "failures")
                     failure = ET.SubElement(
-                        case, "failure", type=code,
-                        message=_clean(f"{tripped[0].message}"
-                                       + (f" (+{len(tripped) - 1} more)" if len(tripped) > 1
-                                          else "")))
+                        case,
+                        "failure",
+                        type=code,
+                        message=_clean(
+                            f"{tripped[0].message}"
+                            + (f" (+{len(tripped) - 1} more)" if len(tripped) > 1 else "")
+                        ),
+                    )
                     failure.text = _clean(text)
                 elif findings:
                     ET.SubElement(case, "system-out").text = _clean(text)

@@ -133,8 +133,7 @@ class MarkdownReporter(Reporter):
         win = F.biggest_win(profile)
         if win:
             lines += [f"**{escape(win)}**", ""]
-        for view in (V.layer_table(profile, top), V.op_table(profile),
-                     V.waterfall_table(profile)):
+        for view in (V.layer_table(profile, top), V.op_table(profile), V.waterfall_table(profile)):
             if view is not None:
                 lines += table_lines(view)
         if profile.findings:
@@ -156,8 +155,9 @@ class MarkdownReporter(Reporter):
                 f"   {escape(finding.message)}" + (f" ({layers})" if layers else "") + "  "
             )
             if finding.fix:
-                lines.append(f"   *Fix:* {escape(finding.fix)}" + ("  " if F.evidence_text(
-                    finding) else ""))
+                lines.append(
+                    f"   *Fix:* {escape(finding.fix)}" + ("  " if F.evidence_text(finding) else "")
+                )
             evidence = F.evidence_text(finding)
             if evidence:
                 lines.append(f"   *{escape(evidence[:1].upper() + evidence[1:])}*")

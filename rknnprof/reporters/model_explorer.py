@@ -37,8 +37,14 @@ METRICS = ("time", "bound", "target", "mac")
 DEFAULT_GRAPH_ID = "main_graph"
 
 _COLOURS = {  # the HTML report's light palette (assets/report.css), so both views read the same
-    "compute": "#1c8fb5", "bandwidth": "#b0389d", "balanced": "#6b7fd7", "cpu": "#d63b2f",
-    "unknown": "#9aa1ad", "NPU": "#1c8fb5", "CPU": "#d63b2f", "GPU": "#6b7fd7",
+    "compute": "#1c8fb5",
+    "bandwidth": "#b0389d",
+    "balanced": "#6b7fd7",
+    "cpu": "#d63b2f",
+    "unknown": "#9aa1ad",
+    "NPU": "#1c8fb5",
+    "CPU": "#d63b2f",
+    "GPU": "#6b7fd7",
 }
 _GRADIENT = [{"stop": 0, "bgColor": "#ffffff"}, {"stop": 1, "bgColor": "#d63b2f"}]
 
@@ -76,8 +82,10 @@ def node_data(profile: Profile, metric: str, graph_id: str = DEFAULT_GRAPH_ID) -
         results = {node: {"value": _tidy(v)} for node, v in values.items()}
         graph: dict[str, Any] = {"results": results, "gradient": _GRADIENT}
     else:
-        results = {node: {"value": v, "bgColor": _COLOURS.get(str(v), "#ffffff")}
-                   for node, v in values.items()}
+        results = {
+            node: {"value": v, "bgColor": _COLOURS.get(str(v), "#ffffff")}
+            for node, v in values.items()
+        }
         graph = {"results": results, "showExpandedSummaryOnGroupNode": True}
     return {graph_id: graph}
 

@@ -86,9 +86,15 @@ def rich_table(specs: list[Spec], rows: list[list[Text]]) -> Table:
     fit the width (rich shrinks them)."""
     table = new_table()
     for spec in specs:
-        table.add_column(spec.head, justify=spec.justify, no_wrap=True, width=spec.width,
-                         min_width=spec.min_width, max_width=spec.max_width,
-                         overflow="ellipsis")
+        table.add_column(
+            spec.head,
+            justify=spec.justify,
+            no_wrap=True,
+            width=spec.width,
+            min_width=spec.min_width,
+            max_width=spec.max_width,
+            overflow="ellipsis",
+        )
     for cells in rows:
         table.add_row(*cells)
     return table
@@ -127,8 +133,7 @@ def grid_lines(specs: list[Spec], rows: list[list[Text]], width: int) -> list[Te
     return lines
 
 
-def _grid_row(cells: list[Text], specs: list[Spec], widths: list[int],
-              style: Style | None) -> Text:
+def _grid_row(cells: list[Text], specs: list[Spec], widths: list[int], style: Style | None) -> Text:
     """One row: each cell cut and justified to its column (rich's ``Lines.justify`` for one
     line that does not wrap), its padding in the cell's style, one blank between columns."""
     line = Text()
@@ -233,8 +238,9 @@ class TableReporter(Reporter):
             bound_line = Text("bound: ")
             for i, (bound, share) in enumerate(bounds):
                 bound_line.append("  " if i else "")
-                bound_line.append(f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}",
-                                  style=BOUND_STYLE[bound])
+                bound_line.append(
+                    f"{F.BOUND_LABEL[bound]} {F.fmt_pct(share)}", style=BOUND_STYLE[bound]
+                )
             console.print(bound_line)
         win = F.biggest_win(profile)
         if win:
@@ -242,8 +248,11 @@ class TableReporter(Reporter):
         for extra in (F.frames_text(profile), F.gaps_note(profile), F.details_text(profile)):
             for line in fit_parts(extra.split(" · ") if extra else [], width):
                 console.print(terminal_text(line, "dim"))
-        for view in (V.layer_table(profile, options.top), V.op_table(profile),
-                     V.waterfall_table(profile)):
+        for view in (
+            V.layer_table(profile, options.top),
+            V.op_table(profile),
+            V.waterfall_table(profile),
+        ):
             if view is not None:
                 console.print()
                 console.print(self._view(view, width))
@@ -260,8 +269,11 @@ class TableReporter(Reporter):
         if view.note:
             heading.append(terminal_text(view.note, "dim"))
         lines = grid_lines(specs, rows, width)
-        return Group(*heading, *lines) if lines is not None else \
-            Group(*heading, rich_table(specs, rows))
+        return (
+            Group(*heading, *lines)
+            if lines is not None
+            else Group(*heading, rich_table(specs, rows))
+        )
 
     def layout(self, view: V.TableView, width: int) -> tuple[list[Spec], list[list[Text]]]:
         """The columns of ``view`` at ``width`` and its rows' cells."""
@@ -284,10 +296,13 @@ class TableReporter(Reporter):
         # each column but the last is followed by one padding and one divider blank
         name_width = max(12, min(70, width - fixed - 2 * (len(columns) - 1) - 1))
         specs = [
-            Spec("", "left", bar_width, None, None) if c.key == "bar"
-            else Spec(c.head, "left", None, None, name_width) if c.key == "name"
-            else Spec(_head(c), "right" if c.right else "left", None,
-                       min(widths[c.key], 6), widths[c.key])
+            Spec("", "left", bar_width, None, None)
+            if c.key == "bar"
+            else Spec(c.head, "left", None, None, name_width)
+            if c.key == "name"
+            else Spec(
+                _head(c), "right" if c.right else "left", None, min(widths[c.key], 6), widths[c.key]
+            )
             for c in columns
         ]
         largest = max(view.shares, default=0.0) or 1.0
@@ -360,7 +375,6 @@ class TableReporter(Reporter):
         for warning in warnings:
             where = f"line {warning.line}: " if warning.line else ""
             lines.append(
-                Padding(terminal_text(f"Warning: {where}{warning.message}", "yellow"),
-                        (0, 0, 0, 2))
+                Padding(terminal_text(f"Warning: {where}{warning.message}", "yellow"), (0, 0, 0, 2))
             )
         return Group(*lines)

@@ -92,8 +92,16 @@ def _slice(
     name: str, cat: str, pid: int, tid: int, ts: float, dur: float, args: dict[str, Any]
 ) -> dict[str, Any]:
     """An ``"X"`` (complete) event: ``ts`` and ``dur`` in microseconds."""
-    return {"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": tid, "ts": ts, "dur": dur,
-            "args": args}
+    return {
+        "name": name,
+        "cat": cat,
+        "ph": "X",
+        "pid": pid,
+        "tid": tid,
+        "ts": ts,
+        "dur": dur,
+        "args": args,
+    }
 
 
 def profile_events(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
@@ -123,15 +131,23 @@ def _slices(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
         merged = profile.frames > 1
         tracks = [(layer, layer_tids(layer)) for layer in profile.layers]
         for frame in range(frames):
-            measured = (profile.frame_times_us[frame]
-                        if frame < len(profile.frame_times_us) else None)
+            measured = (
+                profile.frame_times_us[frame] if frame < len(profile.frame_times_us) else None
+            )
             frame_args: dict[str, Any] = {"frame": frame, "layers": len(profile.layers)}
             if merged:
                 frame_args["sum_of_layer_medians_us"] = total
             if measured is not None:
                 frame_args["measured_frame_time_us"] = measured
-            yield _slice(f"frame {frame}", "frame", pid, TID_FRAMES, start,
-                         measured if measured is not None else total, frame_args)
+            yield _slice(
+                f"frame {frame}",
+                "frame",
+                pid,
+                TID_FRAMES,
+                start,
+                measured if measured is not None else total,
+                frame_args,
+            )
             ts = start
             for layer, tids in tracks:
                 dur = layer.time_us or 0.0
@@ -140,8 +156,9 @@ def _slices(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
                     args["frame"] = frame
                     args["per_layer"] = f"median of {profile.frames} frames"
                 for tid in tids:
-                    yield _slice(layer.op_type, f"layer,{layer.bound.value}", pid, tid, ts, dur,
-                                 args)
+                    yield _slice(
+                        layer.op_type, f"layer,{layer.bound.value}", pid, tid, ts, dur, args
+                    )
                 ts += dur
             start += max(total, measured or 0.0)
     else:
@@ -149,8 +166,15 @@ def _slices(profile: Profile, pid: int) -> Iterator[dict[str, Any]]:
         durations = [ms * 1000 for ms in runs] or ([total] if total else [])
         start = 0.0
         for frame, dur in enumerate(durations[:MAX_FRAMES]):
-            yield _slice(f"frame {frame}", "frame", pid, TID_FRAMES, start, dur,
-                         {"note": F.kind_note(profile)})
+            yield _slice(
+                f"frame {frame}",
+                "frame",
+                pid,
+                TID_FRAMES,
+                start,
+                dur,
+                {"note": F.kind_note(profile)},
+            )
             start += dur
 
 
@@ -168,13 +192,15 @@ class TraceReporter(Reporter):
             other["frames"] = (
                 "frame slices last each frame's measured total; the layer slices in every frame "
                 "are the per-layer medians over the frames (the log's frames are merged), not "
-                "that frame's own layer times")
+                "that frame's own layer times"
+            )
         # one event per line: still valid JSON, small, and readable in a diff
         out.write('{"displayTimeUnit":"ms","otherData":')
         out.write(json.dumps(other, ensure_ascii=False, allow_nan=False))
         out.write(',"traceEvents":[\n')
-        encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False,
-                                  separators=(",", ":")).encode  # the C encoder
+        encode = json.JSONEncoder(
+            ensure_ascii=False, allow_nan=False, separators=(",", ":")
+        ).encode  # the C encoder
         separator = ""
         for index, profile in enumerate(report.profiles):
             for event in profile_events(profile, index + 1):

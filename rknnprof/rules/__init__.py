@@ -77,8 +77,17 @@ CAVEATS = frozenset({"RKN050"})
 findings of equal saving and severity they come after the advice they qualify, so a change
 the log cannot price (RKN073, RKN071's orientation) is not read after "re-measure"."""
 
-__all__ = ["CAVEATS", "CODE_PATTERN", "RULES", "Rule", "RuleContext", "by_code",
-           "potential_saving_us", "run_rules", "select_rules"]
+__all__ = [
+    "CAVEATS",
+    "CODE_PATTERN",
+    "RULES",
+    "Rule",
+    "RuleContext",
+    "by_code",
+    "potential_saving_us",
+    "run_rules",
+    "select_rules",
+]
 
 
 def by_code(code: str) -> Rule | None:

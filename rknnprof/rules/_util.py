@@ -36,8 +36,12 @@ def share(layer: Layer, profile: Profile) -> float:
     return time_share(layer, profile) or 0.0
 
 
-def grade(at_stake_us: float, total: float, cap: Severity = Severity.ERROR,
-          unknown: Severity = Severity.WARNING) -> Severity:
+def grade(
+    at_stake_us: float,
+    total: float,
+    cap: Severity = Severity.ERROR,
+    unknown: Severity = Severity.WARNING,
+) -> Severity:
     """Severity from the share of the frame at stake: >= 10% error, >= 2% warning, else info;
     never above ``cap``; ``unknown`` when the frame time is not known."""
     if not total:
@@ -81,8 +85,10 @@ def label(layer: Layer) -> str:
 def labels(layers: Sequence[Layer], limit: int = 3, times: bool = True) -> str:
     """The ``limit`` slowest layers as labels with their times, then ``+N more``."""
     ranked = sorted(layers, key=lambda la: -(la.time_us or 0.0))
-    parts = [label(la) + (f" {us(la.time_us)}" if times and la.time_us is not None else "")
-             for la in ranked[:limit]]
+    parts = [
+        label(la) + (f" {us(la.time_us)}" if times and la.time_us is not None else "")
+        for la in ranked[:limit]
+    ]
     if len(ranked) > limit:
         parts.append(f"+{len(ranked) - limit} more")
     return ", ".join(parts)

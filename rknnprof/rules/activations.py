@@ -38,17 +38,35 @@ from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN070", "activation-swap"
 FUSED_NON_RELU = {
-    "ConvExSwish": "SiLU", "ConvSwish": "SiLU", "ConvSilu": "SiLU", "ConvExGelu": "GELU",
-    "ConvGelu": "GELU", "ConvHardSwish": "HardSwish", "ConvHardswish": "HardSwish",
-    "ConvExMish": "Mish", "ConvMish": "Mish", "ConvSoftplus": "Softplus", "ConvElu": "ELU",
-    "ConvTanh": "Tanh", "ConvSigmoid": "Sigmoid", "ConvHardSigmoid": "HardSigmoid",
+    "ConvExSwish": "SiLU",
+    "ConvSwish": "SiLU",
+    "ConvSilu": "SiLU",
+    "ConvExGelu": "GELU",
+    "ConvGelu": "GELU",
+    "ConvHardSwish": "HardSwish",
+    "ConvHardswish": "HardSwish",
+    "ConvExMish": "Mish",
+    "ConvMish": "Mish",
+    "ConvSoftplus": "Softplus",
+    "ConvElu": "ELU",
+    "ConvTanh": "Tanh",
+    "ConvSigmoid": "Sigmoid",
+    "ConvHardSigmoid": "HardSigmoid",
 }
 """Fused conv op types (as logs print them) whose activation is not in the ReLU family, and the
 activation's name."""
 STANDALONE_NON_RELU = {
-    "exSwish": "SiLU", "Swish": "SiLU", "exGelu": "GELU", "Gelu": "GELU",
-    "HardSwish": "HardSwish", "Hardswish": "HardSwish", "exHardSwish": "HardSwish",
-    "exMish": "Mish", "Mish": "Mish", "Softplus": "Softplus", "Elu": "ELU",
+    "exSwish": "SiLU",
+    "Swish": "SiLU",
+    "exGelu": "GELU",
+    "Gelu": "GELU",
+    "HardSwish": "HardSwish",
+    "Hardswish": "HardSwish",
+    "exHardSwish": "HardSwish",
+    "exMish": "Mish",
+    "Mish": "Mish",
+    "Softplus": "Softplus",
+    "Elu": "ELU",
 }
 """Standalone activations of the same kind. Sigmoid and Tanh are left out on their own: as
 gates (SE, GLU) or output squashing they are part of what the model computes."""
@@ -65,23 +83,31 @@ yolov5s_relu 66.1 FPS."""
 ZOO_FRACTION = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
 """Share of a SiLU conv's time the ReLU model saves: 1 - 48.4/66.1 = 26.8% of the whole
 model's time, so at least that share of its activated convs' time."""
-ZOO = ("rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
-       "66.1 FPS")
+ZOO = (
+    "rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS"
+)
 SOURCE = sources(
     cite("guide", "§8.5.2 Table 8-5 (non-ReLU activations are inefficient operators)"),
     cite("zoo", "yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS on RK3588"),
-    cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"))
+    cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"),
+)
 
 
 def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
-    return any(la.op_type == "OutputOperator" and feeds(layers[index], la)
-               for la in following(layers, index, OUTPUT_WINDOW))
+    return any(
+        la.op_type == "OutputOperator" and feeds(layers[index], la)
+        for la in following(layers, index, OUTPUT_WINDOW)
+    )
 
 
 def _gates(layers: Sequence[Layer], index: int, act: str) -> bool:
     """True for a Sigmoid/Tanh that gates a Mul or squashes a model output."""
-    return act in GATES and (_feeds_output(layers, index) or any(
-        la.op_type == "Mul" and feeds(layers[index], la) for la in following(layers, index, 3)))
+    return act in GATES and (
+        _feeds_output(layers, index)
+        or any(
+            la.op_type == "Mul" and feeds(layers[index], la) for la in following(layers, index, 3)
+        )
+    )
 
 
 def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
@@ -92,8 +118,9 @@ def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     for index, layer in enumerate(layers):
         if layer.target is not Target.NPU or not layer.time_us:
             continue
-        if layer.op_type in FUSED_NON_RELU and not _gates(layers, index,
-                                                          FUSED_NON_RELU[layer.op_type]):
+        if layer.op_type in FUSED_NON_RELU and not _gates(
+            layers, index, FUSED_NON_RELU[layer.op_type]
+        ):
             found.append((layer, FUSED_NON_RELU[layer.op_type], None))
         elif layer.op_type in STANDALONE_NON_RELU and index > 0:
             before = layers[index - 1]
@@ -102,9 +129,11 @@ def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     return found
 
 
-def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]],
-            flagged: Mapping[int, Outlier]) -> tuple[Saving, list[tuple[Layer, Layer]],
-                                                      list[Layer]]:
+def _saving(
+    profile: Profile,
+    candidates: list[tuple[Layer, str, Layer | None]],
+    flagged: Mapping[int, Outlier],
+) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer]]:
     """The change's saving, layer by layer, with single-frame outliers (``flagged``) at the
     time the log supports; the in-log pairs and the model-zoo layers it rests on."""
     plain = supported((la for la in profile.layers if la.op_type in PLAIN_CONVS), flagged)
@@ -121,15 +150,26 @@ def _saving(profile: Profile, candidates: list[tuple[Layer, str, Layer | None]],
             zoo.append(layer)
     parts = []
     if pairs:
-        parts.append(from_pairs(pairs, f"{len(pairs)} layer(s) against a same-shape plain conv "
-                                "in this log"))
+        parts.append(
+            from_pairs(pairs, f"{len(pairs)} layer(s) against a same-shape plain conv in this log")
+        )
     if fused:
-        parts.append(from_removal(fused, f"{len(fused)} standalone activation(s) that fuse into "
-                                  "the conv before them as ReLU", Confidence.MEDIUM))
+        parts.append(
+            from_removal(
+                fused,
+                f"{len(fused)} standalone activation(s) that fuse into "
+                "the conv before them as ReLU",
+                Confidence.MEDIUM,
+            )
+        )
     if zoo:
-        parts.append(from_fraction(zoo, ZOO_FRACTION,
-                                   f"{len(zoo)} layer(s) at {pct(ZOO_FRACTION)} of their time "
-                                   f"({ZOO})"))
+        parts.append(
+            from_fraction(
+                zoo,
+                ZOO_FRACTION,
+                f"{len(zoo)} layer(s) at {pct(ZOO_FRACTION)} of their time ({ZOO})",
+            )
+        )
     return merged(parts), pairs, zoo
 
 
@@ -137,11 +177,12 @@ def _multi_core_note(profile: Profile, layers: list[Layer]) -> str:
     if multi_core_run(profile):
         alone = [la for la in layers if single_core_slot(la)]
         if alone:
-            return (f". Under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
-                    "(WorkLoad 100/0/0); ConvRelu would split (not counted)")
+            return (
+                f". Under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
+                "(WorkLoad 100/0/0); ConvRelu would split (not counted)"
+            )
         return ""
-    return (". Under a multi-core mask they would stay on core 0 while ConvRelu splits (not "
-            "counted)")
+    return ". Under a multi-core mask they would stay on core 0 while ConvRelu splits (not counted)"
 
 
 def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -196,28 +237,39 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         return
     layers = [la for la, _, _ in candidates]
     spent = time_of(layers)
-    kinds = sorted({(la.op_type, act) for la, act, _ in candidates},
-                   key=lambda kind: -time_of(la for la in layers if la.op_type == kind[0]))
+    kinds = sorted(
+        {(la.op_type, act) for la, act, _ in candidates},
+        key=lambda kind: -time_of(la for la in layers if la.op_type == kind[0]),
+    )
     kind_text = " and ".join(
-        f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds)
+        f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds
+    )
     message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
     shown = [pair for pair in paired if pair[0].id not in flagged and pair[1].id not in flagged]
     if shown:
         layer, peer = max(shown, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
         cost = 1.0 - (peer.time_us or 0.0) / (layer.time_us or 1.0)
-        message += (f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
-                    f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
-                    f"{pct(cost)} of its time is the activation")
+        message += (
+            f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
+            f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
+            f"{pct(cost)} of its time is the activation"
+        )
     if zoo:
-        message += (f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
-                    f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time")
+        message += (
+            f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
+            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time"
+        )
     message += _multi_core_note(profile, layers) + note(layers, flagged)
     yield Finding(
-        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
+        code=CODE,
+        name=NAME,
+        severity=grade(saving.total_us, total, cap=Severity.WARNING),
         message=message,
-        fix=("retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
-             "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free and it splits "
-             "across NPU cores; check the accuracy after retraining"),
+        fix=(
+            "retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
+            "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free and it splits "
+            "across NPU cores; check the accuracy after retraining"
+        ),
         layer_ids=tuple(la.id for la in layers),
         estimate="same-shape plain conv in the log, else 26.8% of the layer (model zoo)",
         source=SOURCE,
@@ -226,12 +278,22 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
 
 
 RULES = (
-    Rule(CODE, NAME, Severity.WARNING,
-         "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
-         "splits across cores", check_activation_swap, source=SOURCE,
-         basis=("per layer: the difference against a same-shape plain conv in this log; else 26.8%"
-                " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS); a "
-                "single-frame outlier at the time the log supports"),
-         confidence=("high with an in-log pair, medium with the model-zoo figure; the finding "
-                     "takes the lowest of its layers'")),
+    Rule(
+        CODE,
+        NAME,
+        Severity.WARNING,
+        "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
+        "splits across cores",
+        check_activation_swap,
+        source=SOURCE,
+        basis=(
+            "per layer: the difference against a same-shape plain conv in this log; else 26.8%"
+            " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS); a "
+            "single-frame outlier at the time the log supports"
+        ),
+        confidence=(
+            "high with an in-log pair, medium with the model-zoo figure; the finding "
+            "takes the lowest of its layers'"
+        ),
+    ),
 )

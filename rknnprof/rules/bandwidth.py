@@ -28,19 +28,24 @@ def _bandwidth_fix(layers: list[Layer], context: RuleContext) -> str:
     for layer in layers[:3]:
         shape = out_shape(layer)
         if shape and len(shape) == 4 and shape[2] > shape[3]:
-            return (f"lay {label(layer)}'s tensor out wider than tall (swap H and W, "
-                    f"{shape[2]}x{shape[3]} -> {shape[3]}x{shape[2]}): wide tensors are "
-                    "friendlier to DDR (User Guide §8.5.1 Figure 8-11)")
+            return (
+                f"lay {label(layer)}'s tensor out wider than tall (swap H and W, "
+                f"{shape[2]}x{shape[3]} -> {shape[3]}x{shape[2]}): wide tensors are "
+                "friendlier to DDR (User Guide §8.5.1 Figure 8-11)"
+            )
     platform = context.platform
     if platform is not None and platform.feature("sram"):
-        return ("enable the NPU SRAM (RKNN_FLAG_ENABLE_SRAM, User Guide §5.7) to relieve DDR, and "
-                "re-measure: the guide warns it may also cost time")
-    return (f"shrink the tensors these layers move, starting with {label(layers[0])} (fewer "
-            "channels or a lower input resolution)")
+        return (
+            "enable the NPU SRAM (RKNN_FLAG_ENABLE_SRAM, User Guide §5.7) to relieve DDR, and "
+            "re-measure: the guide warns it may also cost time"
+        )
+    return (
+        f"shrink the tensors these layers move, starting with {label(layers[0])} (fewer "
+        "channels or a lower input resolution)"
+    )
 
 
-def _counted(layers: list[Layer], labelled: list[Layer],
-             left_out: dict[str, list[Layer]]) -> str:
+def _counted(layers: list[Layer], labelled: list[Layer], left_out: dict[str, list[Layer]]) -> str:
     """``7 of the 18 bandwidth-bound layers (11 each under 1.0% of the frame …)``: how the
     finding's layers relate to the summary's bandwidth share, which counts every label."""
     if len(layers) == len(labelled):
@@ -52,8 +57,10 @@ def _counted(layers: list[Layer], labelled: list[Layer],
         seen.update(la.id for la in fresh)
         if fresh:
             why.append(f"{len(fresh)} {reason}")
-    return (f"{len(layers)} of the {len(labelled)} bandwidth-bound layers (not counted: "
-            f"{'; '.join(why)})")
+    return (
+        f"{len(layers)} of the {len(labelled)} bandwidth-bound layers (not counted: "
+        f"{'; '.join(why)})"
+    )
 
 
 def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -90,11 +97,14 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
     labelled = [la for la in profile.layers if la.bound is Bound.BANDWIDTH]
     left_out = {
         "without NPU cycles (labelled from RW rate or DDR cycles alone)": [
-            la for la in labelled
-            if la.bound_basis is not BoundBasis.CYCLES or not (la.npu_cycles or 0) > 0],
+            la
+            for la in labelled
+            if la.bound_basis is not BoundBasis.CYCLES or not (la.npu_cycles or 0) > 0
+        ],
         "FP16, left to RKN002": [la for la in labelled if la.id in fp16],
         f"each under {pct(min_layer)} of the frame (RKN010.min_layer_share)": [
-            la for la in labelled if share(la, profile) < min_layer],
+            la for la in labelled if share(la, profile) < min_layer
+        ],
     }
     left = {id(la) for group in left_out.values() for la in group}  # by identity: linear
     layers = [la for la in labelled if la.target is Target.NPU and id(la) not in left]
@@ -105,27 +115,45 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
     layers.sort(key=lambda la: -(la.time_us or 0.0))
     clock = npu_clock_mhz(profile, context.platform)
     excess = sum(_excess_us(la, clock) for la in layers)
-    ceiling = (f"; their DDR cycles exceed their NPU cycles by {us(excess)} at {clock:g} MHz, "
-               "the most a change that cut their bytes could save" if clock and excess else "")
+    ceiling = (
+        f"; their DDR cycles exceed their NPU cycles by {us(excess)} at {clock:g} MHz, "
+        "the most a change that cut their bytes could save"
+        if clock and excess
+        else ""
+    )
     yield Finding(
-        code="RKN010", name="bandwidth-bound", severity=Severity.INFO,
-        message=(f"{_counted(layers, labelled, left_out)} take {us(spent)} "
-                 f"({pct(spent / total)} of the frame) waiting on DDR; largest: "
-                 f"{labels(layers)}{ceiling}"),
+        code="RKN010",
+        name="bandwidth-bound",
+        severity=Severity.INFO,
+        message=(
+            f"{_counted(layers, labelled, left_out)} take {us(spent)} "
+            f"({pct(spent / total)} of the frame) waiting on DDR; largest: "
+            f"{labels(layers)}{ceiling}"
+        ),
         fix=_bandwidth_fix(layers, context),
         layer_ids=tuple(la.id for la in layers),
         estimate="0: no change the log can price; the DDR excess over NPU cycles is a ceiling",
         source=cite("guide", "§8.2.4, §8.5.1, §5.7"),
-        **replace(NONE, basis="no achievable change is priced by the log; the DDR excess "
-                  "is shown as a ceiling only").fields(),
+        **replace(
+            NONE,
+            basis="no achievable change is priced by the log; the DDR excess "
+            "is shown as a ceiling only",
+        ).fields(),
     )
 
 
 RULES = (
-    Rule("RKN010", "bandwidth-bound", Severity.WARNING,
-         "Bandwidth-bound layers taking a large share of the frame", check_bandwidth_bound,
-         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7")),
-         basis=('none: no change the log can price; the DDR cycles above the NPU cycles are shown '
-                'as a ceiling only'),
-         confidence='low (0 us claimed)'),
+    Rule(
+        "RKN010",
+        "bandwidth-bound",
+        Severity.WARNING,
+        "Bandwidth-bound layers taking a large share of the frame",
+        check_bandwidth_bound,
+        source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7")),
+        basis=(
+            "none: no change the log can price; the DDR cycles above the NPU cycles are shown "
+            "as a ceiling only"
+        ),
+        confidence="low (0 us claimed)",
+    ),
 )

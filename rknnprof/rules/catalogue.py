@@ -14,9 +14,16 @@ from pathlib import Path
 
 START = "<!-- rules:start -->"
 END = "<!-- rules:end -->"
-SECTION_HEADS = ("What it finds:", "Why it costs time:", "Example:", "How to fix:", "Estimate:",
-                 "Saving basis:", "Confidence:",
-                 "Source:")
+SECTION_HEADS = (
+    "What it finds:",
+    "Why it costs time:",
+    "Example:",
+    "How to fix:",
+    "Estimate:",
+    "Saving basis:",
+    "Confidence:",
+    "Source:",
+)
 
 
 def doc_section(doc: str, head: str) -> str:
@@ -27,7 +34,7 @@ def doc_section(doc: str, head: str) -> str:
     except StopIteration:
         return ""
     body = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.strip() in SECTION_HEADS:
             break
         body.append(line.strip())
@@ -45,8 +52,10 @@ def markdown_table() -> str:
     from rknnprof.rules._util import ERROR_SHARE, WARNING_SHARE
     from rknnprof.rules.sources import markdown
 
-    rows = ["| Code | Name | Severity (max) | What it flags | Saving basis (confidence) | Source |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| Code | Name | Severity (max) | What it flags | Saving basis (confidence) | Source |",
+        "|---|---|---|---|---|---|",
+    ]
     rows += [
         f"| `{rule.code}` | {rule.name} | {rule.severity.value} | "
         f"{_cell(rule.summary)} | {_cell(_saving(rule))} | {_cell(markdown(rule.source))} |"
@@ -60,7 +69,7 @@ def markdown_table() -> str:
         "less `info`, never above the rule's maximum above; a finding saving less than 0.5% of "
         "the frame or 100 us is `info` (noise). A saving is the per-frame latency of the one "
         "change a finding names, explained layer by layer; throughput (idle cores, more "
-        "contexts) is reported apart, never as a saving. The \"at stake\" figure combines "
+        'contexts) is reported apart, never as a saving. The "at stake" figure combines '
         "the findings per layer (the remaining time multiplies), so no layer is claimed twice: "
         "an upper bound.",
     ]
@@ -94,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--write"] and len(args) == 2:
         path = Path(args[1])
-        path.write_text(replace_section(path.read_text(encoding="utf-8"), markdown_table()),
-                        encoding="utf-8")
+        path.write_text(
+            replace_section(path.read_text(encoding="utf-8"), markdown_table()), encoding="utf-8"
+        )
         return 0
     if not args:
         sys.stdout.write(markdown_table())

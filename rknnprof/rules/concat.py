@@ -29,12 +29,17 @@ Concat -> #6 conv -> #7 Concat)."""
 WIDE = ("FLOAT16", "BFLOAT16", "INT16", "FLOAT32")
 """Data types INT8 would narrow (RKN002 prices FP16)."""
 NO_SAVING = Saving(
-    basis=("no saving: the log holds no Concat that a change made cheaper (none folded into its "
-           "producers, no pair under another layout), and its cycles only restate the copy"),
-    confidence=Confidence.LOW)
-SOURCE = sources(cite("guide", "§8.5.2 Table 8-5 (Concat is a data-transfer operator)"),
-                 cite("guide", "§8.5.1 Tables 8-1..8-4 (channel alignment of other ops)"),
-                 cite("ops", "multi-core table: Concat splits"))
+    basis=(
+        "no saving: the log holds no Concat that a change made cheaper (none folded into its "
+        "producers, no pair under another layout), and its cycles only restate the copy"
+    ),
+    confidence=Confidence.LOW,
+)
+SOURCE = sources(
+    cite("guide", "§8.5.2 Table 8-5 (Concat is a data-transfer operator)"),
+    cite("guide", "§8.5.1 Tables 8-1..8-4 (channel alignment of other ops)"),
+    cite("ops", "multi-core table: Concat splits"),
+)
 
 
 def _running(layers: Sequence[Layer], concats: Sequence[Layer]) -> list[Layer]:
@@ -46,7 +51,7 @@ def _running(layers: Sequence[Layer], concats: Sequence[Layer]) -> list[Layer]:
     for index, layer in enumerate(layers):
         if layer.id not in ids:
             continue
-        before = [la for la in layers[max(0, index - WINDOW):index] if la.id in ids]
+        before = [la for la in layers[max(0, index - WINDOW) : index] if la.id in ids]
         if before and feeds(before[-1], layer):
             found.append(layer)
     return found
@@ -61,8 +66,11 @@ def _misaligned(concats: Sequence[Layer], context: RuleContext) -> list[tuple[La
         out = layer.output_shapes[0] if layer.output_shapes else None
         if align is None or not out or len(out) != 4:
             continue
-        found.extend((layer, shape[1], align.other) for shape in layer.input_shapes or ()
-                     if len(shape) == 4 and shape[2:] == out[2:] and shape[1] % align.other)
+        found.extend(
+            (layer, shape[1], align.other)
+            for shape in layer.input_shapes or ()
+            if len(shape) == 4 and shape[2:] == out[2:] and shape[1] % align.other
+        )
     return found
 
 
@@ -120,73 +128,105 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
         time, RKN002; multi-core: Concat 1.56x, RKN030).
     """
     total = total_us(profile)
-    if not total or not profile.measured or (profile.elided_rows
-                                              and not profile.reported_total_time_us):
+    if (
+        not total
+        or not profile.measured
+        or (profile.elided_rows and not profile.reported_total_time_us)
+    ):
         return
-    concats = [la for la in profile.layers
-               if la.op_type == "Concat" and la.target is Target.NPU and la.time_us]
+    concats = [
+        la
+        for la in profile.layers
+        if la.op_type == "Concat" and la.target is Target.NPU and la.time_us
+    ]
     flagged = outliers(profile)
     priced = supported(concats, flagged)
     spent, held = sum(la.time_us or 0.0 for la in concats), sum(la.time_us or 0.0 for la in priced)
     if not concats or held / total < opt(context, CODE, "min_share", MIN_SHARE):
         return
-    message = (f"{len(concats)} Concat layer(s) take {us(spent)} ({pct(spent / total)} of the "
-               f"frame): {labels(concats)}. Each copies its inputs into its output, no "
-               f"arithmetic{_rates(concats)}")
+    message = (
+        f"{len(concats)} Concat layer(s) take {us(spent)} ({pct(spent / total)} of the "
+        f"frame): {labels(concats)}. Each copies its inputs into its output, no "
+        f"arithmetic{_rates(concats)}"
+    )
     running = _running(profile.layers, concats)
     if running:
         ids = ", ".join(f"#{la.id}" for la in running)
-        message += (f"; {ids} {'takes' if len(running) == 1 else 'take'} the output of the "
-                    "Concat just before, copying those channels again (a running "
-                    "concatenation)")
+        message += (
+            f"; {ids} {'takes' if len(running) == 1 else 'take'} the output of the "
+            "Concat just before, copying those channels again (a running "
+            "concatenation)"
+        )
     misaligned = _misaligned(concats, context)
     align = alignment(concats[0], context)
     if misaligned:
         layer, channels, multiple = misaligned[0]
-        message += (f"; {len(misaligned)} input(s) have channels off the alignment (#{layer.id}: "
-                    f"{channels}, not a multiple of {multiple})")
+        message += (
+            f"; {len(misaligned)} input(s) have channels off the alignment (#{layer.id}: "
+            f"{channels}, not a multiple of {multiple})"
+        )
     elif align is not None and context.platform is not None:
-        message += (f"; every input's channels are a multiple of {align.other} (the alignment "
-                    f"of ops other than conv, {concats[0].data_type} on {context.platform.name})"
-                    ", so alignment is not the cause")
+        message += (
+            f"; every input's channels are a multiple of {align.other} (the alignment "
+            f"of ops other than conv, {concats[0].data_type} on {context.platform.name})"
+            ", so alignment is not the cause"
+        )
     slow = [flagged[la.id] for la in concats if la.id in flagged]
     if slow:
-        message += ("; counting " + " and ".join(f"#{o.layer.id} at {us(o.supported_us)} "
-                                                 f"({o.because})" for o in slow)
-                    + " instead of their one-frame times (re-measure, RKN050), they take "
-                    f"{us(held)} ({pct(held / total)} of the frame)")
+        message += (
+            "; counting "
+            + " and ".join(f"#{o.layer.id} at {us(o.supported_us)} ({o.because})" for o in slow)
+            + " instead of their one-frame times (re-measure, RKN050), they take "
+            f"{us(held)} ({pct(held / total)} of the frame)"
+        )
     yield Finding(
-        code=CODE, name=NAME, severity=Severity.INFO, message=message,
+        code=CODE,
+        name=NAME,
+        severity=Severity.INFO,
+        message=message,
         fix=_fix(concats, profile, context, bool(misaligned)),
         layer_ids=tuple(la.id for la in concats),
         estimate="none: the log holds no evidence of what removing a Concat saves",
-        source=SOURCE, **NO_SAVING.fields(),
+        source=SOURCE,
+        **NO_SAVING.fields(),
     )
 
 
-def _fix(concats: Sequence[Layer], profile: Profile, context: RuleContext,
-         misaligned: bool) -> str:
+def _fix(concats: Sequence[Layer], profile: Profile, context: RuleContext, misaligned: bool) -> str:
     shrink = []
     if any((la.data_type or "").upper() in WIDE for la in concats):
         shrink.append("INT8 halves the bytes each Concat moves (RKN002 prices it)")
     platform = context.platform
     if platform is not None and (platform.npu_cores or 1) > 1 and not multi_core_run(profile):
-        shrink.append("a multi-core mask splits Concat across the cores "
-                      f"({MULTI_CORE_SPEEDUP['Concat']:g}x measured on RK3588; RKN030 prices it "
-                      "where it pays)")
-    text = ("; ".join(shrink) + ". Beyond that, " if shrink else "")
-    text += ("no build or runtime option the guide documents removes a Concat: change the "
-             "model, with fewer or narrower dense connections (concatenate fewer earlier "
-             "features, or add them, a residual Add, where the accuracy allows)")
+        shrink.append(
+            "a multi-core mask splits Concat across the cores "
+            f"({MULTI_CORE_SPEEDUP['Concat']:g}x measured on RK3588; RKN030 prices it "
+            "where it pays)"
+        )
+    text = "; ".join(shrink) + ". Beyond that, " if shrink else ""
+    text += (
+        "no build or runtime option the guide documents removes a Concat: change the "
+        "model, with fewer or narrower dense connections (concatenate fewer earlier "
+        "features, or add them, a residual Add, where the accuracy allows)"
+    )
     if misaligned:
         text += ", and give each concatenated tensor a channel count at a multiple of the alignment"
     return text + "; re-profile to measure what it saves"
 
+
 RULES = (
-    Rule(CODE, NAME, Severity.INFO,
-         "Concat copies taking a large share of the frame (dense blocks): what they cost and "
-         "what would change them, no saving claimed", check_concat_copies, source=SOURCE,
-         basis=("none: the log holds no evidence of what removing or shrinking a Concat saves "
-                "(INT8 and multi-core, which have evidence, are RKN002's and RKN030's)"),
-         confidence="low: no figure is claimed"),
+    Rule(
+        CODE,
+        NAME,
+        Severity.INFO,
+        "Concat copies taking a large share of the frame (dense blocks): what they cost and "
+        "what would change them, no saving claimed",
+        check_concat_copies,
+        source=SOURCE,
+        basis=(
+            "none: the log holds no evidence of what removing or shrinking a Concat saves "
+            "(INT8 and multi-core, which have evidence, are RKN002's and RKN030's)"
+        ),
+        confidence="low: no figure is claimed",
+    ),
 )

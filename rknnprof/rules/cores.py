@@ -28,46 +28,60 @@ from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import Outlier, note, outliers, supported
 from rknnprof.rules.sources import cite, issue, sources
 
-SOURCE = sources(cite("guide", "§5.3 (§5.3.2 op list, §5.3.3 tips), §5.6 multi-batch"),
-                 cite("runtime-api", "rknn_set_core_mask"), cite("ops", "multi-core table"),
-                 issue("PaddlePaddle/FastDeploy", 2284), cite("yolov8n-pair"))
-CONTEXT_PER_CORE = ("run one context per core for frames per second: rknn_dup_context, then "
-                    "rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread per context")
+SOURCE = sources(
+    cite("guide", "§5.3 (§5.3.2 op list, §5.3.3 tips), §5.6 multi-batch"),
+    cite("runtime-api", "rknn_set_core_mask"),
+    cite("ops", "multi-core table"),
+    issue("PaddlePaddle/FastDeploy", 2284),
+    cite("yolov8n-pair"),
+)
+CONTEXT_PER_CORE = (
+    "run one context per core for frames per second: rknn_dup_context, then "
+    "rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread per context"
+)
 
 
 def _contexts(cores: int, busy: str) -> ThroughputGain:
     """One context per core: up to ``cores`` x the frames per second."""
-    return ThroughputGain(float(cores), f"{cores} NPU cores with one context each; an upper "
-                          f"bound, the contexts share DDR; {busy}")
+    return ThroughputGain(
+        float(cores),
+        f"{cores} NPU cores with one context each; an upper bound, the contexts share DDR; {busy}",
+    )
 
 
-def _unsplit_in_multi_core_run(profile: Profile, cores: int, total: float,
-                               context: RuleContext) -> Iterator[Finding]:
+def _unsplit_in_multi_core_run(
+    profile: Profile, cores: int, total: float, context: RuleContext
+) -> Iterator[Finding]:
     unsplit = [la for la in profile.layers if la.target is Target.NPU and single_core_slot(la)]
     spent = time_of(unsplit)
     if not unsplit or not total or spent / total < opt(context, "RKN030", "min_share", 0.05):
         return
-    kinds = sorted({la.op_type for la in unsplit}, key=lambda op: -time_of(
-        la for la in unsplit if la.op_type == op))
+    kinds = sorted(
+        {la.op_type for la in unsplit},
+        key=lambda op: -time_of(la for la in unsplit if la.op_type == op),
+    )
     yield Finding(
-        code="RKN030", name="multi-core-imbalance",
+        code="RKN030",
+        name="multi-core-imbalance",
         severity=grade(spent * (1.0 - 1.0 / cores), total, cap=Severity.WARNING),
-        message=(f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone "
-                 f"(WorkLoad 100%/0%/0%) for {us(spent)} ({pct(spent / total)} of the frame) while "
-                 f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
-                 f"largest: {labels(unsplit)}"),
+        message=(
+            f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone "
+            f"(WorkLoad 100%/0%/0%) for {us(spent)} ({pct(spent / total)} of the frame) while "
+            f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
+            f"largest: {labels(unsplit)}"
+        ),
         fix=CONTEXT_PER_CORE + " instead of one multi-core context",
         layer_ids=tuple(la.id for la in unsplit),
         estimate="0 latency: these op types do not split; the idle cores are throughput",
         source=SOURCE,
-        throughput_gain=_contexts(cores, f"{pct(spent / total)} of this frame kept one core busy "
-                                  "and the others idle"),
+        throughput_gain=_contexts(
+            cores, f"{pct(spent / total)} of this frame kept one core busy and the others idle"
+        ),
         **NONE.fields(),
     )
 
 
-def _outlier_note(split: list[Layer], waiting: list[Layer],
-                  flagged: Mapping[int, Outlier]) -> str:
+def _outlier_note(split: list[Layer], waiting: list[Layer], flagged: Mapping[int, Outlier]) -> str:
     """The single-frame outliers among the op types with a measured speed-up, and which of them
     their twin's time makes bandwidth-bound (so not counted)."""
     sped = [la for la in split if la.op_type in MULTI_CORE_SPEEDUP]
@@ -75,13 +89,16 @@ def _outlier_note(split: list[Layer], waiting: list[Layer],
     ids = {la.id for la in waiting}
     slow = [f"#{la.id}" for la in sped if la.id in flagged and la.id in ids]
     if slow:
-        text += (f"; at those times {', '.join(slow)} move their bytes at the DDR's rate, "
-                 "bandwidth-bound like their twins: not counted")
+        text += (
+            f"; at those times {', '.join(slow)} move their bytes at the DDR's rate, "
+            "bandwidth-bound like their twins: not counted"
+        )
     return text
 
 
-def _single_core_run(profile: Profile, cores: int, total: float,
-                     context: RuleContext) -> Iterator[Finding]:
+def _single_core_run(
+    profile: Profile, cores: int, total: float, context: RuleContext
+) -> Iterator[Finding]:
     platform = context.platform
     npu = [la for la in profile.layers if la.target is Target.NPU]
     npu_time = time_of(npu)
@@ -97,39 +114,53 @@ def _single_core_run(profile: Profile, cores: int, total: float,
     # `la not in waiting` quadratic (minutes)
     waits = {id(la) for la in waiting}
     measured = [la for la in at if la.op_type in MULTI_CORE_SPEEDUP and id(la) not in waits]
-    unmeasured = sorted({la.op_type for la in at if id(la) not in waits}
-                        - {la.op_type for la in measured},
-                        key=lambda op: -time_of(la for la in at if la.op_type == op))
+    unmeasured = sorted(
+        {la.op_type for la in at if id(la) not in waits} - {la.op_type for la in measured},
+        key=lambda op: -time_of(la for la in at if la.op_type == op),
+    )
     saving = from_speedup(measured, MULTI_CORE_SPEEDUP, MULTI_CORE_BASIS)
     caveat = _outlier_note(split, waiting, flagged)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
-    stays = sorted({la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
-                   key=lambda op: -time_of(la for la in npu if la.op_type == op))
+    stays = sorted(
+        {la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
+        key=lambda op: -time_of(la for la in npu if la.op_type == op),
+    )
     kinds = ", ".join(sorted({la.op_type for la in split}))
-    latency = (f"Under {mask} only {kinds} split; at the multi-core speed-ups measured "
-               f"(Add 1.65x, Concat 1.56x) that cuts {us(saving.total_us)} per frame"
-               if split else f"{mask} splits none of these op types")
+    latency = (
+        f"Under {mask} only {kinds} split; at the multi-core speed-ups measured "
+        f"(Add 1.65x, Concat 1.56x) that cuts {us(saving.total_us)} per frame"
+        if split
+        else f"{mask} splits none of these op types"
+    )
     left_out = []
     if unmeasured:
         time = time_of(la for la in at if la.op_type in unmeasured and id(la) not in waits)
         left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
     if waiting:
-        left_out.append(f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
-                        "cores share one DDR)")
+        left_out.append(
+            f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
+            "cores share one DDR)"
+        )
     if left_out:
         latency += f"; not counted: {', '.join(left_out)}"
     yield Finding(
-        code="RKN030", name="multi-core-imbalance",
-        severity=grade(saving.total_us, total, cap=Severity.WARNING) if saving.total_us
+        code="RKN030",
+        name="multi-core-imbalance",
+        severity=grade(saving.total_us, total, cap=Severity.WARNING)
+        if saving.total_us
         else Severity.INFO,
-        message=(f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
-                 f"100%/0%/0%; {us(npu_time)} of NPU time on core 0, the other {cores - 1} idle). "
-                 f"{latency}"
-                 + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
-                 + caveat),
-        fix=(f"for frames per second, one context per core: rknn_dup_context, then "
-             f"rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread each (up to {cores}x); for "
-             f"one frame's latency, rknn_set_core_mask(ctx, {mask}) (the saving above)"),
+        message=(
+            f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
+            f"100%/0%/0%; {us(npu_time)} of NPU time on core 0, the other {cores - 1} idle). "
+            f"{latency}"
+            + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
+            + caveat
+        ),
+        fix=(
+            f"for frames per second, one context per core: rknn_dup_context, then "
+            f"rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread each (up to {cores}x); for "
+            f"one frame's latency, rknn_set_core_mask(ctx, {mask}) (the saving above)"
+        ),
         layer_ids=tuple(la.id for la in split),
         estimate=f"latency with {mask}: the measured speed-ups of the splittable op types",
         source=SOURCE,
@@ -139,27 +170,36 @@ def _single_core_run(profile: Profile, cores: int, total: float,
 
 
 def _fallback_warnings(profile: Profile, cores: int | None, total: float) -> Iterator[Finding]:
-    failed = sorted({name for name, reason in profile.fallback_warnings
-                     if "single core" in reason.lower()})
+    failed = sorted(
+        {name for name, reason in profile.fallback_warnings if "single core" in reason.lower()}
+    )
     if not failed:
         return
-    layers: list[Layer] = [la for la in profile.layers
-                           if la.full_name and la.full_name.strip() in failed]
+    layers: list[Layer] = [
+        la for la in profile.layers if la.full_name and la.full_name.strip() in failed
+    ]
     spent = time_of(layers)
     timed = f"; they take {us(spent)} in the table ({labels(layers)})" if layers else ""
     yield Finding(
-        code="RKN030", name="multi-core-imbalance",
+        code="RKN030",
+        name="multi-core-imbalance",
         severity=Severity.INFO,
-        message=(f"the runtime could not split {len(failed)} layer(s) across cores and ran them "
-                 f"on one core: {', '.join(failed[:3])}"
-                 + (f" +{len(failed) - 3} more" if len(failed) > 3 else "") + timed),
-        fix=("if such a layer is slow, move it out of the model (e.g. the YOLO DFL conv: cut the "
-             "export before it, as the model zoo does); else " + CONTEXT_PER_CORE),
+        message=(
+            f"the runtime could not split {len(failed)} layer(s) across cores and ran them "
+            f"on one core: {', '.join(failed[:3])}"
+            + (f" +{len(failed) - 3} more" if len(failed) > 3 else "")
+            + timed
+        ),
+        fix=(
+            "if such a layer is slow, move it out of the model (e.g. the YOLO DFL conv: cut the "
+            "export before it, as the model zoo does); else " + CONTEXT_PER_CORE
+        ),
         layer_ids=tuple(la.id for la in layers),
         estimate="0: the log gives no speed-up for these layers split",
         source=SOURCE,
         throughput_gain=_contexts(cores, "these layers keep one core busy")
-        if cores and cores > 1 else None,
+        if cores and cores > 1
+        else None,
         **NONE.fields(),
     )
 
@@ -215,13 +255,21 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
 
 
 RULES = (
-    Rule("RKN030", "multi-core-imbalance", Severity.WARNING,
-         "NPU time on one core of a multi-core SoC: measured multi-core latency, idle cores as "
-         "throughput", check_multi_core,
-         source=SOURCE,
-         basis=('latency: multi-core speed-ups measured on one public yolov8n profile (Add 1.65x, '
-                'Concat 1.56x, ConvExSwish 1.0x), a single-frame outlier at the time the log '
-                'supports; idle cores: throughput_gain, never latency'),
-         confidence=('medium (measured on a public yolov8n profile, 1 core against 3, not on '
-                     'this model)')),
+    Rule(
+        "RKN030",
+        "multi-core-imbalance",
+        Severity.WARNING,
+        "NPU time on one core of a multi-core SoC: measured multi-core latency, idle cores as "
+        "throughput",
+        check_multi_core,
+        source=SOURCE,
+        basis=(
+            "latency: multi-core speed-ups measured on one public yolov8n profile (Add 1.65x, "
+            "Concat 1.56x, ConvExSwish 1.0x), a single-frame outlier at the time the log "
+            "supports; idle cores: throughput_gain, never latency"
+        ),
+        confidence=(
+            "medium (measured on a public yolov8n profile, 1 core against 3, not on this model)"
+        ),
+    ),
 )

@@ -19,16 +19,41 @@ from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 CODE, NAME = "RKN060", "post-processing"
-SOFTMAX_OPS = frozenset({"exSoftmax13", "Softmax", "exSoftmaxMask", "LogSoftmax", "Hardmax",
-                         "ArgMax", "ArgMin", "TopK"})
+SOFTMAX_OPS = frozenset(
+    {"exSoftmax13", "Softmax", "exSoftmaxMask", "LogSoftmax", "Hardmax", "ArgMax", "ArgMin", "TopK"}
+)
 """Op types that decode detections or classes rather than extract features."""
-DECODE_MARKERS = SOFTMAX_OPS | {"Gather", "GatherElements", "Slice", "Sub", "Div", "Exp",
-                                "exDataConvert", "ReduceMax", "ReduceSum"}
+DECODE_MARKERS = SOFTMAX_OPS | {
+    "Gather",
+    "GatherElements",
+    "Slice",
+    "Sub",
+    "Div",
+    "Exp",
+    "exDataConvert",
+    "ReduceMax",
+    "ReduceSum",
+}
 """A tail counts as post-processing when it holds one of these (or a DFL): a tail of only
 Reshape/Concat/Transpose is the model's own output layout."""
-TAIL_OPS = DECODE_MARKERS | {"Reshape", "Transpose", "Concat", "Split", "Mul", "Add",
-                             "Sigmoid", "Resize", "Squeeze", "Unsqueeze", "Flatten", "Cast",
-                             "ReduceMean", "Max", "Min", "Clip"}
+TAIL_OPS = DECODE_MARKERS | {
+    "Reshape",
+    "Transpose",
+    "Concat",
+    "Split",
+    "Mul",
+    "Add",
+    "Sigmoid",
+    "Resize",
+    "Squeeze",
+    "Unsqueeze",
+    "Flatten",
+    "Cast",
+    "ReduceMean",
+    "Max",
+    "Min",
+    "Clip",
+}
 """Op types a decode tail is made of; any other op (a MatMul, an attention, a norm) ends the
 scan, so a network without convs near its end is never read as one long tail."""
 LIKELY_DECODE = ("Sigmoid", "Sub", "Mul", "Div", "Gather", "Slice", "exDataConvert")
@@ -41,11 +66,16 @@ read as post-processing."""
 OUTPUT_WINDOW = 6
 """A softmax-family layer with an OutputOperator within this many layers is post-processing
 even outside the tail (one decode per detection branch)."""
-SOURCE = sources(cite("ops", "Softmax, exSoftmax13 (axis 1 or 3, no multi-core)"),
-                 issue("THU-MIG/yolov10", 115, "DFL exSoftmax13 14,254 us"),
-                 issue(TOOLKIT2, 54), cite("zoo-yolov8", "model export without the decode"))
-FIX = ("end the exported model before the softmax/decode (at the logits or the last convs, as "
-       "rknn_model_zoo's exports do) and run it on the CPU, after the score threshold for boxes")
+SOURCE = sources(
+    cite("ops", "Softmax, exSoftmax13 (axis 1 or 3, no multi-core)"),
+    issue("THU-MIG/yolov10", 115, "DFL exSoftmax13 14,254 us"),
+    issue(TOOLKIT2, 54),
+    cite("zoo-yolov8", "model export without the decode"),
+)
+FIX = (
+    "end the exported model before the softmax/decode (at the logits or the last convs, as "
+    "rknn_model_zoo's exports do) and run it on the CPU, after the score threshold for boxes"
+)
 
 
 def _is_dfl(layer: Layer) -> bool:
@@ -67,8 +97,11 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
         if layer.target is not Target.NPU:
             tail.append(layer)
             continue
-        after_softmax = index > 0 and layers[index - 1].op_type in SOFTMAX_OPS and feeds(
-            layers[index - 1], layer)
+        after_softmax = (
+            index > 0
+            and layers[index - 1].op_type in SOFTMAX_OPS
+            and feeds(layers[index - 1], layer)
+        )
         if is_conv(layer) and not (_is_dfl(layer) or after_softmax):
             break
         if not is_conv(layer) and layer.op_type not in TAIL_OPS:
@@ -87,9 +120,12 @@ def _branch_decodes(layers: Sequence[Layer]) -> list[Layer]:
         after = following(layers, i, OUTPUT_WINDOW)
         if la.target is not Target.NPU:
             continue
-        if _is_dfl(la) or la.op_type in SOFTMAX_OPS and any(
-                nxt.op_type == "OutputOperator" for nxt in after) and not any(
-                nxt.op_type in ATTENTION_OPS for nxt in after[:2]):
+        if (
+            _is_dfl(la)
+            or la.op_type in SOFTMAX_OPS
+            and any(nxt.op_type == "OutputOperator" for nxt in after)
+            and not any(nxt.op_type in ATTENTION_OPS for nxt in after[:2])
+        ):
             found.append(la)
     return found
 
@@ -99,8 +135,14 @@ def _ranked_only(profile: Profile) -> list[OpTypeStat]:
     printed = {la.op_type for la in profile.layers}
     if any(s.op_type in ATTENTION_OPS for s in profile.ranking):
         return []  # a transformer's softmaxes are its attention's
-    return [s for s in profile.ranking if s.op_type in SOFTMAX_OPS and s.npu_time_us > 0
-            and s.op_type not in printed and s.calls <= MAX_RANKED_CALLS]
+    return [
+        s
+        for s in profile.ranking
+        if s.op_type in SOFTMAX_OPS
+        and s.npu_time_us > 0
+        and s.op_type not in printed
+        and s.calls <= MAX_RANKED_CALLS
+    ]
 
 
 def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
@@ -122,22 +164,33 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
         return
     spent = time_of(layers)
     cpu = [f"#{la.id} {la.op_type}" for la in layers if la.target is not Target.NPU]
-    on_cpu = (f"; {len(cpu)} of them on the CPU ({', '.join(cpu)}), gone with the cut"
-              if cpu else "")
-    kinds = sorted({la.op_type for la in layers}, key=lambda op: -time_of(
-        la for la in layers if la.op_type == op))
+    on_cpu = f"; {len(cpu)} of them on the CPU ({', '.join(cpu)}), gone with the cut" if cpu else ""
+    kinds = sorted(
+        {la.op_type for la in layers},
+        key=lambda op: -time_of(la for la in layers if la.op_type == op),
+    )
     at, caveat = priced(profile, layers)
-    saving = from_removal(at, f"the {len(layers)} decode layer(s)' measured time; the CPU "
-                          "decode that replaces them is not in the log", Confidence.MEDIUM)
+    saving = from_removal(
+        at,
+        f"the {len(layers)} decode layer(s)' measured time; the CPU "
+        "decode that replaces them is not in the log",
+        Confidence.MEDIUM,
+    )
     yield Finding(
-        code=CODE, name=NAME, severity=grade(saving.total_us, total),
-        message=(f"post-processing runs inside the model"
-                 f"{' (partly on the CPU)' if cpu else ' on the NPU'}: {len(layers)} layer(s) "
-                 f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
-                 f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}{caveat}"),
-        fix=FIX, layer_ids=tuple(la.id for la in layers),
+        code=CODE,
+        name=NAME,
+        severity=grade(saving.total_us, total),
+        message=(
+            f"post-processing runs inside the model"
+            f"{' (partly on the CPU)' if cpu else ' on the NPU'}: {len(layers)} layer(s) "
+            f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
+            f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}{caveat}"
+        ),
+        fix=FIX,
+        layer_ids=tuple(la.id for la in layers),
         estimate="the decode layers' time (the CPU decode after the threshold is small)",
-        source=SOURCE, **saving.fields(),
+        source=SOURCE,
+        **saving.fields(),
     )
 
 
@@ -147,17 +200,33 @@ def _from_ranking(profile: Profile, context: RuleContext, total: float) -> Itera
     if not stats or spent / total < opt(context, CODE, "min_share", 0.01):
         return
     named = ", ".join(f"{s.op_type} {us(s.npu_time_us)} in {s.calls} call(s)" for s in stats)
-    others = [s for s in profile.ranking if s.op_type in LIKELY_DECODE and s.npu_time_us > 0
-              and s.op_type not in {la.op_type for la in profile.layers}]
-    also = ("; the ranking also shows " + ", ".join(
-        f"{s.op_type} {us(s.npu_time_us)} ({s.calls})" for s in others[:4])
-        + ", often part of the same decode (not counted)") if others else ""
+    others = [
+        s
+        for s in profile.ranking
+        if s.op_type in LIKELY_DECODE
+        and s.npu_time_us > 0
+        and s.op_type not in {la.op_type for la in profile.layers}
+    ]
+    also = (
+        (
+            "; the ranking also shows "
+            + ", ".join(f"{s.op_type} {us(s.npu_time_us)} ({s.calls})" for s in others[:4])
+            + ", often part of the same decode (not counted)"
+        )
+        if others
+        else ""
+    )
     rows = "no per-layer rows" if not profile.layers else "its rows are elided"
     yield Finding(
-        code=CODE, name=NAME, severity=grade(spent, total),
-        message=(f"post-processing runs on the NPU inside the model: {named} "
-                 f"({pct(spent / total)} of the frame) in the ranking table ({rows}){also}"),
-        fix=FIX, est_saving_us=spent,
+        code=CODE,
+        name=NAME,
+        severity=grade(spent, total),
+        message=(
+            f"post-processing runs on the NPU inside the model: {named} "
+            f"({pct(spent / total)} of the frame) in the ranking table ({rows}){also}"
+        ),
+        fix=FIX,
+        est_saving_us=spent,
         estimate="the softmax op types' NPU time in the ranking table",
         source=SOURCE,
         basis=f"ranking table NPUTime of {', '.join(s.op_type for s in stats)}",
@@ -213,10 +282,18 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
 
 
 RULES = (
-    Rule(CODE, NAME, Severity.ERROR,
-         "Softmax/DFL decoding and box-decode tails running on the NPU inside the model: "
-         "move them out", check_post_processing, source=SOURCE,
-         basis=("the decode layers' measured time (the CPU decode that replaces them is not in the"
-                " log); ranking only: the softmax op types' NPU time"),
-         confidence=("medium")),
+    Rule(
+        CODE,
+        NAME,
+        Severity.ERROR,
+        "Softmax/DFL decoding and box-decode tails running on the NPU inside the model: "
+        "move them out",
+        check_post_processing,
+        source=SOURCE,
+        basis=(
+            "the decode layers' measured time (the CPU decode that replaces them is not in the"
+            " log); ranking only: the softmax op types' NPU time"
+        ),
+        confidence=("medium"),
+    ),
 )

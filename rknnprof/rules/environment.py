@@ -17,12 +17,16 @@ from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 NAME = "environment"
 MIN_DRIVER = (0, 9, 2)
 """Drivers older than this are flagged (issue #4; User Guide §8.1.1 recommends at least 0.8.8)."""
-ZERO_COPY = ("use the zero-copy API: rknn_create_mem + rknn_set_io_mem with pass_through and the "
-             "native layouts, and call rknn_mem_sync one way only (TO_DEVICE for inputs, "
-             "FROM_DEVICE for outputs) on cacheable buffers")
-ZERO_COPY_SOURCE = sources(cite("guide", "§5.2 (Table 5-2), §5.10, §8.1.2"),
-                           cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
-                           issue("airockchip/rknn_model_zoo", 167))
+ZERO_COPY = (
+    "use the zero-copy API: rknn_create_mem + rknn_set_io_mem with pass_through and the "
+    "native layouts, and call rknn_mem_sync one way only (TO_DEVICE for inputs, "
+    "FROM_DEVICE for outputs) on cacheable buffers"
+)
+ZERO_COPY_SOURCE = sources(
+    cite("guide", "§5.2 (Table 5-2), §5.10, §8.1.2"),
+    cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
+    issue("airockchip/rknn_model_zoo", 167),
+)
 
 
 def _version(text: str | None) -> tuple[int, ...] | None:
@@ -30,27 +34,45 @@ def _version(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(g) for g in match.groups(default="0")) if match else None
 
 
-def _finding(message: str, fix: str, saving: float | Saving, total: float, estimate: str,
-             source: str, layer_ids: tuple[int, ...] = (), untimed: Severity = Severity.INFO,
-             basis: str = "a measurement caveat: no saving",
-             confidence: Confidence = Confidence.LOW) -> Finding:
+def _finding(
+    message: str,
+    fix: str,
+    saving: float | Saving,
+    total: float,
+    estimate: str,
+    source: str,
+    layer_ids: tuple[int, ...] = (),
+    untimed: Severity = Severity.INFO,
+    basis: str = "a measurement caveat: no saving",
+    confidence: Confidence = Confidence.LOW,
+) -> Finding:
     """A RKN050 finding; ``untimed`` is its severity when no time is attached. ``saving`` is a
     figure outside the table (with its ``basis`` and ``confidence``) or a per-layer
     :class:`Saving`."""
     if isinstance(saving, Saving):
         fields = saving.fields()
     else:
-        fields = SavingFields(est_saving_us=saving, saving_by_layer=(), basis=basis,
-                              confidence=confidence)
+        fields = SavingFields(
+            est_saving_us=saving, saving_by_layer=(), basis=basis, confidence=confidence
+        )
     amount = float(fields["est_saving_us"])
-    return Finding(code="RKN050", name=NAME,
-                   severity=grade(amount, total, cap=Severity.WARNING) if amount else untimed,
-                   message=message, fix=fix, layer_ids=layer_ids, estimate=estimate,
-                   source=source, **fields)
+    return Finding(
+        code="RKN050",
+        name=NAME,
+        severity=grade(amount, total, cap=Severity.WARNING) if amount else untimed,
+        message=message,
+        fix=fix,
+        layer_ids=layer_ids,
+        estimate=estimate,
+        source=source,
+        **fields,
+    )
 
 
-FIX_CLOCKS = ("fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
-              "echo performance | tee $(find /sys/ -name *governor)")
+FIX_CLOCKS = (
+    "fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
+    "echo performance | tee $(find /sys/ -name *governor)"
+)
 
 
 def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
@@ -60,22 +82,39 @@ def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
         return
     unclocked = profile.frequencies is None
     # the one A/B measurement known is an RK3568's; other SoCs get the caveat without it
-    measured = (" (on an RK3568: 35.7 ms at level 4 against 19.8 ms at level 0)"
-                if (profile.platform or "") in ("rk3566", "rk3568") else "")
-    message = ("per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which add debugging "
-               "code and turn off some parallel mechanisms (the guide): absolute times are "
-               f"inflated{measured}, shares between layers stay comparable")
-    fix = ("time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs "
-           "averaged) before and after each change")
+    measured = (
+        " (on an RK3568: 35.7 ms at level 4 against 19.8 ms at level 0)"
+        if (profile.platform or "") in ("rk3566", "rk3568")
+        else ""
+    )
+    message = (
+        "per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which add debugging "
+        "code and turn off some parallel mechanisms (the guide): absolute times are "
+        f"inflated{measured}, shares between layers stay comparable"
+    )
+    fix = (
+        "time the whole model with rknn_benchmark (RKNN_LOG_LEVEL unset, several runs "
+        "averaged) before and after each change"
+    )
     if unclocked:
-        message += ("; and the log has no CPU/NPU/DDR frequency list, so nothing shows the "
-                    "clocks were fixed (unfixed, the same model's time fluctuates: the guide's "
-                    "first step)")
+        message += (
+            "; and the log has no CPU/NPU/DDR frequency list, so nothing shows the "
+            "clocks were fixed (unfixed, the same model's time fluctuates: the guide's "
+            "first step)"
+        )
         fix = f"{FIX_CLOCKS}, then {fix}"
     yield _finding(
-        message, fix, 0.0, 0.0, "0: a measurement caveat",
-        sources(cite("guide", "§8.1.1, §8.1.2, §10.8"),
-                cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK"), cite("zoo-frequency")))
+        message,
+        fix,
+        0.0,
+        0.0,
+        "0: a measurement caveat",
+        sources(
+            cite("guide", "§8.1.1, §8.1.2, §10.8"),
+            cite("api-header", "RKNN_FLAG_COLLECT_PERF_MASK"),
+            cite("zoo-frequency"),
+        ),
+    )
 
 
 def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
@@ -86,7 +125,8 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
     shown = "; ".join(
         f"{label(slow)} {us(slow.time_us or 0)} against {us(fast.time_us or 0)} for "
         f"#{fast.id} ({(slow.time_us or 0) / (fast.time_us or 1):.1f}x)"
-        for slow, fast in pairs[:3])
+        for slow, fast in pairs[:3]
+    )
     more = f"; +{len(pairs) - 3} more pair(s)" if len(pairs) > 3 else ""
     yield _finding(
         f"one frame only, and {len(pairs)} layer(s) take at least twice the time of a sibling "
@@ -95,9 +135,13 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
         "slow layer from a noisy measurement",
         f"re-measure: {FIX_CLOCKS}, then capture several inferences (RKNN_LOG_LEVEL=4 prints one "
         "table per rknn_run; rknnprof merges them into per-layer medians)",
-        0.0, 0.0, "0: a measurement caveat", sources(cite("guide", "§8.1.1")),
+        0.0,
+        0.0,
+        "0: a measurement caveat",
+        sources(cite("guide", "§8.1.1")),
         layer_ids=tuple(i for slow, fast in pairs for i in (slow.id, fast.id)),
-        basis="same-shape, same-cycle siblings in this table differ 2x or more")
+        basis="same-shape, same-cycle siblings in this table differ 2x or more",
+    )
 
 
 def _paced_outliers(profile: Profile) -> Iterator[Finding]:
@@ -107,7 +151,8 @@ def _paced_outliers(profile: Profile) -> Iterator[Finding]:
     shown = "; ".join(
         f"{label(layer)} {us(layer.time_us or 0)} for "
         f"{max(layer.ddr_cycles or 0, layer.npu_cycles or 0):,} cycles ({ratio:.1f}x)"
-        for layer, ratio in slow[:3])
+        for layer, ratio in slow[:3]
+    )
     more = f"; +{len(slow) - 3} more" if len(slow) > 3 else ""
     yield _finding(
         f"one frame only, and {len(slow)} layer(s) take at least {SLOW_PACE:.0f}x this table's "
@@ -116,9 +161,13 @@ def _paced_outliers(profile: Profile) -> Iterator[Finding]:
         "before acting on it",
         f"re-measure: {FIX_CLOCKS}, then capture several inferences (RKNN_LOG_LEVEL=4 prints one "
         "table per rknn_run; rknnprof merges them into per-layer medians)",
-        0.0, 0.0, "0: a measurement caveat", sources(cite("guide", "§8.1.1")),
+        0.0,
+        0.0,
+        "0: a measurement caveat",
+        sources(cite("guide", "§8.1.1")),
         layer_ids=tuple(layer.id for layer, _ in slow),
-        basis="time per cycle against this table's median")
+        basis="time per cycle against this table's median",
+    )
 
 
 def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -129,12 +178,25 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     fix = FIX_CLOCKS
     source = sources(cite("guide", "§8.1.1"), cite("zoo-frequency"), cite("benchmark"))
     if not known or None in freqs.ddr_hz or None in freqs.npu_hz:
-        unknown = [name for name, values in (("NPU", freqs.npu_hz), ("DDR", freqs.ddr_hz),
-                                             ("CPU", freqs.cpu_khz)) if values and None in values]
+        unknown = [
+            name
+            for name, values in (
+                ("NPU", freqs.npu_hz),
+                ("DDR", freqs.ddr_hz),
+                ("CPU", freqs.cpu_khz),
+            )
+            if values and None in values
+        ]
         if unknown:
-            yield _finding(f"the {'/'.join(unknown)} frequency is Unknown in the log: the "
-                           "timings cannot be tied to a clock", fix, 0.0, total,
-                           "0: unknown clock", source)
+            yield _finding(
+                f"the {'/'.join(unknown)} frequency is Unknown in the log: the "
+                "timings cannot be tied to a clock",
+                fix,
+                0.0,
+                total,
+                "0: unknown clock",
+                source,
+            )
     platform = context.platform
     peak = platform.freq_mhz if platform is not None else None
     if platform is None or not known or not peak:
@@ -145,16 +207,25 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     npu = [la for la in profile.layers if la.target is Target.NPU]
     at, caveat = priced(profile, npu)
     npu_time = time_of(at)
-    saving = from_fraction(at, 1.0 - mhz / peak,
-                           f"NPU time scaled by the clock ({mhz:g} of {peak:g} MHz); assumed "
-                           "linear, which the guide says it is not", Confidence.LOW)
+    saving = from_fraction(
+        at,
+        1.0 - mhz / peak,
+        f"NPU time scaled by the clock ({mhz:g} of {peak:g} MHz); assumed "
+        "linear, which the guide says it is not",
+        Confidence.LOW,
+    )
     yield _finding(
         f"the NPU ran at {mhz:g} MHz, below {platform.name}'s {peak:g} MHz: its "
         f"{us(npu_time)} of NPU time would take about {us(npu_time - saving.total_us)} at full "
         "clock if time scaled with the clock (an assumption: the guide says it does not, "
-        f"quite){caveat}", fix, saving, total, "NPU time x (1 - measured / maximum NPU clock)",
+        f"quite){caveat}",
+        fix,
+        saving,
+        total,
+        "NPU time x (1 - measured / maximum NPU clock)",
         source,
-        layer_ids=tuple(la.id for la in npu))
+        layer_ids=tuple(la.id for la in npu),
+    )
 
 
 def _driver(profile: Profile) -> Iterator[Finding]:
@@ -168,14 +239,19 @@ def _driver(profile: Profile) -> Iterator[Finding]:
         "kernel, runtime and driver together)",
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
         "/sys/kernel/debug/rknpu/version) and keep librknnrt at the toolkit's version",
-        0.0, 0.0, "0: no time attached",
+        0.0,
+        0.0,
+        "0: no time attached",
         sources(cite("guide", "§8.1.1"), issue(TOOLKIT2, 294)),
-        untimed=Severity.WARNING)
+        untimed=Severity.WARNING,
+    )
 
 
-WATERFALL_FIX = (ZERO_COPY + "; do resize and colour conversion on the RGA (librga) instead of "
-                 "the CPU; when the driver's NPU load stays low, run frames from more threads "
-                 "(one rknn context each, rknn_dup_context)")
+WATERFALL_FIX = (
+    ZERO_COPY + "; do resize and colour conversion on the RGA (librga) instead of "
+    "the CPU; when the driver's NPU load stays low, run frames from more threads "
+    "(one rknn context each, rknn_dup_context)"
+)
 
 
 def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -188,11 +264,15 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         yield from _waterfall_finding(fall, context)
         return
     if profile.app_time_us:
-        whole, what = float(profile.app_time_us), (
-            f"the application's own inference time {ms(profile.app_time_us)}")
+        whole, what = (
+            float(profile.app_time_us),
+            (f"the application's own inference time {ms(profile.app_time_us)}"),
+        )
     elif bench is not None and bench.avg_time_ms is not None and profile.layers:
-        whole, what = bench.avg_time_ms * 1000.0, (
-            f"rknn_benchmark's Avg Time {ms(bench.avg_time_ms * 1000.0)}")
+        whole, what = (
+            bench.avg_time_ms * 1000.0,
+            (f"rknn_benchmark's Avg Time {ms(bench.avg_time_ms * 1000.0)}"),
+        )
     else:
         return
     if not table or whole < table * opt(context, "RKN050", "outside_ratio", 1.1):
@@ -202,10 +282,17 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         f"{what} is {us(gap)} above the per-layer table's {ms(table)}: {pct(gap / whole)} of "
         "each inference is spent outside the layers (input/output copies and layout "
         "conversion of the general API, cache flushes)",
-        ZERO_COPY, gap, whole, "up to the time outside the table", ZERO_COPY_SOURCE,
-        basis=(f"{what} minus the table's total, both in this log; zero-copy and one-way sync "
-               "remove the copies and flushes, which may not be all of it"),
-        confidence=Confidence.MEDIUM)
+        ZERO_COPY,
+        gap,
+        whole,
+        "up to the time outside the table",
+        ZERO_COPY_SOURCE,
+        basis=(
+            f"{what} minus the table's total, both in this log; zero-copy and one-way sync "
+            "remove the copies and flushes, which may not be all of it"
+        ),
+        confidence=Confidence.MEDIUM,
+    )
 
 
 def _waterfall_finding(fall: Waterfall, context: RuleContext) -> Iterator[Finding]:
@@ -214,17 +301,26 @@ def _waterfall_finding(fall: Waterfall, context: RuleContext) -> Iterator[Findin
     layers = fall.total_us - outside
     if not layers or fall.total_us < layers * opt(context, "RKN050", "outside_ratio", 1.1):
         return
-    parts = ", ".join(f"{step.label} {us(step.time_us)}" for step in fall.steps
-                      if not step.key.endswith("_layers") and step.time_us > 0)
+    parts = ", ".join(
+        f"{step.label} {us(step.time_us)}"
+        for step in fall.steps
+        if not step.key.endswith("_layers") and step.time_us > 0
+    )
     yield _finding(
         f"{us(outside)} of each {ms(fall.total_us)} inference ({pct(outside / fall.total_us)}) "
         f"is spent outside the table's layers: {parts}",
-        WATERFALL_FIX, outside, fall.total_us, "up to the time outside the layers",
+        WATERFALL_FIX,
+        outside,
+        fall.total_us,
+        "up to the time outside the layers",
         ZERO_COPY_SOURCE,
-        basis=(f"{fall.total_basis} ({ms(fall.total_us)}) minus the table's {ms(layers)}, both "
-               "in this log; zero-copy, one-way sync and RGA remove copies, flushes and CPU "
-               "pre-processing, which may not be all of it"),
-        confidence=Confidence.MEDIUM)
+        basis=(
+            f"{fall.total_basis} ({ms(fall.total_us)}) minus the table's {ms(layers)}, both "
+            "in this log; zero-copy, one-way sync and RGA remove copies, flushes and CPU "
+            "pre-processing, which may not be all of it"
+        ),
+        confidence=Confidence.MEDIUM,
+    )
 
 
 def _io_operators(profile: Profile, context: RuleContext, total: float) -> Iterator[Finding]:
@@ -240,11 +336,19 @@ def _io_operators(profile: Profile, context: RuleContext, total: float) -> Itera
             parts.append(f"{len(group)} {op} {us(time_of(group))} ({types})")
     yield _finding(
         f"input/output handling takes {us(spent)} ({pct(spent / total)} of the frame): "
-        + ", ".join(parts), ZERO_COPY,
-        from_removal(io, "upper bound: the Input/OutputOperator time; zero-copy removes the "
-                     "copies, not necessarily all of it", Confidence.LOW), total,
-        "upper bound: the Input/OutputOperator time", ZERO_COPY_SOURCE,
-        layer_ids=tuple(la.id for la in io))
+        + ", ".join(parts),
+        ZERO_COPY,
+        from_removal(
+            io,
+            "upper bound: the Input/OutputOperator time; zero-copy removes the "
+            "copies, not necessarily all of it",
+            Confidence.LOW,
+        ),
+        total,
+        "upper bound: the Input/OutputOperator time",
+        ZERO_COPY_SOURCE,
+        layer_ids=tuple(la.id for la in io),
+    )
 
 
 def check_environment(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -305,15 +409,27 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
 
 
 RULES = (
-    Rule("RKN050", NAME, Severity.WARNING,
-         "Profiling overhead, clocks, driver version, and time outside the layer table "
-         "(zero-copy I/O, one-way cache sync)", check_environment,
-         source=sources(cite("guide", "§5.2, §5.10, §8.1.1, §8.1.2, §10.8"),
-                 cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
-                 issue("airockchip/rknn_model_zoo", 167), cite("zoo-frequency"),
-                 issue(TOOLKIT2, 294)),
-         basis=("measurement caveats: 0; a lowered clock: NPU time x (1 - clock / maximum); "
-                "time outside the table: the application's time minus the table total"),
-         confidence=("low for the clock (time is not linear in it); medium for time outside "
-                     "the table; caveats claim 0")),
+    Rule(
+        "RKN050",
+        NAME,
+        Severity.WARNING,
+        "Profiling overhead, clocks, driver version, and time outside the layer table "
+        "(zero-copy I/O, one-way cache sync)",
+        check_environment,
+        source=sources(
+            cite("guide", "§5.2, §5.10, §8.1.1, §8.1.2, §10.8"),
+            cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
+            issue("airockchip/rknn_model_zoo", 167),
+            cite("zoo-frequency"),
+            issue(TOOLKIT2, 294),
+        ),
+        basis=(
+            "measurement caveats: 0; a lowered clock: NPU time x (1 - clock / maximum); "
+            "time outside the table: the application's time minus the table total"
+        ),
+        confidence=(
+            "low for the clock (time is not linear in it); medium for time outside "
+            "the table; caveats claim 0"
+        ),
+    ),
 )

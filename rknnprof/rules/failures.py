@@ -9,9 +9,12 @@ from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import TOOLKIT2, issue, sources
 
-SOURCE = sources(issue(TOOLKIT2, 482, "unsupport cpu op on RV1106"),
-                 issue(TOOLKIT2, 7, "core mask"), issue(TOOLKIT2, 437, "eval_perf on RV1106"),
-                 issue("rockchip-linux/rknn-toolkit2", 44, "failed to malloc npu memory"))
+SOURCE = sources(
+    issue(TOOLKIT2, 482, "unsupport cpu op on RV1106"),
+    issue(TOOLKIT2, 7, "core mask"),
+    issue(TOOLKIT2, 437, "eval_perf on RV1106"),
+    issue("rockchip-linux/rknn-toolkit2", 44, "failed to malloc npu memory"),
+)
 """The rule's own sources; each finding cites its catalogue entry's page."""
 _WARNINGS = frozenset({"driver-too-old", "npu-frequency-unreadable", "invalid-core-mask"})
 """Entries that leave a run behind them (the runtime went on): warnings, not errors."""
@@ -43,19 +46,29 @@ def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Fin
     for failure in profile.failures:
         severity = Severity.WARNING if failure.id in _WARNINGS else Severity.ERROR
         yield Finding(
-            code="RKN080", name="known-failure", severity=severity,
-            message=(f"line {failure.line}: {failure.diagnosis} (`{failure.text}`): "
-                     f"{failure.cause}"),
-            fix=failure.fix, est_saving_us=0.0,
+            code="RKN080",
+            name="known-failure",
+            severity=severity,
+            message=(
+                f"line {failure.line}: {failure.diagnosis} (`{failure.text}`): {failure.cause}"
+            ),
+            fix=failure.fix,
+            est_saving_us=0.0,
             estimate="no saving: the log reports a failure, not a cost",
-            basis="a failure the log reports: no saving", source=failure.source,
+            basis="a failure the log reports: no saving",
+            source=failure.source,
         )
 
 
 RULES = (
-    Rule("RKN080", "known-failure", Severity.ERROR,
-         "Error and warning lines of the failures catalogue, with cause and fix",
-         check_known_failures, source=SOURCE,
-         basis="none: the log reports a failure, not a cost (0 us)",
-         confidence="low (0 us claimed)"),
+    Rule(
+        "RKN080",
+        "known-failure",
+        Severity.ERROR,
+        "Error and warning lines of the failures catalogue, with cause and fix",
+        check_known_failures,
+        source=SOURCE,
+        basis="none: the log reports a failure, not a cost (0 us)",
+        confidence="low (0 us claimed)",
+    ),
 )

@@ -20,10 +20,13 @@ from rknnprof.rules.decoding import covered_layers as decode_layers
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
-SOURCE = sources(cite("guide", "§8.2.3, §8.4.1"),
-                 cite("ops", "chapters 3-4 (limits, per-platform op lists)"),
-                 issue(TOOLKIT2, 490, "Transpose"), issue(TOOLKIT2, 514, "Resize"),
-                 cite("yolov8n-pair", "NPU Resize/Concat rates"))
+SOURCE = sources(
+    cite("guide", "§8.2.3, §8.4.1"),
+    cite("ops", "chapters 3-4 (limits, per-platform op lists)"),
+    issue(TOOLKIT2, 490, "Transpose"),
+    issue(TOOLKIT2, 514, "Resize"),
+    cite("yolov8n-pair", "NPU Resize/Concat rates"),
+)
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
 
@@ -61,12 +64,14 @@ def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None
         return same, f"NPU {op} layers in this log moved {same:.2f} GB/s", Confidence.HIGH
     if op in PEER_RATE_GBS:
         rate = PEER_RATE_GBS[op]
-        return rate, f"NPU {op} achieved {rate:.2f} GB/s in a public RK3588 yolov8n profile", \
-            Confidence.MEDIUM
+        return (
+            rate,
+            f"NPU {op} achieved {rate:.2f} GB/s in a public RK3588 yolov8n profile",
+            Confidence.MEDIUM,
+        )
     other = achieved_rate_gbs(npu)
     if other:
-        return other, (f"this log's NPU non-conv layers moved {other:.2f} GB/s"), \
-            Confidence.MEDIUM
+        return other, (f"this log's NPU non-conv layers moved {other:.2f} GB/s"), Confidence.MEDIUM
     return None
 
 
@@ -105,12 +110,17 @@ def _transpose_reason(layer: Layer, platform: Platform | None) -> str | None:
     if hw <= limit:
         return None
     others = sorted(
-        {p.family for p in all_platforms().values()
-         if p.family and (p.limit("transpose_max_hw") or 0) >= hw}
+        {
+            p.family
+            for p in all_platforms().values()
+            if p.family and (p.limit("transpose_max_hw") or 0) >= hw
+        }
     )
     also = f" ({', '.join(others)} allow it)" if others else ""
-    return (f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose "
-            f"limit {limit}{also}")
+    return (
+        f"h*w = {shape[-2]}*{shape[-1]} = {hw} exceeds {platform.name}'s NPU Transpose "
+        f"limit {limit}{also}"
+    )
 
 
 def _resize_reason(layer: Layer, platform: Platform | None) -> str:
@@ -122,15 +132,19 @@ def _resize_reason(layer: Layer, platform: Platform | None) -> str:
         fh, fw = dst[2] / src[2], dst[3] / src[3]
         broadcast = src[2] == 1 and src[3] == 1
         if not broadcast and not all(f.is_integer() and lo <= f <= hi for f in (fh, fw)):
-            return (f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} "
-                    "(NPU Resize limit)")
-    return ("NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
-            "align_corners; linear+align_corners in FP16 fell back on RK3588 "
-            "(rknn-toolkit2 issue 514)")
+            return (
+                f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} (NPU Resize limit)"
+            )
+    return (
+        "NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
+        "align_corners; linear+align_corners in FP16 fell back on RK3588 "
+        "(rknn-toolkit2 issue 514)"
+    )
 
 
-def _reasons(op: str, layers: list[Layer], profile: Profile,
-             platform: Platform | None) -> list[str]:
+def _reasons(
+    op: str, layers: list[Layer], profile: Profile, platform: Platform | None
+) -> list[str]:
     reasons: list[str] = []
     names = {la.full_name for la in layers if la.full_name}
     for name, reason in profile.fallback_warnings:
@@ -149,27 +163,34 @@ def _reasons(op: str, layers: list[Layer], profile: Profile,
     elif op in SOFTMAX_OPS and not reasons:
         reasons.append("NPU Softmax needs axis 1 or 3 and is bound by the Transpose limits")
     elif op in POOL_OPS:
-        reasons.append("NPU pooling needs kernel <= 7, stride <= 8, pad <= 7, no ceil_mode, "
-                       "count_include_pad=1")
+        reasons.append(
+            "NPU pooling needs kernel <= 7, stride <= 8, pad <= 7, no ceil_mode, "
+            "count_include_pad=1"
+        )
     elif "DataConvert" in op:
         reasons.append("int8<->fp16 conversions around fp16-only ops (exNorm / exLayerNorm)")
     if not reasons:
-        reasons.append("reason not in the log: a size limit, an unsupported attribute or op "
-                       "(User Guide §8.2.3; check the OpList)")
+        reasons.append(
+            "reason not in the log: a size limit, an unsupported attribute or op "
+            "(User Guide §8.2.3; check the OpList)"
+        )
     return reasons
 
 
-SOFTMAX_FIX = ("move the softmax/DFL decoding out of the model and run it on the CPU after the "
-               "score threshold")
+SOFTMAX_FIX = (
+    "move the softmax/DFL decoding out of the model and run it on the CPU after the score threshold"
+)
 FIXES = {
     "Transpose": "reshape around the Transpose so the permuted h*w stays within the platform limit "
-                 "(e.g. fold a spatial dim into the channel axis)",
+    "(e.g. fold a spatial dim into the channel axis)",
     "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
     "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
     **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
 }
-GENERIC_FIX = ("rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
-               "e.g. a channel shuffle as a 0/1-weight Conv)")
+GENERIC_FIX = (
+    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
+    "e.g. a channel shuffle as a 0/1-weight Conv)"
+)
 
 
 def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -191,15 +212,21 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         converts = [c for c in convert_cost.get(op, []) if c not in layers]
         convert_time = time_of(converts)
         at, caveat = priced(profile, layers + converts)
-        saving = _cpu_saving(op, at[:len(layers)], at[len(layers):], profile)
+        saving = _cpu_saving(op, at[: len(layers)], at[len(layers) :], profile)
         npu_time = time_of(at) - saving.total_us
         share = cpu_time / total if total else 0.0
         trips = switches.get(op, 0)
         reasons = _reasons(op, layers, profile, context.platform)
-        npu_text = (f", NPU estimate {us(max(0.0, npu_time))}"
-                    if saving.confidence is not Confidence.LOW and cpu_time else "")
-        timing = (f"{us(cpu_time)} on the CPU ({pct(share)} of the frame){npu_text}"
-                  if cpu_time else "time not in the log")
+        npu_text = (
+            f", NPU estimate {us(max(0.0, npu_time))}"
+            if saving.confidence is not Confidence.LOW and cpu_time
+            else ""
+        )
+        timing = (
+            f"{us(cpu_time)} on the CPU ({pct(share)} of the frame){npu_text}"
+            if cpu_time
+            else "time not in the log"
+        )
         message = (
             f"{len(layers)} {op} layer(s) run on the CPU: {labels(layers)}; {timing}; "
             f"{trips} NPU<->CPU switch(es)"
@@ -207,41 +234,51 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             + f". Why: {'; '.join(reasons)}{caveat}"
         )
         yield Finding(
-            code="RKN001", name="cpu-fallback",
+            code="RKN001",
+            name="cpu-fallback",
             severity=grade(saving.total_us, total) if cpu_time else Severity.WARNING,
-            message=message, fix=FIXES.get(op, GENERIC_FIX),
+            message=message,
+            fix=FIXES.get(op, GENERIC_FIX),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
             estimate="CPU time minus the same bytes at an NPU rate achieved in the log (or a "
-                     "public peer log), plus the conversion layers beside the CPU island",
-            source=SOURCE, **saving.fields(),
+            "public peer log), plus the conversion layers beside the CPU island",
+            source=SOURCE,
+            **saving.fields(),
         )
 
 
-def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer],
-                profile: Profile) -> Saving:
+def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer], profile: Profile) -> Saving:
     """Moving the op to the NPU: each CPU layer saves its time minus its bytes at an achieved NPU
     rate (:func:`_npu_rate`); without a rate, its whole time (an upper bound, low confidence).
     The conversion layers that exist only for the CPU island go with it."""
     gone = from_removal(converts, f"{len(converts)} conversion layer(s) removed")
     rate = _npu_rate(op, profile)
     if rate is None:
-        moved = from_removal(layers, f"no NPU rate for {op} in the log: the whole CPU time, "
-                             "an upper bound", Confidence.LOW)
+        moved = from_removal(
+            layers,
+            f"no NPU rate for {op} in the log: the whole CPU time, an upper bound",
+            Confidence.LOW,
+        )
     else:
         gbs, basis, confidence = rate
         changes = [(la, _bytes(la) or 0.0) for la in layers]
-        moved = from_rate(changes, gbs, f"CPU time minus the bytes at {gbs:.2f} GB/s ({basis})",
-                          confidence)
+        moved = from_rate(
+            changes, gbs, f"CPU time minus the bytes at {gbs:.2f} GB/s ({basis})", confidence
+        )
     return merged([moved, gone] if converts else [moved], confidence=moved.confidence)
 
 
-def _findings_from_ranking(profile: Profile, context: RuleContext,
-                           skip: frozenset[str] = frozenset()) -> Iterator[Finding]:
+def _findings_from_ranking(
+    profile: Profile, context: RuleContext, skip: frozenset[str] = frozenset()
+) -> Iterator[Finding]:
     """One finding per op type with CPUTime in the ranking table, except the ``skip`` ones
     (op types the printed rows already show on the CPU)."""
     total = total_us(profile)
-    rows = ("no per-layer rows, so no layer ids" if not profile.layers else
-            "its rows are elided from the per-layer table, so no layer ids")
+    rows = (
+        "no per-layer rows, so no layer ids"
+        if not profile.layers
+        else "its rows are elided from the per-layer table, so no layer ids"
+    )
     for stat in profile.ranking:
         if stat.cpu_time_us <= 0 or stat.op_type in ("InputOperator", "OutputOperator", "Total"):
             continue
@@ -252,18 +289,23 @@ def _findings_from_ranking(profile: Profile, context: RuleContext,
             share = stat.share  # the log's TimeRatio: right even when the paste is cut short
         reasons = _reasons(stat.op_type, [], profile, context.platform)
         yield Finding(
-            code="RKN001", name="cpu-fallback",
+            code="RKN001",
+            name="cpu-fallback",
             severity=grade(share, 1.0),
-            message=(f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
-                     f"the frame) over {stat.calls} call(s) in the ranking table ({rows}). "
-                     f"Why: {'; '.join(reasons)}"),
+            message=(
+                f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
+                f"the frame) over {stat.calls} call(s) in the ranking table ({rows}). "
+                f"Why: {'; '.join(reasons)}"
+            ),
             fix=FIXES.get(stat.op_type, GENERIC_FIX),
             est_saving_us=stat.cpu_time_us,
-            basis=(f"the ranking's {stat.op_type} CPUTime {us(stat.cpu_time_us)}: an upper bound "
-                   "(no sizes in the ranking for an NPU estimate)"),
+            basis=(
+                f"the ranking's {stat.op_type} CPUTime {us(stat.cpu_time_us)}: an upper bound "
+                "(no sizes in the ranking for an NPU estimate)"
+            ),
             confidence=Confidence.LOW,
             estimate="upper bound: the op type's CPU time (the ranking table has no sizes for an "
-                     "NPU estimate)",
+            "NPU estimate)",
             source=SOURCE,
         )
 
@@ -275,9 +317,12 @@ def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Findin
             continue
         seen.add(op)
         yield Finding(
-            code="RKN001", name="cpu-fallback", severity=Severity.WARNING,
+            code="RKN001",
+            name="cpu-fallback",
+            severity=Severity.WARNING,
             message=f"the log warns that {name} falls back to the CPU: {reason}",
-            fix=FIXES.get(op, GENERIC_FIX), est_saving_us=0.0,
+            fix=FIXES.get(op, GENERIC_FIX),
+            est_saving_us=0.0,
             estimate="no time in the log for this op; saving unknown",
             source=SOURCE,
         )
@@ -337,13 +382,21 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
 
 
 RULES = (
-    Rule("RKN001", "cpu-fallback", Severity.ERROR,
-         "Layers running on the CPU instead of the NPU, with the reason where it is known",
-         check_cpu_fallback,
-         source=SOURCE,
-         basis=('CPU time minus the same bytes at a rate an NPU achieved: the same op type on the '
-                "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
-                "log's NPU data-movement ops; never the DDR peak"),
-         confidence=('high with an NPU row of the same op in the log; medium with a peer-log or '
-                     'other-op rate; low without any rate (the whole CPU time, an upper bound)')),
+    Rule(
+        "RKN001",
+        "cpu-fallback",
+        Severity.ERROR,
+        "Layers running on the CPU instead of the NPU, with the reason where it is known",
+        check_cpu_fallback,
+        source=SOURCE,
+        basis=(
+            "CPU time minus the same bytes at a rate an NPU achieved: the same op type on the "
+            "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
+            "log's NPU data-movement ops; never the DDR peak"
+        ),
+        confidence=(
+            "high with an NPU row of the same op in the log; medium with a peer-log or "
+            "other-op rate; low without any rate (the whole CPU time, an upper bound)"
+        ),
+    ),
 )

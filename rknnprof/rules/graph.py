@@ -33,9 +33,26 @@ from rknnprof.rules.sources import cite, sources
 
 WINDOW = 3
 """How many following layers are searched for a consumer."""
-ACTIVATIONS = {"Relu", "Clip", "Relu6", "PRelu", "LeakyRelu", "Sigmoid", "Tanh", "Elu",
-               "HardSwish", "Hardswish", "HardSigmoid", "Softplus", "exSwish", "Swish",
-               "exMish", "Mish", "exGelu", "Gelu"}
+ACTIVATIONS = {
+    "Relu",
+    "Clip",
+    "Relu6",
+    "PRelu",
+    "LeakyRelu",
+    "Sigmoid",
+    "Tanh",
+    "Elu",
+    "HardSwish",
+    "Hardswish",
+    "HardSigmoid",
+    "Softplus",
+    "exSwish",
+    "Swish",
+    "exMish",
+    "Mish",
+    "exGelu",
+    "Gelu",
+}
 RESHAPES = {"Reshape", "Transpose", "Slice", "Squeeze", "Unsqueeze", "Flatten"}
 NORM_CHAIN = ["ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"]
 
@@ -73,26 +90,33 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
         if src and dst and len(src) == 4 and len(dst) == 4:
             if any(d - s > 30 or d < s for s, d in zip(src[2:], dst[2:])):
                 continue
-        conv = next((la for la in following(layers, index, WINDOW)
-                     if is_conv(la) and feeds(pad, la)), None)
+        conv = next(
+            (la for la in following(layers, index, WINDOW) if is_conv(la) and feeds(pad, la)), None
+        )
         if conv is not None:
             pairs.append((pad, conv))
     if not pairs:
         return
     pads = [pad for pad, _ in pairs]
     at, caveat = priced(profile, pads)
-    saving = from_removal(at, f"the {len(pads)} Pad layers' measured time; the Convs are "
-                          "assumed to pad at no cost (they do for zero padding)",
-                          Confidence.MEDIUM)
+    saving = from_removal(
+        at,
+        f"the {len(pads)} Pad layers' measured time; the Convs are "
+        "assumed to pad at no cost (they do for zero padding)",
+        Confidence.MEDIUM,
+    )
     shown = ", ".join(f"{label(p)} -> #{c.id}" for p, c in pairs[:3])
     more = f" +{len(pairs) - 3} more" if len(pairs) > 3 else ""
     on = "/".join(sorted({str(p.target) for p in pads}))
     yield Finding(
-        code="RKN021", name="pad-before-conv",
+        code="RKN021",
+        name="pad-before-conv",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
-        message=(f"{len(pads)} Pad layer(s) on the {on} feed a Conv (matched by shape) and take "
-                 f"{us(time_of(pads))}: {shown}{more}; if they pad with zeros (the log does not "
-                 f"say), the Conv's own pads do the same for free{caveat}"),
+        message=(
+            f"{len(pads)} Pad layer(s) on the {on} feed a Conv (matched by shape) and take "
+            f"{us(time_of(pads))}: {shown}{more}; if they pad with zeros (the log does not "
+            f"say), the Conv's own pads do the same for free{caveat}"
+        ),
         fix="set each Conv's pads attribute (Conv2d(padding=...)) and drop the Pad",
         layer_ids=tuple(i for pair in pairs for i in (pair[0].id, pair[1].id)),
         estimate="the Pad layers' time",
@@ -143,19 +167,28 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     # one op of each chain remains: the others go (the largest at the supported times is kept)
     at, caveat = priced(profile, [la for c in chains for la in c])
     by_id = {la.id: la for la in at}
-    gone = [la for c in chains
-            for la in sorted((by_id[x.id] for x in c), key=lambda la: -(la.time_us or 0.0))[1:]]
-    saving = from_removal(gone, f"the measured time of all but the largest op of each of the "
-                          f"{len(chains)} chain(s)")
+    gone = [
+        la
+        for c in chains
+        for la in sorted((by_id[x.id] for x in c), key=lambda la: -(la.time_us or 0.0))[1:]
+    ]
+    saving = from_removal(
+        gone, f"the measured time of all but the largest op of each of the {len(chains)} chain(s)"
+    )
     shown = "; ".join(" -> ".join(label(la) for la in c) for c in chains[:2])
     more = f"; +{len(chains) - 2} more chain(s)" if len(chains) > 2 else ""
     yield Finding(
-        code="RKN022", name="mergeable-reshapes",
+        code="RKN022",
+        name="mergeable-reshapes",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
-        message=(f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
-                 f"{us(time_of(la for c in chains for la in c))}: {shown}{more}{caveat}"),
-        fix=("rewrite each chain as one Reshape or Transpose in the source model "
-             "(User Guide §8.4.4 'combining similar terms')"),
+        message=(
+            f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
+            f"{us(time_of(la for c in chains for la in c))}: {shown}{more}{caveat}"
+        ),
+        fix=(
+            "rewrite each chain as one Reshape or Transpose in the source model "
+            "(User Guide §8.4.4 'combining similar terms')"
+        ),
         layer_ids=tuple(la.id for c in chains for la in c),
         estimate="each chain's time minus its largest member",
         source=cite("guide", "§8.4.4"),
@@ -169,12 +202,29 @@ list). Any other standalone activation after a ConvAdd stays a layer of its own.
 BETWEEN = {"Transpose", "Reshape"}
 """Layout ops that stop a Conv+activation fusion when they sit between the two (guide Figure
 8-7: reorder Transpose and Clip so Conv and Clip fuse)."""
-CONV_ACT_FUSES = {"Relu", "Clip", "Relu6", "PRelu", "LeakyRelu", "Sigmoid", "Tanh", "Elu",
-                  "HardSwish", "Hardswish", "HardSigmoid", "Softplus", "exSwish", "Swish",
-                  "exMish", "Mish"}
+CONV_ACT_FUSES = {
+    "Relu",
+    "Clip",
+    "Relu6",
+    "PRelu",
+    "LeakyRelu",
+    "Sigmoid",
+    "Tanh",
+    "Elu",
+    "HardSwish",
+    "Hardswish",
+    "HardSigmoid",
+    "Softplus",
+    "exSwish",
+    "Swish",
+    "exMish",
+    "Mish",
+}
 """Activations the operator list fuses into a Convolution (``ConvolutionRelu`` …)."""
-UNFUSED_SOURCE = sources(cite("guide", "§8.4.2 fusion rules, Figure 8-7"),
-                         cite("ops", "§3 fused Convolution ops (ConvolutionAddRelu)"))
+UNFUSED_SOURCE = sources(
+    cite("guide", "§8.4.2 fusion rules, Figure 8-7"),
+    cite("ops", "§3 fused Convolution ops (ConvolutionAddRelu)"),
+)
 
 
 GATES = {"Sigmoid", "HardSigmoid", "Tanh"}
@@ -185,24 +235,36 @@ def _gate(layers: tuple[Layer, ...], index: int) -> bool:
     act = layers[index]
     return act.op_type in GATES and any(
         la.op_type in ("Mul", "OutputOperator") and feeds(act, la)
-        for la in following(layers, index, WINDOW))
+        for la in following(layers, index, WINDOW)
+    )
 
 
 def _act_after_conv_add(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer]]:
     """(ConvAdd, activation) pairs: a standalone non-ReLU activation taking the ConvAdd's output
     as the next layer (a Sigmoid/Tanh gating a Mul or squashing an output is left alone)."""
-    return [(conv, layers[i + 1]) for i, conv in enumerate(layers[:-1])
-            if conv.op_type == "ConvAdd" and layers[i + 1].op_type in ACTIVATIONS
-            and layers[i + 1].op_type not in AFTER_ADD_FUSES and feeds(conv, layers[i + 1])
-            and not _gate(layers, i + 1)]
+    return [
+        (conv, layers[i + 1])
+        for i, conv in enumerate(layers[:-1])
+        if conv.op_type == "ConvAdd"
+        and layers[i + 1].op_type in ACTIVATIONS
+        and layers[i + 1].op_type not in AFTER_ADD_FUSES
+        and feeds(conv, layers[i + 1])
+        and not _gate(layers, i + 1)
+    ]
 
 
 def _act_behind_layout(layers: tuple[Layer, ...]) -> list[tuple[Layer, Layer, Layer]]:
     """(plain Conv, Transpose/Reshape, activation) chains, each feeding the next: the layout op
     keeps the activation from fusing into the conv."""
-    return [(conv, mid, act) for conv, mid, act in zip(layers, layers[1:], layers[2:])
-            if conv.op_type == "Conv" and mid.op_type in BETWEEN
-            and act.op_type in CONV_ACT_FUSES and feeds(conv, mid) and feeds(mid, act)]
+    return [
+        (conv, mid, act)
+        for conv, mid, act in zip(layers, layers[1:], layers[2:])
+        if conv.op_type == "Conv"
+        and mid.op_type in BETWEEN
+        and act.op_type in CONV_ACT_FUSES
+        and feeds(conv, mid)
+        and feeds(mid, act)
+    ]
 
 
 def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -247,22 +309,32 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         spent = time_of(acts)
         kinds = "/".join(sorted({act.op_type for act in acts}))
         slowest = sorted(after_add, key=lambda pair: -(pair[1].time_us or 0))[:3]
-        pairs = ", ".join(f"{label(act)} {us(act.time_us or 0)} after #{conv.id} ConvAdd"
-                          for conv, act in slowest)
+        pairs = ", ".join(
+            f"{label(act)} {us(act.time_us or 0)} after #{conv.id} ConvAdd" for conv, act in slowest
+        )
         more = f", +{len(acts) - 3} more" if len(acts) > 3 else ""
         at, caveat = priced(profile, acts)
-        saving = from_removal(at, f"the {len(acts)} standalone {kinds} layer(s)' measured time; "
-                              "the fusion rules add nothing to the conv", Confidence.MEDIUM)
+        saving = from_removal(
+            at,
+            f"the {len(acts)} standalone {kinds} layer(s)' measured time; "
+            "the fusion rules add nothing to the conv",
+            Confidence.MEDIUM,
+        )
         yield Finding(
-            code="RKN023", name="unfused-conv",
+            code="RKN023",
+            name="unfused-conv",
             severity=grade(saving.total_us, total, Severity.WARNING),
-            message=(f"{len(acts)} {kinds} layer(s) run on their own after a ConvAdd for "
-                     f"{us(spent)} ({pct(spent / total) if total else '?'} of the frame): "
-                     f"{pairs}{more} (matched by shape). The NPU fuses Conv+Add+ReLU "
-                     f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}{caveat}"),
-            fix=(f"after the residual Add use ReLU (fuses as ConvAddRelu), or apply the {kinds} "
-                 "to the conv branch before the Add (Conv+activation+Add fuses); both change "
-                 "the model: fine-tune"),
+            message=(
+                f"{len(acts)} {kinds} layer(s) run on their own after a ConvAdd for "
+                f"{us(spent)} ({pct(spent / total) if total else '?'} of the frame): "
+                f"{pairs}{more} (matched by shape). The NPU fuses Conv+Add+ReLU "
+                f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}{caveat}"
+            ),
+            fix=(
+                f"after the residual Add use ReLU (fuses as ConvAddRelu), or apply the {kinds} "
+                "to the conv branch before the Add (Conv+activation+Add fuses); both change "
+                "the model: fine-tune"
+            ),
             layer_ids=tuple(i for conv, act in after_add for i in (conv.id, act.id)),
             estimate="the standalone activations' time",
             source=UNFUSED_SOURCE,
@@ -272,18 +344,30 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
     if behind:
         acts = [act for _, _, act in behind]
         at, caveat = priced(profile, acts)
-        saving = from_removal(at, f"the {len(acts)} activation layer(s)' measured time; the "
-                              "fusion rules add nothing to the conv", Confidence.MEDIUM)
-        chains = ", ".join(f"#{conv.id} Conv -> {label(mid)} -> {label(act)} "
-                           f"{us(act.time_us or 0)}" for conv, mid, act in behind[:3])
+        saving = from_removal(
+            at,
+            f"the {len(acts)} activation layer(s)' measured time; the "
+            "fusion rules add nothing to the conv",
+            Confidence.MEDIUM,
+        )
+        chains = ", ".join(
+            f"#{conv.id} Conv -> {label(mid)} -> {label(act)} {us(act.time_us or 0)}"
+            for conv, mid, act in behind[:3]
+        )
         yield Finding(
-            code="RKN023", name="unfused-conv",
+            code="RKN023",
+            name="unfused-conv",
             severity=grade(saving.total_us, total, Severity.WARNING),
-            message=(f"{len(acts)} activation(s) cannot fuse into their conv because a "
-                     f"Transpose/Reshape sits between them (matched by shape): {chains}"
-                     + (f", +{len(acts) - 3} more" if len(acts) > 3 else "") + caveat),
-            fix=("move the activation before the Transpose/Reshape in the exported model "
-                 "(guide Figure 8-7) so Conv and activation fuse"),
+            message=(
+                f"{len(acts)} activation(s) cannot fuse into their conv because a "
+                f"Transpose/Reshape sits between them (matched by shape): {chains}"
+                + (f", +{len(acts) - 3} more" if len(acts) > 3 else "")
+                + caveat
+            ),
+            fix=(
+                "move the activation before the Transpose/Reshape in the exported model "
+                "(guide Figure 8-7) so Conv and activation fuse"
+            ),
             layer_ids=tuple(i for chain in behind for i in (chain[0].id, chain[2].id)),
             estimate="the activation layers' time",
             source=UNFUSED_SOURCE,
@@ -344,22 +428,36 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
         GLU: the Sigmoid and Mul times (exGlu assumed to cost about the Split). LayerNorm: the
         chain's time minus its largest member (one fused pass assumed to remain).
     """
-    for kind, matches in (("GLU (exGlu)", _glu(profile.layers)),
-                          ("LayerNorm (exNorm)", _norms(profile.layers))):
+    for kind, matches in (
+        ("GLU (exGlu)", _glu(profile.layers)),
+        ("LayerNorm (exNorm)", _norms(profile.layers)),
+    ):
         for chain, replaced in matches:
             at, caveat = priced(profile, chain)
             by_id = {la.id: la for la in at}
-            gone = [by_id[la.id] for la in replaced] if replaced else sorted(
-                at, key=lambda la: -(la.time_us or 0.0))[1:]
-            saving = from_removal(gone, f"the measured time of the {len(gone)} op(s) the "
-                                  "fused op replaces; its own cost is assumed", Confidence.LOW)
+            gone = (
+                [by_id[la.id] for la in replaced]
+                if replaced
+                else sorted(at, key=lambda la: -(la.time_us or 0.0))[1:]
+            )
+            saving = from_removal(
+                gone,
+                f"the measured time of the {len(gone)} op(s) the "
+                "fused op replaces; its own cost is assumed",
+                Confidence.LOW,
+            )
             yield Finding(
-                code="RKN024", name="unfused-subgraph",
+                code="RKN024",
+                name="unfused-subgraph",
                 severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
-                message=(f"{label(chain[0])} -> ... -> {label(chain[-1])} ({len(chain)} layers, "
-                         f"{us(time_of(chain))}) is a {kind} pattern left unfused{caveat}"),
-                fix=(f"export it as one {'F.glu' if 'GLU' in kind else 'torch.nn.LayerNorm'} call "
-                     "(same axes, no Cast/Reshape in between) so the toolkit fuses it"),
+                message=(
+                    f"{label(chain[0])} -> ... -> {label(chain[-1])} ({len(chain)} layers, "
+                    f"{us(time_of(chain))}) is a {kind} pattern left unfused{caveat}"
+                ),
+                fix=(
+                    f"export it as one {'F.glu' if 'GLU' in kind else 'torch.nn.LayerNorm'} call "
+                    "(same axes, no Cast/Reshape in between) so the toolkit fuses it"
+                ),
                 layer_ids=tuple(la.id for la in chain),
                 estimate="GLU: Sigmoid+Mul time; LayerNorm: chain time minus its largest member",
                 source=cite("guide", "§8.5.3"),
@@ -368,26 +466,51 @@ def check_unfused_subgraphs(profile: Profile, context: RuleContext) -> Iterator[
 
 
 RULES = (
-    Rule("RKN021", "pad-before-conv", Severity.WARNING,
-         "Explicit Pad feeding a Conv that could pad itself", check_pad_before_conv,
-         source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)")),
-         basis=("the Pads' measured time (zero padding is free in the Conv)"),
-         confidence='medium (the log does not print the Pad mode)'),
-    Rule("RKN022", "mergeable-reshapes", Severity.WARNING,
-         "Consecutive Reshape/Transpose/Slice ops that can be merged", check_mergeable_reshapes,
-         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
-         basis=('the measured time of every op of each chain but its largest'),
-         confidence='high'),
-    Rule("RKN023", "unfused-conv", Severity.WARNING,
-         "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
-         "or behind a Transpose/Reshape", check_unfused_conv, source=UNFUSED_SOURCE,
-         basis=("the standalone activations' measured time (each is removed; the fused conv's time"
-                ' is assumed unchanged), a single-frame outlier at the time the log supports'),
-         confidence=('medium (a documented fusion, not a measured one)')),
-    Rule("RKN024", "unfused-subgraph", Severity.WARNING,
-         "GLU / LayerNorm subgraphs left unfused", check_unfused_subgraphs,
-         source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu")),
-         basis=('the measured time of the chain ops the fused op replaces (GLU: Sigmoid + Mul; '
-                'LayerNorm: all but the largest)'),
-         confidence="low (the fused op's own cost is assumed, not measured)"),
+    Rule(
+        "RKN021",
+        "pad-before-conv",
+        Severity.WARNING,
+        "Explicit Pad feeding a Conv that could pad itself",
+        check_pad_before_conv,
+        source=sources(cite("guide", "§8.5.2 Table 8-5"), cite("ops", "Convolution (pad 0..15)")),
+        basis=("the Pads' measured time (zero padding is free in the Conv)"),
+        confidence="medium (the log does not print the Pad mode)",
+    ),
+    Rule(
+        "RKN022",
+        "mergeable-reshapes",
+        Severity.WARNING,
+        "Consecutive Reshape/Transpose/Slice ops that can be merged",
+        check_mergeable_reshapes,
+        source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
+        basis=("the measured time of every op of each chain but its largest"),
+        confidence="high",
+    ),
+    Rule(
+        "RKN023",
+        "unfused-conv",
+        Severity.WARNING,
+        "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
+        "or behind a Transpose/Reshape",
+        check_unfused_conv,
+        source=UNFUSED_SOURCE,
+        basis=(
+            "the standalone activations' measured time (each is removed; the fused conv's time"
+            " is assumed unchanged), a single-frame outlier at the time the log supports"
+        ),
+        confidence=("medium (a documented fusion, not a measured one)"),
+    ),
+    Rule(
+        "RKN024",
+        "unfused-subgraph",
+        Severity.WARNING,
+        "GLU / LayerNorm subgraphs left unfused",
+        check_unfused_subgraphs,
+        source=sources(cite("guide", "§8.5.3"), cite("ops", "exNorm, exGlu")),
+        basis=(
+            "the measured time of the chain ops the fused op replaces (GLU: Sigmoid + Mul; "
+            "LayerNorm: all but the largest)"
+        ),
+        confidence="low (the fused op's own cost is assumed, not measured)",
+    ),
 )

@@ -10,8 +10,10 @@ from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import issue, sources
 
 CODE = "RKN090"
-SOURCE = sources(issue("airockchip/rknn-llm", 27, "decode speed and DDR frequency"),
-                 issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"))
+SOURCE = sources(
+    issue("airockchip/rknn-llm", 27, "decode speed and DDR frequency"),
+    issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"),
+)
 
 
 def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -48,33 +50,52 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
     peak = platform.ddr_bandwidth_gbs if platform is not None else None
     name = platform.name if platform is not None else ""
     rate = run.decode_tokens_per_s
-    message = (f"decode runs at {rate:.2f} tokens/s ({run.decode_steps} steps in "
-               f"{run.generate_ms:,.0f} ms)")
+    message = (
+        f"decode runs at {rate:.2f} tokens/s ({run.decode_steps} steps in "
+        f"{run.generate_ms:,.0f} ms)"
+    )
     if size_gb:
         gbs = size_gb * rate
         message += f"; each step reads the model's {size_gb:.2f} GB of weights: {gbs:.1f} GB/s"
         if peak:
-            message += (f", {gbs / peak:.0%} of {name}'s DDR peak {peak:g} GB/s "
-                        f"(bound {peak / size_gb:.1f} tokens/s)")
+            message += (
+                f", {gbs / peak:.0%} of {name}'s DDR peak {peak:g} GB/s "
+                f"(bound {peak / size_gb:.1f} tokens/s)"
+            )
         else:
             message += " (the platform's DDR bandwidth is unknown: give --platform)"
     else:
-        message += ("; decode is memory-bound (each step reads the weights once): give "
-                    "--model-size to compare it with the DDR bandwidth")
+        message += (
+            "; decode is memory-bound (each step reads the weights once): give "
+            "--model-size to compare it with the DDR bandwidth"
+        )
         if peak:
             message += f" ({name}: {peak:g} GB/s peak)"
     yield Finding(
-        code=CODE, name="llm-decode", severity=Severity.INFO, message=message,
-        fix=("close to the bound: a smaller model or lower-bit weights (W4A16); far from it: "
-             "lock the DDR/NPU frequencies, check the driver, keep other DDR users idle"),
-        est_saving_us=0.0, estimate="a verdict: no saving",
-        basis="the decode rate against DDR peak / model size: no saving", source=SOURCE,
+        code=CODE,
+        name="llm-decode",
+        severity=Severity.INFO,
+        message=message,
+        fix=(
+            "close to the bound: a smaller model or lower-bit weights (W4A16); far from it: "
+            "lock the DDR/NPU frequencies, check the driver, keep other DDR users idle"
+        ),
+        est_saving_us=0.0,
+        estimate="a verdict: no saving",
+        basis="the decode rate against DDR peak / model size: no saving",
+        source=SOURCE,
     )
 
 
 RULES = (
-    Rule(CODE, "llm-decode", Severity.WARNING,
-         "RKLLM decode rate against the DDR bound (model size / DDR bandwidth)",
-         check_llm_decode, source=SOURCE,
-         basis="none: a verdict (0 us)", confidence="low (0 us claimed)"),
+    Rule(
+        CODE,
+        "llm-decode",
+        Severity.WARNING,
+        "RKLLM decode rate against the DDR bound (model size / DDR bandwidth)",
+        check_llm_decode,
+        source=SOURCE,
+        basis="none: a verdict (0 us)",
+        confidence="low (0 us claimed)",
+    ),
 )

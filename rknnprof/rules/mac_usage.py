@@ -40,8 +40,9 @@ def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
     """The layer's output is a model output (an OutputOperator within 2 layers takes it): its
     channel count is fixed by what the application decodes (a detection head's classes)."""
     layer = layers[index]
-    return any(la.op_type == "OutputOperator" and feeds(layer, la)
-               for la in following(layers, index, 2))
+    return any(
+        la.op_type == "OutputOperator" and feeds(layer, la) for la in following(layers, index, 2)
+    )
 
 
 def _rounded_down(channels: int, multiple: int) -> int | None:
@@ -53,8 +54,9 @@ def _rounded_down(channels: int, multiple: int) -> int | None:
     return channels // multiple * multiple
 
 
-def _change(geometry: ConvGeometry, layer: Layer, layers: Sequence[Layer], index: int,
-            context: RuleContext) -> tuple[str, ConvGeometry] | None:
+def _change(
+    geometry: ConvGeometry, layer: Layer, layers: Sequence[Layer], index: int, context: RuleContext
+) -> tuple[str, ConvGeometry] | None:
     """The one channel change that removes padding, and the geometry after it; None when no
     change can (the image input, a model output, channels below the alignment)."""
     align = alignment(layer, context)
@@ -63,13 +65,14 @@ def _change(geometry: ConvGeometry, layer: Layer, layers: Sequence[Layer], index
     if not _feeds_output(layers, index):
         down = _rounded_down(geometry.out_c, align.conv_out)
         if down:
-            return (f"{geometry.out_c} -> {down} output channels",
-                    replace(geometry, out_c=down))
+            return (f"{geometry.out_c} -> {down} output channels", replace(geometry, out_c=down))
     if geometry.in_c > IMAGE_CHANNELS:
         down = _rounded_down(geometry.in_c, align.conv_in)
         if down:
-            return (f"{geometry.in_c} -> {down} input channels (from the producer)",
-                    replace(geometry, in_c=down))
+            return (
+                f"{geometry.in_c} -> {down} input channels (from the producer)",
+                replace(geometry, in_c=down),
+            )
     return None
 
 
@@ -137,24 +140,37 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         if cycles is None:
             continue
         new_total = max(layer.ddr_cycles or 0, cycles)
-        saving = from_cycles([(at_supported(layer, flagged), new_total)], freq,
-                             f"{what}: NPU cycles {layer.npu_cycles} -> {cycles} (alignment "
-                             "model)", clock_from_log=from_log)
+        saving = from_cycles(
+            [(at_supported(layer, flagged), new_total)],
+            freq,
+            f"{what}: NPU cycles {layer.npu_cycles} -> {cycles} (alignment model)",
+            clock_from_log=from_log,
+        )
         if not saving.total_us:
             continue
-        computed = (f"{geometry.in_c} input channels are computed as "
-                    f"{padded(geometry.in_c, align.conv_in)}" if "input" in what else
-                    f"{geometry.out_c} output channels are computed as "
-                    f"{padded(geometry.out_c, align.conv_out)}")
+        computed = (
+            f"{geometry.in_c} input channels are computed as {padded(geometry.in_c, align.conv_in)}"
+            if "input" in what
+            else f"{geometry.out_c} output channels are computed as "
+            f"{padded(geometry.out_c, align.conv_out)}"
+        )
         found.append(_Padded(layer, usage, what, computed, saving, new_total))
     caveat = note([p.layer for p in found], flagged)
     if len(found) == 1:
         yield _finding(found, found[0].saving, profile, caveat)
     elif found:
-        yield _finding(found, from_cycles(
-            [(at_supported(p.layer, flagged), p.cycles_after) for p in found], freq,
-            f"{len(found)} convs pruned to the aligned channel count: the NPU cycles each "
-            "pruning removes (alignment model)", clock_from_log=from_log), profile, caveat)
+        yield _finding(
+            found,
+            from_cycles(
+                [(at_supported(p.layer, flagged), p.cycles_after) for p in found],
+                freq,
+                f"{len(found)} convs pruned to the aligned channel count: the NPU cycles each "
+                "pruning removes (alignment model)",
+                clock_from_log=from_log,
+            ),
+            profile,
+            caveat,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,18 +198,25 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str
         f"{label(p.layer)} at {p.usage_pct:.2f}% MAC usage for {us(p.layer.time_us or 0.0)} "
         f"({pct(share(p.layer, profile))} of the frame): {p.computed}, pruning to "
         f"{p.change.split(' -> ')[1].split(' ')[0]} removes {us(p.saving.total_us)}"
-        for p in ranked[:3])
+        for p in ranked[:3]
+    )
     more = f"; +{len(ranked) - 3} more" if len(ranked) > 3 else ""
-    head = ("" if len(ranked) == 1 else
-            f"{len(ranked)} low-MAC-usage conv layer(s) compute padded channels that pruning "
-            f"removes ({us(saving.total_us)} together): ")
+    head = (
+        ""
+        if len(ranked) == 1
+        else f"{len(ranked)} low-MAC-usage conv layer(s) compute padded channels that pruning "
+        f"removes ({us(saving.total_us)} together): "
+    )
     changes = ", ".join(f"#{p.layer.id} {p.change}" for p in ranked)
     return Finding(
-        code="RKN011", name="low-mac-usage",
+        code="RKN011",
+        name="low-mac-usage",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
         message=f"{head}{shown}{more}{caveat}",
-        fix=(f"prune each to the aligned channel count: {changes} (retrain or fine-tune, check "
-             "the accuracy); the NPU computes the padded channels anyway"),
+        fix=(
+            f"prune each to the aligned channel count: {changes} (retrain or fine-tune, check "
+            "the accuracy); the NPU computes the padded channels anyway"
+        ),
         layer_ids=tuple(p.layer.id for p in ranked),
         estimate="NPU cycles removed by the channel change, at the clock, per layer",
         source=cite("guide", "§8.5.1 Tables 8-1..8-4, §8.5.2"),
@@ -202,11 +225,17 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str
 
 
 RULES = (
-    Rule("RKN011", "low-mac-usage", Severity.WARNING,
-         "Low-MAC-usage convs whose channel padding a pruning change removes",
-         check_low_mac_usage,
-         source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2")),
-         basis=('the NPU cycles a pruning to the aligned channel count removes, at the NPU clock, '
-                "only for the share of the layer's time its cycles explain (per layer)"),
-         confidence="high with the log's own NPU clock, else medium (the platform's clock)"),
+    Rule(
+        "RKN011",
+        "low-mac-usage",
+        Severity.WARNING,
+        "Low-MAC-usage convs whose channel padding a pruning change removes",
+        check_low_mac_usage,
+        source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2")),
+        basis=(
+            "the NPU cycles a pruning to the aligned channel count removes, at the NPU clock, "
+            "only for the share of the layer's time its cycles explain (per layer)"
+        ),
+        confidence="high with the log's own NPU clock, else medium (the platform's clock)",
+    ),
 )

@@ -19,19 +19,32 @@ from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
 CODE, NAME = "RKN072", "norm-transposes"
-NORMS = frozenset({"exNorm", "exLayerNorm", "LayerNormalization", "InstanceNormalization",
-                   "GroupNormalization", "exRMSNorm", "exMeanVarianceNormalization"})
+NORMS = frozenset(
+    {
+        "exNorm",
+        "exLayerNorm",
+        "LayerNormalization",
+        "InstanceNormalization",
+        "GroupNormalization",
+        "exRMSNorm",
+        "exMeanVarianceNormalization",
+    }
+)
 """Normalisation op types as logs print them (exNorm on the NPU, the others on the CPU)."""
 WRAPPERS = frozenset({"Transpose", "Reshape"})
 AFFINE = frozenset({"Mul", "Add"})
-SOURCE = sources(cite("ops", "exNorm: float16 only, axes [1] or [1,2,3]"),
-                 cite("guide", "§8.5.3 LayerNorm subgraph fusion"),
-                 cite("guide", "§8.4.4 combining similar terms"))
-FIX = ("export the norm over an axis exNorm takes directly, [1] (LayerNorm over the channels "
-       "of NCHW) or [1,2,3] (GroupNorm with one group), so no Transpose wraps it and the "
-       "per-channel Mul/Add fuse into it (the LayerNorm fusion takes Mul + Add); else fold them "
-       "into the next conv's weights and bias (w' = w x gamma, b' = b + w x beta); where the "
-       "model allows, a BatchNorm folds into the conv and removes the norm")
+SOURCE = sources(
+    cite("ops", "exNorm: float16 only, axes [1] or [1,2,3]"),
+    cite("guide", "§8.5.3 LayerNorm subgraph fusion"),
+    cite("guide", "§8.4.4 combining similar terms"),
+)
+FIX = (
+    "export the norm over an axis exNorm takes directly, [1] (LayerNorm over the channels "
+    "of NCHW) or [1,2,3] (GroupNorm with one group), so no Transpose wraps it and the "
+    "per-channel Mul/Add fuse into it (the LayerNorm fusion takes Mul + Add); else fold them "
+    "into the next conv's weights and bias (w' = w x gamma, b' = b + w x beta); where the "
+    "model allows, a BatchNorm folds into the conv and removes the norm"
+)
 
 
 def _elements(shape: tuple[int, ...] | None) -> int:
@@ -46,8 +59,9 @@ def _per_channel(layer: Layer, main: tuple[int, ...] | None) -> bool:
     if layer.op_type not in AFFINE or not main or not layer.input_shapes:
         return False
     others = [s for s in layer.input_shapes if s != main]
-    return bool(others) and all(_elements(s) in main and _elements(s) < _elements(main)
-                                for s in others)
+    return bool(others) and all(
+        _elements(s) in main and _elements(s) < _elements(main) for s in others
+    )
 
 
 def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
@@ -65,8 +79,12 @@ def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
     after: list[Layer] = []
     tail = norm
     k = index + 1
-    while k < len(layers) and len(after) < 2 and layers[k].op_type in WRAPPERS and feeds(
-            tail, layers[k]):
+    while (
+        k < len(layers)
+        and len(after) < 2
+        and layers[k].op_type in WRAPPERS
+        and feeds(tail, layers[k])
+    ):
         after.append(layers[k])
         tail = layers[k]
         k += 1
@@ -74,8 +92,12 @@ def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
     if not any(la.op_type == "Transpose" for la in wrappers):
         return []
     affine: list[Layer] = []
-    while k < len(layers) and len(affine) < 2 and _per_channel(layers[k], out_shape(tail)) and (
-            feeds(tail, layers[k])):
+    while (
+        k < len(layers)
+        and len(affine) < 2
+        and _per_channel(layers[k], out_shape(tail))
+        and (feeds(tail, layers[k]))
+    ):
         affine.append(layers[k])
         tail = layers[k]
         k += 1
@@ -103,21 +125,31 @@ def _from_layers(profile: Profile, total: float) -> Iterator[Finding]:
     whole = time_of(norms) + time_of(removable)
     kinds = "/".join(sorted({la.op_type for la in removable if la.op_type in WRAPPERS}))
     at, caveat = priced(profile, removable)
-    saving = from_removal(at, f"the {len(removable)} wrapper and per-channel Mul/Add "
-                          f"layer(s) around {len(norms)} norm(s), measured; the norm itself "
-                          "stays", Confidence.MEDIUM)
+    saving = from_removal(
+        at,
+        f"the {len(removable)} wrapper and per-channel Mul/Add "
+        f"layer(s) around {len(norms)} norm(s), measured; the norm itself "
+        "stays",
+        Confidence.MEDIUM,
+    )
     first = " -> ".join(f"#{la.id} {la.op_type}" for la in sorted(chains[0], key=lambda x: x.id))
     yield Finding(
-        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
-        message=(f"{len(norms)} normalisation(s) run wrapped in {kinds} (matched by shape): "
-                 f"{first}"
-                 + (f", +{len(chains) - 1} more chain(s)" if len(chains) > 1 else "")
-                 + f"; together {us(whole)} ({pct(whole / total)} of the frame), of which the "
-                 f"wrappers and per-channel Mul/Add take {us(saving.total_us)}: "
-                 f"{labels(removable)}{caveat}"),
-        fix=FIX, layer_ids=tuple(la.id for c in chains for la in sorted(c, key=lambda x: x.id)),
+        code=CODE,
+        name=NAME,
+        severity=grade(saving.total_us, total, cap=Severity.WARNING),
+        message=(
+            f"{len(norms)} normalisation(s) run wrapped in {kinds} (matched by shape): "
+            f"{first}"
+            + (f", +{len(chains) - 1} more chain(s)" if len(chains) > 1 else "")
+            + f"; together {us(whole)} ({pct(whole / total)} of the frame), of which the "
+            f"wrappers and per-channel Mul/Add take {us(saving.total_us)}: "
+            f"{labels(removable)}{caveat}"
+        ),
+        fix=FIX,
+        layer_ids=tuple(la.id for c in chains for la in sorted(c, key=lambda x: x.id)),
         estimate="the Transposes/Reshapes and per-channel Mul/Add around the norms",
-        source=SOURCE, **saving.fields(),
+        source=SOURCE,
+        **saving.fields(),
     )
 
 
@@ -134,20 +166,31 @@ def _from_ranking(profile: Profile, total: float) -> Iterator[Finding]:
     names = ", ".join(f"{s.op_type} {us(s.total_time_us)} in {s.calls} call(s)" for s in norms)
     affine = [s for s in profile.ranking if s.op_type in AFFINE and s.total_time_us > 0]
     yield Finding(
-        code=CODE, name=NAME, severity=grade(claimed, total, cap=Severity.WARNING),
-        message=(f"the ranking shows {names} and Transpose {us(transpose.total_time_us)} in "
-                 f"{transpose.calls} call(s): two Transposes per norm, the shape of a norm "
-                 f"exported over an axis exNorm does not take; together "
-                 f"{us(norm_time + claimed)} ({pct((norm_time + claimed) / total)} of the "
-                 "frame). An assumption: the ranking alone cannot show the Transposes sit "
-                 "around the norm"
-                 + (f"; {', '.join(s.op_type for s in affine)} may hold its per-channel "
-                    "affine (not counted)" if affine else "")),
-        fix=FIX, est_saving_us=claimed,
+        code=CODE,
+        name=NAME,
+        severity=grade(claimed, total, cap=Severity.WARNING),
+        message=(
+            f"the ranking shows {names} and Transpose {us(transpose.total_time_us)} in "
+            f"{transpose.calls} call(s): two Transposes per norm, the shape of a norm "
+            f"exported over an axis exNorm does not take; together "
+            f"{us(norm_time + claimed)} ({pct((norm_time + claimed) / total)} of the "
+            "frame). An assumption: the ranking alone cannot show the Transposes sit "
+            "around the norm"
+            + (
+                f"; {', '.join(s.op_type for s in affine)} may hold its per-channel "
+                "affine (not counted)"
+                if affine
+                else ""
+            )
+        ),
+        fix=FIX,
+        est_saving_us=claimed,
         estimate=f"Transpose time x {2 * calls}/{transpose.calls} (two per norm)",
         source=SOURCE,
-        basis=(f"ranking table: {2 * calls} of {transpose.calls} Transpose call(s) assumed to "
-               "wrap the norm(s)"),
+        basis=(
+            f"ranking table: {2 * calls} of {transpose.calls} Transpose call(s) assumed to "
+            "wrap the norm(s)"
+        ),
         confidence=Confidence.LOW,
     )
 
@@ -195,10 +238,18 @@ def check_norm_transposes(profile: Profile, context: RuleContext) -> Iterator[Fi
 
 
 RULES = (
-    Rule(CODE, NAME, Severity.WARNING,
-         "Norms wrapped in Transposes (an axis exNorm does not take) and per-channel Mul/Add "
-         "to fold into the next conv", check_norm_transposes, source=SOURCE,
-         basis=("the wrapping Transposes/Reshapes and per-channel Mul/Add, measured (the norm "
-                "stays); ranking only: a share of the Transpose time"),
-         confidence=("medium; low from the ranking alone")),
+    Rule(
+        CODE,
+        NAME,
+        Severity.WARNING,
+        "Norms wrapped in Transposes (an axis exNorm does not take) and per-channel Mul/Add "
+        "to fold into the next conv",
+        check_norm_transposes,
+        source=SOURCE,
+        basis=(
+            "the wrapping Transposes/Reshapes and per-channel Mul/Add, measured (the norm "
+            "stays); ranking only: a share of the Transpose time"
+        ),
+        confidence=("medium; low from the ranking alone"),
+    ),
 )

@@ -67,16 +67,25 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
     if not splits or not total or spent / total < opt(context, "RKN020", "min_share", 0.02):
         return
     at, caveat = priced(profile, splits)
-    saving = from_removal(at, f"the {len(splits)} Splits' measured time; the two half-convs "
-                          "are assumed to cost what the one conv did", Confidence.MEDIUM)
+    saving = from_removal(
+        at,
+        f"the {len(splits)} Splits' measured time; the two half-convs "
+        "are assumed to cost what the one conv did",
+        Confidence.MEDIUM,
+    )
     yield Finding(
-        code="RKN020", name="inefficient-operators",
+        code="RKN020",
+        name="inefficient-operators",
         severity=grade(saving.total_us, total, Severity.WARNING),
-        message=(f"{len(splits)} C2f-style Split layer(s) copy the output of the conv before "
-                 f"them into two halves: {us(spent)} ({pct(spent / total)} of the frame): "
-                 f"{labels(splits)}{caveat}"),
-        fix=("in each C2f block replace the conv + Split by two convs that each produce one half "
-             "(split the conv's weights along the output channels): same MACs, no copy"),
+        message=(
+            f"{len(splits)} C2f-style Split layer(s) copy the output of the conv before "
+            f"them into two halves: {us(spent)} ({pct(spent / total)} of the frame): "
+            f"{labels(splits)}{caveat}"
+        ),
+        fix=(
+            "in each C2f block replace the conv + Split by two convs that each produce one half "
+            "(split the conv's weights along the output channels): same MACs, no copy"
+        ),
         layer_ids=tuple(la.id for la in splits),
         estimate="the Split layers' time (the half-convs assumed to cost the one conv)",
         source=cite("guide", "§8.5.2 Table 8-5"),
@@ -85,11 +94,17 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
 
 
 RULES = (
-    Rule("RKN020", "inefficient-operators", Severity.WARNING,
-         "C2f-style Split copies that two half-convs would remove (User Guide Table 8-5)",
-         check_inefficient_operators,
-         source=sources(cite("guide", "§8.5.2 Table 8-5")),
-         basis=("the C2f Splits' measured time; the two half-convs are assumed to cost what the "
-                'one conv did'),
-         confidence='medium'),
+    Rule(
+        "RKN020",
+        "inefficient-operators",
+        Severity.WARNING,
+        "C2f-style Split copies that two half-convs would remove (User Guide Table 8-5)",
+        check_inefficient_operators,
+        source=sources(cite("guide", "§8.5.2 Table 8-5")),
+        basis=(
+            "the C2f Splits' measured time; the two half-convs are assumed to cost what the "
+            "one conv did"
+        ),
+        confidence="medium",
+    ),
 )

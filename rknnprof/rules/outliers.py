@@ -58,10 +58,21 @@ def siblings(profile: Profile) -> list[tuple[Layer, Layer]]:
         return []
     groups: dict[tuple[object, ...], list[Layer]] = {}
     for layer in profile.layers:
-        if (layer.time_us and not layer.is_io and layer.target is not Target.CPU
-                and layer.input_shapes and layer.output_shapes):
-            key = (layer.op_type, layer.input_shapes, layer.output_shapes, layer.data_type,
-                   layer.ddr_cycles, layer.npu_cycles)
+        if (
+            layer.time_us
+            and not layer.is_io
+            and layer.target is not Target.CPU
+            and layer.input_shapes
+            and layer.output_shapes
+        ):
+            key = (
+                layer.op_type,
+                layer.input_shapes,
+                layer.output_shapes,
+                layer.data_type,
+                layer.ddr_cycles,
+                layer.npu_cycles,
+            )
             groups.setdefault(key, []).append(layer)
     pairs = []
     for group in groups.values():
@@ -82,23 +93,32 @@ def slow_for_cycles(profile: Profile) -> list[tuple[Layer, float]]:
     if not _single_frame(profile):
         return []
     total = total_us(profile)
-    paced = [(layer, (layer.time_us or 0.0) / max(layer.ddr_cycles or 0, layer.npu_cycles or 0))
-             for layer in profile.layers
-             if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50]
+    paced = [
+        (layer, (layer.time_us or 0.0) / max(layer.ddr_cycles or 0, layer.npu_cycles or 0))
+        for layer in profile.layers
+        if layer.target is Target.NPU and layer.npu_cycles and (layer.time_us or 0) >= 50
+    ]
     if len(paced) < MIN_PACED:
         return []
     median = stats.median(pace for _, pace in paced)
-    return sorted(((layer, pace / median) for layer, pace in paced
-                   if pace >= SLOW_PACE * median
-                   and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace
-                   >= 0.01 * total), key=lambda item: -(item[0].time_us or 0.0))
+    return sorted(
+        (
+            (layer, pace / median)
+            for layer, pace in paced
+            if pace >= SLOW_PACE * median
+            and (layer.time_us or 0.0) - median * (layer.time_us or 0.0) / pace >= 0.01 * total
+        ),
+        key=lambda item: -(item[0].time_us or 0.0),
+    )
 
 
 def outliers(profile: Profile) -> dict[int, Outlier]:
     """Every layer RKN050 flags as a single-frame outlier, by ``Layer.id``, with the time the
     log supports for it (a sibling's measured time wins over the median pace)."""
-    found = {layer.id: Outlier(layer, (layer.time_us or 0.0) / ratio, "the median pace's")
-             for layer, ratio in slow_for_cycles(profile)}
+    found = {
+        layer.id: Outlier(layer, (layer.time_us or 0.0) / ratio, "the median pace's")
+        for layer, ratio in slow_for_cycles(profile)
+    }
     for slow, fast in siblings(profile):
         found[slow.id] = Outlier(slow, fast.time_us or 0.0, f"#{fast.id}'s", fast)
     return found
@@ -111,8 +131,13 @@ def at_supported(layer: Layer, flagged: Mapping[int, Outlier]) -> Layer:
     if found is None:
         return layer
     twin = found.twin or layer
-    return replace(layer, time_us=found.supported_us, time_share=None, bound=twin.bound,
-                   bound_basis=twin.bound_basis)
+    return replace(
+        layer,
+        time_us=found.supported_us,
+        time_share=None,
+        bound=twin.bound,
+        bound_basis=twin.bound_basis,
+    )
 
 
 def supported(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> list[Layer]:
@@ -136,12 +161,19 @@ def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:
     """``; single-frame outlier(s) counted at the time the log supports: #26 at 3,526 us (#38's),
     not its one-frame 8,445 us (re-measure, RKN050)`` for the flagged layers among ``layers``,
     the largest gap first; empty when none is."""
-    hit = sorted((flagged[la.id] for la in layers if la.id in flagged),
-                 key=lambda o: o.supported_us - (o.layer.time_us or 0.0))
+    hit = sorted(
+        (flagged[la.id] for la in layers if la.id in flagged),
+        key=lambda o: o.supported_us - (o.layer.time_us or 0.0),
+    )
     if not hit:
         return ""
-    shown = ", ".join(f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "
-                      f"{us(o.layer.time_us or 0.0)}" for o in hit[:3])
+    shown = ", ".join(
+        f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "
+        f"{us(o.layer.time_us or 0.0)}"
+        for o in hit[:3]
+    )
     more = f", +{len(hit) - 3} more" if len(hit) > 3 else ""
-    return (f"; single-frame outlier(s) counted at the time the log supports: {shown}{more} "
-            "(re-measure, RKN050)")
+    return (
+        f"; single-frame outlier(s) counted at the time the log supports: {shown}{more} "
+        "(re-measure, RKN050)"
+    )

@@ -53,46 +53,73 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
     flash = bool(platform is not None and platform.feature("flash_attention"))
     name = platform.name if platform is not None else "this SoC"
     if flash:
-        fix = (f"build with rknn.config(target_platform='{name}', enable_flash_attention=True) "
-               "(toolkit 2.1.0 or later)")
+        fix = (
+            f"build with rknn.config(target_platform='{name}', enable_flash_attention=True) "
+            "(toolkit 2.1.0 or later)"
+        )
     elif cores > 1:
-        fix = (f"{name} has no Flash Attention and cannot split these ops: for throughput run one "
-               "context per core (rknn_dup_context + rknn_set_core_mask); for latency attend "
-               "over fewer positions")
+        fix = (
+            f"{name} has no Flash Attention and cannot split these ops: for throughput run one "
+            "context per core (rknn_dup_context + rknn_set_core_mask); for latency attend "
+            "over fewer positions"
+        )
     else:
         fix = "attend over fewer positions (a smaller feature map) or fewer heads"
     if platform is None:
         fix += "; pass --platform to learn whether Flash Attention is available"
     shapes = sorted({str(la.input_shapes[0]).replace(" ", "") for la in layers if la.input_shapes})
-    gain = (ThroughputGain(float(cores), f"{cores} NPU cores with one context each; an upper "
-                           "bound, these ops run on one core under any mask")
-            if cores > 1 and not flash else None)
-    basis = ("Flash Attention's speed-up is not published: no latency figure" if flash else
-             "no faster attention kernel on this SoC: no latency figure")
+    gain = (
+        ThroughputGain(
+            float(cores),
+            f"{cores} NPU cores with one context each; an upper "
+            "bound, these ops run on one core under any mask",
+        )
+        if cores > 1 and not flash
+        else None
+    )
+    basis = (
+        "Flash Attention's speed-up is not published: no latency figure"
+        if flash
+        else "no faster attention kernel on this SoC: no latency figure"
+    )
     yield Finding(
-        code="RKN061", name="attention",
+        code="RKN061",
+        name="attention",
         severity=grade(spent, total, Severity.WARNING) if flash or cores > 1 else Severity.INFO,
-        message=(f"{len(layers)} attention layer(s) take {us(spent)} ({pct(spent / total)} of the "
-                 f"frame) on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
-                 + (f"; query shape {', '.join(shapes[:2])}" if shapes else "")),
+        message=(
+            f"{len(layers)} attention layer(s) take {us(spent)} ({pct(spent / total)} of the "
+            f"frame) on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
+            + (f"; query shape {', '.join(shapes[:2])}" if shapes else "")
+        ),
         fix=fix,
         layer_ids=tuple(la.id for la in layers),
         estimate="0 latency (no published speed-up); idle cores as throughput",
-        source=sources(cite("ops", "exSDPAttention, multi-core table"),
-                       cite("toolkit-api", "enable_flash_attention"), cite("changelog", "2.1.0")),
+        source=sources(
+            cite("ops", "exSDPAttention, multi-core table"),
+            cite("toolkit-api", "enable_flash_attention"),
+            cite("changelog", "2.1.0"),
+        ),
         throughput_gain=gain,
         **replace(NONE, basis=basis).fields(),
     )
 
 
 RULES = (
-    Rule("RKN061", "attention", Severity.WARNING,
-         "Attention ops (exSDPAttention, exMatMul) on one core; Flash Attention where available",
-         check_attention,
-         source=sources(cite("ops", "exSDPAttention, exMatMul, multi-core table"),
-                 cite("toolkit-api", "config enable_flash_attention"),
-                 cite("changelog", "2.1.0")),
-         basis=('none in latency (no published Flash Attention speed-up, no faster RK3588 kernel);'
-                ' idle cores as throughput_gain'),
-         confidence='low (0 us claimed)'),
+    Rule(
+        "RKN061",
+        "attention",
+        Severity.WARNING,
+        "Attention ops (exSDPAttention, exMatMul) on one core; Flash Attention where available",
+        check_attention,
+        source=sources(
+            cite("ops", "exSDPAttention, exMatMul, multi-core table"),
+            cite("toolkit-api", "config enable_flash_attention"),
+            cite("changelog", "2.1.0"),
+        ),
+        basis=(
+            "none in latency (no published Flash Attention speed-up, no faster RK3588 kernel);"
+            " idle cores as throughput_gain"
+        ),
+        confidence="low (0 us claimed)",
+    ),
 )

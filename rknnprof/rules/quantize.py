@@ -59,24 +59,37 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         r8, r16 = platform.macs_per_cycle("INT8"), platform.macs_per_cycle("FLOAT16")
         if r8 and r16:
             fraction = 1.0 - r16 / r8
-            rates = (f"{platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core, and "
-                     "half the bytes")
+            rates = (
+                f"{platform.name}: {r8} INT8 vs {r16} FP16 MACs per cycle per core, and "
+                "half the bytes"
+            )
     at, caveat = priced(profile, layers)
-    saving = from_fraction(at, fraction, f"{fraction:.0%} of each FP16 layer's time: {rates} "
-                           "(User Guide §8.3); an upper-end figure, fixed per-layer costs do "
-                           "not shrink")
+    saving = from_fraction(
+        at,
+        fraction,
+        f"{fraction:.0%} of each FP16 layer's time: {rates} "
+        "(User Guide §8.3); an upper-end figure, fixed per-layer costs do "
+        "not shrink",
+    )
     yield Finding(
-        code="RKN002", name="float16", severity=grade(saving.total_us, total),
-        message=(f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
-                 f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
-                 f"({rates}){caveat}"),
-        fix=("quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
-             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
-             "the sensitive layers FP16 with hybrid quantization"),
+        code="RKN002",
+        name="float16",
+        severity=grade(saving.total_us, total),
+        message=(
+            f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
+            f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
+            f"({rates}){caveat}"
+        ),
+        fix=(
+            "quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
+            "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
+            "the sensitive layers FP16 with hybrid quantization"
+        ),
         layer_ids=tuple(la.id for la in layers),
         estimate=f"FP16 time x {fraction:.2f} (1 - FP16/INT8 MAC rate, or half the bytes)",
-        source=sources(cite("guide", "§8.3"),
-                       cite("toolkit-api", "quantized_dtype, hybrid quantization")),
+        source=sources(
+            cite("guide", "§8.3"), cite("toolkit-api", "quantized_dtype, hybrid quantization")
+        ),
         **saving.fields(),
     )
 
@@ -88,9 +101,13 @@ def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
     if platform is not None and platform.int8_supported is False:
         return []
     layers = [
-        la for la in profile.layers
-        if la.target is Target.NPU and dtype_key(la.data_type) == "float16"
-        and la.op_type not in FP16_ONLY_OPS and "DataConvert" not in la.op_type and not la.is_io
+        la
+        for la in profile.layers
+        if la.target is Target.NPU
+        and dtype_key(la.data_type) == "float16"
+        and la.op_type not in FP16_ONLY_OPS
+        and "DataConvert" not in la.op_type
+        and not la.is_io
     ]
     total = total_us(profile)
     share = time_of(layers) / total if total else 0.0
@@ -98,12 +115,21 @@ def covered_layers(profile: Profile, context: RuleContext) -> list[Layer]:
 
 
 RULES = (
-    Rule("RKN002", "float16", Severity.ERROR,
-         "FP16 layers that would run faster quantized to INT8", check_float16,
-         source=sources(cite("guide", "§8.3"),
-                 cite("toolkit-api", "config quantized_dtype, hybrid quantization")),
-         basis=("a documented bound: half of each FP16 layer's time (User Guide §8.3: INT8 does 2x"
-                ' the MACs per cycle and moves half the bytes); a single-frame outlier at the time '
-                'the log supports'),
-         confidence="medium (the guide's rates, not a measurement of this model in INT8)"),
+    Rule(
+        "RKN002",
+        "float16",
+        Severity.ERROR,
+        "FP16 layers that would run faster quantized to INT8",
+        check_float16,
+        source=sources(
+            cite("guide", "§8.3"),
+            cite("toolkit-api", "config quantized_dtype, hybrid quantization"),
+        ),
+        basis=(
+            "a documented bound: half of each FP16 layer's time (User Guide §8.3: INT8 does 2x"
+            " the MACs per cycle and moves half the bytes); a single-frame outlier at the time "
+            "the log supports"
+        ),
+        confidence="medium (the guide's rates, not a measurement of this model in INT8)",
+    ),
 )

@@ -24,10 +24,11 @@ MIN_RATIO = 2.0
 """Pixels at least this many times the reference raise the finding (RKN071.min_ratio)."""
 TALL_RATIO = 1.5
 """Height at least this many times the width counts as tall (RKN071.tall_ratio)."""
-SOURCE = sources(cite("zoo", "inputs of [1, 3, 640, 640] for the YOLO benchmarks"),
-                 cite("guide", "§8.5.1 Figure 8-11 (larger Width, smaller Height is more "
-                               "DDR-friendly)"),
-                 cite("guide", "§8.2.2 (reduce the size of a costly, well-used operator)"))
+SOURCE = sources(
+    cite("zoo", "inputs of [1, 3, 640, 640] for the YOLO benchmarks"),
+    cite("guide", "§8.5.1 Figure 8-11 (larger Width, smaller Height is more DDR-friendly)"),
+    cite("guide", "§8.2.2 (reduce the size of a costly, well-used operator)"),
+)
 
 
 def _hw(shape: Shape | None) -> tuple[int, int] | None:
@@ -51,8 +52,9 @@ def _inputs(profile: Profile) -> list[tuple[Layer, int, int]]:
     return found
 
 
-def _resolution(profile: Profile, context: RuleContext, total: float, height: int,
-                width: int) -> Iterator[Finding]:
+def _resolution(
+    profile: Profile, context: RuleContext, total: float, height: int, width: int
+) -> Iterator[Finding]:
     pixels, ref = height * width, REFERENCE[0] * REFERENCE[1]
     ratio = pixels / ref
     if ratio < opt(context, CODE, "min_ratio", MIN_RATIO):
@@ -64,38 +66,53 @@ def _resolution(profile: Profile, context: RuleContext, total: float, height: in
     fraction = 1.0 - ref / pixels
     at, caveat = priced(profile, convs)
     saving = from_fraction(
-        at, fraction,
+        at,
+        fraction,
         f"conv time scales with the pixels: {len(convs)} conv layers' time x (1 - "
         f"{REFERENCE[0]}x{REFERENCE[1]} / {height}x{width}); the copies (Concat, Split, Resize) "
-        "shrink too and are not counted", Confidence.MEDIUM)
+        "shrink too and are not counted",
+        Confidence.MEDIUM,
+    )
     yield Finding(
-        code=CODE, name=NAME, severity=grade(saving.total_us, total, cap=Severity.WARNING),
-        message=(f"the input is {height}x{width}, {ratio:.1f}x the pixels of the usual "
-                 f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
-                 f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
-                 "grows with its output pixels, so at 640x640 they would take about "
-                 f"{us(time_of(at) - saving.total_us)}{caveat}"),
-        fix=(f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "
-             "your smallest objects are still found) and downscale frames before inference "
-             "(RGA); for large scenes, run tiles of that size"),
+        code=CODE,
+        name=NAME,
+        severity=grade(saving.total_us, total, cap=Severity.WARNING),
+        message=(
+            f"the input is {height}x{width}, {ratio:.1f}x the pixels of the usual "
+            f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
+            f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
+            "grows with its output pixels, so at 640x640 they would take about "
+            f"{us(time_of(at) - saving.total_us)}{caveat}"
+        ),
+        fix=(
+            f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "
+            "your smallest objects are still found) and downscale frames before inference "
+            "(RGA); for large scenes, run tiles of that size"
+        ),
         layer_ids=tuple(la.id for la in convs),
         estimate="conv time x (1 - 640x640 / input pixels)",
-        source=SOURCE, **saving.fields(),
+        source=SOURCE,
+        **saving.fields(),
     )
 
 
-def _orientation(context: RuleContext, height: int, width: int,
-                 layer: Layer) -> Iterator[Finding]:
+def _orientation(context: RuleContext, height: int, width: int, layer: Layer) -> Iterator[Finding]:
     if height < width * opt(context, CODE, "tall_ratio", TALL_RATIO):
         return
     yield Finding(
-        code=CODE, name=NAME, severity=Severity.INFO,
-        message=(f"the input is tall ({height}x{width}, height {height / width:.1f}x the width); "
-                 "the guide: for operators of the same scale, \"a size with a larger Width and a "
-                 "smaller Height is more friendly to DDR reading and writing\"; it publishes no "
-                 "figure for the gain"),
-        fix=(f"if the content allows, feed the image rotated ({width}x{height}) and rotate the "
-             "results back, or export the model for the wide orientation"),
+        code=CODE,
+        name=NAME,
+        severity=Severity.INFO,
+        message=(
+            f"the input is tall ({height}x{width}, height {height / width:.1f}x the width); "
+            'the guide: for operators of the same scale, "a size with a larger Width and a '
+            'smaller Height is more friendly to DDR reading and writing"; it publishes no '
+            "figure for the gain"
+        ),
+        fix=(
+            f"if the content allows, feed the image rotated ({width}x{height}) and rotate the "
+            "results back, or export the model for the wide orientation"
+        ),
         layer_ids=(layer.id,),
         estimate="0: the guide gives the direction, not a figure",
         source=SOURCE,
@@ -144,10 +161,17 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
 
 
 RULES = (
-    Rule(CODE, NAME, Severity.WARNING,
-         "An input with many times the pixels of 640x640, or taller than wide",
-         check_input_resolution, source=SOURCE,
-         basis=("the conv layers' time x (1 - 640x640 / input pixels): conv work is proportional "
-                "to the pixels; a single-frame outlier at the time the log supports"),
-         confidence=("medium (the data copies that also shrink are not counted)")),
+    Rule(
+        CODE,
+        NAME,
+        Severity.WARNING,
+        "An input with many times the pixels of 640x640, or taller than wide",
+        check_input_resolution,
+        source=SOURCE,
+        basis=(
+            "the conv layers' time x (1 - 640x640 / input pixels): conv work is proportional "
+            "to the pixels; a single-frame outlier at the time the log supports"
+        ),
+        confidence=("medium (the data copies that also shrink are not counted)"),
+    ),
 )

@@ -29,35 +29,45 @@ class Document:
 DOCUMENTS: dict[str, Document] = {
     "guide": Document(
         "RKNN SDK User Guide V2.3.0",
-        f"{_TOOLKIT}/v2.3.0/doc/02_Rockchip_RKNPU_User_Guide_RKNN_SDK_V2.3.0_EN.pdf"),
+        f"{_TOOLKIT}/v2.3.0/doc/02_Rockchip_RKNPU_User_Guide_RKNN_SDK_V2.3.0_EN.pdf",
+    ),
     "ops": Document(
         "RKNN Compiler Support Operator List V2.3.2",
-        f"{_TOOLKIT}/v2.3.2/doc/05_RKNN_Compiler_Support_Operator_List_V2.3.2.pdf"),
+        f"{_TOOLKIT}/v2.3.2/doc/05_RKNN_Compiler_Support_Operator_List_V2.3.2.pdf",
+    ),
     "toolkit-api": Document(
         "RKNN-Toolkit2 API Reference V2.3.2",
-        f"{_TOOLKIT}/v2.3.2/doc/03_Rockchip_RKNPU_API_Reference_RKNN_Toolkit2_V2.3.2_EN.pdf"),
+        f"{_TOOLKIT}/v2.3.2/doc/03_Rockchip_RKNPU_API_Reference_RKNN_Toolkit2_V2.3.2_EN.pdf",
+    ),
     "runtime-api": Document(
         "RKNN Runtime C API Reference V2.3.2",
-        f"{_TOOLKIT}/v2.3.2/doc/04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf"),
+        f"{_TOOLKIT}/v2.3.2/doc/04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
+    ),
     "api-header": Document(
         "rknn_api.h (runtime header)",
-        f"{_TOOLKIT}/v2.3.2/rknpu2/runtime/Linux/librknn_api/include/rknn_api.h"),
+        f"{_TOOLKIT}/v2.3.2/rknpu2/runtime/Linux/librknn_api/include/rknn_api.h",
+    ),
     "changelog": Document("RKNN-Toolkit2 CHANGELOG", f"{_TOOLKIT}/master/CHANGELOG.md"),
-    "autosparsity": Document("RKNN-Toolkit2 autosparsity README",
-                             f"{_TOOLKIT}/master/autosparsity/README.md"),
-    "benchmark": Document("rknn_benchmark README",
-                          f"{_TOOLKIT}/master/rknpu2/examples/rknn_benchmark/README.md"),
+    "autosparsity": Document(
+        "RKNN-Toolkit2 autosparsity README", f"{_TOOLKIT}/master/autosparsity/README.md"
+    ),
+    "benchmark": Document(
+        "rknn_benchmark README", f"{_TOOLKIT}/master/rknpu2/examples/rknn_benchmark/README.md"
+    ),
     "yolov8n-pair": Document(
         "a public RK3588 yolov8n-1920 per-layer profile, one core and three (channyHuang's "
         "'Push Yolov8n Pre-train Model To rk3588 (2)', at commit 5b708ac)",
         "https://github.com/channyHuang/channyHuang.github.io/blob/"
         "5b708ac07479daf9ba4e59211da1759d829d4db7/_posts/linuxAndWin/"
-        "2024-04-08-Push_Yolov8n_Pre-train_Model_To_rk3588_%282%29.md"),
+        "2024-04-08-Push_Yolov8n_Pre-train_Model_To_rk3588_%282%29.md",
+    ),
     "zoo": Document("RKNN Model Zoo README (benchmark table)", f"{_ZOO}/README.md"),
-    "zoo-yolov8": Document("RKNN Model Zoo YOLOv8 example README",
-                           f"{_ZOO}/examples/yolov8/README.md"),
-    "zoo-frequency": Document("RKNN Model Zoo scaling_frequency.sh",
-                              f"{_ZOO}/scaling_frequency.sh"),
+    "zoo-yolov8": Document(
+        "RKNN Model Zoo YOLOv8 example README", f"{_ZOO}/examples/yolov8/README.md"
+    ),
+    "zoo-frequency": Document(
+        "RKNN Model Zoo scaling_frequency.sh", f"{_ZOO}/scaling_frequency.sh"
+    ),
 }
 
 
@@ -69,8 +79,9 @@ def cite(key: str, where: str = "") -> str:
 
 def issue(repo: str, number: int, about: str = "") -> str:
     """A GitHub issue: ``airockchip/rknn-toolkit2#514 Resize (https://github.com/…/issues/514)``."""
-    return (f"{repo}#{number}{' ' + about if about else ''} "
-            f"(https://github.com/{repo}/issues/{number})")
+    return (
+        f"{repo}#{number}{' ' + about if about else ''} (https://github.com/{repo}/issues/{number})"
+    )
 
 
 def sources(*citations: str) -> str:

@@ -14,8 +14,11 @@ from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
 
-SOURCE = sources(cite("guide", "§5.11 (Tables 5-10, 5-12)"),
-                 cite("toolkit-api", "config sparse_infer"), cite("autosparsity"))
+SOURCE = sources(
+    cite("guide", "§5.11 (Tables 5-10, 5-12)"),
+    cite("toolkit-api", "config sparse_infer"),
+    cite("autosparsity"),
+)
 DENSE = (None, "0%")
 
 
@@ -36,8 +39,12 @@ def _why_no_gain(layer: Layer) -> str | None:
 
 
 def _candidate(layer: Layer) -> bool:
-    return (layer.target is Target.NPU and layer.sparse_ratio in DENSE
-            and layer.bound is not Bound.BANDWIDTH and _why_no_gain(layer) is None)
+    return (
+        layer.target is Target.NPU
+        and layer.sparse_ratio in DENSE
+        and layer.bound is not Bound.BANDWIDTH
+        and _why_no_gain(layer) is None
+    )
 
 
 def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -81,33 +88,50 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
     spent = time_of(candidates)
     if candidates and total and spent / total >= opt(context, "RKN040", "min_total_share", 0.05):
         at, caveat = priced(profile, candidates)
-        saving = from_fraction(at, 0.5, "half of each candidate's time: 4:2 sparsity "
-                               "halves its MACs (User Guide §5.11); no measured speed-up is "
-                               "published, an upper bound", Confidence.LOW)
+        saving = from_fraction(
+            at,
+            0.5,
+            "half of each candidate's time: 4:2 sparsity "
+            "halves its MACs (User Guide §5.11); no measured speed-up is "
+            "published, an upper bound",
+            Confidence.LOW,
+        )
         yield Finding(
-            code="RKN040", name="sparse-inference",
+            code="RKN040",
+            name="sparse-inference",
             severity=grade(saving.total_us, total, Severity.WARNING),
-            message=(f"{len(candidates)} dense INT8 conv layer(s) take {us(spent)} "
-                     f"({pct(spent / total)} of the frame) on {platform.name}: 4:2 sparse weights "
-                     f"could cut about {us(saving.total_us)}; largest: {labels(candidates)}"
-                     f"{caveat}"),
-            fix=("retrain with autosparsity and build with rknn.config(target_platform="
-                 f"'{platform.name}', sparse_infer=True)"),
+            message=(
+                f"{len(candidates)} dense INT8 conv layer(s) take {us(spent)} "
+                f"({pct(spent / total)} of the frame) on {platform.name}: 4:2 sparse weights "
+                f"could cut about {us(saving.total_us)}; largest: {labels(candidates)}"
+                f"{caveat}"
+            ),
+            fix=(
+                "retrain with autosparsity and build with rknn.config(target_platform="
+                f"'{platform.name}', sparse_infer=True)"
+            ),
             layer_ids=tuple(la.id for la in candidates),
             estimate="half the candidates' time (4:2 sparsity halves their MACs)",
             source=SOURCE,
             **saving.fields(),
         )
-    wasted = [(la, why) for la in profile.layers
-              if la.sparse_ratio not in DENSE and (why := _why_no_gain(la))]
+    wasted = [
+        (la, why)
+        for la in profile.layers
+        if la.sparse_ratio not in DENSE and (why := _why_no_gain(la))
+    ]
     if wasted:
         details = "; ".join(
             f"#{la.id} {la.op_type} {la.sparse_ratio}: {why}" for la, why in wasted[:3]
         )
         yield Finding(
-            code="RKN040", name="sparse-inference", severity=Severity.INFO,
-            message=(f"{len(wasted)} layer(s) carry sparse weights but cannot run faster: {details}"
-                     + (f" +{len(wasted) - 3} more" if len(wasted) > 3 else "")),
+            code="RKN040",
+            name="sparse-inference",
+            severity=Severity.INFO,
+            message=(
+                f"{len(wasted)} layer(s) carry sparse weights but cannot run faster: {details}"
+                + (f" +{len(wasted) - 3} more" if len(wasted) > 3 else "")
+            ),
             fix="leave these layers out of the autosparsity whitelist (keep their weights dense)",
             layer_ids=tuple(la.id for la, _ in wasted),
             est_saving_us=0.0,
@@ -117,11 +141,17 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
 
 
 RULES = (
-    Rule("RKN040", "sparse-inference", Severity.WARNING,
-         "Dense INT8 convs that sparse inference could speed up, and sparse layers that gain "
-         "nothing (RK3576/RV1126B)", check_sparse_inference,
-         source=SOURCE,
-         basis=("a documented bound: half the dense candidates' time (4:2 sparsity halves their "
-                'MACs)'),
-         confidence='low (the guide publishes no measured speed-up)'),
+    Rule(
+        "RKN040",
+        "sparse-inference",
+        Severity.WARNING,
+        "Dense INT8 convs that sparse inference could speed up, and sparse layers that gain "
+        "nothing (RK3576/RV1126B)",
+        check_sparse_inference,
+        source=SOURCE,
+        basis=(
+            "a documented bound: half the dense candidates' time (4:2 sparsity halves their MACs)"
+        ),
+        confidence="low (the guide publishes no measured speed-up)",
+    ),
 )

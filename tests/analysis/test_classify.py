@@ -18,15 +18,26 @@ OPTS = ClassifyOptions()
 
 def layer(ddr=None, npu=None, target=Target.NPU, time=100, rw=None) -> Layer:
     total = max(ddr, npu) if ddr is not None and npu is not None else None
-    return Layer(1, "Conv", target=target, ddr_cycles=ddr, npu_cycles=npu, total_cycles=total,
-                 time_us=time, rw_kb=rw)
+    return Layer(
+        1,
+        "Conv",
+        target=target,
+        ddr_cycles=ddr,
+        npu_cycles=npu,
+        total_cycles=total,
+        time_us=time,
+        rw_kb=rw,
+    )
 
 
-@pytest.mark.parametrize(("ddr", "npu", "bound"), [
-    (1091036, 8294400, Bound.COMPUTE),     # 01 row 2
-    (467909, 460800, Bound.BALANCED),      # 01 row 21
-    (235199, 460800, Bound.COMPUTE),       # 01 row 32: NPU/DDR = 1.96 >= 1.5
-])
+@pytest.mark.parametrize(
+    ("ddr", "npu", "bound"),
+    [
+        (1091036, 8294400, Bound.COMPUTE),  # 01 row 2
+        (467909, 460800, Bound.BALANCED),  # 01 row 21
+        (235199, 460800, Bound.COMPUTE),  # 01 row 32: NPU/DDR = 1.96 >= 1.5
+    ],
+)
 def test_from_cycles(ddr, npu, bound):
     assert classify(layer(ddr, npu), OPTS) == (bound, BoundBasis.CYCLES)
 
@@ -47,11 +58,18 @@ def test_corpus01_rows_without_npu_cycles_outlast_their_ddr_cycles(corpus):
     rows = [la for la in profile.layers if la.npu_cycles == 0 and la.ddr_cycles]
     assert len(rows) == 32
     assert sorted(Counter(la.op_type for la in rows).items()) == [
-        ("Add", 6), ("Concat", 13), ("MaxPool", 3), ("Resize", 2), ("Split", 8)]
+        ("Add", 6),
+        ("Concat", 13),
+        ("MaxPool", 3),
+        ("Resize", 2),
+        ("Split", 8),
+    ]
     slow = [la.id for la in rows if la.time_us > 2 * la.ddr_cycles / 1000]
     assert len(slow) == 30
     assert sorted({la.id for la in rows} - set(slow)) == [5, 61]
-    assert {(la.bound, la.bound_basis) for la in rows} == {(Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)}
+    assert {(la.bound, la.bound_basis) for la in rows} == {
+        (Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
+    }
 
 
 def test_ratio_is_configurable():
@@ -72,15 +90,15 @@ def test_zero_cycles_never_compute():
     add = layer(0, 0, time=120, rw=800)
     assert classify(add, OPTS) == (Bound.UNKNOWN, BoundBasis.NONE)
     assert classify(add, RK3588) == (Bound.UNKNOWN, BoundBasis.RW_RATE)
-    slower_ddr = ClassifyOptions(ddr_peak_gbs=33.8, ddr_achieved_gbs=9.0)   # 6.8 >= 0.75 x 9
+    slower_ddr = ClassifyOptions(ddr_peak_gbs=33.8, ddr_achieved_gbs=9.0)  # 6.8 >= 0.75 x 9
     assert classify(add, slower_ddr) == (Bound.BANDWIDTH, BoundBasis.RW_RATE)
     assert classify(layer(None, None, time=50, rw=None), RK3588) == (Bound.UNKNOWN, BoundBasis.NONE)
 
 
 def test_rw_rate_threshold_is_three_quarters_of_the_achieved_rate():
     # 0.75 x 12.9 = 9.675 GB/s; 1 KB in 1 us = 1.024 GB/s
-    assert classify(layer(0, 0, time=100, rw=945), RK3588)[0] is Bound.BANDWIDTH   # 9.68 GB/s
-    assert classify(layer(0, 0, time=100, rw=944), RK3588)[0] is Bound.UNKNOWN     # 9.67 GB/s
+    assert classify(layer(0, 0, time=100, rw=945), RK3588)[0] is Bound.BANDWIDTH  # 9.68 GB/s
+    assert classify(layer(0, 0, time=100, rw=944), RK3588)[0] is Bound.UNKNOWN  # 9.67 GB/s
     # the theoretical peak alone is no reference: without an achieved rate nothing is bandwidth
     peak_only = ClassifyOptions(ddr_peak_gbs=33.8)
     assert classify(layer(0, 0, time=100, rw=3000), peak_only) == (Bound.UNKNOWN, BoundBasis.NONE)
@@ -99,20 +117,26 @@ def test_faster_than_the_ddr_peak_is_a_view():
 def test_npu_zero_rows_fast_enough_are_bandwidth_by_rate():
     # 08 row 45: Concat 6648901/0, 3307 us, 38400 KB -> 11.9 GB/s
     assert classify(layer(6648901, 0, time=3307, rw=38400), RK3588) == (
-        Bound.BANDWIDTH, BoundBasis.RW_RATE)
+        Bound.BANDWIDTH,
+        BoundBasis.RW_RATE,
+    )
     # 08 row 5: Concat 2216301/0, 2837 us, 12800 KB -> 4.6 GB/s: the cycles cannot say, nor the rate
     assert classify(layer(2216301, 0, time=2837, rw=12800), RK3588) == (
-        Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
+        Bound.UNKNOWN,
+        BoundBasis.NO_NPU_CYCLES,
+    )
 
 
 def test_a_faster_ddr_bound_row_in_the_log_raises_the_reference():
     # a conv whose DDR cycles are 10x its NPU cycles moving 20 GB/s shows this board's DDR does
-    conv = layer(1_000_000, 100_000, time=1000, rw=19_531)            # 20.0 GB/s
-    add = layer(0, 0, time=1000, rw=14_000)                           # 14.3 GB/s < 0.75 x 20
+    conv = layer(1_000_000, 100_000, time=1000, rw=19_531)  # 20.0 GB/s
+    add = layer(0, 0, time=1000, rw=14_000)  # 14.3 GB/s < 0.75 x 20
     out = classify_layers((conv, add), RK3588, 2000)
     assert [(la.bound, la.bound_basis) for la in out] == [
-        (Bound.BANDWIDTH, BoundBasis.CYCLES), (Bound.UNKNOWN, BoundBasis.RW_RATE)]
-    assert classify(add, RK3588)[0] is Bound.BANDWIDTH                # 14.3 >= 0.75 x 12.9
+        (Bound.BANDWIDTH, BoundBasis.CYCLES),
+        (Bound.UNKNOWN, BoundBasis.RW_RATE),
+    ]
+    assert classify(add, RK3588)[0] is Bound.BANDWIDTH  # 14.3 >= 0.75 x 12.9
 
 
 def test_corpus_rw_rates_as_read_from_the_logs(corpus):
@@ -124,14 +148,20 @@ def test_corpus_rw_rates_as_read_from_the_logs(corpus):
     assert (rows[9].bound, rows[9].bound_basis) == (Bound.UNKNOWN, BoundBasis.NO_NPU_CYCLES)
     # 07: no 0/0/0 row reaches 9.7 GB/s (the fastest, #9 Add, moves 6.8)
     p07 = rknnprof.load(corpus("07_"))[0]
-    assert not [la.id for la in p07.layers if la.bound_basis is BoundBasis.RW_RATE
-                and la.bound is Bound.BANDWIDTH]
+    assert not [
+        la.id
+        for la in p07.layers
+        if la.bound_basis is BoundBasis.RW_RATE and la.bound is Bound.BANDWIDTH
+    ]
     # 36: the four Reshapes that move faster than DDR or in no time (#59 2 us; #64, #147, #152 0 us)
     p36 = rknnprof.load(corpus("36_"))[0]
     views = [la.id for la in p36.layers if la.bound_basis is BoundBasis.VIEW]
     assert views == [59, 64, 147, 152]
-    assert not [la for la in p36.layers if la.bound_basis is BoundBasis.RW_RATE
-                and la.bound is Bound.BANDWIDTH]
+    assert not [
+        la
+        for la in p36.layers
+        if la.bound_basis is BoundBasis.RW_RATE and la.bound is Bound.BANDWIDTH
+    ]
     # 08: the FP16 tail whose RW rate passes 9.7 GB/s (#36, #38, #41, #44, #45)
     p08 = rknnprof.load(corpus("08_"))[0]
     by_rate = [la.id for la in p08.layers if la.bound_basis is BoundBasis.RW_RATE]

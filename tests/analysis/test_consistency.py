@@ -8,13 +8,34 @@ from rknnprof.model import Layer, OpTypeStat, Profile, SourceSpan, Target
 
 def profile(**kw) -> Profile:
     layers = (
-        Layer(1, "InputOperator", target=Target.CPU, ddr_cycles=0, npu_cycles=0, total_cycles=0,
-              time_us=4, line=5),
-        Layer(2, "Conv", target=Target.NPU, ddr_cycles=10, npu_cycles=100, total_cycles=100,
-              time_us=96, line=6),
+        Layer(
+            1,
+            "InputOperator",
+            target=Target.CPU,
+            ddr_cycles=0,
+            npu_cycles=0,
+            total_cycles=0,
+            time_us=4,
+            line=5,
+        ),
+        Layer(
+            2,
+            "Conv",
+            target=Target.NPU,
+            ddr_cycles=10,
+            npu_cycles=100,
+            total_cycles=100,
+            time_us=96,
+            line=6,
+        ),
     )
-    base = Profile(source=SourceSpan("p.log", 1, 20), format="toolkit2-perf-table", layers=layers,
-                   reported_total_time_us=100, reported_total_line=9)
+    base = Profile(
+        source=SourceSpan("p.log", 1, 20),
+        format="toolkit2-perf-table",
+        layers=layers,
+        reported_total_time_us=100,
+        reported_total_line=9,
+    )
     return replace(base, **kw)
 
 

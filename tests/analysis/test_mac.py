@@ -24,9 +24,17 @@ RK3588 = get("rk3588")
 
 
 def conv(data, weight, out, time_us=None, npu=None, usage=None, dtype="INT8", op="ConvExSwish"):
-    return Layer(id=2, op_type=op, data_type=dtype, target=Target.NPU,
-                 input_shapes=(data, weight, (weight[0],)), output_shapes=(out,),
-                 time_us=time_us, npu_cycles=npu, mac_usage_pct=usage)
+    return Layer(
+        id=2,
+        op_type=op,
+        data_type=dtype,
+        target=Target.NPU,
+        input_shapes=(data, weight, (weight[0],)),
+        output_shapes=(out,),
+        time_us=time_us,
+        npu_cycles=npu,
+        mac_usage_pct=usage,
+    )
 
 
 # corpus 01 row 2: (1,3,1920,1920),(16,3,3,3) -> (1,16,960,960), 8294400 NPU cycles, 16130 us, 2.41 %
@@ -96,11 +104,20 @@ def test_unknown_rate_is_said_not_guessed() -> None:
 
 
 def test_non_conv_layers_are_skipped_and_log_clock_is_used() -> None:
-    concat = Layer(id=3, op_type="Concat", target=Target.NPU,
-                   input_shapes=((1, 8, 4, 4), (1, 8, 4, 4)), output_shapes=((1, 16, 4, 4),))
+    concat = Layer(
+        id=3,
+        op_type="Concat",
+        target=Target.NPU,
+        input_shapes=((1, 8, 4, 4), (1, 8, 4, 4)),
+        output_shapes=((1, 16, 4, 4),),
+    )
     transpose_conv = conv((1, 8, 4, 4), (8, 4, 2, 2), (1, 4, 8, 8), op="ConvTranspose")
-    profile = Profile(source=SourceSpan("x"), format="t", layers=(ROW2, concat, transpose_conv),
-                      frequencies=Frequencies(npu_hz=(500_000_000,)))
+    profile = Profile(
+        source=SourceSpan("x"),
+        format="t",
+        layers=(ROW2, concat, transpose_conv),
+        frequencies=Frequencies(npu_hz=(500_000_000,)),
+    )
     rows = mac_table(profile, RK3588)
     assert [r.layer_id for r in rows] == [2]
     # at 500 MHz the same cycles are twice the share of the time
@@ -116,10 +133,10 @@ def test_corpus03_single_core_layer_under_a_three_core_mask(corpus) -> None:
     profile = rknnprof.load(corpus("03_"))[0]
     assert mask_cores(profile) == 3
     row7 = next(la for la in profile.layers if la.id == 7)
-    assert row7.mac_usage_pct == 4.35                       # kept as printed
+    assert row7.mac_usage_pct == 4.35  # kept as printed
     assert used_cores(row7) == 1
     # MACs 16*480*480*16*9 = 530,841,600; /1024 = 518,400 cycles; / (3973 us x 1000 MHz)
-    macs_pct = 518_400 / (3973 * 1000) * 100                # 13.048 %
+    macs_pct = 518_400 / (3973 * 1000) * 100  # 13.048 %
     assert core_mac_usage_pct(row7, 3) == pytest.approx(4.35 * 3)
     assert core_mac_usage_pct(row7, 3) == pytest.approx(macs_pct, abs=0.01)
     (est,) = mac_table(profile, RK3588)
@@ -157,7 +174,16 @@ def test_improve_theoretical_is_read_from_the_15_layout(corpus) -> None:
     # 38: "50.0%/50.0%/0.0% - Up:50.0%" (rows 2, 4), "48.1%/51.9%/0.0% - Up:48.1%" (row 6)
     profile = rknnprof.load(corpus("38_"))[0]
     assert [improve_theoretical_pct(la) for la in profile.layers] == [
-        0.0, 50.0, 0.0, 50.0, 0.0, 48.1, 0.0, 0.0, 0.0]
+        0.0,
+        50.0,
+        0.0,
+        50.0,
+        0.0,
+        48.1,
+        0.0,
+        0.0,
+        0.0,
+    ]
     assert mask_cores(profile) == 2
     # on every NPU row, Up is 100 minus the largest WorkLoad slot
     for la in profile.layers:

@@ -16,7 +16,11 @@ def test_aggregation_matches_printed_ranking(corpus, prefix):
     for printed in profile.ranking:
         mine = ours[printed.op_type]
         assert (mine.calls, mine.cpu_time_us, mine.npu_time_us, mine.total_time_us) == (
-            printed.calls, printed.cpu_time_us, printed.npu_time_us, printed.total_time_us)
+            printed.calls,
+            printed.cpu_time_us,
+            printed.npu_time_us,
+            printed.total_time_us,
+        )
         assert abs(mine.share - printed.share) < 0.00006
     assert [s.op_type for s in profile.op_stats][0] == profile.ranking[0].op_type
     assert not any("ranking" in w.message for w in report.warnings)

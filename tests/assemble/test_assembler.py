@@ -21,12 +21,25 @@ from rknnprof.parsers.events import (
 
 def table(line: int, times: list[int], names: str = "abc", stream=None, total=None) -> TableEvent:
     layers = tuple(
-        Layer(id=i + 1, op_type="Conv", target=Target.NPU, time_us=t, full_name=f"Conv:{names[i]}",
-              line=line + i)
-        for i, t in enumerate(times))
-    return TableEvent("toolkit2-perf-table", line, line + len(times), layers,
-                      reported_total_time_us=total if total is not None else sum(times),
-                      stream=stream, total_line=line + len(times))
+        Layer(
+            id=i + 1,
+            op_type="Conv",
+            target=Target.NPU,
+            time_us=t,
+            full_name=f"Conv:{names[i]}",
+            line=line + i,
+        )
+        for i, t in enumerate(times)
+    )
+    return TableEvent(
+        "toolkit2-perf-table",
+        line,
+        line + len(times),
+        layers,
+        reported_total_time_us=total if total is not None else sum(times),
+        stream=stream,
+        total_line=line + len(times),
+    )
 
 
 def test_median_of_counter():
@@ -49,17 +62,27 @@ def test_frames_of_one_model_merge_into_medians():
 
 
 def test_different_models_and_streams_stay_apart():
-    evs = [table(1, [1, 2, 3]), table(10, [1, 2, 3], names="xyz"),
-           table(20, [5, 5, 5], stream=(7, 8)), table(30, [1, 2, 3])]
+    evs = [
+        table(1, [1, 2, 3]),
+        table(10, [1, 2, 3], names="xyz"),
+        table(20, [5, 5, 5], stream=(7, 8)),
+        table(30, [1, 2, 3]),
+    ]
     profiles = assemble(evs, "log").profiles
     assert [(p.frames, p.pid_tid, p.layers[0].full_name) for p in profiles] == [
-        (2, None, "Conv:a"), (1, None, "Conv:x"), (1, (7, 8), "Conv:a")]
+        (2, None, "Conv:a"),
+        (1, None, "Conv:x"),
+        (1, (7, 8), "Conv:a"),
+    ]
 
 
 def test_ranking_joins_its_table_and_alone_makes_a_profile():
     stats = (OpTypeStat("Conv", 3, 0, 60, 60),)
-    evs = [table(1, [10, 20, 30]), RankingEvent(5, 9, stats),
-           RankingEvent(40, 44, stats, total=OpTypeStat("Total", 3, 0, 60, 60))]
+    evs = [
+        table(1, [10, 20, 30]),
+        RankingEvent(5, 9, stats),
+        RankingEvent(40, 44, stats, total=OpTypeStat("Total", 3, 0, 60, 60)),
+    ]
     first, second = assemble(evs, "log").profiles
     assert first.ranking == stats and len(first.layers) == 3 and first.source.last_line == 9
     assert second.layers == () and second.format == "toolkit2-ranking"
@@ -67,25 +90,41 @@ def test_ranking_joins_its_table_and_alone_makes_a_profile():
 
 
 def test_info_and_frequencies_apply_to_the_stream():
-    evs = [InfoEvent(1, Versions(runtime="2.3.2"), platform="rk3588",
-                     platform_evidence="target platform: rk3588", stream=(5, 5)),
-           InfoEvent(2, Versions(driver="0.9.8")),
-           FrequencyEvent(3, Frequencies((1800000,), (1000000000,), (None,))),
-           table(10, [1], stream=(5, 6)), table(20, [1], names="z", stream=(9, 9))]
+    evs = [
+        InfoEvent(
+            1,
+            Versions(runtime="2.3.2"),
+            platform="rk3588",
+            platform_evidence="target platform: rk3588",
+            stream=(5, 5),
+        ),
+        InfoEvent(2, Versions(driver="0.9.8")),
+        FrequencyEvent(3, Frequencies((1800000,), (1000000000,), (None,))),
+        table(10, [1], stream=(5, 6)),
+        table(20, [1], names="z", stream=(9, 9)),
+    ]
     same_pid, other = assemble(evs, "log").profiles
     assert same_pid.versions == Versions(runtime="2.3.2", driver="0.9.8")
-    assert same_pid.platform == "rk3588" and same_pid.platform_basis == "log: target platform: rk3588"
+    assert (
+        same_pid.platform == "rk3588" and same_pid.platform_basis == "log: target platform: rk3588"
+    )
     assert other.versions == Versions(driver="0.9.8") and other.platform is None
     assert other.frequencies.npu_hz == (1000000000,)
 
 
 def test_totals_benchmark_fallback_npu_load_events():
-    evs = [TotalsEvent("toolkit1-perf-totals", 3, 18642.0, fps=53.64),
-           TotalsEvent("toolkit1-perf-totals", 9, 18000.0),
-           FallbackWarningEvent(1, "cpu", "Transpose", "input shape has exceeded the max limit"),
-           NpuLoadEvent(2, (52.0, 0.0, 0.0)),
-           BenchmarkEvent(20, 30, BenchmarkRun(run_times_ms=(12.0, 14.0), avg_time_ms=13.0),
-                          model_name="yolov5s.rknn")]
+    evs = [
+        TotalsEvent("toolkit1-perf-totals", 3, 18642.0, fps=53.64),
+        TotalsEvent("toolkit1-perf-totals", 9, 18000.0),
+        FallbackWarningEvent(1, "cpu", "Transpose", "input shape has exceeded the max limit"),
+        NpuLoadEvent(2, (52.0, 0.0, 0.0)),
+        BenchmarkEvent(
+            20,
+            30,
+            BenchmarkRun(run_times_ms=(12.0, 14.0), avg_time_ms=13.0),
+            model_name="yolov5s.rknn",
+        ),
+    ]
     result = assemble(evs, "log")
     totals, bench = result.profiles
     assert totals.format == "toolkit1-perf-totals" and totals.layers == ()
@@ -99,22 +138,34 @@ def test_totals_benchmark_fallback_npu_load_events():
 
 
 def test_nothing_but_info_names_what_was_found():
-    evs = [InfoEvent(1, Versions(runtime="2.3.0", driver="0.9.8")),
-           FallbackWarningEvent(2, "cpu", "Transpose", "too big")]
+    evs = [
+        InfoEvent(1, Versions(runtime="2.3.0", driver="0.9.8")),
+        FallbackWarningEvent(2, "cpu", "Transpose", "too big"),
+    ]
     result = assemble(evs, "log")
     assert result.profiles == []
-    assert result.found == [("runtime information", "librknnrt 2.3.0, driver 0.9.8"),
-                            ("fallback warnings", "Transpose")]
+    assert result.found == [
+        ("runtime information", "librknnrt 2.3.0, driver 0.9.8"),
+        ("fallback warnings", "Transpose"),
+    ]
 
 
 def test_notes_and_skipped_rows_become_warnings():
     from rknnprof.model import SkippedRow
 
-    ev = TableEvent("toolkit2-perf-table", 1, 5, table(1, [1]).layers,
-                    skipped=(SkippedRow(4, "98 Conv", "row cut short: no Time(us)"),),
-                    notes=((1, "assumed the 2.x layout"),), reported_total_time_us=1,
-                    total_line=5)
+    ev = TableEvent(
+        "toolkit2-perf-table",
+        1,
+        5,
+        table(1, [1]).layers,
+        skipped=(SkippedRow(4, "98 Conv", "row cut short: no Time(us)"),),
+        notes=((1, "assumed the 2.x layout"),),
+        reported_total_time_us=1,
+        total_line=5,
+    )
     result = assemble([ev], "x.log")
     assert [(w.path, w.line, w.message) for w in result.warnings] == [
-        ("x.log", 1, "assumed the 2.x layout"), ("x.log", 4, "skipped row: row cut short: no Time(us)")]
+        ("x.log", 1, "assumed the 2.x layout"),
+        ("x.log", 4, "skipped row: row cut short: no Time(us)"),
+    ]
     assert result.profiles[0].skipped_rows[0].line == 4

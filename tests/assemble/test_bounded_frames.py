@@ -52,10 +52,17 @@ def test_percentile_of_a_counter_is_the_listed_values_percentile():
 
 
 def _frame(line: int, time_us: float, total_us: float) -> TableEvent:
-    layer = Layer(id=1, op_type="Conv", target=Target.NPU, time_us=time_us, full_name="Conv:c",
-                  line=line)
-    return TableEvent("toolkit2-perf-table", line, line + 2, (layer,),
-                      reported_total_time_us=total_us, total_line=line + 2)
+    layer = Layer(
+        id=1, op_type="Conv", target=Target.NPU, time_us=time_us, full_name="Conv:c", line=line
+    )
+    return TableEvent(
+        "toolkit2-perf-table",
+        line,
+        line + 2,
+        (layer,),
+        reported_total_time_us=total_us,
+        total_line=line + 2,
+    )
 
 
 def test_model_frames_containers_stay_at_their_caps():
@@ -70,8 +77,9 @@ def test_model_frames_containers_stay_at_their_caps():
     assert len(model.frame_time_counts) == 100  # distinct totals, not frames
     assert len(model.mismatched) == MAX_FRAME_NOTES + 1 and model.mismatched_total == frames
     assert model.mismatched[0] == (3, 100, 105)
-    assert model.incomplete() == (f"{frames} of {frames} frame(s) disagree with their own total "
-                                  "line (first: line 3)")
+    assert model.incomplete() == (
+        f"{frames} of {frames} frame(s) disagree with their own total line (first: line 3)"
+    )
     profile = model.profile("x.log")
     assert len(profile.frame_times_us) == MAX_FRAME_TIMES
     # 12,000 frames, each of 100..199 120 times: the 6,000th and 6,001st values are 149 and 150
@@ -103,8 +111,10 @@ def test_a_long_generated_capture_keeps_the_first_frames_and_counts_all(tmp_path
     assert profile["layers"][1]["time_us"] == statistics.median(conv)
     assert profile["layers"][1]["time_max_us"] == max(conv)
     assert profile["incomplete"] is None
-    assert (f"{frames:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame times"
-            in result.stderr)
+    assert (
+        f"{frames:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} frame times"
+        in result.stderr
+    )
 
 
 def _context(evs: list):
@@ -117,10 +127,17 @@ def _context(evs: list):
 def test_repeated_context_lines_are_kept_once():
     evs: list = []
     for i in range(5_000):  # a runtime that prints all of this once per inference
-        evs += [InfoEvent(10 * i, Versions(runtime="2.3.2"), platform="rk3588",
-                          platform_evidence="target platform: rk3588", stream=(5, 5)),
-                NpuLoadEvent(10 * i + 1, (float(i % 7), 0.0, 0.0), stream=(5, 5)),
-                AppTimeEvent(10 * i + 2, 1000.0 + i % 3, stream=(5, 5), call="rknn_run")]
+        evs += [
+            InfoEvent(
+                10 * i,
+                Versions(runtime="2.3.2"),
+                platform="rk3588",
+                platform_evidence="target platform: rk3588",
+                stream=(5, 5),
+            ),
+            NpuLoadEvent(10 * i + 1, (float(i % 7), 0.0, 0.0), stream=(5, 5)),
+            AppTimeEvent(10 * i + 2, 1000.0 + i % 3, stream=(5, 5), call="rknn_run"),
+        ]
     evs += [TotalsEvent("toolkit1-perf-totals", 60_000, 900.0, stream=(5, 5))]
     result = assemble(evs, "x.log")
     (profile,) = result.profiles
@@ -133,8 +150,10 @@ def test_repeated_context_lines_are_kept_once():
 
 
 def test_distinct_context_records_are_capped_with_a_warning():
-    evs = [InfoEvent(i + 1, Versions(runtime=f"2.{i}"), stream=(i, i))
-           for i in range(MAX_CONTEXT_RECORDS + 5)]
+    evs = [
+        InfoEvent(i + 1, Versions(runtime=f"2.{i}"), stream=(i, i))
+        for i in range(MAX_CONTEXT_RECORDS + 5)
+    ]
     result = assemble(evs, "x.log")
     assert len(_context(evs).infos) == MAX_CONTEXT_RECORDS
     [warning] = result.warnings
@@ -143,8 +162,12 @@ def test_distinct_context_records_are_capped_with_a_warning():
 
 def test_tables_without_profile_data_are_counted_past_the_limit():
     limit = assembler_module.MAX_LOOSE_WARNINGS
-    header_only = [TableEvent("toolkit2-perf-table", 10 * i + 1, 10 * i + 2, (),
-                              notes=((10 * i + 1, "a header"),)) for i in range(limit + 30)]
+    header_only = [
+        TableEvent(
+            "toolkit2-perf-table", 10 * i + 1, 10 * i + 2, (), notes=((10 * i + 1, "a header"),)
+        )
+        for i in range(limit + 30)
+    ]
     result = assemble(header_only, "x.log")
     assert result.profiles == [] and len(result.found) == limit
     assert len(result.warnings) == limit + 1
@@ -153,10 +176,13 @@ def test_tables_without_profile_data_are_counted_past_the_limit():
 
 def test_totals_benchmarks_and_generations_count_against_the_profile_limit():
     cap = assembler_module.MAX_PROFILES
-    evs: list = [TotalsEvent("toolkit1-perf-totals", i + 1, 100.0, stream=(i, i))
-                 for i in range(cap)]
-    evs += [BenchmarkEvent(cap + 1, cap + 2, BenchmarkRun(run_times_ms=(1.0, 2.0))),
-            LlmStatsEvent(cap + 3, cap + 4, prefill_ms=10.0, stream=(1, 1))]
+    evs: list = [
+        TotalsEvent("toolkit1-perf-totals", i + 1, 100.0, stream=(i, i)) for i in range(cap)
+    ]
+    evs += [
+        BenchmarkEvent(cap + 1, cap + 2, BenchmarkRun(run_times_ms=(1.0, 2.0))),
+        LlmStatsEvent(cap + 3, cap + 4, prefill_ms=10.0, stream=(1, 1)),
+    ]
     result = assemble(evs, "x.log")
     assert len(result.profiles) == cap
     [warning] = result.warnings
@@ -165,8 +191,10 @@ def test_totals_benchmarks_and_generations_count_against_the_profile_limit():
 
 def test_generations_past_the_limit_are_counted(monkeypatch):
     monkeypatch.setattr(assembler_module, "MAX_GENERATIONS", 3)
-    evs = [LlmStatsEvent(10 * i + 1, 10 * i + 5, prefill_ms=100.0 + i, prefill_tokens=50)
-           for i in range(5)]
+    evs = [
+        LlmStatsEvent(10 * i + 1, 10 * i + 5, prefill_ms=100.0 + i, prefill_tokens=50)
+        for i in range(5)
+    ]
     result = assemble(evs, "x.log")
     (profile,) = result.profiles
     assert profile.llm.generations == 3 and profile.llm.prefill_ms == 101  # 100, 101, 102
@@ -178,11 +206,21 @@ def test_times_go_on_a_coarser_grid_past_the_distinct_limit(monkeypatch):
     monkeypatch.setattr(inferences, "MAX_DISTINCT_TIMES", 100)
     model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
     for i in range(300):  # row 1 prints a new time every frame: 1000 .. 1299 us; row 2 50 us
-        layers = (Layer(id=1, op_type="Conv", target=Target.NPU, time_us=1000 + i,
-                        full_name="Conv:a"),
-                  Layer(id=2, op_type="Add", target=Target.NPU, time_us=50, full_name="Add:b"))
-        model.add(TableEvent("toolkit2-perf-table", 1 + 4 * i, 4 + 4 * i, layers,
-                             reported_total_time_us=1050 + i, total_line=4 + 4 * i), None)
+        layers = (
+            Layer(id=1, op_type="Conv", target=Target.NPU, time_us=1000 + i, full_name="Conv:a"),
+            Layer(id=2, op_type="Add", target=Target.NPU, time_us=50, full_name="Add:b"),
+        )
+        model.add(
+            TableEvent(
+                "toolkit2-perf-table",
+                1 + 4 * i,
+                4 + 4 * i,
+                layers,
+                reported_total_time_us=1050 + i,
+                total_line=4 + 4 * i,
+            ),
+            None,
+        )
     # 300 distinct times > 100: 1 us changes nothing for whole numbers, 10 us leaves 12 (<= 50)
     model.profile("x.log")  # counts the frames still waiting in the flat list
     assert model.time_step == 10 and sum(len(c) for c in model.counts) <= 100
@@ -216,8 +254,10 @@ def test_a_long_benchmark_keeps_the_first_run_times_and_counts_all():
 def test_row_times_wait_in_bounded_memory_for_a_wide_table(monkeypatch):
     monkeypatch.setattr(inferences, "MAX_PENDING_TIMES", 1_000)
     model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
-    layers = tuple(Layer(id=i, op_type="Conv", target=Target.NPU, time_us=10 + i % 3,
-                         full_name=f"Conv:{i}") for i in range(300))
+    layers = tuple(
+        Layer(id=i, op_type="Conv", target=Target.NPU, time_us=10 + i % 3, full_name=f"Conv:{i}")
+        for i in range(300)
+    )
     for n in range(40):
         model.add(TableEvent("toolkit2-perf-table", 1 + 400 * n, 301 + 400 * n, layers), None)
         assert len(model.row_times) < 1_000 + 300  # counted once 1,000 times wait

@@ -38,21 +38,104 @@ MULTICORE_RECORD = [
 
 # id, op, dtype, target, inputs, output, cycles, time, mac, workload, rw, full name
 ROWS = [
-    (1, "InputOperator", "UINT8", "CPU", "\\", "(1,3,640,640)", "0/0/0", 12, "",
-     "0.0%/0.0%/0.0%", 0, "InputOperator:images"),
-    (2, "ConvExSwish", "INT8", "NPU", "(1,3,640,640),(16,3,3,3),(16)", "(1,16,320,320)",
-     "187693/921600/921600", 1814, "9.53/0.00/0.00", "100.0%/0.0%/0.0%", 1602,
-     "Conv:/model.0/conv/Conv"),
-    (3, "Transpose", "FLOAT16", "CPU", "(1,64,256,2560)", "(1,64,2560,256)", "0/0/0", 9150, "",
-     "0.0%/0.0%/0.0%", 163840, "Transpose:/model.1/Transpose"),
-    (4, "Gather", "INT8", "CPU", "(1,64,2560,256),(1)", "(1,2560,256)", "0/0/0", 2574, "",
-     "0.0%/0.0%/0.0%", 640, "Gather:/model.2/Gather"),
-    (5, "Transpose", "INT8", "NPU", "(1,4,16,8400)", "(1,16,4,8400)", "0/0/0", 310, "",
-     "100.0%/0.0%/0.0%", 1050, "Transpose:/model.22/dfl/Transpose"),
-    (6, "Conv", "INT8", "NPU", "(1,16,4,8400),(1,16,1,1)", "(1,1,4,8400)",
-     "21000/33600/33600", 298, "0.98/0.00/0.00", "100.0%/0.0%/0.0%", 591, DFL),
-    (7, "OutputOperator", "INT8", "CPU", "(1,1,4,8400)", "\\", "0/0/0", 9, "",
-     "0.0%/0.0%/0.0%", 0, "OutputOperator:output0"),
+    (
+        1,
+        "InputOperator",
+        "UINT8",
+        "CPU",
+        "\\",
+        "(1,3,640,640)",
+        "0/0/0",
+        12,
+        "",
+        "0.0%/0.0%/0.0%",
+        0,
+        "InputOperator:images",
+    ),
+    (
+        2,
+        "ConvExSwish",
+        "INT8",
+        "NPU",
+        "(1,3,640,640),(16,3,3,3),(16)",
+        "(1,16,320,320)",
+        "187693/921600/921600",
+        1814,
+        "9.53/0.00/0.00",
+        "100.0%/0.0%/0.0%",
+        1602,
+        "Conv:/model.0/conv/Conv",
+    ),
+    (
+        3,
+        "Transpose",
+        "FLOAT16",
+        "CPU",
+        "(1,64,256,2560)",
+        "(1,64,2560,256)",
+        "0/0/0",
+        9150,
+        "",
+        "0.0%/0.0%/0.0%",
+        163840,
+        "Transpose:/model.1/Transpose",
+    ),
+    (
+        4,
+        "Gather",
+        "INT8",
+        "CPU",
+        "(1,64,2560,256),(1)",
+        "(1,2560,256)",
+        "0/0/0",
+        2574,
+        "",
+        "0.0%/0.0%/0.0%",
+        640,
+        "Gather:/model.2/Gather",
+    ),
+    (
+        5,
+        "Transpose",
+        "INT8",
+        "NPU",
+        "(1,4,16,8400)",
+        "(1,16,4,8400)",
+        "0/0/0",
+        310,
+        "",
+        "100.0%/0.0%/0.0%",
+        1050,
+        "Transpose:/model.22/dfl/Transpose",
+    ),
+    (
+        6,
+        "Conv",
+        "INT8",
+        "NPU",
+        "(1,16,4,8400),(1,16,1,1)",
+        "(1,1,4,8400)",
+        "21000/33600/33600",
+        298,
+        "0.98/0.00/0.00",
+        "100.0%/0.0%/0.0%",
+        591,
+        DFL,
+    ),
+    (
+        7,
+        "OutputOperator",
+        "INT8",
+        "CPU",
+        "(1,1,4,8400)",
+        "\\",
+        "0/0/0",
+        9,
+        "",
+        "0.0%/0.0%/0.0%",
+        0,
+        "OutputOperator:output0",
+    ),
 ]
 TOTAL_US = 12 + 1814 + 9150 + 2574 + 310 + 298 + 9  # = 14167, the log's own total line
 TOTAL_RW_KB = 0 + 1602 + 163840 + 640 + 1050 + 591 + 0  # = 167723
@@ -60,15 +143,26 @@ TOTAL_RW_KB = 0 + 1602 + 163840 + 640 + 1050 + 591 + 0  # = 167723
 
 def _row(r: tuple) -> str:
     i, op, dt, tg, ins, out, cyc, t, mac, wl, rw, name = r
-    return (f"{i:<5}{op:<19}{dt:<9}{tg:<7}{ins:<41}{out:<23}{cyc:<25}{t:<13}{mac:<21}{wl:<21}"
-            f"{rw:<13}{name:<16}")
+    return (
+        f"{i:<5}{op:<19}{dt:<9}{tg:<7}{ins:<41}{out:<23}{cyc:<25}{t:<13}{mac:<21}{wl:<21}"
+        f"{rw:<13}{name:<16}"
+    )
 
 
 def table_lines(rows: list[tuple] = ROWS) -> list[str]:
     title = " " * 74 + "Network Layer Information Table" + " " * 80
-    return [RULE, title, RULE, HEADER, RULE, *(_row(r) for r in rows), RULE,
-            f"Total Operator Elapsed Per Frame Time(us): {TOTAL_US}",
-            f"Total Memory Read/Write Per Frame Size(KB): {TOTAL_RW_KB}", RULE]
+    return [
+        RULE,
+        title,
+        RULE,
+        HEADER,
+        RULE,
+        *(_row(r) for r in rows),
+        RULE,
+        f"Total Operator Elapsed Per Frame Time(us): {TOTAL_US}",
+        f"Total Memory Read/Write Per Frame Size(KB): {TOTAL_RW_KB}",
+        RULE,
+    ]
 
 
 def profile_of(tmp_path, lines: list[str]):
@@ -86,7 +180,8 @@ def by_id(profile) -> dict[int, object]:
 def test_the_written_table_parses_as_written(tmp_path):
     _, profile = profile_of(tmp_path, table_lines())
     assert [(la.id, la.op_type, la.target) for la in profile.layers] == [
-        (r[0], r[1], Target(r[3])) for r in ROWS]
+        (r[0], r[1], Target(r[3])) for r in ROWS
+    ]
     assert profile.reported_total_time_us == TOTAL_US
     assert all(la.fallback is None for la in profile.layers)  # no warning, nothing attached
 
@@ -96,8 +191,10 @@ def test_cpu_warning_attaches_to_the_cpu_transpose_only(tmp_path):
     fallback = by_id(profile)
     assert fallback[3].startswith("cpu:")
     assert "8192" in fallback[3]
-    assert fallback[3] == ("cpu: input shape has exceeded the max limit, height(256) * "
-                           "width(2560) = 655360, required product no larger than 8192!")
+    assert fallback[3] == (
+        "cpu: input shape has exceeded the max limit, height(256) * "
+        "width(2560) = 655360, required product no larger than 8192!"
+    )
     # the NPU Transpose (5), the other CPU layers (1, 4, 7) and the NPU layers get nothing
     assert {i for i, f in fallback.items() if f is not None} == {3}
     assert profile.fallback_warnings == (("Transpose", fallback[3].removeprefix("cpu: ")),)
@@ -122,7 +219,8 @@ def test_warnings_naming_no_layer_stay_on_the_profile_only(tmp_path):
     absent = "Conv:/model.99/not/in/table/Conv"
     lines = [
         CPU_WARNING.replace("Transpose", "Softmax"),  # no Softmax row at all
-        MULTICORE_RECORD[0].replace(DFL, absent), *MULTICORE_RECORD[1:],
+        MULTICORE_RECORD[0].replace(DFL, absent),
+        *MULTICORE_RECORD[1:],
         *table_lines(),
     ]
     _, profile = profile_of(tmp_path, lines)

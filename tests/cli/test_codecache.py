@@ -72,10 +72,13 @@ def test_classes_made_through_the_cache_behave_as_dataclasses_make_them(fresh: P
 
 
 def test_a_second_process_compiles_nothing_the_first_saved(
-        fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     codecache.install()
     _make()
-    assert codecache._compiled == 6  # __init__, __repr__, __eq__, __setattr__, __delattr__, __hash__
+    assert (
+        codecache._compiled == 6
+    )  # __init__, __repr__, __eq__, __setattr__, __delattr__, __hash__
     codecache.save()
     saved = marshal.loads(fresh.read_bytes())
     assert len(saved) == 6 and all(text.startswith("def __create_fn__") for text in saved)
@@ -108,8 +111,9 @@ def test_a_changed_class_is_compiled_and_added(fresh: Path) -> None:
     assert Other(1.5).y == 1.5
 
 
-@pytest.mark.parametrize("damage", [b"", b"\x00garbage", marshal.dumps([1, 2]),
-                                    marshal.dumps({"def f(): pass": 3})])
+@pytest.mark.parametrize(
+    "damage", [b"", b"\x00garbage", marshal.dumps([1, 2]), marshal.dumps({"def f(): pass": 3})]
+)
 def test_a_damaged_cache_is_ignored_and_rewritten(fresh: Path, damage: bytes) -> None:
     fresh.parent.mkdir()
     fresh.write_bytes(damage)
@@ -128,8 +132,9 @@ def test_no_file_without_bytecode(fresh: Path, monkeypatch: pytest.MonkeyPatch) 
     assert not fresh.exists()
 
 
-def test_a_read_only_place_only_costs_the_compile(fresh: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_read_only_place_only_costs_the_compile(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = fresh.parent.parent / "a-file"
     blocker.write_text("")
     monkeypatch.setattr(codecache, "CACHE", blocker / "__pycache__" / "x.marshal")  # cannot mkdir
@@ -143,20 +148,24 @@ def test_the_command_line_writes_the_cache_it_then_reads() -> None:
     """Two runs of the console script: the first leaves the cache beside the bytecode, the
     second compiles none of the methods (measured: the cache's texts all used)."""
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(codecache.__file__).parents[2])}
-    probe = ("import sys; from rknnprof.cli import codecache as c\n"
-             "real = c.save\n"
-             "def save():\n"
-             " print('COMPILED', c._compiled, len(c._used), file=sys.stderr)\n"
-             " real()\n"
-             "c.save = save\n"
-             "sys.argv = ['rknnprof', 'formats']\n"
-             "import rknnprof.cli.commands as m\n"
-             "try:\n m.main()\nexcept SystemExit: pass\n")
-    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                           text=True, check=False)
+    probe = (
+        "import sys; from rknnprof.cli import codecache as c\n"
+        "real = c.save\n"
+        "def save():\n"
+        " print('COMPILED', c._compiled, len(c._used), file=sys.stderr)\n"
+        " real()\n"
+        "c.save = save\n"
+        "sys.argv = ['rknnprof', 'formats']\n"
+        "import rknnprof.cli.commands as m\n"
+        "try:\n m.main()\nexcept SystemExit: pass\n"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+    )
     assert first.returncode == 0, first.stderr
-    second = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True, check=False)
+    second = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+    )
     assert second.returncode == 0, second.stderr
     compiled, used = second.stderr.rsplit("COMPILED", 1)[1].split()
     assert int(used) > 20  # the model's classes and the commands' went through the cache

@@ -36,8 +36,12 @@ def fuzz_settings(default: int) -> settings:
         deadline=None,
         derandomize=not LONG,
         database=None if not LONG else settings.default.database,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                               HealthCheck.filter_too_much, HealthCheck.large_base_example],
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+            HealthCheck.large_base_example,
+        ],
         print_blob=True,
     )
 
@@ -152,6 +156,7 @@ def truncate_line(i: int, at: int) -> Callable[[Lines], Lines]:
             return ls
         j = _pick(ls, i)
         return [*ls[:j], ls[j][: at % (len(ls[j]) + 1)], *ls[j + 1 :]]
+
     return f
 
 
@@ -166,6 +171,7 @@ def swap_columns(i: int, a: int, b: int) -> Callable[[Lines], Lines]:
         x, y = a % len(cells), b % len(cells)
         cells[x], cells[y] = cells[y], cells[x]
         return [*ls[:j], b"   ".join(cells), *ls[j + 1 :]]
+
     return f
 
 
@@ -181,6 +187,7 @@ def letters_for_digits(i: int, every: int) -> Callable[[Lines], Lines]:
                     c = b"lOoISBZx"[c % 8]
             out.append(c)
         return [*ls[:j], bytes(out), *ls[j + 1 :]]
+
     return f
 
 
@@ -190,6 +197,7 @@ def tabs_for_spaces(i: int) -> Callable[[Lines], Lines]:
             return ls
         j = _pick(ls, i)
         return [*ls[:j], ls[j].replace(b" ", b"\t"), *ls[j + 1 :]]
+
     return f
 
 
@@ -200,6 +208,7 @@ def inject(i: int, at: int, junk: bytes) -> Callable[[Lines], Lines]:
         j = _pick(ls, i)
         k = at % (len(ls[j]) + 1)
         return [*ls[:j], ls[j][:k] + junk + ls[j][k:], *ls[j + 1 :]]
+
     return f
 
 
@@ -208,15 +217,18 @@ def huge_line(i: int, size: int, fill: bytes) -> Callable[[Lines], Lines]:
         j = _pick(ls, i)
         body = (fill or b"x") * (size // max(len(fill), 1) + 1)
         return [*ls[:j], body[:size], *ls[j:]]
+
     return f
 
 
 def splice(other: Lines, start: int, count: int) -> Callable[[Lines], Lines]:
     """Lines of another log pasted in (mixed formats in one file)."""
+
     def f(ls: Lines) -> Lines:
-        piece = other[start % max(len(other), 1):][:count]
+        piece = other[start % max(len(other), 1) :][:count]
         j = _pick(ls, start)
         return [*ls[:j], *piece, *ls[j:]]
+
     return f
 
 
@@ -224,9 +236,28 @@ def mutations(corpus_lines: list[Lines]) -> st.SearchStrategy[Callable[[Lines], 
     idx = st.integers(min_value=0, max_value=10_000)
     small = st.integers(min_value=0, max_value=400)
     junk = st.binary(min_size=1, max_size=12) | st.sampled_from(
-        [b"\x00", b"\xff\xfe", b"\x1b[31m", b"\r", b"\x0c", b"/", b"%", b"(", b",...", b"\\",
-         b" NPU ", b" CPU ", b"...", b"99999999999999999999999", b"0/0/0", b"-", b":",
-         "\u2026".encode(), b"\xe2\x80"])
+        [
+            b"\x00",
+            b"\xff\xfe",
+            b"\x1b[31m",
+            b"\r",
+            b"\x0c",
+            b"/",
+            b"%",
+            b"(",
+            b",...",
+            b"\\",
+            b" NPU ",
+            b" CPU ",
+            b"...",
+            b"99999999999999999999999",
+            b"0/0/0",
+            b"-",
+            b":",
+            "\u2026".encode(),
+            b"\xe2\x80",
+        ]
+    )
     ops = [
         st.builds(drop, idx),
         st.builds(duplicate, idx),

@@ -64,31 +64,81 @@ PWNED = "data-pwned"
 _JS = f"document.documentElement.setAttribute('{PWNED}','1')"
 NAMES: tuple[str, ...] = (
     # rich markup
-    "[/]x", "a[/b]c", "[bold red]x", "[link=https://evil.example/]click[/link]",
-    "/blocks[i]/attn/MatMul", "x\\", "[", "]", "[[/]]", ":warning:",
+    "[/]x",
+    "a[/b]c",
+    "[bold red]x",
+    "[link=https://evil.example/]click[/link]",
+    "/blocks[i]/attn/MatMul",
+    "x\\",
+    "[",
+    "]",
+    "[[/]]",
+    ":warning:",
     # terminal escape sequences and controls
-    "A\x1bcB", "A\x1b(0B", "A\x1b#8B", "A\x1b", "A\x9b2JB", "A\x9dB", "A\x01B", "A\x7fB",
-    "A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B", "A\x1b]0;pwned\x07B",
-    "A\x1b[2J\x1b[HB", "A\x1bP+q\x1b\\B", "A\x08\x08\x08B", "\x1b[6n",
+    "A\x1bcB",
+    "A\x1b(0B",
+    "A\x1b#8B",
+    "A\x1b",
+    "A\x9b2JB",
+    "A\x9dB",
+    "A\x01B",
+    "A\x7fB",
+    "A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B",
+    "A\x1b]0;pwned\x07B",
+    "A\x1b[2J\x1b[HB",
+    "A\x1bP+q\x1b\\B",
+    "A\x08\x08\x08B",
+    "\x1b[6n",
     # HTML / JS
-    f"<script>{_JS}</script>", f"<img src=x onerror=\"{_JS}\">",
-    f"\"><svg onload=\"{_JS}\">", f"'><body onload='{_JS}'>", f"</script><script>{_JS}</script>",
-    f"javascript:{_JS}", "<!--", "]]>", "<![CDATA[x]]>", "&amp;&lt;", f"</title><script>{_JS}"
-    "</script>", f"<style>*{{background:url(javascript:{_JS})}}</style>",
+    f"<script>{_JS}</script>",
+    f'<img src=x onerror="{_JS}">',
+    f'"><svg onload="{_JS}">',
+    f"'><body onload='{_JS}'>",
+    f"</script><script>{_JS}</script>",
+    f"javascript:{_JS}",
+    "<!--",
+    "]]>",
+    "<![CDATA[x]]>",
+    "&amp;&lt;",
+    f"</title><script>{_JS}</script>",
+    f"<style>*{{background:url(javascript:{_JS})}}</style>",
     # Markdown breakers
-    "a|b|c", "`x`", "```", "**bold**", "[x](javascript:alert(1))", "![x](https://evil/x.png)",
-    "# heading", "> quote", "<details>", "|---|", "\\|", "_x_", "~~x~~",
+    "a|b|c",
+    "`x`",
+    "```",
+    "**bold**",
+    "[x](javascript:alert(1))",
+    "![x](https://evil/x.png)",
+    "# heading",
+    "> quote",
+    "<details>",
+    "|---|",
+    "\\|",
+    "_x_",
+    "~~x~~",
     # spreadsheet formulas
-    "=HYPERLINK(\"https://evil.example\",\"x\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1,2)",
-    "=1+1", "\t=1",
+    '=HYPERLINK("https://evil.example","x")',
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(1,2)",
+    "=1+1",
+    "\t=1",
     # bidi and invisible characters
-    "A\u202eB", "A\u2066B\u2069", "A\u200fB", "A\u061cB", "A\ufeffB", "\ufffd",
+    "A\u202eB",
+    "A\u2066B\u2069",
+    "A\u200fB",
+    "A\u061cB",
+    "A\ufeffB",
+    "\ufffd",
     # workflow commands and JSON/XML
-    "::error::pwned", "%0A::error::x", "\"}", "\\u0000", "\ud800".encode("utf-8",
-                                                                       "surrogatepass").decode(
-        "utf-8", "replace"),
+    "::error::pwned",
+    "%0A::error::x",
+    '"}',
+    "\\u0000",
+    "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
     # sizes
-    "x" * 5000, "Conv:/" + "a/" * 2000 + "Conv",
+    "x" * 5000,
+    "Conv:/" + "a/" * 2000 + "Conv",
 )
 HUGE_NAME = "N" * (10 * 1024 * 1024)
 """A 10 MB name (the reader keeps 64 K characters of a line)."""
@@ -106,19 +156,36 @@ def saved_report_with_name(name: str) -> str:
     from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
     from rknnprof.parsers.saved import report_to_dict
 
-    layers = (Layer(id=1, op_type=name[:40] or "x", time_us=100.0, full_name=name,
-                    target=Target.NPU),
-              Layer(id=2, op_type="Conv", time_us=50.0, full_name="Conv:/b", target=Target.CPU))
-    profile = Profile(source=SourceSpan(f"run-{name[:30]}.txt", 1, 3),
-                      format="toolkit2-perf-table", layers=layers, platform="rk3588")
+    layers = (
+        Layer(id=1, op_type=name[:40] or "x", time_us=100.0, full_name=name, target=Target.NPU),
+        Layer(id=2, op_type="Conv", time_us=50.0, full_name="Conv:/b", target=Target.CPU),
+    )
+    profile = Profile(
+        source=SourceSpan(f"run-{name[:30]}.txt", 1, 3),
+        format="toolkit2-perf-table",
+        layers=layers,
+        platform="rk3588",
+    )
     return json.dumps(report_to_dict(Report((profile,))))
 
 
 # -- mutations -------------------------------------------------------------------------------
 
 _NUMBER = re.compile(rb"\d+(?:\.\d+)?")
-_CORRUPT = (b"9" * 400, b"7" * 5000, b"18446744073709551616", b"99999999999999999999", b"1e400",
-            b"nan", b"inf", b"-1", b"-0", b"0", b"00000000000000000000001", b"1.7976931348623157e309")
+_CORRUPT = (
+    b"9" * 400,
+    b"7" * 5000,
+    b"18446744073709551616",
+    b"99999999999999999999",
+    b"1e400",
+    b"nan",
+    b"inf",
+    b"-1",
+    b"-0",
+    b"0",
+    b"00000000000000000000001",
+    b"1.7976931348623157e309",
+)
 
 
 def mutate(seeds: list[bytes], rng: random.Random) -> bytes:
@@ -146,7 +213,7 @@ def _flip(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
 def _delete_lines(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
     ls = _lines(data)
     i = rng.randrange(len(ls))
-    del ls[i: i + rng.randint(1, 5)]
+    del ls[i : i + rng.randint(1, 5)]
     return b"\n".join(ls)
 
 
@@ -154,7 +221,7 @@ def _duplicate_lines(data: bytes, seeds: list[bytes], rng: random.Random) -> byt
     ls = _lines(data)
     i = rng.randrange(len(ls))
     n = rng.randint(1, 5)
-    ls[i:i] = ls[i: i + n] * rng.randint(1, 3)
+    ls[i:i] = ls[i : i + n] * rng.randint(1, 3)
     return b"\n".join(ls)
 
 
@@ -182,7 +249,7 @@ def _corrupt_number(data: bytes, seeds: list[bytes], rng: random.Random) -> byte
     if not numbers:
         return data
     for m in rng.sample(numbers, min(len(numbers), rng.randint(1, 4))):
-        data = data[: m.start()] + rng.choice(_CORRUPT) + data[m.end():]
+        data = data[: m.start()] + rng.choice(_CORRUPT) + data[m.end() :]
         break  # offsets of the others moved; one per call, the loop of mutate() adds more
     return data
 
@@ -203,10 +270,10 @@ def _reencode(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
     ls = _lines(data)
     i = rng.randrange(len(ls))
     n = rng.randint(1, 20)
-    text = b"\n".join(ls[i: i + n]).decode("utf-8", "replace")
+    text = b"\n".join(ls[i : i + n]).decode("utf-8", "replace")
     codec = rng.choice(["utf-16-le", "utf-16", "latin-1", "utf-16-be"])
     piece = text.encode(codec, "replace")
-    ls[i: i + n] = [piece]
+    ls[i : i + n] = [piece]
     return b"\n".join(ls)
 
 
@@ -223,8 +290,18 @@ def _interleave(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes:
     return b"\n".join(out)
 
 
-_DAMAGE = (_flip, _delete_lines, _duplicate_lines, _swap_lines, _delete_column,
-           _corrupt_number, _nul, _truncate, _reencode, _interleave)
+_DAMAGE = (
+    _flip,
+    _delete_lines,
+    _duplicate_lines,
+    _swap_lines,
+    _delete_column,
+    _corrupt_number,
+    _nul,
+    _truncate,
+    _reencode,
+    _interleave,
+)
 MAX_REPEATED = 2_000_000
 """Bytes past which :func:`_repeat_frames` leaves a mutant as it is (it may run three times)."""
 
@@ -241,9 +318,11 @@ def _repeat_frames(data: bytes, seeds: list[bytes], rng: random.Random) -> bytes
     lines = _lines(b"\n".join(copies))
     if rng.random() < 0.5:
         pid, tid = rng.choice(((2345, 2399), (7, 7), (123456, 1)))
-        lines = [b"11-30 10:00:%02d.%03d %5d %5d D RKNN    : " % (n // 1000 % 60, n % 1000,
-                                                                  pid, tid) + line
-                 for n, line in enumerate(lines)]
+        lines = [
+            b"11-30 10:00:%02d.%03d %5d %5d D RKNN    : " % (n // 1000 % 60, n % 1000, pid, tid)
+            + line
+            for n, line in enumerate(lines)
+        ]
     return b"\n".join(lines) + b"\n"
 
 
@@ -333,8 +412,9 @@ def live_formulas(text: str) -> list[str]:
     except plain numbers (``-5``, ``-0.25``)."""
     csv.field_size_limit(sys.maxsize)  # a 64 K name is one cell
     cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
-    return [c for c in cells
-            if c[:1] in ("=", "+", "-", "@", "\t", "\r") and not _PLAIN_NUMBER.match(c)]
+    return [
+        c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r") and not _PLAIN_NUMBER.match(c)
+    ]
 
 
 def commands(log: str, base: str, budgets: str, index: int) -> list[tuple[list[str], str, bool]]:
@@ -342,14 +422,33 @@ def commands(log: str, base: str, budgets: str, index: int) -> list[tuple[list[s
     without colour), ``compare`` against ``base`` and ``check`` against ``budgets`` in one of
     their formats each (turn by turn with ``index``)."""
     runs: list[tuple[list[str], str, bool]] = [
-        (["analyze", log, "-f", fmt, "--color", "never"], fmt, False) for fmt in ANALYZE_FORMATS]
+        (["analyze", log, "-f", fmt, "--color", "never"], fmt, False) for fmt in ANALYZE_FORMATS
+    ]
     runs.append((["analyze", log, "--color", "always"], "table", True))
     cfmt = COMPARE_FORMATS[index % len(COMPARE_FORMATS)]
-    runs.append((["compare", base, log, "-f", cfmt, "--no-summary", "--color", "never"], cfmt,
-                 False))
+    runs.append(
+        (["compare", base, log, "-f", cfmt, "--no-summary", "--color", "never"], cfmt, False)
+    )
     kfmt = CHECK_FORMATS[index % len(CHECK_FORMATS)]
-    runs.append((["check", log, "--budgets", budgets, "--baseline", base, "-f", kfmt,
-                  "--no-summary", "--color", "never"], kfmt, False))
+    runs.append(
+        (
+            [
+                "check",
+                log,
+                "--budgets",
+                budgets,
+                "--baseline",
+                base,
+                "-f",
+                kfmt,
+                "--no-summary",
+                "--color",
+                "never",
+            ],
+            kfmt,
+            False,
+        )
+    )
     return runs
 
 

@@ -48,8 +48,9 @@ def _worker(tasks: mp.Queue, results: mp.Queue, seed: int, work: str) -> None:
         results.put((index, [(o.argv, o.problems) for o in bad], data if bad else None))
 
 
-def run_mutants(count: int, seed: int, workers: int, timeout: float, work: str,
-                keep: Path) -> tuple[Counter[str], int]:
+def run_mutants(
+    count: int, seed: int, workers: int, timeout: float, work: str, keep: Path
+) -> tuple[Counter[str], int]:
     """Run ``count`` mutants on ``workers`` processes; (problem counts, hangs)."""
     tasks: mp.Queue = mp.Queue()
     results: mp.Queue = mp.Queue()
@@ -83,8 +84,7 @@ def run_mutants(count: int, seed: int, workers: int, timeout: float, work: str,
             for argv, problems in bad:
                 for problem in problems:
                     counts[problem.split(":")[0]] += 1
-                print(f"  mutant {index}: {' '.join(argv[:1] + argv[2:])}: {problems}",
-                      flush=True)
+                print(f"  mutant {index}: {' '.join(argv[:1] + argv[2:])}: {problems}", flush=True)
             if data is not None:
                 keep.mkdir(parents=True, exist_ok=True)
                 (keep / f"mutant-{seed}-{index}.log").write_bytes(data)
@@ -94,8 +94,10 @@ def run_mutants(count: int, seed: int, workers: int, timeout: float, work: str,
                 p.kill()
             stuck = workers
             hangs += stuck
-            print(f"  hang: no result for {now - progress_at:.0f} s; {stuck} worker(s) killed",
-                  flush=True)
+            print(
+                f"  hang: no result for {now - progress_at:.0f} s; {stuck} worker(s) killed",
+                flush=True,
+            )
             procs.clear()
             for _ in range(workers):
                 spawn()
@@ -122,22 +124,29 @@ def run_names(work: str, html_dir: Path) -> Counter[str]:
         Path(saved).write_text(H.saved_report_with_name(name))
         runs = H.commands(log, base, budgets, 0)[:-2]  # analyze: every format
         for left, right in ((base, log), (saved, saved)):
-            runs += [(["compare", left, right, "-f", f, "--no-summary"], f, False)
-                     for f in H.COMPARE_FORMATS]
+            runs += [
+                (["compare", left, right, "-f", f, "--no-summary"], f, False)
+                for f in H.COMPARE_FORMATS
+            ]
         for path in (log, saved):
-            runs += [(["check", path, "--budgets", budgets, "-f", f, "--no-summary"], f, False)
-                     for f in H.CHECK_FORMATS]
+            runs += [
+                (["check", path, "--budgets", budgets, "-f", f, "--no-summary"], f, False)
+                for f in H.CHECK_FORMATS
+            ]
         for argv, fmt, color in runs:
             outcome = H.run_main(argv)
             problems = H.check(outcome, fmt, color)
             for problem in problems:
                 counts[problem.split(":")[0]] += 1
             if problems:
-                print(f"  name {n} {name[:40]!r}: {' '.join(argv[:1] + argv[2:])}: {problems}",
-                      flush=True)
+                print(
+                    f"  name {n} {name[:40]!r}: {' '.join(argv[:1] + argv[2:])}: {problems}",
+                    flush=True,
+                )
             if fmt == "html" and outcome.code in (0, 1):
-                (html_dir / f"name{n:03d}-{argv[0]}-{len(list(html_dir.iterdir()))}.html"
-                 ).write_text(outcome.stdout, encoding="utf-8", errors="surrogatepass")
+                (
+                    html_dir / f"name{n:03d}-{argv[0]}-{len(list(html_dir.iterdir()))}.html"
+                ).write_text(outcome.stdout, encoding="utf-8", errors="surrogatepass")
     return counts
 
 
@@ -149,7 +158,7 @@ def chromium_check(html_dir: Path) -> tuple[int, list[str]]:
         return 0, []
     executed, loaded = [], 0
     control = html_dir / "0-positive-control.html"  # a page that does run the payload
-    control.write_text(f"<!DOCTYPE html><html><body><img src=x onerror=\"{H._JS}\"></body></html>")
+    control.write_text(f'<!DOCTYPE html><html><body><img src=x onerror="{H._JS}"></body></html>')
     if not _executed(browser, control):
         print("  chromium ran no script on the positive control: the check would see nothing")
         return 0, ["positive control not detected"]
@@ -167,9 +176,20 @@ def chromium_check(html_dir: Path) -> tuple[int, list[str]]:
 def _executed(browser: str, page: Path) -> bool:
     """Whether an injected script ran: the attribute it sets is on Chromium's <html> element
     (the DOM after scripts ran), or the page did not load at all."""
-    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
-                         capture_output=True, text=True, timeout=120).stdout
+    dom = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     tag = re.search(r"<html[^>]*>", dom)
     return tag is None or H.PWNED in tag.group()
 
@@ -187,23 +207,37 @@ def main() -> None:
     shutil.copy(H.SAMPLE, os.path.join(work, "base.txt"))
     Path(work, "budgets.yaml").write_text(H.BUDGETS)
     start = time.monotonic()
-    counts, hangs = run_mutants(args.mutants, args.seed, args.workers, args.timeout, work,
-                                args.keep)
+    counts, hangs = run_mutants(
+        args.mutants, args.seed, args.workers, args.timeout, work, args.keep
+    )
     mutant_seconds = time.monotonic() - start
     names, loaded, executed = Counter(), 0, []
     if not args.no_names:
         names = run_names(work, Path(work, "html"))
         loaded, executed = chromium_check(Path(work, "html"))
     total = counts + names
-    runs = args.mutants * 10 + (0 if args.no_names else (len(H.NAMES) + 1) * 28)  # 8 analyze + 10 compare + 10 check
-    print(f"\n{args.mutants} mutants (seed {args.seed}) in {mutant_seconds:.0f} s and "
-          f"{0 if args.no_names else len(H.NAMES) + 1} names: about {runs} command runs")
-    for kind in ("traceback", "exit code", "control character", "live CSV formula",
-                 "non-standard JSON", "invalid XML", "traceback on stderr"):
+    runs = args.mutants * 10 + (
+        0 if args.no_names else (len(H.NAMES) + 1) * 28
+    )  # 8 analyze + 10 compare + 10 check
+    print(
+        f"\n{args.mutants} mutants (seed {args.seed}) in {mutant_seconds:.0f} s and "
+        f"{0 if args.no_names else len(H.NAMES) + 1} names: about {runs} command runs"
+    )
+    for kind in (
+        "traceback",
+        "exit code",
+        "control character",
+        "live CSV formula",
+        "non-standard JSON",
+        "invalid XML",
+        "traceback on stderr",
+    ):
         print(f"  {kind:<22} {total.get(kind, 0)}")
     print(f"  {'hangs over ' + str(int(args.timeout)) + ' s':<22} {hangs}")
-    print(f"  {'HTML scripts executed':<22} {len(executed)} of {loaded} pages in Chromium"
-          + (f": {executed[:5]}" if executed else ""))
+    print(
+        f"  {'HTML scripts executed':<22} {len(executed)} of {loaded} pages in Chromium"
+        + (f": {executed[:5]}" if executed else "")
+    )
     shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if sum(total.values()) or hangs or executed else 0)
 

@@ -43,8 +43,9 @@ def parse(lines: list[str]) -> tuple[set[tuple], list[str], set[int]] | Rknnprof
 def original(prefix: str) -> tuple[list[str], dict[int, tuple], list[str]]:
     lines = corpus_file(prefix).read_text(encoding="utf-8").split("\n")
     assembly = parse_stream(io.BytesIO("\n".join(lines).encode()), "x.log")
-    by_line = {la.line: (la.id, la.op_type, la.time_us)
-               for p in assembly.profiles for la in p.layers}
+    by_line = {
+        la.line: (la.id, la.op_type, la.time_us) for p in assembly.profiles for la in p.layers
+    }
     assert by_line, f"{prefix}: no rows parsed"
     result = parse(lines)
     assert not isinstance(result, RknnprofError)
@@ -55,14 +56,17 @@ def original(prefix: str) -> tuple[list[str], dict[int, tuple], list[str]]:
 def test_deleting_any_single_line(prefix: str) -> None:
     lines, by_line, base_warnings = original(prefix)
     for i in range(len(lines)):
-        result = parse(lines[:i] + lines[i + 1:])
+        result = parse(lines[:i] + lines[i + 1 :])
         if isinstance(result, RknnprofError):
             continue
         rows, warnings, skipped = result
         lost = [(line, row) for line, row in by_line.items() if line != i + 1 and row not in rows]
-        unreported = [row for line, row in lost if (line - 1 if line > i + 1 else line) not in skipped]
+        unreported = [
+            row for line, row in lost if (line - 1 if line > i + 1 else line) not in skipped
+        ]
         assert not unreported, (
-            f"{prefix} without line {i + 1}: other rows vanished {unreported[:3]}")
+            f"{prefix} without line {i + 1}: other rows vanished {unreported[:3]}"
+        )
         if prefix in COMPLETE and (i + 1) in by_line:
             assert warnings != base_warnings, f"{prefix}: row line {i + 1} deleted silently"
 

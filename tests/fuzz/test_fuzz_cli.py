@@ -25,8 +25,9 @@ def check_cli_outcome(code: int, stdout: str, stderr: str) -> None:
     assert "Traceback" not in stdout + stderr
     assert code in (EXIT_OK, EXIT_NO_DATA), (code, stderr[-500:])
     errors = [line for line in stderr.splitlines() if line.startswith("Error:")]
-    others = [line for line in stderr.splitlines()
-              if line and not line.startswith(("Error:", "Warning:"))]
+    others = [
+        line for line in stderr.splitlines() if line and not line.startswith(("Error:", "Warning:"))
+    ]
     assert not others, others[:3]
     if code == EXIT_OK:
         assert not errors

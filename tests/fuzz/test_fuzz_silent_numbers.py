@@ -28,12 +28,24 @@ COMPLETE = ("01_", "07_", "36_")
 
 def key_numbers(report: Report) -> tuple:
     return tuple(
-        (p.format,
-         tuple((la.id, la.op_type, la.time_us, la.target) for la in p.layers),
-         p.reported_total_time_us,
-         tuple((s.op_type, s.calls, s.cpu_time_us, s.npu_time_us, s.total_time_us,
-                None if s.share is None else round(100 * s.share, 1)) for s in p.ranking))
-        for p in report.profiles)
+        (
+            p.format,
+            tuple((la.id, la.op_type, la.time_us, la.target) for la in p.layers),
+            p.reported_total_time_us,
+            tuple(
+                (
+                    s.op_type,
+                    s.calls,
+                    s.cpu_time_us,
+                    s.npu_time_us,
+                    s.total_time_us,
+                    None if s.share is None else round(100 * s.share, 1),
+                )
+                for s in p.ranking
+            ),
+        )
+        for p in report.profiles
+    )
 
 
 def warnings_of(report: Report) -> set[tuple[int | None, str]]:
@@ -54,18 +66,26 @@ def baseline(prefix: str) -> tuple[list[str], tuple, set]:
 def edits(line: str) -> st.SearchStrategy[list[str]]:
     """Single-line edits: the replacement lines for ``line``."""
     digits = [i for i, c in enumerate(line) if c.isdigit()]
-    options = [st.just([]), st.just([line, line]), st.just([line.replace(" ", "\t")]),
-               st.integers(0, max(len(line) - 1, 0)).map(lambda k: [line[:k]])]
+    options = [
+        st.just([]),
+        st.just([line, line]),
+        st.just([line.replace(" ", "\t")]),
+        st.integers(0, max(len(line) - 1, 0)).map(lambda k: [line[:k]]),
+    ]
     if digits:
         at = st.sampled_from(digits)
-        options += [at.map(lambda i: [line[:i] + "x" + line[i + 1:]]),
-                    at.map(lambda i: [line[:i] + line[i + 1:]])]
+        options += [
+            at.map(lambda i: [line[:i] + "x" + line[i + 1 :]]),
+            at.map(lambda i: [line[:i] + line[i + 1 :]]),
+        ]
     cells = line.split()
     if len(cells) > 1:
+
         def swap(a: int) -> list[str]:
             c = cells[:]
             c[a], c[a + 1] = c[a + 1], c[a]
             return ["  ".join(c)]
+
         options.append(st.integers(0, len(cells) - 2).map(swap))
     return st.one_of(options)
 
@@ -78,7 +98,7 @@ def test_one_damaged_line_changes_no_number_silently(data: st.DataObject) -> Non
     lines, numbers, warned = baseline(prefix)
     i = data.draw(st.integers(0, len(lines) - 1), label="line index")
     replacement = data.draw(edits(lines[i]), label="replacement")
-    result = run_pipeline("\n".join(lines[:i] + replacement + lines[i + 1:]).encode())
+    result = run_pipeline("\n".join(lines[:i] + replacement + lines[i + 1 :]).encode())
     if isinstance(result, RknnprofError):
         return
     if key_numbers(result) != numbers:

@@ -50,7 +50,9 @@ def test_seeded_mutants(work):
     assert found == {}
 
 
-@pytest.mark.parametrize("index", range(len(H.NAMES)), ids=[f"name{i}" for i in range(len(H.NAMES))])
+@pytest.mark.parametrize(
+    "index", range(len(H.NAMES)), ids=[f"name{i}" for i in range(len(H.NAMES))]
+)
 def test_adversarial_name(index, work):
     name = H.NAMES[index]
     assert _problems(work, H.log_with_name(name, SMALL_LOG), index) == []
@@ -65,8 +67,17 @@ def test_adversarial_name_in_a_saved_report(index, work):
         outcome = H.run_main(["compare", str(saved), str(saved), "-f", fmt, "--no-summary"])
         problems += H.check(outcome, fmt)
     for fmt in H.CHECK_FORMATS:
-        outcome = H.run_main(["check", str(saved), "--budgets", str(work / "budgets.yaml"),
-                              "-f", fmt, "--no-summary"])
+        outcome = H.run_main(
+            [
+                "check",
+                str(saved),
+                "--budgets",
+                str(work / "budgets.yaml"),
+                "-f",
+                fmt,
+                "--no-summary",
+            ]
+        )
         problems += H.check(outcome, fmt)
     assert problems == []
 

@@ -95,6 +95,7 @@ def test_long_line_of_blanks_and_no_newline_at_all():
 def test_many_frames_use_flat_memory():
     """Frames of the same table merge into per-layer counters: what stays allocated grows only
     by the per-frame total kept for p50/p90 (one float, ~40 bytes), not by the frames' rows."""
+
     def retained(frames: int) -> int:
         stream = GeneratedStream(b"", TABLE, len(TABLE) * frames, b"")
         tracemalloc.start()
@@ -107,5 +108,6 @@ def test_many_frames_use_flat_memory():
         (profile,) = assembly.profiles
         assert profile.frames == frames and len(profile.frame_times_us) == frames
         return current
+
     small, large = retained(200), retained(2200)
     assert large - small < 2000 * 64, (small, large)

@@ -22,14 +22,18 @@ from grammar_transports import VARIANTS, fixture, profiles, run
 @pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_zero_time_build_statistics_are_an_estimate(tmp_path, variant, via_stdin):
-    (profile,) = profiles(VARIANTS[variant](fixture("build_statistics_v15.txt")), tmp_path,
-                          via_stdin)
+    (profile,) = profiles(
+        VARIANTS[variant](fixture("build_statistics_v15.txt")), tmp_path, via_stdin
+    )
     assert profile["measured"] is False
     assert profile["total_time_us"] is None and profile["reported_total_time_us"] is None
     assert [la["time_us"] for la in profile["layers"]] == [None] * 4
     conv1 = profile["layers"][1]
-    assert (conv1["op_type"], conv1["ddr_cycles"], conv1["npu_cycles"]) == ("ConvRelu", 54199,
-                                                                            112896)
+    assert (conv1["op_type"], conv1["ddr_cycles"], conv1["npu_cycles"]) == (
+        "ConvRelu",
+        54199,
+        112896,
+    )
     assert not [f for f in profile["findings"] if f["code"] == "RKN050"]  # no perf_debug caveat
 
 
@@ -43,7 +47,8 @@ def test_zero_time_build_statistics_say_no_total(tmp_path):
 
 def test_a_measured_table_with_some_zero_times_stays_measured(tmp_path):
     text = fixture("build_statistics_v15.txt").replace(
-        "112896         0   ", "112896         35  ", 1)
+        "112896         0   ", "112896         35  ", 1
+    )
     (profile,) = profiles(text.encode(), tmp_path)
     assert profile["measured"] is True
     assert [la["time_us"] for la in profile["layers"]] == [0, 35, 0, 0]
@@ -52,12 +57,18 @@ def test_a_measured_table_with_some_zero_times_stays_measured(tmp_path):
 @pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_short_build_header_is_a_placement_profile(tmp_path, variant, via_stdin):
-    (profile,) = profiles(VARIANTS[variant](fixture("build_placement_232.txt")), tmp_path,
-                          via_stdin)
+    (profile,) = profiles(
+        VARIANTS[variant](fixture("build_placement_232.txt")), tmp_path, via_stdin
+    )
     assert profile["measured"] is False
     targets = {la["id"]: (la["op_type"], la["target"]) for la in profile["layers"]}
-    assert targets == {0: ("InputOperator", "CPU"), 1: ("Conv", "NPU"), 2: ("Gather", "CPU"),
-                       3: ("Softmax", "CPU"), 4: ("OutputOperator", "CPU")}
+    assert targets == {
+        0: ("InputOperator", "CPU"),
+        1: ("Conv", "NPU"),
+        2: ("Gather", "CPU"),
+        3: ("Softmax", "CPU"),
+        4: ("OutputOperator", "CPU"),
+    }
     assert all(la["time_us"] is None and la["total_cycles"] is None for la in profile["layers"])
     rkn001 = [f for f in profile["findings"] if f["code"] == "RKN001"]
     assert sorted(i for f in rkn001 for i in f["layer_ids"]) == [2, 3]
@@ -83,15 +94,18 @@ def test_headerless_build_rows_are_an_estimate_not_times(tmp_path, variant, via_
 
 
 def test_headerless_build_rows_say_so(tmp_path):
-    result = run(["analyze"], fixture("build_verbose_headerless_rows.txt").encode(), tmp_path,
-                 False)
+    result = run(
+        ["analyze"], fixture("build_verbose_headerless_rows.txt").encode(), tmp_path, False
+    )
     assert result.exit_code == 0, result.output
     assert ":1: rows without a table header: only RW(KB) and FullName follow" in result.stderr
 
 
 def test_build_rows_after_headerless_measured_rows_are_not_times(tmp_path):
-    measured = ("4    Conv    INT8    NPU    (1,8,40,40),(16,8,3,3),(16)    (1,16,40,40)    "
-                "9000/11520/11520    95    4.10/0.00/0.00    100.0%/0.0%/0.0%    80    Conv:/c4\n")
+    measured = (
+        "4    Conv    INT8    NPU    (1,8,40,40),(16,8,3,3),(16)    (1,16,40,40)    "
+        "9000/11520/11520    95    4.10/0.00/0.00    100.0%/0.0%/0.0%    80    Conv:/c4\n"
+    )
     text = measured + fixture("build_verbose_headerless_rows.txt")
     runtime, build = profiles(text.encode(), tmp_path)
     assert runtime["measured"] is True and [la["id"] for la in runtime["layers"]] == [4]

@@ -18,13 +18,18 @@ from grammar_transports import VARIANTS, fixture, profiles, run
 @pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_pipe_table_reads_every_exact_row(tmp_path, variant, via_stdin):
-    (profile,) = profiles(VARIANTS[variant](fixture("markdown_pipe_table.txt")), tmp_path,
-                          via_stdin)
+    (profile,) = profiles(
+        VARIANTS[variant](fixture("markdown_pipe_table.txt")), tmp_path, via_stdin
+    )
     assert profile["format"] == "markdown-pipe-table"
     rows = [(la["id"], la["op_type"], la["target"], la["time_us"]) for la in profile["layers"]]
-    assert rows == [(1, "InputOperator", "CPU", 17), (2, "ConvRelu", "NPU", 192),
-                    (3, "Conv", "NPU", 110), (4, "Conv", "NPU", 40),
-                    (6, "OutputOperator", "CPU", 9)]
+    assert rows == [
+        (1, "InputOperator", "CPU", 17),
+        (2, "ConvRelu", "NPU", 192),
+        (3, "Conv", "NPU", 110),
+        (4, "Conv", "NPU", 40),
+        (6, "OutputOperator", "CPU", 9),
+    ]
     assert profile["total_time_us"] == 368
     conv2 = profile["layers"][2]
     assert (conv2["ddr_cycles"], conv2["npu_cycles"], conv2["rw_kb"]) == (59082, 6272, 588)
@@ -34,8 +39,9 @@ def test_pipe_table_reads_every_exact_row(tmp_path, variant, via_stdin):
 
 
 def test_pipe_table_warns_with_the_lines(tmp_path):
-    result = run(["analyze", "-f", "json"], fixture("markdown_pipe_table.txt").encode(),
-                 tmp_path, False)
+    result = run(
+        ["analyze", "-f", "json"], fixture("markdown_pipe_table.txt").encode(), tmp_path, False
+    )
     assert result.exit_code == 0
     assert ":7: row 4: its ID was merged into the cell of line 6" in result.stderr
     assert ":8: skipped row: elided cells" in result.stderr
@@ -44,13 +50,20 @@ def test_pipe_table_warns_with_the_lines(tmp_path):
 @pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_squeezed_header(tmp_path, variant, via_stdin):
-    (profile,) = profiles(VARIANTS[variant](fixture("markdown_squeezed_header.txt")), tmp_path,
-                          via_stdin)
-    rows = [(la["id"], la["op_type"], la["data_type"], la["target"], la["time_us"])
-            for la in profile["layers"]]
-    assert rows == [(1, "InputOperator", "UINT8", "CPU", 17), (2, "ConvRelu", "UINT8", "NPU", 192),
-                    (3, "Resize", "INT8", "CPU", 1210), (4, "ConvSigmoid", "INT8", "NPU", 77),
-                    (5, "OutputOperator", "INT8", "CPU", 6)]
+    (profile,) = profiles(
+        VARIANTS[variant](fixture("markdown_squeezed_header.txt")), tmp_path, via_stdin
+    )
+    rows = [
+        (la["id"], la["op_type"], la["data_type"], la["target"], la["time_us"])
+        for la in profile["layers"]
+    ]
+    assert rows == [
+        (1, "InputOperator", "UINT8", "CPU", 17),
+        (2, "ConvRelu", "UINT8", "NPU", 192),
+        (3, "Resize", "INT8", "CPU", 1210),
+        (4, "ConvSigmoid", "INT8", "NPU", 77),
+        (5, "OutputOperator", "INT8", "CPU", 6),
+    ]
     assert profile["total_time_us"] == 1502 and profile["skipped_rows"] == []
     assert [f["layer_ids"] for f in profile["findings"] if f["code"] == "RKN001"] == [[3]]
 

@@ -22,24 +22,46 @@ import pytest
 from grammar_transports import VARIANTS, fixture, logcat_threadtime, profiles, run
 
 EXPECTED = {
-    "rkllm_v1_1.txt": {"generations": 1, "prefill_tokens": 40, "prefill_tokens_per_s": 100,
-                           "generate_tokens": 51, "decode_steps": 50, "decode_tokens_per_s": 10,
-                           "init_ms": 12000, "peak_memory_mb": 2560},
-    "rkllm_v1_2.txt": {"generations": 2, "prefill_tokens_per_s": 200, "decode_tokens_per_s": 10,
-                           "init_ms": 2500, "peak_memory_mb": 1536},
-    "rkllm_v1_3.txt": {"generations": 1, "prefill_tokens": 32, "prefill_tokens_per_s": 200,
-                           "generate_tokens": 129, "decode_steps": 128, "decode_tokens_per_s": 20,
-                           "init_ms": 1800, "peak_memory_mb": 1024},
+    "rkllm_v1_1.txt": {
+        "generations": 1,
+        "prefill_tokens": 40,
+        "prefill_tokens_per_s": 100,
+        "generate_tokens": 51,
+        "decode_steps": 50,
+        "decode_tokens_per_s": 10,
+        "init_ms": 12000,
+        "peak_memory_mb": 2560,
+    },
+    "rkllm_v1_2.txt": {
+        "generations": 2,
+        "prefill_tokens_per_s": 200,
+        "decode_tokens_per_s": 10,
+        "init_ms": 2500,
+        "peak_memory_mb": 1536,
+    },
+    "rkllm_v1_3.txt": {
+        "generations": 1,
+        "prefill_tokens": 32,
+        "prefill_tokens_per_s": 200,
+        "generate_tokens": 129,
+        "decode_steps": 128,
+        "decode_tokens_per_s": 20,
+        "init_ms": 1800,
+        "peak_memory_mb": 1024,
+    },
 }
-PLATFORM = {"rkllm_v1_1.txt": ("rk3576", "1.1.4", "0.9.6"),
-            "rkllm_v1_2.txt": ("rk3588", "1.2.1", "0.9.8"),
-            "rkllm_v1_3.txt": ("rk3588", "1.3.0", "0.9.8")}
+PLATFORM = {
+    "rkllm_v1_1.txt": ("rk3576", "1.1.4", "0.9.6"),
+    "rkllm_v1_2.txt": ("rk3588", "1.2.1", "0.9.8"),
+    "rkllm_v1_3.txt": ("rk3588", "1.3.0", "0.9.8"),
+}
 
 
 def _logcat(text: str) -> bytes:
     """Each line as logcat prints it: tag ``rkllm``, without the ``I rkllm: `` of a terminal."""
-    return logcat_threadtime("\n".join(line.removeprefix("I rkllm: ")
-                                       for line in text.splitlines()), tag="rkllm")
+    return logcat_threadtime(
+        "\n".join(line.removeprefix("I rkllm: ") for line in text.splitlines()), tag="rkllm"
+    )
 
 
 TRANSPORTS = {**VARIANTS, "logcat-threadtime": _logcat}
@@ -67,14 +89,19 @@ def test_driver_too_low_warning_is_a_finding(tmp_path):
 
 
 def test_decode_verdict_against_the_ddr_bound(tmp_path):
-    result = run(["analyze", "-f", "json", "--model-size", "1GB"],
-                 fixture("rkllm_v1_3.txt").encode(), tmp_path, False)
+    result = run(
+        ["analyze", "-f", "json", "--model-size", "1GB"],
+        fixture("rkllm_v1_3.txt").encode(),
+        tmp_path,
+        False,
+    )
     [finding] = json.loads(result.stdout)["profiles"][0]["findings"]
     assert finding["code"] == "RKN090" and finding["est_saving_us"] == 0
     assert finding["message"] == (
         "decode runs at 20.00 tokens/s (128 steps in 6,400 ms); each step reads the model's "
         "1.00 GB of weights: 20.0 GB/s, 59% of rk3588's DDR peak 33.8 GB/s (bound 33.8 "
-        "tokens/s)")
+        "tokens/s)"
+    )
 
 
 def test_decode_verdict_without_a_model_size_asks_for_it(tmp_path):
@@ -85,8 +112,9 @@ def test_decode_verdict_without_a_model_size_asks_for_it(tmp_path):
 
 @pytest.mark.parametrize("size", ["1.9XB", "-1GB", "GB"])
 def test_a_bad_model_size_is_a_usage_error(tmp_path, size):
-    result = run(["analyze", "--model-size", size], fixture("rkllm_v1_3.txt").encode(),
-                 tmp_path, False)
+    result = run(
+        ["analyze", "--model-size", size], fixture("rkllm_v1_3.txt").encode(), tmp_path, False
+    )
     assert result.exit_code == 2 and "--model-size" in result.stderr
 
 
@@ -94,7 +122,8 @@ def test_terminal_summary(tmp_path):
     result = run(["analyze"], fixture("rkllm_v1_3.txt").encode(), tmp_path, False)
     assert result.exit_code == 0
     assert "prefill 32 tokens at 200.00 tokens/s, decode 128 steps at 20.00 tokens/s" in (
-        " ".join(result.stdout.split()))
+        " ".join(result.stdout.split())
+    )
 
 
 def test_compare_shows_the_rates(tmp_path):
@@ -104,6 +133,7 @@ def test_compare_shows_the_rates(tmp_path):
     from click.testing import CliRunner
 
     from rknnprof.cli import cli
+
     result = CliRunner().invoke(cli, ["compare", str(base), str(current)])
     assert "decode 20.00 → 25.00 tokens/s (+25.0%)" in result.stdout
     data = CliRunner().invoke(cli, ["compare", "-f", "json", str(base), str(current)]).stdout
@@ -113,17 +143,25 @@ def test_compare_shows_the_rates(tmp_path):
 
 def test_check_judges_tokens_per_second_budgets(tmp_path):
     budgets = tmp_path / "budgets.yaml"
-    budgets.write_text("budgets:\n  - metric: decode_tokens_per_s\n    min: 25\n"
-                       "  - metric: prefill_tokens_per_s\n    min: 150\n"
-                       "  - metric: peak_memory_mb\n    max: 2048\n")
+    budgets.write_text(
+        "budgets:\n  - metric: decode_tokens_per_s\n    min: 25\n"
+        "  - metric: prefill_tokens_per_s\n    min: 150\n"
+        "  - metric: peak_memory_mb\n    max: 2048\n"
+    )
     log = tmp_path / "log.txt"
     log.write_text(fixture("rkllm_v1_3.txt"))
     from click.testing import CliRunner
 
     from rknnprof.cli import cli
+
     result = CliRunner().invoke(cli, ["check", str(log), "--budgets", str(budgets), "-f", "json"])
     assert result.exit_code == 1
-    verdicts = {v["budget"]["metric"]: (v["status"], v["value"])
-                for v in json.loads(result.stdout)["verdicts"]}
-    assert verdicts == {"decode_tokens_per_s": ("fail", 20), "prefill_tokens_per_s": ("pass", 200),
-                        "peak_memory_mb": ("pass", 1024)}
+    verdicts = {
+        v["budget"]["metric"]: (v["status"], v["value"])
+        for v in json.loads(result.stdout)["verdicts"]
+    }
+    assert verdicts == {
+        "decode_tokens_per_s": ("fail", 20),
+        "prefill_tokens_per_s": ("pass", 200),
+        "peak_memory_mb": ("pass", 1024),
+    }

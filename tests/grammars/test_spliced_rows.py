@@ -21,16 +21,27 @@ from grammar_transports import VARIANTS, fixture, profiles, run
 def test_table_and_ranking_survive_a_spliced_line(tmp_path, variant, via_stdin):
     (profile,) = profiles(VARIANTS[variant](fixture("spliced_rows.txt")), tmp_path, via_stdin)
     assert [(la["id"], la["time_us"]) for la in profile["layers"]] == [
-        (1, 5), (2, 144), (4, 60), (5, 4)]
+        (1, 5),
+        (2, 144),
+        (4, 60),
+        (5, 4),
+    ]
     row2 = profile["layers"][1]
     assert (row2["ddr_cycles"], row2["npu_cycles"], row2["full_name"]) == (
-        28800, 115200, "Conv:/c1/Conv")
+        28800,
+        115200,
+        "Conv:/c1/Conv",
+    )
     [skip] = profile["skipped_rows"]
     assert skip["line"] == 10 and skip["reason"] == "row cut short: no Time(us)"
     assert profile["reported_total_time_us"] == 501
     ranking = [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
-    assert ranking == [("ConvRelu", 2, 432, 0.8623), ("Add", 1, 60, 0.1198),
-                       ("InputOperator", 1, 0, 0.01), ("OutputOperator", 1, 0, 0.008)]
+    assert ranking == [
+        ("ConvRelu", 2, 432, 0.8623),
+        ("Add", 1, 60, 0.1198),
+        ("InputOperator", 1, 0, 0.01),
+        ("OutputOperator", 1, 0, 0.008),
+    ]
 
 
 def test_the_warnings_name_the_lines(tmp_path):

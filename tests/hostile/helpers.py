@@ -11,8 +11,9 @@ FIRST_CONV = "Conv:/model.0/conv/Conv"
 """Layer 2's FullName in the sample: the largest layer (6030 us), so it is in every top list."""
 
 
-def log_with_name(tmp_path: Path, name: str, file: str = "hostile.txt",
-                  replace: str = FIRST_CONV) -> str:
+def log_with_name(
+    tmp_path: Path, name: str, file: str = "hostile.txt", replace: str = FIRST_CONV
+) -> str:
     """The sample log with layer 2's FullName (or ``replace``) swapped for ``name``."""
     text = SAMPLE.read_text(encoding="utf-8")
     assert replace in text

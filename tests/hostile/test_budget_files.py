@@ -14,34 +14,44 @@ from rknnprof.errors import ConfigError
 from tests.hostile.helpers import SAMPLE, run
 
 HEAD = "budgets:\n  - metric: total_time_us\n"
-LAUGHS = ("a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n"
-          + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},"
-                    f"*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},"
-                    f"*{chr(97 + i)}]\n" for i in range(8))
-          + "version: *i\n" + HEAD + "    max: 1\n")
+LAUGHS = (
+    "a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n"
+    + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},"
+        f"*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},"
+        f"*{chr(97 + i)}]\n"
+        for i in range(8)
+    )
+    + "version: *i\n"
+    + HEAD
+    + "    max: 1\n"
+)
 
 
-@pytest.mark.parametrize(("text", "line", "what"), [
-    (HEAD + "    max: !!python/object/apply:os.system ['true']\n", 3, "tags are not allowed"),
-    (HEAD + "    max: !custom 5\n", 3, "tags are not allowed"),
-    ("budgets:\n  - metric: [total_time_us]\n    max: 1\n", 2, "unknown metric a list"),
-    ("budgets:\n  - metric: {a: 1}\n    max: 1\n", 2, "unknown metric a mapping"),
-    ("budgets:\n  - metric: !!set {total_time_us}\n    max: 1\n", 2, "tags are not allowed"),
-    (HEAD + "    max: " + "9" * 400 + "\n", 3, "number too large (400 digits)"),
-    (HEAD + "    max: 1e400\n", 3, "expected a number >= 0, got inf"),
-    (HEAD + "    max: .inf\n", 3, "expected a number >= 0, got inf"),
-    (HEAD + "    max: .nan\n", 3, "expected a number >= 0, got nan"),
-    ("? [a, b]\n: 1\n" + HEAD + "    max: 1\n", 1, "keys must be names, got a list"),
-    ("budgets:\n" + "  " + "[" * 100 + "]" * 100 + "\n", 2, "nested deeper than 16 levels"),
-    ("a: &a [*a]\n" + HEAD + "    max: 1\n", 1, "anchors (&name) are not allowed"),
-    (LAUGHS, 1, "anchors (&name) are not allowed"),
-    (HEAD + "    max: 1:30\n", 3, "expected a number >= 0, got '1:30'"),
-    (HEAD + "    max: 1_000\n", 3, "expected a number >= 0, got '1_000'"),
-    (HEAD + "    max: 0x10\n    level: yes\n", 4, "expected error or warn, got 'yes'"),
-    ("version: true\n" + HEAD + "    max: 1\n", 1, "only version 1 is known, got True"),
-    ("version: 1.0\n" + HEAD + "    max: 1\n", 1, "only version 1 is known, got 1.0"),
-    (HEAD + "    max_increase: [1]\n", 3, "got a list"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "what"),
+    [
+        (HEAD + "    max: !!python/object/apply:os.system ['true']\n", 3, "tags are not allowed"),
+        (HEAD + "    max: !custom 5\n", 3, "tags are not allowed"),
+        ("budgets:\n  - metric: [total_time_us]\n    max: 1\n", 2, "unknown metric a list"),
+        ("budgets:\n  - metric: {a: 1}\n    max: 1\n", 2, "unknown metric a mapping"),
+        ("budgets:\n  - metric: !!set {total_time_us}\n    max: 1\n", 2, "tags are not allowed"),
+        (HEAD + "    max: " + "9" * 400 + "\n", 3, "number too large (400 digits)"),
+        (HEAD + "    max: 1e400\n", 3, "expected a number >= 0, got inf"),
+        (HEAD + "    max: .inf\n", 3, "expected a number >= 0, got inf"),
+        (HEAD + "    max: .nan\n", 3, "expected a number >= 0, got nan"),
+        ("? [a, b]\n: 1\n" + HEAD + "    max: 1\n", 1, "keys must be names, got a list"),
+        ("budgets:\n" + "  " + "[" * 100 + "]" * 100 + "\n", 2, "nested deeper than 16 levels"),
+        ("a: &a [*a]\n" + HEAD + "    max: 1\n", 1, "anchors (&name) are not allowed"),
+        (LAUGHS, 1, "anchors (&name) are not allowed"),
+        (HEAD + "    max: 1:30\n", 3, "expected a number >= 0, got '1:30'"),
+        (HEAD + "    max: 1_000\n", 3, "expected a number >= 0, got '1_000'"),
+        (HEAD + "    max: 0x10\n    level: yes\n", 4, "expected error or warn, got 'yes'"),
+        ("version: true\n" + HEAD + "    max: 1\n", 1, "only version 1 is known, got True"),
+        ("version: 1.0\n" + HEAD + "    max: 1\n", 1, "only version 1 is known, got 1.0"),
+        (HEAD + "    max_increase: [1]\n", 3, "got a list"),
+    ],
+)
 def test_hostile_budget_text(text, line, what):
     start = time.monotonic()
     with pytest.raises(ConfigError) as info:
@@ -95,8 +105,9 @@ def test_baseline_that_is_not_a_file_is_an_error(kind, tmp_path, capsys, monkeyp
     else:
         baseline = "/dev/zero"
     budgets = tmp_path / "b.yaml"  # the file's own baseline: (--baseline is checked by click)
-    budgets.write_text(f"baseline: {baseline}\n"
-                       "budgets:\n  - metric: total_time_us\n    max_increase: 5%\n")
+    budgets.write_text(
+        f"baseline: {baseline}\nbudgets:\n  - metric: total_time_us\n    max_increase: 5%\n"
+    )
     start = time.monotonic()
     code, _, err = run(capsys, monkeypatch, "check", str(SAMPLE), "--budgets", str(budgets))
     assert time.monotonic() - start < 5

@@ -37,22 +37,31 @@ def test_check_calls_an_incomplete_profile_inconclusive(tmp_path, capsys, monkey
     path = _cut_after_rows(tmp_path, 45)
     budgets = tmp_path / "b.yaml"
     budgets.write_text(BUDGET)
-    code, out, _ = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
-                       "-f", "json")
+    code, out, _ = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets), "-f", "json")
     verdict = json.loads(out)["verdicts"][0]
     assert code == 0 and verdict["status"] == "inconclusive"
     assert "the profile is incomplete" in verdict["message"]
     # told otherwise, the cut table is judged (its 45 rows fit the budget: it passes)
-    code, out, _ = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
-                       "-f", "json", "--allow-incomplete")
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "check",
+        path,
+        "--budgets",
+        str(budgets),
+        "-f",
+        "json",
+        "--allow-incomplete",
+    )
     assert json.loads(out)["verdicts"][0]["status"] == "pass"
 
 
 def test_the_whole_log_is_complete_and_fails_the_budget(tmp_path, capsys, monkeypatch):
     budgets = tmp_path / "b.yaml"
     budgets.write_text(BUDGET)
-    code, out, _ = run(capsys, monkeypatch, "check", str(SAMPLE), "--budgets", str(budgets),
-                       "-f", "json")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", str(SAMPLE), "--budgets", str(budgets), "-f", "json"
+    )
     assert code == 1 and json.loads(out)["verdicts"][0]["status"] == "fail"
     assert analyze([str(SAMPLE)]).profiles[0].incomplete is None
 
@@ -83,5 +92,7 @@ def test_a_partial_last_frame_is_dropped(tmp_path):
     report = analyze([str(path)])
     assert len(report.profiles) == 1
     assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
-    assert any("a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete"
-               in w.message for w in report.warnings)
+    assert any(
+        "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
+        for w in report.warnings
+    )

@@ -28,8 +28,17 @@ def _wide(monkeypatch):
 # -- terminal --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["[/]x", "a[/b]c", "/blocks[i]/attn/MatMul", "[bold]x[/bold]",
-                                  "x\\", "[link=https://evil.example/]click[/link]"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "[/]x",
+        "a[/b]c",
+        "/blocks[i]/attn/MatMul",
+        "[bold]x[/bold]",
+        "x\\",
+        "[link=https://evil.example/]click[/link]",
+    ],
+)
 @pytest.mark.parametrize("color", ["never", "always"])
 def test_markup_in_a_name_is_shown_as_typed(name, color, tmp_path, capsys, monkeypatch):
     path = log_with_name(tmp_path, name)
@@ -50,8 +59,12 @@ def _saved_report(tmp_path, name):
     from rknnprof.parsers.saved import report_to_dict
 
     layer = Layer(id=1, op_type="Conv\x1b[2J", time_us=100.0, full_name=name, target=Target.NPU)
-    profile = Profile(source=SourceSpan("run\x1bc.txt", 1, 3), format="toolkit2-perf-table",
-                      layers=(layer,), platform="rk3588")
+    profile = Profile(
+        source=SourceSpan("run\x1bc.txt", 1, 3),
+        format="toolkit2-perf-table",
+        layers=(layer,),
+        platform="rk3588",
+    )
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(report_to_dict(Report((profile,)))))
     return str(path)
@@ -59,7 +72,8 @@ def _saved_report(tmp_path, name):
 
 @pytest.mark.parametrize("color", ["never", "always"])
 def test_compare_table_from_a_saved_report_keeps_controls_off_the_terminal(
-        color, tmp_path, capsys, monkeypatch):
+    color, tmp_path, capsys, monkeypatch
+):
     path = _saved_report(tmp_path, "A\x1bcB\x1b(0\x1b#8\x1b\x9b\x9d\x01\x7f[/]x")
     code, out, err = run(capsys, monkeypatch, "compare", path, path, "--color", color)
     assert code == 0, err
@@ -83,11 +97,14 @@ HTML_NAME = "<img src=x onerror=alert(1)>`x`|y"
 
 def test_check_markdown_escapes_html_and_backticks(tmp_path, capsys, monkeypatch):
     budgets = tmp_path / "b.yaml"
-    budgets.write_text("budgets:\n  - metric: layer_time_us\n    match: '<img src=x onerror=alert(1)>`'"
-                       "\n    max: 1\n")
+    budgets.write_text(
+        "budgets:\n  - metric: layer_time_us\n    match: '<img src=x onerror=alert(1)>`'"
+        "\n    max: 1\n"
+    )
     path = log_with_name(tmp_path, HTML_NAME)
-    code, out, err = run(capsys, monkeypatch, "check", path, "--budgets", str(budgets),
-                         "-f", "markdown")
+    code, out, err = run(
+        capsys, monkeypatch, "check", path, "--budgets", str(budgets), "-f", "markdown"
+    )
     assert code in (0, 1), err
     assert "onerror" in out
     assert "<img" not in _html(out)
@@ -113,8 +130,9 @@ def test_markdown_rules():
 # -- CSV -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://evil\",\"x\")", "+1+cmd|' /C calc'!A0",
-                                  "-2+3", "@SUM(1)"])
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://evil","x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1)"]
+)
 def test_csv_neutralises_formulas(name, tmp_path, capsys, monkeypatch):
     path = log_with_name(tmp_path, name)
     code, out, err = run(capsys, monkeypatch, "analyze", path, "-f", "csv")

@@ -13,8 +13,10 @@ def test_rows_per_table_are_capped(monkeypatch):
     monkeypatch.setattr(rows, "MAX_ROWS_PER_TABLE", 5)
     report = analyze([str(SAMPLE)])
     assert len(report.profiles[0].layers) == 5
-    assert any(w.message == "more than 5 rows in one table: the rest are not read" and w.line == 15
-               for w in report.warnings)  # rows start on line 10: the sixth is line 15
+    assert any(
+        w.message == "more than 5 rows in one table: the rest are not read" and w.line == 15
+        for w in report.warnings
+    )  # rows start on line 10: the sixth is line 15
 
 
 def test_profiles_per_input_are_capped(monkeypatch, tmp_path):
@@ -22,8 +24,9 @@ def test_profiles_per_input_are_capped(monkeypatch, tmp_path):
     text = SAMPLE.read_text()
     # three different models: the sample with its first op type renamed twice
     path = tmp_path / "three.txt"
-    path.write_text(text + text.replace("InputOperator", "InputOp2")
-                    + text.replace("InputOperator", "InputOp3"))
+    path.write_text(
+        text + text.replace("InputOperator", "InputOp2") + text.replace("InputOperator", "InputOp3")
+    )
     report = analyze([str(path)])
     assert len(report.profiles) == 2
     assert any(w.message.startswith("more than 2 distinct tables") for w in report.warnings)

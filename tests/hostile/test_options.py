@@ -12,26 +12,32 @@ from tests.hostile.helpers import SAMPLE, run
 def test_bound_ratio_must_be_finite(value, capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "--bound-ratio", value)
     assert code == 2 and out == ""
-    assert err == (f"Error: Invalid value for '--bound-ratio': {value!r} is not a finite number. "
-                   "(see 'rknnprof analyze --help')\n")
+    assert err == (
+        f"Error: Invalid value for '--bound-ratio': {value!r} is not a finite number. "
+        "(see 'rknnprof analyze --help')\n"
+    )
 
 
 @pytest.mark.parametrize("value", ["nan", "inf"])
 def test_fail_over_must_be_finite(value, capsys, monkeypatch):
-    code, _, err = run(capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE),
-                       "--fail-over", value)
+    code, _, err = run(
+        capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE), "--fail-over", value
+    )
     assert code == 2
     assert "is not a finite number" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("args", [
-    ["analyze", "--top", "x", str(SAMPLE)],
-    ["analyze", "--no-such-option"],
-    ["no-such-command"],
-    ["analyze", "/no/such/file"],
-    ["compare", str(SAMPLE)],
-    ["check", str(SAMPLE), "--fail-on", "sometimes"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "--top", "x", str(SAMPLE)],
+        ["analyze", "--no-such-option"],
+        ["no-such-command"],
+        ["analyze", "/no/such/file"],
+        ["compare", str(SAMPLE)],
+        ["check", str(SAMPLE), "--fail-on", "sometimes"],
+    ],
+)
 def test_usage_errors_are_one_line(args, capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, *args)
     assert code == 2 and out == ""
@@ -43,12 +49,15 @@ def test_format_and_suffix_disagree_is_a_warning(tmp_path, capsys, monkeypatch):
     out = tmp_path / "x.html"
     code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(out))
     assert code == 0
-    assert err == (f"Warning: {out}: the suffix means html, but the report is json "
-                   "(--format json); written as json\n")
+    assert err == (
+        f"Warning: {out}: the suffix means html, but the report is json "
+        "(--format json); written as json\n"
+    )
     assert out.read_text().startswith("{")
 
 
 def test_trace_may_go_to_json(tmp_path, capsys, monkeypatch):
-    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "trace",
-                       "-o", str(tmp_path / "t.json"))
+    code, _, err = run(
+        capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "trace", "-o", str(tmp_path / "t.json")
+    )
     assert code == 0 and err == ""

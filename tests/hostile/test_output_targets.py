@@ -64,8 +64,10 @@ def test_symlink_stays_a_symlink(tmp_path, capsys, monkeypatch):
     code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-o", str(link))
     assert code == 0, err
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert json.loads(target.read_text())["profiles"][0]["layers"][1]["full_name"] == \
-        "Conv:/model.0/conv/Conv"
+    assert (
+        json.loads(target.read_text())["profiles"][0]["layers"][1]["full_name"]
+        == "Conv:/model.0/conv/Conv"
+    )
 
 
 def test_regular_file_is_still_replaced_whole(tmp_path, capsys, monkeypatch):
@@ -103,8 +105,9 @@ def test_full_device_is_an_error(tmp_path, capsys, monkeypatch):
 
 
 def test_directory_is_an_error(tmp_path, capsys, monkeypatch):
-    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json",
-                       "-o", str(tmp_path))
+    code, _, err = run(
+        capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(tmp_path)
+    )
     assert code == 2
     assert err == f"Error: {tmp_path}: cannot write the report: is a directory\n"
 
@@ -112,27 +115,50 @@ def test_directory_is_an_error(tmp_path, capsys, monkeypatch):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
 def test_full_stdout_is_an_error():
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([*CLI, "analyze", str(SAMPLE)], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=60)
+        proc = subprocess.run(
+            [*CLI, "analyze", str(SAMPLE)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     assert proc.returncode == 2
     assert proc.stderr == "Error: -: cannot write the report: No space left on device\n"
 
 
-@pytest.mark.parametrize(("closed", "args", "message"), [
-    (1, ["analyze", str(SAMPLE)], "Error: -: cannot write the report: standard output is closed\n"),
-    (0, ["analyze"], "Error: -: cannot read: standard input is closed\n"),
-    (0, ["analyze", "-"], "Error: -: cannot read: standard input is closed\n"),
-])
+@pytest.mark.parametrize(
+    ("closed", "args", "message"),
+    [
+        (
+            1,
+            ["analyze", str(SAMPLE)],
+            "Error: -: cannot write the report: standard output is closed\n",
+        ),
+        (0, ["analyze"], "Error: -: cannot read: standard input is closed\n"),
+        (0, ["analyze", "-"], "Error: -: cannot read: standard input is closed\n"),
+    ],
+)
 def test_closed_std_stream_is_one_line(closed, args, message):
-    proc = subprocess.run([*CLI, *args], stderr=subprocess.PIPE, text=True, timeout=60,
-                          pass_fds=(), preexec_fn=lambda: os.close(closed))
+    proc = subprocess.run(
+        [*CLI, *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        pass_fds=(),
+        preexec_fn=lambda: os.close(closed),
+    )
     assert proc.returncode == 2
     assert proc.stderr == message
 
 
 def test_closed_stdout_with_o_file_still_works(tmp_path):
     out = tmp_path / "r.json"
-    proc = subprocess.run([*CLI, "analyze", str(SAMPLE), "-o", str(out)], stderr=subprocess.PIPE,
-                          text=True, timeout=60, preexec_fn=lambda: os.close(1))
+    proc = subprocess.run(
+        [*CLI, "analyze", str(SAMPLE), "-o", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(1),
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(out.read_text())["profiles"]

@@ -32,11 +32,15 @@ def _warned(assembly, words: str) -> bool:  # type: ignore[no-untyped-def]
 
 def test_toolkit1_table() -> None:
     """Rows shaped as corpus 09's (toolkit1 ``Performance``), ids and times counted up."""
-    head = ("=" * 72 + "\n" + " " * 31 + "Performance\n" + "=" * 72 + "\n"
-            "Layer ID    Name                                         Operator            Uid"
-            "       Time(us)\n")
-    rows = "".join(f"{i:<12}{'MobilenetV1/Conv2d_' + str(i):<45}{'CONVOLUTION':<20}{i:<10}"
-                   f"{100 + i}\n" for i in range(LIMIT + 30))
+    head = (
+        "=" * 72 + "\n" + " " * 31 + "Performance\n" + "=" * 72 + "\n"
+        "Layer ID    Name                                         Operator            Uid"
+        "       Time(us)\n"
+    )
+    rows = "".join(
+        f"{i:<12}{'MobilenetV1/Conv2d_' + str(i):<45}{'CONVOLUTION':<20}{i:<10}{100 + i}\n"
+        for i in range(LIMIT + 30)
+    )
     assembly = _parse(head + rows + "Total Time(us): 9999\n")
     assert [len(p.layers) for p in assembly.profiles] == [LIMIT]
     assert assembly.profiles[0].layers[-1].time_us == 100 + LIMIT - 1  # the 50th row: 149 us
@@ -45,9 +49,12 @@ def test_toolkit1_table() -> None:
 
 def test_eval_perf_csv() -> None:
     """Rows shaped as corpus 08's (eval_perf.csv of toolkit2 1.5), ids and times counted up."""
-    rows = "".join(f'{i},ConvLeakyRelu,FLOAT16,NPU,"(1,16,160,640),(16,16,3,3),(16)",'
-                   f'"(1,16,160,640)",1108941,460800,1108941,{1000 + i},30.20,100.0%/0.0%/0.0%,'
-                   f'-,Up:0.0%,11,0,6404.56,Conv:Conv_{i}\n' for i in range(1, LIMIT + 31))
+    rows = "".join(
+        f'{i},ConvLeakyRelu,FLOAT16,NPU,"(1,16,160,640),(16,16,3,3),(16)",'
+        f'"(1,16,160,640)",1108941,460800,1108941,{1000 + i},30.20,100.0%/0.0%/0.0%,'
+        f"-,Up:0.0%,11,0,6404.56,Conv:Conv_{i}\n"
+        for i in range(1, LIMIT + 31)
+    )
     assembly = _parse(rows)
     assert [len(p.layers) for p in assembly.profiles] == [LIMIT]
     assert assembly.profiles[0].layers[-1].time_us == 1000 + LIMIT  # row 50: 1050 us
@@ -55,20 +62,27 @@ def test_eval_perf_csv() -> None:
 
 
 def test_markdown_table() -> None:
-    head = ("| ID | OpType | DataType | Target | InputShape | OutputShape | Cycles(DDR/NPU/Total) "
-            "| Time(us) | FullName |\n|---|---|---|---|---|---|---|---|---|\n")
-    rows = "".join(f"| {i} | Conv | INT8 | NPU | (1,3,4,4) | (1,3,4,4) | 1/2/3 | {i + 7} | c{i} |\n"
-                   for i in range(1, LIMIT + 31))
+    head = (
+        "| ID | OpType | DataType | Target | InputShape | OutputShape | Cycles(DDR/NPU/Total) "
+        "| Time(us) | FullName |\n|---|---|---|---|---|---|---|---|---|\n"
+    )
+    rows = "".join(
+        f"| {i} | Conv | INT8 | NPU | (1,3,4,4) | (1,3,4,4) | 1/2/3 | {i + 7} | c{i} |\n"
+        for i in range(1, LIMIT + 31)
+    )
     assembly = _parse(head + rows)
     assert [len(p.layers) for p in assembly.profiles] == [LIMIT]
     assert _warned(assembly, f"more than {LIMIT:,} rows in one table")
 
 
 def test_benchmark_run_times() -> None:
-    text = ("rknn_api/rknnrt version: 2.3.0 (c949ad889d@2024-11-07T11:35:33), driver version: "
-            "0.9.8\nBegin perf ...\n"
-            + "".join(f"{i:4}: Elapse Time = {2 + i % 3}.00ms, FPS = 400.00\n"
-                      for i in range(LIMIT + 20)))
+    text = (
+        "rknn_api/rknnrt version: 2.3.0 (c949ad889d@2024-11-07T11:35:33), driver version: "
+        "0.9.8\nBegin perf ...\n"
+        + "".join(
+            f"{i:4}: Elapse Time = {2 + i % 3}.00ms, FPS = 400.00\n" for i in range(LIMIT + 20)
+        )
+    )
     assembly = _parse(text)
     runs = assembly.profiles[0].benchmark.run_times_ms  # type: ignore[union-attr]
     assert len(runs) == LIMIT and runs[:3] == (2.0, 3.0, 4.0)

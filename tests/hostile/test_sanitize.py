@@ -13,26 +13,41 @@ from tests.hostile.helpers import log_with_name, run
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-HOSTILE = ["A\x1bcB", "A\x1b(0B", "A\x1b#8B", "A\x1b", "A\x9b2JB", "A\x9dB", "A\x01B",
-           "A\x7fB", "A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B", "A\x1b]0;title\x07B",
-           "A\x1b[2J\x1b[HB", "A\x08\x08B", "A\x0bB"]
+HOSTILE = [
+    "A\x1bcB",
+    "A\x1b(0B",
+    "A\x1b#8B",
+    "A\x1b",
+    "A\x9b2JB",
+    "A\x9dB",
+    "A\x01B",
+    "A\x7fB",
+    "A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B",
+    "A\x1b]0;title\x07B",
+    "A\x1b[2J\x1b[HB",
+    "A\x08\x08B",
+    "A\x0bB",
+]
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("A\x1bcB", "AB"),  # RIS, full reset
-    ("A\x1b(0B", "AB"),  # line-drawing charset
-    ("A\x1b#8B", "AB"),  # DECALN, fills the screen with E
-    ("A\x1b[31mB\x1b[0m", "AB"),
-    ("A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B", "ALB"),
-    ("A\x9b2JB", "AB"),  # 8-bit CSI
-    ("A\x9d0;t\x9cB", "AB"),  # 8-bit OSC ended by ST
-    ("A\x9dB", "A\ufffdB"),  # a lone C1 OSC: shown, not obeyed
-    ("A\x1b", "A\ufffd"),  # a lone ESC at the end of a line
-    ("A\x01B\x7fC", "A\ufffdB\ufffdC"),
-    ("A\x0cB\x00C", "ABC"),  # form feeds and NULs were always dropped
-    ("tab\tand\nnewline", "tab\tand\nnewline"),
-    ("µs · Conv:/model.0", "µs · Conv:/model.0"),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("A\x1bcB", "AB"),  # RIS, full reset
+        ("A\x1b(0B", "AB"),  # line-drawing charset
+        ("A\x1b#8B", "AB"),  # DECALN, fills the screen with E
+        ("A\x1b[31mB\x1b[0m", "AB"),
+        ("A\x1b]8;;https://evil.example/\x1b\\L\x1b]8;;\x1b\\B", "ALB"),
+        ("A\x9b2JB", "AB"),  # 8-bit CSI
+        ("A\x9d0;t\x9cB", "AB"),  # 8-bit OSC ended by ST
+        ("A\x9dB", "A\ufffdB"),  # a lone C1 OSC: shown, not obeyed
+        ("A\x1b", "A\ufffd"),  # a lone ESC at the end of a line
+        ("A\x01B\x7fC", "A\ufffdB\ufffdC"),
+        ("A\x0cB\x00C", "ABC"),  # form feeds and NULs were always dropped
+        ("tab\tand\nnewline", "tab\tand\nnewline"),
+        ("µs · Conv:/model.0", "µs · Conv:/model.0"),
+    ],
+)
 def test_clean(raw, expected):
     assert clean(raw) == expected
 
@@ -63,7 +78,8 @@ def _assert_clean_terminal(text: str) -> None:
 @pytest.mark.parametrize("name", HOSTILE)
 @pytest.mark.parametrize("color", ["never", "always"])
 def test_no_control_character_from_a_name_reaches_the_terminal(
-        name, color, tmp_path, capsys, monkeypatch):
+    name, color, tmp_path, capsys, monkeypatch
+):
     monkeypatch.setenv("COLUMNS", "200")
     path = log_with_name(tmp_path, name)
     code, out, err = run(capsys, monkeypatch, "analyze", path, "--top", "3", "--color", color)
@@ -84,7 +100,8 @@ def test_no_control_character_reaches_an_error_line(text, tmp_path, capsys, monk
 
 
 def test_no_control_character_from_a_budgets_file_reaches_an_error_line(
-        tmp_path, capsys, monkeypatch):
+    tmp_path, capsys, monkeypatch
+):
     budgets = tmp_path / "b.yaml"
     budgets.write_text('budgets:\n  - metric: "x\\e[2J\\ec"\n    max: 1\n')
     path = log_with_name(tmp_path, "Conv:/x")

@@ -45,14 +45,18 @@ def test_old_avg_lines() -> None:
 
 def test_two_runs_of_the_program_are_two_events() -> None:
     line = "rknn_api/rknnrt version: 2.1.0 (x), driver version: 0.9.6"
-    out = events(f"{line}\nBegin perf ...\n   0: Elapse Time = 1.00ms, FPS = 1000.00\n{line}\n"
-                 "Begin perf ...\n   0: Elapse Time = 2.00ms, FPS = 500.00")
+    out = events(
+        f"{line}\nBegin perf ...\n   0: Elapse Time = 1.00ms, FPS = 1000.00\n{line}\n"
+        "Begin perf ...\n   0: Elapse Time = 2.00ms, FPS = 500.00"
+    )
     assert [b.run.run_times_ms for b in of_type(out, BenchmarkEvent)] == [(1.0,), (2.0,)]
 
 
 def test_c_demo_header_gives_versions_only() -> None:
-    out = events("sdk version: 2.0.0b0 (35a6907d79@2024-03-24T10:30:08) driver version: 0.7.2\n"
-                 "model input num: 1, output num: 2")
+    out = events(
+        "sdk version: 2.0.0b0 (35a6907d79@2024-03-24T10:30:08) driver version: 0.7.2\n"
+        "model input num: 1, output num: 2"
+    )
     [info] = out
     assert isinstance(info, InfoEvent) and info.versions.runtime == "2.0.0b0"
     assert info.versions.driver == "0.7.2"

@@ -50,8 +50,12 @@ def rknn(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 def _read(data: bytes, bulk: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
     monkeypatch.setattr(api, "BULK", bulk)
     assembly = api.parse_stream(io.BytesIO(data), "capture.log")
-    return ([profile_to_dict(p) for p in assembly.profiles], assembly.warnings, assembly.found,
-            assembly.lines)
+    return (
+        [profile_to_dict(p) for p in assembly.profiles],
+        assembly.warnings,
+        assembly.found,
+        assembly.lines,
+    )
 
 
 def _same(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,8 +77,9 @@ def _claims(data: bytes) -> int:
     return seen
 
 
-def test_clean_captures_are_read_in_bulk_and_equal(logcat: bytes, rknn: bytes,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_clean_captures_are_read_in_bulk_and_equal(
+    logcat: bytes, rknn: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for data in (logcat, rknn):
         frames = data.count(TITLE)
         # the exact path reads the first frames (it learns from them) and the frames with a
@@ -85,6 +90,7 @@ def test_clean_captures_are_read_in_bulk_and_equal(logcat: bytes, rknn: bytes,
 
 def test_lazy_layers_and_stats_equal_the_exact_ones(rknn: bytes) -> None:
     """The layers and ranking stats of frames read in bulk, once built, equal the exact path's."""
+
     def events(skipper: FrameSkipper | None) -> list[object]:
         items = read_lines(io.BytesIO(rknn), None, skipper)
         return [e for e in scan(items, None, skipper) if isinstance(e, TableEvent | RankingEvent)]
@@ -123,41 +129,52 @@ def _edit_frame(data: bytes, k: int, edit) -> bytes:  # type: ignore[no-untyped-
 
 
 DAMAGE = {
-    "a row's time has a letter": lambda ls: [ls[0], *[ls[i].replace(b"  1  ", b"  1x ", 1)
-                                                      for i in range(1, len(ls))]],
+    "a row's time has a letter": lambda ls: [
+        ls[0],
+        *[ls[i].replace(b"  1  ", b"  1x ", 1) for i in range(1, len(ls))],
+    ],
     "a row lost": lambda ls: ls[:20] + ls[21:],
     "a row twice": lambda ls: ls[:20] + [ls[20]] + ls[20:],
     "two rows swapped": lambda ls: ls[:20] + [ls[21], ls[20]] + ls[22:],
     "the total line's figure": lambda ls: [
-        line.replace(b"Time(us): ", b"Time(us): 9") for line in ls],
+        line.replace(b"Time(us): ", b"Time(us): 9") for line in ls
+    ],
     "a full name": lambda ls: [line.replace(b"/model.7/", b"/model.8/") for line in ls],
     "a ranking ratio": lambda ls: [
-        line.replace(b"%", b"1%", 1) if b"Ranking" not in line and b"%" in line
-        and b"NPU " not in line and b"CPU " not in line else line for line in ls],
+        line.replace(b"%", b"1%", 1)
+        if b"Ranking" not in line and b"%" in line and b"NPU " not in line and b"CPU " not in line
+        else line
+        for line in ls
+    ],
     "a ranking CPU time": lambda ls: [
-        line.replace(b"Add                1", b"Add                2") for line in ls],
+        line.replace(b"Add                1", b"Add                2") for line in ls
+    ],
     "a blank line inside": lambda ls: ls[:30] + [ls[30][:44]] + ls[30:],
-    "a warning of the same thread inside": lambda ls: ls[:30] + [
-        ls[30][:32] + b"W RKNN    : failed to submit" ] + ls[30:],
+    "a warning of the same thread inside": lambda ls: (
+        ls[:30] + [ls[30][:32] + b"W RKNN    : failed to submit"] + ls[30:]
+    ),
     "an escape sequence in a row": lambda ls: ls[:30] + [ls[30] + b"\x1b[0m"] + ls[31:],
     "a non-ASCII name": lambda ls: [line.replace(b"/model.9/", b"/mod\xc3\xa9l.9/") for line in ls],
     "cut in the middle": lambda ls: ls[:60],
-    "the stream's pid changes": lambda ls: [line.replace(b"  2345  2399 ", b"  2346  2399 ")
-                                              for line in ls],
+    "the stream's pid changes": lambda ls: [
+        line.replace(b"  2345  2399 ", b"  2346  2399 ") for line in ls
+    ],
 }
 
 
 @pytest.mark.parametrize("name", sorted(DAMAGE))
 def test_a_damaged_frame_among_repeated_ones_reads_as_the_exact_path(
-        logcat: bytes, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    logcat: bytes, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     frames = len(_frame_spans(logcat))
     for k in (6, frames // 2):  # one early (just after learning) and one in the bulk stretch
         data = _edit_frame(logcat, k, DAMAGE[name])
         _same(data, monkeypatch)
 
 
-def test_random_damage_reads_as_the_exact_path(logcat: bytes,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_random_damage_reads_as_the_exact_path(
+    logcat: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(12)
     lines = logcat.split(b"\n")
     for _ in range(12):
@@ -173,7 +190,7 @@ def test_random_damage_reads_as_the_exact_path(logcat: bytes,
                 damaged[i], damaged[i + 1] = damaged[i + 1], damaged[i]
             elif kind == 3 and damaged[i]:
                 j = rng.randrange(len(damaged[i]))
-                damaged[i] = damaged[i][:j] + bytes([rng.randrange(32, 127)]) + damaged[i][j + 1:]
+                damaged[i] = damaged[i][:j] + bytes([rng.randrange(32, 127)]) + damaged[i][j + 1 :]
             else:
                 digits = [j for j, c in enumerate(damaged[i]) if 48 <= c <= 57]
                 if digits:
@@ -182,11 +199,14 @@ def test_random_damage_reads_as_the_exact_path(logcat: bytes,
         _same(b"\n".join(damaged), monkeypatch)
 
 
-def test_a_second_process_interleaved_and_the_end_cut(logcat: bytes, rknn: bytes,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_second_process_interleaved_and_the_end_cut(
+    logcat: bytes, rknn: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ours = logcat.split(b"\n")
-    other = [b"11-30 10:00:00.000  3333  3334 D RKNN    : " + line.split(b"] ", 1)[-1]
-             for line in rknn.split(b"\n")[:4000]]
+    other = [
+        b"11-30 10:00:00.000  3333  3334 D RKNN    : " + line.split(b"] ", 1)[-1]
+        for line in rknn.split(b"\n")[:4000]
+    ]
     mixed = []
     for i, line in enumerate(ours):
         mixed.append(line)
@@ -200,16 +220,18 @@ def test_a_second_process_interleaved_and_the_end_cut(logcat: bytes, rknn: bytes
 
 
 @pytest.mark.parametrize("size", [4096, 70_000])
-def test_frames_cut_by_read_boundaries(logcat: bytes, size: int,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_frames_cut_by_read_boundaries(
+    logcat: bytes, size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Reads smaller than a frame: the claim asks for more data and gets it."""
     want = _read(logcat, False, monkeypatch)
     monkeypatch.setattr(skipping, "SKIP_READ_BYTES", size)
     assert _read(logcat, True, monkeypatch) == want
 
 
-def test_crlf_and_utf16_inputs_are_read_exactly(logcat: bytes,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_crlf_and_utf16_inputs_are_read_exactly(
+    logcat: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     part = logcat[: len(logcat) // 3]
     _same(part.replace(b"\n", b"\r\n"), monkeypatch)
     _same(part.decode().encode("utf-16"), monkeypatch)
@@ -221,8 +243,11 @@ def _capture_of(table: list[str], frames: int) -> bytes:
     """``frames`` inferences of a real table as ``adb logcat -v threadtime`` lines, two rows'
     times moved by -1..1 us each frame (in opposite directions: the total line stays right),
     with a line of another process every 40 lines and the C demo's own prints kept."""
-    rows = [i for i, line in enumerate(table) if line.split()[:1] and line.split()[0].isdigit()
-            and len(line.split()) > 8]
+    rows = [
+        i
+        for i, line in enumerate(table)
+        if line.split()[:1] and line.split()[0].isdigit() and len(line.split()) > 8
+    ]
     out = []
     for frame in range(frames):
         d = frame % 3 - 1
@@ -242,7 +267,8 @@ def _capture_of(table: list[str], frames: int) -> bytes:
 
 @pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])
 def test_real_tables_repeated_are_read_in_bulk_and_equal(
-        corpus, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    corpus, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     """Corpus 01 (a 2.x runtime without the ranking's Total row, the C demo's ``rknn_run``
     between frames), 07 and 36 (2.3.2, with it): 30 frames, all but the first few in bulk."""
     table = corpus(prefix).read_text(encoding="utf-8").splitlines()
@@ -253,8 +279,9 @@ def test_real_tables_repeated_are_read_in_bulk_and_equal(
     assert [p["frames"] for p in profiles] == [30]  # type: ignore[index]
 
 
-def test_logcat_long_layout_and_rknn_lines_inside_an_entry(logcat: bytes, rknn: bytes,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_logcat_long_layout_and_rknn_lines_inside_an_entry(
+    logcat: bytes, rknn: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``adb logcat -v long``: a message's stream is in the entry's header, not on its line, so
     nothing is claimed inside an entry; a ``D RKNN:`` table pasted inside one long entry (its
     lines are the entry's) reads as the exact path reads it."""
@@ -278,8 +305,10 @@ def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch)
     for frame in range(4):
         for stream in range(MAX_TEMPLATES + 6):
             for i, line in enumerate(generate.table(6, seed=frame, jitter=0.2)):
-                out.append(f"11-30 10:00:00.{i % 1000:03d}  {1000 + stream}  {2000 + stream} "
-                           f"D RKNN    : {line}")
+                out.append(
+                    f"11-30 10:00:00.{i % 1000:03d}  {1000 + stream}  {2000 + stream} "
+                    f"D RKNN    : {line}"
+                )
     data = ("\n".join(out) + "\n").encode()
     _same(data, monkeypatch)
     profiles = _read(data, True, monkeypatch)[0]
@@ -288,7 +317,8 @@ def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_other_streams_lines_inside_frames_scan_would_pass_over(
-        logcat: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    logcat: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Lines of other processes inside claimed frames are left out of the claim's kept lines
     only when scan would pass over them (``bulk_others.OtherLines``): messages that opened nothing
     before, on a stream with no block open. Between them, lines that do matter: a runtime
@@ -356,8 +386,10 @@ def test_the_readers_counts_are_the_exact_paths(logcat: bytes) -> None:
     # chatty notes inside most frames, more of them than the examples kept
     lines = logcat.split(b"\n")
     note = b"11-30 10:00:00.004   561   602 I chatty  : uid=1000(system) Binder:561_2 identical "
-    data = b"\n".join(line + (b"\n" + note + str(i).encode() + b" lines" if i % 20 == 7 else b"")
-                      for i, line in enumerate(lines))
+    data = b"\n".join(
+        line + (b"\n" + note + str(i).encode() + b" lines" if i % 20 == 7 else b"")
+        for i, line in enumerate(lines)
+    )
     exact = stats_of(data, False)
     assert exact["chatty_count"] > 150 and len(exact["chatty"]) == 100  # type: ignore[arg-type]
     assert stats_of(data, True) == exact
@@ -373,8 +405,10 @@ def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
 
     def on_shares(ratios: list[float], times: list[float], denominator: float) -> bool:
         shares = [round(r / 100, 6) for r in ratios]
-        return max(abs(mul(100, s) - truediv(mul(100, t), denominator))
-                   for s, t in zip(shares, times)) <= 0.05 - MARGIN
+        return (
+            max(abs(mul(100, s) - truediv(mul(100, t), denominator)) for s, t in zip(shares, times))
+            <= 0.05 - MARGIN
+        )
 
     rng = random.Random(5)
     near = 0
@@ -384,10 +418,13 @@ def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
         # ratios printed with 1 to 4 decimals, pushed to about the tolerance on one row
         ratios = [round(100 * t / denominator, rng.randint(1, 4)) for t in times]
         k = rng.randrange(len(ratios))
-        ratios[k] = round(100 * times[k] / denominator + rng.uniform(-0.0502, 0.0502),
-                          rng.randint(1, 6))
+        ratios[k] = round(
+            100 * times[k] / denominator + rng.uniform(-0.0502, 0.0502), rng.randint(1, 6)
+        )
         want = on_shares(ratios, times, denominator)
-        near += abs(max(map(abs, map(sub, ratios, (100 * t / denominator for t in times))))
-                    - 0.05) < 5e-5
+        near += (
+            abs(max(map(abs, map(sub, ratios, (100 * t / denominator for t in times)))) - 0.05)
+            < 5e-5
+        )
         assert ratios_fit(ratios, times, denominator) is want, (ratios, times)
     assert near > 10  # the narrow band where the rounding decides was met

@@ -54,7 +54,7 @@ def test_header_with_sparse_ratio_column() -> None:
 
 
 def test_cut_last_row_is_skipped() -> None:
-    [event] = tables(ROW3 + "\n4,ConvLeakyRelu,FLOAT16,NPU,\"(1,16")
+    [event] = tables(ROW3 + '\n4,ConvLeakyRelu,FLOAT16,NPU,"(1,16')
     assert len(event.layers) == 1 and [s.line for s in event.skipped] == [2]
 
 

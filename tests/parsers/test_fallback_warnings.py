@@ -24,7 +24,9 @@ def test_cpu_fallback_bare_and_with_odd_prefixes() -> None:
 
 
 def test_stream_is_kept() -> None:
-    block = FallbackWarningParser().opens(Line(4, "Gather will fallback to CPU, because x", (12, 13)))
+    block = FallbackWarningParser().opens(
+        Line(4, "Gather will fallback to CPU, because x", (12, 13))
+    )
     [event] = block.close()
     assert (event.line, event.stream) == (4, (12, 13))
 
@@ -39,7 +41,12 @@ Please help report this bug!
 Failed to config layer: 'Conv:/b' using 2Core fallback to single core mode,
 unrelated"""
     )
-    assert (first.kind, first.subject, first.line, first.last_line) == ("multicore", "Conv:/a", 1, 5)
+    assert (first.kind, first.subject, first.line, first.last_line) == (
+        "multicore",
+        "Conv:/a",
+        1,
+        5,
+    )
     assert first.reason == "using 3Core fallback to single core mode"
     assert first.details[0] == "core_num 3 ori_Ih 4 ori_Iw 8400 ori_Ic 16 ori_Ib 1"
     assert len(first.details) == 4
@@ -51,12 +58,16 @@ def test_other_lines_are_not_warnings() -> None:
 
 
 def test_corpus_31_transpose(corpus) -> None:
-    [event] = of_type(run(FallbackWarningParser(), corpus_lines(corpus("31_"))), FallbackWarningEvent)
+    [event] = of_type(
+        run(FallbackWarningParser(), corpus_lines(corpus("31_"))), FallbackWarningEvent
+    )
     assert (event.kind, event.subject, event.reason) == ("cpu", "Transpose", REASON)
 
 
 def test_corpus_33_multicore_records(corpus) -> None:
-    events = of_type(run(FallbackWarningParser(), corpus_lines(corpus("33_"))), FallbackWarningEvent)
+    events = of_type(
+        run(FallbackWarningParser(), corpus_lines(corpus("33_"))), FallbackWarningEvent
+    )
     # Read from the log: four records (the last cut after its first detail word), all about
     # the DFL conv; the first three carry their four detail lines.
     assert [e.subject for e in events] == ["Conv:/model.22/dfl/conv/Conv"] * 4
@@ -66,5 +77,8 @@ def test_corpus_33_multicore_records(corpus) -> None:
 
 
 def test_npu_load_multi_and_single_core() -> None:
-    out = run(NpuLoadParser(), lines_of("NPU load:  Core0: 52%, Core1:  0%, Core2:  7%,\nNPU load:  20%\nNPU load: n/a"))
+    out = run(
+        NpuLoadParser(),
+        lines_of("NPU load:  Core0: 52%, Core1:  0%, Core2:  7%,\nNPU load:  20%\nNPU load: n/a"),
+    )
     assert [e.load_pct for e in of_type(out, NpuLoadEvent)] == [(52.0, 0.0, 7.0), (20.0,)]

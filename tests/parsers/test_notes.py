@@ -12,8 +12,13 @@ from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 
-ALL = [KnownFailureParser(), Toolkit1TableParser(), BuildTableParser(), MemoryTableParser(),
-       ErrorReportParser()]
+ALL = [
+    KnownFailureParser(),
+    Toolkit1TableParser(),
+    BuildTableParser(),
+    MemoryTableParser(),
+    ErrorReportParser(),
+]
 
 
 def test_corpus_06_sram_table_is_one_note(corpus) -> None:
@@ -45,7 +50,10 @@ def test_corpus_22_error_path(corpus) -> None:
     # lines 1, 8 and 15 (the exception line) say the perf detail is empty: catalogue lines;
     # the rest of the traceback stays an error note
     assert [(e.failure.id, e.line) for e in of_type(events, FailureEvent)] == [
-        ("perf-detail-empty", 1), ("perf-detail-empty", 8), ("perf-detail-empty", 15)]
+        ("perf-detail-empty", 1),
+        ("perf-detail-empty", 8),
+        ("perf-detail-empty", 15),
+    ]
     assert any(n.kind == "error" for n in of_type(events, NoteEvent))
 
 

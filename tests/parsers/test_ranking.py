@@ -27,7 +27,12 @@ def test_01_no_total_row(corpus):
 def test_07_total_row(corpus):
     r = ranking(corpus("07_"))
     assert len(r.stats) == 9
-    assert (r.total.cpu_time_us, r.total.gpu_time_us, r.total.npu_time_us, r.total.total_time_us) == (108, 0, 14370, 14478)
+    assert (
+        r.total.cpu_time_us,
+        r.total.gpu_time_us,
+        r.total.npu_time_us,
+        r.total.total_time_us,
+    ) == (108, 0, 14370, 14478)
 
 
 def test_19_cut_last_row_is_skipped(corpus):
@@ -48,14 +53,26 @@ def test_27_28_43(corpus):
     assert r28.total.total_time_us == 13578
     r43 = ranking(corpus("43_"))  # trailing blanks stripped
     reshape = next(s for s in r43.stats if s.op_type == "Reshape")
-    assert (reshape.calls, reshape.cpu_time_us, reshape.npu_time_us, reshape.total_time_us) == (5, 1065, 7, 1072)
+    assert (reshape.calls, reshape.cpu_time_us, reshape.npu_time_us, reshape.total_time_us) == (
+        5,
+        1065,
+        7,
+        1072,
+    )
     assert r43.total.total_time_us == 131201 and len(r43.stats) == 16
 
 
 def test_15_layout_without_gpu_and_percent(corpus):
     r = ranking(corpus("04_"))
-    assert [s.op_type for s in r.stats] == ["ConvRelu", "ConvAdd", "Conv", "exDataConvert",
-                                           "Softmax", "OutputOperator", "InputOperator"]
+    assert [s.op_type for s in r.stats] == [
+        "ConvRelu",
+        "ConvAdd",
+        "Conv",
+        "exDataConvert",
+        "Softmax",
+        "OutputOperator",
+        "InputOperator",
+    ]
     assert (r.stats[0].calls, r.stats[0].npu_time_us, r.stats[0].share) == (36, 9338, 0.66)
     assert r.stats[0].gpu_time_us == 0
     soft = next(s for s in ranking(corpus("05_")).stats if s.op_type == "exSoftmax13")
@@ -66,5 +83,10 @@ def test_37_elided_columns_derive_cpu_time(corpus):
     r = ranking(corpus("37_"))
     assert len(r.stats) == 6
     reshape = next(s for s in r.stats if s.op_type == "Reshape")
-    assert (reshape.calls, reshape.npu_time_us, reshape.total_time_us, reshape.cpu_time_us) == (1, 0, 61, 61)
+    assert (reshape.calls, reshape.npu_time_us, reshape.total_time_us, reshape.cpu_time_us) == (
+        1,
+        0,
+        61,
+        61,
+    )
     assert any("CPU time" in m for _, m in r.notes)

@@ -51,12 +51,30 @@ def test_a_frame_that_differs_is_read_in_full() -> None:
     row6 = next(i for i, text in enumerate(frame(1)) if text.startswith("6 "))
     shorter = [text for text in frame(1) if not text.startswith("9 ")]
     cut = [text[:60] if i == row6 else text for i, text in enumerate(frame(1))]
-    together, alone = _frames(frame(0), frame(1), changed(frame(1)), changed(frame(2)), frame(3),
-                              shorter, frame(4), cut, frame(5))
+    together, alone = _frames(
+        frame(0),
+        frame(1),
+        changed(frame(1)),
+        changed(frame(2)),
+        frame(3),
+        shorter,
+        frame(4),
+        cut,
+        frame(5),
+    )
     assert together == alone
     # the template is the last table read in full; a table that differs becomes the next one
     assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
-        False, True, False, True, False, False, False, False, False]
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
     assert together[7].skipped  # the cut row is reported, as alone
 
 
@@ -83,7 +101,13 @@ def test_full_names_with_blanks_and_non_ascii_rows() -> None:
     assert together[1].layers[2].full_name == "Conv:/model 3 with blanks/convexswish/ConvExSwish"
     # non-ASCII rows are read in full (the fast path needs character = byte positions)
     assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
-        False, True, True, False, False, False]
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
 
 
 def test_pasted_prefixes_and_rows_that_move() -> None:
@@ -95,4 +119,10 @@ def test_pasted_prefixes_and_rows_that_move() -> None:
     assert together == alone
     # a row without the prefix is still the same row; another header prefix is another table
     assert [isinstance(e.layers, RepeatedLayers) for e in together] == [
-        False, True, True, True, True, False]
+        False,
+        True,
+        True,
+        True,
+        True,
+        False,
+    ]

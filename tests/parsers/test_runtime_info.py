@@ -15,13 +15,19 @@ def infos(path):
 def test_colon_form_40(corpus):
     evs = infos(corpus("40_"))
     assert [(e.line, e.versions.runtime, e.versions.driver) for e in evs] == [
-        (4, "1.4.0", None), (5, None, "0.8.2")]
+        (4, "1.4.0", None),
+        (5, None, "0.8.2"),
+    ]
 
 
 def test_comma_form_and_model_line_34(corpus):
     evs = infos(corpus("34_"))
     model = next(e for e in evs if e.versions.model)
-    assert (model.versions.model, model.versions.toolkit, model.platform) == ("6", "2.3.0", "rk3588")
+    assert (model.versions.model, model.versions.toolkit, model.platform) == (
+        "6",
+        "2.3.0",
+        "rk3588",
+    )
     assert model.platform_evidence == "target platform: rk3588"
     assert any(e.versions.runtime == "2.3.0" for e in evs)
     assert any(e.versions.driver == "0.9.8" for e in evs)
@@ -34,19 +40,35 @@ def test_24_lite2_and_runtime(corpus):
 
 
 def test_other_wordings():
-    assert parse_info("sdk version: 2.0.0b0 (35a6907d79@2024-03-24T10:30:08) driver version: 0.7.2")[0] \
-        .runtime == "2.0.0b0"
-    v = parse_info("rknn_api/rknnrt version: 2.1.0 (967d001cc8@2024-08-07T19:28:19), driver version: 0.9.6")[0]
+    assert (
+        parse_info("sdk version: 2.0.0b0 (35a6907d79@2024-03-24T10:30:08) driver version: 0.7.2")[
+            0
+        ].runtime
+        == "2.0.0b0"
+    )
+    v = parse_info(
+        "rknn_api/rknnrt version: 2.1.0 (967d001cc8@2024-08-07T19:28:19), driver version: 0.9.6"
+    )[0]
     assert (v.runtime, v.driver) == ("2.1.0", "0.9.6")
-    assert parse_info("D RKNNAPI:   API: 1.5.0 (8d5d8cd build: 2023-05-18 21:48:57)")[0].api == "1.5.0"
+    assert (
+        parse_info("D RKNNAPI:   API: 1.5.0 (8d5d8cd build: 2023-05-18 21:48:57)")[0].api == "1.5.0"
+    )
     assert parse_info("  DRV: rknnrt: 1.5.0 (e6fe0c678@2023-05-25T08:09:20)")[0].runtime == "1.5.0"
     assert parse_info("hello world") is None
 
 
 def test_frequency_block():
-    text = ["CPU Current Frequency List:", "    - 1800000", "    - 2400000",
-            "NPU Current Frequency List:", "    - 1000000000", "DDR Current Frequency List:",
-            "    - Unknown", "", "Warning: ..."]
+    text = [
+        "CPU Current Frequency List:",
+        "    - 1800000",
+        "    - 2400000",
+        "NPU Current Frequency List:",
+        "    - 1000000000",
+        "DDR Current Frequency List:",
+        "    - Unknown",
+        "",
+        "Warning: ...",
+    ]
     (ev,) = scan(Line(i, t) for i, t in enumerate(text, 1))
     assert isinstance(ev, FrequencyEvent) and ev.line == 1
     assert ev.frequencies == Frequencies((1800000, 2400000), (1000000000,), (None,))

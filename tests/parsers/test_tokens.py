@@ -41,7 +41,12 @@ def test_where_the_readers_rules_differ() -> None:
 
 def test_targets() -> None:
     assert [tokens.is_target(t) for t in ("NPU", "CPU", "GPU", "npu", "DSP")] == [
-        True, True, True, False, False]
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     assert tokens.parse_target("cpu") is Target.CPU
     assert tokens.parse_target("DSP") is Target.UNKNOWN
 
@@ -49,13 +54,27 @@ def test_targets() -> None:
 def test_build_layer_reads_a_2x_row() -> None:
     # 2.x row: 1 ConvExSwish INT8 NPU (1,3,640,640),(16,3,6,6),(16) (1,16,320,320)
     #          164250/921600/921600 1134 6.72 100.0%/0.0%/0.0% 1600 Conv:/model.0/conv/Conv
-    values = {"id": "1", "op_type": "ConvExSwish", "data_type": "INT8", "target": "NPU",
-              "input": "(1,3,640,640),(16,3,6,6),(16)", "output": "(1,16,320,320)",
-              "cycles": "164250/921600/921600", "time": "1134", "mac": "6.72",
-              "workload": "100.0%/0.0%/0.0%", "rw": "1600", "full_name": "Conv:/model.0/conv/Conv"}
+    values = {
+        "id": "1",
+        "op_type": "ConvExSwish",
+        "data_type": "INT8",
+        "target": "NPU",
+        "input": "(1,3,640,640),(16,3,6,6),(16)",
+        "output": "(1,16,320,320)",
+        "cycles": "164250/921600/921600",
+        "time": "1134",
+        "mac": "6.72",
+        "workload": "100.0%/0.0%/0.0%",
+        "rw": "1600",
+        "full_name": "Conv:/model.0/conv/Conv",
+    }
     layer = build_layer(values, 7)
     assert (layer.id, layer.op_type, layer.target, layer.data_type) == (
-        1, "ConvExSwish", Target.NPU, "INT8")
+        1,
+        "ConvExSwish",
+        Target.NPU,
+        "INT8",
+    )
     assert layer.input_shapes == ((1, 3, 640, 640), (16, 3, 6, 6), (16,))
     assert (layer.ddr_cycles, layer.npu_cycles, layer.total_cycles) == (164250, 921600, 921600)
     assert layer.time_us == 1134 and layer.mac_usage_pct == 6.72
@@ -65,8 +84,14 @@ def test_build_layer_reads_a_2x_row() -> None:
 
 
 def test_build_layer_rw_as_float_for_csv_and_estimates() -> None:
-    values = {"id": "3", "op_type": "ConvLeakyRelu", "rw": "19200", "improve": "0.0%",
-              "extra:Task Number": "3", "extra:Lut Number": "0"}
+    values = {
+        "id": "3",
+        "op_type": "ConvLeakyRelu",
+        "rw": "19200",
+        "improve": "0.0%",
+        "extra:Task Number": "3",
+        "extra:Lut Number": "0",
+    }
     layer = build_layer(values, 1, rw_float=True)
     assert layer.rw_kb == 19200.0 and type(layer.rw_kb) is float
     assert layer.extra == (("ImproveTherical", "0.0%"), ("Task Number", "3"), ("Lut Number", "0"))

@@ -27,7 +27,9 @@ FPS: 780.64
 unrelated"""  # noqa: W291 (the log's trailing spaces are part of the input)
     )
     assert [la.id for la in event.layers] == [0, 2]
-    assert event.layers[0].full_name == "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"
+    assert (
+        event.layers[0].full_name == "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"
+    )
     assert event.layers[1].full_name == "short_name"
     assert [la.op_type for la in event.layers] == ["TENSOR_TRANS", "CONVOLUTION"]
     assert all(la.target is Target.UNKNOWN and la.ddr_cycles is None for la in event.layers)
@@ -63,7 +65,9 @@ def test_markdown_indented_table_and_blank_lines() -> None:
 
 
 def test_cut_row_is_skipped_not_dropped() -> None:
-    event = table(f"{HEADER}\n0           a     CONVOLUTION         1         12\n5           MobilenetV1/Mob")
+    event = table(
+        f"{HEADER}\n0           a     CONVOLUTION         1         12\n5           MobilenetV1/Mob"
+    )
     assert len(event.layers) == 1
     assert [s.line for s in event.skipped] == [3]
 
@@ -80,7 +84,11 @@ def test_corpus_09_layers_read_by_hand(corpus) -> None:
     assert [la.id for la in layers] == [0, 2, 3, 4, 5]
     assert [la.time_us for la in layers] == [361, 920, 896, 1106, 430]
     assert [la.op_type for la in layers] == [
-        "TENSOR_TRANS", "CONVOLUTION", "DEPTH_WISE_CONV", "CONVOLUTION", "DEPTH_WISE_CONV",
+        "TENSOR_TRANS",
+        "CONVOLUTION",
+        "DEPTH_WISE_CONV",
+        "CONVOLUTION",
+        "DEPTH_WISE_CONV",
     ]
     assert layers[2].full_name == "MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6_3_2"
     assert layers[3].full_name == "MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6_5_2"

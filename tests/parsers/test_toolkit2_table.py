@@ -71,7 +71,12 @@ def test_07_empty_macusage_and_zero_cycles(corpus):
     assert len(zero_npu) == 28
     assert all(la.mac_usage_pct is None and la.workload_pct == (100.0, 0.0, 0.0) for la in zero_npu)
     add = next(la for la in table.layers if la.id == 9)
-    assert (add.op_type, add.time_us, add.rw_kb, add.full_name) == ("Add", 120, 800, "Add:/model.2/m/m.0/Add")
+    assert (add.op_type, add.time_us, add.rw_kb, add.full_name) == (
+        "Add",
+        120,
+        800,
+        "Add:/model.2/m/m.0/Add",
+    )
 
 
 def test_36_full_name_blanks_and_zero_time(corpus):
@@ -138,19 +143,25 @@ def test_43_lone_total_lines(corpus):
     assert table.reported_rw_kb == 235155.92
 
 
-ROW = ("{id:<5}{op:<19}INT8     NPU    (1,64,80,80),(64,64,1,1),(64)            (1,64,80,80)"
-       "           27862/51200/51200        {t:<13}{mac:<21}100.0%/0.0%/0.0%     436          {name}")
-HEADER = ("ID   OpType             DataType Target InputShape                               "
-          "OutputShape            Cycles(DDR/NPU/Total)    Time(us)     MacUsage(%)          "
-          "WorkLoad(0/1/2)      RW(KB)       FullName        ")
+ROW = (
+    "{id:<5}{op:<19}INT8     NPU    (1,64,80,80),(64,64,1,1),(64)            (1,64,80,80)"
+    "           27862/51200/51200        {t:<13}{mac:<21}100.0%/0.0%/0.0%     436          {name}"
+)
+HEADER = (
+    "ID   OpType             DataType Target InputShape                               "
+    "OutputShape            Cycles(DDR/NPU/Total)    Time(us)     MacUsage(%)          "
+    "WorkLoad(0/1/2)      RW(KB)       FullName        "
+)
 
 
 def test_overflowing_op_type_and_empty_full_name():
-    text = "\n".join([
-        HEADER,
-        ROW.format(id=1, op="cstInstanceNormalization_1_256_64_64  ", t=13467, mac="", name=""),
-        ROW.format(id=2, op="Conv", t=100, mac="5.00/0.00/0.00", name="Conv:a b"),
-    ])
+    text = "\n".join(
+        [
+            HEADER,
+            ROW.format(id=1, op="cstInstanceNormalization_1_256_64_64  ", t=13467, mac="", name=""),
+            ROW.format(id=2, op="Conv", t=100, mac="5.00/0.00/0.00", name="Conv:a b"),
+        ]
+    )
     (table,) = from_text(text)
     assert [la.op_type for la in table.layers] == ["cstInstanceNormalization_1_256_64_64", "Conv"]
     assert table.layers[0].full_name is None and table.layers[0].time_us == 13467
@@ -159,7 +170,9 @@ def test_overflowing_op_type_and_empty_full_name():
 
 def test_markdown_indented_table_parses():
     rows = [ROW.format(id=i, op="Conv", t=10 * i, mac="", name=f"Conv:n{i}") for i in (1, 2)]
-    text = "\n".join("    " + line for line in [HEADER, *rows, "Total Operator Elapsed Per Frame Time(us): 30"])
+    text = "\n".join(
+        "    " + line for line in [HEADER, *rows, "Total Operator Elapsed Per Frame Time(us): 30"]
+    )
     (table,) = from_text(text)
     assert [la.time_us for la in table.layers] == [10, 20]
     assert table.reported_total_time_us == 30
@@ -167,21 +180,31 @@ def test_markdown_indented_table_parses():
 
 def test_garbled_row_is_kept_as_skipped_with_reason():
     bad = ROW.format(id=3, op="Conv", t="x12", mac="", name="Conv:n3")
-    (table,) = from_text("\n".join([HEADER, ROW.format(id=1, op="Conv", t=5, mac="", name="Conv:n"), bad]))
+    (table,) = from_text(
+        "\n".join([HEADER, ROW.format(id=1, op="Conv", t=5, mac="", name="Conv:n"), bad])
+    )
     assert len(table.layers) == 1
     assert table.skipped[0].line == 3 and "Time(us)" in table.skipped[0].reason
 
 
 def test_two_tables_in_one_file_are_two_events():
-    one = [HEADER, ROW.format(id=1, op="Conv", t=5, mac="", name="Conv:n"), "-" * 50,
-           "Total Operator Elapsed Per Frame Time(us): 5"]
+    one = [
+        HEADER,
+        ROW.format(id=1, op="Conv", t=5, mac="", name="Conv:n"),
+        "-" * 50,
+        "Total Operator Elapsed Per Frame Time(us): 5",
+    ]
     evs = from_text("\n".join(one + ["some app print"] + one))
     assert [type(e).__name__ for e in evs] == ["TableEvent", "TableEvent"]
     assert evs[1].line == 6
 
 
 def test_build_time_estimate_header_is_not_claimed():
-    header = ("ID   OpType             DataType Target InputShape                               "
-              "OutputShape            Cycles(DDR/NPU/Total)    RW(KB)       FullName")
+    header = (
+        "ID   OpType             DataType Target InputShape                               "
+        "OutputShape            Cycles(DDR/NPU/Total)    RW(KB)       FullName"
+    )
     # only the build-estimate family (parsers/build_table.py) claims it, as not measured
-    assert [(e.family, e.measured) for e in from_text(header)] == [("toolkit2-build-estimate", False)]
+    assert [(e.family, e.measured) for e in from_text(header)] == [
+        ("toolkit2-build-estimate", False)
+    ]

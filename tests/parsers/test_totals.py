@@ -28,7 +28,10 @@ def test_without_fps() -> None:
 def test_other_totals_are_not_totals() -> None:
     assert totals("Total Operator Elapsed Time(us): 14147") == []
     assert totals("Total Operator Elapsed Per Frame Time(us): 20344") == []
-    assert totals("OpType  Call Number  CPU Time(us)  NPU Time(us)  Total Time(us)  Time Ratio(%)") == []
+    assert (
+        totals("OpType  Call Number  CPU Time(us)  NPU Time(us)  Total Time(us)  Time Ratio(%)")
+        == []
+    )
 
 
 def test_corpus_29_indented(corpus) -> None:

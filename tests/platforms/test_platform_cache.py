@@ -29,8 +29,9 @@ def test_cache_gives_the_same_platforms_and_follows_edits(tmp_path, monkeypatch)
     rk3588 = tmp_path / "rk3588.yaml"
     text = rk3588.read_text(encoding="utf-8")
     assert "display_name: RK3588" in text
-    rk3588.write_text(text.replace("display_name: RK3588", "display_name: RK3588 edited", 1),
-                      encoding="utf-8")
+    rk3588.write_text(
+        text.replace("display_name: RK3588", "display_name: RK3588 edited", 1), encoding="utf-8"
+    )
     os.utime(rk3588, ns=(1, 1))
     assert _fresh(monkeypatch, tmp_path)["rk3588"].display_name.startswith("RK3588 edited")
 

@@ -13,8 +13,16 @@ from rknnprof.model import Layer, Profile, SourceSpan, Target
 from tests.conftest import corpus_file
 
 YAML_FILES = sorted(platforms.DATA_DIR.glob("*.yaml"))
-FAMILIES = {"rk3588", "rk3576", "rk3566_rk3568", "rk3562", "rv1106_rv1103", "rv1106b_rv1103b",
-            "rv1126b", "rk2118"}
+FAMILIES = {
+    "rk3588",
+    "rk3576",
+    "rk3566_rk3568",
+    "rk3562",
+    "rv1106_rv1103",
+    "rv1106b_rv1103b",
+    "rv1126b",
+    "rk2118",
+}
 
 
 def test_every_family_has_a_file() -> None:
@@ -35,10 +43,22 @@ def test_yaml_has_required_keys_and_sources(path) -> None:
 
 
 def test_names_cover_every_member() -> None:
-    assert platforms.names() == sorted([
-        "rk2118", "rk3562", "rk3566", "rk3568", "rk3576", "rk3588", "rk3588s",
-        "rv1103", "rv1103b", "rv1106", "rv1106b", "rv1126b",
-    ])
+    assert platforms.names() == sorted(
+        [
+            "rk2118",
+            "rk3562",
+            "rk3566",
+            "rk3568",
+            "rk3576",
+            "rk3588",
+            "rk3588s",
+            "rv1103",
+            "rv1103b",
+            "rv1106",
+            "rv1106b",
+            "rv1126b",
+        ]
+    )
 
 
 def test_rk3588_facts_from_domain_md() -> None:
@@ -73,16 +93,24 @@ def test_rv1126b_shares_the_rk3588_rk3576_alignment_table() -> None:
 def test_rk3576_splits_the_fused_convolutions_too() -> None:
     # OPL232: Convolution and Add split on RK3576; the log names a Conv+Relu "ConvRelu"
     ops = platforms.get("rk3576").multi_core_ops
-    assert {"Conv", "ConvRelu", "ConvClip", "ConvLeakyRelu", "ConvAdd", "ConvAddRelu", "Add",
-            "AddRelu"} <= ops
+    assert {
+        "Conv",
+        "ConvRelu",
+        "ConvClip",
+        "ConvLeakyRelu",
+        "ConvAdd",
+        "ConvAddRelu",
+        "Add",
+        "AddRelu",
+    } <= ops
     assert not {"ConvExSwish", "ConvSigmoid", "Concat", "Softmax"} & ops
     assert ops <= platforms.get("rk3588").multi_core_ops
 
 
 def test_ddr_rates_theoretical_and_achieved_are_separate() -> None:
     p = platforms.get("rk3588")
-    assert p.ddr_bandwidth_gbs == 33.8             # bus width x transfer rate
-    assert p.ddr_achieved_gbs == 12.9              # corpus 03 row 8: 7200 KB in 573 us
+    assert p.ddr_bandwidth_gbs == 33.8  # bus width x transfer rate
+    assert p.ddr_achieved_gbs == 12.9  # corpus 03 row 8: 7200 KB in 573 us
     assert round(7200 * 1024 / 573e-6 / 1e9, 1) == p.ddr_achieved_gbs
     assert "ddr_achieved_gbs" in p.sources
     assert platforms.get("rk3576").ddr_achieved_gbs is None
@@ -121,8 +149,10 @@ def test_resolve_unknown_log_platform_is_not_an_error() -> None:
 
 
 def _profile(workloads) -> Profile:
-    layers = tuple(Layer(id=i, op_type="Conv", target=Target.NPU, workload_pct=w)
-                   for i, w in enumerate(workloads, 1))
+    layers = tuple(
+        Layer(id=i, op_type="Conv", target=Target.NPU, workload_pct=w)
+        for i, w in enumerate(workloads, 1)
+    )
     return Profile(source=SourceSpan("x"), format="t", layers=layers)
 
 
@@ -151,7 +181,7 @@ def test_rk3588_achieved_rate_is_the_fastest_real_row_of_the_corpus() -> None:
         try:
             profiles = rknnprof.load(path)
         except RknnprofError:
-            continue                                  # a log without a table
+            continue  # a log without a table
         for profile in profiles:
             for la in profile.layers:
                 rate = achieved_rate_gbs(la)

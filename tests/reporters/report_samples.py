@@ -377,8 +377,7 @@ ESTIMATED = Profile(
     measured=False,
     # build-time tables print cycles and RW(KB) but no Time, MacUsage or WorkLoad (corpus 14/15)
     layers=tuple(
-        replace(la, time_us=None, mac_usage_pct=None, workload_pct=None)
-        for la in HAND_LAYERS[1:4]
+        replace(la, time_us=None, mac_usage_pct=None, workload_pct=None) for la in HAND_LAYERS[1:4]
     ),
     platform="rv1106",
 )

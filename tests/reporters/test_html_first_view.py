@@ -57,8 +57,12 @@ window.addEventListener("load", function () {
 def _measure(html: str, tmp_path: Path) -> dict:
     page = tmp_path / "first_view.html"
     page.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-    proc = subprocess.run([*_flags(tmp_path), "--window-size=1280,900", "--dump-dom",
-                           page.as_uri()], capture_output=True, text=True, timeout=90)
+    proc = subprocess.run(
+        [*_flags(tmp_path), "--window-size=1280,900", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     found = re.search(r'data-measure="([^"]*)"', proc.stdout)
     assert found, proc.stderr[-2000:]
     return json.loads(found.group(1).replace("&quot;", '"'))
@@ -85,7 +89,14 @@ def test_first_screen_at_1280px(tmp_path: Path) -> None:
     assert _distance(got["compute"], got["balanced"]) > 120, got
     shots = os.environ.get("RKNNPROF_SCREENSHOT")
     if shots:
-        subprocess.run([*_flags(tmp_path), "--window-size=1280,1400",
-                        f"--screenshot={Path(shots) / 'first_view_1280.png'}",
-                        (tmp_path / "first_view.html").as_uri()],
-                       capture_output=True, timeout=90, check=False)
+        subprocess.run(
+            [
+                *_flags(tmp_path),
+                "--window-size=1280,1400",
+                f"--screenshot={Path(shots) / 'first_view_1280.png'}",
+                (tmp_path / "first_view.html").as_uri(),
+            ],
+            capture_output=True,
+            timeout=90,
+            check=False,
+        )

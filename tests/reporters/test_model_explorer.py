@@ -77,7 +77,8 @@ def check_model_node_data(data: Any) -> dict[str, GraphNodeData]:
 
 def _run(prefix: str, *args: str) -> dict[str, Any]:
     result = CliRunner().invoke(
-        cli, ["analyze", str(corpus_file(prefix)), "-f", "model-explorer", *args])
+        cli, ["analyze", str(corpus_file(prefix)), "-f", "model-explorer", *args]
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.output)  # type: ignore[no-any-return]  # json.loads gives Any
 
@@ -131,8 +132,9 @@ def test_suffix_and_first_profile(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "/model.1/conv/Conv" in json.loads(out.read_text())["main_graph"]["results"]
     # two logs: the first measured profile is the one written
-    two = CliRunner().invoke(cli, ["analyze", str(corpus_file("01_")), str(corpus_file("07_")),
-                                   "-f", "model-explorer"])
+    two = CliRunner().invoke(
+        cli, ["analyze", str(corpus_file("01_")), str(corpus_file("07_")), "-f", "model-explorer"]
+    )
     assert two.exit_code == 0, two.output
     assert json.loads(two.output)["main_graph"]["results"]["/model.0/conv/Conv"]["value"] == 16130
 
@@ -140,29 +142,35 @@ def test_suffix_and_first_profile(tmp_path: Path) -> None:
 # ---- the name mapping -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("full_name", "nodes"), [
-    ("Conv:/model.0/conv/Conv", ("/model.0/conv/Conv",)),              # 01, 07
-    ("Conv:node_conv2d_1", ("node_conv2d_1",)),                          # 36
-    ("Conv:Conv_0", ("Conv_0",)),                                        # 08
-    ("OutputOperator:onnx::ReduceSum_330", ("onnx::ReduceSum_330",)),    # 01
-    ("exSDPAttention:node_matmul_1#1_2sdpa", ("node_matmul_1",)),        # 36
-    ("Conv:/blocks/attn/MatMul#2_ConvAdd", ("/blocks/attn/MatMul",)),
-    ("Conv:node_conv2d_36_ConvAdd", ("node_conv2d_36",)),
-    ("Conv:/model.22/ReduceSum_2conv", ("/model.22/ReduceSum",)),
-    ("Conv:/model.22/ReduceSum_2_2conv", ("/model.22/ReduceSum_2",)),
-    ("Conv:MatMul_6_2gemm_2conv", ("MatMul_6",)),
-    ("Transpose:MatMul_6_2conv_transpose1", ("MatMul_6",)),
-    ("Conv:/head/GlobalAveragePool_2conv_0", ("/head/GlobalAveragePool",)),
-    ("ConvTranspose:Resize_84_2deconv", ("Resize_84",)),
-    ("exLayerNorm:ReduceMean_38_2layer_norm", ("ReduceMean_38",)),
-    ("exDataConvert:/enc/LayerNorm__cvt_int8_float16", ("/enc/LayerNorm",)),
-    ("Reshape:/head/Reshape_rs", ("/head/Reshape",)),
-    ("Conv:/a/Conv,Add:/a/Add", ("/a/Conv", "/a/Add")),
-    ("Conv:/a/conv_2d", ("/a/conv_2d",)),                                # a real _2d stays
-    ("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0",     # 09, toolkit 1
-     ("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1",)),
-    ("", ()), (None, ()),
-])
+@pytest.mark.parametrize(
+    ("full_name", "nodes"),
+    [
+        ("Conv:/model.0/conv/Conv", ("/model.0/conv/Conv",)),  # 01, 07
+        ("Conv:node_conv2d_1", ("node_conv2d_1",)),  # 36
+        ("Conv:Conv_0", ("Conv_0",)),  # 08
+        ("OutputOperator:onnx::ReduceSum_330", ("onnx::ReduceSum_330",)),  # 01
+        ("exSDPAttention:node_matmul_1#1_2sdpa", ("node_matmul_1",)),  # 36
+        ("Conv:/blocks/attn/MatMul#2_ConvAdd", ("/blocks/attn/MatMul",)),
+        ("Conv:node_conv2d_36_ConvAdd", ("node_conv2d_36",)),
+        ("Conv:/model.22/ReduceSum_2conv", ("/model.22/ReduceSum",)),
+        ("Conv:/model.22/ReduceSum_2_2conv", ("/model.22/ReduceSum_2",)),
+        ("Conv:MatMul_6_2gemm_2conv", ("MatMul_6",)),
+        ("Transpose:MatMul_6_2conv_transpose1", ("MatMul_6",)),
+        ("Conv:/head/GlobalAveragePool_2conv_0", ("/head/GlobalAveragePool",)),
+        ("ConvTranspose:Resize_84_2deconv", ("Resize_84",)),
+        ("exLayerNorm:ReduceMean_38_2layer_norm", ("ReduceMean_38",)),
+        ("exDataConvert:/enc/LayerNorm__cvt_int8_float16", ("/enc/LayerNorm",)),
+        ("Reshape:/head/Reshape_rs", ("/head/Reshape",)),
+        ("Conv:/a/Conv,Add:/a/Add", ("/a/Conv", "/a/Add")),
+        ("Conv:/a/conv_2d", ("/a/conv_2d",)),  # a real _2d stays
+        (
+            "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0",  # 09, toolkit 1
+            ("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1",),
+        ),
+        ("", ()),
+        (None, ()),
+    ],
+)
 def test_onnx_nodes(full_name: str | None, nodes: tuple[str, ...]) -> None:
     assert onnx_nodes(full_name) == nodes
 

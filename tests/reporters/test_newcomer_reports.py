@@ -53,12 +53,32 @@ def test_bars_tell_0_percent_from_1_percent() -> None:
 SCHEMA = {
     # element: (required attributes, allowed attributes, allowed children)
     "testsuites": (set(), {"name", "time", "tests", "failures", "errors"}, {"testsuite"}),
-    "testsuite": ({"name", "tests", "failures", "errors"},
-                  {"name", "tests", "failures", "errors", "group", "time", "skipped",
-                   "timestamp", "hostname", "id", "package", "file", "log", "url", "version"},
-                  {"testsuite", "properties", "testcase", "system-out", "system-err"}),
-    "testcase": ({"name"}, {"name", "time", "classname", "group"},
-                 {"skipped", "errors", "failure", "system-out", "system-err"}),
+    "testsuite": (
+        {"name", "tests", "failures", "errors"},
+        {
+            "name",
+            "tests",
+            "failures",
+            "errors",
+            "group",
+            "time",
+            "skipped",
+            "timestamp",
+            "hostname",
+            "id",
+            "package",
+            "file",
+            "log",
+            "url",
+            "version",
+        },
+        {"testsuite", "properties", "testcase", "system-out", "system-err"},
+    ),
+    "testcase": (
+        {"name"},
+        {"name", "time", "classname", "group"},
+        {"skipped", "errors", "failure", "system-out", "system-err"},
+    ),
     "failure": (set(), {"type", "message"}, set()),
     "skipped": (set(), {"type", "message"}, set()),
     "system-out": (set(), set(), set()),
@@ -83,9 +103,11 @@ def schema_errors(root: ET.Element) -> list[str]:
 
 def _check_junit(tmp_path) -> ET.Element:
     budgets = tmp_path / "b.yaml"
-    budgets.write_text("budgets:\n  - {metric: total_time_us, max: 1}\n"
-                       "  - {metric: total_time_us, max_increase: 5%}\n"
-                       "  - {metric: cpu_fallback_layers, max: 5, level: warn}\n")
+    budgets.write_text(
+        "budgets:\n  - {metric: total_time_us, max: 1}\n"
+        "  - {metric: total_time_us, max_increase: 5%}\n"
+        "  - {metric: cpu_fallback_layers, max: 5, level: warn}\n"
+    )
     return ET.fromstring(_run("check", SAMPLE, "--budgets", str(budgets), "-f", "junit"))
 
 
@@ -110,8 +132,9 @@ def test_junit_test_names_do_not_change_with_the_run() -> None:
     # one frame against three frames of the same model: different findings and layer lists,
     # the same test cases (one per rule)
     one = ET.fromstring(_run("analyze", SAMPLE, "-f", "junit"))
-    three = ET.fromstring(_run("analyze", str(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt"),
-                               "-f", "junit"))
+    three = ET.fromstring(
+        _run("analyze", str(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt"), "-f", "junit")
+    )
     names = [[c.get("name") for c in root.iter("testcase")] for root in (one, three)]
     assert names[0] == names[1] and "RKN001 cpu-fallback" in names[0]
     assert not [n for n in names[0] if re.search(r"\d+,\d+|layers", n)]

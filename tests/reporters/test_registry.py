@@ -100,10 +100,19 @@ def _looks_like(name: str, text: str) -> None:
 # ---- issue 13 defect 2: compare and check no longer write a table under any name ------------
 
 
-@pytest.mark.parametrize(("command", "suffix"), [
-    ("compare", ".pdf"), ("compare", ".xml"), ("compare", ".trace"), ("compare", ""),
-    ("check", ".csv"), ("check", ".pdf"), ("check", ".trace"), ("analyze", ".pdf"),
-])
+@pytest.mark.parametrize(
+    ("command", "suffix"),
+    [
+        ("compare", ".pdf"),
+        ("compare", ".xml"),
+        ("compare", ".trace"),
+        ("compare", ""),
+        ("check", ".csv"),
+        ("check", ".pdf"),
+        ("check", ".trace"),
+        ("analyze", ".pdf"),
+    ],
+)
 def test_unknown_suffix_is_a_usage_error(command, suffix, tmp_path):
     target = tmp_path / f"out{suffix}"
     result = CliRunner().invoke(cli, [*_args(command, tmp_path), "-o", str(target)])
@@ -123,7 +132,7 @@ def test_html_is_a_page_not_the_table(command, tmp_path):
     if command == "compare":  # the log against itself: its "Per Frame Time(us): 28023" both sides
         assert "total 28.02 ms → 28.02 ms (+0 us, +0.0%)" in page
     else:
-        assert "rknnprof check: <span class=\"pass\">pass</span>" in page
+        assert 'rknnprof check: <span class="pass">pass</span>' in page
         assert "total_time_us" in page
 
 
@@ -151,7 +160,7 @@ def test_formats_command_lists_every_output_format():
     """``rknnprof formats`` reads the registry: each command's formats, suffixes, description."""
     result = CliRunner().invoke(cli, ["formats"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
-    outputs = result.output[result.output.index("Outputs"):]
+    outputs = result.output[result.output.index("Outputs") :]
     rows = [line for line in outputs.splitlines() if line.startswith("│")]
     cells = [[c.strip() for c in row.strip("│").split("│")] for row in rows]
     listed = [(c[0], c[1], c[2]) for c in cells if c[0]]
@@ -171,12 +180,20 @@ def test_gate_html_escapes_log_text():
 
     def run(t):
         layer = Layer(id=1, op_type="Conv<b>", time_us=t, full_name=name)
-        return Report((Profile(source=SourceSpan("a&b.txt", 1, 2), format="toolkit2-perf-table",
-                               layers=(layer,)),))
+        return Report(
+            (
+                Profile(
+                    source=SourceSpan("a&b.txt", 1, 2),
+                    format="toolkit2-perf-table",
+                    layers=(layer,),
+                ),
+            )
+        )
 
     out = io.StringIO()
-    renderer("compare", "html")(compare_reports(run(100), run(150), "a&b.txt", "<c>"), out,
-                                RenderOptions())
+    renderer("compare", "html")(
+        compare_reports(run(100), run(150), "a&b.txt", "<c>"), out, RenderOptions()
+    )
     page = out.getvalue()
     assert "<img" not in page and "<b>" not in page and "<c>" not in page
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "a&amp;b.txt" in page

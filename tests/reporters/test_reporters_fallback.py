@@ -11,15 +11,18 @@ from rknnprof.model import Report, Target
 
 from .report_samples import HAND_PROFILE, HAND_REPORT, render
 
-REASON = ("cpu: input shape has exceeded the max limit, height(256) * width(2560) = 655360, "
-          "required product no larger than 8192!")
+REASON = (
+    "cpu: input shape has exceeded the max limit, height(256) * width(2560) = 655360, "
+    "required product no larger than 8192!"
+)
 
 
 def with_fallback() -> tuple[Report, int]:
     """The hand report with the CPU warning on its first non-IO CPU layer; that layer's id."""
     target = next(la for la in HAND_PROFILE.layers if la.target is Target.CPU and not la.is_io)
-    layers = tuple(replace(la, fallback=REASON) if la is target else la
-                   for la in HAND_PROFILE.layers)
+    layers = tuple(
+        replace(la, fallback=REASON) if la is target else la for la in HAND_PROFILE.layers
+    )
     return replace(HAND_REPORT, profiles=(replace(HAND_PROFILE, layers=layers),)), target.id
 
 
@@ -37,8 +40,10 @@ def test_html_shows_a_fallback_column_and_row_tooltip_only_when_present() -> Non
 
 def test_html_escapes_the_fallback_text() -> None:
     report, _ = with_fallback()
-    layers = tuple(replace(la, fallback='cpu: a "quoted" <b>reason</b>') if la.fallback else la
-                   for la in report.profiles[0].layers)
+    layers = tuple(
+        replace(la, fallback='cpu: a "quoted" <b>reason</b>') if la.fallback else la
+        for la in report.profiles[0].layers
+    )
     report = replace(report, profiles=(replace(report.profiles[0], layers=layers),))
     html = render("html", report)
     assert "<b>reason</b>" not in html

@@ -38,21 +38,32 @@ def _corpus_profiles() -> list[Profile]:
 
 
 def _views(profile: Profile) -> Iterator[V.TableView]:
-    for view in (V.layer_table(profile, 15), V.layer_table(profile, 1000), V.op_table(profile),
-                 V.waterfall_table(profile)):
+    for view in (
+        V.layer_table(profile, 15),
+        V.layer_table(profile, 1000),
+        V.op_table(profile),
+        V.waterfall_table(profile),
+    ):
         if view is not None:
             yield view
 
 
 def _cells(renderable: RenderableType, width: int, color: bool) -> list[list[tuple[str, Style]]]:
     """Each line as (character, style) pairs, trailing blanks dropped: what a terminal shows."""
-    console = Console(width=width, color_system="truecolor" if color else None,
-                      force_terminal=color, no_color=not color, highlight=False, emoji=False,
-                      legacy_windows=False)
+    console = Console(
+        width=width,
+        color_system="truecolor" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
     out = []
     for line in console.render_lines(renderable, console.options, pad=False):
-        chars = [(ch, seg.style or Style.null()) for seg in line
-                 if not seg.control for ch in seg.text]
+        chars = [
+            (ch, seg.style or Style.null()) for seg in line if not seg.control for ch in seg.text
+        ]
         while chars and chars[-1][0] == " ":
             chars.pop()
         # a blank's style shows nothing (no background, underline or reverse is used)
@@ -69,8 +80,11 @@ def _check(specs: list[Spec], rows: list[list[Text]], width: int) -> bool:
     for color in (False, True):
         ours = _cells(Group(*lines), width, color)
         theirs = _cells(rich_table(specs, rows), width, color)
-        assert ours == theirs, (width, color, "\n".join("".join(c for c, _ in line)
-                                                        for line in ours))
+        assert ours == theirs, (
+            width,
+            color,
+            "\n".join("".join(c for c, _ in line) for line in ours),
+        )
     return True
 
 
@@ -97,15 +111,29 @@ def _text(s: str, style: str = "") -> Text:
 def test_cut_padded_and_wide_cells(width: int) -> None:
     """Cells longer than their column (cut with an ellipsis), right-justified cells with
     trailing blanks, East Asian wide characters, empty cells and styled cells."""
-    specs = [Spec("ID", "right", None, 2, 4), Spec("Op type", "left", None, 6, 10),
-             Spec("Name", "left", None, None, 12), Spec("", "left", 6, None, None),
-             Spec("Bound", "left", None, 5, 9)]
+    specs = [
+        Spec("ID", "right", None, 2, 4),
+        Spec("Op type", "left", None, 6, 10),
+        Spec("Name", "left", None, None, 12),
+        Spec("", "left", 6, None, None),
+        Spec("Bound", "left", None, 5, 9),
+    ]
     rows = [
-        [_text("7"), _text("ConvolutionTranspose"), _text("模型/卷积层/很长的名字"),
-         _text(bar_text(0.4, 0.5, 6), "cyan"), _text("bandwidth", "magenta")],
+        [
+            _text("7"),
+            _text("ConvolutionTranspose"),
+            _text("模型/卷积层/很长的名字"),
+            _text(bar_text(0.4, 0.5, 6), "cyan"),
+            _text("bandwidth", "magenta"),
+        ],
         [_text("1234567"), _text(""), _text("x  "), _text(""), _text("cpu", "bold red")],
-        [_text("12  "), _text("Add", "dim"), _text("/m/add"), _text(bar_text(0.5, 0.5, 6)),
-         _text("")],
+        [
+            _text("12  "),
+            _text("Add", "dim"),
+            _text("/m/add"),
+            _text(bar_text(0.5, 0.5, 6)),
+            _text(""),
+        ],
     ]
     assert _check(specs, rows, width) == (width >= 50)
 

@@ -41,8 +41,7 @@ def test_sample_report_follows_the_rule(fmt: str) -> None:
     assert BARE_US.findall(text) == [] and FRAME_IN_US.findall(text) == []
 
 
-@pytest.mark.parametrize(("prefix", "total"), [("29_", "total 18.64 ms"),
-                                               ("30_", "total 7.14 ms")])
+@pytest.mark.parametrize(("prefix", "total"), [("29_", "total 18.64 ms"), ("30_", "total 7.14 ms")])
 def test_small_and_large_frames_use_the_same_unit(prefix: str, total: str) -> None:
     text = _run("analyze", str(corpus_file(prefix)))
     assert total in text and FRAME_IN_US.findall(text) == []

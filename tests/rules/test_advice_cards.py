@@ -43,46 +43,70 @@ from tests.conftest import corpus_file
 # prefix -> [(code, (min us, max us), words of the fix)]; RKN050 (the profiling caveat, 0 us)
 # closes every card (the measurement caveats come after the advice of equal saving they qualify)
 CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
-    "01_": [("RKN071", (93480, 93482), "export the model at 640x640"),
-            ("RKN070", (20000, 35000), "ReLU"),
-            ("RKN030", (5316, 5318), "one context per core"),
-            ("RKN020", (4818, 4818), "two convs that each produce one half"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "03_": [("RKN070", (500, 2000), "ReLU"),
-            ("RKN030", (0, 0), "one context per core"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "04_": [("RKN060", (248, 248), "before the softmax/decode"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "05_": [("RKN001", (387, 387), "softmax/DFL decoding out of the model"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "07_": [("RKN070", (2000, 4000), "ReLU"),
-            ("RKN030", (521, 523), "one context per core"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "08_": [("RKN002", (74679, 74679), "quantized_dtype='w8a8'"),
-            ("RKN030", (6737, 6738), "one context per core"),
-            ("RKN023", (6618, 6618), "ReLU"),
-            ("RKN073", (0, 0), "fewer or narrower dense connections"),
-            ("RKN050", (0, 0), "rknn_benchmark"),
-            ("RKN050", (0, 0), "re-measure")],
+    "01_": [
+        ("RKN071", (93480, 93482), "export the model at 640x640"),
+        ("RKN070", (20000, 35000), "ReLU"),
+        ("RKN030", (5316, 5318), "one context per core"),
+        ("RKN020", (4818, 4818), "two convs that each produce one half"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "03_": [
+        ("RKN070", (500, 2000), "ReLU"),
+        ("RKN030", (0, 0), "one context per core"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "04_": [
+        ("RKN060", (248, 248), "before the softmax/decode"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "05_": [
+        ("RKN001", (387, 387), "softmax/DFL decoding out of the model"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "07_": [
+        ("RKN070", (2000, 4000), "ReLU"),
+        ("RKN030", (521, 523), "one context per core"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "08_": [
+        ("RKN002", (74679, 74679), "quantized_dtype='w8a8'"),
+        ("RKN030", (6737, 6738), "one context per core"),
+        ("RKN023", (6618, 6618), "ReLU"),
+        ("RKN073", (0, 0), "fewer or narrower dense connections"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+        ("RKN050", (0, 0), "re-measure"),
+    ],
     "09_": [("RKN050", (0, 0), "rknn_benchmark")],
-    "10_": [("RKN070", (400, 900), "ReLU"),
-            ("RKN020", (218, 218), "two convs that each produce one half"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "11_": [("RKN070", (150, 500), "ReLU"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
+    "10_": [
+        ("RKN070", (400, 900), "ReLU"),
+        ("RKN020", (218, 218), "two convs that each produce one half"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "11_": [("RKN070", (150, 500), "ReLU"), ("RKN050", (0, 0), "rknn_benchmark")],
     "14_": [],  # a build-time estimated table: no advice is priced from estimates
-    "36_": [("RKN070", (2500, 5000), "ReLU"),
-            ("RKN030", (818, 820), "one context per core"),
-            ("RKN020", (590, 590), "two convs that each produce one half"),
-            ("RKN061", (0, 0), "one context per core"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "37_": [("RKN001", (61, 61), "NPU-supported ops"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
-    "38_": [("RKN001", (0, 0), "softmax/DFL decoding out of the model"),
-            ("RKN050", (0, 0), "rknn_benchmark")],
+    "36_": [
+        ("RKN070", (2500, 5000), "ReLU"),
+        ("RKN030", (818, 820), "one context per core"),
+        ("RKN020", (590, 590), "two convs that each produce one half"),
+        ("RKN061", (0, 0), "one context per core"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
+    "37_": [("RKN001", (61, 61), "NPU-supported ops"), ("RKN050", (0, 0), "rknn_benchmark")],
+    "38_": [
+        ("RKN001", (0, 0), "softmax/DFL decoding out of the model"),
+        ("RKN050", (0, 0), "rknn_benchmark"),
+    ],
 }
-FALSE_POSITIVES = ("Focus", "space-to-depth", "fold it into", "widen", "strided Conv",
-                   "regular (or grouped) conv", "imbalance", "up to 3x the latency")
+FALSE_POSITIVES = (
+    "Focus",
+    "space-to-depth",
+    "fold it into",
+    "widen",
+    "strided Conv",
+    "regular (or grouped) conv",
+    "imbalance",
+    "up to 3x the latency",
+)
 
 
 def _profile(prefix: str):

@@ -23,7 +23,8 @@ def test_readme_rules_section_is_current() -> None:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     assert section_of(text) == markdown_table(), (
         "README.md's rules section is stale: run "
-        "`python -m rknnprof.rules.catalogue --write README.md`")
+        "`python -m rknnprof.rules.catalogue --write README.md`"
+    )
 
 
 def test_table_has_one_row_per_rule_with_its_source() -> None:
@@ -58,7 +59,10 @@ def test_rules_code_shows_the_saving_basis_and_confidence() -> None:
     result = CliRunner().invoke(cli, ["rules", "RKN030"])
     assert result.exit_code == 0
     text = result.output
-    assert "Saving basis:\n    latency: multi-core speed-ups measured on one public yolov8n profile" in text
+    assert (
+        "Saving basis:\n    latency: multi-core speed-ups measured on one public yolov8n profile"
+        in text
+    )
     assert "Confidence:\n    medium (measured on a public yolov8n profile, 1 core against 3" in text
     assert text.index("Estimate:") < text.index("Saving basis:") < text.index("Source:")
     [row] = [line for line in markdown_table().splitlines() if line.startswith("| `RKN030` |")]
@@ -67,5 +71,7 @@ def test_rules_code_shows_the_saving_basis_and_confidence() -> None:
 
 def test_every_rule_states_its_saving_basis_and_confidence() -> None:
     missing = [rule.code for rule in RULES if not (rule.basis and rule.confidence)]
-    assert not missing, (f"{missing}: give Rule(...) basis= (one line: the evidence its "
-                         "est_saving_us rests on) and confidence= (high/medium/low and when)")
+    assert not missing, (
+        f"{missing}: give Rule(...) basis= (one line: the evidence its "
+        "est_saving_us rests on) and confidence= (high/medium/low and when)"
+    )

@@ -33,8 +33,10 @@ def test_a_dense_block_gets_one_info_finding_without_a_saving() -> None:
     assert finding.severity.value == "info" and finding.est_saving_us == 0
     assert finding.saving_by_layer == () and finding.layer_ids == (4, 6)
     assert finding.message.startswith("2 Concat layer(s) take 480 us (39.7% of the frame)")
-    assert ("copies its inputs into its output, no arithmetic: 1,900 KB moved (RW(KB)) at "
-            "4.0-4.1 GB/s in this log" in finding.message)
+    assert (
+        "copies its inputs into its output, no arithmetic: 1,900 KB moved (RW(KB)) at "
+        "4.0-4.1 GB/s in this log" in finding.message
+    )
     assert "#6 takes the output of the Concat just before" in finding.message
     assert "(#6: 24, not a multiple of 16)" in finding.message
     assert "INT8 halves" not in finding.fix  # already INT8
@@ -54,11 +56,15 @@ def test_corpus_08_dense_concats() -> None:
     # 12,800 + 19,200 + 12,800 + 19,200 + 25,600 + 38,400 + 25,600 + 38,400 + 38,400 KB
     assert "230,400 KB moved (RW(KB)) at 4.5-11.9 GB/s" in finding.message
     assert "every input's channels are a multiple of 8" in finding.message
-    assert ("counting #24 at 2,321 us (#36's) and #26 at 3,526 us (#38's) instead of their "
-            "one-frame times (re-measure, RKN050), they take 29,134 us (17.8% of the frame)"
-            in finding.message)
-    assert finding.fix.startswith("INT8 halves the bytes each Concat moves (RKN002 prices it); "
-                                  "a multi-core mask splits Concat")
+    assert (
+        "counting #24 at 2,321 us (#36's) and #26 at 3,526 us (#38's) instead of their "
+        "one-frame times (re-measure, RKN050), they take 29,134 us (17.8% of the frame)"
+        in finding.message
+    )
+    assert finding.fix.startswith(
+        "INT8 halves the bytes each Concat moves (RKN002 prices it); "
+        "a multi-core mask splits Concat"
+    )
 
 
 def test_yolo_necks_and_elided_tables_stay_silent() -> None:

@@ -42,22 +42,28 @@ def test_01_activation_swap_rests_on_the_12_vs_70_pair() -> None:
     profile = only("01_")
     [found] = codes(profile, "RKN070")
     assert found.message.startswith(
-        "57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame)")
-    assert "#12 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 2,306 us against 928 us for #70" in (
-        found.message)
+        "57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame)"
+    )
+    assert (
+        "#12 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 2,306 us against 928 us for #70"
+        in (found.message)
+    )
     assert dict(found.saving_by_layer)[12] == pytest.approx(2306 - 928)
     assert found.est_saving_us == pytest.approx(1378 + (100965 - 2306) * ZOO)
     assert profile.findings.index(found) <= 1
 
 
-@pytest.mark.parametrize(("prefix", "share", "expected"), [
-    # 07: 57 ConvExSwish, 10,643 us of 14478 (73.5 %), no same-shape plain conv
-    ("07_", "10,643 us (73.5% of the frame)", 10643 * ZOO),
-    # 36: 87 ConvExSwish rows, 13,736 us of 20344 (67.5 %); five have a same-shape Conv:
-    # #67 71 against #58 46 and #143 34 (the fastest counts), #117 355/#118 151,
-    # #144 100/#145 48, #155 71/#143 34, #166 37/#167 21
-    ("36_", "13,736 us (67.5% of the frame)", 37 + 204 + 52 + 37 + 16 + (13736 - 634) * ZOO),
-])
+@pytest.mark.parametrize(
+    ("prefix", "share", "expected"),
+    [
+        # 07: 57 ConvExSwish, 10,643 us of 14478 (73.5 %), no same-shape plain conv
+        ("07_", "10,643 us (73.5% of the frame)", 10643 * ZOO),
+        # 36: 87 ConvExSwish rows, 13,736 us of 20344 (67.5 %); five have a same-shape Conv:
+        # #67 71 against #58 46 and #143 34 (the fastest counts), #117 355/#118 151,
+        # #144 100/#145 48, #155 71/#143 34, #166 37/#167 21
+        ("36_", "13,736 us (67.5% of the frame)", 37 + 204 + 52 + 37 + 16 + (13736 - 634) * ZOO),
+    ],
+)
 def test_activation_swap_comes_first_or_second(prefix: str, share: str, expected: float) -> None:
     profile = only(prefix)
     [found] = codes(profile, "RKN070")
@@ -77,8 +83,10 @@ def test_08_leaky_relu_after_conv_add_is_one_finding() -> None:
     assert dict(found.saving_by_layer) == {22: 1388, 32: 1921, 34: 1388, 44: 1921}
     assert found.est_saving_us == 6618
     assert "for 10,390 us (6.3% of the frame)" in found.message
-    assert ("#32 at 1,921 us (#44's), not its one-frame 4,104 us, #22 at 1,388 us (#34's), not "
-            "its one-frame 2,977 us (re-measure, RKN050)") in found.message
+    assert (
+        "#32 at 1,921 us (#44's), not its one-frame 4,104 us, #22 at 1,388 us (#34's), not "
+        "its one-frame 2,977 us (re-measure, RKN050)"
+    ) in found.message
 
 
 def test_04_softmax_in_the_ranking_of_an_elided_table() -> None:
@@ -132,8 +140,10 @@ def test_01_input_resolution_comes_first() -> None:
     [found] = codes(profile, "RKN071")
     assert profile.findings[0] is found
     assert found.est_saving_us == pytest.approx(105166 * (1 - 1 / 9))
-    assert "1920x1920, 9.0x the pixels of the usual 640x640: the 66 conv layers take 105,166 us" in (
-        found.message)
+    assert (
+        "1920x1920, 9.0x the pixels of the usual 640x640: the 66 conv layers take 105,166 us"
+        in (found.message)
+    )
 
 
 @pytest.mark.parametrize("prefix", ["07_", "36_", "08_", "04_"])

@@ -30,8 +30,9 @@ def test_activation_swap_pairs_a_silu_conv_with_its_plain_twin() -> None:
     assert found.est_saving_us == pytest.approx(360.0 + 500 * ZOO)
     assert found.layer_ids == (3, 4)
     assert found.confidence is Confidence.MEDIUM  # one layer rests on the model zoo
-    assert ("#3 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 600 us against 240 us for #5 "
-            "Conv") in found.message
+    assert (
+        "#3 ConvExSwish (Conv:/model.4/cv1/conv/Conv) takes 600 us against 240 us for #5 Conv"
+    ) in found.message
     assert "with the same shapes: 60.0% of its time is the activation" in found.message
     assert found.message.startswith("2 ConvExSwish (SiLU) layer(s) take 1,100 us")
     assert "1 layer(s) against a same-shape plain conv in this log" in found.basis
@@ -95,13 +96,15 @@ def test_measurement_hygiene_time_outside_the_table_and_noisy_twins() -> None:
     assert outside.est_saving_us == pytest.approx(2320.5 - 1785)
     assert outside.saving_by_layer == () and outside.confidence is Confidence.MEDIUM
     assert "inference time 2.32 ms is 536 us above the per-layer table's 1.78 ms" in (
-        outside.message)
+        outside.message
+    )
     assert "rknn_mem_sync one way only" in outside.fix
     assert "no CPU/NPU/DDR frequency list" in caveat.message
     assert caveat.fix.startswith("fix the clocks before profiling")
     assert twins.layer_ids == (3, 4) and twins.est_saving_us == 0
     assert "#3 Concat (Concat:/neck/Concat_0) 900 us against 300 us for #4 (3.0x)" in (
-        twins.message)
+        twins.message
+    )
     assert twins.fix.startswith("re-measure")
 
 
@@ -131,7 +134,8 @@ def test_norm_wrapped_in_transposes_with_its_affine() -> None:
     assert dict(found.saving_by_layer) == {3: 300, 5: 280, 6: 90, 7: 80}
     assert found.est_saving_us == 750 and found.confidence is Confidence.MEDIUM
     assert "#3 Transpose -> #4 exNorm -> #5 Transpose -> #6 Mul -> #7 Add; together 950 us" in (
-        found.message)
+        found.message
+    )
     assert "the per-channel Mul/Add fuse into it" in found.fix and "next conv" in found.fix
     assert not findings("RKN072_ok", "RKN072")  # exNorm over the channels, no Transpose
 
@@ -143,10 +147,16 @@ def test_post_processing_tail_stops_at_an_attention() -> None:
     def lay(i, op, t, shape=(1, 64, 1, 100)):
         return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
 
-    layers = (lay(1, "Conv", 500), lay(2, "exMatMul", 900), lay(3, "Add", 40),
-              lay(4, "Softmax", 60), Layer(5, "OutputOperator", Target.CPU, time_us=2))
+    layers = (
+        lay(1, "Conv", 500),
+        lay(2, "exMatMul", 900),
+        lay(3, "Add", 40),
+        lay(4, "Softmax", 60),
+        Layer(5, "OutputOperator", Target.CPU, time_us=2),
+    )
     from rknnprof.rules import by_code
     from rknnprof.rules.base import RuleContext
+
     [found] = by_code("RKN060").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
     assert found.layer_ids == (3, 4) and found.est_saving_us == 100
 
@@ -161,10 +171,16 @@ def test_norm_chain_through_a_reshape_and_a_transpose() -> None:
         return Layer(i, op, Target.NPU, input_shapes=a, output_shapes=(b,), time_us=t)
 
     x, t, r = (1, 32, 40, 40), (1, 40, 40, 32), (1, 1600, 32)
-    layers = (lay(1, "Conv", 300, ((1, 16, 40, 40),), x), lay(2, "Transpose", 50, (x,), t),
-              lay(3, "Reshape", 5, (t,), r), lay(4, "exLayerNorm", 70, (r,), r),
-              lay(5, "Reshape", 5, (r,), t), lay(6, "Transpose", 45, (t,), x),
-              lay(7, "Mul", 20, (x, (1, 32, 1, 1)), x), lay(8, "Conv", 300, (x,), x))
+    layers = (
+        lay(1, "Conv", 300, ((1, 16, 40, 40),), x),
+        lay(2, "Transpose", 50, (x,), t),
+        lay(3, "Reshape", 5, (t,), r),
+        lay(4, "exLayerNorm", 70, (r,), r),
+        lay(5, "Reshape", 5, (r,), t),
+        lay(6, "Transpose", 45, (t,), x),
+        lay(7, "Mul", 20, (x, (1, 32, 1, 1)), x),
+        lay(8, "Conv", 300, (x,), x),
+    )
     [found] = by_code("RKN072").check(Profile(SourceSpan("x"), "t", layers=layers), RuleContext())
     assert found.layer_ids == (2, 3, 4, 5, 6, 7) and found.est_saving_us == 125
 
@@ -179,13 +195,21 @@ def test_post_processing_leaves_attention_softmax_alone() -> None:
     def lay(i, op, t, shape=(1, 8, 100, 100)):
         return Layer(i, op, Target.NPU, input_shapes=(shape,), output_shapes=(shape,), time_us=t)
 
-    rows = (lay(1, "Softmax", 300), lay(2, "exMatMul", 500), lay(3, "Conv", 200),
-            Layer(4, "OutputOperator", Target.CPU, time_us=2))
+    rows = (
+        lay(1, "Softmax", 300),
+        lay(2, "exMatMul", 500),
+        lay(3, "Conv", 200),
+        Layer(4, "OutputOperator", Target.CPU, time_us=2),
+    )
     check = by_code("RKN060").check
     assert not list(check(Profile(SourceSpan("x"), "t", layers=rows), RuleContext()))
     ranking = (OpTypeStat("exMatMul", 24, 0, 9000, 9000), OpTypeStat("Softmax", 12, 0, 3000, 3000))
-    assert not list(check(Profile(SourceSpan("x"), "t", ranking=ranking,
-                                  reported_total_time_us=20000), RuleContext()))
+    assert not list(
+        check(
+            Profile(SourceSpan("x"), "t", ranking=ranking, reported_total_time_us=20000),
+            RuleContext(),
+        )
+    )
 
 
 def test_environment_flags_a_layer_far_slower_than_its_cycles() -> None:

@@ -48,9 +48,14 @@ def test_false_positives_of_the_review_stay_silent(name: str) -> None:
 
 
 def test_there_is_a_silent_fixture_for_each_false_positive_of_the_review() -> None:
-    assert SILENT == ["silent_RKN011_depthwise", "silent_RKN011_head", "silent_RKN011_narrow",
-                      "silent_RKN011_rgb_stem", "silent_RKN020_head_split",
-                      "silent_RKN020_stride1_pools"]
+    assert SILENT == [
+        "silent_RKN011_depthwise",
+        "silent_RKN011_head",
+        "silent_RKN011_narrow",
+        "silent_RKN011_rgb_stem",
+        "silent_RKN020_head_split",
+        "silent_RKN020_stride1_pools",
+    ]
 
 
 def test_a_deliberate_single_core_run_claims_throughput_not_latency() -> None:

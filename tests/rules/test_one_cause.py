@@ -23,8 +23,15 @@ def test_a_cpu_gather_inside_the_decode_tail_is_the_decode_finding_only() -> Non
     # all seven, the CPU Gather with them (3,510 us)
     [decode] = findings("cause_RKN060_cpu_gather", "RKN060")
     assert decode.layer_ids == (5, 6, 7, 8, 9, 10, 11)
-    assert dict(decode.saving_by_layer) == {5: 30, 6: 2400, 7: 420, 8: 180, 9: 170, 10: 160,
-                                            11: 150}
+    assert dict(decode.saving_by_layer) == {
+        5: 30,
+        6: 2400,
+        7: 420,
+        8: 180,
+        9: 170,
+        10: 160,
+        11: 150,
+    }
     assert decode.est_saving_us == 3510
     assert "1 of them on the CPU (#6 Gather)" in decode.message
     assert decode.message.startswith("post-processing runs inside the model (partly on the CPU)")

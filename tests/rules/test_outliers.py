@@ -99,8 +99,10 @@ def test_a_pricing_rule_counts_a_slow_sibling_at_its_twins_time(name: str) -> No
     assert found.est_saving_us == pytest.approx(expected)
     assert found.est_saving_us < one_frame
     assert sum(v for _, v in found.saving_by_layer) == pytest.approx(expected)
-    assert (f"#{slow} at {twin_us:,} us (" in found.message
-            and f"not its one-frame {measured_us:,} us (re-measure, RKN050)" in found.message)
+    assert (
+        f"#{slow} at {twin_us:,} us (" in found.message
+        and f"not its one-frame {measured_us:,} us (re-measure, RKN050)" in found.message
+    )
     assert any(f.code == "RKN050" and "twice the time" in f.message for f in findings)
 
 
@@ -144,9 +146,11 @@ def test_08_int8_halves_the_outliers_at_their_twins_times() -> None:
         assert by_layer[layer] == pytest.approx(twin_us / 2)
     assert by_layer[46] == pytest.approx(15171 / 2)  # not an outlier: half its own time
     assert "INT8 could save up to 74,679 us" in int8.message
-    assert ("#26 at 3,526 us (#38's), not its one-frame 8,445 us, #24 at 2,321 us (#36's), not "
-            "its one-frame 5,672 us, #29 at 1,835 us (#41's), not its one-frame 4,037 us, +2 more "
-            "(re-measure, RKN050)") in int8.message
+    assert (
+        "#26 at 3,526 us (#38's), not its one-frame 8,445 us, #24 at 2,321 us (#36's), not "
+        "its one-frame 5,672 us, #29 at 1,835 us (#41's), not its one-frame 4,037 us, +2 more "
+        "(re-measure, RKN050)"
+    ) in int8.message
 
 
 def test_08_multi_core_leaves_out_outliers_whose_twins_are_bandwidth_bound() -> None:
@@ -159,8 +163,10 @@ def test_08_multi_core_leaves_out_outliers_whose_twins_are_bandwidth_bound() -> 
     assert cores.est_saving_us == pytest.approx(4224 * 0.65 / 1.65 + 14133 * 0.56 / 1.56)
     assert sorted(dict(cores.saving_by_layer)) == [5, 7, 10, 14, 16, 19]
     assert "that cuts 6,737 us per frame" in cores.message
-    assert ("at those times #24, #26, #29 move their bytes at the DDR's rate, bandwidth-bound "
-            "like their twins: not counted") in cores.message
+    assert (
+        "at those times #24, #26, #29 move their bytes at the DDR's rate, bandwidth-bound "
+        "like their twins: not counted"
+    ) in cores.message
     assert "#22 at" not in cores.message  # a LeakyRelu: no measured speed-up, not priced
 
 

@@ -13,7 +13,14 @@ from rknnprof.model import Finding, Profile, Severity, SourceSpan
 from rknnprof.rules import RULES, by_code, run_rules, select_rules
 from rknnprof.rules.base import Rule, RuleContext
 
-SECTIONS = ("What it finds:", "Why it costs time:", "Example:", "How to fix:", "Estimate:", "Source:")
+SECTIONS = (
+    "What it finds:",
+    "Why it costs time:",
+    "Example:",
+    "How to fix:",
+    "Estimate:",
+    "Source:",
+)
 
 
 def test_codes_are_valid_unique_and_sorted() -> None:
@@ -25,9 +32,28 @@ def test_codes_are_valid_unique_and_sorted() -> None:
 
 def test_required_rules_exist() -> None:
     # issue #4: exactly this catalogue; issue #17: the expert's first fixes (RKN07x)
-    want = ["RKN001", "RKN002", "RKN010", "RKN011", "RKN020", "RKN021", "RKN022", "RKN023",
-            "RKN024", "RKN030", "RKN040", "RKN050", "RKN060", "RKN061", "RKN070",
-            "RKN071", "RKN072", "RKN073", "RKN080", "RKN090"]
+    want = [
+        "RKN001",
+        "RKN002",
+        "RKN010",
+        "RKN011",
+        "RKN020",
+        "RKN021",
+        "RKN022",
+        "RKN023",
+        "RKN024",
+        "RKN030",
+        "RKN040",
+        "RKN050",
+        "RKN060",
+        "RKN061",
+        "RKN070",
+        "RKN071",
+        "RKN072",
+        "RKN073",
+        "RKN080",
+        "RKN090",
+    ]
     assert [rule.code for rule in RULES] == want
     assert by_code("RKN001").name == "cpu-fallback" and by_code("RKN002").name == "float16"
 
@@ -46,13 +72,36 @@ def test_select_and_ignore_by_prefix() -> None:
     assert codes(select_rules()) == codes(RULES)
     assert codes(select_rules(["RKN02"])) == ["RKN020", "RKN021", "RKN022", "RKN023", "RKN024"]
     assert codes(select_rules(["RKN0"], ["RKN02"])) == [
-        "RKN001", "RKN002", "RKN010", "RKN011", "RKN030", "RKN040", "RKN050", "RKN060", "RKN061",
-        "RKN070", "RKN071", "RKN072", "RKN073", "RKN080", "RKN090"]
+        "RKN001",
+        "RKN002",
+        "RKN010",
+        "RKN011",
+        "RKN030",
+        "RKN040",
+        "RKN050",
+        "RKN060",
+        "RKN061",
+        "RKN070",
+        "RKN071",
+        "RKN072",
+        "RKN073",
+        "RKN080",
+        "RKN090",
+    ]
     # the more specific select beats the shorter ignore (flake8's longest prefix wins)
     assert codes(select_rules(["RKN021"], ["RKN02"])) == ["RKN021"]
     assert codes(select_rules(None, ["rkn001,RKN03", "RKN04,RKN05,RKN06,RKN07"])) == [
-        "RKN002", "RKN010", "RKN011", "RKN020", "RKN021", "RKN022", "RKN023", "RKN024", "RKN080",
-        "RKN090"]
+        "RKN002",
+        "RKN010",
+        "RKN011",
+        "RKN020",
+        "RKN021",
+        "RKN022",
+        "RKN023",
+        "RKN024",
+        "RKN080",
+        "RKN090",
+    ]
     assert codes(select_rules(["ALL"], ["ALL"])) == []
 
 

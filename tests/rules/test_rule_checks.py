@@ -26,8 +26,16 @@ NPU, CPU = Target.NPU, Target.CPU
 
 
 def L(id, op, target=NPU, t=0.0, i=None, o=None, dtype="INT8", **kw):  # noqa: E741
-    return Layer(id=id, op_type=op, target=target, time_us=t, data_type=dtype,
-                 input_shapes=i, output_shapes=o, **kw)
+    return Layer(
+        id=id,
+        op_type=op,
+        target=target,
+        time_us=t,
+        data_type=dtype,
+        input_shapes=i,
+        output_shapes=o,
+        **kw,
+    )
 
 
 def P(*layers, **kw):  # noqa: N802
@@ -47,8 +55,13 @@ TRANSPOSE_PROFILE = P(
     L(3, "Transpose", CPU, 5000, i=((1, 16, 256, 2560),), o=((1, 16, 2560, 256),), rw_kb=20480),
     L(4, "Conv", NPU, 100),
     L(5, "OutputOperator", CPU, 10),
-    fallback_warnings=(("Transpose", "input shape has exceeded the max limit, height(256) * "
-                        "width(2560) = 655360, required product no larger than 8192!"),),
+    fallback_warnings=(
+        (
+            "Transpose",
+            "input shape has exceeded the max limit, height(256) * "
+            "width(2560) = 655360, required product no larger than 8192!",
+        ),
+    ),
 )
 
 
@@ -109,8 +122,13 @@ def test_rkn001_softmax_absent_on_rk3566() -> None:
 
 
 def test_rkn001_ranking_only_profile() -> None:
-    profile = P(ranking=(OpTypeStat("Pow", 19, 88001, 0, 88001), OpTypeStat("Conv", 72, 0, 12220, 12220),
-                         OpTypeStat("OutputOperator", 1, 103, 0, 103)))
+    profile = P(
+        ranking=(
+            OpTypeStat("Pow", 19, 88001, 0, 88001),
+            OpTypeStat("Conv", 72, 0, 12220, 12220),
+            OpTypeStat("OutputOperator", 1, 103, 0, 103),
+        )
+    )
     [finding] = run("RKN001", profile, "rk3588")
     assert finding.est_saving_us == 88001 and "Pow runs on the CPU: 88,001 us" in finding.message
     assert finding.severity is Severity.ERROR and "Mul(x, x)" in finding.fix
@@ -123,16 +141,24 @@ def test_rkn001_warning_without_rows() -> None:
 
 
 def test_rkn001_io_operators_are_not_fallback() -> None:
-    profile = P(L(1, "InputOperator", CPU, 10), L(2, "Conv", NPU, 100), L(3, "OutputOperator", CPU, 10),
-                fallback_warnings=(("Conv:x", "using 3Core fallback to single core mode"),))
+    profile = P(
+        L(1, "InputOperator", CPU, 10),
+        L(2, "Conv", NPU, 100),
+        L(3, "OutputOperator", CPU, 10),
+        fallback_warnings=(("Conv:x", "using 3Core fallback to single core mode"),),
+    )
     assert run("RKN001", profile, "rk3588") == []
 
 
 # --- RKN002 float16 --------------------------------------------------------------------------
 
+
 def test_rkn002_fp16_layers() -> None:
-    profile = P(L(1, "Conv", NPU, 1000, dtype="FLOAT16"), L(2, "exNorm", NPU, 200, dtype="FLOAT16"),
-                L(3, "Add", NPU, 100))
+    profile = P(
+        L(1, "Conv", NPU, 1000, dtype="FLOAT16"),
+        L(2, "exNorm", NPU, 200, dtype="FLOAT16"),
+        L(3, "Add", NPU, 100),
+    )
     [finding] = run("RKN002", profile, "rk3588")
     assert finding.layer_ids == (1,)
     assert finding.est_saving_us == 1000 * (1 - 512 / 1024)
@@ -146,13 +172,32 @@ def test_rkn002_not_on_int8_models_or_rk2118() -> None:
 
 # --- RKN010 bandwidth-bound ------------------------------------------------------------------
 
+
 def test_rkn010_bandwidth_bound_layers() -> None:
     profile = P(
         L(1, "Concat", NPU, 400, ddr_cycles=1000, npu_cycles=0, bound=Bound.BANDWIDTH),
-        L(2, "Conv", NPU, 800, ddr_cycles=600_000, npu_cycles=250_000, bound=Bound.BANDWIDTH,
-          bound_basis=BoundBasis.CYCLES, o=((1, 16, 64, 8),)),
-        L(3, "Conv", NPU, 200, dtype="FLOAT16", ddr_cycles=90_000, npu_cycles=10_000,
-          bound=Bound.BANDWIDTH, bound_basis=BoundBasis.CYCLES),
+        L(
+            2,
+            "Conv",
+            NPU,
+            800,
+            ddr_cycles=600_000,
+            npu_cycles=250_000,
+            bound=Bound.BANDWIDTH,
+            bound_basis=BoundBasis.CYCLES,
+            o=((1, 16, 64, 8),),
+        ),
+        L(
+            3,
+            "Conv",
+            NPU,
+            200,
+            dtype="FLOAT16",
+            ddr_cycles=90_000,
+            npu_cycles=10_000,
+            bound=Bound.BANDWIDTH,
+            bound_basis=BoundBasis.CYCLES,
+        ),
         L(4, "Conv", NPU, 600, ddr_cycles=10, npu_cycles=1000, bound=Bound.COMPUTE),
     )
     [finding] = run("RKN010", profile, "rk3588")
@@ -167,16 +212,26 @@ def test_rkn010_bandwidth_bound_layers() -> None:
 
 
 def test_rkn010_small_share_is_quiet() -> None:
-    profile = P(L(1, "Concat", NPU, 40, bound=Bound.BANDWIDTH), L(2, "Conv", NPU, 960, bound=Bound.COMPUTE))
+    profile = P(
+        L(1, "Concat", NPU, 40, bound=Bound.BANDWIDTH), L(2, "Conv", NPU, 960, bound=Bound.COMPUTE)
+    )
     assert run("RKN010", profile, "rk3588") == []
 
 
 # --- RKN011 low MAC usage --------------------------------------------------------------------
 
+
 def row2(**kw):
-    base = {"i": ((1, 3, 1920, 1920), (16, 3, 3, 3), (16,)), "o": ((1, 16, 960, 960),),
-            "dtype": "UINT8", "ddr_cycles": 1_091_036, "npu_cycles": 8_294_400,
-            "mac_usage_pct": 2.41, "bound": Bound.COMPUTE, "full_name": "Conv:/model.0/conv/Conv"}
+    base = {
+        "i": ((1, 3, 1920, 1920), (16, 3, 3, 3), (16,)),
+        "o": ((1, 16, 960, 960),),
+        "dtype": "UINT8",
+        "ddr_cycles": 1_091_036,
+        "npu_cycles": 8_294_400,
+        "mac_usage_pct": 2.41,
+        "bound": Bound.COMPUTE,
+        "full_name": "Conv:/model.0/conv/Conv",
+    }
     base.update(kw)
     return L(2, "ConvExSwish", NPU, 16130, **base)
 
@@ -193,9 +248,15 @@ def mid(**kw):
     """A 48 -> 64 3x3 conv at 80x80: 48 input channels are computed as 64.
     Cycles: 6400 px x 9 x 64 x 64 / 1024 = 230,400; with 32 inputs 115,200.
     MACs 6400 x 64 x 48 x 9 / 1024 = 172,800 cycles in 1,200 us: 14.4% usage."""
-    base = {"i": ((1, 48, 80, 80), (64, 48, 3, 3), (64,)), "o": ((1, 64, 80, 80),),
-            "ddr_cycles": 50_000, "npu_cycles": 230_400, "mac_usage_pct": 14.4,
-            "bound": Bound.COMPUTE, "full_name": "Conv:/neck/conv"}
+    base = {
+        "i": ((1, 48, 80, 80), (64, 48, 3, 3), (64,)),
+        "o": ((1, 64, 80, 80),),
+        "ddr_cycles": 50_000,
+        "npu_cycles": 230_400,
+        "mac_usage_pct": 14.4,
+        "bound": Bound.COMPUTE,
+        "full_name": "Conv:/neck/conv",
+    }
     base.update(kw)
     return L(30, "ConvRelu", NPU, 1200, **base)
 
@@ -215,17 +276,25 @@ def test_rkn011_one_finding_for_every_padded_conv() -> None:
     80x80 for 2,400 us (80 inputs computed as 96: 345,600 cycles, 230,400 at 64 inputs). Each
     pruning removes 115,200 cycles = 115.2 us at 1000 MHz (both below what their cycles
     explain): 230.4 us, the slower conv first."""
-    wide = mid(i=((1, 80, 80, 80), (64, 80, 3, 3), (64,)), npu_cycles=345_600,
-               mac_usage_pct=16.0, full_name="Conv:/neck/conv80")
+    wide = mid(
+        i=((1, 80, 80, 80), (64, 80, 3, 3), (64,)),
+        npu_cycles=345_600,
+        mac_usage_pct=16.0,
+        full_name="Conv:/neck/conv80",
+    )
     wide = replace(wide, id=31, time_us=2400.0)
     [finding] = run("RKN011", P(mid(), wide, L(32, "Concat", NPU, 20000)), "rk3588")
     assert finding.layer_ids == (31, 30)
     assert finding.saving_by_layer == ((30, pytest.approx(115.2)), (31, pytest.approx(115.2)))
     assert finding.est_saving_us == pytest.approx(230.4)
-    assert finding.message.startswith("2 low-MAC-usage conv layer(s) compute padded channels "
-                                      "that pruning removes (230 us together): #31 ConvRelu")
-    assert ("#31 80 -> 64 input channels (from the producer), #30 48 -> 32 input channels"
-            in finding.fix)
+    assert finding.message.startswith(
+        "2 low-MAC-usage conv layer(s) compute padded channels "
+        "that pruning removes (230 us together): #31 ConvRelu"
+    )
+    assert (
+        "#31 80 -> 64 input channels (from the producer), #30 48 -> 32 input channels"
+        in finding.fix
+    )
     assert "2 convs pruned to the aligned channel count" in finding.basis
 
 
@@ -243,13 +312,16 @@ def test_rkn011_quiet_for_high_usage_or_bandwidth_bound() -> None:
 
 # --- RKN020 inefficient operators ------------------------------------------------------------
 
+
 def test_rkn020_c2f_splits_only() -> None:
-    profile = P(L(1, "ConvExSwish", NPU, 1000, o=((1, 32, 80, 80),)),
-                L(2, "Split", NPU, 200, i=((1, 32, 80, 80), (2,)), o=((1, 16, 80, 80),)),
-                L(3, "Concat", NPU, 300),
-                # a head's box/class split: not halves of the conv's output
-                L(4, "Conv", NPU, 400, o=((1, 144, 80, 80),)),
-                L(5, "Split", NPU, 250, i=((1, 144, 80, 80), (2,)), o=((1, 64, 80, 80),)))
+    profile = P(
+        L(1, "ConvExSwish", NPU, 1000, o=((1, 32, 80, 80),)),
+        L(2, "Split", NPU, 200, i=((1, 32, 80, 80), (2,)), o=((1, 16, 80, 80),)),
+        L(3, "Concat", NPU, 300),
+        # a head's box/class split: not halves of the conv's output
+        L(4, "Conv", NPU, 400, o=((1, 144, 80, 80),)),
+        L(5, "Split", NPU, 250, i=((1, 144, 80, 80), (2,)), o=((1, 64, 80, 80),)),
+    )
     [finding] = run("RKN020", profile)
     assert finding.est_saving_us == 200 and finding.layer_ids == (2,)
     assert finding.confidence is Confidence.MEDIUM
@@ -258,16 +330,21 @@ def test_rkn020_c2f_splits_only() -> None:
 
 def test_rkn020_small_share_is_quiet() -> None:
     assert run("RKN020", P(L(1, "Concat", NPU, 10), L(2, "Conv", NPU, 990))) == []
-    split = P(L(1, "Conv", NPU, 990, o=((1, 32, 8, 8),)),
-              L(2, "Split", NPU, 10, i=((1, 32, 8, 8), (2,)), o=((1, 16, 8, 8),)))
+    split = P(
+        L(1, "Conv", NPU, 990, o=((1, 32, 8, 8),)),
+        L(2, "Split", NPU, 10, i=((1, 32, 8, 8), (2,)), o=((1, 16, 8, 8),)),
+    )
     assert run("RKN020", split) == []  # 1% of the frame
 
 
 # --- RKN021 Pad before Conv ------------------------------------------------------------------
 
+
 def test_rkn021_pad_feeds_conv() -> None:
-    profile = P(L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 12, 12),)),
-                L(2, "Conv", NPU, 300, i=((1, 3, 12, 12), (8, 3, 3, 3)), o=((1, 8, 10, 10),)))
+    profile = P(
+        L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 12, 12),)),
+        L(2, "Conv", NPU, 300, i=((1, 3, 12, 12), (8, 3, 3, 3)), o=((1, 8, 10, 10),)),
+    )
     [finding] = run("RKN021", profile)
     assert finding.est_saving_us == 50 and finding.layer_ids == (1, 2)
 
@@ -276,9 +353,10 @@ def test_rkn021_many_pads_are_one_finding() -> None:
     # one cause, one change: 3 Pads (50 + 60 + 70 us) each before a Conv make one finding
     layers = []
     for k, t in enumerate((50, 60, 70)):
-        layers += [L(2 * k + 1, "Pad", NPU, t, i=((1, 8, 10, 10),), o=((1, 8, 12, 12),)),
-                   L(2 * k + 2, "Conv", NPU, 300, i=((1, 8, 12, 12), (8, 8, 3, 3)),
-                     o=((1, 8, 10, 10),))]
+        layers += [
+            L(2 * k + 1, "Pad", NPU, t, i=((1, 8, 10, 10),), o=((1, 8, 12, 12),)),
+            L(2 * k + 2, "Conv", NPU, 300, i=((1, 8, 12, 12), (8, 8, 3, 3)), o=((1, 8, 10, 10),)),
+        ]
     [finding] = run("RKN021", P(*layers))
     assert finding.saving_by_layer == ((1, 50), (3, 60), (5, 70))
     assert finding.est_saving_us == 180 and finding.layer_ids == (1, 2, 3, 4, 5, 6)
@@ -286,21 +364,28 @@ def test_rkn021_many_pads_are_one_finding() -> None:
 
 
 def test_rkn021_pad_not_foldable() -> None:
-    to_add = P(L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 12, 12),)),
-               L(2, "Add", NPU, 30, i=((1, 3, 12, 12), (1, 3, 12, 12)), o=((1, 3, 12, 12),)))
-    too_big = P(L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 50, 50),)),
-                L(2, "Conv", NPU, 300, i=((1, 3, 50, 50), (8, 3, 3, 3)), o=((1, 8, 48, 48),)))
+    to_add = P(
+        L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 12, 12),)),
+        L(2, "Add", NPU, 30, i=((1, 3, 12, 12), (1, 3, 12, 12)), o=((1, 3, 12, 12),)),
+    )
+    too_big = P(
+        L(1, "Pad", NPU, 50, i=((1, 3, 10, 10),), o=((1, 3, 50, 50),)),
+        L(2, "Conv", NPU, 300, i=((1, 3, 50, 50), (8, 3, 3, 3)), o=((1, 8, 48, 48),)),
+    )
     assert run("RKN021", to_add) == [] and run("RKN021", too_big) == []
 
 
 # --- RKN022 mergeable reshapes ---------------------------------------------------------------
 
+
 def test_rkn022_chain() -> None:
-    profile = P(L(1, "Conv", NPU, 100, o=((1, 64, 20, 20),)),
-                L(2, "Reshape", NPU, 30, i=((1, 64, 20, 20),), o=((1, 64, 400),)),
-                L(3, "Transpose", NPU, 70, i=((1, 64, 400),), o=((1, 400, 64),)),
-                L(4, "Slice", NPU, 20, i=((1, 400, 64),), o=((1, 400, 32),)),
-                L(5, "Conv", NPU, 100))
+    profile = P(
+        L(1, "Conv", NPU, 100, o=((1, 64, 20, 20),)),
+        L(2, "Reshape", NPU, 30, i=((1, 64, 20, 20),), o=((1, 64, 400),)),
+        L(3, "Transpose", NPU, 70, i=((1, 64, 400),), o=((1, 400, 64),)),
+        L(4, "Slice", NPU, 20, i=((1, 400, 64),), o=((1, 400, 32),)),
+        L(5, "Conv", NPU, 100),
+    )
     [finding] = run("RKN022", profile)
     assert finding.layer_ids == (2, 3, 4)
     assert finding.est_saving_us == (30 + 70 + 20) - 70
@@ -312,8 +397,10 @@ def test_rkn022_chains_are_one_finding_and_tiny_ones_are_noise() -> None:
     from rknnprof.rules import run_rules
 
     def chain(first, a, b):
-        return [L(first, "Reshape", NPU, a, i=((1, 4, 4),), o=((1, 16),)),
-                L(first + 1, "Reshape", NPU, b, i=((1, 16),), o=((16,),))]
+        return [
+            L(first, "Reshape", NPU, a, i=((1, 4, 4),), o=((1, 16),)),
+            L(first + 1, "Reshape", NPU, b, i=((1, 16),), o=((16,),)),
+        ]
 
     profile = P(*chain(1, 2, 3), L(3, "Conv", NPU, 5000), *chain(4, 1, 4))
     [finding] = run("RKN022", profile)
@@ -324,56 +411,72 @@ def test_rkn022_chains_are_one_finding_and_tiny_ones_are_noise() -> None:
 
 def test_rkn022_single_or_unchained() -> None:
     single = P(L(1, "Reshape", NPU, 30, i=((1, 4),), o=((4,),)), L(2, "Conv", NPU, 10))
-    unchained = P(L(1, "Reshape", NPU, 30, i=((1, 4),), o=((4,),)),
-                  L(2, "Reshape", NPU, 30, i=((2, 8),), o=((16,),)))
+    unchained = P(
+        L(1, "Reshape", NPU, 30, i=((1, 4),), o=((4,),)),
+        L(2, "Reshape", NPU, 30, i=((2, 8),), o=((16,),)),
+    )
     assert run("RKN022", single) == [] and run("RKN022", unchained) == []
 
 
 # --- RKN023 unfused Conv + activation / Add --------------------------------------------------
 
+
 def test_rkn023_adjacent_conv_and_relu_or_add_are_quiet() -> None:
     # adjacent already: "make it the Conv's adjacent consumer" would be advice that holds
-    profile = P(L(1, "Conv", NPU, 200, o=((1, 16, 8, 8),)),
-                L(2, "Relu", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
-                L(3, "ConvRelu", NPU, 200, o=((1, 16, 8, 8),)),
-                L(4, "Add", NPU, 25, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
+    profile = P(
+        L(1, "Conv", NPU, 200, o=((1, 16, 8, 8),)),
+        L(2, "Relu", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+        L(3, "ConvRelu", NPU, 200, o=((1, 16, 8, 8),)),
+        L(4, "Add", NPU, 25, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)),
+    )
     assert run("RKN023", profile) == []
 
 
 def test_rkn023_sigmoid_after_conv_add_is_one_finding() -> None:
-    profile = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
-                L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
-                L(3, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
-                L(4, "Sigmoid", NPU, 25, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)))
+    profile = P(
+        L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+        L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+        L(3, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+        L(4, "Sigmoid", NPU, 25, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+    )
     [finding] = run("RKN023", profile)
     assert (finding.layer_ids, finding.est_saving_us) == ((1, 2, 3, 4), 65)
     assert "not Conv+Add+Sigmoid" in finding.message
-    gate = P(L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
-             L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
-             L(3, "Mul", NPU, 30, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)))
+    gate = P(
+        L(1, "ConvAdd", NPU, 200, o=((1, 16, 8, 8),)),
+        L(2, "Sigmoid", NPU, 40, i=((1, 16, 8, 8),), o=((1, 16, 8, 8),)),
+        L(3, "Mul", NPU, 30, i=((1, 16, 8, 8), (1, 16, 8, 8)), o=((1, 16, 8, 8),)),
+    )
     assert run("RKN023", gate) == []  # a Sigmoid gating a Mul: ReLU cannot replace it
 
 
 def test_rkn023_convexswish_add_and_shape_mismatch_are_quiet() -> None:
-    swish_add = P(L(1, "ConvExSwish", NPU, 200, o=((1, 16, 8, 8),)),
-                  L(2, "Add", NPU, 25, i=((1, 16, 8, 8), (1, 16, 8, 8))))
-    elsewhere = P(L(1, "Conv", NPU, 200, o=((1, 16, 8, 8),)), L(2, "Relu", NPU, 40, i=((1, 32, 4, 4),)))
+    swish_add = P(
+        L(1, "ConvExSwish", NPU, 200, o=((1, 16, 8, 8),)),
+        L(2, "Add", NPU, 25, i=((1, 16, 8, 8), (1, 16, 8, 8))),
+    )
+    elsewhere = P(
+        L(1, "Conv", NPU, 200, o=((1, 16, 8, 8),)), L(2, "Relu", NPU, 40, i=((1, 32, 4, 4),))
+    )
     assert run("RKN023", swish_add) == [] and run("RKN023", elsewhere) == []
 
 
 # --- RKN024 unfused subgraphs ----------------------------------------------------------------
 
+
 def test_rkn024_glu_and_layernorm() -> None:
-    glu = [L(1, "Split", NPU, 20, i=((1, 64, 8, 8),), o=((1, 32, 8, 8),)),
-           L(2, "Sigmoid", NPU, 30, i=((1, 32, 8, 8),), o=((1, 32, 8, 8),)),
-           L(3, "Mul", NPU, 40, i=((1, 32, 8, 8), (1, 32, 8, 8)), o=((1, 32, 8, 8),))]
+    glu = [
+        L(1, "Split", NPU, 20, i=((1, 64, 8, 8),), o=((1, 32, 8, 8),)),
+        L(2, "Sigmoid", NPU, 30, i=((1, 32, 8, 8),), o=((1, 32, 8, 8),)),
+        L(3, "Mul", NPU, 40, i=((1, 32, 8, 8), (1, 32, 8, 8)), o=((1, 32, 8, 8),)),
+    ]
     chain = ["ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"]
     times = [10, 20, 30, 40, 50, 60, 70, 5, 5]
     norm = [L(10 + k, op, NPU, t) for k, (op, t) in enumerate(zip(chain, times))]
     findings = run("RKN024", P(*glu, *norm))
     assert [(f.layer_ids[0], f.est_saving_us) for f in findings] == [
-        (1, 30 + 40),                 # Sigmoid + Mul
-        (10, sum(times) - 70),        # chain minus its largest member
+        (1, 30 + 40),  # Sigmoid + Mul
+        (10, sum(times) - 70),  # chain minus its largest member
     ]
     assert len(findings[1].layer_ids) == 9
 
@@ -384,16 +487,22 @@ def test_rkn024_lone_ops_are_quiet() -> None:
 
 # --- RKN030 multi-core -----------------------------------------------------------------------
 
+
 def test_rkn030_single_core_run_on_rk3588() -> None:
     one = (100.0, 0.0, 0.0)
-    profile = P(L(1, "Conv", NPU, 3000, workload_pct=one),
-                L(2, "ConvExSwish", NPU, 3000, workload_pct=one),
-                L(3, "Add", NPU, 945, workload_pct=one), L(4, "Concat", NPU, 2002, workload_pct=one))
+    profile = P(
+        L(1, "Conv", NPU, 3000, workload_pct=one),
+        L(2, "ConvExSwish", NPU, 3000, workload_pct=one),
+        L(3, "Add", NPU, 945, workload_pct=one),
+        L(4, "Concat", NPU, 2002, workload_pct=one),
+    )
     [finding] = run("RKN030", profile, "rk3588")
     assert finding.layer_ids == (1, 3, 4)
     # latency: the corpus-measured speed-ups (Add 1.65x, Concat 1.56x); Conv has none: 0
-    assert dict(finding.saving_by_layer) == {3: pytest.approx(945 * (1 - 1 / 1.65)),
-                                             4: pytest.approx(2002 * (1 - 1 / 1.56))}
+    assert dict(finding.saving_by_layer) == {
+        3: pytest.approx(945 * (1 - 1 / 1.65)),
+        4: pytest.approx(2002 * (1 - 1 / 1.56)),
+    }
     assert "not counted: Conv 3,000 us (no measured speed-up)" in finding.message
     assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
@@ -415,18 +524,29 @@ def test_rkn030_split_run_single_core_soc_and_small_nets_are_quiet() -> None:
 
 
 def test_rkn030_multicore_fallback_warning() -> None:
-    profile = P(L(7, "Conv", NPU, 10, full_name="Conv:/model.22/dfl/conv/Conv"),
-                fallback_warnings=(("Conv:/model.22/dfl/conv/Conv",
-                                    "using 3Core fallback to single core mode"),))
+    profile = P(
+        L(7, "Conv", NPU, 10, full_name="Conv:/model.22/dfl/conv/Conv"),
+        fallback_warnings=(
+            ("Conv:/model.22/dfl/conv/Conv", "using 3Core fallback to single core mode"),
+        ),
+    )
     [finding] = run("RKN030", profile)
     assert finding.layer_ids == (7,) and finding.est_saving_us == 0
 
 
 def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
-    profile = P(L(1, "Conv", NPU, 1000, workload_pct=(33.3, 33.3, 33.4)),
-                L(2, "ConvExSwish", NPU, 3000, workload_pct=(100.0, 0.0, 0.0),
-                  full_name="Conv:/m/cv1/Conv"),
-                L(3, "OutputOperator", CPU, 100, workload_pct=(0.0, 0.0, 0.0)))
+    profile = P(
+        L(1, "Conv", NPU, 1000, workload_pct=(33.3, 33.3, 33.4)),
+        L(
+            2,
+            "ConvExSwish",
+            NPU,
+            3000,
+            workload_pct=(100.0, 0.0, 0.0),
+            full_name="Conv:/m/cv1/Conv",
+        ),
+        L(3, "OutputOperator", CPU, 100, workload_pct=(0.0, 0.0, 0.0)),
+    )
     [finding] = run("RKN030", profile, "rk3588")
     assert finding.layer_ids == (2,)
     assert finding.est_saving_us == 0 and finding.throughput_gain.factor == 3
@@ -441,9 +561,13 @@ def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
 
 # --- RKN040 sparse inference -----------------------------------------------------------------
 
+
 def dense(**kw):
-    base = {"i": ((1, 64, 40, 40), (64, 64, 3, 3), (64,)), "o": ((1, 64, 40, 40),),
-            "bound": Bound.COMPUTE}
+    base = {
+        "i": ((1, 64, 40, 40), (64, 64, 3, 3), (64,)),
+        "o": ((1, 64, 40, 40),),
+        "bound": Bound.COMPUTE,
+    }
     base.update(kw)
     return L(1, "ConvRelu", NPU, 1000, **base)
 
@@ -463,8 +587,9 @@ def test_rkn040_not_applicable() -> None:
 
 
 def test_rkn040_sparse_layers_that_gain_nothing() -> None:
-    narrow = dense(i=((1, 64, 40, 40), (32, 64, 3, 3), (32,)), o=((1, 32, 40, 40),),
-                   sparse_ratio="75%")
+    narrow = dense(
+        i=((1, 64, 40, 40), (32, 64, 3, 3), (32,)), o=((1, 32, 40, 40),), sparse_ratio="75%"
+    )
     ddr = dense(sparse_ratio="50%(OC)", bound=Bound.BANDWIDTH)
     [finding] = run("RKN040", P(narrow, L(2, "Add", NPU, 10)), "rk3576")
     assert finding.est_saving_us == 0 and finding.severity is Severity.INFO
@@ -475,9 +600,13 @@ def test_rkn040_sparse_layers_that_gain_nothing() -> None:
 
 # --- RKN050 environment ----------------------------------------------------------------------
 
+
 def test_rkn050_io_share_and_profiling_note() -> None:
-    profile = P(L(1, "InputOperator", CPU, 100, dtype="UINT8"), L(2, "Conv", NPU, 2700),
-                L(3, "OutputOperator", CPU, 200, dtype="FLOAT16"))
+    profile = P(
+        L(1, "InputOperator", CPU, 100, dtype="UINT8"),
+        L(2, "Conv", NPU, 2700),
+        L(3, "OutputOperator", CPU, 200, dtype="FLOAT16"),
+    )
     io, note = run("RKN050", profile)
     assert io.est_saving_us == 300 and "10.0% of the frame" in io.message
     assert "1 OutputOperator 200 us (FLOAT16)" in io.message and "zero-copy" in io.fix
@@ -488,8 +617,12 @@ def test_rkn050_io_share_and_profiling_note() -> None:
 def test_rkn050_small_io_is_quiet_and_benchmark_gap() -> None:
     from rknnprof.model import BenchmarkRun
 
-    quiet = P(L(1, "InputOperator", CPU, 4), L(2, "Conv", NPU, 9990), L(3, "OutputOperator", CPU, 6),
-              benchmark=BenchmarkRun(avg_time_ms=10.5))
+    quiet = P(
+        L(1, "InputOperator", CPU, 4),
+        L(2, "Conv", NPU, 9990),
+        L(3, "OutputOperator", CPU, 6),
+        benchmark=BenchmarkRun(avg_time_ms=10.5),
+    )
     assert run("RKN050", quiet) == []
     slow = P(L(1, "Conv", NPU, 10000), benchmark=BenchmarkRun(avg_time_ms=15.0))
     [gap] = run("RKN050", slow)
@@ -499,27 +632,36 @@ def test_rkn050_small_io_is_quiet_and_benchmark_gap() -> None:
 def test_rkn050_clock_and_driver() -> None:
     from rknnprof.model import Frequencies, Versions
 
-    low = P(L(1, "Conv", NPU, 8000), benchmark=None,
-            frequencies=Frequencies(cpu_khz=(1800000,), npu_hz=(800_000_000,), ddr_hz=(None,)),
-            versions=Versions(driver="0.8.2", runtime="1.4.0"))
+    low = P(
+        L(1, "Conv", NPU, 8000),
+        benchmark=None,
+        frequencies=Frequencies(cpu_khz=(1800000,), npu_hz=(800_000_000,), ddr_hz=(None,)),
+        versions=Versions(driver="0.8.2", runtime="1.4.0"),
+    )
     findings = run("RKN050", low, "rk3588")
     messages = " | ".join(f.message for f in findings)
     assert "DDR frequency is Unknown" in messages
     assert "driver 0.8.2 is older than 0.9.2" in messages
     [clock] = [f for f in findings if "800 MHz" in f.message]
     assert clock.est_saving_us == pytest.approx(8000 * (1 - 800 / 1000))
-    ok = P(L(1, "Conv", NPU, 8000), frequencies=Frequencies(npu_hz=(1_000_000_000,), ddr_hz=(2_112_000_000,)),
-           versions=Versions(driver="0.9.8"))
+    ok = P(
+        L(1, "Conv", NPU, 8000),
+        frequencies=Frequencies(npu_hz=(1_000_000_000,), ddr_hz=(2_112_000_000,)),
+        versions=Versions(driver="0.9.8"),
+    )
     assert [f.message for f in run("RKN050", ok, "rk3588") if "perf_debug" not in f.message] == []
 
 
 # --- RKN060 post-processing / RKN061 attention -----------------------------------------------
 
+
 def test_rkn060_dfl_softmax_on_npu() -> None:
-    profile = P(L(1, "ConvExSwish", NPU, 20000), L(2, "exSoftmax13", NPU, 14254,
-                  full_name="exSoftmax13:/model.23/dfl/Softmax"),
-                L(3, "Conv", NPU, 300, full_name="Conv:/model.23/dfl/conv/Conv"),
-                L(4, "OutputOperator", CPU, 10))
+    profile = P(
+        L(1, "ConvExSwish", NPU, 20000),
+        L(2, "exSoftmax13", NPU, 14254, full_name="exSoftmax13:/model.23/dfl/Softmax"),
+        L(3, "Conv", NPU, 300, full_name="Conv:/model.23/dfl/conv/Conv"),
+        L(4, "OutputOperator", CPU, 10),
+    )
     [finding] = run("RKN060", profile, "rk3588")
     assert finding.layer_ids == (2, 3) and finding.est_saving_us == 14254 + 300
     assert "#2 exSoftmax13 (exSoftmax13:/model.23/dfl/Softmax) 14,254 us" in finding.message
@@ -533,9 +675,17 @@ def test_rkn060_softmax_mid_network_is_not_post_processing() -> None:
 
 
 def test_rkn061_attention_per_platform() -> None:
-    profile = P(L(1, "ConvExSwish", NPU, 8000),
-                L(2, "exSDPAttention", NPU, 1338, i=((2, 32, 1, 400), (2, 32, 1, 400)),
-                  full_name="exSDPAttention:node_matmul_1#1_2sdpa"))
+    profile = P(
+        L(1, "ConvExSwish", NPU, 8000),
+        L(
+            2,
+            "exSDPAttention",
+            NPU,
+            1338,
+            i=((2, 32, 1, 400), (2, 32, 1, 400)),
+            full_name="exSDPAttention:node_matmul_1#1_2sdpa",
+        ),
+    )
     [rk3588] = run("RKN061", profile, "rk3588")
     # idle cores are throughput, not a latency saving; no kernel is faster on RK3588
     assert rk3588.est_saving_us == 0 and rk3588.throughput_gain.factor == 3
@@ -550,7 +700,16 @@ def test_rkn061_attention_per_platform() -> None:
 def test_rkn011_narrow_conv_gets_no_widen_advice() -> None:
     # 16 -> 16 is computed as 32 -> 32: widening costs nothing and saves nothing, narrowing
     # is still padded to 32 -- no finding (the review's "widen channels" false positive)
-    narrow = L(6, "ConvExSwish", NPU, 4094, i=((1, 16, 480, 480), (16, 16, 3, 3), (16,)),
-               o=((1, 16, 480, 480),), ddr_cycles=311802, npu_cycles=2073600, mac_usage_pct=12.66,
-               bound=Bound.COMPUTE)
+    narrow = L(
+        6,
+        "ConvExSwish",
+        NPU,
+        4094,
+        i=((1, 16, 480, 480), (16, 16, 3, 3), (16,)),
+        o=((1, 16, 480, 480),),
+        ddr_cycles=311802,
+        npu_cycles=2073600,
+        mac_usage_pct=12.66,
+        bound=Bound.COMPUTE,
+    )
     assert run("RKN011", P(narrow, L(7, "Concat", NPU, 100000)), "rk3588") == []

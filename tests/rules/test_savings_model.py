@@ -23,15 +23,32 @@ from rknnprof.model import Confidence, Layer, Target
 
 ONE_TO_ONE = ((1, 64, 240, 240), (64, 64, 1, 1), (64,))
 # 01 #2: ConvExSwish (1,3,1920,1920) -> (1,16,960,960), 1091036/8294400/8294400, 16,130 us
-STEM = Layer(2, "ConvExSwish", Target.NPU, "UINT8", ddr_cycles=1091036, npu_cycles=8294400,
-             time_us=16130)
+STEM = Layer(
+    2, "ConvExSwish", Target.NPU, "UINT8", ddr_cycles=1091036, npu_cycles=8294400, time_us=16130
+)
 # 01 #12 ConvExSwish and #70 Conv: same shapes, cycles 311889/460800, 2,306 us and 928 us
-SWISH = Layer(12, "ConvExSwish", Target.NPU, "INT8", input_shapes=ONE_TO_ONE,
-              output_shapes=((1, 64, 240, 240),), ddr_cycles=311889, npu_cycles=460800,
-              time_us=2306)
-PLAIN = Layer(70, "Conv", Target.NPU, "INT8", input_shapes=ONE_TO_ONE,
-              output_shapes=((1, 64, 240, 240),), ddr_cycles=311889, npu_cycles=460800,
-              time_us=928)
+SWISH = Layer(
+    12,
+    "ConvExSwish",
+    Target.NPU,
+    "INT8",
+    input_shapes=ONE_TO_ONE,
+    output_shapes=((1, 64, 240, 240),),
+    ddr_cycles=311889,
+    npu_cycles=460800,
+    time_us=2306,
+)
+PLAIN = Layer(
+    70,
+    "Conv",
+    Target.NPU,
+    "INT8",
+    input_shapes=ONE_TO_ONE,
+    output_shapes=((1, 64, 240, 240),),
+    ddr_cycles=311889,
+    npu_cycles=460800,
+    time_us=928,
+)
 # 01 #8 Add 945 us, #9 Concat 2,002 us (03: 573 us and 1,283 us on three cores)
 ADD = Layer(8, "Add", Target.NPU, "INT8", time_us=945, rw_kb=7200)
 CONCAT = Layer(9, "Concat", Target.NPU, "INT8", time_us=2002, rw_kb=10800)
@@ -48,8 +65,9 @@ def test_a_cycles_saving_is_the_cycles_removed_at_the_clock_not_the_cycle_ratio(
     saving = from_cycles([(STEM, 2073600)], 1000, "16 -> 32 output channels")
     assert saving.by_layer == ((2, pytest.approx(6220.8)),)
     assert "explain 51%" in saving.basis and saving.confidence is Confidence.MEDIUM
-    assert from_cycles([(STEM, 2073600)], 1000, "x", clock_from_log=True).confidence \
-        is Confidence.HIGH
+    assert (
+        from_cycles([(STEM, 2073600)], 1000, "x", clock_from_log=True).confidence is Confidence.HIGH
+    )
 
 
 def test_an_in_log_pair_saves_the_time_difference() -> None:
@@ -63,8 +81,10 @@ def test_an_in_log_pair_saves_the_time_difference() -> None:
 
 def test_measured_multi_core_speedups_not_three_x() -> None:
     saving = from_speedup([ADD, CONCAT, SWISH], MULTI_CORE_SPEEDUP, "corpus 01 vs 03")
-    assert dict(saving.by_layer) == {8: pytest.approx(945 * (1 - 1 / 1.65)),
-                                     9: pytest.approx(2002 * (1 - 1 / 1.56))}
+    assert dict(saving.by_layer) == {
+        8: pytest.approx(945 * (1 - 1 / 1.65)),
+        9: pytest.approx(2002 * (1 - 1 / 1.56)),
+    }
 
 
 def test_fraction_removal_and_rate_stay_within_each_layer_time() -> None:
@@ -74,16 +94,24 @@ def test_fraction_removal_and_rate_stay_within_each_layer_time() -> None:
     # 7200 KB in 945 us: 7.8 GB/s; at 3.9 GB/s the Add would take longer: no saving
     assert achieved_rate_gbs([ADD]) == pytest.approx(7200 * 1024 / 945e-6 / 1e9)
     assert from_rate([(ADD, 7200 * 1024)], 3.9, "x", Confidence.MEDIUM).by_layer == ()
-    assert from_rate([(ADD, 7200 * 1024)], 15.6, "x", Confidence.MEDIUM).total_us == \
-        pytest.approx(945 - 7200 * 1024 / 15.6e3)
+    assert from_rate([(ADD, 7200 * 1024)], 15.6, "x", Confidence.MEDIUM).total_us == pytest.approx(
+        945 - 7200 * 1024 / 15.6e3
+    )
 
 
 def test_combination_and_noise_floor() -> None:
     from rknnprof.model import Finding, Severity
 
     def finding(*rows):
-        return Finding("RKN901", "x", Severity.INFO, "m", "f", saving_by_layer=rows,
-                       est_saving_us=sum(v for _, v in rows))
+        return Finding(
+            "RKN901",
+            "x",
+            Severity.INFO,
+            "m",
+            "f",
+            saving_by_layer=rows,
+            est_saving_us=sum(v for _, v in rows),
+        )
 
     times = {2: 16130.0, 12: 2306.0}
     # 16130 x (1 - 6221/16130) x (1 - 8065/16130): 4955 left, 11175 saved; plus 500 outside

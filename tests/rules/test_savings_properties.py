@@ -15,8 +15,13 @@ from rknnprof.errors import RknnprofError
 from rknnprof.rules import potential_saving_us
 from tests.conftest import CORPUS, REPO
 
-BUNDLED = sorted([*REPO.glob("sample_logs/*.txt"), *REPO.glob("tests/data/rules/*.txt"),
-                  *REPO.glob("tests/data/variants/*.txt")])
+BUNDLED = sorted(
+    [
+        *REPO.glob("sample_logs/*.txt"),
+        *REPO.glob("tests/data/rules/*.txt"),
+        *REPO.glob("tests/data/variants/*.txt"),
+    ]
+)
 """Logs the rules were not tuned on: the samples, the rule fixtures, the held-back variants."""
 
 
@@ -54,8 +59,9 @@ def _check(name: str, profiles) -> None:
         for finding in profile.findings:
             rows = finding.saving_by_layer
             if rows:
-                assert math.isclose(sum(v for _, v in rows), finding.est_saving_us,
-                                    rel_tol=1e-9, abs_tol=1e-6), f"{name} {finding.code}"
+                assert math.isclose(
+                    sum(v for _, v in rows), finding.est_saving_us, rel_tol=1e-9, abs_tol=1e-6
+                ), f"{name} {finding.code}"
             for layer_id, value in rows:
                 assert 0 < value <= times[layer_id] + 1e-6, f"{name} {finding.code} #{layer_id}"
                 t = times[layer_id]

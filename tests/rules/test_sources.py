@@ -45,10 +45,13 @@ def test_citation_helpers_spell_title_part_and_url() -> None:
     assert guide.url.endswith("/doc/02_Rockchip_RKNPU_User_Guide_RKNN_SDK_V2.3.0_EN.pdf")
     assert issue("airockchip/rknn-toolkit2", 514, "Resize") == (
         "airockchip/rknn-toolkit2#514 Resize "
-        "(https://github.com/airockchip/rknn-toolkit2/issues/514)")
+        "(https://github.com/airockchip/rknn-toolkit2/issues/514)"
+    )
     line = sources(cite("zoo"), "plain text")
-    assert markdown(line) == f"[RKNN Model Zoo README (benchmark table)]({DOCUMENTS['zoo'].url})" \
+    assert (
+        markdown(line) == f"[RKNN Model Zoo README (benchmark table)]({DOCUMENTS['zoo'].url})"
         "; plain text"
+    )
 
 
 def test_the_readme_and_docs_name_no_private_notes() -> None:

@@ -53,8 +53,10 @@ if TYPE_CHECKING:
 
 _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
-BUILD_ESTIMATE_NOTE = ("build-time statistics (Time(us) 0 on every row, no total line): "
-                       "compiler cycles, not a measurement")
+BUILD_ESTIMATE_NOTE = (
+    "build-time statistics (Time(us) 0 on every row, no total line): "
+    "compiler cycles, not a measurement"
+)
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
 
@@ -103,11 +105,18 @@ class TableBlock(Block):
         elif headerless_prefix is not None:
             self.columns = DEFAULT_2X_COLUMNS
             self.prefix_len = len(headerless_prefix)
-            self.notes.append((line.number, (
-                "rows without a table header: assumed the 2.x column layout (ID OpType DataType "
-                "Target InputShape OutputShape Cycles(DDR/NPU/Total) Time(us) MacUsage(%) "
-                "WorkLoad(0/1/2) RW(KB) FullName) from the row shape")))
-            self._row(line, line.text[self.prefix_len:])
+            self.notes.append(
+                (
+                    line.number,
+                    (
+                        "rows without a table header: assumed the 2.x column layout (ID OpType "
+                        "DataType "
+                        "Target InputShape OutputShape Cycles(DDR/NPU/Total) Time(us) MacUsage(%) "
+                        "WorkLoad(0/1/2) RW(KB) FullName) from the row shape"
+                    ),
+                )
+            )
+            self._row(line, line.text[self.prefix_len :])
         elif state == "after":
             self._summary(line)
 
@@ -127,9 +136,14 @@ class TableBlock(Block):
     def _start_repeating(self) -> None:
         """Take the fast path when the header is the carried table's and nothing else was read."""
         c = self.carried
-        if (c is not None and self.saw_header and c.template.family == self.family
-                and c.prefix_len == self.prefix_len and c.columns == self.columns
-                and not (self.layers or self.skipped or self.notes or self.pending or self.elided)):
+        if (
+            c is not None
+            and self.saw_header
+            and c.template.family == self.family
+            and c.prefix_len == self.prefix_len
+            and c.columns == self.columns
+            and not (self.layers or self.skipped or self.notes or self.pending or self.elided)
+        ):
             self.repeated = RepeatedRows(c, MAY_BE_EMPTY)
 
     def _stop_repeating(self) -> None:
@@ -165,12 +179,22 @@ class TableBlock(Block):
             return
         number, tokens, parse = self.pending
         self.pending = None
-        required = {"id", "op_type", "data_type", "target", "input", "output", "cycles", "ddr",
-                    "npu", "total", "time"}
+        required = {
+            "id",
+            "op_type",
+            "data_type",
+            "target",
+            "input",
+            "output",
+            "cycles",
+            "ddr",
+            "npu",
+            "total",
+            "time",
+        }
         lost = [c.header for c in parse.missing if c.key in required]
         if lost:
-            self._skip(skipped(number, " ".join(tokens),
-                                          f"row cut short: no {', '.join(lost)}"))
+            self._skip(skipped(number, " ".join(tokens), f"row cut short: no {', '.join(lost)}"))
             return
         self._append(number, parse.values)
 
@@ -181,9 +205,15 @@ class TableBlock(Block):
         if absent:
             self.short_rows += 1
             if self.short_rows <= MAX_SHORT_ROW_NOTES:
-                self.notes.append((number, (
-                    f"row {values.get('id', '?')} has fewer fields than the header: no "
-                    f"{', '.join(absent)} (kept with those values unknown)")))
+                self.notes.append(
+                    (
+                        number,
+                        (
+                            f"row {values.get('id', '?')} has fewer fields than the header: no "
+                            f"{', '.join(absent)} (kept with those values unknown)"
+                        ),
+                    )
+                )
         try:
             layer = build_layer(values, number)
         except NumberOutOfRange as e:  # 400-digit times, 20-digit ids: damage, not data
@@ -231,8 +261,11 @@ class TableBlock(Block):
     # -- Block -------------------------------------------------------------------------------
     def feed(self, line: Line) -> bool:
         text = line.text
-        if self.state == "rows" and self.repeated is not None and self.repeated.take_line(
-                line.number, text):  # a line of a shape read as a repeated row before
+        if (
+            self.state == "rows"
+            and self.repeated is not None
+            and self.repeated.take_line(line.number, text)
+        ):  # a line of a shape read as a repeated row before
             self.last_line = line.number
             return True
         s = text.strip()
@@ -254,8 +287,11 @@ class TableBlock(Block):
             self.state = "after"
             self.last_line = line.number
             return True
-        if self.state == "after" or TITLE in s or (
-                "OpType" in text and parse_header(text) is not None):
+        if (
+            self.state == "after"
+            or TITLE in s
+            or ("OpType" in text and parse_header(text) is not None)
+        ):
             return False
         if s.startswith((".", "…")) and ELISION_RE.match(s):
             self._flush()
@@ -277,8 +313,13 @@ class TableBlock(Block):
             self._row(line, body)
         elif self._continuation(line, body):
             if intruder is not None:
-                self.notes.append((intruder, "a foreign line was spliced into the row above "
-                                             "it; the row was rejoined across it"))
+                self.notes.append(
+                    (
+                        intruder,
+                        "a foreign line was spliced into the row above "
+                        "it; the row was rejoined across it",
+                    )
+                )
         elif self.pending is not None and intruder is None and not known_failure(text):
             self.intruder = line.number  # a foreign line spliced into the pending row? held
         elif not self._keep_as_skipped(line, body):
@@ -309,8 +350,7 @@ class TableBlock(Block):
         """A table whose Time(us) column is 0 on every row and that has no total line: the
         compiler's statistics printed at build (``RKNNModelBuildPass: [Statistics]``), never
         a measurement (no inference takes 0 us on every layer)."""
-        return (self.total_time is None and len(times) >= 2
-                and all(t == 0 for t in times))
+        return self.total_time is None and len(times) >= 2 and all(t == 0 for t in times)
 
     def _keep_as_skipped(self, line: Line, body: str) -> bool:
         """A line among the rows that is neither a row nor a continuation: keep it as a skipped
@@ -354,9 +394,16 @@ class TableBlock(Block):
         if self.handed_over:
             return []
         if self.short_rows > MAX_SHORT_ROW_NOTES:
-            self.notes.append((self.last_line, (
-                f"{self.short_rows - MAX_SHORT_ROW_NOTES} more row(s) with fewer fields than the "
-                "header")))
+            self.notes.append(
+                (
+                    self.last_line,
+                    (
+                        f"{self.short_rows - MAX_SHORT_ROW_NOTES} more row(s) with fewer fields "
+                        "than the "
+                        "header"
+                    ),
+                )
+            )
         if not self.saw_header and not layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
@@ -372,20 +419,21 @@ class TableBlock(Block):
             layers = tuple(replace(la, time_us=None) for la in layers)
             times = (None,) * len(layers)
             self.notes.insert(0, (self.first_line, BUILD_ESTIMATE_NOTE))
-        return [TableEvent(
-            family=self.family,
-            line=self.first_line,
-            last_line=self.last_line,
-            layers=layers,
-            measured=measured,
-            reported_total_time_us=self.total_time,
-            reported_rw_kb=self.rw_kb,
-            skipped=tuple(self.skipped),
-            notes=tuple(self.notes),
-            stream=self.stream,
-            total_line=self.total_line,
-            elided_rows=self.elided,
-            row_times=times,
-            signature=names,
-        )]
-
+        return [
+            TableEvent(
+                family=self.family,
+                line=self.first_line,
+                last_line=self.last_line,
+                layers=layers,
+                measured=measured,
+                reported_total_time_us=self.total_time,
+                reported_rw_kb=self.rw_kb,
+                skipped=tuple(self.skipped),
+                notes=tuple(self.notes),
+                stream=self.stream,
+                total_line=self.total_line,
+                elided_rows=self.elided,
+                row_times=times,
+                signature=names,
+            )
+        ]

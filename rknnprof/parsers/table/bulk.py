@@ -85,8 +85,9 @@ class BulkFrame(Claim):
 
     __slots__ = ("number", "ranking", "stream", "table")
 
-    def __init__(self, number: int, stream: Stream, table: TableEvent,
-                 ranking: BulkRanking) -> None:
+    def __init__(
+        self, number: int, stream: Stream, table: TableEvent, ranking: BulkRanking
+    ) -> None:
         self.number = number
         self.stream = stream
         self.table = table
@@ -110,8 +111,14 @@ class FrameSkipper:
         self.others = OtherLines(self.state, self.scratch)
 
     # -- learning (called by scan) -----------------------------------------------------------
-    def learn(self, lines: list[Line], table: TableEvent, ranking: RankingEvent,
-              block: RankingBlock, carried: Carried) -> None:
+    def learn(
+        self,
+        lines: list[Line],
+        table: TableEvent,
+        ranking: RankingEvent,
+        block: RankingBlock,
+        carried: Carried,
+    ) -> None:
         """The exact path read a frame (``lines``: its stream's lines) as a repeat of the frame
         before it: remember it as the stream's template, if it is one the bulk path reads."""
         template = template_of(lines, table, ranking, block, carried)
@@ -138,8 +145,9 @@ class FrameSkipper:
             return -1
         return data.rfind(b"\n", start, best) + 1 or start
 
-    def claim(self, data: bytes, start: int, number: int, final: bool,
-              read_line: ReadLine) -> Claimed | str | None:
+    def claim(
+        self, data: bytes, start: int, number: int, final: bool, read_line: ReadLine
+    ) -> Claimed | str | None:
         line_end = data.find(b"\n", start)
         if line_end < 0:
             return None if final else NEED_MORE
@@ -147,8 +155,7 @@ class FrameSkipper:
         if template is None or not self._state_fits(template):
             return None
         try:
-            return _claim(template, data, start, line_end, number, final, self.scratch,
-                          self.others)
+            return _claim(template, data, start, line_end, number, final, self.scratch, self.others)
         except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
             return None
 
@@ -160,15 +167,18 @@ class FrameSkipper:
         if len(self.templates) == 1:
             t = next(iter(self.templates.values()))
             p = t.prefix
-            if p >= 0 and raw[p:] == t.title_raw and raw[:p].translate(SHAPE) == t.prefix_shape \
-                    and (t.ids is None or raw.startswith(t.ids_text, t.ids.start)):
+            if (
+                p >= 0
+                and raw[p:] == t.title_raw
+                and raw[:p].translate(SHAPE) == t.prefix_shape
+                and (t.ids is None or raw.startswith(t.ids_text, t.ids.start))
+            ):
                 return t
         first = self.scratch(raw, number)
         if first is None:
             return None
         template = self.templates.get(first.stream)
-        return template if template is not None and first.text == template.lines[0].text \
-            else None
+        return template if template is not None and first.text == template.lines[0].text else None
 
     def _state_fits(self, template: Template) -> bool:
         stream = template.stream
@@ -181,12 +191,21 @@ class FrameSkipper:
             if template.title_refused is None:  # a BulkRanking's answer depends on the text
                 template.title_refused = block.refuses(template.lines[0].text)
             return template.title_refused
-        return isinstance(block, (BulkRanking, RankingBlock)) and \
-            block.refuses(template.lines[0].text)
+        return isinstance(block, (BulkRanking, RankingBlock)) and block.refuses(
+            template.lines[0].text
+        )
 
 
-def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, final: bool,
-           read_line: ReadLine, other_lines: OtherLines) -> Claimed | str | None:
+def _claim(
+    t: Template,
+    data: bytes,
+    start: int,
+    line_end: int,
+    number: int,
+    final: bool,
+    read_line: ReadLine,
+    other_lines: OtherLines,
+) -> Claimed | str | None:
     """``read_line``: the reader's reading of a line, for checks; ``other_lines``: what the
     claim hands back of other streams' lines inside the frame."""
     slots = len(t.lines)
@@ -232,9 +251,11 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
     # ranking rows' prefixes are in their remembered raw shapes)
     fixed = list(map(mine.__getitem__, t.fixed))
     heads = [mine[i][:p] for i in t.checked]
-    if list(map(len, fixed)) != t.fixed_lengths or not all(
-            map(bytes.startswith, fixed, t.fixed_raw, repeat(p))) or any(
-            map(t.prefix_shape.__ne__, map(bytes.translate, heads, repeat(SHAPE)))):
+    if (
+        list(map(len, fixed)) != t.fixed_lengths
+        or not all(map(bytes.startswith, fixed, t.fixed_raw, repeat(p)))
+        or any(map(t.prefix_shape.__ne__, map(bytes.translate, heads, repeat(SHAPE))))
+    ):
         return None
     times = table_times(t, mine, number, index, read_line)
     if times is None:
@@ -252,20 +273,30 @@ def _claim(t: Template, data: bytes, start: int, line_end: int, number: int, fin
                 others.append(at)
         except ValueError:  # no more
             pass
-        handed = other_lines.hand_back(t, list(map(lines.__getitem__, others)),
-                                       list(map(number.__add__, others)))
+        handed = other_lines.hand_back(
+            t, list(map(lines.__getitem__, others)), list(map(number.__add__, others))
+        )
         if handed is None:
             return None
         kept = handed
     first = number + index[0]
     frame = _Frame(t, mine, number, index, read_line)
     table = TableEvent(
-        family=t.table.family, line=first, last_line=number + index[t.table_last],
-        layers=ReplayedLayers(times, t.carried.names, frame.layers), measured=True,
-        reported_total_time_us=total, reported_rw_kb=t.table.reported_rw_kb, stream=t.stream,
-        total_line=number + index[t.total], row_times=times, signature=t.carried.names)
-    block = BulkRanking(t, ranking[0], number + index[t.table_last + 1], number + index[-1],
-                        frame.ranking_lines)
+        family=t.table.family,
+        line=first,
+        last_line=number + index[t.table_last],
+        layers=ReplayedLayers(times, t.carried.names, frame.layers),
+        measured=True,
+        reported_total_time_us=total,
+        reported_rw_kb=t.table.reported_rw_kb,
+        stream=t.stream,
+        total_line=number + index[t.total],
+        row_times=times,
+        signature=t.carried.names,
+    )
+    block = BulkRanking(
+        t, ranking[0], number + index[t.table_last + 1], number + index[-1], frame.ranking_lines
+    )
     end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
     t.frame_bytes = end - start
     return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
@@ -277,8 +308,9 @@ class _Frame:
 
     __slots__ = ("index", "number", "raw", "read_line", "template")
 
-    def __init__(self, t: Template, raw: list[bytes], number: int, index: Sequence[int],
-                 read_line: ReadLine) -> None:
+    def __init__(
+        self, t: Template, raw: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
+    ) -> None:
         self.template, self.raw, self.number, self.index = t, raw, number, index
         self.read_line = read_line
 
@@ -303,5 +335,3 @@ class _Frame:
 
     def ranking_lines(self) -> list[Line]:
         return self.lines(range(self.template.table_last + 1, len(self.template.lines)))
-
-

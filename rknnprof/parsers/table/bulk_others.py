@@ -36,8 +36,12 @@ class OtherLines:
         self.readings: dict[bytes, Reading] = {}
         """A threadtime line's bytes after its time stamp -> its reading."""
 
-    def hand_back(self, t: Template, raws: list[bytes], numbers: list[int],
-                  ) -> tuple[tuple[int, bytes], ...] | None:
+    def hand_back(
+        self,
+        t: Template,
+        raws: list[bytes],
+        numbers: list[int],
+    ) -> tuple[tuple[int, bytes], ...] | None:
         """The (line number, raw line) the reader must read of the other lines ``raws`` of a
         frame of ``t``'s stream (numbered ``numbers``): without those scan would pass over.
         None when one of them is a line of the stream after all (its ``pid tid`` elsewhere than
@@ -47,7 +51,7 @@ class OtherLines:
             return None
         ids = t.ids
         assert ids is not None  # other lines are told apart by their ids
-        cut, stamp, mine = ids.start, t.prefix_shape[:ids.start], t.stream
+        cut, stamp, mine = ids.start, t.prefix_shape[: ids.start], t.stream
         state, readings = self.state, self.readings
         heard: set[Stream] = set()
         out: list[tuple[int, bytes]] = []
@@ -68,14 +72,19 @@ class OtherLines:
                 if len(readings) >= MAX_SHAPES:
                     readings.clear()
                 line = self.read_line(raw, numbers[at])
-                reading = readings[rest] = None if line is None else (
-                    line.stream, (line.text, line.level, line.tag))
+                reading = readings[rest] = (
+                    None if line is None else (line.stream, (line.text, line.level, line.tag))
+                )
             if reading is not None:
                 stream, seen = reading
                 if stream == mine:
                     return None  # a line of the stream not where the frame's are
-                if (stream not in heard and stream not in state.open_blocks
-                        and stream not in state.recording and seen in state.opened_nothing):
+                if (
+                    stream not in heard
+                    and stream not in state.open_blocks
+                    and stream not in state.recording
+                    and seen in state.opened_nothing
+                ):
                     continue  # scan would pass over it
                 heard.add(stream)
             out.append((numbers[at], raw))

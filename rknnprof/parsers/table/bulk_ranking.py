@@ -30,8 +30,9 @@ _ROUNDING = 5e-5 + 1e-9
 digits of a fraction), float error included."""
 
 
-def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[int],
-                  read_line: ReadLine) -> tuple[OpTypeStat | None] | None:
+def ranking_total(
+    t: Template, mine: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
+) -> tuple[OpTypeStat | None] | None:
     """``(the ranking's Total stat or None,)`` when its rows are complete rows, each op type once,
     and the checks the ranking block makes of the values pass (with :data:`MARGIN`); else
     None (the frame is read line by line)."""
@@ -41,8 +42,11 @@ def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[i
         for i, shape in zip(slots, shapes):
             if shape not in t.ranks_seen:
                 line = read_line(mine[i], number + index[i])
-                if (line is None or not same_line(line, mine[i], t.lines[0], t.prefix)
-                        or not plain_row(line.text, t.columns)):
+                if (
+                    line is None
+                    or not same_line(line, mine[i], t.lines[0], t.prefix)
+                    or not plain_row(line.text, t.columns)
+                ):
                     return None
                 if len(t.ranks_seen) >= MAX_SHAPES:
                     t.ranks_seen.clear()
@@ -51,15 +55,18 @@ def ranking_total(t: Template, mine: list[bytes], number: int, index: Sequence[i
     width = 1 + len(t.columns)
     # the values' "%" signs dropped first: from an op type too, which can only make two op
     # types alike or one "Total" (the frame is then read line by line)
-    flat = b" ".join([raw[p:] for raw in mine[t.ranks.start:t.ranks.stop]]).replace(
-        b"%", b"").split()
+    flat = (
+        b" ".join([raw[p:] for raw in mine[t.ranks.start : t.ranks.stop]])
+        .replace(b"%", b"")
+        .split()
+    )
     n = len(t.ranks)
     ops = flat[0::width]
     if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
         return None  # (an op type ranked twice gets a note; their order may change)
     del flat[0::width]  # the op types: the values are left, row by row
     values = list(map(float, flat))
-    cols = {key: values[k::width - 1] for k, key in enumerate(t.columns)}
+    cols = {key: values[k :: width - 1] for k, key in enumerate(t.columns)}
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
     gpu = cols.get("gpu", [0.0] * n)
     limit = 0.5 - MARGIN  # ranking.TIME_TOLERANCE_US
@@ -135,8 +142,14 @@ class BulkRanking(Block):
     closes into the ranking's event. A line it cannot answer for makes it read the ranking's
     lines exactly into a :class:`RankingBlock` and hand everything to that."""
 
-    def __init__(self, t: Template, total: OpTypeStat | None, line: int, last_line: int,
-                 lines: Callable[[], list[Line]]) -> None:
+    def __init__(
+        self,
+        t: Template,
+        total: OpTypeStat | None,
+        line: int,
+        last_line: int,
+        lines: Callable[[], list[Line]],
+    ) -> None:
         self.template = t
         self.total = total
         self.first_line = line
@@ -178,5 +191,12 @@ class BulkRanking(Block):
             return self.real.close()
         t = self.template
         stats = LazyStats(len(t.ranks), lambda: tuple(self._exact().close()[0].stats))
-        return [RankingEvent(line=self.first_line, last_line=self.last_line, stats=stats,
-                             total=self.total, stream=t.stream)]
+        return [
+            RankingEvent(
+                line=self.first_line,
+                last_line=self.last_line,
+                stats=stats,
+                total=self.total,
+                stream=t.stream,
+            )
+        ]

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 _TOTAL_TIME = re.compile(TOTAL_TIME_RE.pattern.encode())
 
 
-def learn_fixed(t: Template, mine: list[bytes], number: int, index: Sequence[int],
-                read_line: ReadLine) -> bool:
+def learn_fixed(
+    t: Template, mine: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
+) -> bool:
     """The raw messages of the fixed slots, and the total line's, read once through the
     reader's own reading of the line."""
     p = t.prefix
@@ -32,23 +33,29 @@ def learn_fixed(t: Template, mine: list[bytes], number: int, index: Sequence[int
         raw = mine[slot]
         line = read_line(raw, number + index[slot])
         if not same_line(line, raw, t.lines[0], p) or (
-                slot != t.total and line.text != t.lines[slot].text):  # type: ignore[union-attr]
+            slot != t.total and line.text != t.lines[slot].text  # type: ignore[union-attr]
+        ):
             return False
     raw = mine[t.total]
     m, like = _TOTAL_TIME.search(raw, p), TOTAL_TIME_RE.search(t.lines[t.total].text)
-    if m is None or like is None or raw[p:m.start(1)] != like.string[:like.start(1)].encode() \
-            or raw[m.end(1):].rstrip() != like.string[like.end(1):].encode():
+    if (
+        m is None
+        or like is None
+        or raw[p : m.start(1)] != like.string[: like.start(1)].encode()
+        or raw[m.end(1) :].rstrip() != like.string[like.end(1) :].encode()
+    ):
         return False
-    t.total_head, t.total_tail = raw[p:m.start(1)], raw[m.end(1):]
+    t.total_head, t.total_tail = raw[p : m.start(1)], raw[m.end(1) :]
     t.fixed_raw = [mine[slot][p:] for slot in t.fixed]
     t.fixed_lengths = [len(mine[slot]) for slot in t.fixed]
     return True
 
 
-def table_times(t: Template, mine: list[bytes], number: int, index: Sequence[int],
-                read_line: ReadLine) -> tuple[float | None, ...] | None:
+def table_times(
+    t: Template, mine: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
+) -> tuple[float | None, ...] | None:
     """The rows' times, when every row repeats the template's row (see the module doc)."""
-    rows = mine[t.rows.start:t.rows.stop]
+    rows = mine[t.rows.start : t.rows.stop]
     keys = list(map(bytes.translate, rows, repeat(SHAPE)))
     seen = t.rows_seen
     plans = list(map(seen.get, keys))
@@ -67,8 +74,11 @@ def table_times(t: Template, mine: list[bytes], number: int, index: Sequence[int
     # long as they are (a digit-free op type is in the shape itself), and the same bytes there
     if name_lengths != t.name_lengths or not all(map(bytes.startswith, rows, names, name_starts)):
         return None
-    if op_parts != ops if t.ops_plain else op_lengths != t.op_lengths or not all(
-            map(bytes.startswith, rows, ops, op_parts)):
+    if (
+        op_parts != ops
+        if t.ops_plain
+        else op_lengths != t.op_lengths or not all(map(bytes.startswith, rows, ops, op_parts))
+    ):
         return None
     tokens: list[bytes] = list(map(getitem, rows, time_slices))  # type: ignore[arg-type]  # slices
     if b"".join(tokens).isdigit():
@@ -93,10 +103,14 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
     op, name, time = placed.op_type, placed.full_name, placed.time
     # (an op type as the template's own bytes object: the frames' check of every row's op
     # type against the template's is then one identity test each)
-    op_part = t.op_types.get(raw[op.start + p:op.stop + p], b"") if t.ops_plain \
-        else op.start + p
-    return (op_part, op.stop - op.start, name.start + p, name.stop - name.start,
-            slice(time.start + p, time.stop + p))
+    op_part = t.op_types.get(raw[op.start + p : op.stop + p], b"") if t.ops_plain else op.start + p
+    return (
+        op_part,
+        op.stop - op.start,
+        name.start + p,
+        name.stop - name.start,
+        slice(time.start + p, time.stop + p),
+    )
 
 
 def total_of(t: Template, raw: bytes) -> float | None:
@@ -104,11 +118,11 @@ def total_of(t: Template, raw: bytes) -> float | None:
     ends the template's line, a line of the template's bytes then digits has that figure:
     the pattern finds its words where the template's are and takes every digit after them."""
     if not t.total_tail and raw.startswith(t.total_head, t.prefix):
-        figure = raw[t.prefix + len(t.total_head):]
+        figure = raw[t.prefix + len(t.total_head) :]
         if figure.isdigit() and len(figure) <= MAX_DIGITS:
             return int(figure)
     m = _TOTAL_TIME.search(raw, t.prefix)
-    if m is None or raw[t.prefix:m.start(1)] != t.total_head or raw[m.end(1):] != t.total_tail:
+    if m is None or raw[t.prefix : m.start(1)] != t.total_head or raw[m.end(1) :] != t.total_tail:
         return None
     try:
         return to_number(m.group(1).decode())

@@ -102,20 +102,40 @@ class Template:
         return TITLE.encode()
 
 
-def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
-              block: RankingBlock, carried: Carried) -> Template | None:
+def template_of(
+    lines: list[Line],
+    table: TableEvent,
+    ranking: RankingEvent,
+    block: RankingBlock,
+    carried: Carried,
+) -> Template | None:
     """The template of a frame read exactly, or None when the bulk path cannot read its like."""
-    if (table.notes or table.skipped or table.elided_rows or not table.measured
-            or table.reported_total_time_us is None or table.total_line is None
-            or not isinstance(table.layers, RepeatedLayers)
-            or ranking.notes or ranking.skipped or not ranking.stats
-            or block.columns is None or block.prefix_len
-            or not _SUM_KEYS <= set(block.columns) or "ratio" not in block.columns
-            or ranking.total is not None and ranking.total.total_time_us <= 0 or len(lines) < 4):
+    if (
+        table.notes
+        or table.skipped
+        or table.elided_rows
+        or not table.measured
+        or table.reported_total_time_us is None
+        or table.total_line is None
+        or not isinstance(table.layers, RepeatedLayers)
+        or ranking.notes
+        or ranking.skipped
+        or not ranking.stats
+        or block.columns is None
+        or block.prefix_len
+        or not _SUM_KEYS <= set(block.columns)
+        or "ratio" not in block.columns
+        or ranking.total is not None
+        and ranking.total.total_time_us <= 0
+        or len(lines) < 4
+    ):
         return None
     slot = {line.number: i for i, line in enumerate(lines)}
-    if len(slot) != len(lines) or lines[0].number != table.line \
-            or lines[-1].number != ranking.last_line:
+    if (
+        len(slot) != len(lines)
+        or lines[0].number != table.line
+        or lines[-1].number != ranking.last_line
+    ):
         return None
     try:
         rows = [slot[n] for n in table.layers.row_lines()]
@@ -127,23 +147,38 @@ def template_of(lines: list[Line], table: TableEvent, ranking: RankingEvent,
         return None
     row_range = range(rows[0], rows[-1] + 1)
     rank_range = range(ranks[0], ranks[-1] + 1)
-    if (rows != list(row_range) or ranks != list(rank_range)
-            or rank_total is not None and rank_total < rank_range.stop
-            or rank_first != table_last + 1 or not rank_first < ranks[0]
-            or not rows[-1] < total <= table_last):
+    if (
+        rows != list(row_range)
+        or ranks != list(rank_range)
+        or rank_total is not None
+        and rank_total < rank_range.stop
+        or rank_first != table_last + 1
+        or not rank_first < ranks[0]
+        or not rows[-1] < total <= table_last
+    ):
         return None  # (lines between the ranking's rows and its Total row are fixed slots)
     special = {*row_range, *rank_range, total, rank_total}
     template = Template(
-        stream=table.stream, carried=carried, lines=lines, table=table, rows=row_range,
-        total=total, table_last=table_last, ranks=rank_range, rank_total=rank_total,
-        columns=tuple(block.columns), fixed=[i for i in range(len(lines)) if i not in special])
+        stream=table.stream,
+        carried=carried,
+        lines=lines,
+        table=table,
+        rows=row_range,
+        total=total,
+        table_last=table_last,
+        ranks=rank_range,
+        rank_total=rank_total,
+        columns=tuple(block.columns),
+        fixed=[i for i in range(len(lines)) if i not in special],
+    )
     template.checked = [*template.fixed, total]
     template.rank_slots = [*rank_range] if rank_total is None else [*rank_range, rank_total]
     template.total_keys = row_keys("Total", template.columns)
     op_types: dict[bytes, bytes] = {}  # one bytes object per op type (see bulk._row_plan)
-    template.names = (tuple(op_types.setdefault(op.encode(), op.encode())
-                            for op, _ in carried.names),
-                      [(name or "").encode() for _, name in carried.names])
+    template.names = (
+        tuple(op_types.setdefault(op.encode(), op.encode()) for op, _ in carried.names),
+        [(name or "").encode() for _, name in carried.names],
+    )
     template.op_types = op_types
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
     template.op_lengths = tuple(map(len, template.names[0]))
@@ -179,5 +214,10 @@ def learn_prefix(template: Template, raw: bytes, first: Line) -> bool:
 def same_line(line: Line | None, raw: bytes, like: Line, prefix: int) -> bool:
     """``line`` (the reader's reading of ``raw``) is one of the stream's, with the message
     ``raw`` holds after the prefix."""
-    return (line is not None and line.stream == like.stream and line.level == like.level
-            and line.tag == like.tag and raw[prefix:].rstrip() == line.text.encode())
+    return (
+        line is not None
+        and line.stream == like.stream
+        and line.level == like.level
+        and line.tag == like.tag
+        and raw[prefix:].rstrip() == line.text.encode()
+    )

@@ -49,8 +49,13 @@ MAX_PREFIX = 60
 
 # header word pairs that name one column
 _PAIRS = {
-    ("DDR", "Cycles"), ("NPU", "Cycles"), ("Total", "Cycles"), ("Task", "Number"),
-    ("Lut", "Number"), ("Task", "Size"), ("Regcmd", "Size"),
+    ("DDR", "Cycles"),
+    ("NPU", "Cycles"),
+    ("Total", "Cycles"),
+    ("Task", "Number"),
+    ("Lut", "Number"),
+    ("Task", "Size"),
+    ("Regcmd", "Size"),
 }
 OPTIONAL = {"mac", "workload", "workload_up", "rw", "full_name", "sparse", "extra"}
 """Columns that may be an empty cell (missing token) in a row."""
@@ -68,9 +73,18 @@ class Column:
 def _canonical(name: str) -> str:
     n = name.replace(" ", "").lower()
     table = {
-        "id": "id", "optype": "op_type", "datatype": "data_type", "target": "target",
-        "inputshape": "input", "outputshape": "output", "ddrcycles": "ddr", "npucycles": "npu",
-        "totalcycles": "total", "time(us)": "time", "rw(kb)": "rw", "fullname": "full_name",
+        "id": "id",
+        "optype": "op_type",
+        "datatype": "data_type",
+        "target": "target",
+        "inputshape": "input",
+        "outputshape": "output",
+        "ddrcycles": "ddr",
+        "npucycles": "npu",
+        "totalcycles": "total",
+        "time(us)": "time",
+        "rw(kb)": "rw",
+        "fullname": "full_name",
     }
     if n in table:
         return table[n]

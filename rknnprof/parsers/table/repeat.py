@@ -43,10 +43,26 @@ if TYPE_CHECKING:
     from rknnprof.model import Layer
     from rknnprof.parsers.events import RowNames, TableEvent
 
-PLAIN_KEYS = frozenset({
-    "id", "op_type", "data_type", "target", "input", "output", "cycles", "ddr", "npu", "total",
-    "time", "mac", "workload", "rw", "sparse", "full_name",
-})
+PLAIN_KEYS = frozenset(
+    {
+        "id",
+        "op_type",
+        "data_type",
+        "target",
+        "input",
+        "output",
+        "cycles",
+        "ddr",
+        "npu",
+        "total",
+        "time",
+        "mac",
+        "workload",
+        "rw",
+        "sparse",
+        "full_name",
+    }
+)
 """Columns whose value is one token as printed (``full_name``: the rest of the row). Headers
 with other columns (1.5 ``WorkLoad ... Up:``, extra columns) never take the fast path."""
 MAX_PLANS = 4096
@@ -85,7 +101,7 @@ class RowPlan:
         """The ``parse_tokens`` values of a row of this shape."""
         values = dict(zip(self.keys, tokens))
         if self.name_index is not None:
-            values["full_name"] = " ".join(tokens[self.name_index:])
+            values["full_name"] = " ".join(tokens[self.name_index :])
         return values
 
     def name(self, body: str) -> str | None:
@@ -96,8 +112,11 @@ class RowPlan:
         return (" ".join(name.split()) if self.name_spaced else name) or None
 
 
-def make_plan(body: str, columns: tuple[Column, ...], may_be_empty: frozenset[str],
-              ) -> RowPlan | None:
+def make_plan(
+    body: str,
+    columns: tuple[Column, ...],
+    may_be_empty: frozenset[str],
+) -> RowPlan | None:
     """The plan of a complete row, or None when the row is not one, or not a plain one: a value
     for every column but those in ``may_be_empty`` (else the table block notes a short row)."""
     tokens = body.split()
@@ -130,8 +149,12 @@ def make_plan(body: str, columns: tuple[Column, ...], may_be_empty: frozenset[st
     return plan
 
 
-def plan_of(carried: Carried, key: bytes, body: str, may_be_empty: frozenset[str],
-            ) -> RowPlan | None:
+def plan_of(
+    carried: Carried,
+    key: bytes,
+    body: str,
+    may_be_empty: frozenset[str],
+) -> RowPlan | None:
     """The plan of row ``body`` (its shape ``key``), made once per shape (``carried.plans``)."""
     plans = carried.plans
     try:
@@ -240,8 +263,11 @@ class RepeatedRows:
         op_type, full_name = self.names[index]
         if text[placed.op_type] != op_type:
             return False
-        name = (text[placed.full_name] if placed.full_name is not None
-                else placed.plan.name(text[placed.start:]))
+        name = (
+            text[placed.full_name]
+            if placed.full_name is not None
+            else placed.plan.name(text[placed.start :])
+        )
         if name != full_name:
             return False
         self.rows.append((number, text, placed))
@@ -262,8 +288,10 @@ class RepeatedRows:
 
 
 def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
-    return [build_layer(placed.plan.values(text[placed.start:].split()), number)
-            for number, text, placed in rows]
+    return [
+        build_layer(placed.plan.values(text[placed.start :].split()), number)
+        for number, text, placed in rows
+    ]
 
 
 class RepeatedLayers(Lazy["Layer"]):
@@ -274,8 +302,12 @@ class RepeatedLayers(Lazy["Layer"]):
 
     __slots__ = ("_rows", "names", "times")
 
-    def __init__(self, rows: list[tuple[int, str, LinePlan]] | None,
-                 times: tuple[float | None, ...], names: RowNames) -> None:
+    def __init__(
+        self,
+        rows: list[tuple[int, str, LinePlan]] | None,
+        times: tuple[float | None, ...],
+        names: RowNames,
+    ) -> None:
         super().__init__()
         self.names = names
         """(op type, full name) of each row."""
@@ -304,8 +336,12 @@ class ReplayedLayers(RepeatedLayers):
 
     __slots__ = ("_replay",)
 
-    def __init__(self, times: tuple[float | None, ...], names: RowNames,
-                 replay: Callable[[], tuple[Layer, ...]]) -> None:
+    def __init__(
+        self,
+        times: tuple[float | None, ...],
+        names: RowNames,
+        replay: Callable[[], tuple[Layer, ...]],
+    ) -> None:
         super().__init__(None, times, names)
         self._replay = replay
 

@@ -50,19 +50,26 @@ class TableLimits:
             return False
         if not self.rows_hit:
             self.rows_hit = True
-            notes.append((line, f"more than {MAX_ROWS_PER_TABLE:,} rows in one table: the rest "
-                                "are not read"))
+            notes.append(
+                (line, f"more than {MAX_ROWS_PER_TABLE:,} rows in one table: the rest are not read")
+            )
         return True
 
-    def skip(self, skipped: list[SkippedRow], row: SkippedRow,
-             notes: list[tuple[int, str]]) -> None:
+    def skip(
+        self, skipped: list[SkippedRow], row: SkippedRow, notes: list[tuple[int, str]]
+    ) -> None:
         """Keep the unreadable ``row`` unless the table holds enough of them."""
         if len(skipped) < MAX_SKIPPED_PER_TABLE:
             skipped.append(row)
         elif not self.skips_hit:
             self.skips_hit = True
-            notes.append((row.line, f"more than {MAX_SKIPPED_PER_TABLE:,} unreadable rows in one "
-                                    "table: the rest are not kept"))
+            notes.append(
+                (
+                    row.line,
+                    f"more than {MAX_SKIPPED_PER_TABLE:,} unreadable rows in one "
+                    "table: the rest are not kept",
+                )
+            )
 
 
 MAY_BE_EMPTY = frozenset({"mac", "full_name", "elided"})
@@ -91,12 +98,9 @@ def damage_reason(body: str, columns: tuple[Column, ...]) -> str | None:
 def _row_like(tokens: list[str]) -> bool:
     """A line inside the rows that is damaged rather than foreign: a Target cell near the start,
     a DDR/NPU/Total cycles cell, or a shape list among several cells."""
-    if any(is_target(tok) for tok in tokens[:6]) or any(
-            CYCLES_RE.match(tok) for tok in tokens):
+    if any(is_target(tok) for tok in tokens[:6]) or any(CYCLES_RE.match(tok) for tok in tokens):
         return True
-    return len(tokens) >= 5 and any(
-        tok.startswith("(") and SHAPES_RE.match(tok) for tok in tokens
-    )
+    return len(tokens) >= 5 and any(tok.startswith("(") and SHAPES_RE.match(tok) for tok in tokens)
 
 
 def _has(values: dict[str, str], column: Column) -> bool:
@@ -119,7 +123,7 @@ def body_of(text: str, prefix_len: int) -> tuple[str, bool]:
         return stripped, True
     m = ROW_SEARCH_RE.search(text)
     if m and m.start(1) <= MAX_PREFIX:
-        return text[m.start(1):], True  # ROW_SEARCH_RE asks more than ROW_START_RE
+        return text[m.start(1) :], True  # ROW_SEARCH_RE asks more than ROW_START_RE
     return stripped, False
 
 
@@ -132,8 +136,9 @@ def repeated_row_plan(text: str, carried: Carried) -> LinePlan | None:
     s = text.strip()
     if not s or s[-1] in "-=" and is_rule(s):
         return None
-    if "Total " in text and (TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text)
-                             or TOTAL_RW_MB_RE.search(text)):
+    if "Total " in text and (
+        TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text) or TOTAL_RW_MB_RE.search(text)
+    ):
         return None
     if TITLE in s or "OpType" in text and parse_header(text) is not None:
         return None

@@ -66,8 +66,25 @@ _OP_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _DIMS = re.compile(r"\(([^()]*)\)")
 
 DATA_TYPES = frozenset(
-    {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "INT4", "FLOAT16", "FLOAT",
-     "FLOAT32", "FP16", "FP32", "BFLOAT16", "BF16", "TF32", "BOOL"}
+    {
+        "INT8",
+        "UINT8",
+        "INT16",
+        "UINT16",
+        "INT32",
+        "UINT32",
+        "INT64",
+        "INT4",
+        "FLOAT16",
+        "FLOAT",
+        "FLOAT32",
+        "FP16",
+        "FP32",
+        "BFLOAT16",
+        "BF16",
+        "TF32",
+        "BOOL",
+    }
 )
 """Data types seen in (or documented for) RKNN tables."""
 
