@@ -7,8 +7,8 @@ stage imports it); ``rknnprof.to_frame`` (:mod:`rknnprof.analysis.dataframe`) gi
 DataFrame view.
 
 Modules by responsibility: ``enums`` (the vocabularies), ``layers`` (a table's rows),
-``run`` (what the log says besides the table), ``advice`` (findings), ``profile`` (a profile
-and a report). Import the names from here.
+``run`` (what the log says besides the table), ``advice`` (findings), ``validity`` (what the
+log can support), ``profile`` (a profile and a report). Import the names from here.
 """
 
 from rknnprof.model.advice import Finding, ThroughputGain
@@ -16,12 +16,15 @@ from rknnprof.model.enums import Bound, BoundBasis, Confidence, Severity, Target
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.profile import Profile, Report, ReportWarning
 from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
 
 __all__ = [
     "BenchmarkRun",
     "Bound",
     "BoundBasis",
+    "ConditionKind",
     "Confidence",
+    "Coverage",
     "Finding",
     "Frequencies",
     "KnownFailure",
@@ -31,12 +34,14 @@ __all__ = [
     "Profile",
     "Report",
     "ReportWarning",
+    "RunCondition",
     "Severity",
     "Shape",
     "SkippedRow",
     "SourceSpan",
     "Target",
     "ThroughputGain",
+    "Validity",
     "Versions",
     "tidy_number",
 ]

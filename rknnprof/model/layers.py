@@ -82,6 +82,11 @@ class Layer:
     """Filled by analysis: what decided ``bound``."""
     time_share: float | None = None
     """Filled by analysis: ``time_us`` / profile total, a fraction 0..1."""
+    cycles_explained: float | None = None
+    """Filled by analysis: max(DDR, NPU cycles) / (time x NPU clock), the share of the layer's
+    time its cycles account for (above 1 when the cycles overstate the time); ``None`` without
+    cycles, time or clock. Under 0.5 a cycle-based bound is weak; tens of times under 1 the
+    layer was stalled, not slow."""
     fallback: str | None = None
     """The log's fallback warning that names this layer: ``cpu: <reason>`` (a ``<Op> will
     fallback to CPU, because <reason>`` warning whose op is this CPU layer's op type) or

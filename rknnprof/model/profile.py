@@ -8,6 +8,7 @@ from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
 from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+from rknnprof.model.validity import Validity
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,9 @@ class Profile:
     failures: tuple[KnownFailure, ...] = ()
     """Known failures (catalogue lines) the log of this profile reports, in log order, one per
     catalogue entry; the rules turn each into an RKN080 finding."""
+    validity: Validity | None = None
+    """Filled by analysis: what the log can support (coverage, conditions of the run, stalled
+    layers); see :mod:`rknnprof.model.validity`. ``None`` before analysis."""
 
     @property
     def total_time_us(self) -> float | None:

@@ -1,0 +1,82 @@
+"""What a log can support: one verdict per profile on its coverage and the conditions of its run.
+
+Computed once, in analysis (``Profile.validity``), from the log alone; the rules, the gate,
+compare and every reporter read it and never judge the log again. A profile whose table is not
+:attr:`Coverage.COMPLETE`, or whose run was not a clean measurement, is read exactly and then
+said to be so: it is never priced as a clean frame, and never passes a budget without a word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Coverage(StrEnum):
+    """How much of one inference the profile's table covers."""
+
+    COMPLETE = "complete"
+    """Every row, and the frame agrees with its own total line."""
+    ELIDED = "elided"
+    """The log says rows were left out (``......``, ``...``, a document's gap)."""
+    FRAGMENT = "fragment"
+    """No header, or no total to hold the rows to."""
+    CUT = "cut"
+    """The table stops mid-way (rows or the total line missing at the end)."""
+    ESTIMATE = "estimate"
+    """A build-time estimated table: no measured time."""
+    UNKNOWN = "cannot-tell"
+    """A format that carries no total (the eval_perf CSV side file): cannot tell."""
+
+
+class ConditionKind(StrEnum):
+    """What kind of fact about the run a :class:`RunCondition` is."""
+
+    INSTRUMENTED = "instrumented"
+    """perf_debug / RKNN_LOG_LEVEL=4: per-layer timing adds its own overhead."""
+    DEBUGGER = "debugger"
+    """Debugger, ioctl-trace, mem-sync trace or tensor-dump lines inside the run."""
+    CLOCK = "clock"
+    """A clock line (NPU, DDR, CPU) the log prints, held against the SoC's maximum."""
+    EVAL_MEM = "eval-mem"
+    """eval_mem was on during the measured run."""
+    VARYING = "varying-frames"
+    """Frames that vary more than the noise."""
+    STALLED = "stalled-layers"
+    """Layers whose time is tens of times what their cycles at the clock explain."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunCondition:
+    """One fact about how the run was measured, with the line that shows it."""
+
+    kind: ConditionKind
+    message: str
+    """One line a user can act on, e.g. ``DDR at 528 MHz, RK3588's maximum is 2,112 MHz``."""
+    line: int | None = None
+    """1-based line of the input that shows it, when one does."""
+    spoils_timing: bool = False
+    """True when the run's times are not a measurement of the model (a debugger or dumps
+    inside the run, stalled layers): nothing is priced from them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Validity:
+    """The verdict on what one profile's log can support."""
+
+    coverage: Coverage
+    coverage_reason: str
+    """One line: why the coverage is what it is (``12 of 52 rows, no total line``)."""
+    conditions: tuple[RunCondition, ...] = ()
+    stalled_layer_ids: tuple[int, ...] = ()
+    """IDs of layers whose time is far above max(DDR, NPU cycles) / clock (stalled, not slow)."""
+
+    @property
+    def complete(self) -> bool:
+        """True when the table covers the whole inference and agrees with its total."""
+        return self.coverage is Coverage.COMPLETE
+
+    @property
+    def is_measurement(self) -> bool:
+        """False when a condition of the run spoils its times (nothing is priced)."""
+        return not any(c.spoils_timing for c in self.conditions)
