@@ -119,6 +119,9 @@ class Platform:
     """Datasheet maximum NPU clock, MHz."""
     fixed_freq_mhz: float | None = None
     """NPU clock the model zoo's fixed-frequency script sets (SCALE), MHz."""
+    ddr_max_freq_mhz: float | None = None
+    """Highest DDR controller (dmc) clock of the SoC, MHz: a log's DDR frequency line far below
+    it means the run was not measured at full bandwidth."""
     macs_per_cycle_per_core: Mapping[str, int | None] = field(default_factory=dict)
     """MACs per cycle per NPU core, keyed ``int8`` / ``float16`` / ``int16``."""
     channel_alignment: Mapping[str, ChannelAlignment] = field(default_factory=dict)
@@ -195,6 +198,7 @@ def _build(member: str, data: Mapping[str, Any]) -> Platform:
         npu_cores=merged["npu_cores"],
         npu_max_freq_mhz=merged["npu_max_freq_mhz"],
         fixed_freq_mhz=merged["fixed_freq_mhz"],
+        ddr_max_freq_mhz=merged.get("ddr_max_freq_mhz"),
         macs_per_cycle_per_core=dict(merged["macs_per_cycle_per_core"] or {}),
         channel_alignment=alignment,
         c2=dict(merged["c2"] or {}),
