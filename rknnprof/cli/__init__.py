@@ -13,10 +13,6 @@ options from ``options.py``; it calls the library through :mod:`rknnprof.api`, r
 the format registry (:mod:`rknnprof.reporters.registry`) and writes with ``output.emit``.
 """
 
-from rknnprof.cli import codecache
-
-codecache.install()  # before the commands import the model: its dataclasses compile from cache
-
-from rknnprof.cli.commands import cli, main  # noqa: E402
+from rknnprof.cli.commands import cli, main
 
 __all__ = ["cli", "main"]
