@@ -474,7 +474,7 @@ def main() -> None:
     classes, functions, compiled regexes) that live until exit: the collector is paused while
     the commands import them, and they are frozen (``gc.freeze``) before a command reads its
     input and again at exit, so that no collection walks them, the one at shutdown included
-    (``analyze -f json`` of one table: about 9 % less CPU). Called in process (the tests), it
+    (the saving is in benchmarks/README.md). Called in process (the tests), it
     leaves the collector as it found it: running, nothing frozen."""
     gc.disable()
     atexit.register(gc.freeze)
