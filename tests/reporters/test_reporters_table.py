@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.cells import cell_len
 
 from rknnprof.reporters import REPORTERS, SUFFIXES, for_suffix, get_reporter
+from rknnprof.reporters.registry import format_names
 
 from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def test_registry_names_and_suffixes() -> None:
-    for name in ("table", "markdown", "csv", "html", "trace"):
+    for name in format_names("analyze"):
         assert name in REPORTERS
         assert get_reporter(name).name == name
     assert for_suffix("out/report.md") == "markdown"
