@@ -95,6 +95,9 @@ class Profile:
     failures: tuple[KnownFailure, ...] = ()
     """Known failures (catalogue lines) the log of this profile reports, in log order, one per
     catalogue entry; the rules turn each into an RKN080 finding."""
+    headerless: bool = False
+    """True when the rows were read without their table's header (a pasted fragment): the
+    column layout was assumed from the rows' shape, and nothing says where the table began."""
     validity: Validity | None = None
     """Filled by analysis: what the log can support (coverage, conditions of the run, stalled
     layers); see :mod:`rknnprof.model.validity`. ``None`` before analysis."""
