@@ -63,6 +63,9 @@ class RunCondition:
     """True when the run's times are not a measurement of the model (a debugger, trace or
     dumps inside the run): nothing is priced from them. Stalled layers do not spoil the rest of
     the table: each is left unpriced (``Validity.stalled_layer_ids``)."""
+    below_maximum: bool = False
+    """For a clock: True when it ran under 95 % of the SoC's maximum (not fixed at the top:
+    times are longer than the board can do)."""
 
 
 @dataclass(frozen=True, slots=True)
