@@ -4,7 +4,8 @@
 ``bound_basis``, ``time_share``, roofline figures (:mod:`~rknnprof.analysis.roofline`) and ONNX
 node names (:mod:`~rknnprof.analysis.onnx_names`); the profile's ``op_stats``, frame time and
 percentiles (:mod:`~rknnprof.analysis.figures`), roofs and waterfall
-(:mod:`~rknnprof.analysis.waterfall`); and the consistency warnings.
+(:mod:`~rknnprof.analysis.waterfall`), the verdict on what the log can support (``validity``:
+:mod:`~rknnprof.analysis.validity`); and the consistency warnings.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def analyze_profile(
     from rknnprof.analysis.mac import npu_clock_mhz
     from rknnprof.analysis.onnx_names import onnx_nodes
     from rknnprof.analysis.roofline import roofline_fields, roofs
+    from rknnprof.analysis.validity import compute_validity
     from rknnprof.analysis.waterfall import compute_waterfall
 
     options = options_from(platform, bound_ratio, rw_share)
@@ -73,6 +75,7 @@ def analyze_profile(
         *check_ids(result),
         *check_ranking(result, op_stats),
     ]
+    result = replace(result, validity=compute_validity(result, platform, mhz))
     path = profile.source.path
     return result, [ReportWarning(path, line, message) for line, message in notes]
 

@@ -23,7 +23,14 @@ from rknnprof.model.figures import (
 )
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.profile import Profile, Report, ReportWarning
-from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+from rknnprof.model.run import (
+    BenchmarkRun,
+    Frequencies,
+    KnownFailure,
+    LlmRun,
+    RunLine,
+    Versions,
+)
 from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
 
 __all__ = [
@@ -44,6 +51,7 @@ __all__ = [
     "ReportWarning",
     "Roof",
     "RunCondition",
+    "RunLine",
     "Severity",
     "Shape",
     "SkippedRow",

@@ -45,6 +45,7 @@ def test_required_rules_exist() -> None:
         "RKN030",
         "RKN040",
         "RKN050",
+        "RKN051",
         "RKN060",
         "RKN061",
         "RKN070",
