@@ -57,6 +57,10 @@ def console() -> None:
     * once the run is done, Ctrl-C is ignored while Python exits: the exit code and the output
       are decided, and a traceback from the interpreter's last steps would only confuse.
     """
+    try:
+        import signal
+    except KeyboardInterrupt:
+        _aborted()
     swallowed: list[BaseException] = []
     default_hook = sys.unraisablehook
 
@@ -77,10 +81,12 @@ def console() -> None:
         if swallowed:
             _aborted()
     finally:
-        import signal  # (imported by then: click needs it)
-
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        sys.unraisablehook = default_hook
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except KeyboardInterrupt:  # the last moment before the guard: still an interrupt
+            _aborted()
+        finally:
+            sys.unraisablehook = default_hook
 
 
 def _aborted() -> NoReturn:

@@ -62,11 +62,12 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
 
     try:
         with open(path, "rb") as f:
-            data_bytes = f.read(MAX_REPORT_BYTES + 1)
-        if len(data_bytes) > MAX_REPORT_BYTES:
+            size = os.fstat(f.fileno()).st_size  # a regular file: refused before any read
+            data_bytes = b"" if size > MAX_REPORT_BYTES else f.read(MAX_REPORT_BYTES + 1)
+        if size > MAX_REPORT_BYTES or len(data_bytes) > MAX_REPORT_BYTES:
             mb, rest = divmod(MAX_REPORT_BYTES, 1024 * 1024)
-            size = f"{mb} MB" if not rest else f"{MAX_REPORT_BYTES:,} bytes"
-            raise InputError(f"saved report larger than {size}", str(path))
+            limit = f"{mb} MB" if not rest else f"{MAX_REPORT_BYTES:,} bytes"
+            raise InputError(f"saved report larger than {limit}", str(path))
         text = data_bytes.decode("utf-8-sig")
         del data_bytes
     except OSError as e:
