@@ -36,14 +36,34 @@ from rknnprof.reporters._escape import message_line
 
 class _Group(click.Group):
     """Turns :class:`RknnprofError` into its one-line message and exit code for every command,
-    also under ``CliRunner`` (``main`` does the same for anything raised outside a command)."""
+    also under ``CliRunner`` (``main`` does the same for anything raised outside a command),
+    and a reader that went away into exit 141, where click would exit 1."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:  # --help and --version print while the arguments are parsed
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            from rknnprof.cli.output import reader_gone
+
+            reader_gone()
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
-        except RknnprofError as e:
-            click.echo(f"Error: {message_line(e)}", err=True)
-            ctx.exit(e.exit_code)
+            try:
+                return super().invoke(ctx)
+            except RknnprofError as e:
+                click.echo(f"Error: {message_line(e)}", err=True)
+                ctx.exit(e.exit_code)
+        except BrokenPipeError:  # click's own handler would exit 1
+            from rknnprof.cli.output import reader_gone
+
+            reader_gone()
 
 
 @click.group(
@@ -289,7 +309,7 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rknnprof.cli.output import stdout_is_terminal, use_color
+    from rknnprof.cli.output import emit, stdout_is_terminal, use_color
     from rknnprof.parsers import families
     from rknnprof.reporters.registry import FORMATS
 
@@ -310,11 +330,12 @@ def formats_command() -> None:
     for command, formats in FORMATS.items():
         for fmt in formats.values():
             outputs.add_row(command, fmt.name, " ".join(fmt.suffixes), fmt.description)
-    console = Console(
-        highlight=False, no_color=not use_color("auto", stdout_is_terminal()), soft_wrap=False
-    )
-    console.print(inputs)
-    console.print(outputs)
+    color = use_color("auto", stdout_is_terminal())
+    console = Console(highlight=False, no_color=not color, soft_wrap=False)
+    with console.capture() as captured:  # written by emit: a closed pipe exits 141, not 1
+        console.print(inputs)
+        console.print(outputs)
+    emit(captured.get(), None, color)
 
 
 # -- compare and check (CI gate) -------------------------------------------------------------
@@ -489,6 +510,20 @@ def main() -> None:
 
 
 def _main() -> None:
+    try:
+        try:
+            _run()
+        finally:  # here, not at exit: a reader that went away is seen, whatever the exit code
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
+    except BrokenPipeError:
+        from rknnprof.cli.output import reader_gone
+
+        reader_gone()
+
+
+def _run() -> None:
     try:
         rc = cli.main(prog_name="rknnprof", standalone_mode=False)
         if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
