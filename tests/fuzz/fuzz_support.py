@@ -115,11 +115,6 @@ EXTRA_SEEDS: list[bytes] = [
     # a Markdown pipe table (tests/data/grammars holds the others)
     b"| ID OpType DataType Target Time(us) |  |  |  |  |\n|---|---|---|---|---|\n"
     b"| 1 | InputOperator | UINT8 | CPU | 17 |\n\n| 2 | ConvRelu | UINT8 | NPU | 192 |\n",
-    # lines about how the run was taken: a clock, a debugger stop, a trace, a tensor dump
-    b"Get DDR frequency: 528MHz\n"
-    b'Thread 1 "demo" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6\n'
-    b"ioctl(3, DRM_IOCTL_RKNPU_MEM_SYNC, 0x7fc3a1b2c0) = 0\n"
-    b"D RKNN: [14:34:05.201] dump npy tensor to: /userdata/dumps/025_ConvClip.npy\n",
     # RKLLM statistics
     b"I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.9.8, platform: RK3588\n"
     b"I rkllm:  Stage         Total Time (ms)  Tokens    Time per Token (ms)      Tokens per Second\n"
