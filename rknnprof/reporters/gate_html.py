@@ -81,7 +81,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
                 escape(d.op_type),
                 V.us(d.base_time_us),
                 V.us(d.current_time_us),
-                V.us(d.delta_us, True),
+                V.layer_delta_us(d),
                 V.pct(d.delta_pct),
                 escape(V.change_note(d)),
             )
