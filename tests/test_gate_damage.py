@@ -45,29 +45,34 @@ def run(capsys, monkeypatch, *args):
     return code, out, err
 
 
-# (name, generator, a words of the warning, the total_time_us verdict)
+# (name, generator, words of the warning, words of the coverage the verdict gives)
 DAMAGED = [
-    ("printed-twice", dl.printed_twice, "layer ID 1 repeats", "pass"),
-    ("duplicated-row", dl.duplicated_row, "layer ID 3 repeats", "pass"),
-    ("ranking-disagrees", dl.ranking_disagrees, "disagree with the ranking table", "pass"),
-    ("ids-jump", dl.ids_jump, "layer IDs skip from 30 to 131", "pass"),
+    ("printed-twice", dl.printed_twice, "layer ID 1 repeats", "the table is damaged"),
+    ("duplicated-row", dl.duplicated_row, "layer ID 3 repeats", "the table is damaged"),
+    (
+        "ranking-disagrees",
+        dl.ranking_disagrees,
+        "disagree with the ranking table",
+        "the table is damaged (the ranking table disagrees",
+    ),
+    ("ids-jump", dl.ids_jump, "layer IDs skip from 30 to 131", "the table is elided"),
     (
         "ranking-cut-after-first-row",
         dl.ranking_cut_after_first_row,
         "the ranking table stops here with no Total row",
-        "inconclusive",
+        "the profile is incomplete (the ranking table stops at line 6",
     ),
     (
         "toolkit1-cut-before-total",
         lambda: dl.toolkit1(with_total=False),
         "no total line after it",
-        "inconclusive",
+        "the profile is incomplete (no total line after the table",
     ),
     (
         "csv-10-of-52",
         lambda: dl.csv_rows(10),
         "eval_perf CSV side file has no total line",
-        "inconclusive",
+        "the profile is incomplete (an eval_perf CSV side file has no total line",
     ),
 ]
 
@@ -79,11 +84,11 @@ def gate_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize(("name", "make", "words", "status"), DAMAGED, ids=[d[0] for d in DAMAGED])
+@pytest.mark.parametrize(("name", "make", "words", "why"), DAMAGED, ids=[d[0] for d in DAMAGED])
 def test_damaged_log_reaches_every_check_format(
-    name, make, words, status, gate_dir, capsys, monkeypatch
+    name, make, words, why, gate_dir, capsys, monkeypatch
 ):
-    text, total = make()
+    text, _ = make()
     (gate_dir / "run.log").write_text(text)
     summary = gate_dir / "summary.md"
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
@@ -93,12 +98,9 @@ def test_damaged_log_reaches_every_check_format(
     doc = json.loads(out)
     assert code == 0
     [verdict] = doc["verdicts"]
-    assert verdict["status"] == status
-    if status == "pass":  # judged on what the log printed, and said to be damaged
-        assert verdict["value"] == total
-    else:
-        assert verdict["unjudgeable"] is True
-        assert "not judged" in verdict["message"]
+    assert verdict["status"] == "inconclusive"
+    assert verdict["unjudgeable"] is True
+    assert f"total_time_us: not judged: {why}" in verdict["message"]
     assert any(words in w for w in doc["warnings"]), doc["warnings"]
     # stderr: the warning line and its GitHub annotation (stdout carries the JSON)
     assert "Warning: run.log:" in err and words in err
@@ -111,8 +113,9 @@ def test_damaged_log_reaches_every_check_format(
 
     code, out, err = run(capsys, monkeypatch, "check", "run.log")
     assert words in out  # the table shows it too, not only stderr
-    if status == "inconclusive":
-        assert "The gate could not judge 1 of 1 budget" in out
+    assert "The gate could not judge 1 of 1 budget" in out
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "--allow-incomplete")
+    assert "PASS" in out and words in out  # judged on request, still with its warning
 
     code, out, err = run(capsys, monkeypatch, "analyze", "run.log", "--fail-on", "error")
     assert words in err
@@ -340,3 +343,24 @@ def test_baseline_warnings_are_named_as_the_baseline_s(tmp_path):
     )
     assert any(w.startswith("baseline ") and "no total line" in w for w in result.warnings)
     assert result.verdicts[0].status == "inconclusive"
+
+
+def test_debugger_capture_times_are_not_judged_counts_are(tmp_path, capsys, monkeypatch):
+    """Issue 22's debugger capture (written from its pattern in synthetic_logs): the total
+    budget is not judged (the run is not a measurement), the CPU-fallback count is."""
+    from synthetic_logs import debugger_capture
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gdb.log").write_text("\n".join(debugger_capture()) + "\n")
+    (tmp_path / "rknnprof.yaml").write_text(
+        TOTAL_BUDGET + "  - metric: cpu_fallback_layers\n    max: 0\n"
+    )
+    code, out, err = run(capsys, monkeypatch, "check", "gdb.log", "-f", "json")
+    doc = json.loads(out)
+    total, fallback = doc["verdicts"]
+    assert total["status"] == "inconclusive"
+    assert "the run is not a measurement" in total["message"]
+    assert fallback["status"] == "pass" and fallback["value"] == 0
+    assert code == 0
+    code, out, err = run(capsys, monkeypatch, "check", "gdb.log", "--fail-on-inconclusive")
+    assert code == 1 and "The gate could not judge 1 of 2 budget(s)" in out

@@ -99,8 +99,11 @@ LLM_METRICS = frozenset(
     ("decode_tokens_per_s", "prefill_tokens_per_s", "llm_init_ms", "peak_memory_mb")
 )
 """RKLLM figures: read from the stage table, not from a per-layer table's coverage."""
-ROWS_MISSING = frozenset((Coverage.ELIDED, Coverage.FRAGMENT, Coverage.CUT, Coverage.UNKNOWN))
-"""Coverages where rows may be missing: counts (findings, CPU layers) may be too low too."""
+ROWS_IN_DOUBT = frozenset(
+    (Coverage.ELIDED, Coverage.FRAGMENT, Coverage.CUT, Coverage.UNKNOWN, Coverage.DAMAGED)
+)
+"""Coverages where rows may be missing or doubled: counts (findings, CPU layers) are in doubt
+too. A build-time estimate holds every row: its counts are judged."""
 
 
 def unjudgeable(budget: Budget, profile: Profile) -> str | None:
@@ -122,7 +125,7 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
         return None
     reasons = []
     timed = budget.metric in TIME_METRICS
-    if (timed and not validity.complete) or validity.coverage in ROWS_MISSING:
+    if (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT:
         reasons.append(f"the table is {validity.coverage.value} ({validity.coverage_reason})")
     if timed and not validity.is_measurement:
         spoilers = [c.message for c in validity.conditions if c.spoils_timing]

@@ -90,6 +90,12 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         f"{what}: {b} vs {c}" for what, b, c in checks if b is not None and c is not None and b != c
     ]
     for side, profile in (("BASE", base), ("CURRENT", current)):
+        validity = profile.validity
+        if validity is not None and validity.coverage is Coverage.DAMAGED:
+            lines.append(f"{side}'s table is damaged ({validity.coverage_reason})")
+        if validity is not None and not validity.is_measurement:
+            spoilers = "; ".join(c.message for c in validity.conditions if c.spoils_timing)
+            lines.append(f"{side} is not a measurement ({spoilers})")
         if (why := rows_left_out(profile)) is not None:
             lines.append(
                 f"{side} shows part of the model ({why}): its total covers the rows shown "
