@@ -60,19 +60,19 @@ DAMAGED = [
         "ranking-cut-after-first-row",
         dl.ranking_cut_after_first_row,
         "the ranking table stops here with no Total row",
-        "the profile is incomplete (the ranking table stops at line 6",
+        "the table is cut (the ranking table stops at line 6",
     ),
     (
         "toolkit1-cut-before-total",
         lambda: dl.toolkit1(with_total=False),
         "no total line after it",
-        "the profile is incomplete (no total line after the table",
+        "the table is cut (no total line after the table",
     ),
     (
         "csv-10-of-52",
         lambda: dl.csv_rows(10),
         "eval_perf CSV side file has no total line",
-        "the profile is incomplete (an eval_perf CSV side file has no total line",
+        "the table is in a format that cannot tell (the eval_perf CSV side file prints no",
     ),
 ]
 
@@ -202,7 +202,7 @@ def test_elided_corpus_03_is_not_judged_against_01(corpus, tmp_path, monkeypatch
     [verdict] = doc["verdicts"]
     assert verdict["status"] == "inconclusive"
     assert "-95.5%" not in verdict["message"]
-    assert "elided rows (2 elision line(s)" in verdict["message"]
+    assert "the table is elided (the log elides rows (2 elision line(s))" in verdict["message"]
     code, out, err = run(
         capsys, monkeypatch, "check", str(c03), "--budgets", "b.yaml", "--baseline", str(c01),
         "--fail-on-inconclusive",
@@ -279,7 +279,8 @@ def test_rows_missing_leave_every_table_budget_unjudged(coverage):
     assert {v.status for v in result.verdicts} == {"inconclusive"}
     total = result.verdicts[0]
     assert total.unjudgeable and total.value is None
-    assert f"the table is {coverage.value} (12 of 52 rows, no total line)" in total.message
+    words = "a fragment" if coverage is Coverage.FRAGMENT else coverage.value
+    assert f"the table is {words} (12 of 52 rows, no total line)" in total.message
     assert len(result.unjudged) == 4
 
 

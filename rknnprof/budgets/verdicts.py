@@ -106,30 +106,41 @@ ROWS_IN_DOUBT = frozenset(
 too. A build-time estimate holds every row: its counts are judged."""
 
 
+COVERAGE_WORDS = {
+    Coverage.FRAGMENT: "a fragment",
+    Coverage.ESTIMATE: "a build-time estimate",
+    Coverage.UNKNOWN: "in a format that cannot tell",
+}
+"""How a verdict names a coverage (``the table is …``) where its value does not read."""
+
+
 def unjudgeable(budget: Budget, profile: Profile) -> str | None:
     """Why ``budget`` cannot be judged on ``profile``, or ``None`` when it can.
 
     From ``Profile.validity`` (analysis' verdict): a time budget needs a complete table from a
-    run that is a measurement; a count (findings, CPU layers) needs every row. Without a verdict
-    (a profile built by code, a report saved before it existed), ``Profile.incomplete`` (a cut
-    table, frames that disagree with their total) leaves every budget unjudged, and elided
-    rows every budget but ``findings``."""
-    if profile.incomplete:
-        return f"the profile is incomplete ({profile.incomplete})"
+    run that is a measurement; a count (findings, CPU layers) needs every row. ``incomplete``
+    (a cut table, frames that disagree with their total) leaves every budget unjudged; without
+    a verdict (a profile built by code, a report saved before it existed) elided rows leave
+    every budget but ``findings`` unjudged."""
     validity = profile.validity
-    if budget.metric in LLM_METRICS:
-        return None
-    if validity is None:
-        if profile.elided_rows and budget.metric != "findings":
-            return f"the log elided rows ({profile.elided_rows} elision line(s) in the table)"
-        return None
     reasons = []
-    timed = budget.metric in TIME_METRICS
-    if (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT:
-        reasons.append(f"the table is {validity.coverage.value} ({validity.coverage_reason})")
-    if timed and not validity.is_measurement:
-        spoilers = [c.message for c in validity.conditions if c.spoils_timing]
-        reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
+    if validity is not None and budget.metric not in LLM_METRICS:
+        timed = budget.metric in TIME_METRICS
+        if (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT:
+            words = COVERAGE_WORDS.get(validity.coverage, validity.coverage.value)
+            reasons.append(f"the table is {words} ({validity.coverage_reason})")
+        if timed and not validity.is_measurement:
+            spoilers = [c.message for c in validity.conditions if c.spoils_timing]
+            reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
+    if not reasons and profile.incomplete:
+        reasons.append(f"the profile is incomplete ({profile.incomplete})")
+    if (
+        not reasons
+        and validity is None
+        and profile.elided_rows
+        and budget.metric not in (*LLM_METRICS, "findings")
+    ):
+        reasons.append(f"the log elided rows ({profile.elided_rows} elision line(s) in the table)")
     return "; ".join(reasons) or None
 
 
