@@ -157,3 +157,13 @@ def test_1920x1920_against_1920x1088_is_not_like_for_like(corpus, tmp_path, caps
     code, out, err = run(capsys, monkeypatch, "compare", str(original), str(edited), "-f", "json")
     doc = json.loads(out)
     assert "not like for like: input shape: (1,3,1920,1920) vs (1,3,1088,1920)" in doc["warnings"]
+
+
+def test_fail_over_does_not_judge_a_partial_side(logs, capsys, monkeypatch):
+    """BASE elided (rows 3 and 4 left out): CURRENT looks 100 % slower, but that is the rows
+    BASE does not show, not a slowdown."""
+    code, out, err = run(
+        capsys, monkeypatch, "compare", logs["elided"], logs["base"], "--fail-over", "5"
+    )
+    assert code == 0
+    assert "--fail-over not judged: BASE shows part of the model" in err

@@ -366,6 +366,14 @@ def compare(
     emit(buf.getvalue(), output)
     if summary:
         ci_outputs.summarize_compare(result, top)
+    if fail_over is not None:
+        for comp in result.comparisons:
+            if comp.partial_sides:
+                click.echo(
+                    f"Warning: {message_line(comp.model or current)}: --fail-over not judged: "
+                    f"{' and '.join(comp.partial_sides)} shows part of the model",
+                    err=True,
+                )
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
             model = message_line(comp.model or current)

@@ -83,8 +83,13 @@ class CompareResult:
     """Like-for-like differences and unpaired models, one line each."""
 
     def slowed_by_more_than(self, pct: float) -> list[ProfileComparison]:
-        """Comparisons whose total grew by more than ``pct`` percent."""
-        return [c for c in self.comparisons if c.delta_pct is not None and c.delta_pct > pct]
+        """Comparisons whose total grew by more than ``pct`` percent (a side that shows part
+        of the model gives no total change to judge)."""
+        return [
+            c
+            for c in self.comparisons
+            if c.delta_pct is not None and c.delta_pct > pct and not c.partial_sides
+        ]
 
 
 # ---- comparing -------------------------------------------------------------------------------

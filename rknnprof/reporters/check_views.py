@@ -51,7 +51,8 @@ def unjudged_line(result: CheckResult) -> str | None:
     return (
         f"The gate could not judge {len(unjudged)} of {len(result.verdicts)} budget(s): "
         f"{reasons[0]}{f' (and {len(reasons) - 1} more reason(s))' if len(reasons) > 1 else ''}"
-        ". Re-capture the whole table, or pass --allow-incomplete to judge it anyway."
+        ". Capture the run again (the whole table, no debugger or tensor dumps), or pass "
+        "--allow-incomplete to judge it anyway."
     )
 
 
@@ -207,9 +208,9 @@ def _more(count: int, command: str) -> str:
 
 
 def _input_warning(warning: str, path: str) -> str:
-    """One input warning (``path:line: message``) as ``::warning``, pointing at the line when
-    the path is the checked log's and relative."""
-    props = ["title=rknnprof input warning"]
+    """One warning about the input (``path:line: message``, or a like-for-like line) as
+    ``::warning``, pointing at the line when the path is the checked log's and relative."""
+    props = ["title=rknnprof warning"]
     head = f"{path}:"
     if warning.startswith(head) and path != "-" and not Path(path).is_absolute():
         number = warning[len(head) :].split(":", 1)[0]
