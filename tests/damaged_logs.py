@@ -9,7 +9,7 @@ tests hold the tool to the text, not to the code under test.
 
 from __future__ import annotations
 
-from synthetic_logs import HEADER, RULE, layer_row, table
+from synthetic_logs import layer_row, table, table_of
 
 RANKING_RULE = "-" * 99
 RANKING_HEADER = (
@@ -32,22 +32,6 @@ def _rows(times: list[int], ids: list[int] | None = None) -> list[str]:
         else:
             rows.append(layer_row(i, "ConvRelu", t, f"Conv:/m/conv{i}/Conv"))
     return rows
-
-
-def _framed(rows: list[str], total_us: int) -> list[str]:
-    """A 2.x per-layer table around ``rows`` with the total line ``total_us``."""
-    return [
-        RULE,
-        f"{'Network Layer Information Table':^222}",
-        RULE,
-        HEADER,
-        RULE,
-        *rows,
-        RULE,
-        f"Total Operator Elapsed Per Frame Time(us): {total_us}",
-        "Total Memory Read/Write Per Frame Size(KB): 256.00",
-        RULE,
-    ]
 
 
 def ranking(rows: list[tuple[str, int, int, int]], frame_us: int, total_row: bool) -> list[str]:
@@ -77,14 +61,14 @@ def ranking(rows: list[tuple[str, int, int, int]], frame_us: int, total_row: boo
 def printed_twice() -> tuple[str, int]:
     """One header, the rows twice, a total line of twice the time: (log, total line)."""
     rows = _rows(TIMES)
-    return "\n".join(_framed(rows + rows, 2 * sum(TIMES))) + "\n", 2 * sum(TIMES)
+    return "\n".join(table_of(rows + rows, 2 * sum(TIMES))) + "\n", 2 * sum(TIMES)
 
 
 def duplicated_row() -> tuple[str, int]:
     """Row 3 printed twice, the total line forged to match the rows: (log, total line)."""
     rows = _rows(TIMES)
     forged = sum(TIMES) + TIMES[2]
-    return "\n".join(_framed([*rows[:3], rows[2], *rows[3:]], forged)) + "\n", forged
+    return "\n".join(table_of([*rows[:3], rows[2], *rows[3:]], forged)) + "\n", forged
 
 
 def ranking_disagrees() -> tuple[str, int]:
@@ -103,7 +87,7 @@ def ids_jump() -> tuple[str, int]:
     """IDs 1..30 then 131..140 (a paste that lost a hundred rows), total line = the rows'."""
     ids = [*range(1, 31), *range(131, 141)]
     times = [12, *([100] * 38), 25]
-    return "\n".join(_framed(_rows(times, ids), sum(times))) + "\n", sum(times)
+    return "\n".join(table_of(_rows(times, ids), sum(times))) + "\n", sum(times)
 
 
 RANKING_ROWS = [
