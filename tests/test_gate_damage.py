@@ -164,8 +164,8 @@ def test_whole_csv_side_file_says_once_it_cannot_tell(tmp_path):
     report = analyze(path)
     assert [w.message for w in report.warnings if "CSV" in w.message] == [
         "an eval_perf CSV side file has no total line: whether rows are missing cannot be "
-        "told, so the profile is marked incomplete (print the table with perf_debug for a "
-        "total to hold the rows to)"
+        "told, so the profile is marked incomplete (the table eval_perf prints beside it ends "
+        "with its total line: use that)"
     ]
     assert report.profiles[0].total_time_us == total
     result = check(parse_budgets(TOTAL_BUDGET), report, None, str(path))

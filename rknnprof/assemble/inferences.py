@@ -343,8 +343,8 @@ class ModelFrames:
                 (
                     self.untold_line,
                     "an eval_perf CSV side file has no total line: whether rows are missing "
-                    "cannot be told, so the profile is marked incomplete (print the table "
-                    "with perf_debug for a total to hold the rows to)",
+                    "cannot be told, so the profile is marked incomplete (the table eval_perf "
+                    "prints beside it ends with its total line: use that)",
                 )
             )
         if self.frames > 1:  # a single frame's sum is checked against its total in analysis
