@@ -119,6 +119,8 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
+        if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
+            style = "yellow"
         console.print(T(headline(comp), style))
         if comp.layers:
             console.print(T(summary_counts(comp)))
