@@ -167,3 +167,17 @@ def test_fail_over_does_not_judge_a_partial_side(logs, capsys, monkeypatch):
     )
     assert code == 0
     assert "--fail-over not judged: BASE shows part of the model" in err
+
+
+def test_a_damaged_side_is_named_once(logs, tmp_path, capsys, monkeypatch):
+    """The table printed twice under one header: named as damaged, and its InputOperator row
+    printed twice is still one input (no input-shape line)."""
+    from damaged_logs import printed_twice
+
+    (tmp_path / "twice.log").write_text(printed_twice()[0])
+    code, out, err = run(capsys, monkeypatch, "compare", logs["base"], "twice.log", "-f", "json")
+    [comp] = json.loads(out)["comparisons"]
+    assert comp["differences"] == [
+        "CURRENT's table is damaged (layer ID 1 repeats (and 5 more): a row duplicated or a "
+        "table printed twice under one header)"
+    ]
