@@ -66,8 +66,11 @@ def summarize_check(result: CheckResult) -> None:
     append_step_summary(md.getvalue())
 
 
-def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
-    """Failed and warned budgets as workflow-command annotations when ``GITHUB_ACTIONS=true``.
+def annotate_check(
+    result: CheckResult, fmt: str, output: str | None, fail_on_inconclusive: bool = False
+) -> None:
+    """Failed, warned and unjudged budgets and the input's warnings as workflow-command
+    annotations when ``GITHUB_ACTIONS=true``.
 
     They go to stdout beside the table or Markdown verdict; when stdout carries a file format
     (JSON, JUnit, HTML), to stderr, so the report stays parseable."""
@@ -76,5 +79,5 @@ def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
     from rknnprof.reporters.check_views import github_annotations
 
     to_stderr = output in (None, "-") and fmt not in ("table", "markdown")
-    for line in github_annotations(result):
+    for line in github_annotations(result, fail_on_inconclusive):
         click.echo(line, err=to_stderr)

@@ -387,6 +387,14 @@ def compare(
     emit(buf.getvalue(), output)
     if summary:
         ci_outputs.summarize_compare(result, top)
+    if fail_over is not None:
+        for comp in result.comparisons:
+            if comp.partial_sides:
+                click.echo(
+                    f"Warning: {message_line(comp.model or current)}: --fail-over not judged: "
+                    f"{' and '.join(comp.partial_sides)} shows part of the model",
+                    err=True,
+                )
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         for comp in slow:
             model = message_line(comp.model or current)
@@ -420,8 +428,15 @@ def compare(
 @click.option(
     "--allow-incomplete",
     is_flag=True,
-    help="Judge a profile marked incomplete (a cut log, frames that disagree with "
-    "their total line) instead of calling its budgets inconclusive.",
+    help="Judge a profile that cannot support a verdict (a cut, elided or fragmentary "
+    "table, frames that disagree with their total line, a run under a debugger) instead of "
+    "calling its budgets inconclusive.",
+)
+@click.option(
+    "--fail-on-inconclusive",
+    is_flag=True,
+    help="Exit 1 when a budget is inconclusive (a broken capture, no baseline, a metric "
+    "the log lacks) instead of letting it pass.",
 )
 @format_option("check")
 @output_option("the verdict")
@@ -439,6 +454,7 @@ def check(
     baseline: str | None,
     save_baseline: str | None,
     allow_incomplete: bool,
+    fail_on_inconclusive: bool,
     fmt: str | None,
     output: str | None,
     fail_on: str,
@@ -448,9 +464,11 @@ def check(
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
     Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
-    0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
-    With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
+    0 otherwise; inconclusive budgets (a cut or elided table, no baseline, metric not in the
+    log) do not fail unless --fail-on-inconclusive. With GITHUB_ACTIONS=true, failures become
+    ::error annotations, and warn verdicts, unjudged budgets and input warnings ::warning.
     """
+    from rknnprof.budgets import failing_statuses
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
     from rknnprof.cli.options import choose_format
@@ -469,13 +487,15 @@ def check(
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    options = replace(render_options(color, output), fail_on=fail_on)
+    options = replace(
+        render_options(color, output), fail_on=fail_on, fail_on_inconclusive=fail_on_inconclusive
+    )
     renderer("check", fmt)(result, buf, options)
     emit(buf.getvalue(), output)
-    ci_outputs.annotate_check(result, fmt, output)
+    ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive)
     if summary:
         ci_outputs.summarize_check(result)
-    failing = {"error": ("fail",), "warning": ("fail", "warn"), "never": ()}[fail_on]
+    failing = failing_statuses(fail_on, fail_on_inconclusive)
     if any(result.count(status) for status in failing):
         raise SystemExit(EXIT_FAILED)
 
