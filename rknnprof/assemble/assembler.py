@@ -28,6 +28,7 @@ from rknnprof.assemble.context import (
     merge_frequencies,
     merge_versions,
 )
+from rknnprof.assemble.failures import no_profile_failures, one_per_entry
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -353,7 +354,8 @@ class Assembler:
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
-            failures = _one_per_entry(ev.failure for ev in self.failures)
+            errors = [n for n in self.notes if n.kind == "error"]
+            failures = no_profile_failures((ev.failure for ev in self.failures), errors)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
     def _limit_warnings(self) -> None:
@@ -442,7 +444,7 @@ class Assembler:
         ]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in context.loads_for(stream)]
-        failures = _one_per_entry(
+        failures = one_per_entry(
             ev.failure for ev in self.failures if applies_to(ev.stream, stream)
         )
         app = context.app_time_counts(stream, None)
@@ -501,14 +503,6 @@ class Assembler:
             where = best.last_line if best is not None else errors[0].line  # the exception ends it
             best = best or errors[0]
             self.found.append(("an error report", f"line {where}: {best.message}"))
-
-
-def _one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
-    """The first failure of each catalogue entry, in log order."""
-    first: dict[str, KnownFailure] = {}
-    for failure in failures:
-        first.setdefault(failure.id, failure)
-    return tuple(first.values())
 
 
 _EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")

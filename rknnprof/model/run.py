@@ -90,4 +90,14 @@ class KnownFailure:
     cause: str
     fix: str
     source: str
-    """A public page showing the line and its cause or fix."""
+    """A public page showing the line and its cause or fix (``unknown``: empty)."""
+    confidence: str = "high"
+    """How firm the source is: ``high`` (a maintainer's answer or the reporter's confirmed
+    fix), ``medium`` (a commenter's answer, or several threads agreeing), ``low`` (inferred,
+    no confirmed answer); ``unknown`` entries: ``low``."""
+    severity: str = "error"
+    """``error`` (the runtime stopped) or ``warning`` (it went on: driver too old, core mask
+    fallen back, frequency unreadable)."""
+    context: tuple[str, ...] = ()
+    """Other error lines around this one, as read (the traceback's exception, the lines the
+    runtime printed before or after it), at most 5 of 200 characters each."""

@@ -196,8 +196,13 @@ class NoteEvent:
     kind: str
     """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
     message: str
-    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``."""
+    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``; for
+    an error, its telling line."""
     stream: Stream = None
+    message_line: int | None = None
+    """The 1-based line of ``message`` (an error's telling line); None: ``line``."""
+    context: tuple[str, ...] = ()
+    """An error's other lines (the exception it caused, the runtime's other messages)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
