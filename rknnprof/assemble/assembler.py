@@ -39,7 +39,7 @@ from rknnprof.assemble.inferences import (
     median_of,
     percentile_of,
 )
-from rknnprof.assemble.llm import llm_profile
+from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -349,6 +349,7 @@ class Assembler:
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
+        self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()

@@ -219,6 +219,12 @@ class LlmStatsEvent:
     init_ms: float | None = None
     peak_memory_mb: float | None = None
     stream: Stream = None
+    prefill_tokens_per_s: float | None = None
+    """The Prefill row's Tokens per Second column as printed (None: not printed)."""
+    generate_tokens_per_s: float | None = None
+    """The Generate row's Tokens per Second column as printed (None: not printed)."""
+    fragment: bool = False
+    """The rows came without their header row (a pasted fragment)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
