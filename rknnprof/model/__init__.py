@@ -21,6 +21,7 @@ from rknnprof.model.run import (
     KnownFailure,
     LlmGeneration,
     LlmRun,
+    RunLine,
     Versions,
 )
 from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
@@ -43,6 +44,7 @@ __all__ = [
     "Report",
     "ReportWarning",
     "RunCondition",
+    "RunLine",
     "Severity",
     "Shape",
     "SkippedRow",
