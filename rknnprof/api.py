@@ -203,8 +203,8 @@ def no_data_message(assembly: Assembly) -> str:
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
-        also = f" (and {more} more known failure(s), in the JSON `failures`)" if more else ""
-        return f"line {first.line}: {first.diagnosis}; fix: {first.fix}{also}"
+        also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
+        return f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
@@ -288,7 +288,9 @@ def analyze(
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
         error = NoProfileDataError(no_data_message(assembly), name)
-        error.report = Report(profiles=(), warnings=tuple(warnings), failures=failures)
+        error.report = Report(
+            profiles=(), warnings=tuple(warnings), failures=failures, no_profile=error.message
+        )
         raise error
     for name, assembly in empty:
         warnings.append(ReportWarning(name, None, no_data_message(assembly)))

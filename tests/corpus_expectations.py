@@ -112,15 +112,20 @@ EXIT_3: dict[str, str] = {
     "13_": "a perf table title without its header",
     "15_": "a build-time estimate table header (not a measurement) without complete rows",
     "16_": "a perf table header without complete rows",
-    # known failures (parsers/failure_catalogue.py): the diagnosis of the first one
-    "21_": "line 10: the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail); fix: ",
-    "22_": "line 1: the runtime returned an empty per-layer perf detail; fix: ",
+    # failures (parsers/failure_catalogue.py, or `unknown`): the diagnosis, then the line
+    "21_": "line 10: the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail): `IOCTL_CMD_PERF_RUN "
+    "fail, ack=0, run_duration=-614079!",
+    "22_": "line 1: the runtime returned an empty per-layer perf detail: `Get model perf detail "
+    "success, but detail is empty!`; fix: ",
     "24_": "runtime information only (librknnrt 2.0.0b0, driver 0.9.2",
-    "25_": "an error report only (line 8: ValueError: substring not found)",
+    "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "
+    "found`",
     "31_": "fallback warnings only (Transpose)",
     "33_": "fallback warnings only (Conv:/model.22/dfl/conv/Conv)",
     "34_": "runtime information only (librknnrt 2.3.0, driver 0.9.8",
     "35_": "tensor memory allocation table (9 rows, addresses only, no timing)",
-    "39_": "line 1: the model was built for another NPU than this board's; fix: ",
-    "40_": "line 7: librknnrt is too old for this model (model format version 6); fix: ",
+    "39_": "line 1: the model was built for another NPU than this board's: `The rknn model does not "
+    "match the RKNPU hardware version!`; fix: ",
+    "40_": "line 7: librknnrt is too old for this model (model format version 6): `Invalid RKNN "
+    "model version 6`; fix: ",
 }

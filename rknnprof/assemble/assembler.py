@@ -28,6 +28,7 @@ from rknnprof.assemble.context import (
     merge_frequencies,
     merge_versions,
 )
+from rknnprof.assemble.failures import no_profile_failures, one_per_entry
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -38,7 +39,7 @@ from rknnprof.assemble.inferences import (
     median_of,
     percentile_of,
 )
-from rknnprof.assemble.llm import llm_profile
+from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -350,12 +351,14 @@ class Assembler:
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
+        self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
-            failures = _one_per_entry(ev.failure for ev in self.failures)
+            errors = [n for n in self.notes if n.kind == "error"]
+            failures = no_profile_failures((ev.failure for ev in self.failures), errors)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
     def _limit_warnings(self) -> None:
@@ -444,7 +447,7 @@ class Assembler:
         ]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in context.loads_for(stream)]
-        failures = _one_per_entry(
+        failures = one_per_entry(
             ev.failure for ev in self.failures if applies_to(ev.stream, stream)
         )
         app = context.app_time_counts(stream, None)
@@ -504,14 +507,6 @@ class Assembler:
             where = best.last_line if best is not None else errors[0].line  # the exception ends it
             best = best or errors[0]
             self.found.append(("an error report", f"line {where}: {best.message}"))
-
-
-def _one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
-    """The first failure of each catalogue entry, in log order."""
-    first: dict[str, KnownFailure] = {}
-    for failure in failures:
-        first.setdefault(failure.id, failure)
-    return tuple(first.values())
 
 
 _EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")

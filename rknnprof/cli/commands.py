@@ -252,10 +252,9 @@ def analyze(
         report = run_analysis(
             paths, platform=platform, bound_ratio=bound_ratio, rules=rules, rule_options=rule_option
         )
-    except NoProfileDataError as e:  # a diagnosed failure: the JSON report carries it too
+    except NoProfileDataError as e:  # every machine format still writes its document
         failed = e.report
-        if fmt == "json" and isinstance(failed, Report) and failed.failures:
-            print_report_warnings(failed.warnings)
+        if fmt != "table" and isinstance(failed, Report):  # its warnings are in it
             buffer = _TextBuffer()
             renderer("analyze", fmt)(failed, buffer, options)
             emit(buffer.getbytes(), output, color=options.color)

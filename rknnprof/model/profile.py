@@ -143,3 +143,6 @@ class Report:
     warnings: tuple[ReportWarning, ...] = ()
     failures: tuple[KnownFailure, ...] = ()
     """Known failures of the inputs that held no profile (the diagnosis of an exit 3)."""
+    no_profile: str | None = None
+    """Set when no input held a profile (exit 3): what the inputs held instead, the line
+    printed on stderr."""
