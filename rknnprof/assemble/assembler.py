@@ -349,12 +349,32 @@ class Assembler:
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        if not ordered and (warned := self._cpu_fallback_profile()) is not None:
+            ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
             failures = _one_per_entry(ev.failure for ev in self.failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _cpu_fallback_profile(self) -> Profile | None:
+        """A log holding CPU-fallback warnings and no table: a profile of its own with no
+        layers, so the rules can advise on the one actionable fact in it (RKN001: reshape or
+        chunk the op to the limit the warning prints). Multi-core -> single-core warnings
+        alone are not enough: they say nothing about where the op runs."""
+        warned = [
+            ev for ev in self.context.fallbacks.values() if "single core" not in ev.reason.lower()
+        ]
+        if not warned:
+            return None
+        lines = [ev.line for ev in warned]
+        return Profile(
+            source=SourceSpan(self.path, min(lines), max(lines)),
+            format="fallback-warnings",
+            measured=False,
+            frames=0,
+        )
 
     def _limit_warnings(self) -> None:
         """One warning per limit of this module that the input reached."""
