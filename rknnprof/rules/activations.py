@@ -339,15 +339,21 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         accuracy: the zoo's ReLU yolov5s trades some mAP for the speed.
 
     Estimate:
-        Per layer: with a same-shape plain Conv/ConvRelu in the log (same input, weight and
-        output shapes and data type), the measured difference against the fastest such peer
-        (confidence high); a standalone activation after a plain conv, its whole time (ReLU
-        fuses into the conv; medium); otherwise 26.8% of the layer's time, the share of
-        yolov5s's time its ReLU twin saves (1 - 48.4/66.1; medium). The finding's confidence
-        is the lowest of its layers'. The multi-core consequence is stated, not counted. A
-        layer RKN050 flags as a single-frame outlier counts at the time the log supports for it
-        (its same-shape sibling's, or its cycles at the table's median pace), named in the
-        message: one frame's stall is no evidence for a saving.
+        Per layer, the best evidence the log holds, and the basis names which layers got which:
+        (1) a same-shape plain Conv/ConvRelu in the log (same input, weight and output shapes
+        and data type; on one core the same cores, under a multi-core mask also a twin that ran
+        split, since ReLU convs split: the swap buys the split too): the measured difference
+        against the fastest such twin (high); (2) without a twin, the activation's cost per
+        output element those pairs measure (their differences over their output elements, per
+        data type), times the layer's output elements (medium); (3) without any pair, the
+        model zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame
+        (1 - 48.4/66.1), and only the activation changed, so the ConvExSwish layers (75.8% of
+        that frame) carry all of it: 35.3% of their own time (medium). (2) and (3) never leave
+        a layer below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation
+        after a plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the
+        lowest of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
+        time the log supports for it (its same-shape sibling's, or its cycles at the table's
+        median pace), named in the message: one frame's stall is no evidence for a saving.
     """
     candidates = _candidates(profile)
     total = total_us(profile)
@@ -422,13 +428,16 @@ RULES = (
         check_activation_swap,
         source=SOURCE,
         basis=(
-            "per layer: the difference against a same-shape plain conv in this log; else 26.8%"
-            " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS); a "
+            "per layer: the difference against a same-shape plain conv in this log (a split "
+            "twin under a multi-core mask); else the pairs' activation cost per output element "
+            "by output size; else 35.3% of its time (rknn_model_zoo: yolov5s_relu saves 26.8% "
+            "of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); never below "
+            "the layer's own cycles at the clock; the basis names each layer's; a "
             "single-frame outlier at the time the log supports"
         ),
         confidence=(
-            "high with an in-log pair, medium with the model-zoo figure; the finding "
-            "takes the lowest of its layers'"
+            "high with an in-log pair, medium with the pairs' per-element cost or the "
+            "model-zoo figure; the finding takes the lowest of its layers'"
         ),
     ),
 )

@@ -384,7 +384,10 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         once per table when the log has no benchmark run to compare with), and, in the same
         finding, a log with no frequency list (nothing says the clocks were fixed); (b)
         NPU/DDR/CPU frequencies printed as Unknown, or an NPU clock below 95% of the platform
-        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2; (d) the
+        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2 (the fix
+        names the SoC's own version node: /proc/rknpu/version on RV1106/RV1103/RV1126B,
+        /sys/kernel/debug/rknpu/version on RK35xx; the multi-core rationale only on
+        multi-core SoCs); (d) the
         application's own inference time (a ``Total inference time …: N ms`` line) or an
         rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); when
         the application also timed rknn_inputs_set / rknn_run / rknn_outputs_get, the finding

@@ -28,6 +28,7 @@ SOURCE = sources(
     issue(TOOLKIT2, 490, "Transpose"),
     issue(TOOLKIT2, 514, "Resize"),
     cite("yolov8n-pair", "NPU Resize/Concat rates"),
+    cite("guide", "§5.5 custom operators (the cst prefix, CPU and GPU kernels)"),
 )
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
@@ -532,11 +533,18 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         integer factor in 2..8 (NPU Resize limit)
 
     How to fix:
-        One change per op type: Transpose -- reshape around it so h*w stays within the limit;
-        Resize -- nearest (or linear with half_pixel) at an integer x2..x8 scale; Pow -- Mul(x, x)
-        / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the model; others -- rewrite
-        with NPU-supported ops (User Guide §8.4.1). Forcing op_target to npu needs an accuracy
-        check.
+        One change per op type, by its class: Transpose -- reshape around it so h*w stays
+        within the limit (the limit the log's warning prints, when it prints one: it differs
+        between runtimes); Resize -- nearest (or linear with half_pixel) at an integer x2..x8
+        scale; Pow -- Mul(x, x) / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the
+        model; a final Reshape -- end the model before it; elementwise math (Acos, Exp…) --
+        outside the model or an NPU approximation; Gather/Scatter -- post-processing; a
+        normalisation -- export the standard op so the toolkit maps it to exNorm; a custom op
+        (op type ``cst…``, registered by the user) -- register its GPU kernel instead of the
+        CPU one (custom-operator chapter), or, for a normalisation, drop it for the native
+        exNorm; others -- rewrite with NPU-supported ops (User Guide §8.4.1; the channel-shuffle
+        example only for ops that shuffle channels). A Pad before a Conv is RKN021's. Forcing
+        op_target to npu needs an accuracy check.
 
     Estimate:
         Per CPU layer: its time minus an NPU estimate, the bytes it moves (RW(KB), else the
@@ -544,8 +552,11 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         NPU in this log (high confidence), else that op type in corpus 01 (Resize 1.54 GB/s,
         medium), else this log's NPU non-conv layers (medium); never the DDR peak (33.8 GB/s
         on RK3588 is 15-30x what NPU Resize achieves). Without any rate: the whole CPU time, an
-        upper bound (low). Plus the time of exDataConvert layers inside or beside the CPU
-        island. The per-switch scheduling cost is not in the log and is not counted.
+        upper bound (low). A normalisation, custom or not, takes only this log's NPU
+        normalisation path (exNorm's bytes over its time plus the Transposes around it; high),
+        and another custom op no rate (a copy's rate would price a kernel): without it the
+        whole CPU time, an upper bound (low). Plus the time of exDataConvert layers inside or
+        beside the CPU island. The per-switch scheduling cost is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
     """
@@ -572,7 +583,9 @@ RULES = (
         basis=(
             "CPU time minus the same bytes at a rate an NPU achieved: the same op type on the "
             "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
-            "log's NPU data-movement ops; never the DDR peak"
+            "log's NPU data-movement ops; a normalisation (custom or not) only at this log's "
+            "NPU exNorm path with its Transposes, another custom op at none; never the DDR "
+            "peak; a warning without a row: no saving"
         ),
         confidence=(
             "high with an NPU row of the same op in the log; medium with a peer-log or "
