@@ -66,7 +66,16 @@ the yolov8n head convs #102, #88, #70 of a public three-core profile (87, 199, 3
 2.01 -> 1.14 ns. Between the points linear in log(cycles); below the smallest 1.0 (a small
 conv stays under the split granularity), above the largest its figure."""
 SPLIT_CONVS = frozenset(
-    {"Conv", "ConvRelu", "ConvClip", "ConvRelu6", "ConvLeakyRelu", "ConvPRelu", "ConvAdd"}
+    {
+        "Conv",
+        "ConvRelu",
+        "ConvClip",
+        "ConvRelu6",
+        "ConvLeakyRelu",
+        "ConvPRelu",
+        "ConvAdd",
+        "ConvAddRelu",
+    }
 )
 """Conv op types the operator list splits across cores (ConvolutionRelu/Clip/PRelu/Add)."""
 CONV_BASIS = (

@@ -101,10 +101,10 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
     shares = {la.id: _removed_share(layers, la) for la in splits}
     saving = from_fraction_each(
         ((la, shares[la.id]) for la in at),
-        "an upper end: each Split's measured time x the share of its bytes the rewrite removes "
-        "(the Split reads and writes the conv's 2c-channel output, 4c; the two half-convs "
-        "each read the conv's input again, Cin more: 4c - Cin of 4c, half the Split's bytes "
-        "when Cin = 2c); no log measures the rewrite",
+        "an upper end: each Split's measured time x (4c - Cin) / 4c, the share of its bytes "
+        "the rewrite removes: the Split reads the conv's 2c output channels and writes them "
+        "back (4c moved), the two half-convs each read the conv's Cin input channels again "
+        "(half the Split when Cin = 2c); no log measures the rewrite",
         Confidence.LOW,
     )
     removed = saving.total_us
