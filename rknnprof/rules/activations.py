@@ -220,7 +220,7 @@ def _saving(
             rest.append(layer)
     rate = _per_element(pairs)
     scaled = [la for la in rest if la.data_type in rate and _elements(la)]
-    zoo = [la for la in rest if la not in scaled]
+    zoo = [la for la in rest if not (la.data_type in rate and _elements(la))]
     parts = []
     if pairs:
         split = sum(used_cores(peer) > used_cores(la) for la, peer in pairs)

@@ -67,10 +67,10 @@ BLOCK_WINDOW = 8
 a residual block (ResnetBlock: Pad, Conv, norm, act, Pad, Conv, norm, Add)."""
 
 
-def _pad_pairs(layers: Sequence[Layer]) -> list[tuple[Layer, Layer]]:
-    """(Pad, Conv) pairs: a Pad whose output (padding at most 15 per side) a Conv within
-    :data:`WINDOW` layers takes."""
-    pairs: list[tuple[Layer, Layer]] = []
+def _pad_pairs(layers: Sequence[Layer]) -> list[tuple[Layer, Layer, int]]:
+    """(Pad, Conv, the Pad's index) triples: a Pad whose output (padding at most 15 per side) a
+    Conv within :data:`WINDOW` layers takes."""
+    pairs: list[tuple[Layer, Layer, int]] = []
     for index, pad in enumerate(layers):
         if pad.op_type != "Pad":
             continue
@@ -82,13 +82,13 @@ def _pad_pairs(layers: Sequence[Layer]) -> list[tuple[Layer, Layer]]:
             (la for la in following(layers, index, WINDOW) if is_conv(la) and feeds(pad, la)), None
         )
         if conv is not None:
-            pairs.append((pad, conv))
+            pairs.append((pad, conv, index))
     return pairs
 
 
 def covered_layers(profile: Profile) -> list[Layer]:
     """The Pads RKN021 reports: RKN001 leaves them to it, so a CPU Pad gets one finding."""
-    return [pad for pad, _ in _pad_pairs(profile.layers)]
+    return [pad for pad, _, _ in _pad_pairs(profile.layers)]
 
 
 def _mode(pad: Layer) -> str:
@@ -101,11 +101,10 @@ def _mode(pad: Layer) -> str:
     return "unknown"
 
 
-def _in_residual_block(layers: Sequence[Layer], pad: Layer) -> bool:
-    """An Add within :data:`BLOCK_WINDOW` layers after the Pad whose output has the Pad's input
-    shape: the Pad pads a residual block's input (the block adds it back)."""
-    index = layers.index(pad)
-    src = in_shape(pad)
+def _in_residual_block(layers: Sequence[Layer], index: int) -> bool:
+    """An Add within :data:`BLOCK_WINDOW` layers after the Pad at ``index`` whose output has the
+    Pad's input shape: the Pad pads a residual block's input (the block adds it back)."""
+    src = in_shape(layers[index])
     return src is not None and any(
         la.op_type in ("Add", "AddRelu") and out_shape(la) == src
         for la in following(layers, index, BLOCK_WINDOW)
@@ -151,9 +150,9 @@ def check_pad_before_conv(profile: Profile, context: RuleContext) -> Iterator[Fi
     if not pairs:
         return
     groups: dict[str, list[tuple[Layer, Layer]]] = {}
-    for pad, conv in pairs:
+    for pad, conv, index in pairs:
         mode = _mode(pad)
-        if mode == "unknown" and _in_residual_block(layers, pad):
+        if mode == "unknown" and _in_residual_block(layers, index):
             mode = "block"
         groups.setdefault(mode, []).append((pad, conv))
     total = total_us(profile)

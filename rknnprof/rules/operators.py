@@ -36,15 +36,14 @@ def _is_c2f_split(layers: Sequence[Layer], index: int) -> bool:
     return is_conv(producer) and out_shape(producer) == src
 
 
-def _removed_share(layers: Sequence[Layer], split: Layer) -> float:
+def _removed_share(layers: Sequence[Layer], index: int) -> float:
     """The share of the Split's bytes the two-half-convs rewrite removes, 0..1.
 
     Before: the conv writes 2c channels, the Split reads them and writes two halves (4c moved
     by the Split). After: each half-conv reads the conv's input (Cin channels) again and
     writes its half. Removed: 4c - Cin channels' worth of the Split's 4c (same H x W and data
     type). A conv whose input is at least twice its output removes nothing."""
-    index = layers.index(split)
-    src, producer = in_shape(split), layers[index - 1]
+    src, producer = in_shape(layers[index]), layers[index - 1]
     conv_in = in_shape(producer)
     if not src or not conv_in or len(conv_in) != 4 or conv_in[2:] != src[2:]:
         return 0.5  # the C2f case (Cin = 2c); the conv's input is not printed
@@ -93,12 +92,13 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
     """
     total = total_us(profile)
     layers = profile.layers
-    splits = [la for i, la in enumerate(layers) if _is_c2f_split(layers, i)]
+    found = [i for i in range(len(layers)) if _is_c2f_split(layers, i)]
+    splits = [layers[i] for i in found]
     spent = time_of(splits)
     if not splits or not total or spent / total < opt(context, "RKN020", "min_share", 0.02):
         return
     at, caveat = priced(profile, splits)
-    shares = {la.id: _removed_share(layers, la) for la in splits}
+    shares = {layers[i].id: _removed_share(layers, i) for i in found}
     saving = from_fraction_each(
         ((la, shares[la.id]) for la in at),
         "an upper end: each Split's measured time x (4c - Cin) / 4c, the share of its bytes "
