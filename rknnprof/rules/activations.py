@@ -27,6 +27,7 @@ from rknnprof.rules._util import (
     label,
     multi_core_run,
     npu_cores,
+    of_frame,
     pct,
     single_core_slot,
     time_of,
@@ -93,7 +94,7 @@ carried by convs holding 75.8 % of it, 0.2678 / 0.758 = 35.3 % of their time (ap
 to their own time would undercount)."""
 ZOO = (
     "rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
-    f"66.1 FPS, {pct(ZOO_MODEL_SAVING)} of the frame, carried by the ConvExSwish layers "
+    f"66.1 FPS, {pct(ZOO_MODEL_SAVING)} of yolov5s's frame, carried by its ConvExSwish layers "
     f"({pct(ZOO_SILU_SHARE)} of yolov5s's frame): {pct(ZOO_FRACTION)} of their own time"
 )
 SOURCE = sources(
@@ -373,7 +374,7 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     kind_text = " and ".join(
         f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds
     )
-    message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
+    message = f"{kind_text} layer(s) take {us(spent)} ({of_frame(spent / total, profile)})"
     shown = [pair for pair in paired if pair[0].id not in flagged and pair[1].id not in flagged]
     if shown:
         layer, peer = max(shown, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
@@ -391,8 +392,8 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     if zoo:
         message += (
             f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
-            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588: {pct(ZOO_MODEL_SAVING)} of the "
-            f"frame, {pct(ZOO_FRACTION)} of its SiLU convs' own time"
+            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588: {pct(ZOO_MODEL_SAVING)} of that "
+            f"model's frame, {pct(ZOO_FRACTION)} of its SiLU convs' own time"
             + (f" ({len(zoo)} layer(s) priced so)" if pairs_or(paired, scaled) else "")
         )
     cores = npu_cores(context, profile)
