@@ -353,6 +353,8 @@ class Assembler:
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        if not ordered and (warned := self._cpu_fallback_profile()) is not None:
+            ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
@@ -360,6 +362,24 @@ class Assembler:
             errors = [n for n in self.notes if n.kind == "error"]
             failures = no_profile_failures((ev.failure for ev in self.failures), errors)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _cpu_fallback_profile(self) -> Profile | None:
+        """A log holding CPU-fallback warnings and no table: a profile of its own with no
+        layers, so the rules can advise on the one actionable fact in it (RKN001: reshape or
+        chunk the op to the limit the warning prints). Multi-core -> single-core warnings
+        alone are not enough: they say nothing about where the op runs."""
+        warned = [
+            ev for ev in self.context.fallbacks.values() if "single core" not in ev.reason.lower()
+        ]
+        if not warned:
+            return None
+        lines = [ev.line for ev in warned]
+        return Profile(
+            source=SourceSpan(self.path, min(lines), max(lines)),
+            format="fallback-warnings",
+            measured=False,
+            frames=0,
+        )
 
     def _limit_warnings(self) -> None:
         """One warning per limit of this module that the input reached."""
