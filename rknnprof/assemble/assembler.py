@@ -58,6 +58,7 @@ from rknnprof.parsers.events import (
     FrequencyEvent,
     InfoEvent,
     LlmStatsEvent,
+    MissingHeader,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -66,8 +67,6 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
-from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
-from rknnprof.parsers.table.block import TITLE_ONLY_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20
 
@@ -176,8 +175,8 @@ class Assembler:
             assert table is not None
             if ranking is not None:
                 self._notes(None, ranking.notes, ranking.skipped)
-            untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
-            orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
+            untitled = table.missing_header is MissingHeader.TITLE_ONLY
+            orphans = table.missing_header is MissingHeader.ORPHAN_ROWS
             cut = "unread" if orphans else "cut"
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = (

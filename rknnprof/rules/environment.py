@@ -7,8 +7,7 @@ import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
-from rknnprof.analysis.waterfall import Waterfall, waterfall_of
-from rknnprof.model import Confidence, Finding, Profile, Severity, Target
+from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
 from rknnprof.rules._util import (
     grade,
     label,
@@ -298,7 +297,7 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     when the application also timed its calls, the parts of it (``analysis.waterfall``)."""
     table = float(profile.reported_total_time_us or profile.total_time_us or 0.0)
     bench = profile.benchmark
-    fall = waterfall_of(profile)
+    fall = profile.waterfall
     if fall is not None and profile.app_calls:
         yield from _waterfall_finding(fall, context)
         return
