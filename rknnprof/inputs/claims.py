@@ -6,8 +6,11 @@ reads them itself, in bulk, instead of line by line.
 UTF-8 input without carriage returns, for the next place where such a run may begin
 (:meth:`Skipper.find`) and then whether it claims the run there (:meth:`Skipper.claim`). A claimed
 run is not decoded or split by the reader: the reader yields the skipper's :class:`Claim` in its
-place, then the lines inside the run that the skipper did not claim (lines of other logcat
-streams, interleaved), read as usual with their own line numbers. Anything the skipper is not
+place, and the lines inside the run that the skipper did not claim (lines of other logcat
+streams, interleaved), read as usual with their own line numbers, all in line order (a claim
+at its first line's number). A claim may also take lines past the run's end (the rest of a
+frame whose title is inside the run): the skipper then claims the next run at the run's end
+and leaves those lines out of it. Anything the skipper is not
 sure of, it declines: the reader then reads those bytes line by line, so a skipper changes how
 fast the input is read, never what is read.
 
@@ -38,10 +41,11 @@ class Claimed(NamedTuple):
     """Offset just after the run's last line (its newline included)."""
     lines: int
     """Physical lines from ``start`` to ``end``, unclaimed ones included."""
-    claim: Claim
+    claims: tuple[Claim, ...]
+    """What the skipper read, in line order (by ``Claim.number``)."""
     kept: tuple[tuple[int, bytes], ...]
     """(line number, raw line) of the lines inside the run that the skipper did not claim, in
-    order: the reader reads them as usual and yields them after ``claim``."""
+    order: the reader reads them as usual and yields them among ``claims`` by line number."""
 
 
 NEED_MORE = "more"

@@ -49,7 +49,7 @@ from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, line_reader
 from rknnprof.inputs.claims import Claim, Claimed, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
-from rknnprof.inputs.skipping import CHUNK_BYTES, SkippingSource, kept_lines
+from rknnprof.inputs.skipping import CHUNK_BYTES, SkippingSource, in_order
 
 if TYPE_CHECKING:
     pass
@@ -121,9 +121,10 @@ def _read_lines(
             if body.__class__ is Claimed:  # a run the skipper read itself
                 claimed: Claimed = body
                 number += claimed.lines
-                yield claimed.claim
                 if claimed.kept:
-                    yield from kept_lines(claimed.kept, other, stats)
+                    yield from in_order(claimed, other, stats)
+                else:
+                    yield from claimed.claims
                 continue
             for line in body_lines(body, number, other, stats):  # type: ignore[arg-type]
                 if line.__class__ is int:  # a dropped line (its number)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, grammar, line_reader, new_line
-from rknnprof.inputs.claims import NEED_MORE, Claimed, Skipper
+from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
@@ -129,7 +129,7 @@ class SkippingSource:
             return self._hand_out(min(end, pos + CHUNK_BYTES))
 
 
-SKIP_READ_BYTES = 1 << 18
+SKIP_READ_BYTES = 1 << 20
 """Size of the reads made while a skipper is in use (the claims are checked in memory)."""
 MAX_RUN_BYTES = 16 << 20
 """A run that is not complete within this much data is declined (read line by line)."""
@@ -138,6 +138,21 @@ MAX_RUN_BYTES = 16 << 20
 STAMP_BYTES = 18
 """A threadtime time stamp (``MM-DD HH:MM:SS.mmm``): its digits are read as digits, not kept."""
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def in_order(claimed: Claimed, other: OtherLayouts, stats: ReadStats) -> Iterator[Line | Claim]:
+    """A claimed run's claims and the lines it kept (read as usual), in line order."""
+    kept, at = claimed.kept, 0
+    for claim in claimed.claims:
+        upto = at
+        while upto < len(kept) and kept[upto][0] < claim.number:
+            upto += 1
+        if upto > at:
+            yield from kept_lines(kept[at:upto], other, stats)
+            at = upto
+        yield claim
+    if at < len(kept):
+        yield from kept_lines(kept[at:], other, stats)
 
 
 def kept_lines(

@@ -110,8 +110,8 @@ def scan(
                 del recording[key]
         return events
 
-    for line in lines:
-        if line.__class__ is not Line:  # a frame the skipper read (it checked the state)
+    for line in lines if skipper is None else skipper.checked(lines):
+        if line.__class__ is not Line:  # a frame the skipper read, fitting the stream's state
             frame: BulkFrame = line  # type: ignore[assignment]
             key = frame.stream
             block = open_blocks.pop(key, None)

@@ -47,7 +47,7 @@ the other's lines, inside them, line by line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, islice, repeat
 from typing import TYPE_CHECKING
 
@@ -59,6 +59,7 @@ from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.bulk_others import OtherLines
 from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
 from rknnprof.parsers.table.bulk_rows import learn_fixed, table_times, total_of
+from rknnprof.parsers.table.bulk_streams import Window, window_claim
 from rknnprof.parsers.table.bulk_template import (
     SHAPE,
     Template,
@@ -83,15 +84,22 @@ MAX_TEMPLATES = 64
 class BulkFrame(Claim):
     """A frame read in bulk: the table's event, and the ranking block left open."""
 
-    __slots__ = ("number", "ranking", "stream", "table")
+    __slots__ = ("frame", "number", "ranking", "stream", "table", "template")
 
     def __init__(
-        self, number: int, stream: Stream, table: TableEvent, ranking: BulkRanking
+        self, number: int, t: Template, table: TableEvent, ranking: BulkRanking, frame: _Frame
     ) -> None:
         self.number = number
-        self.stream = stream
+        self.template = t
+        self.stream = t.stream
         self.table = table
         self.ranking = ranking
+        self.frame = frame
+
+    def lines(self) -> list[Line]:
+        """The frame's lines, read exactly (when the stream's state does not fit the template
+        where the frame is read: see :meth:`FrameSkipper.checked`)."""
+        return self.frame.lines(range(len(self.template.lines)))
 
 
 class FrameSkipper:
@@ -103,12 +111,15 @@ class FrameSkipper:
         self.state = ScanState()
         self.templates: dict[Stream, Template] = {}
         self._anchors: tuple[bytes, ...] = ()
+        self._many = False
+        """Several logcat streams have templates: claims read windows (``bulk_streams``)."""
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
         self.scratch: ReadLine = line_reader(ReadStats())
         """The reader's reading of one line, for checks: its counts go to a ReadStats of its
         own (the lines a claim does not take are read again by the reader)."""
         self.others = OtherLines(self.state, self.scratch)
+        self.window = Window()
 
     # -- learning (called by scan) -----------------------------------------------------------
     def learn(
@@ -127,15 +138,32 @@ class FrameSkipper:
                 del self.templates[next(iter(self.templates))]
             self.templates[table.stream] = template
             self._anchors = tuple({t.anchor for t in self.templates.values()})
+            self._many = len(self.templates) > 1 and all(
+                t.stream is not None for t in self.templates.values()
+            )
             self.version += 1
+            self.window.cool_until = 0
 
     def learning(self, stream: Stream, carried: object) -> bool:
         """Whether a frame of ``stream`` that takes over ``carried`` should be recorded."""
         template = self.templates.get(stream)
         return template is None or template.carried is not carried
 
+    def checked(self, items: Iterable[Line | Claim]) -> Iterator[Line | Claim]:
+        """``items`` (the reader's), with each frame read in bulk whose stream's state, when
+        scan reaches it, is not the one its template was read in (the block open on the
+        stream refuses the title, the table takes over the template's) replaced by its lines,
+        read exactly. Lazy: scan has consumed every item before one is checked."""
+        for item in items:
+            if item.__class__ is BulkFrame and not self._state_fits(item.template):
+                yield from item.lines()
+            else:
+                yield item
+
     # -- Skipper -----------------------------------------------------------------------------
     def find(self, data: bytes, start: int) -> int:
+        if self.window.ahead:  # the last window's frames took lines past it: claim the next
+            return start
         best = -1
         for anchor in self._anchors:
             at = data.find(anchor, start)
@@ -148,6 +176,8 @@ class FrameSkipper:
     def claim(
         self, data: bytes, start: int, number: int, final: bool, read_line: ReadLine
     ) -> Claimed | str | None:
+        if self.window.ahead or self._many:
+            return window_claim(self, self.window, data, start, number, final, self.scratch)
         line_end = data.find(b"\n", start)
         if line_end < 0:
             return None if final else NEED_MORE
@@ -244,6 +274,37 @@ def _claim(
     count = index[-1] + 1  # physical lines in the run
     if not run.isascii() and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
         return None
+    frame = frame_of(t, mine, number, index, read_line)
+    if frame is None:
+        return None
+    kept: tuple[tuple[int, bytes], ...] = ()
+    if count > slots:  # (ids known): the few other lines, found in C
+        others, at = [], -1
+        try:
+            while True:
+                at = mark.index(False, at + 1, count)
+                others.append(at)
+        except ValueError:  # no more
+            pass
+        handed = other_lines.hand_back(
+            t, list(map(lines.__getitem__, others)), list(map(number.__add__, others))
+        )
+        if handed is None:
+            return None
+        kept = handed
+    end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
+    t.frame_bytes = end - start
+    return Claimed(end, count, (frame,), kept)
+
+
+def frame_of(
+    t: Template, mine: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
+) -> BulkFrame | None:
+    """The frame whose stream's lines are ``mine`` (ASCII, title first, one per slot; line
+    ``number + index[i]`` each), when the exact path would read it as the template's repeat
+    (see the module doc); else None."""
+    if t.prefix < 0 and not learn_prefix(t, mine[0], t.lines[0]):
+        return None
     p = t.prefix
     if not t.fixed_raw and not learn_fixed(t, mine, number, index, read_line):
         return None
@@ -264,21 +325,6 @@ def _claim(
     ranking = ranking_total(t, mine, number, index, read_line)
     if total is None or ranking is None:
         return None
-    kept: tuple[tuple[int, bytes], ...] = ()
-    if count > slots:  # (ids known): the few other lines, found in C
-        others, at = [], -1
-        try:
-            while True:
-                at = mark.index(False, at + 1, count)
-                others.append(at)
-        except ValueError:  # no more
-            pass
-        handed = other_lines.hand_back(
-            t, list(map(lines.__getitem__, others)), list(map(number.__add__, others))
-        )
-        if handed is None:
-            return None
-        kept = handed
     first = number + index[0]
     frame = _Frame(t, mine, number, index, read_line)
     table = TableEvent(
@@ -297,9 +343,7 @@ def _claim(
     block = BulkRanking(
         t, ranking[0], number + index[t.table_last + 1], number + index[-1], frame.ranking_lines
     )
-    end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
-    t.frame_bytes = end - start
-    return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
+    return BulkFrame(first, t, table, block, frame)
 
 
 class _Frame:
