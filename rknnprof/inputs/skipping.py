@@ -63,8 +63,8 @@ class SkippingSource:
         self.buf = head[cut:]
         return head[:cut]
 
-    def _fill(self) -> None:
-        data = self.raw_read(SKIP_READ_BYTES)
+    def _fill(self, size: int = 0) -> None:
+        data = self.raw_read(max(size, SKIP_READ_BYTES))
         if not data:
             self.eof = True
         elif b"\r" in data:
@@ -108,7 +108,7 @@ class SkippingSource:
             if self.next_run == pos and self.other.long_entry is None:
                 claimed = self.skipper.claim(buf, pos, self.number + 1, self.eof, self.read_line)
                 if claimed == NEED_MORE and not self.eof and len(buf) - pos < MAX_RUN_BYTES:
-                    self._fill()
+                    self._fill(len(buf) - pos)  # (doubling: a long run is not copied often)
                     continue
                 self.next_run = -2
                 if isinstance(claimed, Claimed):
@@ -129,7 +129,7 @@ class SkippingSource:
             return self._hand_out(min(end, pos + CHUNK_BYTES))
 
 
-SKIP_READ_BYTES = 1 << 20
+SKIP_READ_BYTES = 1 << 18
 """Size of the reads made while a skipper is in use (the claims are checked in memory)."""
 MAX_RUN_BYTES = 16 << 20
 """A run that is not complete within this much data is declined (read line by line)."""

@@ -37,6 +37,7 @@ from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
+from rknnprof.parsers.table.bulk import enabled as fastpath_enabled
 from rknnprof.parsers.table.repeat import Carried
 from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange
@@ -199,4 +200,4 @@ def families() -> tuple[BlockParser, ...]:
     return PARSERS
 
 
-__all__ = ["PARSERS", "FrameSkipper", "Line", "families", "scan"]
+__all__ = ["PARSERS", "FrameSkipper", "Line", "families", "fastpath_enabled", "scan"]

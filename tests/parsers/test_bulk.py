@@ -48,7 +48,10 @@ def rknn(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 
 def _read(data: bytes, bulk: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
-    monkeypatch.setattr(api, "BULK", bulk)
+    if bulk:
+        monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+    else:
+        monkeypatch.setenv("RKNNPROF_NO_FASTPATH", "1")
     assembly = api.parse_stream(io.BytesIO(data), "capture.log")
     return (
         [profile_to_dict(p) for p in assembly.profiles],
@@ -497,3 +500,29 @@ def test_three_processes_with_random_damage_and_small_reads(
     monkeypatch.setattr(skipping, "SKIP_READ_BYTES", 70_000)
     assert _read(interleaved, True, monkeypatch) == want
     _same(interleaved[: len(interleaved) // 2], monkeypatch)  # cut inside frames
+
+
+@pytest.mark.parametrize(("value", "on"), [(None, True), ("", True), ("0", True), ("1", False)])
+def test_the_environment_switch(
+    interleaved: bytes, value: str | None, on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``RKNNPROF_NO_FASTPATH=1`` turns the bulk path off (the documented switch): no frame is
+    claimed, and the report is the same."""
+    from rknnprof.parsers.table import bulk
+
+    claims = 0
+    real = bulk.FrameSkipper.claim
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        nonlocal claims
+        claims += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(bulk.FrameSkipper, "claim", counting)
+    if value is None:
+        monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+    else:
+        monkeypatch.setenv("RKNNPROF_NO_FASTPATH", value)
+    assembly = api.parse_stream(io.BytesIO(interleaved), "three.log")
+    assert (claims > 0) is on
+    assert sum(p.frames for p in assembly.profiles) > 50

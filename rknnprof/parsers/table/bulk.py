@@ -47,6 +47,7 @@ the other's lines, inside them, line by line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, islice, repeat
 from typing import TYPE_CHECKING
@@ -74,6 +75,16 @@ from rknnprof.parsers.table.scan_state import ScanState
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
+
+SWITCH = "RKNNPROF_NO_FASTPATH"
+"""The environment variable that turns the bulk path off (any value but empty or ``0``)."""
+
+
+def enabled() -> bool:
+    """Whether the bulk path is on: :data:`SWITCH` is unset, empty or ``0``. The report is the
+    same either way; off, every line is read by the exact path (slower, for troubleshooting)."""
+    return os.environ.get(SWITCH, "") in ("", "0")
+
 
 MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
