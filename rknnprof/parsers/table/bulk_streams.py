@@ -2,7 +2,8 @@
 processes (one context per NPU core) printing the same model's tables at the same time, their
 lines interleaved by logcat.
 
-A claim then reads a *window* of the data (about :data:`WINDOW_BYTES`), not one frame: every
+When several logcat streams have templates, a claim reads a *window* of the data (about
+:data:`WINDOW_BYTES`), not one frame: every
 frame of a stream with a template whose title is in the window is read in bulk, the stream's
 lines picked by their ``pid tid`` as for one stream, and each frame is checked exactly as a
 frame of one stream is (:func:`~rknnprof.parsers.table.bulk.frame_of`). A frame may end past
@@ -15,16 +16,17 @@ when scan reaches it (:meth:`~rknnprof.parsers.table.bulk.FrameSkipper.checked`)
 does not fit is read line by line there. So no stream waits for another, and a frame one
 stream cannot read in bulk costs that stream only.
 
-A window is read only when every line of it up to its frames' ends is a logcat threadtime line
-of the stream's time stamp shape, no longer than the reader keeps, and every line of a stream
-with a template carries its ``pid tid`` where the template's do; else the window is declined
-(read line by line), unless lines of an earlier window's frames lie in it: then it only hands
-back the others.
+A window is read in bulk only when the templates place ``pid tid`` alike after a time stamp of
+one shape, and every line it hands back of a stream without a template is a threadtime line of
+that stamp shape, no longer than the reader keeps, that does not read as a line of a stream
+with a template (the frames' own lines pass the frame's checks, which refuse anything else).
+Else the window is declined (read line by line), unless lines of an earlier window's frames
+lie in it: then it hands back all the other lines up to them. A stream's next title is looked
+for right after its last frame (frames follow each other), then line by line.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from itertools import compress, repeat
 from operator import getitem, not_
 from typing import TYPE_CHECKING
@@ -39,9 +41,9 @@ if TYPE_CHECKING:
     from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
     from rknnprof.parsers.table.bulk_template import Template
 
-WINDOW_BYTES = 1 << 20
+WINDOW_BYTES = 512 << 10
 """Titles looked for in a window: the frames starting in this much data."""
-SPAN_BYTES = 256 << 10
+SPAN_BYTES = 128 << 10
 """Data read past a window for the ends of its frames (a frame ending later is not read in
 bulk: its lines are handed back)."""
 
@@ -100,7 +102,7 @@ def window_claim(
         _learn_prefixes(templates, data, start, cut, read_line, number)
         learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
     found = None
-    if learnt and _alike(learnt) and max(map(len, lines)) <= MAX_LINE_CHARS:
+    if learnt and _alike(learnt):
         found = _read(skipper, learnt, ahead, lines, number, window_lines, ascii_only)
     if found is None:
         if not ahead:
@@ -144,7 +146,6 @@ def _read(
     n = len(lines)
     idlist = list(map(getitem, lines, repeat(ids)))
     known = {t.ids_text: t for t in learnt}
-    titles = _title_lines(learnt, lines, window_lines)
     if not {t.stream for t in learnt}.issuperset(ahead):
         return None  # (a stream's template was replaced: its lines past the last window)
     frames: list[BulkFrame] = []
@@ -162,12 +163,13 @@ def _read(
                 return None
             index = index[len(before) :]
         slots = len(t.lines)
+        size, title = t.prefix + len(t.title_raw), t.title_raw
         done = 0  # index[:done] is read (in frames or left over)
-        for title in titles:
-            if idlist[title] != t.ids_text:
-                continue
-            k = bisect_left(index, title)
-            if k < done or k + slots > len(index):
+        k = 0  # where the next title of the stream may be: right after its last frame, usually
+        while k + slots <= len(index) and index[k] < window_lines:
+            line = lines[index[k]]
+            if len(line) != size or not line.endswith(title):
+                k = _next_title(lines, index, k + 1, size, title, window_lines)
                 continue
             part_index = index[k : k + slots]
             part = list(map(lines.__getitem__, part_index))
@@ -178,10 +180,11 @@ def _read(
                 except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
                     frame = None
             if frame is None:
+                k += 1
                 continue
             frames.append(frame)
             leftover += index[done:k]
-            done = k + slots
+            k = done = k + slots
             if part_index[-1] >= window_lines:
                 new_ahead[t.stream] = [number + i for i in part_index if i >= window_lines]
         leftover += index[done:]
@@ -199,16 +202,19 @@ def _read(
     return tuple(frames), tuple(kept), new_ahead
 
 
-def _title_lines(learnt: list[Template], lines: list[bytes], window_lines: int) -> list[int]:
-    """Indices of the window's lines that end as a template's title line does (found by their
-    length first, in C)."""
-    out: set[int] = set()
-    head = lines[:window_lines]
-    for size, title in {(t.prefix + len(t.title_raw), t.title_raw) for t in learnt}:
-        for i in compress(range(window_lines), map(size.__eq__, map(len, head))):
-            if lines[i].endswith(title):
-                out.add(i)
-    return sorted(out)
+def _next_title(
+    lines: list[bytes], index: list[int], k: int, size: int, title: bytes, window_lines: int
+) -> int:
+    """The first ``j >= k`` where ``lines[index[j]]`` is a title line (``size`` bytes, ending
+    in ``title``) within the window, else ``len(index)``."""
+    for j in range(k, len(index)):
+        i = index[j]
+        if i >= window_lines:
+            break
+        line = lines[i]
+        if len(line) == size and line.endswith(title):
+            return j
+    return len(index)
 
 
 def _number(frame: BulkFrame) -> int:
@@ -257,7 +263,7 @@ def _kept(
     out: list[tuple[int, bytes]] = []
     for i in noise:
         raw = lines[i]
-        if raw[:cut].translate(SHAPE) != stamp:
+        if raw[:cut].translate(SHAPE) != stamp or len(raw) > MAX_LINE_CHARS:
             return None
         rest = raw[cut:]
         if rest in readings:
