@@ -71,7 +71,7 @@ from rknnprof.parsers.table.repeat import (
     Carried,
     ReplayedLayers,
 )
-from rknnprof.parsers.table.scan_state import ScanState
+from rknnprof.parsers.table.scan_state import Recording, ScanState
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer
@@ -155,10 +155,16 @@ class FrameSkipper:
             self.version += 1
             self.window.cool_until = 0
 
-    def learning(self, stream: Stream, carried: object) -> bool:
-        """Whether a frame of ``stream`` that takes over ``carried`` should be recorded."""
+    def recording(self, stream: Stream, handed: object, first: Line) -> Recording | None:
+        """A recording of the frame of ``stream`` whose title ``first`` opened a block that
+        took over ``handed`` (scan feeds it), when the skipper would learn from it: a table
+        that takes over the stream's last table, not the template's."""
+        if not isinstance(handed, Carried):
+            return None
         template = self.templates.get(stream)
-        return template is None or template.carried is not carried
+        if template is not None and template.carried is handed:
+            return None
+        return Recording(self, handed, first)
 
     def checked(self, items: Iterable[Line | Claim]) -> Iterator[Line | Claim]:
         """``items`` (the reader's), with each frame read in bulk whose stream's state, when
