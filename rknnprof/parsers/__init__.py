@@ -36,8 +36,9 @@ from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.run_lines import RunLineParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
-from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
+from rknnprof.parsers.table.bulk import FrameSkipper
 from rknnprof.parsers.table.bulk import enabled as fastpath_enabled
+from rknnprof.parsers.table.bulk_frame import BulkFrame
 from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser

@@ -24,7 +24,7 @@ from rknnprof.inputs import skipping
 from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import RankingEvent, TableEvent
-from rknnprof.parsers.table.bulk import BulkFrame
+from rknnprof.parsers.table.bulk_frame import BulkFrame
 from rknnprof.schema import profile_to_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

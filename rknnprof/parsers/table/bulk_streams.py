@@ -29,17 +29,30 @@ from __future__ import annotations
 
 from itertools import compress, repeat
 from operator import getitem, not_
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rknnprof.inputs.claims import NEED_MORE, Claimed
 from rknnprof.inputs.lines import MAX_LINE_CHARS
+from rknnprof.parsers.table.bulk_frame import BulkFrame, frame_of
 from rknnprof.parsers.table.bulk_template import SHAPE, learn_prefix
 
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
     from rknnprof.parsers.events import Stream
-    from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
+    from rknnprof.parsers.table.bulk_others import OtherLines
     from rknnprof.parsers.table.bulk_template import Template
+    from rknnprof.parsers.table.scan_state import ScanState
+
+
+class Skipper(Protocol):
+    """What a window reads of the skipper (:class:`~rknnprof.parsers.table.bulk.FrameSkipper`)."""
+
+    templates: dict[Stream, Template]
+    state: ScanState
+    others: OtherLines
+    scratch: ReadLine
+    window: Window
+
 
 WINDOW_BYTES = 512 << 10
 """Titles looked for in a window: the frames starting in this much data."""
@@ -60,16 +73,11 @@ class Window:
 
 
 def window_claim(
-    skipper: FrameSkipper,
-    window: Window,
-    data: bytes,
-    start: int,
-    number: int,
-    final: bool,
-    read_line: ReadLine,
+    skipper: Skipper, data: bytes, start: int, number: int, final: bool
 ) -> Claimed | str | None:
     """Claim the window at ``start`` (a line start, line ``number``) for every stream with a
     template (see the module doc)."""
+    window, read_line = skipper.window, skipper.scratch
     ahead = window.ahead
     if not ahead and number < window.cool_until:
         return None
@@ -128,7 +136,7 @@ def _alike(learnt: list[Template]) -> bool:
 
 
 def _read(
-    skipper: FrameSkipper,
+    skipper: Skipper,
     learnt: list[Template],
     ahead: dict[Stream, list[int]],
     lines: list[bytes],
@@ -138,8 +146,6 @@ def _read(
 ) -> tuple[tuple[BulkFrame, ...], tuple[tuple[int, bytes], ...], dict[Stream, list[int]]] | None:
     """The window's frames, the lines it hands back, and its lines past the window's end,
     or None when it is not read in bulk."""
-    from rknnprof.parsers.table.bulk import frame_of
-
     first = learnt[0]
     ids = first.ids
     assert ids is not None
@@ -243,7 +249,7 @@ def _learn_prefixes(
 
 
 def _kept(
-    skipper: FrameSkipper,
+    skipper: Skipper,
     learnt: list[Template],
     lines: list[bytes],
     noise: list[int],

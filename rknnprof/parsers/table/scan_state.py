@@ -11,13 +11,14 @@ from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from rknnprof.inputs.records import Line
     from rknnprof.parsers.base import Block
     from rknnprof.parsers.events import Event, Stream
-    from rknnprof.parsers.table.bulk import FrameSkipper
     from rknnprof.parsers.table.repeat import Carried
+
+    Learn = Callable[[list[Line], TableEvent, RankingEvent, RankingBlock, Carried], None]
 
 
 class ScanState:
@@ -38,8 +39,9 @@ class Recording:
     table that took over the stream's last table to the end of the ranking after it. Scan
     appends the stream's lines to ``lines`` and tells it of each block it closes (``closed``)."""
 
-    def __init__(self, skipper: FrameSkipper, carried: Carried, first: Line) -> None:
-        self.skipper = skipper
+    def __init__(self, learn: Learn, carried: Carried, first: Line) -> None:
+        self.learn = learn
+        """What learns from the frame (``FrameSkipper.learn``)."""
         self.carried = carried
         self.lines = [first]
         self.table: TableEvent | None = None
@@ -61,4 +63,4 @@ class Recording:
         ranking = events[0] if len(events) == 1 else None
         if isinstance(block, RankingBlock) and isinstance(ranking, RankingEvent):
             lines = self.lines[:-1]  # the last one ended the ranking: the next frame's
-            self.skipper.learn(lines, self.table, ranking, block, self.carried)
+            self.learn(lines, self.table, ranking, block, self.carried)
