@@ -20,10 +20,14 @@ yielded and consumed, so a skipper may base its answer on what the consumer has 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from rknnprof.inputs.records import Line
+
+if TYPE_CHECKING:
+    from rknnprof.inputs._prefixes import OtherLayouts
+    from rknnprof.inputs.records import ReadStats
 
 
 class Claim:
@@ -70,3 +74,22 @@ class Skipper(Protocol):
         """Claim the run of lines beginning at ``start`` (a line start; ``number`` is that
         line's number): a :class:`Claimed`, :data:`NEED_MORE` (give me more data; never when
         ``final``, the end of input), or None (not a run: read it line by line)."""
+
+    def reads(self, read: Callable[[int], bytes], stats: ReadStats, other: OtherLayouts) -> Reads:
+        """The reads of an input with this skipper's runs taken out (``read``: the input's;
+        ``stats`` and ``other``: the reader's counts and layout state)."""
+
+
+class Reads(Protocol):
+    """The reads :func:`~rknnprof.inputs.lines.read_lines` makes through a skipper."""
+
+    def start(self, encoding: str, head: bytes) -> bytes:
+        """After the first read (its encoding sniffed): what of ``head`` the reader decodes
+        now; the skipper may claim runs from there on."""
+
+    def read(self, size: int) -> bytes | Claimed:
+        """The next bytes of the input, or a run claimed at a line start."""
+
+    def lines(self, claimed: Claimed) -> Iterator[Line | Claim]:
+        """A claimed run's claims and the lines it kept (read as the reader reads them), in
+        line order."""

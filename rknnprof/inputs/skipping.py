@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, grammar, line_reader, new_line
+from rknnprof.inputs.body import (
+    CHUNK_BYTES,
+    body_lines,
+    grammar,
+    line_reader,
+    new_line,
+)
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
 if TYPE_CHECKING:
     from rknnprof.inputs._prefixes import OtherLayouts
-
-CHUNK_BYTES = MAX_LINE_CHARS - 4
-"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
-Kept below the cap so that only the line straddling two reads can exceed it."""
 
 
 class SkippingSource:
@@ -34,6 +36,7 @@ class SkippingSource:
     ) -> None:
         self.raw_read = read
         self.skipper = skipper
+        self.stats = stats
         self.read_line = line_reader(stats, other)
         self.other = other
         """The reader's layout state: no run is claimed inside a ``-v long`` entry (its lines
@@ -51,6 +54,12 @@ class SkippingSource:
         """Offset in ``buf`` of the next place a run may begin (-1: none, -2: not looked)."""
         self.seen = -1
         """The skipper's ``version`` when ``next_run`` was looked for."""
+
+    def lines(self, claimed: Claimed) -> Iterator[Line | Claim]:
+        """A claimed run's claims and the lines it kept, in line order (:func:`in_order`)."""
+        if not claimed.kept:
+            return iter(claimed.claims)
+        return in_order(claimed, self.other, self.stats)
 
     def start(self, encoding: str, head: bytes) -> bytes:
         """After the first read: skip from now on if the input is UTF-8; returns what of the

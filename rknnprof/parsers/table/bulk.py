@@ -48,10 +48,11 @@ a window of the data at a time (:mod:`~rknnprof.parsers.table.bulk_streams`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, islice, repeat
+from typing import TYPE_CHECKING
 
-from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
+from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine, Reads
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.ranking import RankingBlock
@@ -63,6 +64,10 @@ from rknnprof.parsers.table.bulk_streams import Window, window_claim
 from rknnprof.parsers.table.bulk_template import SHAPE, Template, learn_prefix, template_of
 from rknnprof.parsers.table.repeat import Carried
 from rknnprof.parsers.table.scan_state import Recording, ScanState
+
+if TYPE_CHECKING:
+    from rknnprof.inputs._prefixes import OtherLayouts
+    from rknnprof.inputs.records import ReadStats
 
 SWITCH = "RKNNPROF_NO_FASTPATH"
 """The environment variable that turns the bulk path off (any value but empty or ``0``)."""
@@ -145,6 +150,11 @@ class FrameSkipper:
                 yield item
 
     # -- Skipper -----------------------------------------------------------------------------
+    def reads(self, read: Callable[[int], bytes], stats: ReadStats, other: OtherLayouts) -> Reads:
+        from rknnprof.inputs.skipping import SkippingSource
+
+        return SkippingSource(read, self, stats, other)
+
     def find(self, data: bytes, start: int) -> int:
         if self.window.ahead:  # the last window's frames took lines past it: claim the next
             return start
