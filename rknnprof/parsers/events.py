@@ -107,6 +107,9 @@ class RankingEvent:
     """Rows that looked like ranking rows but could not be read (cut pastes)."""
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) assumptions made while reading (elided columns, derived CPU time)."""
+    cut: bool = False
+    """The rows stop with neither a ``Total`` row nor the closing rule after them: the input
+    may end inside the table."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -225,8 +228,13 @@ class NoteEvent:
     kind: str
     """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
     message: str
-    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``."""
+    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``; for
+    an error, its telling line."""
     stream: Stream = None
+    message_line: int | None = None
+    """The 1-based line of ``message`` (an error's telling line); None: ``line``."""
+    context: tuple[str, ...] = ()
+    """An error's other lines (the exception it caused, the runtime's other messages)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -243,6 +251,12 @@ class LlmStatsEvent:
     init_ms: float | None = None
     peak_memory_mb: float | None = None
     stream: Stream = None
+    prefill_tokens_per_s: float | None = None
+    """The Prefill row's Tokens per Second column as printed (None: not printed)."""
+    generate_tokens_per_s: float | None = None
+    """The Generate row's Tokens per Second column as printed (None: not printed)."""
+    fragment: bool = False
+    """The rows came without their header row (a pasted fragment)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
