@@ -165,7 +165,12 @@ def parse_live_stdin() -> Assembly:
 def parse_path(path: str) -> Assembly:
     """Parse a file (or ``-`` for stdin)."""
     if path == STDIN:
-        return parse_live_stdin()
+        try:
+            return parse_live_stdin()
+        except BrokenPipeError:  # a write (progress on stderr), not the read
+            raise
+        except OSError as e:  # EIO from a terminal that went away, a device's read error
+            raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
             return _parse_file(f, path)
@@ -175,6 +180,10 @@ def parse_path(path: str) -> Assembly:
         raise InputError("is a directory", path) from None
     except PermissionError:
         raise InputError("permission denied", path) from None
+    except BrokenPipeError:  # a write (progress on stderr), not the read
+        raise
+    except OSError as e:  # a read that fails after the open: EIO, EINVAL (/proc/self/mem)
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def _parse_file(f: BinaryIO, path: str) -> Assembly:

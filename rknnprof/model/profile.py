@@ -71,9 +71,10 @@ class Profile:
     """1-based line where the log's ranking table (``ranking``) begins, for warnings."""
     incomplete: str | None = None
     """Why the figures may not cover the whole run, or None: a printed table without the total
-    line the runtime always ends it with (the log was cut), or frames that disagree with their
-    own total line (rows damaged). ``check`` judges such a profile inconclusive unless
-    ``--allow-incomplete``."""
+    line the runtime always ends it with (the log was cut), frames that disagree with their
+    own total line (rows damaged), rows the log elided, a ranking table cut short, or a format
+    that carries no total (the eval_perf CSV side file). ``check`` judges such a profile
+    inconclusive unless ``--allow-incomplete``."""
     frame_total_us: float | None = None
     """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:

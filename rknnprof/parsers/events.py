@@ -95,6 +95,9 @@ class RankingEvent:
     """Rows that looked like ranking rows but could not be read (cut pastes)."""
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) assumptions made while reading (elided columns, derived CPU time)."""
+    cut: bool = False
+    """The rows stop with neither a ``Total`` row nor the closing rule after them: the input
+    may end inside the table."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -14,7 +14,17 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
-from rknnprof.model import Bound, Finding, LlmRun, Profile, Report, ReportWarning, Target
+from rknnprof.model import (
+    Bound,
+    ConditionKind,
+    Coverage,
+    Finding,
+    LlmRun,
+    Profile,
+    Report,
+    ReportWarning,
+    Target,
+)
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
     bound_items,
@@ -94,6 +104,62 @@ def kind_note(profile: Profile) -> str:
             return "op-type ranking only, cut short (no Total row): no per-layer table in the log"
         return "op-type ranking only: no per-layer table in the log"
     return "totals only (perf_debug=False?): no per-layer table in the log"
+
+
+COVERAGE_LABEL: dict[Coverage, str] = {
+    Coverage.COMPLETE: "complete",
+    Coverage.ELIDED: "rows elided",
+    Coverage.FRAGMENT: "a fragment",
+    Coverage.CUT: "cut short",
+    Coverage.ESTIMATE: "a build-time estimate",
+    Coverage.UNKNOWN: "cannot tell if complete",
+    Coverage.DAMAGED: "damaged",
+}
+
+
+def verdict_level(profile: Profile) -> str:
+    """``ok``, ``warn`` or ``bad``: how the verdict (``Profile.validity``) is shown;
+    ``""`` without one."""
+    v = profile.validity
+    if v is None:
+        return ""
+    if not v.is_measurement or v.coverage is Coverage.DAMAGED:
+        return "bad"
+    concerns = v.stalled_layer_ids or any(c.below_maximum for c in v.conditions)
+    return "ok" if v.complete and not concerns else "warn"
+
+
+def verdict_text(profile: Profile) -> str:
+    """One line, shown first by every human report: what the log can support
+    (``verdict: NOT A MEASUREMENT: 6 debugger … line(s) inside the run …; nothing is
+    priced · table complete``); ``""`` for a profile analysis did not judge."""
+    v = profile.validity
+    if v is None:
+        return ""
+    coverage = COVERAGE_LABEL[v.coverage]
+    spoiled = [_fact(c.message) for c in v.conditions if c.spoils_timing]
+    if spoiled:
+        parts = [
+            f"NOT A MEASUREMENT ({'; '.join(spoiled)}): nothing is priced",
+            f"table {coverage}",
+        ]
+    else:
+        head = coverage if v.complete else coverage.upper()
+        parts = [f"{head}: {v.coverage_reason}"]
+    if v.stalled_layer_ids:
+        parts.append(f"{plural(len(v.stalled_layer_ids), 'stalled layer')} not priced")
+    for condition in v.conditions:
+        if condition.below_maximum:
+            parts.append(_fact(condition.message))
+        elif condition.kind in (ConditionKind.VARYING, ConditionKind.EVAL_MEM):
+            parts.append(_fact(condition.message))
+    return "verdict: " + " · ".join(parts)
+
+
+def _fact(message: str) -> str:
+    """What the log shows, without what it means: a ``RunCondition.message`` up to its first
+    ``": "``."""
+    return message.split(": ", 1)[0]
 
 
 _LISTED_GENERATIONS = 5
@@ -205,6 +271,9 @@ def _total_part(profile: Profile) -> str:
     if total is None:
         return ""
     label = "est. total" if not profile.measured else "total"
+    v = profile.validity
+    if profile.layers and reported is None and v is not None and not v.complete:
+        return f"rows shown sum to {frame_ms(total)}"  # no total line: not the frame's time
     if profile.layers and reported is not None and frame_ms(reported) != frame_ms(total):
         if profile.elided_rows and reported > total:
             return f"rows shown {frame_ms(total)} of the log's {frame_ms(reported)} (rows elided)"
@@ -388,6 +457,8 @@ __all__ = [
     "has_layer_times",
     "is_benchmark",
     "kind_note",
+    "verdict_level",
+    "verdict_text",
     "layer_cycles",
     "layer_share",
     "part_us",

@@ -235,6 +235,11 @@ class HtmlReporter(Reporter):
         ]
         note = F.kind_note(profile)
         banner = f'<div class="estimate">{escape(note)}</div>' if note else ""
+        verdict = F.verdict_text(profile)
+        if verdict:
+            level = F.verdict_level(profile)
+            banner = f'<div class="verdict {level}">{escape(verdict)}</div>{banner}'
+
         gaps = F.gaps_note(profile)
         gaps_html = f'<p class="note">{escape(gaps)}</p>' if gaps else ""
         win = F.biggest_win(profile)

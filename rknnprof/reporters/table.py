@@ -51,6 +51,9 @@ WIDE = 100
 """From this many columns on, the layer table shows output shapes."""
 MAX_SKIPPED_SHOWN = 5
 
+VERDICT_STYLE = {"ok": "green", "warn": "bold yellow", "bad": "bold red"}
+"""How the verdict line (``_facts.verdict_text``) is coloured by its level."""
+
 
 def _bar_width(width: int) -> int:
     return 20 if width >= 140 else (12 if width >= WIDE else 8)
@@ -228,6 +231,9 @@ class TableReporter(Reporter):
         prefix = f"[{index + 1}/{count}] " if count > 1 else ""
         title = F.profile_title(profile, width, prefix)
         console.print(terminal_text(title, "bold"), no_wrap=True, overflow="ellipsis")
+        verdict = F.verdict_text(profile)
+        if verdict:
+            console.print(terminal_text(verdict, VERDICT_STYLE[F.verdict_level(profile)]))
         note = F.kind_note(profile)
         if note:
             console.print(terminal_text(note, "bold yellow"))

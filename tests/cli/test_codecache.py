@@ -156,7 +156,7 @@ def test_the_command_line_writes_the_cache_it_then_reads() -> None:
         " real()\n"
         "c.save = save\n"
         "sys.argv = ['rknnprof', 'formats']\n"
-        "import rknnprof.cli.commands as m\n"
+        "import rknnprof.cli as m  # the console script's main\n"
         "try:\n m.main()\nexcept SystemExit: pass\n"
     )
     first = subprocess.run(
