@@ -79,6 +79,9 @@ PROFILES: dict[str, dict] = {
         "total_time_us": 7140,
         "benchmark": {"avg_fps": 140.06},
     },
+    # one CPU-fallback warning line, no table: a profile of its own (issue 29) so RKN001 can
+    # advise on it; no layers, no times
+    "31_": {"format": "fallback-warnings", "layers": 0, "measured": False, "frames": 0},
     "36_": {
         "format": "toolkit2-perf-table",
         "layers": 168,
@@ -120,7 +123,6 @@ EXIT_3: dict[str, str] = {
     "24_": "runtime information only (librknnrt 2.0.0b0, driver 0.9.2",
     "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "
     "found`",
-    "31_": "fallback warnings only (Transpose)",
     "33_": "fallback warnings only (Conv:/model.22/dfl/conv/Conv)",
     "34_": "runtime information only (librknnrt 2.3.0, driver 0.9.8",
     "35_": "tensor memory allocation table (9 rows, addresses only, no timing)",

@@ -58,6 +58,7 @@ from rknnprof.parsers.events import (
     FrequencyEvent,
     InfoEvent,
     LlmStatsEvent,
+    MissingHeader,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -66,8 +67,6 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
-from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
-from rknnprof.parsers.table.block import TITLE_ONLY_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20
 
@@ -176,8 +175,8 @@ class Assembler:
             assert table is not None
             if ranking is not None:
                 self._notes(None, ranking.notes, ranking.skipped)
-            untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
-            orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
+            untitled = table.missing_header is MissingHeader.TITLE_ONLY
+            orphans = table.missing_header is MissingHeader.ORPHAN_ROWS
             cut = "unread" if orphans else "cut"
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = (
@@ -353,6 +352,8 @@ class Assembler:
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        if not ordered and (warned := self._cpu_fallback_profile()) is not None:
+            ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
@@ -360,6 +361,24 @@ class Assembler:
             errors = [n for n in self.notes if n.kind == "error"]
             failures = no_profile_failures((ev.failure for ev in self.failures), errors)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _cpu_fallback_profile(self) -> Profile | None:
+        """A log holding CPU-fallback warnings and no table: a profile of its own with no
+        layers, so the rules can advise on the one actionable fact in it (RKN001: reshape or
+        chunk the op to the limit the warning prints). Multi-core -> single-core warnings
+        alone are not enough: they say nothing about where the op runs."""
+        warned = [
+            ev for ev in self.context.fallbacks.values() if "single core" not in ev.reason.lower()
+        ]
+        if not warned:
+            return None
+        lines = [ev.line for ev in warned]
+        return Profile(
+            source=SourceSpan(self.path, min(lines), max(lines)),
+            format="fallback-warnings",
+            measured=False,
+            frames=0,
+        )
 
     def _limit_warnings(self) -> None:
         """One warning per limit of this module that the input reached."""

@@ -33,9 +33,6 @@ def main() -> None:
     Ctrl-C while they load (the first ~0.1 s) ends the run as one at any later point does:
     ``Aborted.`` and exit 130, never a traceback."""
     try:
-        from rknnprof.cli import codecache
-
-        codecache.install()  # before the commands import the model: its dataclasses compile
         from rknnprof.cli.commands import main as run
 
         run()
@@ -100,9 +97,6 @@ def _aborted() -> NoReturn:
 
 def __getattr__(name: str) -> Any:
     if name == "cli":  # the click group, for library callers and the tests
-        from rknnprof.cli import codecache
-
-        codecache.install()
         from rknnprof.cli.commands import cli
 
         return cli

@@ -14,7 +14,6 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.cli import codecache
 from rknnprof.cli.options import (
     LEVELS,
     color_option,
@@ -515,15 +514,13 @@ def main() -> None:
     classes, functions, compiled regexes) that live until exit: the collector is paused while
     the commands import them, and they are frozen (``gc.freeze``) before a command reads its
     input and again at exit, so that no collection walks them, the one at shutdown included
-    (``analyze -f json`` of one table: about 9 % less CPU). Called in process (the tests), it
-    leaves the collector as it found it: running, nothing frozen. At the end it saves the
-    dataclass methods compiled on the way (:mod:`~rknnprof.cli.codecache`)."""
+    (the saving is in benchmarks/README.md). Called in process (the tests), it
+    leaves the collector as it found it: running, nothing frozen."""
     gc.disable()
     atexit.register(gc.freeze)
     try:
         _main()
     finally:
-        codecache.save()
         gc.unfreeze()
         gc.enable()
 

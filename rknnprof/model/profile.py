@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
+from rknnprof.model.figures import Roof, Waterfall
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
 from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, RunLine, Versions
 from rknnprof.model.validity import Validity
@@ -53,8 +54,13 @@ class Profile:
     ``None`` when none. It includes what the table does not: input/output copies, syncs."""
     app_calls: tuple[tuple[str, float], ...] = ()
     """(call, us): the rknn_inputs_set / rknn_run / rknn_outputs_get timings printed, medians."""
-    waterfall_us: tuple[tuple[str, float], ...] = ()
-    """Filled by analysis: (part, us) of an inference, summing to the app's (analysis.waterfall)."""
+    waterfall: Waterfall | None = None
+    """Filled by analysis: where one inference's time goes, as the application timed it
+    (``analysis.waterfall``); None without a table time or an application timing."""
+    roofs: tuple[Roof, ...] = ()
+    """Filled by analysis: the roofline's compute roofs (per data type and core count of the
+    layers placed on it) and bandwidth roofs (``analysis.roofline``); empty without a platform
+    or conv layers with shapes."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()

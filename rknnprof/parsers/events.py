@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -27,6 +28,15 @@ Stream = tuple[int, int] | None
 
 RowNames = tuple[tuple[str, str | None], ...]
 """(op type, full name) of each row of a table, in order."""
+
+
+class MissingHeader(StrEnum):
+    """What a table without its header line had instead (its note says it in words)."""
+
+    TITLE_ONLY = "title-only"
+    """A perf table title whose header never came."""
+    ORPHAN_ROWS = "orphan-rows"
+    """Rows that look like a table's, without any header line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,8 @@ class TableEvent:
     skipped: tuple[SkippedRow, ...] = ()
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) warnings found while reading the table (inconsistencies, assumptions)."""
+    missing_header: MissingHeader | None = None
+    """What the table had instead of a header line; None when it had one."""
     stream: Stream = None
     total_line: int | None = None
     """1-based line of the ``Total Operator Elapsed ... Time(us)`` line, when present."""

@@ -91,6 +91,8 @@ def where_text(profile: Profile) -> str:
 # -- what kind of profile ------------------------------------------------------------------------
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
+    if profile.format == "fallback-warnings":
+        return "CPU-fallback warnings only: no per-layer table, no times in the log"
     if not profile.measured:
         return "ESTIMATE: build-time table, not measured on a board"
     if profile.layers:
