@@ -1,8 +1,9 @@
 """Analysis: fills what the log does not say outright.
 
-:func:`analyze_profile` returns a copy of a parsed profile with each layer's ``bound``,
-``bound_basis`` and ``time_share``, the profile's ``op_stats`` and derived figures (frame time,
-frame-time percentiles: :mod:`rknnprof.analysis.figures`), and the consistency warnings.
+:func:`analyze_profile` returns a copy of a parsed profile with its NPU clock (``npu_clock``,
+:mod:`rknnprof.analysis.clock`), each layer's ``bound``, ``bound_basis``, ``time_share``,
+``cycles_explained`` and ``bound_weak``, the profile's ``op_stats`` and derived figures (frame
+time, frame-time percentiles: :mod:`rknnprof.analysis.figures`), and the consistency warnings.
 Plain Python (no pandas needed for these sizes).
 """
 
@@ -18,6 +19,7 @@ from rknnprof.analysis.classify import (
     classify,
     classify_layers,
     options_from,
+    with_explained,
 )
 from rknnprof.analysis.consistency import check_cycles, check_ids, check_ranking, check_total
 from rknnprof.analysis.figures import (
@@ -43,12 +45,16 @@ def analyze_profile(
     """
     # here, not at the top: the CLI imports this package for its option defaults, and
     # --help should not pay for the roofline's MAC model and the platform facts
+    from rknnprof.analysis.clock import npu_clock
     from rknnprof.analysis.roofline import with_roofline
     from rknnprof.analysis.waterfall import waterfall_pairs
 
     options = options_from(platform, bound_ratio, rw_share)
     total = compute_frame_total_us(profile)
-    layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
+    clock = npu_clock(profile, platform)
+    classified = classify_layers(profile.layers, options, total)
+    explained = with_explained(classified, clock.mhz if clock else None)
+    layers = tuple(with_roofline(la) for la in explained)
     op_stats = aggregate(layers, total) if layers else profile.ranking
     p50, p90 = frame_percentiles_us(profile)  # assemble's, of every frame, when it set them
     result = replace(
@@ -58,6 +64,7 @@ def analyze_profile(
         frame_total_us=total,
         frame_time_p50_us=p50,
         frame_time_p90_us=p90,
+        npu_clock=clock,
     )
     result = replace(result, waterfall_us=waterfall_pairs(result))
     notes = [

@@ -1,7 +1,9 @@
 """SoC facts as data: one YAML file per SoC family beside this module, read with ``yaml.safe_load``.
 
-Every value in the YAML files comes from ``docs/DOMAIN.md`` (each file has a ``sources:`` key);
-unknown values are ``null`` and stay ``None`` here -- nothing is guessed.
+Every value in the YAML files names its public source in the file's ``sources:`` mapping, by a
+key (``OPL232 §3.5``, ``DS-RK3576 §3.2``, ``SCALE rk3576``) that ``docs/sources.md`` of the source
+tree defines with the document's title, version, section and URL. Values no public source gives
+are ``null`` and stay ``None`` here -- nothing is guessed.
 
 ``resolve(log_platform, override, profile=...)`` picks the :class:`Platform` to judge a profile
 by and says why:
@@ -10,10 +12,10 @@ by and says why:
    the valid names.
 2. The log's own ``target platform: rk3588`` (``log_platform``).
 3. A GUESS from the table shape, only when ``profile`` is given: a 3-slot ``WorkLoad(0/1/2)``
-   column is printed by RK3588 runtimes (the only 3-core RKNPU; UG230 §3.2.3 calls the column
-   "RK3588 platform only"), a 2-slot one is documented for RK3576. Whether single-core SoCs also
-   print 3 slots is NOT known (FORMATS.md §10), so the basis says ``guess`` and tells the user
-   to pass ``--platform``. Callers that want no guessing pass ``profile=None``.
+   column is printed by RK3588 runtimes (the only 3-core RKNPU; the user guide V2.3.0 §3.2.3
+   calls the column "RK3588 platform only"), a 2-slot one is documented for RK3576. Whether
+   single-core SoCs also print 3 slots is NOT known, so the basis says ``guess`` and tells the
+   user to pass ``--platform``. Callers that want no guessing pass ``profile=None``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ REQUIRED_KEYS = (
     "npu_cores",
     "npu_max_freq_mhz",
     "fixed_freq_mhz",
+    "ddr_max_freq_mhz",
+    "npu_buffer_kb_per_core",
     "macs_per_cycle_per_core",
     "ddr_bandwidth_gbs",
     "ddr_achieved_gbs",
@@ -49,6 +53,7 @@ REQUIRED_KEYS = (
     "quantized_dtypes",
     "int8_supported",
     "npu_ops_absent",
+    "op_dtypes",
     "multi_core_ops",
     "limits",
     "cpu_ops",
@@ -87,7 +92,8 @@ def dtype_bytes(data_type: str | None) -> int | None:
 
 @dataclass(frozen=True)
 class ChannelAlignment:
-    """One row of UG230 §8.5.1 Tables 8-1..8-4 (channels, count)."""
+    """One row of the user guide's channel-alignment tables (V2.3.0 §8.5.1 Tables 8-1..8-4),
+    channels."""
 
     conv_in: int
     conv_out: int
@@ -104,9 +110,9 @@ class Platform:
     name: str
     """Lower-case SoC name, e.g. ``rk3588`` (a member of ``family``)."""
     ddr_bandwidth_gbs: float | None = None
-    """THEORETICAL DDR peak, GB/s (1e9 bytes per second); None when unknown. [DERIVED] bus width x
-    transfer rate (DOMAIN.md §4); no layer gets near it (RK3588: 33.8, the best real row 12.9).
-    A RW(KB)/Time above it means the op moved no data through DDR (a view)."""
+    """THEORETICAL DDR peak, GB/s (1e9 bytes per second); None when unknown. [DERIVED] bus width
+    x transfer rate (the YAML says which sources); no layer gets near it (RK3588: 33.8, the best
+    real row 12.9). A RW(KB)/Time above it means the op moved no data through DDR (a view)."""
     ddr_achieved_gbs: float | None = None
     """The DDR rate a layer has been MEASURED to achieve on this SoC, GB/s (1e9 bytes per second):
     the fastest RW(KB)/Time of a real row in the corpus (RK3588: 12.9, corpus 03 row 8, an Add on
@@ -118,12 +124,15 @@ class Platform:
     npu_max_freq_mhz: float | None = None
     """Datasheet maximum NPU clock, MHz."""
     fixed_freq_mhz: float | None = None
-    """NPU clock the model zoo's fixed-frequency script sets (SCALE), MHz."""
+    """NPU clock the model zoo's fixed-frequency script (``scaling_frequency.sh``) sets, MHz."""
     ddr_max_freq_mhz: float | None = None
-    """Highest DDR controller (dmc) clock of the SoC, MHz: a log's DDR frequency line far below
-    it means the run was not measured at full bandwidth."""
+    """DDR controller (dmc) clock the fixed-frequency script sets, the SoC's highest, MHz: a log's
+    DDR frequency line far below it means the run was not measured at full bandwidth."""
+    npu_buffer_kb_per_core: int | None = None
+    """The NPU's internal buffer per core, KB (RK3588: 384)."""
     macs_per_cycle_per_core: Mapping[str, int | None] = field(default_factory=dict)
-    """MACs per cycle per NPU core, keyed ``int8`` / ``float16`` / ``int16``."""
+    """MACs per cycle per NPU core, keyed ``int8`` / ``float16`` / ``int16`` / ``bfloat16`` /
+    ``tfloat32``."""
     channel_alignment: Mapping[str, ChannelAlignment] = field(default_factory=dict)
     """Keyed by dtype key; empty when the platform has no table."""
     c2: Mapping[str, int | None] = field(default_factory=dict)
@@ -134,13 +143,17 @@ class Platform:
     quantized_dtypes: tuple[str, ...] = ()
     int8_supported: bool | None = None
     npu_ops_absent: frozenset[str] = frozenset()
-    """Op types (log / OPL232 spelling) that have no NPU implementation on this SoC."""
+    """Op types (log / operator-list spelling) that have no NPU implementation on this SoC."""
+    op_dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Data types (dtype keys) the NPU implements, per log op type, where the operator list
+    gives them (``Conv``, ``Resize``, ``exMatMul``); an op type not listed: not stated."""
     multi_core_ops: frozenset[str] = frozenset()
     """Op types whose work the runtime splits across NPU cores."""
     limits: Mapping[str, Any] = field(default_factory=dict)
-    """Size/attribute limits beyond which an op falls back to the CPU (OPL232)."""
+    """Size/attribute limits beyond which an op falls back to the CPU (the operator list)."""
     cpu_ops: frozenset[str] | None = None
-    """CPU op types the runtime has; ``None`` means the full OPL232 ch.4 list."""
+    """CPU op types the runtime has; ``None`` means not limited to a per-SoC list (the operator
+    list's full chapter 4, ``all`` in the YAML) or no list published (toolkit1 SoCs)."""
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def feature(self, key: str) -> Any:
@@ -161,9 +174,15 @@ class Platform:
         key = dtype_key(data_type)
         return self.channel_alignment.get(key) if key else None
 
+    def npu_dtypes(self, op_type: str) -> tuple[str, ...] | None:
+        """The dtype keys the NPU implements ``op_type`` in, or ``None`` when not stated."""
+        return self.op_dtypes.get(op_type)
+
     @property
     def freq_mhz(self) -> float | None:
-        """The NPU clock to convert cycles to time: the datasheet maximum, else the SCALE clock."""
+        """The highest NPU clock the sources name: the datasheet maximum, else the fixed-frequency
+        script's clock. A ceiling to hold a log's clock against; cycles -> time uses the clock
+        the run was fixed at instead (``analysis.clock``)."""
         return self.npu_max_freq_mhz or self.fixed_freq_mhz
 
 
@@ -198,7 +217,8 @@ def _build(member: str, data: Mapping[str, Any]) -> Platform:
         npu_cores=merged["npu_cores"],
         npu_max_freq_mhz=merged["npu_max_freq_mhz"],
         fixed_freq_mhz=merged["fixed_freq_mhz"],
-        ddr_max_freq_mhz=merged.get("ddr_max_freq_mhz"),
+        ddr_max_freq_mhz=merged["ddr_max_freq_mhz"],
+        npu_buffer_kb_per_core=merged["npu_buffer_kb_per_core"],
         macs_per_cycle_per_core=dict(merged["macs_per_cycle_per_core"] or {}),
         channel_alignment=alignment,
         c2=dict(merged["c2"] or {}),
@@ -206,9 +226,10 @@ def _build(member: str, data: Mapping[str, Any]) -> Platform:
         quantized_dtypes=tuple(merged["quantized_dtypes"] or ()),
         int8_supported=merged["int8_supported"],
         npu_ops_absent=frozenset(merged["npu_ops_absent"] or ()),
+        op_dtypes={op: tuple(types) for op, types in (merged["op_dtypes"] or {}).items()},
         multi_core_ops=frozenset(merged["multi_core_ops"] or ()),
         limits=dict(merged["limits"] or {}),
-        cpu_ops=None if cpu_ops == "all" else frozenset(cpu_ops or ()),
+        cpu_ops=None if cpu_ops in ("all", None) else frozenset(cpu_ops),
         sources=dict(merged["sources"] or {}),
     )
 
