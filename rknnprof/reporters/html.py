@@ -25,7 +25,7 @@ from typing import TextIO
 from rknnprof import __version__
 from rknnprof.analysis.roofline import roofs
 from rknnprof.analysis.waterfall import waterfall_of
-from rknnprof.model import Finding, Layer, Profile, Report, Target
+from rknnprof.model import Bound, Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters import html_charts as C
@@ -304,7 +304,7 @@ class HtmlReporter(Reporter):
             c
             for c in columns
             if any(v not in (None, "") for v in c[2])
-            and (c[0] != "Bound" or any(v[0] != "unknown" for v in c[2]))
+            and (c[0] != "Bound" or any(la.bound is not Bound.UNKNOWN for la in profile.layers))
         ]
         rows = [
             f'<tr id="{row_prefix}{layer.id}"'
