@@ -316,8 +316,13 @@ class HtmlReporter(Reporter):
             for i, layer in enumerate(profile.layers)
         ]
         head = "".join(f"<th>{escape(h)}</th>" for h, _, _ in columns)
+        weak = (
+            f'<p class="note">{escape(V.WEAK_NOTE)}</p>'
+            if any(la.bound_weak for la in profile.layers)
+            else ""
+        )
         return (
-            f'<div class="card"><h3>Layers</h3><div class="tablebar">'
+            f'<div class="card"><h3>Layers</h3>{weak}<div class="tablebar">'
             f'<input id="{pid}-filter" type="search" aria-label="filter layers" '
             'placeholder="filter: op type, name, cpu, bandwidth…">'
             f'<span class="note" id="{pid}-count">{len(rows)} of {len(rows)} layers</span></div>'
