@@ -3,7 +3,8 @@
 :func:`analyze_profile` returns a copy of a parsed profile with its NPU clock (``npu_clock``,
 :mod:`rknnprof.analysis.clock`), each layer's ``bound``, ``bound_basis``, ``time_share``,
 ``cycles_explained`` and ``bound_weak``, the profile's ``op_stats`` and derived figures (frame
-time, frame-time percentiles: :mod:`rknnprof.analysis.figures`), and the consistency warnings.
+time, frame-time percentiles: :mod:`rknnprof.analysis.figures`), the verdict on what the log
+can support (``validity``: :mod:`rknnprof.analysis.validity`), and the consistency warnings.
 Plain Python (no pandas needed for these sizes).
 """
 
@@ -47,6 +48,7 @@ def analyze_profile(
     # --help should not pay for the roofline's MAC model and the platform facts
     from rknnprof.analysis.clock import npu_clock
     from rknnprof.analysis.roofline import with_roofline
+    from rknnprof.analysis.validity import compute_validity
     from rknnprof.analysis.waterfall import waterfall_pairs
 
     options = options_from(platform, bound_ratio, rw_share)
@@ -73,6 +75,9 @@ def analyze_profile(
         *check_ids(result),
         *check_ranking(result, op_stats),
     ]
+    result = replace(
+        result, validity=compute_validity(result, platform, clock.mhz if clock else None)
+    )
     path = profile.source.path
     return result, [ReportWarning(path, line, message) for line, message in notes]
 

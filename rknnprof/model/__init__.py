@@ -15,7 +15,15 @@ from rknnprof.model.advice import Finding, ThroughputGain
 from rknnprof.model.enums import Bound, BoundBasis, Confidence, Severity, Target, tidy_number
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.profile import Profile, Report, ReportWarning
-from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, NpuClock, Versions
+from rknnprof.model.run import (
+    BenchmarkRun,
+    Frequencies,
+    KnownFailure,
+    LlmRun,
+    NpuClock,
+    RunLine,
+    Versions,
+)
 from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
 
 __all__ = [
@@ -36,6 +44,7 @@ __all__ = [
     "Report",
     "ReportWarning",
     "RunCondition",
+    "RunLine",
     "Severity",
     "Shape",
     "SkippedRow",
