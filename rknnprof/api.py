@@ -20,7 +20,7 @@ from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
-from rknnprof.parsers import FrameSkipper, scan
+from rknnprof.parsers import FrameSkipper, fastpath_enabled, scan
 from rknnprof.parsers.events import TableEvent
 from rknnprof.units import frame_ms
 
@@ -90,10 +90,6 @@ class Progress:
             self._shown = False
 
 
-BULK = True
-"""Read repeated frames in bulk (:mod:`rknnprof.parsers.table.bulk`); the tests compare the two."""
-
-
 def parse_stream(
     stream: BinaryIO, name: str, *, interruptible: bool = False, progress: Progress | None = None
 ) -> Assembly:
@@ -102,7 +98,7 @@ def parse_stream(
     ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
     stats = ReadStats()
-    skipper = FrameSkipper() if BULK else None  # repeated frames in bulk: parsers/table/bulk.py
+    skipper = FrameSkipper() if fastpath_enabled() else None  # off: RKNNPROF_NO_FASTPATH=1
     lines = read_lines(stream, stats, skipper)
     events = scan(lines, name, skipper)
     if progress is not None and progress.enabled:  # (not on a pipe or a file: nothing to show)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
 import re
 import sys
@@ -456,14 +457,36 @@ def commands(log: str, base: str, budgets: str, index: int) -> list[tuple[list[s
     return runs
 
 
+FASTPATH_OFF = "RKNNPROF_NO_FASTPATH"
+"""The switch of the bulk path for repeated frames: ``analyze -f json`` is run both ways."""
+
+
 def run_input(log: str, base: str, budgets: str, index: int) -> list[Outcome]:
-    """Every command line of :func:`commands`, checked; the outcomes that had problems."""
+    """Every command line of :func:`commands`, checked; the outcomes that had problems. The
+    JSON report is also made with the fast path off: it must be the same, byte for byte."""
     bad = []
     for argv, fmt, color in commands(log, base, budgets, index):
         outcome = run_main(argv)
         if check(outcome, fmt, color):
             bad.append(outcome)
+        if argv[0] == "analyze" and fmt == "json":
+            slow = _without_fastpath(argv)
+            if (slow.code, slow.stdout, slow.crash) != (outcome.code, outcome.stdout, None):
+                slow.problems.append("the fast path changed the JSON report (or its exit code)")
+                bad.append(slow)
     return bad
+
+
+def _without_fastpath(argv: list[str]) -> Outcome:
+    saved = os.environ.get(FASTPATH_OFF)
+    os.environ[FASTPATH_OFF] = "1"
+    try:
+        return run_main(argv)
+    finally:
+        if saved is None:
+            del os.environ[FASTPATH_OFF]
+        else:
+            os.environ[FASTPATH_OFF] = saved
 
 
 def seed_logs(corpus: Path | None) -> list[bytes]:
