@@ -72,6 +72,8 @@ class RankingBlock(Block):
         """Lines of foreign lines read while ``pending`` waited (spliced into the row)."""
         self.held = 0
         """Foreign lines held since the last piece of the pending row."""
+        self.closed = False
+        """A rule line came after the last row (the runtime closes every ranking with one)."""
         if HEADER_RE.search(line.text):
             self._header(line)
 
@@ -154,6 +156,7 @@ class RankingBlock(Block):
         if not s or is_rule(s) or has_title(s):
             if self.stats and has_title(s):
                 return False  # the next table's title
+            self.closed = self.closed or (bool(s) and is_rule(s) and self.columns is not None)
             self.last_line = line.number
             return True
         if self.columns is None:
@@ -167,6 +170,7 @@ class RankingBlock(Block):
             return True
         tokens = self._tokens(line.text)
         if self.pending is not None and self._splice(line, tokens):
+            self.closed = False
             self.last_line = line.number
             return True
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
@@ -176,6 +180,7 @@ class RankingBlock(Block):
             self.pending = (line, tokens)
         else:
             self._row(line, tokens)
+        self.closed = False  # a row: the rule that closes the table is still to come
         self.last_line = line.number
         return True
 
@@ -331,6 +336,7 @@ class RankingBlock(Block):
                 stream=self.stream,
                 skipped=tuple(self.skipped),
                 notes=tuple(self.notes),
+                cut=bool(self.stats) and self.total is None and not self.closed,
             )
         ]
 

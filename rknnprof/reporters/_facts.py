@@ -91,6 +91,8 @@ def where_text(profile: Profile) -> str:
 # -- what kind of profile ------------------------------------------------------------------------
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
+    if profile.format == "fallback-warnings":
+        return "CPU-fallback warnings only: no per-layer table, no times in the log"
     if not profile.measured:
         return "ESTIMATE: build-time table, not measured on a board"
     if profile.layers:
@@ -162,22 +164,62 @@ def _fact(message: str) -> str:
     return message.split(": ", 1)[0]
 
 
+_LISTED_GENERATIONS = 5
+
+
 def llm_summary(run: LlmRun) -> str:
-    """One line of RKLLM statistics: prefill and decode rates, init time, peak memory."""
+    """RKLLM statistics in one line: with one generation its figures; with several the median
+    of each figure, said so, then each generation's own (the first five)."""
 
     def rate(value: float | None) -> str:
         return f"{value:,.2f} tokens/s" if value is not None else "rate unknown"
 
-    parts = [f"RKLLM statistics ({run.generations} generation(s))"]
-    if run.prefill_tokens is not None:
-        parts.append(f"prefill {run.prefill_tokens} tokens at {rate(run.prefill_tokens_per_s)}")
-    if run.decode_steps is not None:
-        parts.append(f"decode {run.decode_steps} steps at {rate(run.decode_tokens_per_s)}")
+    def stages(
+        prefill: tuple[int | None, float | None],
+        decode: tuple[int | None, float | None],
+        ttft: float | None,
+    ) -> list[str]:
+        parts = []
+        if prefill[0] is not None:
+            parts.append(f"prefill {prefill[0]} tokens at {rate(prefill[1])}")
+        if ttft is not None:
+            parts.append(f"first token after {ttft:,.0f} ms")
+        if decode[0] is not None:
+            parts.append(f"decode {decode[0]} tokens at {rate(decode[1])}")
+        return parts
+
+    extras = []
     if run.init_ms is not None:
-        parts.append(f"init {run.init_ms:,.0f} ms")
+        extras.append(f"init {run.init_ms:,.0f} ms")
     if run.peak_memory_mb is not None:
-        parts.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
-    return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if parts[1:] else "")
+        extras.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
+    if run.generations <= 1 or not run.per_generation:
+        parts = stages(
+            (run.prefill_tokens, run.prefill_tokens_per_s),
+            (run.decode_steps, run.decode_tokens_per_s),
+            run.ttft_ms,
+        )
+        body = ", ".join([*parts, *extras])
+        return f"RKLLM statistics (1 generation): {body}" if body else "RKLLM statistics"
+    medians = []
+    if run.prefill_tokens_per_s is not None:
+        medians.append(f"prefill {rate(run.prefill_tokens_per_s)}")
+    if run.ttft_ms is not None:
+        medians.append(f"first token after {run.ttft_ms:,.0f} ms")
+    if run.decode_tokens_per_s is not None:
+        medians.append(f"decode {rate(run.decode_tokens_per_s)}")
+    text = f"RKLLM statistics, median of {run.generations} generations: "
+    text += ", ".join([*medians, *extras])
+    for i, g in enumerate(run.per_generation[:_LISTED_GENERATIONS], start=1):
+        own = stages(
+            (g.prefill_tokens, g.prefill_tokens_per_s),
+            (g.generate_tokens, g.decode_tokens_per_s),
+            g.ttft_ms,
+        )
+        text += f"; generation {i} (line {g.line}): " + ", ".join(own)
+    if run.generations > _LISTED_GENERATIONS:
+        text += f"; {run.generations - _LISTED_GENERATIONS} more in the JSON"
+    return text
 
 
 # -- the summary ---------------------------------------------------------------------------------
