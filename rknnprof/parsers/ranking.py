@@ -70,6 +70,8 @@ class RankingBlock(Block):
         """A row cut short (too few values), waiting for its continuation."""
         self.intruders: list[int] = []
         """Lines of foreign lines read while ``pending`` waited (spliced into the row)."""
+        self.held = 0
+        """Foreign lines held since the last piece of the pending row."""
         self.closed = False
         """A rule line came after the last row (the runtime closes every ranking with one)."""
         if HEADER_RE.search(line.text):
@@ -205,26 +207,28 @@ class RankingBlock(Block):
             if have == len(self.columns):
                 self.pending = None
                 if self.intruders:
-                    foreign = ", ".join(map(str, self.intruders))
+                    foreign = (
+                        f"a foreign line (line {self.intruders[0]}) was"
+                        if len(self.intruders) == 1
+                        else f"foreign lines (lines {', '.join(map(str, self.intruders))}) were"
+                    )
                     self.notes.append(
                         (
                             first.number,
-                            f"ranking row {head[0]}: foreign line(s) (line {foreign}) were "
-                            f"spliced into it; rejoined with line {line.number}",
+                            f"ranking row {head[0]}: {foreign} spliced into it; rejoined with "
+                            f"line {line.number}",
                         )
                     )
-                self.intruders = []
+                self.intruders, self.held = [], 0
                 self._row(first, head + tokens)
                 return True
             if have < len(self.columns):
                 self.pending = (first, head + tokens)
+                self.held = 0
                 return True
-        if (
-            len(self.intruders) < MAX_INTRUDERS
-            and not row_like(tokens)
-            and known_failure(line.text) is None
-        ):
+        if self.held < MAX_INTRUDERS and not row_like(tokens) and known_failure(line.text) is None:
             self.intruders.append(line.number)
+            self.held += 1
             return True
         self._drop_pending()
         return False
@@ -235,7 +239,7 @@ class RankingBlock(Block):
             self._row(first, head)  # too few values: a skipped row, with its reason
             for intruder in self.intruders:
                 self.notes.append((intruder, "foreign line inside the ranking (not read)"))
-        self.pending, self.intruders = None, []
+        self.pending, self.intruders, self.held = None, [], 0
 
     def _headerless(self, line: Line) -> bool:
         """Rows after the title without a header line: assume the columns from the row width."""

@@ -77,8 +77,9 @@ def check_measurement(profile: Profile, context: RuleContext) -> Iterator[Findin
         yield _finding(
             Severity.ERROR,
             "the run is not a measurement: "
-            + "; ".join(c.message for c in spoiled)
-            + "; nothing is priced from it",
+            # what each line shows (RunCondition.message: "<what it shows>: <what it means>")
+            + "; ".join(c.message.split(": ", 1)[0] for c in spoiled)
+            + ": the times measure the debugging, not the model; nothing is priced from them",
             REMEASURE,
         )
     stalled = [c for c in validity.conditions if c.kind is ConditionKind.STALLED]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from synthetic_logs import RULE, threadtime
 
-from rknnprof.api import load
+from rknnprof.api import analyze, load
 from rknnprof.model import OpTypeStat, Profile
 
 RANKING_RULE = "-" * 99
@@ -69,6 +69,13 @@ def test_a_ranking_row_split_over_three_lines_by_a_debugger_is_rejoined(tmp_path
         mul_row,
         RANKING_RULE,
     ]
+    path = tmp_path / "split.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    warnings = [w.message for w in analyze(str(path), rules=False).warnings]
+    assert (
+        "ranking row Conv: foreign lines (lines 8, 9, 10, 12) were spliced into it; "
+        "rejoined with line 13"
+    ) in warnings
     ranking = ranking_of(tmp_path, lines)
     assert list(ranking) == ["Pow", "Conv", "Mul"]
     conv_stat = ranking["Conv"]
