@@ -98,6 +98,7 @@ def test_headerless_fragment_of_rows(corpus) -> None:
     profile = only_profile("\n".join(lines[20:30]))  # ten rows, no title, header or totals
     assert len(profile.layers) == 10
     assert profile.layers[0].id == int(lines[20].split()[0])
+    assert profile.headerless  # read with the 2.x layout assumed, and the profile says so
 
 
 def test_toolkit1_elision_and_cut_row() -> None:

@@ -6,15 +6,17 @@ Definitions (per frame, per layer):
   ``N * OC * OH * OW * (weight in-channels per group * KH * KW)``. For a depthwise conv that is
   ``N * C * OH * OW * KH * KW``.
 * ``ideal_cycles = macs / R`` with ``R`` = MACs per cycle per core for the data type
-  (``Platform.macs_per_cycle_per_core``; RK3588: 1024 INT8, 512 FP16, [DERIVED] DOMAIN.md §4).
+  (``Platform.macs_per_cycle_per_core``; RK3588: 1024 INT8, 512 FP16, the TRM's figures, see
+  rk3588.yaml).
 * ``utilisation_pct = ideal_cycles / (time_us * f_MHz * cores used) * 100`` -- the usage of the
   cores the layer ran on; under a single-core mask what the runtime prints as MacUsage(%)
-  (DOMAIN.md §6c), under a wider mask the printed figure times the mask's cores (below).
-  ``f`` is the NPU clock: the profile's frequency list when it
-  has one, else the platform's datasheet maximum, else the SCALE clock.
+  under a wider mask the printed figure times the mask's cores (below).
+  ``f`` is the NPU clock of :mod:`rknnprof.analysis.clock`: the log's frequency line, else the
+  fixed-frequency script's clock, else the datasheet maximum.
 * ``waste_factor = npu_cycles / ideal_cycles`` -- how many NPU cycles the layer spends per useful
-  cycle (channel/width padding; DOMAIN.md §6c calls it the "alignment waste factor").
-* ``aligned_cycles`` -- a model of NPU Cycles from the channel-alignment table (UG230 §8.5.1):
+  cycle (channel/width padding: an "alignment waste factor").
+* ``aligned_cycles`` -- a model of NPU Cycles from the channel-alignment table (user guide
+  V2.3.0 §8.5.1):
   ``OH*OW*N * max(KH*KW*pad(IC, conv_in), 128) * pad(OC, conv_out) / R`` for a conv and
   ``OH*OW*N * KH*KW * pad(C, depthwise)/depthwise`` for a depthwise conv. [DERIVED] from the
   corpus: it equals the printed NPU Cycles of RK3588 INT8 rows exactly, e.g. corpus 01 rows 2, 3,
@@ -89,8 +91,8 @@ class ConvGeometry:
 
     @property
     def weight_elements_per_kernel(self) -> int | None:
-        """KH*KW*KC (per output channel), in elements; multiply by the type's bytes for UG230's
-        6 KB rule."""
+        """KH*KW*KC (per output channel), in elements; multiply by the type's bytes for the user
+        guide's 6 KB rule."""
         if self.kind == "depthwise":
             return self.kh * self.kw
         if self.groups:
@@ -217,12 +219,20 @@ class MacEstimate:
 
 
 def npu_clock_mhz(profile: Profile | None, platform: Platform | None) -> float | None:
-    """The NPU clock to use: the log's frequency list (Hz), else the platform's, else ``None``."""
-    if profile is not None and profile.frequencies and profile.frequencies.npu_hz:
-        known = [hz for hz in profile.frequencies.npu_hz if hz]
-        if known:
-            return max(known) / 1e6
-    return platform.freq_mhz if platform else None
+    """The NPU clock to convert cycles to time, MHz: the profile's ``npu_clock`` (set once by
+    analysis, :mod:`rknnprof.analysis.clock`), else computed the same way; ``None`` when
+    neither the log nor the platform gives one."""
+    if profile is not None and profile.npu_clock is not None:
+        return profile.npu_clock.mhz
+    if profile is None:
+        clock = None
+        if platform is not None:
+            clock = platform.fixed_freq_mhz or platform.npu_max_freq_mhz
+        return float(clock) if clock else None
+    from rknnprof.analysis.clock import npu_clock
+
+    found = npu_clock(profile, platform)
+    return found.mhz if found else None
 
 
 def mask_cores(profile: Profile) -> int:
@@ -285,7 +295,7 @@ def mac_estimate(
     ideal = macs / r if macs is not None and r else None
     npu = layer.npu_cycles or None
     waste = npu / ideal if npu and ideal else None
-    freq = freq_mhz if freq_mhz is not None else (platform.freq_mhz if platform else None)
+    freq = freq_mhz if freq_mhz is not None else npu_clock_mhz(None, platform)
     util = None
     if ideal is not None and freq and layer.time_us:
         util = ideal / (layer.time_us * freq * used_cores(layer)) * 100.0

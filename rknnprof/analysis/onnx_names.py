@@ -1,6 +1,6 @@
 """The ONNX node names an RKNN layer stands for, read from its FullName.
 
-A FullName is ``<RKNN op class>:<ONNX node name>[suffix]`` (corpus/FORMATS.md; DOMAIN.md §5e):
+A FullName is ``<RKNN op class>:<ONNX node name>[suffix]`` (seen in public RKNN logs):
 
 * ``Conv:/model.0/conv/Conv`` -> ``/model.0/conv/Conv`` (corpus 01, 07: torch.onnx names);
 * ``Conv:node_conv2d_3`` -> ``node_conv2d_3`` (corpus 36: dynamo names), ``Conv:Conv_0`` (08);

@@ -22,7 +22,8 @@ A rule builds its saving with one helper below, chosen by the evidence it has. E
   multi-core speed-ups measured in the corpus (01 single-core against 03 three-core, same
   yolov8n rows) are :data:`MULTI_CORE_SPEEDUP`: Add 1.65x, Concat 1.56x, ConvExSwish 1.0x.
 * :func:`from_fraction` -- a documented bound (the guide, the model zoo): a fixed fraction of
-  each layer's time, e.g. half the FP16 time for INT8 (UG230 §8.3). ``medium`` by default.
+  each layer's time, e.g. half the FP16 time for INT8 (user guide V2.3.0 §8.3). ``medium`` by
+  default.
 * :func:`from_removal` -- the change removes the layers outright (a Pad folded into the Conv,
   a Split replaced by two convs): their measured time. ``high`` unless the caller says less.
 * :func:`from_rate` -- bytes moved at a rate achieved in this log (:func:`achieved_rate_gbs`),

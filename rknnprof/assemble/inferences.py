@@ -37,8 +37,7 @@ from rknnprof.model import (
     SourceSpan,
     tidy_number,
 )
-from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
-from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
+from rknnprof.parsers.events import MissingHeader, RankingEvent, RowNames, Stream, TableEvent
 
 _T = TypeVar("_T")
 
@@ -190,9 +189,7 @@ class ModelFrames:
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
-                self.headerless = any(
-                    message.startswith(HEADERLESS_NOTE_START) for _, message in table.notes
-                )
+                self.headerless = table.missing_header is MissingHeader.ASSUMED_LAYOUT
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")

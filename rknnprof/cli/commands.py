@@ -313,6 +313,12 @@ def rules_command(code: str | None) -> None:
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
     click.echo(f"{rule.summary}\n")
     click.echo(rule.doc)
+    click.echo(
+        "\nPlatform facts (limits, clocks, multi-core op types) come from "
+        "rknnprof/platforms/*.yaml; the source keys they cite (OPL232, SCALE, DS-RK3588…) are "
+        "defined in docs/sources.md of the rknnprof source tree, with title, version, section "
+        "and public URL."
+    )
 
 
 @cli.command("formats")

@@ -29,6 +29,7 @@ from rknnprof.model.run import (
     KnownFailure,
     LlmGeneration,
     LlmRun,
+    NpuClock,
     RunLine,
     Versions,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "Coverage",
     "Finding",
     "Frequencies",
+    "NpuClock",
     "KnownFailure",
     "Layer",
     "LlmGeneration",

@@ -94,6 +94,11 @@ class Layer:
     time its cycles account for (above 1 when the cycles overstate the time); ``None`` without
     cycles, time or clock. Under 0.5 a cycle-based bound is weak; tens of times under 1 the
     layer was stalled, not slow."""
+    bound_weak: bool = False
+    """Filled by analysis: True when ``bound`` was decided by the cycles (``bound_basis``
+    ``cycles``) and those cycles explain under half the layer's time (``cycles_explained`` <
+    0.5): the label says what the cycles point at, not what the time was spent on. Reports mark
+    such a label (``compute?``)."""
     fallback: str | None = None
     """The log's fallback warning that names this layer: ``cpu: <reason>`` (a ``<Op> will
     fallback to CPU, because <reason>`` warning whose op is this CPU layer's op type) or

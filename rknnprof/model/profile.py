@@ -8,7 +8,15 @@ from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.figures import Roof, Waterfall
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
-from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, RunLine, Versions
+from rknnprof.model.run import (
+    BenchmarkRun,
+    Frequencies,
+    KnownFailure,
+    LlmRun,
+    NpuClock,
+    RunLine,
+    Versions,
+)
 from rknnprof.model.validity import Validity
 
 
@@ -113,6 +121,10 @@ class Profile:
     validity: Validity | None = None
     """Filled by analysis: what the log can support (coverage, conditions of the run, stalled
     layers); see :mod:`rknnprof.model.validity`. ``None`` before analysis."""
+    npu_clock: NpuClock | None = None
+    """Filled by analysis: the NPU clock every cycles->time figure of this profile uses
+    (``Layer.cycles_explained``, the MAC model, the savings) and where it comes from; ``None``
+    when neither the log nor the platform gives one."""
 
     @property
     def total_time_us(self) -> float | None:

@@ -33,6 +33,21 @@ class Frequencies:
 
 
 @dataclass(frozen=True, slots=True)
+class NpuClock:
+    """The NPU clock that converts a profile's cycles to time, and where it comes from."""
+
+    mhz: float
+    """NPU clock, MHz."""
+    basis: str
+    """``log`` (the log's own NPU frequency line: what the run was fixed at),
+    ``fixed-frequency-script`` (the rate the model zoo's ``scaling_frequency.sh`` fixes the SoC
+    at) or ``datasheet`` (the SoC's maximum NPU clock), tried in that order."""
+    note: str = ""
+    """One line naming the value and its source, e.g. ``rk3576: scaling_frequency.sh fixes
+    1000 MHz (datasheet maximum 950 MHz)``."""
+
+
+@dataclass(frozen=True, slots=True)
 class RunLine:
     """A line of the log about how the run was taken, not profile data: a clock reading, a
     debugger, trace or tensor-dump line, eval_mem. Analysis turns these into

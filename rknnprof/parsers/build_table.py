@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.events import MissingHeader, TableEvent
 from rknnprof.parsers.table import tokens as tok
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 from rknnprof.parsers.table.columns import is_build_row
@@ -218,6 +218,7 @@ class _BuildTable(Block):
             notes.append((self.first_line, HEADERLESS_NOTE))
         return [
             TableEvent(
+                missing_header=MissingHeader.ASSUMED_LAYOUT if self.headerless else None,
                 family=FAMILY,
                 line=self.first_line,
                 last_line=self.last_line,

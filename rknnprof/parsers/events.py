@@ -36,7 +36,9 @@ class MissingHeader(StrEnum):
     TITLE_ONLY = "title-only"
     """A perf table title whose header never came."""
     ORPHAN_ROWS = "orphan-rows"
-    """Rows that look like a table's, without any header line."""
+    """Rows that look like a table's, without any header line: not read."""
+    ASSUMED_LAYOUT = "assumed-layout"
+    """Rows read without their header, the column layout assumed from the rows' shape."""
 
 
 @dataclass(frozen=True, slots=True)

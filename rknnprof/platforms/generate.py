@@ -30,7 +30,7 @@ def read_yaml() -> list[dict[str, Any]]:
 
 def text() -> str:
     """The source of ``_data.py`` for the YAML files as they are now."""
-    body = pprint.pformat(read_yaml(), width=100, sort_dicts=False)
+    body = pprint.pformat(read_yaml(), width=100, compact=True, sort_dicts=False)
     return (
         f"{MARKER}\n"
         '"""The platform YAML files\' data (see ``generate.py``)."""\n\n'

@@ -348,9 +348,28 @@ def gaps_note(profile: Profile) -> str:
     return ""
 
 
+CLOCK_SOURCE = {
+    "log": "the log's NPU clock",
+    "fixed-frequency-script": "scaling_frequency.sh",
+    "datasheet": "datasheet maximum",
+}
+"""How the details line names where ``Profile.npu_clock`` comes from."""
+
+
+def clock_text(profile: Profile) -> str:
+    """``cycles at 1000 MHz (scaling_frequency.sh)``: the clock the layers' cycles were turned
+    into time at, when any layer's were; ``""`` otherwise."""
+    clock = profile.npu_clock
+    if clock is None or all(la.cycles_explained is None for la in profile.layers):
+        return ""
+    return f"cycles at {clock.mhz:g} MHz ({CLOCK_SOURCE.get(clock.basis, clock.basis)})"
+
+
 def details_text(profile: Profile) -> str:
-    """``toolkit2-perf-table · runtime 2.3.2 · driver 0.9.8``: input family and versions."""
-    return " · ".join(p for p in (profile.format, versions_text(profile)) if p)
+    """``toolkit2-perf-table · cycles at 1000 MHz (scaling_frequency.sh) · runtime 2.3.2``:
+    input family, the NPU clock of the cycles, and versions."""
+    parts = (profile.format, clock_text(profile), versions_text(profile))
+    return " · ".join(p for p in parts if p)
 
 
 def versions_text(profile: Profile) -> str:
@@ -447,6 +466,7 @@ __all__ = [
     "bound_parts",
     "evidence_text",
     "cut_short",
+    "clock_text",
     "details_text",
     "finding_layers_text",
     "fmt_cell",

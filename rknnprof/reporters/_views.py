@@ -54,6 +54,16 @@ class TableView:
         return next((c for c in self.columns if c.key == key), None)
 
 
+WEAK_MARK = "?"
+"""Appended to a weak bound label (``compute?``): ``Layer.bound_weak``."""
+WEAK_NOTE = "? = weak label: the layer's cycles explain under half its time"
+
+
+def bound_text(layer: Layer) -> str:
+    """``compute``, or ``compute?`` when the label is weak (``Layer.bound_weak``)."""
+    return layer.bound.value + (WEAK_MARK if layer.bound_weak else "")
+
+
 def _layer_columns(layers: list[Layer], with_bound: bool) -> list[Column]:
     names = tuple(la.full_name or "" for la in layers)
     outputs = tuple(F.shape_text(la.output_shapes, la.output_shapes_truncated) for la in layers)
@@ -66,7 +76,7 @@ def _layer_columns(layers: list[Layer], with_bound: bool) -> list[Column]:
     if any(outputs):
         columns.append(Column("output", "Output", outputs))
     if with_bound and any(la.bound is not Bound.UNKNOWN for la in layers):
-        columns.append(Column("bound", "Bound", tuple(la.bound.value for la in layers)))
+        columns.append(Column("bound", "Bound", tuple(bound_text(la) for la in layers)))
     return columns
 
 
@@ -98,7 +108,8 @@ def layer_table(profile: Profile, top: int) -> TableView | None:
         columns.insert(at, time)
         columns = _with_share(columns, tuple(F.fmt_pct(s) for s in shares))
         title = f"Top {len(layers)} of {count} layers by {what}"
-        return TableView(title, tuple(columns), shares, layers=tuple(layers))
+        note = WEAK_NOTE if any(la.bound_weak for la in layers) else ""
+        return TableView(title, tuple(columns), shares, note, layers=tuple(layers))
     cycled = [la for la in profile.layers if F.layer_cycles(la) is not None]
     if cycled and not profile.measured:
         layers = sorted(cycled, key=lambda la: (-(F.layer_cycles(la) or 0), la.id))[:top]

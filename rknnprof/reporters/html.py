@@ -23,7 +23,7 @@ from importlib import resources
 from typing import TextIO
 
 from rknnprof import __version__
-from rknnprof.model import Finding, Layer, Profile, Report, Target
+from rknnprof.model import Bound, Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters import html_charts as C
@@ -60,7 +60,7 @@ def _layer_columns(profile: Profile) -> list[tuple[str, str, Callable[[Layer], o
         ("ID", "id", lambda la: la.id),
         ("Op type", "text", lambda la: la.op_type),
         ("Full name", "name", lambda la: la.full_name or ""),
-        ("Bound", "bound", lambda la: la.bound.value),
+        ("Bound", "bound", lambda la: (la.bound.value, la.bound_weak)),
         ("Time us" if profile.measured else "Est. us", "num", lambda la: la.time_us),
         ("Share", "pct", lambda la: F.layer_share(la, profile)),
         ("Target", "text", lambda la: "" if la.target is Target.UNKNOWN else la.target.value),
@@ -93,11 +93,16 @@ def _cell(kind: str, value: object) -> str:
         return _num_cell(value)  # type: ignore[arg-type]  # a num column holds numbers or None
     if kind == "pct":
         return _num_cell(value, F.fmt_pct(value) if value is not None else None)  # type: ignore[arg-type]  # a pct column holds numbers or None
+    if kind == "bound":
+        pair: tuple[str, bool] = value  # type: ignore[assignment]  # a bound column holds (value, weak)
+        name = escape(pair[0])
+        if pair[1]:
+            note = escape(V.WEAK_NOTE)
+            return f'<td title="{note}"><i class="sw b-{name}"></i>{name}{V.WEAK_MARK}</td>'
+        return f'<td><i class="sw b-{name}"></i>{name}</td>'
     text = escape(str(value))
     if kind == "name":
         return f'<td class="name" title="{text}">{text}</td>'
-    if kind == "bound":
-        return f'<td><i class="sw b-{text}"></i>{text}</td>'
     return f"<td>{text}</td>"
 
 
@@ -295,7 +300,7 @@ class HtmlReporter(Reporter):
             c
             for c in columns
             if any(v not in (None, "") for v in c[2])
-            and (c[0] != "Bound" or any(v != "unknown" for v in c[2]))
+            and (c[0] != "Bound" or any(la.bound is not Bound.UNKNOWN for la in profile.layers))
         ]
         rows = [
             f'<tr id="{row_prefix}{layer.id}"'
@@ -307,8 +312,13 @@ class HtmlReporter(Reporter):
             for i, layer in enumerate(profile.layers)
         ]
         head = "".join(f"<th>{escape(h)}</th>" for h, _, _ in columns)
+        weak = (
+            f'<p class="note">{escape(V.WEAK_NOTE)}</p>'
+            if any(la.bound_weak for la in profile.layers)
+            else ""
+        )
         return (
-            f'<div class="card"><h3>Layers</h3><div class="tablebar">'
+            f'<div class="card"><h3>Layers</h3>{weak}<div class="tablebar">'
             f'<input id="{pid}-filter" type="search" aria-label="filter layers" '
             'placeholder="filter: op type, name, cpu, bandwidth…">'
             f'<span class="note" id="{pid}-count">{len(rows)} of {len(rows)} layers</span></div>'

@@ -146,8 +146,8 @@ class MarkdownReporter(Reporter):
         for extra in (F.frames_text(profile), F.gaps_note(profile)):
             if extra:
                 lines.append(escape(extra) + "  ")
-        versions = F.versions_text(profile)
-        lines += [" · ".join([code(profile.format), *([escape(versions)] if versions else [])]), ""]
+        rest = [escape(t) for t in (F.clock_text(profile), F.versions_text(profile)) if t]
+        lines += [" · ".join([code(profile.format), *rest]), ""]
         win = F.biggest_win(profile)
         if win:
             lines += [f"**{escape(win)}**", ""]

@@ -14,6 +14,8 @@ from tests.conftest import corpus_file
 
 YAML_FILES = sorted(platforms.DATA_DIR.glob("*.yaml"))
 FAMILIES = {
+    "rk1808",
+    "rv1126_rv1109",
     "rk3588",
     "rk3576",
     "rk3566_rk3568",
@@ -54,6 +56,7 @@ def test_generated_data_matches_the_yaml() -> None:
 def test_names_cover_every_member() -> None:
     assert platforms.names() == sorted(
         [
+            "rk1808",
             "rk2118",
             "rk3562",
             "rk3566",
@@ -65,6 +68,8 @@ def test_names_cover_every_member() -> None:
             "rv1103b",
             "rv1106",
             "rv1106b",
+            "rv1109",
+            "rv1126",
             "rv1126b",
         ]
     )
@@ -100,20 +105,19 @@ def test_rv1126b_shares_the_rk3588_rk3576_alignment_table() -> None:
 
 
 def test_rk3576_splits_the_fused_convolutions_too() -> None:
-    # OPL232: Convolution and Add split on RK3576; the log names a Conv+Relu "ConvRelu"
-    ops = platforms.get("rk3576").multi_core_ops
-    assert {
-        "Conv",
-        "ConvRelu",
-        "ConvClip",
-        "ConvLeakyRelu",
-        "ConvAdd",
-        "ConvAddRelu",
-        "Add",
-        "AddRelu",
-    } <= ops
-    assert not {"ConvExSwish", "ConvSigmoid", "Concat", "Softmax"} & ops
-    assert ops <= platforms.get("rk3588").multi_core_ops
+    # the operator list V2.3.2 §3.5: every fused Convolution, Mul, MulRelu and exSDPAttention
+    # "RK3576 支持" (split on RK3576's two cores); on RK3588 (§3.2) the Sigmoid..Mish fusions
+    # are "暂不支持". The log spells a fused conv "Conv" + the fused NPU op (ConvExSwish).
+    rk3576 = platforms.get("rk3576").multi_core_ops
+    rk3588 = platforms.get("rk3588").multi_core_ops
+    fused = {"ConvSigmoid", "ConvTanh", "ConvSoftplus", "ConvHardSigmoid", "ConvHardSwish"}
+    fused |= {"ConvElu", "ConvExSwish", "ConvExMish"}
+    assert fused | {"Conv", "ConvRelu", "ConvAdd", "Add", "Mul", "MulRelu"} <= rk3576
+    assert "exSDPAttention" in rk3576 and "exSDPAttention" not in rk3588
+    assert not fused & rk3588
+    assert not {"Softmax", "Transpose", "Resize", "exMatMul"} & (rk3576 | rk3588)
+    # the union with the runtime reference (rknn_set_core_mask): Concat split in a public log
+    assert {"Concat", "Relu", "LeakyRelu"} <= rk3576 & rk3588
 
 
 def test_ddr_rates_theoretical_and_achieved_are_separate() -> None:
@@ -143,7 +147,9 @@ def test_resolve_override_wins_and_is_normalised() -> None:
 
 
 def test_resolve_unknown_override_lists_valid_names() -> None:
-    with pytest.raises(ConfigError, match="unknown platform 'rk9999'; valid names: rk2118, "):
+    with pytest.raises(
+        ConfigError, match="unknown platform 'rk9999'; valid names: rk1808, rk2118, "
+    ):
         platforms.resolve(None, "rk9999")
 
 
@@ -153,7 +159,7 @@ def test_resolve_log_platform() -> None:
 
 
 def test_resolve_unknown_log_platform_is_not_an_error() -> None:
-    platform, basis = platforms.resolve("rk1808", None)
+    platform, basis = platforms.resolve("rk3399pro", None)
     assert platform is None and "no platform data" in basis
 
 

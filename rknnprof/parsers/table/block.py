@@ -84,6 +84,7 @@ class TableBlock(Block):
         self.skipped: list[SkippedRow] = []
         self.limits = TableLimits()
         self.notes: list[tuple[int, str]] = []
+        self.assumed_layout = headerless_prefix is not None and header is None
         self.pending: tuple[int, list[str], RowParse] | None = None
         self.intruder: int | None = None
         """Line of a foreign line read while a row cut short was pending (spliced into it?)."""
@@ -435,7 +436,13 @@ class TableBlock(Block):
                 reported_rw_kb=self.rw_kb,
                 skipped=tuple(self.skipped),
                 notes=tuple(self.notes),
-                missing_header=MissingHeader.TITLE_ONLY if untitled else None,
+                missing_header=(
+                    MissingHeader.TITLE_ONLY
+                    if untitled
+                    else MissingHeader.ASSUMED_LAYOUT
+                    if self.assumed_layout
+                    else None
+                ),
                 stream=self.stream,
                 total_line=self.total_line,
                 elided_rows=self.elided,
