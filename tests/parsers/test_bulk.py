@@ -526,3 +526,36 @@ def test_the_environment_switch(
     assembly = api.parse_stream(io.BytesIO(interleaved), "three.log")
     assert (claims > 0) is on
     assert sum(p.frames for p in assembly.profiles) > 50
+
+
+def _inputs() -> list[Path]:
+    from tests.conftest import CORPUS, SAMPLES
+
+    found = sorted(CORPUS.glob("[0-9][0-9]_*")) if CORPUS.is_dir() else []
+    return found + sorted(SAMPLES.glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name[:24])
+def test_every_corpus_and_sample_log_reads_the_same_both_ways(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON report of every corpus log (when ``RKNNPROF_CORPUS`` is there) and sample log is
+    the same, byte for byte, with the fast path on and off."""
+    from rknnprof.api import analyze
+    from rknnprof.errors import NoProfileDataError
+    from rknnprof.reporters import RenderOptions, get_reporter
+
+    def json_of(fast: bool) -> str:
+        if fast:
+            monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+        else:
+            monkeypatch.setenv("RKNNPROF_NO_FASTPATH", "1")
+        try:
+            report = analyze(path)
+        except NoProfileDataError as e:
+            return f"no data: {e}"
+        out = io.StringIO()
+        get_reporter("json").render(report, out, RenderOptions())
+        return out.getvalue()
+
+    assert json_of(True) == json_of(False)
