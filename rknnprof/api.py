@@ -161,7 +161,12 @@ def parse_live_stdin() -> Assembly:
 def parse_path(path: str) -> Assembly:
     """Parse a file (or ``-`` for stdin)."""
     if path == STDIN:
-        return parse_live_stdin()
+        try:
+            return parse_live_stdin()
+        except BrokenPipeError:  # a write (progress on stderr), not the read
+            raise
+        except OSError as e:  # EIO from a terminal that went away, a device's read error
+            raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
             return _parse_file(f, path)
@@ -171,6 +176,10 @@ def parse_path(path: str) -> Assembly:
         raise InputError("is a directory", path) from None
     except PermissionError:
         raise InputError("permission denied", path) from None
+    except BrokenPipeError:  # a write (progress on stderr), not the read
+        raise
+    except OSError as e:  # a read that fails after the open: EIO, EINVAL (/proc/self/mem)
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def _parse_file(f: BinaryIO, path: str) -> Assembly:
@@ -190,8 +199,8 @@ def no_data_message(assembly: Assembly) -> str:
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
-        also = f" (and {more} more known failure(s), in the JSON `failures`)" if more else ""
-        return f"line {first.line}: {first.diagnosis}; fix: {first.fix}{also}"
+        also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
+        return f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
@@ -275,7 +284,9 @@ def analyze(
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
         error = NoProfileDataError(no_data_message(assembly), name)
-        error.report = Report(profiles=(), warnings=tuple(warnings), failures=failures)
+        error.report = Report(
+            profiles=(), warnings=tuple(warnings), failures=failures, no_profile=error.message
+        )
         raise error
     for name, assembly in empty:
         warnings.append(ReportWarning(name, None, no_data_message(assembly)))

@@ -35,13 +35,17 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rknnprof.reporters.registry import format_names
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_logs" / "yolov5s_rk3588_perf.txt"
 FIRST_CONV = "Conv:/model.0/conv/Conv"
 EXIT_CODES = {0, 1, 2, 3}
-ANALYZE_FORMATS = ("table", "json", "csv", "markdown", "html", "trace", "junit")
-COMPARE_FORMATS = ("table", "json", "markdown", "csv", "html")
-CHECK_FORMATS = ("table", "json", "markdown", "junit", "html")
+ANALYZE_FORMATS = tuple(format_names("analyze"))
+COMPARE_FORMATS = tuple(format_names("compare"))
+CHECK_FORMATS = tuple(format_names("check"))
+"""Every format of each command, from the one registry: a new format is fuzzed too."""
+JSON_FORMATS = ("json", "trace", "model-explorer")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BUDGETS = """budgets:
@@ -385,7 +389,7 @@ def check(outcome: Outcome, fmt: str, color: bool = False) -> list[str]:
             problems.append(f"control character {m.group()!r} on {name}")
     out = outcome.stdout
     if outcome.code in (0, 1) and out:
-        if fmt in ("json", "trace"):
+        if fmt in JSON_FORMATS:
             try:
                 json.loads(out, parse_constant=_refuse)
             except ValueError as e:
