@@ -24,7 +24,7 @@ from rknnprof.model import (
     Target,
     Versions,
 )
-from rknnprof.parsers.saved import (
+from rknnprof.saved import (
     is_saved_report,
     load_saved_report,
     looks_like_saved_report,

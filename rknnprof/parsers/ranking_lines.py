@@ -1,6 +1,6 @@
 """One line of an operator ranking table (:mod:`rknnprof.parsers.ranking`): its titles, header
 cells and values, and the tests of a line that the ranking block and the bulk path for repeated
-frames (:mod:`rknnprof.parsers.table.bulk_ranking`) share, so that both read a line alike. The
+frames (:mod:`rknnprof.parsers.fastpath.ranking`) share, so that both read a line alike. The
 fast path's one assumption of these tests (none depends on a digit's value) is written in
 :mod:`rknnprof.parsers.table`."""
 

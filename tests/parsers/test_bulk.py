@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from rknnprof import api
-from rknnprof.inputs import skipping
 from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import RankingEvent, TableEvent
-from rknnprof.parsers.table.bulk_frame import BulkFrame
+from rknnprof.parsers.fastpath import reads as skipping
+from rknnprof.parsers.fastpath.frame import BulkFrame
 from rknnprof.schema import profile_to_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -302,7 +302,7 @@ def test_logcat_long_layout_and_rknn_lines_inside_an_entry(
 def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     """More streams than the skipper remembers (``MAX_TEMPLATES``), each printing whole frames in
     turn: the oldest are forgotten and read line by line; the report is the exact path's."""
-    from rknnprof.parsers.table.bulk import MAX_TEMPLATES
+    from rknnprof.parsers.fastpath.skipper import MAX_TEMPLATES
 
     out = []
     for frame in range(4):
@@ -327,7 +327,7 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
     before, on a stream with no block open. Between them, lines that do matter: a runtime
     version line (an info event), a table title and rows of a third process (a block open on
     its stream), a squashed-lines note (counted by the reader) and a line of another layout."""
-    from rknnprof.parsers.table import bulk_others
+    from rknnprof.parsers.fastpath import others as bulk_others
 
     lines = logcat.split(b"\n")
     extra = [
@@ -404,7 +404,7 @@ def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
     reach of the tolerance: its answer is always the one computed on the rounded shares."""
     from operator import mul, sub, truediv
 
-    from rknnprof.parsers.table.bulk_ranking import MARGIN, ratios_fit
+    from rknnprof.parsers.fastpath.ranking import MARGIN, ratios_fit
 
     def on_shares(ratios: list[float], times: list[float], denominator: float) -> bool:
         shares = [round(r / 100, 6) for r in ratios]
@@ -508,7 +508,7 @@ def test_the_environment_switch(
 ) -> None:
     """``RKNNPROF_NO_FASTPATH=1`` turns the bulk path off (the documented switch): no frame is
     claimed, and the report is the same."""
-    from rknnprof.parsers.table import bulk
+    from rknnprof.parsers.fastpath import skipper as bulk
 
     claims = 0
     real = bulk.FrameSkipper.claim

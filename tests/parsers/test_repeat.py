@@ -12,7 +12,7 @@ from pathlib import Path
 from rknnprof.inputs.lines import Line
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import TableEvent
-from rknnprof.parsers.table.repeat import RepeatedLayers
+from rknnprof.parsers.fastpath.repeat import RepeatedLayers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import generate  # noqa: E402

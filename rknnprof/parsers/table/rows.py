@@ -6,6 +6,7 @@ takes (:func:`repeated_row_plan`)."""
 from __future__ import annotations
 
 from rknnprof.model import SkippedRow
+from rknnprof.parsers.fastpath.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
 from rknnprof.parsers.table.columns import (
     MAX_PREFIX,
     TITLE,
@@ -16,7 +17,6 @@ from rknnprof.parsers.table.columns import (
     parse_header,
     parse_tokens,
 )
-from rknnprof.parsers.table.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
     ELISION_RE,
