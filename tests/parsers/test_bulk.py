@@ -1,4 +1,4 @@
-"""The bulk path for repeated frames (parsers/table/bulk.py) changes how fast a capture is read,
+"""The bulk path for repeated frames (parsers/fastpath/) changes how fast a capture is read,
 never what is read: every capture here is read twice, with and without the bulk path, and the
 reports must be equal (profiles, warnings, line numbers, lazy layers and stats once built).
 
@@ -323,7 +323,7 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
     logcat: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Lines of other processes inside claimed frames are left out of the claim's kept lines
-    only when scan would pass over them (``bulk_others.OtherLines``): messages that opened nothing
+    only when scan would pass over them (``fastpath/others.py``, ``OtherLines``): messages that opened nothing
     before, on a stream with no block open. Between them, lines that do matter: a runtime
     version line (an info event), a table title and rows of a third process (a block open on
     its stream), a squashed-lines note (counted by the reader) and a line of another layout."""
@@ -444,7 +444,7 @@ def test_three_processes_interleaved_are_read_in_bulk_stream_by_stream(
     interleaved: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three processes print the same model's tables at once (one context per NPU core), their
-    lines interleaved in bursts: every stream's frames are read in bulk (``bulk_streams``), not
+    lines interleaved in bursts: every stream's frames are read in bulk (``fastpath/streams.py``), not
     one stream's with the others' lines read inside them; the report is the exact path's."""
     frames = interleaved.count(TITLE)
     assert _claims(interleaved) >= frames * 0.65  # (the first windows learn the streams)

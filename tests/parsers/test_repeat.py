@@ -1,4 +1,4 @@
-"""The repeated-frame fast path (parsers/table/repeat.py) finds exactly what the usual path finds.
+"""The repeated-frame fast path (parsers/fastpath/repeat.py) finds exactly what the usual path finds.
 
 Each table is scanned twice: inside a multi-frame log (where it may repeat the table before it)
 and alone, with the same line numbers (always the usual path). The events must be equal.

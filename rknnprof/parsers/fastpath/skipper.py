@@ -95,7 +95,7 @@ class FrameSkipper:
         self.templates: dict[Stream, Template] = {}
         self._anchors: tuple[bytes, ...] = ()
         self._many = False
-        """Several logcat streams have templates: claims read windows (``bulk_streams``)."""
+        """Several logcat streams have templates: claims read windows (``streams``)."""
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
         self.scratch: ReadLine = line_reader(ReadStats())

@@ -258,7 +258,7 @@ def _kept(
     cut: int,
 ) -> list[tuple[int, bytes]] | None:
     """The lines of streams without a template (``noise``: their indices) that the reader must
-    read: all but those scan would pass over (``bulk_others``). None when one of them is not a
+    read: all but those scan would pass over (``others``). None when one of them is not a
     threadtime line of the templates' stamp shape, or is a line of a stream with a template
     whose ``pid tid`` is not where its frames' are."""
     streams: set[Stream] = {t.stream for t in learnt}
