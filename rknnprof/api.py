@@ -314,7 +314,7 @@ def load(
 def load_report(path: PathLike) -> Report:
     """One run for ``compare`` and ``check``: a log (parsed and analysed with the defaults) or a
     saved JSON report (read back as it was analysed), decided by the file's content."""
-    from rknnprof.parsers.saved import is_saved_report, load_saved_report
+    from rknnprof.saved import is_saved_report, load_saved_report
 
     name = os.fspath(path)
     if is_saved_report(name):

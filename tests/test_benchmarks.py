@@ -28,7 +28,10 @@ def test_quick_run_reports_every_figure(tmp_path):
         "throughput: logcat -f json",
         "throughput: D RKNN: lines -f json",
         "throughput: logcat on stdin",
+        "throughput: 3 processes -f json",
+        "fast path on / off, 3 processes",
         "memory: -f trace / -f json",
+        "memory: -f trace / -f json, 3 processes",
         "memory: 0.3 MB / 0.1 MB, -f json",
         "memory: 0.3 MB / 0.1 MB, -f trace",
     ]

@@ -11,7 +11,7 @@ import pytest
 
 from rknnprof.cli import main
 from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
-from rknnprof.parsers.saved import load_saved_report, report_to_dict
+from rknnprof.saved import load_saved_report, report_to_dict
 
 
 def L(id, op, t, name, target=Target.NPU, line=None):

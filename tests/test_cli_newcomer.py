@@ -225,7 +225,7 @@ def test_budget_errors_count_from_0_like_the_verdict_list(tmp_path) -> None:
 # -- defect 8: compare/check at 80 columns -------------------------------------------------------
 def test_compare_at_80_columns_cuts_names_like_analyze(tmp_path) -> None:
     from rknnprof.model import Layer, Profile, Report, SourceSpan
-    from rknnprof.parsers.saved import report_to_dict
+    from rknnprof.saved import report_to_dict
 
     names = [f"Conv:/model.{i}/m/m.0/cv2/very_long_block_name_{i}/conv/Conv" for i in range(3)]
 

@@ -1,4 +1,4 @@
-"""parsers/saved: a saved JSON report read back into equal model objects; tolerant of extra
+"""rknnprof/saved.py: a saved JSON report read back into equal model objects; tolerant of extra
 and missing optional fields, strict about types and schema_version."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from rknnprof.model import (
     Target,
     Versions,
 )
-from rknnprof.parsers.saved import (
+from rknnprof.saved import (
     is_saved_report,
     load_saved_report,
     looks_like_saved_report,

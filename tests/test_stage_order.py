@@ -22,7 +22,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("schema",),  # the JSON contract: dict <-> model
     ("platforms",),  # SoC facts (YAML), read by analysis and rules
     ("inputs",),  # bytes -> clean lines (prefixes, live pipe)
-    ("parsers",),  # lines -> events, one module per input family
+    ("parsers", "saved"),  # lines -> events, one module per input family; saved JSON reports
     ("assemble",),  # events -> profiles (frames merged, info attached)
     ("analysis",),  # bound, shares, op types, derived figures
     ("rules",),  # advice: findings and savings

@@ -27,6 +27,10 @@ from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
 from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
+from rknnprof.parsers.fastpath.frame import BulkFrame
+from rknnprof.parsers.fastpath.scan_state import ScanState
+from rknnprof.parsers.fastpath.skipper import FrameSkipper
+from rknnprof.parsers.fastpath.skipper import enabled as fastpath_enabled
 from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.markdown_table import MarkdownTableParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
@@ -36,10 +40,6 @@ from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.run_lines import RunLineParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
-from rknnprof.parsers.table.bulk import FrameSkipper
-from rknnprof.parsers.table.bulk import enabled as fastpath_enabled
-from rknnprof.parsers.table.bulk_frame import BulkFrame
-from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
@@ -90,7 +90,7 @@ def scan(
     """Events found in ``lines``, in input order per stream. Streams: nothing is read ahead.
 
     ``path`` is accepted for symmetry with ``assemble`` (events carry line numbers only).
-    ``skipper``: the :class:`~rknnprof.parsers.table.bulk.FrameSkipper` given to the reader
+    ``skipper``: the :class:`~rknnprof.parsers.fastpath.skipper.FrameSkipper` given to the reader
     (``read_lines(..., skipper=)``), if any: ``scan`` shows it the frames read exactly (so it
     learns the stream's frame) and takes the frames it read in bulk (:class:`BulkFrame`).
     """

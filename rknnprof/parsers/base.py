@@ -43,7 +43,7 @@ class Block(ABC):
     def hand_over(self) -> object | None:
         """After ``close``: what the next block of the same class on the same stream may reuse
         (``take_over``), or None. The table block hands over its table, so that the next frame
-        of the same model is read on a fast path (``parsers/table/repeat.py``)."""
+        of the same model is read on a fast path (``parsers/fastpath/repeat.py``)."""
         return None
 
     def damaged(self, line: Line, reason: str) -> None:  # noqa: B027 - optional hook

@@ -47,7 +47,7 @@ class TableEvent:
 
     Frame merging reads only :attr:`row_times` and :attr:`signature` of every frame after a
     model's first: a table that repeats the previous table of its stream gives them without
-    building its layers (``parsers/table/repeat.py``)."""
+    building its layers (``parsers/fastpath/repeat.py``)."""
 
     family: str
     line: int
@@ -101,7 +101,7 @@ class RankingEvent:
     last_line: int
     stats: Sequence[OpTypeStat]
     """The op-type rows, in order (for a frame read in bulk, a lazy sequence equal to their
-    tuple, read on first use: ``parsers/table/bulk_ranking.py``)."""
+    tuple, read on first use: ``parsers/fastpath/ranking.py``)."""
     total: OpTypeStat | None = None
     """The ``Total`` row, where printed."""
     stream: Stream = None

@@ -1,6 +1,6 @@
 """One line of an operator ranking table (:mod:`rknnprof.parsers.ranking`): its titles, header
 cells and values, and the tests of a line that the ranking block and the bulk path for repeated
-frames (:mod:`rknnprof.parsers.table.bulk_ranking`) share, so that both read a line alike. The
+frames (:mod:`rknnprof.parsers.fastpath.ranking`) share, so that both read a line alike. The
 fast path's one assumption of these tests (none depends on a digit's value) is written in
 :mod:`rknnprof.parsers.table`."""
 
@@ -91,7 +91,7 @@ def row_keys(op: str, columns: Sequence[str]) -> list[str]:
 def plain_row(text: str, columns: Sequence[str]) -> bool:
     """Whether a ranking block with ``columns``, no pasted prefix and no row pending reads the
     line ``text`` as one complete row (a stat, or the Total row) without a skipped row: the
-    test the bulk path (``parsers/table/bulk_ranking.py``) makes once per line shape. Values
+    test the bulk path (``parsers/fastpath/ranking.py``) makes once per line shape. Values
     are not checked against each other here (that is the block's ``close``)."""
     s = text.strip()
     if not s or is_rule(s) or has_title(s):

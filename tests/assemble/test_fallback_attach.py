@@ -13,7 +13,7 @@ import json
 
 from rknnprof.api import analyze
 from rknnprof.model import Target
-from rknnprof.parsers.saved import report_from_dict, report_to_dict
+from rknnprof.saved import report_from_dict, report_to_dict
 
 RULE = "-" * 222
 HEADER = (

@@ -90,7 +90,7 @@ def _walk_finite(value: object) -> None:
 
 
 FASTPATH_OFF = "RKNNPROF_NO_FASTPATH"
-"""The switch of the bulk path for repeated frames (``parsers/table/bulk.py``)."""
+"""The switch of the bulk path for repeated frames (``parsers/fastpath/``)."""
 
 
 def _analyze(path: Path, fastpath: bool) -> Report | RknnprofError:

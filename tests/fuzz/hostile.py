@@ -159,7 +159,7 @@ def saved_report_with_name(name: str) -> str:
     """A saved JSON report whose layer, op type and path carry ``name`` (saved reports do not
     pass through the log reader)."""
     from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
-    from rknnprof.parsers.saved import report_to_dict
+    from rknnprof.saved import report_to_dict
 
     layers = (
         Layer(id=1, op_type=name[:40] or "x", time_us=100.0, full_name=name, target=Target.NPU),

@@ -1,5 +1,5 @@
 """Mutants of a saved JSON report (``analyze -f json``), for the reader ``compare`` and ``check``
-share (:mod:`rknnprof.parsers.saved`, :mod:`rknnprof.schema`): non-finite and huge numbers,
+share (:mod:`rknnprof.saved`, :mod:`rknnprof.schema`): non-finite and huge numbers,
 values of the wrong type, deep nesting, huge strings, keys removed or added, damaged bytes.
 
 Each mutant goes through ``compare`` (as base and as current, in one of its formats), ``check``

@@ -56,7 +56,7 @@ def test_terminal_rule_shows_controls_as_escapes():
 def _saved_report(tmp_path, name):
     """A saved JSON report (compare and check read these without the log reader)."""
     from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
-    from rknnprof.parsers.saved import report_to_dict
+    from rknnprof.saved import report_to_dict
 
     layer = Layer(id=1, op_type="Conv\x1b[2J", time_us=100.0, full_name=name, target=Target.NPU)
     profile = Profile(

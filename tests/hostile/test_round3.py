@@ -136,7 +136,7 @@ def test_a_number_no_float_holds_is_refused_in_one_line(
 
 
 def test_a_report_larger_than_the_limit_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
-    from rknnprof.parsers import saved
+    from rknnprof import saved
 
     monkeypatch.setattr(saved, "MAX_REPORT_BYTES", 4096)
     big = tmp_path / "big.json"

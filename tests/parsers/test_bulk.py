@@ -1,4 +1,4 @@
-"""The bulk path for repeated frames (parsers/table/bulk.py) changes how fast a capture is read,
+"""The bulk path for repeated frames (parsers/fastpath/) changes how fast a capture is read,
 never what is read: every capture here is read twice, with and without the bulk path, and the
 reports must be equal (profiles, warnings, line numbers, lazy layers and stats once built).
 
@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from rknnprof import api
-from rknnprof.inputs import skipping
 from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import RankingEvent, TableEvent
-from rknnprof.parsers.table.bulk_frame import BulkFrame
+from rknnprof.parsers.fastpath import reads as skipping
+from rknnprof.parsers.fastpath.frame import BulkFrame
 from rknnprof.schema import profile_to_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -302,7 +302,7 @@ def test_logcat_long_layout_and_rknn_lines_inside_an_entry(
 def test_many_streams_each_with_repeated_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     """More streams than the skipper remembers (``MAX_TEMPLATES``), each printing whole frames in
     turn: the oldest are forgotten and read line by line; the report is the exact path's."""
-    from rknnprof.parsers.table.bulk import MAX_TEMPLATES
+    from rknnprof.parsers.fastpath.skipper import MAX_TEMPLATES
 
     out = []
     for frame in range(4):
@@ -323,11 +323,11 @@ def test_other_streams_lines_inside_frames_scan_would_pass_over(
     logcat: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Lines of other processes inside claimed frames are left out of the claim's kept lines
-    only when scan would pass over them (``bulk_others.OtherLines``): messages that opened nothing
+    only when scan would pass over them (``fastpath/others.py``, ``OtherLines``): messages that opened nothing
     before, on a stream with no block open. Between them, lines that do matter: a runtime
     version line (an info event), a table title and rows of a third process (a block open on
     its stream), a squashed-lines note (counted by the reader) and a line of another layout."""
-    from rknnprof.parsers.table import bulk_others
+    from rknnprof.parsers.fastpath import others as bulk_others
 
     lines = logcat.split(b"\n")
     extra = [
@@ -404,7 +404,7 @@ def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
     reach of the tolerance: its answer is always the one computed on the rounded shares."""
     from operator import mul, sub, truediv
 
-    from rknnprof.parsers.table.bulk_ranking import MARGIN, ratios_fit
+    from rknnprof.parsers.fastpath.ranking import MARGIN, ratios_fit
 
     def on_shares(ratios: list[float], times: list[float], denominator: float) -> bool:
         shares = [round(r / 100, 6) for r in ratios]
@@ -444,7 +444,7 @@ def test_three_processes_interleaved_are_read_in_bulk_stream_by_stream(
     interleaved: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three processes print the same model's tables at once (one context per NPU core), their
-    lines interleaved in bursts: every stream's frames are read in bulk (``bulk_streams``), not
+    lines interleaved in bursts: every stream's frames are read in bulk (``fastpath/streams.py``), not
     one stream's with the others' lines read inside them; the report is the exact path's."""
     frames = interleaved.count(TITLE)
     assert _claims(interleaved) >= frames * 0.65  # (the first windows learn the streams)
@@ -508,7 +508,7 @@ def test_the_environment_switch(
 ) -> None:
     """``RKNNPROF_NO_FASTPATH=1`` turns the bulk path off (the documented switch): no frame is
     claimed, and the report is the same."""
-    from rknnprof.parsers.table import bulk
+    from rknnprof.parsers.fastpath import skipper as bulk
 
     claims = 0
     real = bulk.FrameSkipper.claim
@@ -526,3 +526,36 @@ def test_the_environment_switch(
     assembly = api.parse_stream(io.BytesIO(interleaved), "three.log")
     assert (claims > 0) is on
     assert sum(p.frames for p in assembly.profiles) > 50
+
+
+def _inputs() -> list[Path]:
+    from tests.conftest import CORPUS, SAMPLES
+
+    found = sorted(CORPUS.glob("[0-9][0-9]_*")) if CORPUS.is_dir() else []
+    return found + sorted(SAMPLES.glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name[:24])
+def test_every_corpus_and_sample_log_reads_the_same_both_ways(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON report of every corpus log (when ``RKNNPROF_CORPUS`` is there) and sample log is
+    the same, byte for byte, with the fast path on and off."""
+    from rknnprof.api import analyze
+    from rknnprof.errors import NoProfileDataError
+    from rknnprof.reporters import RenderOptions, get_reporter
+
+    def json_of(fast: bool) -> str:
+        if fast:
+            monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+        else:
+            monkeypatch.setenv("RKNNPROF_NO_FASTPATH", "1")
+        try:
+            report = analyze(path)
+        except NoProfileDataError as e:
+            return f"no data: {e}"
+        out = io.StringIO()
+        get_reporter("json").render(report, out, RenderOptions())
+        return out.getvalue()
+
+    assert json_of(True) == json_of(False)

@@ -1,4 +1,4 @@
-"""The repeated-frame fast path (parsers/table/repeat.py) finds exactly what the usual path finds.
+"""The repeated-frame fast path (parsers/fastpath/repeat.py) finds exactly what the usual path finds.
 
 Each table is scanned twice: inside a multi-frame log (where it may repeat the table before it)
 and alone, with the same line numbers (always the usual path). The events must be equal.
@@ -12,7 +12,7 @@ from pathlib import Path
 from rknnprof.inputs.lines import Line
 from rknnprof.parsers import scan
 from rknnprof.parsers.events import TableEvent
-from rknnprof.parsers.table.repeat import RepeatedLayers
+from rknnprof.parsers.fastpath.repeat import RepeatedLayers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import generate  # noqa: E402

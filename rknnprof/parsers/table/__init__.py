@@ -5,7 +5,8 @@
 * :mod:`.columns` -- the printed toolkit2 tables' header, columns and total lines;
 * :mod:`.block` -- ``TableBlock``, the block that reads one printed toolkit2 table;
 * :mod:`.rows` -- what a line among the rows is besides a row: short, damaged or foreign;
-* :mod:`.repeat` -- the fast path for a table that repeats the previous one (repeated frames).
+* the fast path for repeated frames is not here: :mod:`rknnprof.parsers.fastpath` (a table that
+  repeats its stream's previous one is kept as row text by its ``repeat`` module).
 
 Family modules (``parsers/toolkit2_table.py``, ``eval_perf_csv.py``, ...) say how their table is
 recognised; everything about reading cells is here.

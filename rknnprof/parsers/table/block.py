@@ -4,7 +4,8 @@ States: ``pre`` (title, rules, banner; waiting for the header), ``rows``, ``afte
 and rules after the rows). A foreign line ends the block and is offered to the other parsers.
 
 A table that repeats the previous table of its stream (the next frame of the same model) is
-read on the fast path of :mod:`rknnprof.parsers.table.repeat`: its layers are built only when used.
+read on the fast path of :mod:`rknnprof.parsers.fastpath.repeat`: its layers are built only when
+used.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import MissingHeader, TableEvent, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
+from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     TITLE,
@@ -29,7 +31,6 @@ from rknnprof.parsers.table.columns import (
     parse_tokens,
 )
 from rknnprof.parsers.table.layer import build_layer, skipped
-from rknnprof.parsers.table.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.table.rows import (
     MAY_BE_EMPTY,
     TableLimits,

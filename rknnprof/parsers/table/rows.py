@@ -6,6 +6,7 @@ takes (:func:`repeated_row_plan`)."""
 from __future__ import annotations
 
 from rknnprof.model import SkippedRow
+from rknnprof.parsers.fastpath.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
 from rknnprof.parsers.table.columns import (
     MAX_PREFIX,
     TITLE,
@@ -16,7 +17,6 @@ from rknnprof.parsers.table.columns import (
     parse_header,
     parse_tokens,
 )
-from rknnprof.parsers.table.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
     ELISION_RE,
@@ -132,7 +132,7 @@ def repeated_row_plan(text: str, carried: Carried) -> LinePlan | None:
     ``text`` among its rows (:meth:`TableBlock.feed` with every row so far repeated, nothing
     pending), before its op type and full name are compared with the template row's; None
     when the block would not read the line as a repeated row. Pure: the bulk reader
-    (``table/bulk.py``) asks it once per line shape the exact path has not met."""
+    (``parsers/fastpath/skipper.py``) asks it once per line shape the exact path has not met."""
     s = text.strip()
     if not s or s[-1] in "-=" and is_rule(s):
         return None

@@ -1,5 +1,6 @@
-"""Other streams' lines inside a frame the bulk path claims (:mod:`rknnprof.parsers.table.bulk`):
-which of them the claim must hand back to the reader, and which scan would pass over anyway.
+"""Other streams' lines inside a frame the bulk path claims
+(:mod:`rknnprof.parsers.fastpath.skipper`): which of them the claim must hand back to the
+reader, and which scan would pass over anyway.
 
 Scan passes over a line when it would offer it to no block (none is open on its stream, none is
 being recorded, and no earlier line of its stream in the frame is handed back) and its (text,
@@ -15,13 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lines import MAX_LINE_CHARS
-from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE
+from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE
 
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
     from rknnprof.parsers.events import Stream
-    from rknnprof.parsers.table.bulk_template import Template
-    from rknnprof.parsers.table.scan_state import ScanState
+    from rknnprof.parsers.fastpath.scan_state import ScanState
+    from rknnprof.parsers.fastpath.template import Template
 
 Reading = tuple["Stream", tuple[str, str | None, str | None]] | None
 """A line's stream and (text, level, tag); None: the reader drops it."""

@@ -1,4 +1,4 @@
-"""The template of the bulk path (:mod:`rknnprof.parsers.table.bulk`): one stream's repeated
+"""The template of the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): one stream's repeated
 frame as the exact path read it, its slots, and what the first frame read in bulk teaches of
 its raw lines (prefix, fixed messages, raw shapes)."""
 
@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.ranking_lines import row_keys
 from rknnprof.parsers.table.columns import TITLE
-from rknnprof.parsers.table.repeat import Carried, RepeatedLayers
 
 MAX_SHAPES = 4096
 """Raw shapes remembered per template (rows, ranking rows) before a memo starts over."""

@@ -1,6 +1,6 @@
 """What :func:`rknnprof.parsers.scan` knows of each stream, shared with the bulk path's skipper
-(:mod:`rknnprof.parsers.table.bulk`), which checks a frame against it before scan takes it, and
-the frames scan records for the skipper to learn from (:class:`Recording`)."""
+(:mod:`rknnprof.parsers.fastpath.skipper`), which checks a frame against it before scan takes
+it, and the frames scan records for the skipper to learn from (:class:`Recording`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rknnprof.inputs.records import Line
     from rknnprof.parsers.base import Block
     from rknnprof.parsers.events import Event, Stream
-    from rknnprof.parsers.table.repeat import Carried
+    from rknnprof.parsers.fastpath.repeat import Carried
 
     Learn = Callable[[list[Line], TableEvent, RankingEvent, RankingBlock, Carried], None]
 

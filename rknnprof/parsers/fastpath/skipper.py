@@ -19,13 +19,13 @@ every difference accounted for:
 * **Rows**: the raw shape is that of a line the exact path has read as a repeated row
   (``Carried.lines``), and the op type and full name are the template row's: what the exact path
   checks. The times are taken from the rows' Time(us) slices and converted at once (these,
-  the fixed slots' and the total line's checks: :mod:`~rknnprof.parsers.table.bulk_rows`).
+  the fixed slots' and the total line's checks: :mod:`~rknnprof.parsers.fastpath.rows`).
 * **The total line**: the template's, but for its figure.
 * **Ranking rows**: a raw shape a ranking block reads as one complete row, each op type once
   (their order follows the times), and the checks the ranking block makes on the values at
   its close (CPU + GPU + NPU against TotalTime, TimeRatio against TotalTime, the Total row
   against the column sums) pass, with a margin: a frame whose values come near a tolerance is
-  left to the exact path (:mod:`~rknnprof.parsers.table.bulk_ranking`).
+  left to the exact path (:mod:`~rknnprof.parsers.fastpath.ranking`).
 * **The stream's state**: the block open on the stream refuses the title (as it would) and the
   table block of the stream would take over the same template (``Carried``).
 
@@ -42,7 +42,7 @@ ranking table after it (with or without the ranking's Total row), as logcat thre
 ``Performance`` tables, ranking tables alone, CR line ends, UTF-16) are read line by line: the
 same report, at the line-by-line speed. When several streams print their tables interleaved
 line by line (processes or threads, one per NPU core), every stream's frames are read in bulk,
-a window of the data at a time (:mod:`~rknnprof.parsers.table.bulk_streams`).
+a window of the data at a time (:mod:`~rknnprof.parsers.fastpath.streams`).
 """
 
 from __future__ import annotations
@@ -55,15 +55,15 @@ from typing import TYPE_CHECKING
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine, Reads
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
+from rknnprof.parsers.fastpath.frame import BulkFrame, frame_of
+from rknnprof.parsers.fastpath.others import OtherLines
+from rknnprof.parsers.fastpath.ranking import BulkRanking
+from rknnprof.parsers.fastpath.repeat import Carried
+from rknnprof.parsers.fastpath.scan_state import Recording, ScanState
+from rknnprof.parsers.fastpath.streams import Window, window_claim
+from rknnprof.parsers.fastpath.template import SHAPE, Template, learn_prefix, template_of
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
-from rknnprof.parsers.table.bulk_frame import BulkFrame, frame_of
-from rknnprof.parsers.table.bulk_others import OtherLines
-from rknnprof.parsers.table.bulk_ranking import BulkRanking
-from rknnprof.parsers.table.bulk_streams import Window, window_claim
-from rknnprof.parsers.table.bulk_template import SHAPE, Template, learn_prefix, template_of
-from rknnprof.parsers.table.repeat import Carried
-from rknnprof.parsers.table.scan_state import Recording, ScanState
 
 if TYPE_CHECKING:
     from rknnprof.inputs._prefixes import OtherLayouts
@@ -95,7 +95,7 @@ class FrameSkipper:
         self.templates: dict[Stream, Template] = {}
         self._anchors: tuple[bytes, ...] = ()
         self._many = False
-        """Several logcat streams have templates: claims read windows (``bulk_streams``)."""
+        """Several logcat streams have templates: claims read windows (``streams``)."""
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
         self.scratch: ReadLine = line_reader(ReadStats())
@@ -151,7 +151,7 @@ class FrameSkipper:
 
     # -- Skipper -----------------------------------------------------------------------------
     def reads(self, read: Callable[[int], bytes], stats: ReadStats, other: OtherLayouts) -> Reads:
-        from rknnprof.inputs.skipping import SkippingSource
+        from rknnprof.parsers.fastpath.reads import SkippingSource
 
         return SkippingSource(read, self, stats, other)
 

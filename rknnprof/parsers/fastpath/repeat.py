@@ -34,9 +34,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
-from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import MAX_DIGITS, to_number
 
 if TYPE_CHECKING:
@@ -296,7 +296,7 @@ def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
 
 class RepeatedLayers(Lazy["Layer"]):
     """The layers of a table that repeats the previous table of its stream row for row, built on
-    first use (:class:`~rknnprof.parsers.table.lazy.Lazy`: it behaves as the tuple of layers the
+    first use (:class:`~rknnprof.parsers.fastpath.lazy.Lazy`: it behaves as the tuple of layers the
     usual path would have built). Its :attr:`times` and :attr:`names` become the table event's
     ``row_times`` and ``signature``, which frame merging reads instead of the layers."""
 

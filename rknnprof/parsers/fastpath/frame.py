@@ -1,4 +1,4 @@
-"""A frame read in bulk (:mod:`rknnprof.parsers.table.bulk`): the checks that a stream's lines
+"""A frame read in bulk (:mod:`rknnprof.parsers.fastpath.skipper`): the checks that a stream's lines
 are a frame the exact path would read as the template's repeat (:func:`frame_of`), and what
 such a frame becomes (:class:`BulkFrame`: the table's event, its layers read exactly on first
 use, and the ranking block it leaves open)."""
@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from rknnprof.inputs.claims import Claim, ReadLine
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.fastpath.ranking import BulkRanking, ranking_total
+from rknnprof.parsers.fastpath.repeat import ReplayedLayers
+from rknnprof.parsers.fastpath.rows import learn_fixed, table_times, total_of
+from rknnprof.parsers.fastpath.template import SHAPE, Template, learn_prefix
 from rknnprof.parsers.table.block import TableBlock
-from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
-from rknnprof.parsers.table.bulk_rows import learn_fixed, table_times, total_of
-from rknnprof.parsers.table.bulk_template import SHAPE, Template, learn_prefix
-from rknnprof.parsers.table.repeat import ReplayedLayers
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer

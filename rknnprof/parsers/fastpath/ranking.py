@@ -1,6 +1,7 @@
-"""The ranking half of the bulk path (:mod:`rknnprof.parsers.table.bulk`): the checks a frame's
-ranking table passes to be read in bulk, and the ranking block a frame read in bulk leaves open
-on its stream (:class:`BulkRanking`), with its stats read on first use (:class:`LazyStats`).
+"""The ranking half of the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): the checks a
+frame's ranking table passes to be read in bulk, and the ranking block a frame read in bulk
+leaves open on its stream (:class:`BulkRanking`), with its stats read on first use
+(:class:`LazyStats`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from typing import TYPE_CHECKING
 from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
+from rknnprof.parsers.fastpath.lazy import Lazy
+from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.ranking import RATIO_TOLERANCE_PCT, TIME_TOLERANCE_US, RankingBlock
 from rknnprof.parsers.ranking_lines import SHARE_DIGITS, plain_row, refuses, stat_of
-from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE, Template, same_line
-from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
-"""The per-layer table half of the bulk path (:mod:`rknnprof.parsers.table.bulk`): the checks a
-frame's fixed lines, rows and total line pass to be read in bulk, and what the first frame
+"""The per-layer table half of the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): the
+checks a frame's fixed lines, rows and total line pass to be read in bulk, and what the first frame
 claimed teaches of them (their raw messages, each row shape's places); the ranking half is
-:mod:`~rknnprof.parsers.table.bulk_ranking`."""
+:mod:`~rknnprof.parsers.fastpath.ranking`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from itertools import repeat
 from operator import getitem
 from typing import TYPE_CHECKING
 
-from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
+from rknnprof.parsers.fastpath.repeat import row_times, shape_key
+from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
 from rknnprof.parsers.table.columns import TOTAL_TIME_RE
-from rknnprof.parsers.table.repeat import row_times, shape_key
 from rknnprof.parsers.table.rows import repeated_row_plan
 from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, to_number
 

@@ -1,4 +1,4 @@
-"""Many streams at once, for the bulk path (:mod:`rknnprof.parsers.table.bulk`): several
+"""Many streams at once, for the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): several
 processes (one context per NPU core) printing the same model's tables at the same time, their
 lines interleaved by logcat.
 
@@ -6,13 +6,13 @@ When several logcat streams have templates, a claim reads a *window* of the data
 :data:`WINDOW_BYTES`), not one frame: every
 frame of a stream with a template whose title is in the window is read in bulk, the stream's
 lines picked by their ``pid tid`` as for one stream, and each frame is checked exactly as a
-frame of one stream is (:func:`~rknnprof.parsers.table.bulk.frame_of`). A frame may end past
+frame of one stream is (:func:`~rknnprof.parsers.fastpath.skipper.frame_of`). A frame may end past
 the window: its lines there are taken too and remembered (:class:`Window`), and the next claim,
 made at the window's end, leaves them out. The lines of the window no frame took are handed
 back to the reader (except those scan would pass over, as for one stream), and the reader
 yields frames and lines in line order, so each stream sees its own lines in order. Whether a
 frame fits the state of its stream (the block open on it, the table it takes over) is checked
-when scan reaches it (:meth:`~rknnprof.parsers.table.bulk.FrameSkipper.checked`); a frame that
+when scan reaches it (:meth:`~rknnprof.parsers.fastpath.skipper.FrameSkipper.checked`); a frame that
 does not fit is read line by line there. So no stream waits for another, and a frame one
 stream cannot read in bulk costs that stream only.
 
@@ -33,19 +33,20 @@ from typing import TYPE_CHECKING, Protocol
 
 from rknnprof.inputs.claims import NEED_MORE, Claimed
 from rknnprof.inputs.lines import MAX_LINE_CHARS
-from rknnprof.parsers.table.bulk_frame import BulkFrame, frame_of
-from rknnprof.parsers.table.bulk_template import SHAPE, learn_prefix
+from rknnprof.parsers.fastpath.frame import BulkFrame, frame_of
+from rknnprof.parsers.fastpath.template import SHAPE, learn_prefix
 
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
     from rknnprof.parsers.events import Stream
-    from rknnprof.parsers.table.bulk_others import OtherLines
-    from rknnprof.parsers.table.bulk_template import Template
-    from rknnprof.parsers.table.scan_state import ScanState
+    from rknnprof.parsers.fastpath.others import OtherLines
+    from rknnprof.parsers.fastpath.scan_state import ScanState
+    from rknnprof.parsers.fastpath.template import Template
 
 
 class Skipper(Protocol):
-    """What a window reads of the skipper (:class:`~rknnprof.parsers.table.bulk.FrameSkipper`)."""
+    """What a window reads of the skipper
+    (:class:`~rknnprof.parsers.fastpath.skipper.FrameSkipper`)."""
 
     templates: dict[Stream, Template]
     state: ScanState
@@ -257,7 +258,7 @@ def _kept(
     cut: int,
 ) -> list[tuple[int, bytes]] | None:
     """The lines of streams without a template (``noise``: their indices) that the reader must
-    read: all but those scan would pass over (``bulk_others``). None when one of them is not a
+    read: all but those scan would pass over (``others``). None when one of them is not a
     threadtime line of the templates' stamp shape, or is a line of a stream with a template
     whose ``pid tid`` is not where its frames' are."""
     streams: set[Stream] = {t.stream for t in learnt}
