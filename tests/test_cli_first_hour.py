@@ -1,0 +1,124 @@
+"""A newcomer's first hour, round three (issue #25): the bare command, colour in every command,
+CI annotations for every gate, and the output of ``compare`` / ``check`` read at 80 columns.
+
+The sample logs are synthetic (``sample_logs/generate.py``); what a test expects is read from
+them: ``yolov5s_rk3588_perf.txt`` is one frame of 89 layers totalling 28,023 us, its three
+findings at warning are RKN070, RKN001 and RKN030; the 3-frame log is the same model at a
+slightly lower total.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from rknnprof.cli import cli
+from tests.conftest import SAMPLES
+
+SAMPLE = str(SAMPLES / "yolov5s_rk3588_perf.txt")
+FRAMES3 = str(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt")
+RELATIVE = "sample_logs/yolov5s_rk3588_perf.txt"
+"""The sample as a CI job names it: relative to the workspace, so annotations link to it."""
+
+
+def invoke(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+
+
+def _budgets(tmp_path, body: str = "  - metric: total_time_us\n    max: 1000\n") -> str:
+    path = tmp_path / "rknnprof.yaml"
+    path.write_text("budgets:\n" + body)
+    return str(path)
+
+
+# -- the bare command ----------------------------------------------------------------------------
+def test_bare_rknnprof_prints_its_help_and_exits_0() -> None:
+    # the console script (main), as a user's shell runs it
+    proc = subprocess.run(
+        [sys.executable, "-m", "rknnprof"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert proc.stderr == ""
+    assert "\\x0a" not in proc.stdout and "Error" not in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("Usage: rknnprof")
+    assert any(line.strip().startswith("analyze ") for line in lines)  # the command list
+    assert len(lines) > 10  # the help over many lines, not one escaped line
+
+
+def test_bare_rknnprof_under_the_test_runner_is_the_same_help() -> None:
+    bare, helped = invoke(), invoke("--help")
+    assert bare.exit_code == 0 and bare.stdout == helped.stdout
+
+
+# -- colour: the same rule in every command ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("env", "args", "coloured"),
+    [
+        ({}, (), False),
+        ({"FORCE_COLOR": "1"}, (), True),
+        ({"CLICOLOR_FORCE": "1"}, (), True),
+        ({}, ("--color", "always"), True),
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, (), False),
+        ({"FORCE_COLOR": "1"}, ("--color", "never"), False),
+    ],
+)
+def test_compare_and_check_colour_follow_the_readme_rule_when_piped(
+    tmp_path, env: dict[str, str], args: tuple[str, ...], coloured: bool
+) -> None:
+    compared = invoke("compare", SAMPLE, FRAMES3, "-q", *args, env=env)
+    checked = invoke("check", SAMPLE, "--budgets", _budgets(tmp_path), "-q", *args, env=env)
+    assert compared.exit_code == 0 and checked.exit_code == 1  # 28,023 us is over max 1,000
+    assert ("\x1b[" in compared.stdout) is coloured
+    assert ("\x1b[" in checked.stdout) is coloured
+
+
+# -- CI annotations for every gate ---------------------------------------------------------------
+def test_analyze_fail_on_annotates_each_finding_in_github_actions(monkeypatch) -> None:
+    monkeypatch.chdir(SAMPLES.parent)
+    result = invoke(
+        "analyze", RELATIVE, "--fail-on", "warning", "-q", env={"GITHUB_ACTIONS": "true"}
+    )
+    assert result.exit_code == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+    # the sample's findings at warning: RKN070 activation-swap, RKN001 cpu-fallback, RKN030
+    codes = [line.split("title=rknnprof ", 1)[1].split(" ", 1)[0] for line in errors]
+    assert sorted(codes) == ["RKN001", "RKN030", "RKN070"]
+    for line in errors:
+        # the log's path and the profile's first line (the table starts on line 6)
+        assert line.startswith(f"::error file={RELATIVE},line=6,title=rknnprof RKN")
+        assert "reached --fail-on warning" in line
+    assert "%25" in errors[0]  # "75.8% of the frame": '%' escaped as GitHub requires
+
+
+def test_analyze_annotations_leave_a_json_stdout_parseable() -> None:
+    import json
+
+    result = invoke(
+        "analyze", SAMPLE, "-f", "json", "--fail-on", "warning", env={"GITHUB_ACTIONS": "true"}
+    )
+    assert result.exit_code == 1
+    json.loads(result.stdout)
+    assert result.stderr.count("::error ") == 3
+
+
+def test_no_annotation_outside_github_actions() -> None:
+    result = invoke("analyze", SAMPLE, "--fail-on", "warning")
+    assert result.exit_code == 1 and "::error" not in result.stdout + result.stderr
+
+
+def test_compare_fail_over_annotates_in_github_actions(monkeypatch) -> None:
+    # FRAMES3 -> SAMPLE: the total grew by a fraction of a percent, over --fail-over 0
+    monkeypatch.chdir(SAMPLES.parent)
+    result = invoke(
+        "compare", FRAMES3, RELATIVE, "--fail-over", "0", "-q", env={"GITHUB_ACTIONS": "true"}
+    )
+    assert result.exit_code == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1
+    assert errors[0].startswith(f"::error file={RELATIVE},title=rknnprof compare --fail-over::")
+    assert "total time grew +" in errors[0] and "(more than --fail-over 0%25)" in errors[0]
+    assert result.stderr.startswith("Error: ")
