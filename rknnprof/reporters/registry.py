@@ -113,7 +113,8 @@ _ALL: tuple[Format, ...] = (
         "junit",
         f"{_ANALYZE}.junit:JunitReporter",
         (".xml",),
-        "JUnit XML for CI test tabs: one test case per finding",
+        "JUnit XML for CI test tabs: one test case per rule, failing when a finding of that rule "
+        "reaches --fail-on",
     ),
     Format(
         "compare",
