@@ -122,3 +122,54 @@ def test_compare_fail_over_annotates_in_github_actions(monkeypatch) -> None:
     assert errors[0].startswith(f"::error file={RELATIVE},title=rknnprof compare --fail-over::")
     assert "total time grew +" in errors[0] and "(more than --fail-over 0%25)" in errors[0]
     assert result.stderr.startswith("Error: ")
+
+
+# -- one style for every error line --------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("analyze", "no/such/log.txt"), "Error: file 'no/such/log.txt' does not exist (see"),
+        (("analyze", SAMPLE, "--top", "0"), "Error: --top: 0 is not in the range x>=1 (see"),
+        (("analyze", SAMPLE, "--bogus"), "Error: no such option '--bogus' (see"),
+        (("compare", SAMPLE), "Error: missing argument 'CURRENT' (see"),
+        (("analyze", SAMPLE, "-f", "nope"), "Error: -f / --format: 'nope' is not one of"),
+    ],
+)
+def test_usage_errors_read_like_every_other_error(capsys, monkeypatch, args, expected) -> None:
+    # rknnprof's own errors: "Error: <what>: <why>", lower case, no closing full stop
+    from tests.hostile.helpers import run
+
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert code == 2 and out == ""
+    assert err.startswith(expected), err
+    assert err.count("\n") == 1 and ". (see" not in err and "Invalid value" not in err
+
+
+def test_own_and_usage_errors_share_the_style(capsys, monkeypatch, tmp_path) -> None:
+    from tests.hostile.helpers import run
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("budgets: [{metric: total_time_us, level: sometimes, max: 1}]\n")
+    code, _, own = run(capsys, monkeypatch, "check", SAMPLE, "--budgets", str(bad))
+    assert code == 2 and own.startswith(f"Error: {bad}:1: budgets[0].level: expected")
+    code, _, usage = run(capsys, monkeypatch, "analyze", SAMPLE, "--top", "x")
+    assert code == 2 and usage.startswith("Error: --top: 'x' is not a valid integer")
+
+
+# -- one meaning per suffix ----------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["compare", "check"])
+def test_a_model_explorer_suffix_is_refused_where_it_means_nothing(
+    capsys, monkeypatch, tmp_path, command
+) -> None:
+    from tests.hostile.helpers import run
+
+    target = tmp_path / "x.me.json"
+    args = [SAMPLE, SAMPLE] if command == "compare" else [SAMPLE, "--budgets", _budgets(tmp_path)]
+    code, out, err = run(capsys, monkeypatch, command, *args, "-o", str(target))
+    assert code == 2 and not target.exists()
+    assert err.startswith(f"Error: -o: cannot tell the format from '{target}'")
+    assert "(analyze's model-explorer format)" in err
+    # analyze writes Model Explorer node data there, and compare plain .json stays JSON
+    assert invoke("analyze", SAMPLE, "-o", str(target)).exit_code == 0
+    assert '"results"' in target.read_text()
+    assert invoke("compare", SAMPLE, SAMPLE, "-q", "-o", str(tmp_path / "c.json")).exit_code == 0

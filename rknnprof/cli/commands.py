@@ -172,10 +172,10 @@ def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) 
 )
 @click.option(
     "--graph-id",
-    default="main_graph",
-    show_default=True,
+    default=None,
     metavar="NAME",
-    help="The ONNX graph's name, for -f model-explorer.",
+    help="For -f model-explorer: key the node data by this graph name (Model Explorer then "
+    "applies it to that graph only). Default: the graph-independent form, which any graph takes.",
 )
 @click.option(
     "--model-size",
@@ -198,7 +198,7 @@ def analyze(
     ignore: tuple[str, ...],
     rule_option: dict[str, float],
     metric: str,
-    graph_id: str,
+    graph_id: str | None,
     model_size: float | None,
 ) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
@@ -500,6 +500,32 @@ def _startup_done() -> None:
         gc.enable()
 
 
+def usage_text(e: click.UsageError) -> str:
+    """A usage error in rknnprof's own style, ``<what>: <why>`` in lower case without a closing
+    full stop, as every other ``Error:`` line (``--top: 0 is not in the range x>=1``), never
+    click's ``Invalid value for '--top': 0 is not in the range x>=1.``."""
+    text = e.format_message()
+    if isinstance(e, click.BadParameter) and not isinstance(e, click.MissingParameter):
+        given = e.param_hint
+        hint = " / ".join(given) if given is not None and not isinstance(given, str) else given
+        if hint is None and e.param is not None and e.ctx is not None:
+            hint = e.param.get_error_hint(e.ctx)
+        if isinstance(e.param, click.Argument):  # a path argument: its message names the file
+            hint = None
+        message = _lower_first(e.message.rstrip().removesuffix("."))
+        text = f"{hint.replace(chr(39), '')}: {message}" if hint else message
+    text = text.rstrip().removesuffix(".").replace(". (Did you mean", " (did you mean")
+    return _lower_first(text)
+
+
+def _lower_first(text: str) -> str:
+    """``File 'x' does not exist`` -> ``file 'x' does not exist``; ``RKN010 …`` and ``FP16 …``
+    stay as they are."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
 def main() -> None:
     """The console script. Startup creates ~25,000 objects the cyclic collector tracks (modules,
     classes, functions, compiled regexes) that live until exit: the collector is paused while
@@ -534,7 +560,7 @@ def _main() -> None:
         sys.exit(0)
     except click.UsageError as e:  # one line, not click's usage + hint + blank + error
         command = e.ctx.command_path if e.ctx is not None else "rknnprof"
-        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')", err=True)
+        click.echo(f"Error: {message_line(usage_text(e))} (see '{command} --help')", err=True)
         sys.exit(e.exit_code)
     except click.ClickException as e:
         click.echo(f"Error: {message_line(e.format_message())}", err=True)
