@@ -76,11 +76,51 @@ def test_calls_only_medians_and_their_sum() -> None:
 
 
 def test_run_below_the_table_is_said_not_hidden() -> None:
-    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms; once run 20.5 ms below its parts
-    fall = _fall(_profile(DATA / "demo_run_below_table.txt"))
+    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms (the cold "once run use 20.5 ms"
+    # before it is not a frame's time, so no total line stands against the parts)
+    profile = _profile(DATA / "demo_run_below_table.txt")
+    assert profile.app_time_us is None
+    fall = _fall(profile)
     assert {s.key: s.time_us for s in fall.steps}["run_overhead"] == 0
     assert fall.total_us == 21300 == sum(s.time_us for s in fall.steps)
-    assert "perf_debug" in fall.note and "less than its parts" in fall.note
+    assert "perf_debug" in fall.note and "below the table's 21.30 ms" in fall.note
+
+
+def test_the_cold_first_run_is_never_the_frame(tmp_path: Path) -> None:
+    # the rknpu2 demos print their first, cold run, then the average of a timed loop
+    # (rknpu2 examples/rknn_yolov5_demo: "once run use %f ms", "loop count = %d , average run
+    # %f ms"); the average is the application's frame, the first run is not
+    path = tmp_path / "demo.txt"
+    path.write_text(
+        TABLE + "once run use 49.000000 ms\nloop count = 10 , average run  41.760800 ms\n"
+    )
+    profile = _profile(path)
+    assert profile.app_time_us == pytest.approx(41760.8)
+    assert _fall(profile).total_us == pytest.approx(41760.8)
+    alone = tmp_path / "alone.txt"
+    alone.write_text(TABLE + "once run use 49.000000 ms\n")
+    profile = _profile(alone)
+    assert profile.app_time_us is None and profile.waterfall_us == ()
+
+
+def test_model_zoo_averages_are_read_not_their_max_or_tp99(tmp_path: Path) -> None:
+    # rknn_model_zoo's per-call summary: the average, never max_time or tp99; and an average
+    # wins over the single runs printed before it
+    path = tmp_path / "zoo.txt"
+    path.write_text(
+        TABLE
+        + "rknn_run use 25.000000 ms\n"
+        + "rknn_inputs_set ave time: 1.802ms, max_time: 2.310ms, tp99: 2.250ms\n"
+        + "rknn_run ave time: 22.150ms, max_time: 25.000ms, tp99: 24.800ms\n"
+        + "rknn_outputs_get ave time: 3.004ms, max_time: 3.900ms, tp99: 3.870ms\n"
+    )
+    profile = _profile(path)
+    assert profile.app_calls == (
+        ("rknn_inputs_set", pytest.approx(1802)),
+        ("rknn_run", pytest.approx(22150)),
+        ("rknn_outputs_get", pytest.approx(3004)),
+    )
+    assert _steps(profile)["run_overhead"] == pytest.approx(22150 - 21300)
 
 
 def test_corpus_43_total_line_against_the_ranking() -> None:
@@ -112,7 +152,8 @@ def test_no_waterfall_without_application_timings() -> None:
         ("rknn_run cost=12.5ms", "rknn_run", 12500),
         ("Inference time: 0.0234 s", None, 23400),
         ("infer time: 12.5 ms", None, 12500),
-        ("once run use 24.512000 ms", None, 24512),
+        ("loop count = 10 , average run  41.760800 ms", None, 41760.8),
+        ("-- rknn_run use: 12.345000 ms", "rknn_run", 12345),  # rknn_model_zoo's TIMER
     ],
 )
 def test_timing_lines(tmp_path: Path, line: str, call: str | None, time_us: float) -> None:

@@ -43,8 +43,10 @@ class ContextEvents:
         self.freqs: dict[Hashable, FrequencyEvent] = {}
         self.fallbacks: dict[Hashable, FallbackWarningEvent] = {}
         self.loads: dict[Hashable, NpuLoadEvent] = {}
-        self.app_times: dict[tuple[Stream, str | None], Counter[float]] = {}
-        """(stream, call) -> how often each time (microseconds) was printed."""
+        self.app_times: dict[tuple[Stream, str | None, str], Counter[float]] = {}
+        """(stream, call, run) -> how often each time (microseconds) was printed; ``run`` is
+        :attr:`AppTimeEvent.run` (``single`` or ``average``; a cold ``first`` run is not
+        kept)."""
         self.capped_line: int | None = None
         """Line of the first record not kept (:data:`MAX_CONTEXT_RECORDS` reached)."""
 
@@ -61,8 +63,10 @@ class ContextEvents:
             case NpuLoadEvent():
                 self.loads.pop(event.stream, None)  # the latest reading goes last
                 self._keep(self.loads, event.stream, event)
+            case AppTimeEvent(run="first"):
+                pass  # the demos' cold first run: warm-up included, not what a frame costs
             case AppTimeEvent():
-                call = (event.stream, event.call)
+                call = (event.stream, event.call, event.run)
                 if call in self.app_times or self._room(event.line):
                     self.app_times.setdefault(call, Counter())[event.time_us] += 1
 
@@ -86,12 +90,13 @@ class ContextEvents:
 
     def app_time_counts(self, stream: Stream, call: str | None) -> Counter[float]:
         """The times printed for ``call`` (None: the whole inference) by the application of
-        ``stream`` (:func:`applies_to`)."""
-        counts: Counter[float] = Counter()
-        for (other, which), times in self.app_times.items():
+        ``stream`` (:func:`applies_to`): its own averages over a loop when it printed any, else
+        its single runs."""
+        by_run: dict[str, Counter[float]] = {"average": Counter(), "single": Counter()}
+        for (other, which, run), times in self.app_times.items():
             if which == call and applies_to(other, stream):
-                counts.update(times)
-        return counts
+                by_run[run].update(times)
+        return by_run["average"] or by_run["single"]
 
     def loads_for(self, stream: Stream) -> Iterator[NpuLoadEvent]:
         """NPU load readings that describe ``stream``'s profiles, the latest last."""
