@@ -173,3 +173,64 @@ def test_a_model_explorer_suffix_is_refused_where_it_means_nothing(
     assert invoke("analyze", SAMPLE, "-o", str(target)).exit_code == 0
     assert '"results"' in target.read_text()
     assert invoke("compare", SAMPLE, SAMPLE, "-q", "-o", str(tmp_path / "c.json")).exit_code == 0
+
+
+# -- a run judged against itself: no +0 us rows ---------------------------------------------------
+def test_check_against_an_unchanged_baseline_says_no_layer_changed(tmp_path, monkeypatch) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    budgets = _budgets(tmp_path, "  - metric: total_time_us\n    max_increase: 5%\n")
+    result = invoke("check", SAMPLE, "--budgets", budgets, "--baseline", SAMPLE, "-f", "markdown")
+    assert result.exit_code == 0
+    for text in (result.stdout, summary.read_text()):
+        assert "no layer changed" in text
+        layer_rows = [line for line in text.splitlines() if line.startswith("| `")]
+        assert layer_rows == []  # no row of a layer that did not change (op types stay)
+
+
+def test_compare_lists_only_layers_that_changed(tmp_path) -> None:
+    same = invoke("compare", SAMPLE, SAMPLE, "-q")
+    assert "Largest layer changes: no layer changed" in same.stdout
+    html = invoke("compare", SAMPLE, SAMPLE, "-q", "-f", "html").stdout
+    assert "no layer changed" in html and "Largest layer changes (top" not in html
+    # against the 3-frame run every listed layer moved: none at +0 us
+    moved = invoke("compare", SAMPLE, FRAMES3, "-q", "-f", "markdown").stdout
+    layer_rows = moved.split("| Layer |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    assert layer_rows and all("| +0 |" not in row for row in layer_rows)
+
+
+# -- units and the Budget column at 80 columns ---------------------------------------------------
+def test_compare_column_heads_carry_their_unit() -> None:
+    out = invoke("compare", SAMPLE, FRAMES3, "-q").stdout
+    heads = [line.split() for line in out.splitlines() if line.startswith(("Layer ", "Op type "))]
+    assert len(heads) == 2
+    for head in heads:
+        assert "Base" not in head or head[head.index("Base") + 1] == "us"
+        assert head[head.index("Current") + 1] == "us"
+
+
+def test_check_frame_totals_are_in_ms_and_parts_in_us(tmp_path) -> None:
+    budgets = _budgets(
+        tmp_path,
+        "  - metric: total_time_us\n    max: 40000\n"
+        "  - metric: layer_time_us\n    match: 'Conv:/model.0/conv/*'\n    max: 7000\n",
+    )
+    result = invoke("check", SAMPLE, "--budgets", budgets, "-f", "json")
+    messages = [v["message"] for v in __import__("json").loads(result.stdout)["verdicts"]]
+    # the frame: 28,023 us (its total line) as the README's rule writes a frame
+    assert messages[0] == "total_time_us = 28.02 ms: max 40.00 ms"
+    # a part of the frame: the first conv, 6,030 us
+    assert messages[1] == "layer_time_us = 6,030 us: max 7,000 us"
+
+
+def test_check_budget_column_keeps_the_whole_glob_at_80_columns(tmp_path) -> None:
+    glob = "Conv:/model.2/m/m.0/cv2/conv/*"
+    budgets = _budgets(tmp_path, f"  - metric: layer_time_us\n    match: '{glob}'\n    max: 7000\n")
+    out = invoke("check", SAMPLE, "--budgets", budgets).stdout
+    lines = out.splitlines()[1:]  # under the heading line (it names the paths whole)
+    assert max(len(line) for line in lines) <= 80
+    # the Budget column read down its lines gives the label back whole
+    start = next(i for i, line in enumerate(lines) if line.startswith("PASS"))
+    width = lines[start].index("layer_time_us =") if "layer_time_us =" in lines[start] else 44
+    cell = "".join(line[9:width].strip() for line in lines[start : start + 3])
+    assert glob in cell and "…" not in out

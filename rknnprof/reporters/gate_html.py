@@ -73,8 +73,12 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     the op types."""
     trend = "up" if (comp.delta_us or 0) > 0 else "down"
     parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
+    shown = V.changed_layers(comp)[:top]
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
+    if comp.layers and not shown:
+        parts.append(f"<p>Largest layer changes: {V.NO_LAYER_CHANGED}.</p>\n")
+    elif comp.layers:
         layer_rows = [
             (
                 f'<code class="name">{escape(d.name)}</code>',
@@ -85,7 +89,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
                 V.pct(d.delta_pct),
                 escape(V.change_note(d)),
             )
-            for d in comp.layers[:top]
+            for d in shown
         ]
         parts.append(
             _table(
