@@ -83,3 +83,72 @@ def interleave(*streams: list[str]) -> list[str]:
     for i in range(longest):
         out.extend(stream[i] for stream in streams if i < len(stream))
     return out
+
+
+def cycles_row(
+    i: int,
+    op: str,
+    ddr: int,
+    npu: int,
+    time_us: int,
+    name: str,
+    target: str = "NPU",
+    shapes: tuple[str, str] = ("(1,64,80,80),(64,64,1,1),(64)", "(1,64,80,80)"),
+) -> str:
+    """One 2.x row with the cycles and time the test chooses (MacUsage ``\\`` off the NPU)."""
+    mac = "0.05/0.00/0.00" if target == "NPU" else "\\"
+    cycles = f"{ddr}/{npu}/{max(ddr, npu)}"
+    return (
+        f"{i:<5}{op:<19}{'INT8':<9}{target:<7}{shapes[0]:<41}{shapes[1]:<23}{cycles:<25}"
+        f"{time_us:<13}{mac:<21}{'100.0%/0.0%/0.0%':<21}{400:<13}{name:<16}"
+    )
+
+
+def table_of(rows: list[str], total_us: float | None) -> list[str]:
+    """A 2.x table around ``rows``, ending with the total line when ``total_us`` is given."""
+    end = [RULE]
+    if total_us is not None:
+        end += [
+            f"Total Operator Elapsed Per Frame Time(us): {total_us:g}",
+            "Total Memory Read/Write Per Frame Size(KB): 1200.00",
+            RULE,
+        ]
+    return [RULE, f"{'Network Layer Information Table':^222}", RULE, HEADER, RULE, *rows, *end]
+
+
+def debugger_capture() -> list[str]:
+    """A log-level-4 capture taken under gdb, as issue 22 describes one: runtime info naming
+    the RK3588, ``Get DDR frequency: 528MHz``, an ioctl breakpoint and the prompt, a mem-sync
+    ioctl trace and a ``dump npy tensor to:`` line per tensor, all inside the run, then its
+    table: a 1x1 conv whose 410,000 DDR cycles explain 0.41 ms of its 112 ms (at 1 GHz), and an
+    OutputOperator of 763 us."""
+    rows = [
+        cycles_row(1, "InputOperator", 0, 0, 30, "InputOperator:in", "CPU", ("\\", "(1,64,80,80)")),
+        cycles_row(2, "ConvRelu", 410000, 102400, 112000, "Conv:/conv1/Conv"),
+        cycles_row(
+            3, "OutputOperator", 0, 0, 763, "OutputOperator:out", "CPU", ("(1,64,80,80)", "\\")
+        ),
+    ]
+    info = runtime_prefixed(
+        [
+            "RKNN Runtime Information, librknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:08:16)",
+            "RKNN Model Information, version: 6, toolkit version: 2.3.2, target: RKNPU v2, "
+            "target platform: rk3588, framework name: ONNX",
+        ]
+    )
+    run = [
+        "Get DDR frequency: 528MHz",
+        'Thread 1 "rknn_demo" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from '
+        "/lib/aarch64-linux-gnu/libc.so.6",
+        "(gdb) continue",
+        "Continuing.",
+        "ioctl(3, DRM_IOCTL_RKNPU_MEM_SYNC, 0x7fc3a1b2c0) = 0",
+        *runtime_prefixed(
+            [
+                f"dump npy tensor to: /userdata/dumps/00{i}_{op}.npy"
+                for i, op in enumerate(("InputOperator", "ConvRelu", "OutputOperator"))
+            ],
+            10,
+        ),
+    ]
+    return [*info, *run, *runtime_prefixed(table_of(rows, 30 + 112000 + 763), 100)]

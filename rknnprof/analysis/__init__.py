@@ -2,7 +2,8 @@
 
 :func:`analyze_profile` returns a copy of a parsed profile with each layer's ``bound``,
 ``bound_basis`` and ``time_share``, the profile's ``op_stats`` and derived figures (frame time,
-frame-time percentiles: :mod:`rknnprof.analysis.figures`), and the consistency warnings.
+frame-time percentiles: :mod:`rknnprof.analysis.figures`), the verdict on what the log can
+support (``validity``: :mod:`rknnprof.analysis.validity`), and the consistency warnings.
 Plain Python (no pandas needed for these sizes).
 """
 
@@ -43,7 +44,9 @@ def analyze_profile(
     """
     # here, not at the top: the CLI imports this package for its option defaults, and
     # --help should not pay for the roofline's MAC model and the platform facts
+    from rknnprof.analysis.mac import npu_clock_mhz
     from rknnprof.analysis.roofline import with_roofline
+    from rknnprof.analysis.validity import compute_validity
     from rknnprof.analysis.waterfall import waterfall_pairs
 
     options = options_from(platform, bound_ratio, rw_share)
@@ -66,6 +69,9 @@ def analyze_profile(
         *check_ids(result),
         *check_ranking(result, op_stats),
     ]
+    result = replace(
+        result, validity=compute_validity(result, platform, npu_clock_mhz(result, platform))
+    )
     path = profile.source.path
     return result, [ReportWarning(path, line, message) for line, message in notes]
 

@@ -31,24 +31,37 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}" if x == int(x) or abs(x) >= 1e6 else f"{x:,.1f}"
 
 
+def total_disagreement(profile: Profile) -> tuple[float, float] | None:
+    """(sum of the rows, the log's total line) when they disagree beyond rounding (1 % for
+    merged frames); None when they agree, when either is missing, or for an elided table
+    (whose rows are not all there)."""
+    times = [la.time_us for la in profile.layers if la.time_us is not None]
+    reported = profile.reported_total_time_us
+    if not times or reported is None or profile.elided_rows:
+        return None
+    total = sum(times)
+    tolerance = TOTAL_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
+    return None if abs(total - reported) <= tolerance else (total, reported)
+
+
 def check_total(profile: Profile) -> list[Note]:
     times = [la.time_us for la in profile.layers if la.time_us is not None]
     reported = profile.reported_total_time_us
     if not times or reported is None:
         return []
-    total = sum(times)
     line = profile.reported_total_line
     if profile.elided_rows:
         return [
             (
                 line,
                 f"the table has elided rows: the {len(times)} printed layers sum to "
-                f"{_fmt(total)} us of the reported {_fmt(reported)} us",
+                f"{_fmt(sum(times))} us of the reported {_fmt(reported)} us",
             )
         ]
-    tolerance = TOTAL_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
-    if abs(total - reported) <= tolerance:
+    disagreement = total_disagreement(profile)
+    if disagreement is None:
         return []
+    total, reported = disagreement
     how = (
         "sum of layer times"
         if profile.frames == 1
@@ -77,22 +90,35 @@ def check_cycles(profile: Profile) -> list[Note]:
     ]
 
 
-def check_ids(profile: Profile) -> list[Note]:
-    """IDs that repeat (always wrong) or skip (wrong unless rows were elided with ``...``)."""
+IdProblem = tuple[str, int | None, str]
+"""(kind, line, message): kind ``repeat``, ``back`` or ``skip``."""
+
+
+def id_problems(profile: Profile) -> list[IdProblem]:
+    """Layer IDs that repeat (always wrong), go back, or skip (wrong unless rows were elided
+    with ``...``); toolkit2 tables only (they number rows 1, 2, 3 ...)."""
     if not profile.format.startswith("toolkit2-perf-table"):
         return []
-    notes: list[Note] = []
+    problems: list[IdProblem] = []
     seen: set[int] = set()
     previous = None
     for layer in profile.layers:
         if layer.id in seen:
-            notes.append((layer.line, f"layer ID {layer.id} repeats"))
+            problems.append(("repeat", layer.line, f"layer ID {layer.id} repeats"))
         elif previous is not None and layer.id < previous:
-            notes.append((layer.line, f"layer IDs go back from {previous} to {layer.id}"))
+            problems.append(
+                ("back", layer.line, f"layer IDs go back from {previous} to {layer.id}")
+            )
         elif previous is not None and layer.id != previous + 1 and not profile.elided_rows:
-            notes.append((layer.line, f"layer IDs skip from {previous} to {layer.id}"))
+            problems.append(("skip", layer.line, f"layer IDs skip from {previous} to {layer.id}"))
         seen.add(layer.id)
         previous = layer.id
+    return problems
+
+
+def check_ids(profile: Profile) -> list[Note]:
+    """IDs that repeat (always wrong) or skip (wrong unless rows were elided with ``...``)."""
+    notes: list[Note] = [(line, message) for _, line, message in id_problems(profile)]
     if len(notes) > MAX_ID_NOTES:
         return [
             *notes[:MAX_ID_NOTES],

@@ -11,6 +11,11 @@
   ``frame_time_p90_us``, :func:`compute_frame_percentiles_us`; read through
   :func:`frame_percentiles_us`, which computes them for a profile that lacks them).
 
+* what a share is of, in words (:func:`share_basis`): "of the frame" when the frame time is
+  the log's own (a total line, a whole table, the TimeRatio column), "of the rows shown" when
+  it is only the sum of the rows a fragment or cut table shows. Every message that states a
+  share says it through :func:`share_basis` (rules: ``rules._util.of_frame``).
+
 The potential saving depends on the findings, so the pipeline stores it after the rules ran
 (``Profile.potential_saving_us``, ``rules.potential_saving_us``).
 """
@@ -35,9 +40,32 @@ def compute_frame_total_us(profile: Profile) -> float | None:
     if not profile.layers and ranking_cut_short(profile.ranking):
         return ratio_total_us(profile.ranking)
     total, reported = profile.total_time_us, profile.reported_total_time_us
-    if profile.elided_rows and reported and (total is None or reported > total):
+    if reported and (total is None or reported > total) and _rows_missing(profile):
         return reported
     return total
+
+
+def _rows_missing(profile: Profile) -> bool:
+    """The log says rows are missing: elision lines, or rows summing to less than its own
+    total line (``analysis.consistency.total_disagreement``)."""
+    from rknnprof.analysis.consistency import total_disagreement
+
+    return bool(profile.elided_rows) or total_disagreement(profile) is not None
+
+
+FRAME = "of the frame"
+ROWS_SHOWN = "of the rows shown"
+
+
+def share_basis(profile: Profile) -> str:
+    """What a share of :func:`frame_total_us` is of, in words: :data:`FRAME` when that time
+    is the log's own (its total line, a table the verdict finds whole, a ranking's TimeRatio,
+    a whole-run figure; a hand-built profile without a verdict), else :data:`ROWS_SHOWN` (a
+    fragment, a cut or elided table without a total line: the sum of the rows it shows)."""
+    if not profile.layers or profile.reported_total_time_us is not None:
+        return FRAME
+    validity = profile.validity
+    return FRAME if validity is None or validity.complete else ROWS_SHOWN
 
 
 def frame_total_us(profile: Profile) -> float | None:

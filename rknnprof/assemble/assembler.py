@@ -60,6 +60,7 @@ from rknnprof.parsers.events import (
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
+    RunLineEvent,
     Stream,
     TableEvent,
     TotalsEvent,
@@ -139,6 +140,7 @@ class Assembler:
                 | FrequencyEvent()
                 | FallbackWarningEvent()
                 | NpuLoadEvent()
+                | RunLineEvent()
                 | AppTimeEvent()
             ):
                 self.context.add(event)
@@ -464,6 +466,7 @@ class Assembler:
             app_time_us=tidy_number(median_of(app)) if app and timed else None,
             app_calls=calls if timed else (),
             failures=failures,
+            run_lines=context.run_lines_for(stream, profile.source.last_line),
         )
 
     def _describe_leftovers(self) -> None:

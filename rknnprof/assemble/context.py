@@ -14,13 +14,14 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rknnprof.model import Frequencies, Layer, Profile, Target, Versions
+from rknnprof.model import Frequencies, Layer, Profile, RunLine, Target, Versions
 from rknnprof.parsers.events import (
     AppTimeEvent,
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
     NpuLoadEvent,
+    RunLineEvent,
     Stream,
 )
 
@@ -29,7 +30,12 @@ MAX_CONTEXT_RECORDS = 1_000
 another line is kept once; NPU load: the latest per stream) and (stream, call) app timings kept
 per input; the rest are not read (one warning)."""
 
-ContextEvent = InfoEvent | FrequencyEvent | FallbackWarningEvent | NpuLoadEvent | AppTimeEvent
+INSIDE_RUN_KINDS = frozenset({"debugger", "trace", "dump"})
+"""Run lines that say something about a run only when they stand inside it."""
+
+ContextEvent = (
+    InfoEvent | FrequencyEvent | FallbackWarningEvent | NpuLoadEvent | AppTimeEvent | RunLineEvent
+)
 
 
 class ContextEvents:
@@ -43,6 +49,10 @@ class ContextEvents:
         self.freqs: dict[Hashable, FrequencyEvent] = {}
         self.fallbacks: dict[Hashable, FallbackWarningEvent] = {}
         self.loads: dict[Hashable, NpuLoadEvent] = {}
+        self.run_lines: dict[Hashable, RunLineEvent] = {}
+        """(kind, domain, MHz, stream) -> the first such line."""
+        self.run_line_counts: Counter[Hashable] = Counter()
+        """(kind, domain, MHz, stream) -> how many such lines."""
         self.app_times: dict[tuple[Stream, str | None, str], Counter[float]] = {}
         """(stream, call, run) -> how often each time (microseconds) was printed; ``run`` is
         :attr:`AppTimeEvent.run` (``single`` or ``average``; a cold ``first`` run is not
@@ -63,6 +73,11 @@ class ContextEvents:
             case NpuLoadEvent():
                 self.loads.pop(event.stream, None)  # the latest reading goes last
                 self._keep(self.loads, event.stream, event)
+            case RunLineEvent():
+                key = (event.kind, event.domain, event.mhz, event.stream)
+                self._keep(self.run_lines, key, event)
+                if key in self.run_lines:
+                    self.run_line_counts[key] += 1
             case AppTimeEvent(run="first"):
                 pass  # the demos' cold first run: warm-up included, not what a frame costs
             case AppTimeEvent():
@@ -76,6 +91,7 @@ class ContextEvents:
             + len(self.freqs)
             + len(self.fallbacks)
             + len(self.loads)
+            + len(self.run_lines)
             + len(self.app_times)
         )
         if kept < MAX_CONTEXT_RECORDS:
@@ -97,6 +113,28 @@ class ContextEvents:
             if which == call and applies_to(other, stream):
                 by_run[run].update(times)
         return by_run["average"] or by_run["single"]
+
+    def run_lines_for(self, stream: Stream, last_line: int | None) -> tuple[RunLine, ...]:
+        """The run lines of ``stream`` (:func:`applies_to`) as ``Profile.run_lines``: clocks
+        wherever they stand, debugger, trace and dump lines when the first came before
+        ``last_line`` (the end of the profile's table: inside the run)."""
+        kept = []
+        for key, event in self.run_lines.items():
+            if not applies_to(event.stream, stream):
+                continue
+            if event.kind in INSIDE_RUN_KINDS and last_line is not None and event.line > last_line:
+                continue
+            kept.append(
+                RunLine(
+                    kind=event.kind,
+                    line=event.line,
+                    text=event.text,
+                    count=self.run_line_counts[key],
+                    domain=event.domain,
+                    mhz=event.mhz,
+                )
+            )
+        return tuple(kept)
 
     def loads_for(self, stream: Stream) -> Iterator[NpuLoadEvent]:
         """NPU load readings that describe ``stream``'s profiles, the latest last."""

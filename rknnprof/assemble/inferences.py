@@ -38,6 +38,7 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.parsers.events import RankingEvent, RowNames, Stream, TableEvent
+from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 
 _T = TypeVar("_T")
 
@@ -128,6 +129,8 @@ class ModelFrames:
     skipped_total: int = 0
     """Skipped rows seen, including those beyond MAX_SKIPPED."""
     elided: int = 0
+    headerless: bool = False
+    """The first frame's rows were read without their header (``Profile.headerless``)."""
     frames: int = 0
     warnings: int = 0
     fps: Counter[float] = field(default_factory=Counter)
@@ -169,6 +172,9 @@ class ModelFrames:
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
+                self.headerless = any(
+                    message.startswith(HEADERLESS_NOTE_START) for _, message in table.notes
+                )
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
@@ -374,6 +380,7 @@ class ModelFrames:
             pid_tid=self.stream,
             reported_total_line=self.total_line,
             elided_rows=self.elided,
+            headerless=self.headerless,
             ranking_line=self.ranking_line,
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,

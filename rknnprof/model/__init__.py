@@ -15,7 +15,14 @@ from rknnprof.model.advice import Finding, ThroughputGain
 from rknnprof.model.enums import Bound, BoundBasis, Confidence, Severity, Target, tidy_number
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.profile import Profile, Report, ReportWarning
-from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+from rknnprof.model.run import (
+    BenchmarkRun,
+    Frequencies,
+    KnownFailure,
+    LlmRun,
+    RunLine,
+    Versions,
+)
 from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
 
 __all__ = [
@@ -35,6 +42,7 @@ __all__ = [
     "Report",
     "ReportWarning",
     "RunCondition",
+    "RunLine",
     "Severity",
     "Shape",
     "SkippedRow",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
-from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, Versions
+from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, RunLine, Versions
 from rknnprof.model.validity import Validity
 
 
@@ -95,6 +95,14 @@ class Profile:
     failures: tuple[KnownFailure, ...] = ()
     """Known failures (catalogue lines) the log of this profile reports, in log order, one per
     catalogue entry; the rules turn each into an RKN080 finding."""
+    headerless: bool = False
+    """True when the rows were read without their table's header (a pasted fragment): the
+    column layout was assumed from the rows' shape, and nothing says where the table began."""
+    run_lines: tuple[RunLine, ...] = ()
+    """Lines of the log about how the run was taken (clock readings, debugger / trace / dump
+    lines, eval_mem) of this profile's process, one per kind, domain and value, in log order;
+    debugger, trace and dump lines only when one came before the end of the table (inside the
+    run). Filled by assemble; analysis reads them into ``validity``."""
     validity: Validity | None = None
     """Filled by analysis: what the log can support (coverage, conditions of the run, stalled
     layers); see :mod:`rknnprof.model.validity`. ``None`` before analysis."""

@@ -33,6 +33,27 @@ class Frequencies:
 
 
 @dataclass(frozen=True, slots=True)
+class RunLine:
+    """A line of the log about how the run was taken, not profile data: a clock reading, a
+    debugger, trace or tensor-dump line, eval_mem. Analysis turns these into
+    ``Validity.conditions``."""
+
+    kind: str
+    """``clock``, ``debugger`` (gdb/lldb breakpoints and prompts), ``trace`` (strace ioctl or
+    mem-sync call lines), ``dump`` (``dump npy tensor to: …``) or ``eval-mem``."""
+    line: int
+    """1-based line of the first such line (of this kind, domain and value)."""
+    text: str
+    """That line as read (prefixes stripped), cut to 200 characters."""
+    count: int = 1
+    """How many lines of this kind (and domain and value) the stream printed."""
+    domain: str | None = None
+    """``NPU``, ``DDR`` or ``CPU`` for a clock; ``None`` otherwise."""
+    mhz: float | None = None
+    """The clock read, MHz; ``None`` for other kinds."""
+
+
+@dataclass(frozen=True, slots=True)
 class BenchmarkRun:
     """rknn_benchmark / rknn_common_test output."""
 

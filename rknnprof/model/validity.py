@@ -27,6 +27,10 @@ class Coverage(StrEnum):
     """A build-time estimated table: no measured time."""
     UNKNOWN = "cannot-tell"
     """A format that carries no total (the eval_perf CSV side file): cannot tell."""
+    DAMAGED = "damaged"
+    """Rows that contradict each other or the total line: an ID printed twice (a table
+    printed twice under one header, a duplicated row), rows that do not add up to their own
+    total line, a ranking that disagrees with the layers."""
 
 
 class ConditionKind(StrEnum):
@@ -56,8 +60,12 @@ class RunCondition:
     line: int | None = None
     """1-based line of the input that shows it, when one does."""
     spoils_timing: bool = False
-    """True when the run's times are not a measurement of the model (a debugger or dumps
-    inside the run, stalled layers): nothing is priced from them."""
+    """True when the run's times are not a measurement of the model (a debugger, trace or
+    dumps inside the run): nothing is priced from them. Stalled layers do not spoil the rest of
+    the table: each is left unpriced (``Validity.stalled_layer_ids``)."""
+    below_maximum: bool = False
+    """For a clock: True when it ran under 95 % of the SoC's maximum (not fixed at the top:
+    times are longer than the board can do)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
 from rknnprof.parsers.ranking import RankingBlock, RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
+from rknnprof.parsers.run_lines import RunLineParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
 from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
@@ -52,6 +53,7 @@ PARSERS: tuple[BlockParser, ...] = (
     KnownFailureParser(),
     FallbackWarningParser(),
     NpuLoadParser(),
+    RunLineParser(),
     # RKLLM statistics and init lines (before runtime info, which would take their versions)
     RkllmParser(),
     AppTimeParser(),

@@ -33,6 +33,7 @@ from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
 from rknnprof.parsers.table import tokens as tok
+from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 from rknnprof.parsers.table.columns import is_build_row
 from rknnprof.parsers.table.layer import build_layer
 from rknnprof.parsers.table.rows import TableLimits
@@ -242,7 +243,7 @@ HEADERLESS_COLUMNS = header_cells(
 )
 """The 2.x build header, given to its rows pasted without it."""
 HEADERLESS_NOTE = (
-    "rows without a table header: only RW(KB) and FullName follow the cycles (no Time(us), "
+    f"{HEADERLESS_NOTE_START}: only RW(KB) and FullName follow the cycles (no Time(us), "
     "MacUsage or WorkLoad), so they were read as the build-time estimate table "
     f"({' '.join(HEADERLESS_COLUMNS)}), not as measured times"
 )

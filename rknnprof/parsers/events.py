@@ -159,6 +159,23 @@ class BenchmarkEvent:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class RunLineEvent:
+    """A line about how the run was taken (``parsers/run_lines.py``): a clock reading
+    (``Get DDR frequency: 528MHz``), a debugger, trace or tensor-dump line, eval_mem."""
+
+    line: int
+    kind: str
+    """``clock``, ``debugger``, ``trace``, ``dump`` or ``eval-mem``."""
+    text: str
+    """The line as read, cut to 200 characters."""
+    stream: Stream = None
+    domain: str | None = None
+    """``NPU``, ``DDR`` or ``CPU`` for a clock."""
+    mhz: float | None = None
+    """The clock, MHz, for a clock."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class NpuLoadEvent:
     """Driver ``NPU load:  Core0: 52%, Core1: 0%, …``."""
 
@@ -242,6 +259,7 @@ Event = (
     | FallbackWarningEvent
     | BenchmarkEvent
     | NpuLoadEvent
+    | RunLineEvent
     | AppTimeEvent
     | NoteEvent
     | FailureEvent

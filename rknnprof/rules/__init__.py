@@ -2,12 +2,14 @@
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
 (RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
-(RKN040), ``environment`` (RKN050), ``decoding`` (RKN060), ``postprocess`` (RKN061),
-``activations`` (RKN070), ``resolution`` (RKN071),
+(RKN040), ``environment`` (RKN050), ``measurement`` (RKN051), ``decoding`` (RKN060),
+``postprocess`` (RKN061), ``activations`` (RKN070), ``resolution`` (RKN071),
 ``normalisation`` (RKN072), ``concat`` (RKN073).
 
 Ranking and severity (the same for every rule):
 
+* The verdict on the measurement (RKN051, :data:`LEADING`) comes first; no finding is priced
+  from a run that is not a measurement or from a stalled layer (``Profile.validity``).
 * Findings are sorted by ``est_saving_us``, largest first (ties: the more severe first, then the
   measurement caveats of :data:`CAVEATS` last, then by code). Every saving follows
   ``analysis.savings``: per-frame latency of one change, explained layer by layer.
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from rknnprof.analysis.savings import combined_saving_us, noise_floor_us, normalised
+from rknnprof.analysis.savings import NONE, combined_saving_us, noise_floor_us, normalised
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules import (
@@ -42,6 +44,7 @@ from rknnprof.rules import (
     graph,
     llm,
     mac_usage,
+    measurement,
     normalisation,
     operators,
     postprocess,
@@ -62,6 +65,7 @@ RULES: tuple[Rule, ...] = (
     *cores.RULES,
     *sparse.RULES,
     *environment.RULES,
+    *measurement.RULES,
     *decoding.RULES,
     *postprocess.RULES,
     *activations.RULES,
@@ -77,8 +81,13 @@ CAVEATS = frozenset({"RKN050"})
 findings of equal saving and severity they come after the advice they qualify, so a change
 the log cannot price (RKN073, RKN071's orientation) is not read after "re-measure"."""
 
+LEADING = frozenset({measurement.CODE})
+"""Rules whose findings come first whatever their saving: the verdict on the measurement
+(``Profile.validity``) is read before the advice it qualifies."""
+
 __all__ = [
     "CAVEATS",
+    "LEADING",
     "CODE_PATTERN",
     "RULES",
     "Rule",
@@ -153,14 +162,49 @@ def run_rules(
     findings = []
     for rule in chosen:
         for finding in rule.check(profile, context):
-            finding = normalised(finding, times)
+            finding = _priced_as_the_log_supports(normalised(finding, times), profile)
             if 0 < finding.est_saving_us < floor and finding.severity is not Severity.INFO:
                 finding = replace(finding, severity=Severity.INFO)
             if finding.severity.rank > rule.severity.rank:
                 finding = replace(finding, severity=rule.severity)
             findings.append(finding)
-    findings.sort(key=lambda f: (-f.est_saving_us, -f.severity.rank, f.code in CAVEATS, f.code))
+    findings.sort(
+        key=lambda f: (
+            f.code not in LEADING,
+            -f.est_saving_us,
+            -f.severity.rank,
+            f.code in CAVEATS,
+            f.code,
+        )
+    )
     return tuple(findings)
+
+
+def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
+    """``finding`` priced only from what the verdict (``Profile.validity``) lets the log
+    support: nothing from a run that is not a measurement (a debugger, trace or dumps inside
+    it), nothing from a stalled layer."""
+    validity = profile.validity
+    if validity is None or not finding.est_saving_us:
+        return finding
+    if not validity.is_measurement:
+        return replace(
+            finding,
+            est_saving_us=NONE.total_us,
+            saving_by_layer=NONE.by_layer,
+            basis="not priced: the run is not a measurement (see RKN051)",
+            confidence=NONE.confidence,
+        )
+    stalled = set(validity.stalled_layer_ids)
+    if not stalled or not any(i in stalled for i, _ in finding.saving_by_layer):
+        return finding
+    kept = tuple((i, v) for i, v in finding.saving_by_layer if i not in stalled)
+    return replace(
+        finding,
+        saving_by_layer=kept,
+        est_saving_us=float(sum(v for _, v in kept)),
+        basis=f"{finding.basis}; stalled layers not priced (see RKN051)",
+    )
 
 
 def _layer_times(profile: Profile) -> dict[int, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rknnprof.analysis.figures import frame_total_us, time_share
+from rknnprof.analysis.figures import frame_total_us, share_basis, time_share
 from rknnprof.model import Layer, Profile, Severity, Shape
 from rknnprof.rules.base import RuleContext
 from rknnprof.units import frame_ms, part_us, percent
@@ -63,6 +63,12 @@ def time_of(layers: Iterable[Layer]) -> float:
 def pct(fraction: float) -> str:
     """``0.1234`` -> ``12.3%`` (:func:`rknnprof.units.percent`)."""
     return percent(fraction)
+
+
+def of_frame(fraction: float, profile: Profile) -> str:
+    """``12.3% of the frame``, or ``12.3% of the rows shown`` when the profile's frame time is
+    only the sum of the rows a fragment shows (``analysis.figures.share_basis``)."""
+    return f"{pct(fraction)} {share_basis(profile)}"
 
 
 def us(value: float) -> str:

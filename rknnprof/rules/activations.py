@@ -26,6 +26,7 @@ from rknnprof.rules._util import (
     grade,
     label,
     multi_core_run,
+    of_frame,
     pct,
     single_core_slot,
     time_of,
@@ -244,7 +245,7 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     kind_text = " and ".join(
         f"{sum(la.op_type == op for la in layers)} {op} ({act})" for op, act in kinds
     )
-    message = f"{kind_text} layer(s) take {us(spent)} ({pct(spent / total)} of the frame)"
+    message = f"{kind_text} layer(s) take {us(spent)} ({of_frame(spent / total, profile)})"
     shown = [pair for pair in paired if pair[0].id not in flagged and pair[1].id not in flagged]
     if shown:
         layer, peer = max(shown, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))

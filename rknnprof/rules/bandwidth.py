@@ -8,7 +8,17 @@ from dataclasses import replace
 from rknnprof.analysis.mac import npu_clock_mhz
 from rknnprof.analysis.savings import NONE
 from rknnprof.model import Bound, BoundBasis, Finding, Layer, Profile, Severity, Target
-from rknnprof.rules._util import label, labels, opt, out_shape, pct, share, time_of, total_us, us
+from rknnprof.rules._util import (
+    label,
+    labels,
+    of_frame,
+    opt,
+    out_shape,
+    share,
+    time_of,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.quantize import covered_layers
 from rknnprof.rules.sources import cite, sources
@@ -102,7 +112,7 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
             if la.bound_basis is not BoundBasis.CYCLES or not (la.npu_cycles or 0) > 0
         ],
         "FP16, left to RKN002": [la for la in labelled if la.id in fp16],
-        f"each under {pct(min_layer)} of the frame (RKN010.min_layer_share)": [
+        f"each under {of_frame(min_layer, profile)} (RKN010.min_layer_share)": [
             la for la in labelled if share(la, profile) < min_layer
         ],
     }
@@ -127,7 +137,7 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
         severity=Severity.INFO,
         message=(
             f"{_counted(layers, labelled, left_out)} take {us(spent)} "
-            f"({pct(spent / total)} of the frame) waiting on DDR; largest: "
+            f"({of_frame(spent / total, profile)}) waiting on DDR; largest: "
             f"{labels(layers)}{ceiling}"
         ),
         fix=_bandwidth_fix(layers, context),

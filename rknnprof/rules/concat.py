@@ -13,7 +13,16 @@ from collections.abc import Iterator, Sequence
 
 from rknnprof.analysis.savings import MULTI_CORE_SPEEDUP, Saving
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
-from rknnprof.rules._util import alignment, feeds, labels, multi_core_run, opt, pct, total_us, us
+from rknnprof.rules._util import (
+    alignment,
+    feeds,
+    labels,
+    multi_core_run,
+    of_frame,
+    opt,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import outliers, supported
 from rknnprof.rules.sources import cite, sources
@@ -145,8 +154,8 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
     if not concats or held / total < opt(context, CODE, "min_share", MIN_SHARE):
         return
     message = (
-        f"{len(concats)} Concat layer(s) take {us(spent)} ({pct(spent / total)} of the "
-        f"frame): {labels(concats)}. Each copies its inputs into its output, no "
+        f"{len(concats)} Concat layer(s) take {us(spent)} ({of_frame(spent / total, profile)}"
+        f"): {labels(concats)}. Each copies its inputs into its output, no "
         f"arithmetic{_rates(concats)}"
     )
     running = _running(profile.layers, concats)
@@ -177,7 +186,7 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
             "; counting "
             + " and ".join(f"#{o.layer.id} at {us(o.supported_us)} ({o.because})" for o in slow)
             + " instead of their one-frame times (re-measure, RKN050), they take "
-            f"{us(held)} ({pct(held / total)} of the frame)"
+            f"{us(held)} ({of_frame(held / total, profile)})"
         )
     yield Finding(
         code=CODE,

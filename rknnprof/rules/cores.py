@@ -17,6 +17,7 @@ from rknnprof.rules._util import (
     labels,
     multi_core_run,
     npu_cores,
+    of_frame,
     opt,
     pct,
     single_core_slot,
@@ -66,7 +67,7 @@ def _unsplit_in_multi_core_run(
         severity=grade(spent * (1.0 - 1.0 / cores), total, cap=Severity.WARNING),
         message=(
             f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone "
-            f"(WorkLoad 100%/0%/0%) for {us(spent)} ({pct(spent / total)} of the frame) while "
+            f"(WorkLoad 100%/0%/0%) for {us(spent)} ({of_frame(spent / total, profile)}) while "
             f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
             f"largest: {labels(unsplit)}"
         ),

@@ -13,7 +13,17 @@ from collections.abc import Iterator, Sequence
 from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, OpTypeStat, Profile, Severity, Target
-from rknnprof.rules._util import feeds, following, grade, labels, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import (
+    feeds,
+    following,
+    grade,
+    labels,
+    of_frame,
+    opt,
+    time_of,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -184,7 +194,7 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
             f"post-processing runs inside the model"
             f"{' (partly on the CPU)' if cpu else ' on the NPU'}: {len(layers)} layer(s) "
             f"after the last feature conv ({', '.join(kinds[:6])}) take {us(spent)} "
-            f"({pct(spent / total)} of the frame): {labels(layers)}{on_cpu}{caveat}"
+            f"({of_frame(spent / total, profile)}): {labels(layers)}{on_cpu}{caveat}"
         ),
         fix=FIX,
         layer_ids=tuple(la.id for la in layers),
@@ -223,7 +233,7 @@ def _from_ranking(profile: Profile, context: RuleContext, total: float) -> Itera
         severity=grade(spent, total),
         message=(
             f"post-processing runs on the NPU inside the model: {named} "
-            f"({pct(spent / total)} of the frame) in the ranking table ({rows}){also}"
+            f"({of_frame(spent / total, profile)}) in the ranking table ({rows}){also}"
         ),
         fix=FIX,
         est_saving_us=spent,

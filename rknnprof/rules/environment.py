@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.analysis.waterfall import Waterfall, waterfall_of
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target
-from rknnprof.rules._util import grade, label, ms, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, label, ms, of_frame, opt, pct, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import SLOW_PACE, priced, siblings, slow_for_cycles
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -80,7 +80,10 @@ def _profiling_overhead(profile: Profile) -> Iterator[Finding]:
     frequency lists eval_perf prints: nothing says the clocks were fixed."""
     if not profile.layers or not profile.measured or profile.benchmark is not None:
         return
-    unclocked = profile.frequencies is None
+    # a clock line (``Get DDR frequency: 528MHz``) shows a clock as well as the list does
+    unclocked = profile.frequencies is None and not any(
+        run.kind == "clock" for run in profile.run_lines
+    )
     # the one A/B measurement known is an RK3568's; other SoCs get the caveat without it
     measured = (
         " (on an RK3568: 35.7 ms at level 4 against 19.8 ms at level 0)"
@@ -131,7 +134,7 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
     yield _finding(
         f"one frame only, and {len(pairs)} layer(s) take at least twice the time of a sibling "
         f"with the same op type, shapes and cycles: {shown}{more}; {us(excess)} "
-        f"({pct(excess / total)} of the frame) in the slower ones. A single table cannot tell a "
+        f"({of_frame(excess / total, profile)}) in the slower ones. A single table cannot tell a "
         "slow layer from a noisy measurement",
         f"re-measure: {FIX_CLOCKS}, then capture several inferences (RKNN_LOG_LEVEL=4 prints one "
         "table per rknn_run; rknnprof merges them into per-layer medians)",
@@ -335,7 +338,7 @@ def _io_operators(profile: Profile, context: RuleContext, total: float) -> Itera
             types = "/".join(sorted({la.data_type or "?" for la in group}))
             parts.append(f"{len(group)} {op} {us(time_of(group))} ({types})")
     yield _finding(
-        f"input/output handling takes {us(spent)} ({pct(spent / total)} of the frame): "
+        f"input/output handling takes {us(spent)} ({of_frame(spent / total, profile)}): "
         + ", ".join(parts),
         ZERO_COPY,
         from_removal(

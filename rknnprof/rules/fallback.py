@@ -14,7 +14,7 @@ from rknnprof.analysis.savings import (
 )
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import Platform, all_platforms, dtype_bytes
-from rknnprof.rules._util import grade, labels, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
 from rknnprof.rules.outliers import priced
@@ -223,7 +223,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             else ""
         )
         timing = (
-            f"{us(cpu_time)} on the CPU ({pct(share)} of the frame){npu_text}"
+            f"{us(cpu_time)} on the CPU ({of_frame(share, profile)}){npu_text}"
             if cpu_time
             else "time not in the log"
         )
@@ -293,8 +293,9 @@ def _findings_from_ranking(
             name="cpu-fallback",
             severity=grade(share, 1.0),
             message=(
-                f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} ({pct(share)} of "
-                f"the frame) over {stat.calls} call(s) in the ranking table ({rows}). "
+                f"{stat.op_type} runs on the CPU: {us(stat.cpu_time_us)} "
+                f"({of_frame(share, profile)}) over {stat.calls} call(s) in the ranking table "
+                f"({rows}). "
                 f"Why: {'; '.join(reasons)}"
             ),
             fix=FIXES.get(stat.op_type, GENERIC_FIX),

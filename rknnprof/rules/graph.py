@@ -20,8 +20,8 @@ from rknnprof.rules._util import (
     grade,
     in_shape,
     label,
+    of_frame,
     out_shape,
-    pct,
     time_of,
     total_us,
     us,
@@ -326,7 +326,7 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
             severity=grade(saving.total_us, total, Severity.WARNING),
             message=(
                 f"{len(acts)} {kinds} layer(s) run on their own after a ConvAdd for "
-                f"{us(spent)} ({pct(spent / total) if total else '?'} of the frame): "
+                f"{us(spent)} ({of_frame(spent / total, profile) if total else '? of the frame'}): "
                 f"{pairs}{more} (matched by shape). The NPU fuses Conv+Add+ReLU "
                 f"(ConvAddRelu) and Conv+activation+Add, not Conv+Add+{kinds}{caveat}"
             ),

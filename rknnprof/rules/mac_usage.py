@@ -20,9 +20,9 @@ from rknnprof.rules._util import (
     following,
     grade,
     label,
+    of_frame,
     opt,
     padded,
-    pct,
     share,
     total_us,
     us,
@@ -196,7 +196,7 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str
     ranked = sorted(found, key=lambda p: -(p.layer.time_us or 0.0))
     shown = "; ".join(
         f"{label(p.layer)} at {p.usage_pct:.2f}% MAC usage for {us(p.layer.time_us or 0.0)} "
-        f"({pct(share(p.layer, profile))} of the frame): {p.computed}, pruning to "
+        f"({of_frame(share(p.layer, profile), profile)}): {p.computed}, pruning to "
         f"{p.change.split(' -> ')[1].split(' ')[0]} removes {us(p.saving.total_us)}"
         for p in ranked[:3]
     )

@@ -13,7 +13,17 @@ from collections.abc import Iterator, Sequence
 
 from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity
-from rknnprof.rules._util import feeds, grade, labels, out_shape, pct, time_of, total_us, us
+from rknnprof.rules._util import (
+    feeds,
+    grade,
+    labels,
+    of_frame,
+    out_shape,
+    pct,
+    time_of,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -141,7 +151,7 @@ def _from_layers(profile: Profile, total: float) -> Iterator[Finding]:
             f"{len(norms)} normalisation(s) run wrapped in {kinds} (matched by shape): "
             f"{first}"
             + (f", +{len(chains) - 1} more chain(s)" if len(chains) > 1 else "")
-            + f"; together {us(whole)} ({pct(whole / total)} of the frame), of which the "
+            + f"; together {us(whole)} ({of_frame(whole / total, profile)}), of which the "
             f"wrappers and per-channel Mul/Add take {us(saving.total_us)}: "
             f"{labels(removable)}{caveat}"
         ),

@@ -14,7 +14,17 @@ from collections.abc import Iterator, Sequence
 from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
-from rknnprof.rules._util import grade, in_shape, labels, opt, out_shape, pct, time_of, total_us, us
+from rknnprof.rules._util import (
+    grade,
+    in_shape,
+    labels,
+    of_frame,
+    opt,
+    out_shape,
+    time_of,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -79,7 +89,7 @@ def check_inefficient_operators(profile: Profile, context: RuleContext) -> Itera
         severity=grade(saving.total_us, total, Severity.WARNING),
         message=(
             f"{len(splits)} C2f-style Split layer(s) copy the output of the conv before "
-            f"them into two halves: {us(spent)} ({pct(spent / total)} of the frame): "
+            f"them into two halves: {us(spent)} ({of_frame(spent / total, profile)}): "
             f"{labels(splits)}{caveat}"
         ),
         fix=(

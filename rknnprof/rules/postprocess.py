@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from rknnprof.analysis.savings import NONE
 from rknnprof.model import Finding, Profile, Severity, Target, ThroughputGain
-from rknnprof.rules._util import grade, labels, npu_cores, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, labels, npu_cores, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import cite, sources
 
@@ -87,8 +87,8 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
         name="attention",
         severity=grade(spent, total, Severity.WARNING) if flash or cores > 1 else Severity.INFO,
         message=(
-            f"{len(layers)} attention layer(s) take {us(spent)} ({pct(spent / total)} of the "
-            f"frame) on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
+            f"{len(layers)} attention layer(s) take {us(spent)} ({of_frame(spent / total, profile)}"
+            f") on one NPU core{f' of {cores}' if cores > 1 else ''}: {labels(layers)}"
             + (f"; query shape {', '.join(shapes[:2])}" if shapes else "")
         ),
         fix=fix,

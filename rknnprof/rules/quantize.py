@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rknnprof.analysis.savings import from_fraction
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
-from rknnprof.rules._util import grade, labels, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, labels, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -76,8 +76,8 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         name="float16",
         severity=grade(saving.total_us, total),
         message=(
-            f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({pct(share)} of the "
-            f"frame): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
+            f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({of_frame(share, profile)}"
+            f"): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
             f"({rates}){caveat}"
         ),
         fix=(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import NONE, from_fraction
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape
-from rknnprof.rules._util import grade, opt, pct, time_of, total_us, us
+from rknnprof.rules._util import grade, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -80,7 +80,7 @@ def _resolution(
         message=(
             f"the input is {height}x{width}, {ratio:.1f}x the pixels of the usual "
             f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(convs)} conv layers take "
-            f"{us(conv_time)} ({pct(conv_time / total)} of the frame), and a conv's work "
+            f"{us(conv_time)} ({of_frame(conv_time / total, profile)}), and a conv's work "
             "grows with its output pixels, so at 640x640 they would take about "
             f"{us(time_of(at) - saving.total_us)}{caveat}"
         ),

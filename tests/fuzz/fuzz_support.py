@@ -120,6 +120,11 @@ EXTRA_SEEDS: list[bytes] = [
     b"I rkllm:  Stage         Total Time (ms)  Tokens    Time per Token (ms)      Tokens per Second\n"
     b"I rkllm:  Prefill       160.00           32        5.00                     200.00\n"
     b"I rkllm:  Generate      6400.00          129       49.61                    20.16\n",
+    # the lines about how a run was taken (clocks, a debugger's stop, tensor dumps)
+    b"Get DDR frequency: 528MHz\n"
+    b'Thread 1 "rknn_demo" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6\n'
+    b"(gdb) continue\n"
+    b"D RKNN: [10:00:00.200] dump npy tensor to: /userdata/dumps/000.npy\n",
 ]
 """Hand-written logs for families the corpus and sample_logs do not hold; keep one per family."""
 

@@ -82,7 +82,7 @@ def test_08_leaky_relu_after_conv_add_is_one_finding() -> None:
     assert found.layer_ids == (21, 22, 31, 32, 33, 34, 43, 44)
     assert dict(found.saving_by_layer) == {22: 1388, 32: 1921, 34: 1388, 44: 1921}
     assert found.est_saving_us == 6618
-    assert "for 10,390 us (6.3% of the frame)" in found.message
+    assert "for 10,390 us (6.3% of the rows shown)" in found.message
     assert (
         "#32 at 1,921 us (#44's), not its one-frame 4,104 us, #22 at 1,388 us (#34's), not "
         "its one-frame 2,977 us (re-measure, RKN050)"
@@ -130,7 +130,7 @@ def test_08_single_frame_twins_that_differ_twice_are_flagged() -> None:
     # #32/#44 LeakyRelu 4104/1921, #22/#34 LeakyRelu 2977/1388 -> 14,244 us slower
     [twins] = [f for f in codes(only("08_"), "RKN050") if "sibling" in f.message]
     assert twins.layer_ids == (26, 38, 24, 36, 29, 41, 32, 44, 22, 34)
-    assert "14,244 us (8.7% of the frame)" in twins.message
+    assert "14,244 us (8.7% of the rows shown)" in twins.message
 
 
 def test_01_input_resolution_comes_first() -> None:

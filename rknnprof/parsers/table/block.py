@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 
 _BANNER_WORDS = ("Performance", "####")
 TITLE_ONLY_NOTE = "perf table title without a header"
+HEADERLESS_NOTE_START = "rows without a table header"
+"""How every note on rows read without their header begins (here and in build_table): the
+assembler marks such a profile ``headerless``."""
 BUILD_ESTIMATE_NOTE = (
     "build-time statistics (Time(us) 0 on every row, no total line): "
     "compiler cycles, not a measurement"
@@ -109,7 +112,7 @@ class TableBlock(Block):
                 (
                     line.number,
                     (
-                        "rows without a table header: assumed the 2.x column layout (ID OpType "
+                        f"{HEADERLESS_NOTE_START}: assumed the 2.x column layout (ID OpType "
                         "DataType "
                         "Target InputShape OutputShape Cycles(DDR/NPU/Total) Time(us) MacUsage(%) "
                         "WorkLoad(0/1/2) RW(KB) FullName) from the row shape"

@@ -403,6 +403,7 @@ def fixtures() -> dict[str, list[str]]:
     f["RKN061_ok"] = f["RKN002_ok"]
     f.update(expert_fixtures())
     f.update(failure_fixtures())
+    f.update(measurement_fixtures())
     f.update(silent())
     f.update(one_cause())
     f.update(outlier_fixtures())
@@ -653,6 +654,26 @@ def failure_fixtures() -> dict[str, list[str]]:
         "RKN080_ok": [*info(), *table(clean())],
         "RKN090": llm,
         "RKN090_ok": [*info(), *table(clean())],
+    }
+
+
+def measurement_fixtures() -> dict[str, list[str]]:
+    """RKN051: the clean table with ioctl breakpoints and a ``dump npy tensor to:`` line per
+    tensor printed inside the run, and ``Get DDR frequency: 528MHz`` (RK3588's DDR tops at
+    2,112 MHz); the _ok log is the same table taken at full clocks without them."""
+    run = [
+        "Get DDR frequency: 528MHz",
+        'Thread 1 "rknn_demo" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from '
+        "/lib/aarch64-linux-gnu/libc.so.6",
+        "(gdb) continue",
+        *(
+            f"D RKNN: [10:00:00.{200 + i:03d}] dump npy tensor to: /userdata/dumps/{i:03d}.npy"
+            for i in range(3)
+        ),
+    ]
+    return {
+        "RKN051": [*info(), *run, *table(clean())],
+        "RKN051_ok": [*info(), *freqs(), *table(clean())],
     }
 
 

@@ -1,0 +1,295 @@
+"""The verdict on what a profile's log can support (``Profile.validity``), computed once here.
+
+* **coverage** (:func:`coverage_of`): how much of one inference the table holds, from what
+  parsing and assembly recorded on the profile (the format, ``measured``, ``headerless``,
+  ``elided_rows``, ``incomplete``, the skipped rows, the ranking's TimeRatio column) and from
+  the table checked against itself (:mod:`rknnprof.analysis.consistency`: IDs that repeat or
+  jump, rows that disagree with their own total line or with the ranking);
+* **conditions of the run** (:func:`conditions_of`): the per-layer instrumentation, the clocks
+  the log prints held against the SoC's maximum, debugger / trace / dump lines inside the run,
+  eval_mem, frames that vary more than the noise, and stalled layers;
+* **stalled layers** (:func:`stalled_layers`): a layer whose time is tens of times what its
+  cycles at the NPU clock explain was held up, not slow.
+
+Rules, the gate, compare and every reporter read the verdict; none judges the log again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rknnprof.analysis.consistency import check_ranking, id_problems, total_disagreement
+from rknnprof.analysis.optypes import ranking_cut_short
+from rknnprof.model import ConditionKind, Coverage, Layer, Profile, RunCondition, Validity
+
+if TYPE_CHECKING:
+    from rknnprof.platforms import Platform
+
+STALL_RATIO = 50.0
+"""A layer whose cycles at the clock explain under 1/50 of its time was stalled, not slow (the
+issue's debugger capture: a 1x1 conv at 549x). Clean public tables reach 16x (corpus 11, a
+224 us conv of 14,400 cycles), hand-written fixtures 35x: "tens of times" starts well above.
+"""
+MIN_STALL_US = 200.0
+"""...and whose unexplained time is at least this, microseconds: a small op's fixed cost (task
+submission, tens of microseconds) is not a stall."""
+VARYING_SPREAD = 0.10
+"""Frames vary more than the noise when their p90 exceeds their median by more than 10 %."""
+MIN_CLOCK_RATIO = 0.95
+"""A clock under 95 % of the SoC's maximum was not fixed at the top (the same ratio as RKN050's
+``min_freq_ratio``)."""
+CSV_FAMILY = "toolkit2-eval_perf-csv"
+TOOLKIT1_FAMILY = "toolkit1-perf-table"
+TOTALS_FAMILIES = frozenset({"eval_perf-totals", "benchmark", "rkllm-runtime"})
+"""Formats without rows: a whole-run figure is all they claim."""
+
+
+def compute_validity(
+    profile: Profile, platform: Platform | None = None, clock_mhz: float | None = None
+) -> Validity:
+    """The verdict on an analysed ``profile`` (layers classified, ``op_stats`` aggregated);
+    ``clock_mhz`` is the NPU clock cycles are turned into time with (None: stalls unknown)."""
+    coverage, reason = coverage_of(profile)
+    stalled = stalled_layers(profile, clock_mhz)
+    return Validity(
+        coverage=coverage,
+        coverage_reason=reason,
+        conditions=tuple(conditions_of(profile, platform, stalled)),
+        stalled_layer_ids=tuple(layer.id for layer in stalled),
+    )
+
+
+def coverage_of(profile: Profile) -> tuple[Coverage, str]:
+    """(coverage, one line saying why) of the profile's table."""
+    rows = len(profile.layers)
+    if not profile.measured:
+        return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): cycles, no measured time"
+    if profile.format == CSV_FAMILY:
+        return Coverage.UNKNOWN, (
+            f"the eval_perf CSV side file prints no total line: cannot tell whether its {rows} "
+            "rows are all of the model"
+        )
+    if profile.headerless:
+        return Coverage.FRAGMENT, (
+            f"{rows} rows without the table's header"
+            + ("" if profile.reported_total_time_us is not None else " and without a total line")
+            + ": a fragment of a table"
+        )
+    damage = _damage(profile)
+    if damage is not None:
+        return Coverage.DAMAGED, damage
+    gap = _gap(profile)
+    if gap is not None:
+        return Coverage.ELIDED, gap
+    cut = _cut(profile)
+    if cut is not None:
+        return Coverage.CUT, cut
+    if profile.format in TOTALS_FAMILIES or not (profile.layers or profile.ranking):
+        return Coverage.COMPLETE, "a whole-run figure, no per-layer table"
+    if profile.layers and profile.reported_total_time_us is None:
+        return Coverage.FRAGMENT, f"{rows} rows and no total line to hold them to"
+    if profile.layers:
+        return Coverage.COMPLETE, f"{rows} rows, agreeing with the table's own total line"
+    return Coverage.COMPLETE, f"{len(profile.ranking)} op types, their TimeRatio adding up"
+
+
+def _damage(profile: Profile) -> str | None:
+    """Why the rows contradict themselves or the total line, or None."""
+    repeats = [message for kind, _, message in id_problems(profile) if kind in ("repeat", "back")]
+    if repeats:
+        more = f" (and {len(repeats) - 1} more)" if len(repeats) > 1 else ""
+        return f"{repeats[0]}{more}: a row duplicated or a table printed twice under one header"
+    disagreement = total_disagreement(profile)
+    if disagreement is not None:
+        total, reported = disagreement
+        return (
+            f"the rows sum to {total:,.0f} us but the log's total line says {reported:,.0f} us: "
+            "rows damaged, missing or duplicated"
+        )
+    if profile.incomplete is not None and "disagree" in profile.incomplete:
+        return profile.incomplete
+    if check_ranking(profile, profile.op_stats):
+        return "the ranking table disagrees with the layers above it"
+    return None
+
+
+def _gap(profile: Profile) -> str | None:
+    """Why rows are known to be left out (elision lines, IDs that jump), or None."""
+    if profile.elided_rows:
+        total = profile.reported_total_time_us
+        of = f", of a total line of {total:,.0f} us" if total is not None else ""
+        return (
+            f"the log elides rows ({profile.elided_rows} elision line(s)): "
+            f"{len(profile.layers)} rows shown{of}"
+        )
+    skips = [message for kind, _, message in id_problems(profile) if kind == "skip"]
+    if skips:
+        more = f" (and {len(skips) - 1} more)" if len(skips) > 1 else ""
+        return f"{skips[0]}{more}: rows are missing"
+    return None
+
+
+def _cut(profile: Profile) -> str | None:
+    """Why the table stops mid-way, or None."""
+    if profile.incomplete is not None:
+        return profile.incomplete
+    if profile.format == TOOLKIT1_FAMILY and profile.reported_total_time_us is None:
+        return (
+            f"{len(profile.layers)} rows and no `Total Time(us):` line after them: the log is cut"
+        )
+    if not profile.layers and ranking_cut_short(profile.ranking):
+        return (
+            f"the ranking's TimeRatio column adds up to well under 100 % over its "
+            f"{len(profile.ranking)} row(s): the ranking is cut"
+        )
+    last = profile.source.last_line
+    if profile.skipped_rows and last is not None and profile.skipped_rows[-1].line >= last:
+        return f"its last row is cut short (line {profile.skipped_rows[-1].line})"
+    return None
+
+
+def stalled_layers(profile: Profile, clock_mhz: float | None) -> list[Layer]:
+    """Layers whose time is tens of times what their cycles at the clock explain (and at least
+    :data:`MIN_STALL_US` more): stalled, not slow. Reads ``Layer.cycles_explained`` where set,
+    else computes it at ``clock_mhz``."""
+    from rknnprof.analysis.savings import cycles_explained
+
+    stalled = []
+    for layer in profile.layers:
+        share = layer.cycles_explained
+        if share is None:
+            share = cycles_explained(layer, clock_mhz)
+        if share is None or not layer.time_us or share >= 1.0 / STALL_RATIO:
+            continue
+        if layer.time_us * (1.0 - share) >= MIN_STALL_US:
+            stalled.append(layer)
+    return stalled
+
+
+def conditions_of(
+    profile: Profile, platform: Platform | None, stalled: list[Layer]
+) -> Iterator[RunCondition]:
+    """The conditions of the run the log shows, in the order a user should read them."""
+    yield from _inside_run(profile)
+    if stalled:
+        shown = ", ".join(f"#{layer.id} {layer.op_type}" for layer in stalled[:3])
+        more = f" and {len(stalled) - 3} more" if len(stalled) > 3 else ""
+        yield RunCondition(
+            ConditionKind.STALLED,
+            f"{len(stalled)} layer(s) take over {STALL_RATIO:.0f}x what their cycles at the "
+            f"clock explain ({shown}{more}): stalled, not slow; their times are not priced",
+            line=stalled[0].line,
+            spoils_timing=False,
+        )
+    if profile.layers and profile.measured and profile.format != CSV_FAMILY:
+        yield RunCondition(
+            ConditionKind.INSTRUMENTED,
+            "per-layer times come from perf_debug / RKNN_LOG_LEVEL=4, which inflate absolute "
+            "times; shares between layers stay comparable",
+        )
+    yield from _frequency_lists(profile, platform)
+    yield from _clock_lines(profile, platform)
+    yield from _eval_mem(profile)
+    spread = _frame_spread(profile)
+    if spread is not None and spread > VARYING_SPREAD:
+        yield RunCondition(
+            ConditionKind.VARYING,
+            f"{profile.frames} frames vary more than the noise: their p90 is "
+            f"{spread * 100:.0f} % above their median",
+        )
+
+
+INSIDE_RUN_WORDS = {"debugger": "debugger", "trace": "trace", "dump": "tensor-dump"}
+
+
+def _inside_run(profile: Profile) -> Iterator[RunCondition]:
+    """Debugger, trace and dump lines inside the run: one condition that spoils its times."""
+    found = [run for run in profile.run_lines if run.kind in INSIDE_RUN_WORDS]
+    if not found:
+        return
+    count = sum(run.count for run in found)
+    kinds = " / ".join(dict.fromkeys(INSIDE_RUN_WORDS[run.kind] for run in found))
+    first = min(found, key=lambda run: run.line)
+    yield RunCondition(
+        ConditionKind.DEBUGGER,
+        f"{count:,} {kinds} line(s) inside the run (first: line {first.line}): the run was "
+        "held up by them, its times are not a measurement of the model",
+        line=first.line,
+        spoils_timing=True,
+    )
+
+
+def _clock_lines(profile: Profile, platform: Platform | None) -> Iterator[RunCondition]:
+    """Each clock line the log printed (``Get DDR frequency: 528MHz``), held against the SoC's
+    maximum."""
+    for run in profile.run_lines:
+        if run.kind != "clock" or run.mhz is None or run.domain is None:
+            continue
+        peak = {"NPU": _npu_max(platform), "DDR": _ddr_max(platform)}.get(run.domain)
+        yield clock_condition(run.domain, run.mhz, peak, platform, run.line)
+
+
+def _eval_mem(profile: Profile) -> Iterator[RunCondition]:
+    for run in profile.run_lines:
+        if run.kind == "eval-mem":
+            yield RunCondition(
+                ConditionKind.EVAL_MEM,
+                f"eval_mem was on (line {run.line}): the runtime tracked memory during the run",
+                line=run.line,
+            )
+            return
+
+
+def _frame_spread(profile: Profile) -> float | None:
+    p50, p90 = profile.frame_time_p50_us, profile.frame_time_p90_us
+    if profile.frames < 2 or not p50 or p90 is None:
+        return None
+    return p90 / p50 - 1.0
+
+
+def _frequency_lists(profile: Profile, platform: Platform | None) -> Iterator[RunCondition]:
+    """The eval_perf frequency lists held against the SoC's maxima."""
+    freqs = profile.frequencies
+    if freqs is None:
+        return
+    readings = (
+        ("NPU", [hz / 1e6 for hz in freqs.npu_hz if hz], _npu_max(platform)),
+        ("DDR", [hz / 1e6 for hz in freqs.ddr_hz if hz], _ddr_max(platform)),
+        ("CPU", [khz / 1e3 for khz in freqs.cpu_khz if khz], None),
+    )
+    for domain, values, peak in readings:
+        if values:
+            yield clock_condition(domain, max(values), peak, platform, None)
+
+
+def _npu_max(platform: Platform | None) -> float | None:
+    return platform.freq_mhz if platform is not None else None
+
+
+def _ddr_max(platform: Platform | None) -> float | None:
+    return platform.ddr_max_freq_mhz if platform is not None else None
+
+
+def clock_condition(
+    domain: str, mhz: float, peak: float | None, platform: Platform | None, line: int | None
+) -> RunCondition:
+    """One clock the log printed, held against the SoC's maximum when the platform data has
+    one."""
+    shown = f"{domain} at {mhz:,.0f} MHz"
+    if peak is None or platform is None:
+        return RunCondition(
+            ConditionKind.CLOCK, f"{shown} (no maximum known for this SoC)", line=line
+        )
+    name = platform.name.upper()
+    if mhz >= peak * MIN_CLOCK_RATIO:
+        return RunCondition(
+            ConditionKind.CLOCK, f"{shown}, {name}'s maximum is {peak:,.0f} MHz", line=line
+        )
+    return RunCondition(
+        ConditionKind.CLOCK,
+        f"{shown}, below {name}'s maximum of {peak:,.0f} MHz: the clocks were not fixed, "
+        "times are longer than at full clock",
+        line=line,
+        below_maximum=True,
+    )

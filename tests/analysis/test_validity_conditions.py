@@ -1,0 +1,117 @@
+"""Conditions of the run in ``Profile.validity``: the debugger capture of issue 22, clock lines
+against the SoC's maximum, stalled layers (one-layer tables too), varying frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from synthetic_logs import cycles_row, debugger_capture, runtime_prefixed, table, table_of
+
+from rknnprof.api import load
+from rknnprof.model import ConditionKind, Profile, Validity
+
+
+def analysed(tmp_path: Path, lines: list[str], platform: str | None = None) -> Profile:
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), platform=platform, rules=False)
+    return profile
+
+
+def verdict(profile: Profile) -> Validity:
+    assert profile.validity is not None
+    return profile.validity
+
+
+def test_debugger_trace_and_dumps_inside_the_run_spoil_its_times(tmp_path: Path) -> None:
+    validity = verdict(analysed(tmp_path, debugger_capture()))
+    assert not validity.is_measurement
+    [debugger] = [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+    assert debugger.spoils_timing
+    assert debugger.line == 4  # the breakpoint after the two info lines and the DDR line
+    # the breakpoint and the (gdb) prompt, the ioctl trace, three dumps
+    assert "6 debugger / trace / tensor-dump line(s)" in debugger.message
+    assert validity.complete  # the table itself is whole
+
+
+def test_the_ddr_clock_line_is_read_and_held_against_the_rk3588_maximum(tmp_path: Path) -> None:
+    validity = verdict(analysed(tmp_path, debugger_capture()))
+    [clock] = [c for c in validity.conditions if c.kind is ConditionKind.CLOCK]
+    assert clock.line == 3 and clock.below_maximum
+    assert "DDR at 528 MHz" in clock.message and "2,112 MHz" in clock.message
+
+
+def test_a_ddr_clock_at_its_maximum_is_read_without_concern(tmp_path: Path) -> None:
+    lines = [
+        "I RKNN: [10:00:00.000] RKNN Model Information, version: 6, target platform: rk3588",
+        "Get DDR frequency: 2112MHz",
+        *table([10, 500, 300, 200, 20]),
+    ]
+    [clock] = [
+        c for c in verdict(analysed(tmp_path, lines)).conditions if c.kind is ConditionKind.CLOCK
+    ]
+    assert not clock.below_maximum and not clock.spoils_timing
+
+
+def test_dumps_after_the_table_are_not_inside_the_run(tmp_path: Path) -> None:
+    lines = [*table([10, 500, 300, 200, 20]), "dump npy tensor to: /tmp/out.npy"]
+    validity = verdict(analysed(tmp_path, lines))
+    assert validity.is_measurement
+    assert not [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+
+
+def test_a_one_layer_table_whose_cycles_explain_a_hundredth_of_its_time_is_stalled(
+    tmp_path: Path,
+) -> None:
+    # 20,000 NPU cycles at RK3588's 1 GHz explain 20 us of 2,000 us: 1/100
+    rows = [cycles_row(7, "ConvRelu", 12000, 20000, 2000, "Conv:/c7/Conv")]
+    profile = analysed(tmp_path, table_of(rows, 2000), platform="rk3588")
+    validity = verdict(profile)
+    assert validity.stalled_layer_ids == (7,)
+    assert validity.is_measurement  # a stalled layer leaves the rest of a table priced
+    [stalled] = [c for c in validity.conditions if c.kind is ConditionKind.STALLED]
+    assert stalled.line == profile.layers[0].line
+
+
+def test_a_slow_layer_that_its_cycles_explain_is_not_stalled(tmp_path: Path) -> None:
+    # 900,000 cycles at 1 GHz explain 900 us of 2,000 us
+    rows = [cycles_row(7, "ConvRelu", 12000, 900000, 2000, "Conv:/c7/Conv")]
+    assert (
+        verdict(analysed(tmp_path, table_of(rows, 2000), platform="rk3588")).stalled_layer_ids == ()
+    )
+
+
+def test_a_small_op_with_few_cycles_is_not_stalled(tmp_path: Path) -> None:
+    # 100 cycles explain 0.1 us of 60 us: the op's fixed cost, not a stall
+    rows = [cycles_row(7, "Add", 100, 0, 60, "Add:/add")]
+    assert (
+        verdict(analysed(tmp_path, table_of(rows, 60), platform="rk3588")).stalled_layer_ids == ()
+    )
+
+
+def test_frames_that_vary_more_than_the_noise(tmp_path: Path) -> None:
+    steady = [line for times in ([10, 500, 300, 200, 20],) * 4 for line in table(times)]
+    assert not [
+        c for c in verdict(analysed(tmp_path, steady)).conditions if c.kind is ConditionKind.VARYING
+    ]
+    varying = [
+        line
+        for times in ([10, 500, 300, 200, 20], [10, 500, 300, 200, 20], [10, 900, 700, 200, 20])
+        for line in table(times)
+    ]
+    [cond] = [
+        c
+        for c in verdict(analysed(tmp_path, varying)).conditions
+        if c.kind is ConditionKind.VARYING
+    ]
+    assert "3 frames" in cond.message
+
+
+def test_runtime_prefixed_clock_lines_are_read_too(tmp_path: Path) -> None:
+    lines = runtime_prefixed(["Get DDR frequency: 1560MHz", *table([10, 500, 300, 200, 20])])
+    [clock] = [
+        c
+        for c in verdict(analysed(tmp_path, lines, platform="rk3588")).conditions
+        if c.kind is ConditionKind.CLOCK
+    ]
+    assert "DDR at 1,560 MHz" in clock.message and clock.below_maximum

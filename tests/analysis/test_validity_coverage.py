@@ -1,0 +1,167 @@
+"""Coverage of ``Profile.validity``: one case per class, each log written from the grammar
+(corpus/FORMATS.md: the 2.x table, the ranking, the toolkit1 table, the eval_perf CSV side
+file, the build-time table), whole and then damaged the way real pastes and captures are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from synthetic_logs import RULE, layer_row, table
+
+from rknnprof.api import load
+from rknnprof.model import Coverage, Profile
+
+TIMES = [10, 500, 300, 200, 20]
+"""InputOperator, three convolutions, OutputOperator: 1,030 us."""
+
+
+def profile_of(tmp_path: Path, lines: list[str]) -> Profile:
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.validity is not None
+    return profile
+
+
+def coverage(tmp_path: Path, lines: list[str]) -> Coverage:
+    validity = profile_of(tmp_path, lines).validity
+    assert validity is not None
+    return validity.coverage
+
+
+def test_a_whole_table_is_complete(tmp_path: Path) -> None:
+    profile = profile_of(tmp_path, table(TIMES))
+    assert profile.validity is not None and profile.validity.complete
+    assert "5 rows" in profile.validity.coverage_reason
+
+
+def test_elision_lines_make_it_elided(tmp_path: Path) -> None:
+    t = table(TIMES)
+    lines = [*t[:6], "......", *t[8:]]  # rows 2 and 3 replaced by the author's ``......``
+    assert coverage(tmp_path, lines) is Coverage.ELIDED
+
+
+def test_ids_that_jump_are_a_documents_gap(tmp_path: Path) -> None:
+    t = table(TIMES)
+    rows = [
+        layer_row(1, "InputOperator", 10, "in", "CPU"),
+        layer_row(2, "ConvRelu", 500, "c2"),
+        layer_row(30, "ConvRelu", 300, "c30"),
+        layer_row(131, "ConvRelu", 200, "c131"),
+        layer_row(132, "OutputOperator", 20, "out", "CPU"),
+    ]
+    validity = profile_of(tmp_path, [*t[:5], *rows, *t[10:]]).validity
+    assert validity is not None and validity.coverage is Coverage.ELIDED
+    assert "skip from 2 to 30" in validity.coverage_reason
+
+
+def test_rows_without_their_header_are_a_fragment(tmp_path: Path) -> None:
+    assert coverage(tmp_path, table(TIMES)[5:10]) is Coverage.FRAGMENT
+
+
+def test_a_table_without_its_total_line_is_cut(tmp_path: Path) -> None:
+    t = table(TIMES)
+    assert coverage(tmp_path, t[:8]) is Coverage.CUT  # header and three rows, then nothing
+    assert coverage(tmp_path, [*t[:7], t[7][:60]]) is Coverage.CUT  # the third row cut mid-line
+
+
+def test_a_table_printed_twice_under_one_header_is_damaged(tmp_path: Path) -> None:
+    t = table(TIMES)
+    rows = t[5:10]
+    lines = [*t[:5], *rows, *rows, t[10], "Total Operator Elapsed Per Frame Time(us): 2060"]
+    validity = profile_of(tmp_path, [*lines, *t[12:]]).validity
+    assert validity is not None and validity.coverage is Coverage.DAMAGED
+    assert "repeats" in validity.coverage_reason
+
+
+def test_a_duplicated_row_with_a_total_forged_to_match_is_damaged(tmp_path: Path) -> None:
+    t = table(TIMES)
+    forged = "Total Operator Elapsed Per Frame Time(us): 1530"  # 1,030 + the repeated 500
+    assert coverage(tmp_path, [*t[:7], t[6], *t[7:11], forged, *t[12:]]) is Coverage.DAMAGED
+
+
+def test_rows_that_disagree_with_their_total_line_are_damaged(tmp_path: Path) -> None:
+    t = table(TIMES)
+    lines = [*t[:11], "Total Operator Elapsed Per Frame Time(us): 1500", *t[12:]]
+    validity = profile_of(tmp_path, lines).validity
+    assert validity is not None and validity.coverage is Coverage.DAMAGED
+    assert "1,030" in validity.coverage_reason and "1,500" in validity.coverage_reason
+
+
+RANKING_RULE = "-" * 99
+RANKING_HEADER = (
+    f"{'OpType':<19}{'CallNumber':<13}{'CPUTime(us)':<13}{'GPUTime(us)':<13}"
+    f"{'NPUTime(us)':<13}{'TotalTime(us)':<15}{'TimeRatio(%)':<14}"
+)
+
+
+def ranking_row(op: str, calls: int, cpu: int, npu: int, ratio: float) -> str:
+    return f"{op:<19}{calls:<13}{cpu:<13}{0:<13}{npu:<13}{cpu + npu:<15}{f'{ratio:.2f}%':<14}"
+
+
+def ranking(rows: list[str]) -> list[str]:
+    return [
+        RANKING_RULE,
+        f"{'Operator Time Consuming Ranking Table':^99}",
+        RANKING_RULE,
+        RANKING_HEADER,
+        RANKING_RULE,
+        *rows,
+    ]
+
+
+def test_a_whole_ranking_is_complete_and_one_cut_after_its_first_row_is_cut(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        ranking_row("Pow", 19, 8800, 0, 64.0),
+        ranking_row("Conv", 72, 0, 3000, 21.82),
+        ranking_row("Mul", 79, 0, 1950, 14.18),
+    ]
+    assert coverage(tmp_path, [*ranking(rows), RANKING_RULE]) is Coverage.COMPLETE
+    assert coverage(tmp_path, ranking(rows[:1])) is Coverage.CUT
+
+
+TOOLKIT1_HEADER = "Layer ID    Name                                         Operator            Uid       Time(us)"
+
+
+def toolkit1_row(i: int, name: str, op: str, uid: int, time_us: int) -> str:
+    return f"{i:<12}{name:<45}{op:<20}{uid:<10}{time_us}"
+
+
+def test_a_toolkit1_table_cut_before_its_total_time_line_is_cut(tmp_path: Path) -> None:
+    head = ["=" * 72, f"{'Performance':^72}", "=" * 72, TOOLKIT1_HEADER]
+    rows = [
+        toolkit1_row(0, "conv0", "CONVOLUTION", 1, 920),
+        toolkit1_row(1, "pool", "POOLING", 2, 80),
+    ]
+    whole = [*head, *rows, "Total Time(us): 1000", "FPS: 1000.00", "=" * 72]
+    assert coverage(tmp_path, whole) is Coverage.COMPLETE
+    assert coverage(tmp_path, [*head, *rows]) is Coverage.CUT
+
+
+def test_the_eval_perf_csv_side_file_cannot_tell(tmp_path: Path) -> None:
+    rows = [
+        f'{i},ConvRelu,INT8,NPU,"(1,8,8,8)","(1,8,8,8)",10,20,20,{5 * i},1.00,'
+        f"100.0%/0.0%/0.0%,-,Up:0.0%,1,0,12.00,Conv:c{i}"
+        for i in range(1, 11)
+    ]
+    validity = profile_of(tmp_path, rows).validity
+    assert validity is not None and validity.coverage is Coverage.UNKNOWN
+    assert "cannot tell" in validity.coverage_reason
+
+
+@pytest.mark.parametrize("prefix", ["", "D RKNN: [10:00:00.000] "])
+def test_a_build_time_table_is_an_estimate(tmp_path: Path, prefix: str) -> None:
+    header = (
+        f"{'ID':<5}{'OpType':<17}{'DataType':<9}{'Target':<7}{'InputShape':<41}"
+        f"{'OutputShape':<23}{'Cycles(DDR/NPU/Total)':<25}{'RW(KB)':<13}FullName"
+    )
+    rows = [
+        f"{i:<5}{'ConvRelu':<17}{'INT8':<9}{'NPU':<7}{'(1,8,64,64),(8,8,3,3),(8)':<41}"
+        f"{'(1,8,64,64)':<23}{'20000/90000/90000':<25}{64:<13}Conv:c{i}"
+        for i in (1, 2, 3)
+    ]
+    lines = [RULE, header, RULE, *rows, RULE]
+    assert coverage(tmp_path, [prefix + line for line in lines]) is Coverage.ESTIMATE

@@ -1,0 +1,52 @@
+"""The rules read the verdict (``Profile.validity``): nothing priced from a run that is not a
+measurement or from a stalled layer, and the first finding says so and what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from synthetic_logs import cycles_row, debugger_capture, table_of
+
+from rknnprof.api import load
+from rknnprof.model import Profile, Severity
+
+
+def advised(tmp_path: Path, lines: list[str], platform: str | None = None) -> Profile:
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), platform=platform)
+    return profile
+
+
+def test_a_debugger_capture_prices_nothing_and_says_to_remeasure_first(tmp_path: Path) -> None:
+    profile = advised(tmp_path, debugger_capture())
+    assert profile.findings
+    assert all(f.est_saving_us == 0 and f.saving_by_layer == () for f in profile.findings)
+    assert profile.potential_saving_us == 0
+    first = profile.findings[0]
+    assert first.code == "RKN051" and first.severity is Severity.ERROR
+    assert "not a measurement" in first.message
+    assert "without the debugger and the tensor dumps" in first.fix
+    assert "scaling_frequency.sh" in first.fix and "rknn_benchmark" in first.fix
+
+
+def test_the_ddr_clock_is_a_finding_and_rkn050_no_longer_says_no_frequency(
+    tmp_path: Path,
+) -> None:
+    profile = advised(tmp_path, debugger_capture())
+    assert any(f.code == "RKN051" and "DDR at 528 MHz" in f.message for f in profile.findings)
+    assert not any("no CPU/NPU/DDR frequency list" in f.message for f in profile.findings)
+
+
+def test_a_stalled_layer_is_not_priced_and_the_first_finding_says_so(tmp_path: Path) -> None:
+    # a conv whose 20,000 cycles explain 20 us of 2,000 us at 1 GHz, beside a conv of
+    # 900 us its cycles explain: only the second may be priced
+    rows = [
+        cycles_row(1, "ConvRelu", 12000, 20000, 2000, "Conv:/stalled/Conv"),
+        cycles_row(2, "ConvRelu", 300000, 900000, 1000, "Conv:/slow/Conv"),
+    ]
+    profile = advised(tmp_path, table_of(rows, 3000), platform="rk3588")
+    assert profile.validity is not None and profile.validity.stalled_layer_ids == (1,)
+    assert all(1 not in dict(f.saving_by_layer) for f in profile.findings)
+    first = profile.findings[0]
+    assert first.code == "RKN051" and "stalled" in first.message and first.layer_ids == (1,)
