@@ -6,7 +6,12 @@
   ``RKNN_LOG_LEVEL=4``: every table line behind ``MM-DD HH:MM:SS.mmm PID TID D RKNN    : ``,
   one table per inference, frame times jittered, interleaved with noise from other tags.
 
-Usage: ``python benchmarks/generate.py OUT.log SIZE_MB [--layers N] [--layout rknn]``.
+* ``interleaved_capture(path, size_mb, streams=3)``: the same, with ``streams`` processes
+  running the same model at once (one context per NPU core), each printing its own table per
+  inference (every frame different); logcat interleaves their lines in short bursts.
+
+Usage: ``python benchmarks/generate.py OUT.log SIZE_MB [--layers N] [--layout rknn]
+[--streams 3]``.
 """
 
 from __future__ import annotations
@@ -138,14 +143,67 @@ def logcat_capture(
     return frame
 
 
+STREAM_IDS = [(2345, 2399), (2410, 2452), (2477, 2531), (2603, 2640)]
+"""``pid tid`` of the processes of :func:`interleaved_capture`."""
+
+
+def interleaved_capture(
+    path: Path, size_mb: float, layers: int = 100, seed: int = 0, streams: int = 3
+) -> int:
+    """Write an ``adb logcat -v threadtime`` capture of about ``size_mb`` MB where ``streams``
+    processes print the same model's tables at once; return the number of frames.
+
+    Each process prints one table per inference (times jittered per frame and process). Logcat
+    merges their lines as they come: at each step one process, picked at random, prints a
+    burst of 1 to 8 lines (mostly short ones), so a frame of one process holds the lines of
+    the others' frames; 5 % noise from other tags as in :func:`logcat_capture`."""
+    rng = random.Random(seed)
+    limit = int(size_mb * 1_000_000)
+    ids = STREAM_IDS[:streams]
+    pending: list[list[str]] = [[] for _ in ids]
+    counts = [0] * len(ids)
+    written, frames, ms = 0, 0, 0
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write("--------- beginning of main\n")
+        while written < limit:
+            chunk = []
+            for _ in range(256):
+                k = rng.randrange(len(ids))
+                if not pending[k]:
+                    pending[k] = table(layers, seed=1000 * counts[k] + k, jitter=0.05)
+                    counts[k] += 1
+                    frames += 1
+                burst = min(len(pending[k]), 1 + int(rng.expovariate(1 / 2.5)) % 8)
+                pid, tid = ids[k]
+                for text in pending[k][:burst]:
+                    ms += 1
+                    clock = f"10:{(ms // 60000) % 60:02d}:{(ms // 1000) % 60:02d}.{ms % 1000:03d}"
+                    stamp = f"11-30 {clock}"
+                    chunk.append(f"{stamp} {pid:>5} {tid:>5} D RKNN    : {text}\n")
+                    if rng.random() < 0.05:
+                        noise = NOISE[rng.randrange(len(NOISE))]
+                        level, rest = noise.split(" ", 1)
+                        tag, msg = rest.split(": ", 1)
+                        chunk.append(f"{stamp}   561   602 {level} {tag:<8}: {msg}\n")
+                del pending[k][:burst]
+            data = "".join(chunk)
+            f.write(data)
+            written += len(data)
+    return frames
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("size_mb", type=float)
     parser.add_argument("--layers", type=int, default=100)
     parser.add_argument("--layout", choices=("threadtime", "rknn"), default="threadtime")
+    parser.add_argument("--streams", type=int, default=1, help="processes printing at once")
     args = parser.parse_args()
-    frames = logcat_capture(args.out, args.size_mb, args.layers, layout=args.layout)
+    if args.streams > 1:
+        frames = interleaved_capture(args.out, args.size_mb, args.layers, streams=args.streams)
+    else:
+        frames = logcat_capture(args.out, args.size_mb, args.layers, layout=args.layout)
     print(f"{args.out}: {frames} frames")
 
 

@@ -2,16 +2,18 @@
 measured in the same run (absolute times on a shared machine are noise).
 
     python benchmarks/run.py              # startup, throughput (60 MB), memory (60 MB, 10/100 MB)
-    python benchmarks/run.py --full       # adds the 1 GB capture (memory, json and trace)
+    python benchmarks/run.py --full       # adds the 1 GB capture (throughput, memory)
     python benchmarks/run.py --repeat 9   # more runs per figure (medians are reported)
     python benchmarks/run.py --only throughput --keep /tmp/rknnprof-bench
     python benchmarks/run.py --quick      # tiny inputs, one run each: checks the harness only
 
 Run it from the repository root (``python -m rknnprof`` must import this checkout).
 
-Figures, floors and targets (issue #12): see ``TARGETS``. The captures come from
+Figures, floors and targets (issues #12 and #24): see ``TARGETS``. The captures come from
 ``generate.py``: 108-layer tables, one per inference, as ``adb logcat -v threadtime`` lines
-(with noise from other tags) or as the runtime's own ``D RKNN: [hh:mm:ss.mmm]`` lines.
+(with noise from other tags), as the runtime's own ``D RKNN: [hh:mm:ss.mmm]`` lines, or as
+three processes printing their tables at once, their lines interleaved (one context per NPU
+core).
 
 How it measures:
 
@@ -56,7 +58,10 @@ TARGETS = {  # figure -> (upper bound of the ratio, lower bound of MB/s or None)
     "throughput: logcat -f json": (8.0, 150.0),
     "throughput: D RKNN: lines -f json": (8.0, None),
     "throughput: logcat on stdin": (8.0, None),
+    "throughput: 3 processes -f json": (8.0, 150.0),
+    "throughput: 1 GB logcat -f json": (8.0, None),
     "memory: -f trace / -f json": (1.3, None),
+    "memory: -f trace / -f json, 3 processes": (1.3, None),
     "memory: 1 GB / 100 MB, -f json": (1.15, None),
     "memory: 1 GB / 100 MB, -f trace": (1.15, None),
 }
@@ -65,12 +70,18 @@ TARGETS = {  # figure -> (upper bound of the ratio, lower bound of MB/s or None)
 class Run:
     """CPU seconds, wall seconds and peak RSS (KiB) of one child process."""
 
-    def __init__(self, cmd: list[str], stdin: Path | None = None) -> None:
+    def __init__(
+        self, cmd: list[str], stdin: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
         start = time.perf_counter()
         source = open(stdin, "rb") if stdin is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
             proc = subprocess.Popen(
-                cmd, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV
+                cmd,
+                stdin=source,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env=ENV if env is None else env,
             )
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             _, status, usage = os.wait4(proc.pid, 0)
@@ -89,14 +100,19 @@ class Paired:
     """A floor and a command run alternately ``repeat`` times each, after one warm-up each."""
 
     def __init__(
-        self, floor: list[str], cmd: list[str], repeat: int, stdin: Path | None = None
+        self,
+        floor: list[str],
+        cmd: list[str],
+        repeat: int,
+        stdin: Path | None = None,
+        floor_env: dict[str, str] | None = None,
     ) -> None:
-        Run(floor)
+        Run(floor, env=floor_env)
         Run(cmd, stdin)
         self.floor: list[Run] = []
         self.runs: list[Run] = []
         for _ in range(repeat):
-            self.floor.append(Run(floor))
+            self.floor.append(Run(floor, env=floor_env))
             self.runs.append(Run(cmd, stdin))
 
     @staticmethod
@@ -149,9 +165,13 @@ def ms(cpu: float, wall: float) -> str:
 
 
 def capture(path: Path, size_mb: float, layout: str = "threadtime") -> Path:
-    """A generated capture of ``size_mb`` MB at ``path`` (kept if already there)."""
+    """A generated capture of ``size_mb`` MB at ``path`` (kept if already there). ``layout``:
+    ``threadtime``, ``rknn`` or ``three`` (3 processes printing at once, lines interleaved)."""
     if not path.exists():
-        generate.logcat_capture(path, size_mb, LAYERS, layout=layout)
+        if layout == "three":
+            generate.interleaved_capture(path, size_mb, LAYERS, streams=3)
+        else:
+            generate.logcat_capture(path, size_mb, LAYERS, layout=layout)
     return path
 
 
@@ -172,12 +192,17 @@ def startup(out: Table, tmp: Path, repeat: int) -> None:
         out.figure(name, ms(*pair.median(pair.runs)), pair.ratio, note=pair.spread)
 
 
-def throughput(out: Table, logcat: Path, rknn: Path, repeat: int) -> None:
+def throughput(
+    out: Table, logcat: Path, rknn: Path, three: Path, big: Path | None, repeat: int
+) -> None:
     cases = [
         ("throughput: logcat -f json", logcat, False),
         ("throughput: D RKNN: lines -f json", rknn, False),
         ("throughput: logcat on stdin", logcat, True),
+        ("throughput: 3 processes -f json", three, False),
     ]
+    if big is not None:
+        cases.append(("throughput: 1 GB logcat -f json", big, False))
     for name, path, on_stdin in cases:
         size_mb = path.stat().st_size / 1e6
         loop = [PY, "-c", f"for _ in open({str(path)!r}, 'rb'): pass"]
@@ -189,16 +214,35 @@ def throughput(out: Table, logcat: Path, rknn: Path, repeat: int) -> None:
         out.figure(name, f"{rate:.0f} MB/s, {ms(cpu, wall)}", pair.ratio, rate, pair.spread)
 
 
+NO_FASTPATH = {**ENV, "RKNNPROF_NO_FASTPATH": "1"}
+
+
+def fastpath(out: Table, three: Path, repeat: int) -> None:
+    """The 3-process capture with the fast path on, against the same command with it off
+    (``RKNNPROF_NO_FASTPATH=1``). No target: on must be faster; the reports are the same,
+    which the tests check."""
+    cmd = [*RKNNPROF, "analyze", str(three), "-f", "json"]
+    pair = Paired(cmd, cmd, repeat, floor_env=NO_FASTPATH)
+    out.floor(f"the same, RKNNPROF_NO_FASTPATH=1 ({three.name})", pair.floor)
+    out.figure("fast path on / off, 3 processes", ms(*pair.median(pair.runs)), pair.ratio)
+
+
 def peak_mib(path: Path, fmt: str) -> float:
     return Run([*RKNNPROF, "analyze", str(path), "-f", fmt]).peak_kib / 1024
 
 
-def memory(out: Table, tmp: Path, logcat: Path, sizes: tuple[float, float, float | None]) -> None:
+def memory(
+    out: Table, tmp: Path, logcat: Path, three: Path, sizes: tuple[float, float, float | None]
+) -> None:
     small, medium, big = sizes
-    json_peak, trace_peak = peak_mib(logcat, "json"), peak_mib(logcat, "trace")
-    name = logcat.name
-    print(f"{'  floor: peak RSS, -f json of ' + name:<44} {json_peak:>22.0f} MiB", flush=True)
-    out.figure("memory: -f trace / -f json", f"{trace_peak:.0f} MiB", trace_peak / json_peak)
+    for figure, path in (
+        ("memory: -f trace / -f json", logcat),
+        ("memory: -f trace / -f json, 3 processes", three),
+    ):
+        json_peak, trace_peak = peak_mib(path, "json"), peak_mib(path, "trace")
+        label = "  floor: peak RSS, -f json of " + path.name
+        print(f"{label:<44} {json_peak:>22.0f} MiB", flush=True)
+        out.figure(figure, f"{trace_peak:.0f} MiB", trace_peak / json_peak)
     paths = {mb: capture(tmp / f"capture{mb:g}.log", mb) for mb in (small, medium)}
     if big is not None:
         paths[big] = capture(tmp / f"capture{big:g}.log", big)
@@ -229,7 +273,7 @@ def main() -> None:
     parser.add_argument("--size-mb", type=float, default=60.0, help="throughput capture size")
     parser.add_argument(
         "--only",
-        choices=("startup", "throughput", "memory"),
+        choices=("startup", "throughput", "fastpath", "memory"),
         action="append",
         help="run only these parts (repeatable)",
     )
@@ -243,7 +287,7 @@ def main() -> None:
     if args.quick:
         args.repeat, args.size_mb, args.full = 1, 0.3, False
     sizes = (0.1, 0.3, None) if args.quick else (10.0, 100.0, 1000.0 if args.full else None)
-    parts = set(args.only or ("startup", "throughput", "memory"))
+    parts = set(args.only or ("startup", "throughput", "fastpath", "memory"))
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="rknnprof-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
     out = Table(args.quick)
@@ -252,11 +296,15 @@ def main() -> None:
             startup(out, tmp, args.repeat)
         mb = f"{args.size_mb:g}"
         logcat = capture(tmp / f"logcat{mb}.log", args.size_mb)
+        three = capture(tmp / f"three{mb}.log", args.size_mb, "three")
+        big = capture(tmp / f"capture{sizes[2]:g}.log", sizes[2]) if sizes[2] else None
         if "throughput" in parts:
             rknn = capture(tmp / f"rknn{mb}.log", args.size_mb, "rknn")
-            throughput(out, logcat, rknn, max(3, args.repeat) if not args.quick else 1)
+            throughput(out, logcat, rknn, three, big, max(3, args.repeat) if not args.quick else 1)
+        if "fastpath" in parts:
+            fastpath(out, three, max(3, args.repeat) if not args.quick else 1)
         if "memory" in parts:
-            memory(out, tmp, logcat, sizes)
+            memory(out, tmp, logcat, three, sizes)
     finally:
         if args.keep is None:
             for path in tmp.iterdir():

@@ -8,10 +8,10 @@ The names are imported on first use (PEP 562 ``__getattr__``), so that ``import 
 and ``rknnprof --help`` -- does not pay for the parsers and the analysis it does not run.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
+"""``typing.TYPE_CHECKING`` without importing ``typing`` (mypy reads the name): the console
+script imports this package before anything of its own can catch a Ctrl-C, so it imports as
+little as it can."""
 
 __version__ = "0.1.0"
 
@@ -39,6 +39,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rknnprof.analysis.dataframe import to_frame
     from rknnprof.api import analyze, load
     from rknnprof.model import (
@@ -57,8 +59,10 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     """Import an exported name from its module on first access (PEP 562)."""
+    import importlib
+
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(name)  # a programming error, not a user-facing message
@@ -67,7 +71,7 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> list[str]:
+def __dir__() -> "list[str]":
     """The module's names plus the lazily imported exports, so completion lists them."""
     return sorted({*globals(), *_EXPORTS})
 

@@ -1,4 +1,4 @@
-from rknnprof.cli import main
+from rknnprof.cli import console
 
 if __name__ == "__main__":
-    main()
+    console()

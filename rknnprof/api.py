@@ -20,7 +20,7 @@ from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
-from rknnprof.parsers import FrameSkipper, scan
+from rknnprof.parsers import FrameSkipper, fastpath_enabled, scan
 from rknnprof.parsers.events import TableEvent
 from rknnprof.units import frame_ms
 
@@ -90,10 +90,6 @@ class Progress:
             self._shown = False
 
 
-BULK = True
-"""Read repeated frames in bulk (:mod:`rknnprof.parsers.table.bulk`); the tests compare the two."""
-
-
 def parse_stream(
     stream: BinaryIO, name: str, *, interruptible: bool = False, progress: Progress | None = None
 ) -> Assembly:
@@ -102,7 +98,7 @@ def parse_stream(
     ``progress`` (live pipes) sees every event as it is found."""
     assembler = Assembler(name)
     stats = ReadStats()
-    skipper = FrameSkipper() if BULK else None  # repeated frames in bulk: parsers/table/bulk.py
+    skipper = FrameSkipper() if fastpath_enabled() else None  # off: RKNNPROF_NO_FASTPATH=1
     lines = read_lines(stream, stats, skipper)
     events = scan(lines, name, skipper)
     if progress is not None and progress.enabled:  # (not on a pipe or a file: nothing to show)
@@ -165,7 +161,12 @@ def parse_live_stdin() -> Assembly:
 def parse_path(path: str) -> Assembly:
     """Parse a file (or ``-`` for stdin)."""
     if path == STDIN:
-        return parse_live_stdin()
+        try:
+            return parse_live_stdin()
+        except BrokenPipeError:  # a write (progress on stderr), not the read
+            raise
+        except OSError as e:  # EIO from a terminal that went away, a device's read error
+            raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
             return _parse_file(f, path)
@@ -175,6 +176,10 @@ def parse_path(path: str) -> Assembly:
         raise InputError("is a directory", path) from None
     except PermissionError:
         raise InputError("permission denied", path) from None
+    except BrokenPipeError:  # a write (progress on stderr), not the read
+        raise
+    except OSError as e:  # a read that fails after the open: EIO, EINVAL (/proc/self/mem)
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def _parse_file(f: BinaryIO, path: str) -> Assembly:
@@ -194,8 +199,8 @@ def no_data_message(assembly: Assembly) -> str:
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
-        also = f" (and {more} more known failure(s), in the JSON `failures`)" if more else ""
-        return f"line {first.line}: {first.diagnosis}; fix: {first.fix}{also}"
+        also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
+        return f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
@@ -279,7 +284,9 @@ def analyze(
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
         error = NoProfileDataError(no_data_message(assembly), name)
-        error.report = Report(profiles=(), warnings=tuple(warnings), failures=failures)
+        error.report = Report(
+            profiles=(), warnings=tuple(warnings), failures=failures, no_profile=error.message
+        )
         raise error
     for name, assembly in empty:
         warnings.append(ReportWarning(name, None, no_data_message(assembly)))

@@ -118,6 +118,7 @@ def report_to_dict(report: model.Report) -> dict[str, Any]:
         "profiles": [profile_to_dict(p) for p in report.profiles],
         "warnings": [to_jsonable(w) for w in report.warnings],
         "failures": [to_jsonable(f) for f in report.failures],
+        "no_profile": report.no_profile,
     }
 
 

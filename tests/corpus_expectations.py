@@ -79,6 +79,9 @@ PROFILES: dict[str, dict] = {
         "total_time_us": 7140,
         "benchmark": {"avg_fps": 140.06},
     },
+    # one CPU-fallback warning line, no table: a profile of its own (issue 29) so RKN001 can
+    # advise on it; no layers, no times
+    "31_": {"format": "fallback-warnings", "layers": 0, "measured": False, "frames": 0},
     "36_": {
         "format": "toolkit2-perf-table",
         "layers": 168,
@@ -112,15 +115,19 @@ EXIT_3: dict[str, str] = {
     "13_": "a perf table title without its header",
     "15_": "a build-time estimate table header (not a measurement) without complete rows",
     "16_": "a perf table header without complete rows",
-    # known failures (parsers/failure_catalogue.py): the diagnosis of the first one
-    "21_": "line 10: the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail); fix: ",
-    "22_": "line 1: the runtime returned an empty per-layer perf detail; fix: ",
+    # failures (parsers/failure_catalogue.py, or `unknown`): the diagnosis, then the line
+    "21_": "line 10: the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail): `IOCTL_CMD_PERF_RUN "
+    "fail, ack=0, run_duration=-614079!",
+    "22_": "line 1: the runtime returned an empty per-layer perf detail: `Get model perf detail "
+    "success, but detail is empty!`; fix: ",
     "24_": "runtime information only (librknnrt 2.0.0b0, driver 0.9.2",
-    "25_": "an error report only (line 8: ValueError: substring not found)",
-    "31_": "fallback warnings only (Transpose)",
+    "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "
+    "found`",
     "33_": "fallback warnings only (Conv:/model.22/dfl/conv/Conv)",
     "34_": "runtime information only (librknnrt 2.3.0, driver 0.9.8",
     "35_": "tensor memory allocation table (9 rows, addresses only, no timing)",
-    "39_": "line 1: the model was built for another NPU than this board's; fix: ",
-    "40_": "line 7: librknnrt is too old for this model (model format version 6); fix: ",
+    "39_": "line 1: the model was built for another NPU than this board's: `The rknn model does not "
+    "match the RKNPU hardware version!`; fix: ",
+    "40_": "line 7: librknnrt is too old for this model (model format version 6): `Invalid RKNN "
+    "model version 6`; fix: ",
 }

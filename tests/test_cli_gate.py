@@ -342,7 +342,9 @@ def test_save_baseline_round_trip(files, capsys, monkeypatch):
 def edited_07(tmp_path, corpus_07):
     """Corpus 07 with three hand edits (widths kept): layer 2 Conv 810 -> 910 us (+100),
     layer 3 ConvExSwish 1814 -> 1714 us (-100), layer 9 Add 120 -> 420 us (+300) and NPU -> CPU.
-    Base total 14478 (the log's own total = sum of Time(us)); edited total 14778 (+300)."""
+    Base total 14478 (the log's own total = sum of Time(us)); edited total 14778 (+300). The
+    ranking table after it is dropped: the edited layers would disagree with it, and the gate
+    rightly leaves a damaged table's budgets inconclusive (issue 22)."""
     lines = corpus_07.read_text(encoding="utf-8").splitlines(keepends=True)
     edits = {
         "2    Conv ": [("     810          ", "     910          ")],
@@ -365,6 +367,8 @@ def edited_07(tmp_path, corpus_07):
         if line.startswith("Total Operator Elapsed Per Frame Time(us): 14478"):
             lines[k] = line.replace("14478", "14778")
     assert done == 3
+    title = next(k for k, line in enumerate(lines) if "Operator Time Consuming Ranking" in line)
+    lines = lines[: title - 1]  # from the rule above the ranking's title
     out = tmp_path / "07_edited.txt"
     out.write_text("".join(lines), encoding="utf-8")
     return str(out)

@@ -18,6 +18,7 @@ from rknnprof.model import (
     Target,
     Versions,
 )
+from rknnprof.reporters.registry import format_names
 
 
 def L(
@@ -186,7 +187,7 @@ def test_fail_over():
     assert result.slowed_by_more_than(39.0) and not result.slowed_by_more_than(40.0)
 
 
-@pytest.mark.parametrize("fmt", ["table", "json", "markdown", "csv"])
+@pytest.mark.parametrize("fmt", format_names("compare"))
 def test_renderers(fmt):
     from rknnprof.reporters import RenderOptions, renderer
 

@@ -8,10 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rknnprof.analysis.roofline import roofs
 from rknnprof.api import analyze
 from rknnprof.cli import cli
-from rknnprof.platforms import get
 from tests.conftest import corpus_file
 
 
@@ -29,13 +27,24 @@ def test_corpus_36_row_2() -> None:
 
 def test_roofs_rk3588() -> None:
     profile = analyze(corpus_file("36_")).profiles[0]
-    found = {(r.kind, r.label): r.value for r in roofs(profile, get("rk3588"))}
+    found = {(r.kind, r.label): r.value for r in profile.roofs}
     # INT8 1024 MACs/cycle x 1000 MHz x 1 core (WorkLoad 100/0/0 throughout)
     assert found[("compute", "INT8: 1024 MACs/cycle x 1000 MHz x 1 core")] == 1.024e12
     assert found[("bandwidth", "DDR theoretical 33.8 GB/s")] == pytest.approx(33.8e9)
     assert found[("bandwidth", "DDR achieved 12.9 GB/s")] == pytest.approx(12.9e9)
     measured = [v for (kind, label), v in found.items() if label.startswith("fastest")]
     assert len(measured) == 1 and measured[0] <= 33.8e9
+
+
+def test_compute_roof_by_the_cores_the_layer_used() -> None:
+    # corpus 03 ran on a 3-core mask (row 8 Add: WorkLoad 33.3%/33.3%/33.3%), but its conv row 7
+    # (INT8) shows 100.0%/0.0%/0.0%: held to one core's roof, 1024 MACs/cycle x 1000 MHz
+    profile = analyze(corpus_file("03_")).profiles[0]
+    row7 = next(la for la in profile.layers if la.id == 7)
+    assert row7.workload_pct == (100.0, 0.0, 0.0)
+    assert row7.compute_roof_macs_per_s == 1.024e12
+    compute = [r for r in profile.roofs if r.kind == "compute"]
+    assert [(r.data_type, r.cores, r.value) for r in compute] == [("INT8", 1, 1.024e12)]
 
 
 def test_json_and_html() -> None:
@@ -55,7 +64,7 @@ def test_no_platform_still_draws_the_points() -> None:
     from rknnprof.reporters.html_charts import roofline_svg
 
     profile = analyze(corpus_file("07_")).profiles[0]
-    svg, note = roofline_svg(profile, [], "p0-L")
+    svg, note = roofline_svg(profile, (), "p0-L")
     assert (
         svg.startswith('<div class="chart"><svg class="roofline"')
         and "compute roof unknown" in note

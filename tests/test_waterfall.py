@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rknnprof.analysis.waterfall import Waterfall, waterfall_of
 from rknnprof.api import analyze
 from rknnprof.cli import cli
-from rknnprof.model import Profile
+from rknnprof.model import Profile, Waterfall, WaterfallNoteKind
 from tests.conftest import corpus_file
 
 DATA = Path(__file__).resolve().parent / "data" / "app_timing"
@@ -28,9 +27,9 @@ def _profile(path: Path) -> Profile:
 
 
 def _fall(profile: Profile) -> Waterfall:
-    fall = waterfall_of(profile)
+    fall = profile.waterfall
     assert fall is not None
-    assert dict(profile.waterfall_us) == {s.key: s.time_us for s in fall.steps}
+    assert sum(s.time_us for s in fall.steps) == pytest.approx(fall.total_us)
     return fall
 
 
@@ -58,7 +57,8 @@ def test_demo_eval_time_adds_up() -> None:
     fall = _fall(profile)
     assert fall.total_us == 30000 and fall.outside_us == 8700
     assert sum(s.time_us for s in fall.steps) == fall.total_us
-    assert fall.note == ""
+    assert fall.scale == 1
+    assert [n.kind for n in fall.notes] == [WaterfallNoteKind.TIMER_SPAN_UNKNOWN]
 
 
 def test_calls_only_medians_and_their_sum() -> None:
@@ -75,15 +75,37 @@ def test_calls_only_medians_and_their_sum() -> None:
     assert _fall(profile).total_us == 27400
 
 
-def test_run_below_the_table_is_said_not_hidden() -> None:
-    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms (the cold "once run use 20.5 ms"
-    # before it is not a frame's time, so no total line stands against the parts)
+def test_run_below_the_table_is_a_scaled_breakdown_of_run() -> None:
+    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms (NPU 20,100, CPU 1,200): the layers
+    # share rknn_run's 19.0 ms. The "once run use 20.5 ms" before it is the demo's cold first
+    # run, not a frame's time: the total is the 19.0 ms the application timed
     profile = _profile(DATA / "demo_run_below_table.txt")
     assert profile.app_time_us is None
     fall = _fall(profile)
-    assert {s.key: s.time_us for s in fall.steps}["run_overhead"] == 0
-    assert fall.total_us == 21300 == sum(s.time_us for s in fall.steps)
-    assert "perf_debug" in fall.note and "below the table's 21.30 ms" in fall.note
+    steps = {s.key: s.time_us for s in fall.steps}
+    assert fall.scale == pytest.approx(19000 / 21300)
+    assert steps["npu_layers"] == pytest.approx(20100 * 19000 / 21300)
+    assert steps["cpu_layers"] == pytest.approx(1200 * 19000 / 21300)
+    assert "run_overhead" not in steps and "remainder" not in steps
+    assert fall.total_us == pytest.approx(19000)
+    assert fall.has(WaterfallNoteKind.TABLE_SCALED)
+
+
+def test_table_above_run_never_grows_the_total() -> None:
+    # issue 22: calls 0.93 + 9.00 + 0.90 = 10.83 ms beside a 14.48 ms table (NPU 13,500 us:
+    # rows 2 and 3; CPU 980: rows 1 and 4). The total is the 10.83 ms the application timed
+    fall = _fall(_profile(DATA / "demo_table_above_run.txt"))
+    steps = {s.key: s.time_us for s in fall.steps}
+    assert fall.total_us == pytest.approx(10830)
+    assert fall.scale == pytest.approx(9000 / 14480)
+    assert steps["npu_layers"] + steps["cpu_layers"] == pytest.approx(9000)
+    assert steps["npu_layers"] == pytest.approx(13500 * 9000 / 14480)
+    assert (steps["inputs_set"], steps["outputs_get"]) == (930, 900)
+    assert "run_overhead" not in steps and "remainder" not in steps
+    assert [n.kind for n in fall.notes] == [WaterfallNoteKind.TABLE_SCALED]
+    assert "14.48 ms" in fall.notes[0].text and "9.00 ms of rknn_run" in fall.notes[0].text
+    text = CliRunner().invoke(cli, ["analyze", str(DATA / "demo_table_above_run.txt")]).output
+    assert "Where an inference's 10.83 ms goes" in text and "16.31" not in text
 
 
 def test_the_cold_first_run_is_never_the_frame(tmp_path: Path) -> None:
@@ -100,7 +122,7 @@ def test_the_cold_first_run_is_never_the_frame(tmp_path: Path) -> None:
     alone = tmp_path / "alone.txt"
     alone.write_text(TABLE + "once run use 49.000000 ms\n")
     profile = _profile(alone)
-    assert profile.app_time_us is None and profile.waterfall_us == ()
+    assert profile.app_time_us is None and profile.waterfall is None
 
 
 def test_model_zoo_averages_are_read_not_their_max_or_tp99(tmp_path: Path) -> None:
@@ -127,7 +149,9 @@ def test_corpus_43_total_line_against_the_ranking() -> None:
     # ranking Total: CPU 1,117, NPU 130,084 = 131,201 us; Total inference time 151.6830 ms
     profile = _profile(corpus_file("43_"))
     assert _steps(profile) == {"npu_layers": 130084, "cpu_layers": 1117, "remainder": 20482}
-    assert _fall(profile).total_us == 151683
+    fall = _fall(profile)
+    assert fall.total_us == 151683
+    assert fall.has(WaterfallNoteKind.TIMER_SPAN_UNKNOWN) and "not in the log" in fall.notes[0].text
 
 
 def test_perf_debug_false_total(tmp_path: Path) -> None:
@@ -139,7 +163,7 @@ def test_perf_debug_false_total(tmp_path: Path) -> None:
 
 def test_no_waterfall_without_application_timings() -> None:
     profile = _profile(corpus_file("07_"))
-    assert profile.waterfall_us == () and waterfall_of(profile) is None
+    assert profile.waterfall is None
 
 
 @pytest.mark.parametrize(
@@ -180,7 +204,7 @@ def test_not_timing_lines(tmp_path: Path, line: str) -> None:
     path = tmp_path / "log.txt"
     path.write_text(TABLE + line + "\n")
     profile = _profile(path)
-    assert profile.app_calls == () and profile.app_time_us is None and profile.waterfall_us == ()
+    assert profile.app_calls == () and profile.app_time_us is None and profile.waterfall is None
 
 
 def test_finding_itemises_and_is_bounded_by_the_measurement() -> None:
@@ -198,7 +222,8 @@ def test_reports_show_it() -> None:
     path = str(DATA / "demo_eval_time.txt")
     runner = CliRunner()
     data = json.loads(runner.invoke(cli, ["analyze", path, "-f", "json"]).output)
-    assert data["profiles"][0]["waterfall_us"] == [
+    fall = data["profiles"][0]["waterfall"]
+    assert [[s["key"], s["time_us"]] for s in fall["steps"]] == [
         ["npu_layers", 20100],
         ["cpu_layers", 1200],
         ["run_overhead", 2300],
@@ -206,6 +231,7 @@ def test_reports_show_it() -> None:
         ["outputs_get", 2500],
         ["remainder", 2000],
     ]
+    assert fall["total_us"] == 30000 and fall["notes"][0]["kind"] == "timer_span_unknown"
     text = runner.invoke(cli, ["analyze", path, "--color", "never"]).output
     assert "Where an inference's 30.00 ms goes" in text and "rknn_run overhead" in text
     md = runner.invoke(cli, ["analyze", path, "-f", "markdown"]).output

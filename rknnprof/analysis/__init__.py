@@ -1,10 +1,11 @@
-"""Analysis: fills what the log does not say outright.
+"""Analysis: fills what the log does not say outright, once, so that later stages only read.
 
 :func:`analyze_profile` returns a copy of a parsed profile with each layer's ``bound``,
-``bound_basis`` and ``time_share``, the profile's ``op_stats`` and derived figures (frame time,
-frame-time percentiles: :mod:`rknnprof.analysis.figures`), the verdict on what the log can
-support (``validity``: :mod:`rknnprof.analysis.validity`), and the consistency warnings.
-Plain Python (no pandas needed for these sizes).
+``bound_basis``, ``time_share``, roofline figures (:mod:`~rknnprof.analysis.roofline`) and ONNX
+node names (:mod:`~rknnprof.analysis.onnx_names`); the profile's ``op_stats``, frame time and
+percentiles (:mod:`~rknnprof.analysis.figures`), roofs and waterfall
+(:mod:`~rknnprof.analysis.waterfall`), the verdict on what the log can support (``validity``:
+:mod:`~rknnprof.analysis.validity`); and the consistency warnings.
 """
 
 from __future__ import annotations
@@ -45,13 +46,18 @@ def analyze_profile(
     # here, not at the top: the CLI imports this package for its option defaults, and
     # --help should not pay for the roofline's MAC model and the platform facts
     from rknnprof.analysis.mac import npu_clock_mhz
-    from rknnprof.analysis.roofline import with_roofline
+    from rknnprof.analysis.onnx_names import onnx_nodes
+    from rknnprof.analysis.roofline import roofline_fields, roofs
     from rknnprof.analysis.validity import compute_validity
-    from rknnprof.analysis.waterfall import waterfall_pairs
+    from rknnprof.analysis.waterfall import compute_waterfall
 
     options = options_from(platform, bound_ratio, rw_share)
     total = compute_frame_total_us(profile)
-    layers = tuple(with_roofline(la) for la in classify_layers(profile.layers, options, total))
+    mhz = npu_clock_mhz(profile, platform)
+    layers = tuple(
+        replace(la, onnx_nodes=onnx_nodes(la.full_name), **roofline_fields(la, platform, mhz))
+        for la in classify_layers(profile.layers, options, total)
+    )
     op_stats = aggregate(layers, total) if layers else profile.ranking
     p50, p90 = frame_percentiles_us(profile)  # assemble's, of every frame, when it set them
     result = replace(
@@ -62,16 +68,14 @@ def analyze_profile(
         frame_time_p50_us=p50,
         frame_time_p90_us=p90,
     )
-    result = replace(result, waterfall_us=waterfall_pairs(result))
+    result = replace(result, waterfall=compute_waterfall(result), roofs=roofs(result, platform))
     notes = [
         *check_total(result),
         *check_cycles(result),
         *check_ids(result),
         *check_ranking(result, op_stats),
     ]
-    result = replace(
-        result, validity=compute_validity(result, platform, npu_clock_mhz(result, platform))
-    )
+    result = replace(result, validity=compute_validity(result, platform, mhz))
     path = profile.source.path
     return result, [ReportWarning(path, line, message) for line, message in notes]
 

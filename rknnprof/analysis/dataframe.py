@@ -8,6 +8,7 @@ nothing. Text forms
 * shapes: ``1x3x640x640;16x3x3x3;16`` (``;...`` appended when the log elided more shapes);
 * ``workload_pct``: ``100.0;0.0;0.0`` (percent per NPU core);
 * ``extra``: ``Task Number=12;Lut Number=0``;
+* ``onnx_nodes``: ``/model.0/conv/Conv;/model.0/act/Mul``;
 * enums (``target``, ``bound``, ``bound_basis``): their string values.
 
 Integer columns that may be missing (cycles, ids, line) use pandas' nullable ``Int64``.
@@ -59,6 +60,8 @@ def _cell(name: str, value: Any) -> Any:
         )
     if name == "extra":
         return ";".join(f"{k}={v}" for k, v in value) or None
+    if name == "onnx_nodes":
+        return ";".join(value) or None
     if hasattr(value, "value") and not isinstance(value, (int, float)):
         return value.value  # StrEnum
     return value

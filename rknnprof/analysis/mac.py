@@ -29,28 +29,9 @@ UINT8, 16130 us, NPU cycles 8,294,400, printed MacUsage 2.41 %):
 21.3``: 3 input channels padded to 32 (x10.7) and 16 output channels padded to 32 (x2);
 ``aligned_cycles = 921,600 * 9 * 32 * 32 / 1024 = 8,294,400`` -- the printed NPU cycles.
 
-MacUsage under a multi-core mask (``RKNN_NPU_CORE_0_1_2``…): the runtime prints the usage
-divided by the number of cores in the mask, in every core slot, also for a layer that ran on one
-core. Corpus 03 row 7 (three-core mask, ConvExSwish ``(1,16,480,480),(16,16,3,3)``, 3973 us,
-WorkLoad 100/0/0) prints ``4.35/4.35/4.35``; its MACs, ``16*480*480*16*9 = 530,841,600``, give
-``530,841,600 / 1024 / (3973 us * 1000 MHz) = 13.05 %`` = 3 x 4.35 -- and the same conv of corpus
-01 (single-core mask, 3921 us) prints 13.22. So the core it ran on was used at the printed figure
-times the mask's cores. :func:`core_mac_usage_pct` gives that figure for the cores a layer ran on:
-``printed x mask cores / cores used``. For a split layer the same reading gives the usage of each
-working core; no corpus row shows a split layer with a MacUsage value (03's split Add/Concat print
-a backslash, 38 has no MacUsage column), so that case follows the rule without a check.
-``Layer.mac_usage_pct`` stays as printed.
-
-The mask's cores are not printed; :func:`mask_cores` reads them off the WorkLoad column: the most
-cores any NPU layer of the profile spread over (03: Add ``33.3%/33.3%/33.3%`` -> 3). A mask whose
-layers never split reads as one core (a lower bound).
-
-The 1.5 layout's ``WorkLoad(0/1/2)-ImproveTherical`` cell ends in ``Up:<pct>``: UG230 §5.3.2
-calls it the "theoretical performance improvement" of the layer's multi-core split. In every row
-seen it is 100 minus the largest WorkLoad slot (38 row 6: ``48.1%/51.9%/0.0% - Up:48.1%``; row
-2: ``50.0%/50.0%/0.0% - Up:50.0%``; one core: ``Up:0.0%``): the share of the layer's one-core
-time the split would save if the cores scaled perfectly -- a bound, not a measurement.
-:func:`improve_theoretical_pct` reads it.
+Under a multi-core mask the runtime prints MacUsage divided by the mask's cores, in every slot
+(:func:`core_mac_usage_pct`); the mask is read off the WorkLoad column (:func:`mask_cores`); the
+1.5 layout's ``Up:`` figure is :func:`improve_theoretical_pct`.
 
 Shapes cannot always tell the groups: an RKNN log prints a depthwise weight as ``(1, C, KH, KW)``
 (corpus 36 row 106: its MacUsage 1.45 % only fits depthwise MACs) and an ONNX-style one as
@@ -260,9 +241,16 @@ def used_cores(layer: Layer) -> int:
 
 def core_mac_usage_pct(layer: Layer, mask: int) -> float | None:
     """MAC utilisation of the core(s) ``layer`` ran on, percent: the printed MacUsage (which the
-    runtime divides by the ``mask`` cores) x ``mask`` / the cores it used (a mask holds at least
-    the cores the layer used). Corpus 03 row 7: 4.35 x 3 / 1 = 13.05 %. ``None`` when the log
-    prints no MacUsage."""
+    runtime divides by the ``mask`` cores, in every core slot, also for a layer on one core) x
+    ``mask`` / the cores it used (a mask holds at least the cores the layer used). ``None`` when
+    the log prints no MacUsage; ``Layer.mac_usage_pct`` stays as printed.
+
+    Corpus 03 row 7 (three-core mask, ConvExSwish ``(1,16,480,480),(16,16,3,3)``, 3973 us,
+    WorkLoad 100/0/0) prints ``4.35/4.35/4.35``; its MACs, ``16*480*480*16*9 = 530,841,600``,
+    give ``530,841,600 / 1024 / (3973 us * 1000 MHz) = 13.05 %`` = 3 x 4.35, and the same conv
+    of corpus 01 (single-core mask, 3921 us) prints 13.22. No corpus row shows a split layer
+    with a MacUsage value (03's split Add/Concat print a backslash, 38 has no MacUsage column),
+    so that case follows the rule without a check."""
     if layer.mac_usage_pct is None:
         return None
     used = used_cores(layer)
@@ -271,8 +259,10 @@ def core_mac_usage_pct(layer: Layer, mask: int) -> float | None:
 
 def improve_theoretical_pct(layer: Layer) -> float | None:
     """The 1.5 layout's ``Up:`` figure (``WorkLoad(0/1/2)-ImproveTherical``), percent: the share
-    of the layer's one-core time its multi-core split saves in theory (module doc); ``None``
-    where the log has no such column or prints no number."""
+    of the layer's one-core time its multi-core split saves in theory (UG230 §5.3.2: the
+    "theoretical performance improvement"); a bound, not a measurement. In every row seen it is
+    100 minus the largest WorkLoad slot (38 row 6: ``48.1%/51.9%/0.0% - Up:48.1%``; one core:
+    ``Up:0.0%``). ``None`` where the log has no such column or prints no number."""
     for header, value in layer.extra:
         if header == "ImproveTherical":
             try:

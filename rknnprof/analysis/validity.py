@@ -213,8 +213,8 @@ def _inside_run(profile: Profile) -> Iterator[RunCondition]:
     first = min(found, key=lambda run: run.line)
     yield RunCondition(
         ConditionKind.DEBUGGER,
-        f"{count:,} {kinds} line(s) inside the run (first: line {first.line}): the run was "
-        "held up by them, its times are not a measurement of the model",
+        f"{count:,} {kinds} line(s) inside the run, the first at line {first.line}: the run "
+        "was held up by them, its times are not a measurement of the model",
         line=first.line,
         spoils_timing=True,
     )

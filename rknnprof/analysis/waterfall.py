@@ -1,86 +1,70 @@
 """Where one inference's time goes, from the application's own timings beside a table.
 
-Inputs (all per inference, microseconds): the table's frame (``Profile.frame_total_us``, split
-into NPU layers and the rest), the application's calls (``Profile.app_calls``: ``rknn_inputs_set``,
+Inputs (per inference, microseconds): the table's frame (``Profile.frame_total_us``, split into
+NPU layers and the rest), the application's calls (``Profile.app_calls``: ``rknn_inputs_set``,
 ``rknn_run``, ``rknn_outputs_get``), its whole-inference line (``Profile.app_time_us``), and
-rknn_benchmark's ``Avg Time`` (its loop times ``rknn_run`` alone, so it stands for ``rknn_run``
-when the log prints no ``rknn_run`` line). Steps, in order:
+rknn_benchmark's ``Avg Time`` (its loop times ``rknn_run`` alone: it stands for ``rknn_run``
+when the log prints no ``rknn_run`` line). Steps, in order: ``npu_layers`` / ``cpu_layers`` (or
+``all_layers`` for a perf_debug=False ``Total Time(us)``), ``run_overhead`` (``rknn_run`` minus
+the frame), ``inputs_set`` / ``outputs_get`` (as timed), ``remainder`` (the application's total
+minus the rest: what else its timer spans, which the log does not say).
 
-* ``npu_layers`` / ``cpu_layers``: the table's layers on the NPU, and the rest of the frame (CPU
-  layers, InputOperator/OutputOperator, rows an elided table leaves out); ``all_layers`` instead
-  for a perf_debug=False ``Total Time(us)`` without rows (NPU and CPU not told apart);
-* ``run_overhead``: ``rknn_run`` minus the table's frame (job submission, waiting for the
-  NPU's interrupt, the runtime's own work); 0 when ``rknn_run`` is below the frame, which the
-  note explains (perf_debug inflates layer times);
-* ``inputs_set`` / ``outputs_get``: those calls as timed (copies, layout and type conversion,
-  cache syncs of the general API);
-* ``remainder``: the application's total minus all of the above (pre- and post-processing or
-  whatever else its timer spans).
+The contract: the steps add up to ``total_us``, what the application timed (its line, else the
+sum of its calls). The table never replaces ``rknn_run``: when the frame is longer than the
+time the layers ran in (``rknn_run``; without it, the total less the other calls), perf_debug's
+instrumentation inflated it, so the layers are shown as a breakdown of that time, each scaled by
+the same factor (``Waterfall.scale``), and a ``table_scaled`` note says so. Only a total line
+below the calls it timed (a timer that spans less) makes the total their sum, with a note.
 
-The total is the application's whole-inference line, else the sum of the calls it timed. When
-the parts exceed that line, the remainder is 0, the total is the parts' sum and the note says so,
-so the steps always add up to ``total_us``. Without a table time, or with nothing the
-application timed, there is no waterfall.
-
-The NPU part of a table without rows is its ranking's NPUTime column (corpus 43). Worked
-example (tests/data/app_timing/demo_eval_time.txt): table 21,300 us of which 20,100 on the NPU;
-``rknn_inputs_set use 1.9 ms``, ``rknn_run use 23.6 ms``, ``rknn_outputs_get use 2.5 ms``,
-``Total inference time: 30.0 ms`` -> NPU 20,100 + CPU 1,200 + overhead 2,300 + inputs
-1,900 + outputs 2,500 + remainder 2,000 = 30,000.
+Worked example (tests/data/app_timing/demo_eval_time.txt): table 21,300 us of which 20,100 on
+the NPU; inputs 1.9 ms, run 23.6 ms, outputs 2.5 ms, total line 30.0 ms -> NPU 20,100 + CPU
+1,200 + overhead 2,300 + inputs 1,900 + outputs 2,500 + remainder 2,000 = 30,000.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rknnprof.analysis.figures import frame_total_us
-from rknnprof.model import Profile, Target
+from rknnprof.model import (
+    Profile,
+    Target,
+    Waterfall,
+    WaterfallNote,
+    WaterfallNoteKind,
+    WaterfallStep,
+)
 from rknnprof.units import frame_ms
 
-
-@dataclass(frozen=True, slots=True)
-class WaterfallStep:
-    """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
-    ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label`` says it for
-    people; ``time_us`` is microseconds per inference; ``basis`` where the number comes from."""
-
-    key: str
-    label: str
-    time_us: float
-    basis: str
+CALLS = ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
+"""The runtime calls an application times, in the order of one inference."""
 
 
-@dataclass(frozen=True, slots=True)
-class Waterfall:
-    """Where one inference's time goes, as the application measured it around the runtime's
-    calls; the steps add up to ``total_us`` (``total_basis`` says where that comes from)."""
-
-    total_us: float
-    """The application's time for one inference, microseconds (its line, else its calls' sum)."""
-    total_basis: str
-    steps: tuple[WaterfallStep, ...]
-    note: str = ""
-    """What does not fit (the table above ``rknn_run``: perf_debug), empty when nothing."""
-
-    @property
-    def outside_us(self) -> float:
-        """The time outside the table's layers, microseconds (every step but the layers)."""
-        return float(sum(s.time_us for s in self.steps if not s.key.endswith("_layers")))
-
-
-def waterfall_of(profile: Profile) -> Waterfall | None:
-    """The profile's waterfall with labels and bases (what reporters and rules show), or ``None``
-    when analysis stored none (``Profile.waterfall_us``: the same steps' keys and times)."""
-    if not profile.waterfall_us:
-        return None
-    return compute_waterfall(profile)
-
-
-def waterfall_pairs(profile: Profile) -> tuple[tuple[str, float], ...]:
-    """``Profile.waterfall_us`` as analysis stores it: (step key, us) pairs of
-    :func:`compute_waterfall`, empty when there is none."""
-    fall = compute_waterfall(profile)
-    return tuple((s.key, s.time_us) for s in fall.steps) if fall else ()
+def _layer_steps(profile: Profile, frame: float) -> list[WaterfallStep]:
+    """The table's frame as printed: NPU rows and the rest, or one step for a rowless total."""
+    if not (profile.layers or profile.ranking):  # a perf_debug=False total: NPU and CPU as one
+        return [
+            WaterfallStep(
+                "all_layers",
+                "the model's layers (total)",
+                frame,
+                "the log's Total Time(us) (perf_debug=False)",
+            )
+        ]
+    if profile.layers:
+        npu, where = profile.time_on(Target.NPU), "rows"
+    else:
+        npu, where = float(sum(s.npu_time_us for s in profile.ranking)), "ranking's NPUTime"
+    npu = min(npu, frame)
+    steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu, f"the table's NPU {where}")]
+    if frame - npu > 0:
+        steps.append(
+            WaterfallStep(
+                "cpu_layers",
+                "CPU and I/O layers",
+                frame - npu,
+                "the rest of the table's frame (CPU, Input/OutputOperator)",
+            )
+        )
+    return steps
 
 
 def compute_waterfall(profile: Profile) -> Waterfall | None:
@@ -92,48 +76,46 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
     if run is None and bench is not None and bench.avg_time_ms is not None:
         run, run_what = bench.avg_time_ms * 1000.0, "rknn_benchmark's Avg Time (rknn_run)"
     inputs, outputs = calls.get("rknn_inputs_set"), calls.get("rknn_outputs_get")
-    if not frame or (profile.app_time_us is None and run is None):
+    app = profile.app_time_us
+    if not frame or (app is None and run is None):
         return None
-    if profile.layers or profile.ranking:
-        npu_time = (
-            profile.time_on(Target.NPU)
-            if profile.layers
-            else float(sum(s.npu_time_us for s in profile.ranking))
+    steps = _layer_steps(profile, frame)
+    notes: list[WaterfallNote] = []
+    # the time the layers ran in, as the application saw it
+    if run is not None:
+        room, room_what = run, run_what
+    else:
+        assert app is not None
+        room = app - (inputs or 0.0) - (outputs or 0.0)
+        room_what = "the application's inference time" + (
+            " less the calls it timed" if inputs is not None or outputs is not None else ""
         )
-        npu = min(npu_time, frame)
-        where = "rows" if profile.layers else "ranking's NPUTime"
-        steps = [WaterfallStep("npu_layers", "NPU layers (table)", npu, f"the table's NPU {where}")]
-        if frame - npu > 0:
-            steps.append(
-                WaterfallStep(
-                    "cpu_layers",
-                    "CPU and I/O layers",
-                    frame - npu,
-                    "the rest of the table's frame (CPU, Input/OutputOperator)",
-                )
-            )
-    else:  # a perf_debug=False total: the model's time, NPU and CPU not told apart
+    scale = 1.0
+    if 0 < room < frame:
+        scale = room / frame
         steps = [
             WaterfallStep(
-                "all_layers",
-                "the model's layers (total)",
-                frame,
-                "the log's Total Time(us) (perf_debug=False)",
+                s.key,
+                s.label,
+                s.time_us * scale,
+                f"{s.basis}, scaled by {scale:.2f} to {room_what}",
             )
+            for s in steps
         ]
-    notes = []
-    if run is not None:
-        overhead = max(run - frame, 0.0)
-        if run < frame:
-            notes.append(
-                f"{run_what} {frame_ms(run)} is below the table's {frame_ms(frame)}: "
-                "the table was taken with perf_debug, which inflates layer times"
+        notes.append(
+            WaterfallNote(
+                WaterfallNoteKind.TABLE_SCALED,
+                f"the table's {frame_ms(frame)} is longer than the {frame_ms(room)} of {room_what} "
+                "(perf_debug's instrumentation inflates layer times): the layers are shown "
+                f"as a breakdown of {room_what}, each scaled by {scale:.2f}",
             )
+        )
+    elif run is not None:
         steps.append(
             WaterfallStep(
                 "run_overhead",
                 "rknn_run overhead",
-                overhead,
+                max(run - frame, 0.0),
                 f"{run_what} {frame_ms(run)} − the table's {frame_ms(frame)}",
             )
         )
@@ -148,26 +130,23 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
                 )
             )
     parts = float(sum(s.time_us for s in steps))
-    if profile.app_time_us is not None:
-        total, total_basis = float(profile.app_time_us), "the application's inference time line"
+    if app is not None:
+        total, total_basis = float(app), "the application's inference time line"
     else:
-        timed = [
-            name
-            for name in ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
-            if name in calls or (name == "rknn_run" and run is not None)
-        ]
-        total, total_basis = (
-            parts,
-            "the sum of the calls the application timed (" + ", ".join(timed) + ")",
-        )
+        timed = [n for n in CALLS if n in calls or (n == "rknn_run" and run is not None)]
+        total = parts
+        total_basis = "the sum of the calls the application timed (" + ", ".join(timed) + ")"
     remainder = total - parts
     if remainder < -0.5:
         notes.append(
-            f"the application's {frame_ms(total)} is less than its parts "
-            f"({frame_ms(parts)}): its timer spans less than the calls it timed"
+            WaterfallNote(
+                WaterfallNoteKind.TIMER_BELOW_CALLS,
+                f"the application's {frame_ms(total)} is less than the calls it timed "
+                f"({frame_ms(parts)}): its timer spans less than them, so the total is their sum",
+            )
         )
-        total, total_basis, remainder = parts, "the sum of the parts", 0.0
-    if remainder > 0.5:
+        total, total_basis = parts, "the sum of the parts"
+    elif remainder > 0.5:
         steps.append(
             WaterfallStep(
                 "remainder",
@@ -176,6 +155,18 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
                 f"{frame_ms(total)} ({total_basis}) − the parts above",
             )
         )
+        notes.append(
+            WaterfallNote(
+                WaterfallNoteKind.TIMER_SPAN_UNKNOWN,
+                f"{frame_ms(remainder)} of the application's {frame_ms(total)} is outside the "
+                "calls in the log: what its own timer spans (pre- and post-processing, other "
+                "work) is not in the log",
+            )
+        )
     return Waterfall(
-        total_us=total, total_basis=total_basis, steps=tuple(steps), note="; ".join(notes)
+        total_us=total,
+        total_basis=total_basis,
+        steps=tuple(steps),
+        scale=scale,
+        notes=tuple(notes),
     )

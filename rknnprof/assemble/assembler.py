@@ -28,6 +28,7 @@ from rknnprof.assemble.context import (
     merge_frequencies,
     merge_versions,
 )
+from rknnprof.assemble.failures import no_profile_failures, one_per_entry
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -38,7 +39,7 @@ from rknnprof.assemble.inferences import (
     median_of,
     percentile_of,
 )
-from rknnprof.assemble.llm import llm_profile
+from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.model import (
     KnownFailure,
     Profile,
@@ -57,6 +58,7 @@ from rknnprof.parsers.events import (
     FrequencyEvent,
     InfoEvent,
     LlmStatsEvent,
+    MissingHeader,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
@@ -65,8 +67,6 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
-from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
-from rknnprof.parsers.table.block import TITLE_ONLY_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20
 
@@ -175,8 +175,8 @@ class Assembler:
             assert table is not None
             if ranking is not None:
                 self._notes(None, ranking.notes, ranking.skipped)
-            untitled = any(m == TITLE_ONLY_NOTE for _, m in table.notes)
-            orphans = any(m.endswith(ORPHAN_NOTE) for _, m in table.notes)
+            untitled = table.missing_header is MissingHeader.TITLE_ONLY
+            orphans = table.missing_header is MissingHeader.ORPHAN_ROWS
             cut = "unread" if orphans else "cut"
             rows = f", {len(table.skipped)} {cut} row(s)" if table.skipped else ""
             kind = (
@@ -350,13 +350,35 @@ class Assembler:
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
+        self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        if not ordered and (warned := self._cpu_fallback_profile()) is not None:
+            ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
-            failures = _one_per_entry(ev.failure for ev in self.failures)
+            errors = [n for n in self.notes if n.kind == "error"]
+            failures = no_profile_failures((ev.failure for ev in self.failures), errors)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _cpu_fallback_profile(self) -> Profile | None:
+        """A log holding CPU-fallback warnings and no table: a profile of its own with no
+        layers, so the rules can advise on the one actionable fact in it (RKN001: reshape or
+        chunk the op to the limit the warning prints). Multi-core -> single-core warnings
+        alone are not enough: they say nothing about where the op runs."""
+        warned = [
+            ev for ev in self.context.fallbacks.values() if "single core" not in ev.reason.lower()
+        ]
+        if not warned:
+            return None
+        lines = [ev.line for ev in warned]
+        return Profile(
+            source=SourceSpan(self.path, min(lines), max(lines)),
+            format="fallback-warnings",
+            measured=False,
+            frames=0,
+        )
 
     def _limit_warnings(self) -> None:
         """One warning per limit of this module that the input reached."""
@@ -444,7 +466,7 @@ class Assembler:
         ]
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in context.loads_for(stream)]
-        failures = _one_per_entry(
+        failures = one_per_entry(
             ev.failure for ev in self.failures if applies_to(ev.stream, stream)
         )
         app = context.app_time_counts(stream, None)
@@ -504,14 +526,6 @@ class Assembler:
             where = best.last_line if best is not None else errors[0].line  # the exception ends it
             best = best or errors[0]
             self.found.append(("an error report", f"line {where}: {best.message}"))
-
-
-def _one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
-    """The first failure of each catalogue entry, in log order."""
-    first: dict[str, KnownFailure] = {}
-    for failure in failures:
-        first.setdefault(failure.id, failure)
-    return tuple(first.values())
 
 
 _EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")

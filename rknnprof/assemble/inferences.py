@@ -51,8 +51,20 @@ rows): 8 MB of references, whatever the table's size."""
 
 MAX_SKIPPED = 50
 """Skipped rows kept per profile (later ones are counted in a warning)."""
-TOTALLED_FAMILIES = frozenset({"toolkit2-perf-table", "toolkit2-perf-table-v15"})
-"""Printed tables the runtime always ends with a total line: one without it was cut."""
+TOTALLED_FAMILIES = frozenset(
+    {"toolkit2-perf-table", "toolkit2-perf-table-v15", "toolkit1-perf-table"}
+)
+"""Printed tables the runtime always ends with a total line: one without it was cut (toolkit1
+ends its table with ``Total Time(us):`` and ``FPS:``, FORMATS §3's perf_debug output)."""
+UNTOTALLED_FAMILIES = frozenset({"toolkit2-eval_perf-csv"})
+"""Formats that carry no total line (the eval_perf CSV side file): whether rows are missing
+cannot be told, and one warning says so."""
+RANKING_RATIO_SLACK = 0.002
+"""How far below 100 % a ranking's TimeRatio column may add up (plus the rounding of each row,
+:data:`RANKING_ROW_ROUNDING`) before the table counts as cut short."""
+RANKING_ROW_ROUNDING = 0.0005
+"""A printed TimeRatio's rounding, as a fraction: at most half of 0.1 % (the 1.5 layout's one
+decimal; the 2.x layout prints two)."""
 FRAME_TOLERANCE_US = 1.0
 """How far a frame's row sum may be from its own total line (the runtime rounds each row)."""
 MAX_FRAME_TIMES = 10_000
@@ -137,6 +149,12 @@ class ModelFrames:
     """``FPS:`` of perf_debug=False totals (shown as the profile's benchmark avg_fps)."""
     untotalled_line: int | None = None
     """Last line of the first table without its total line (a printed family's: cut)."""
+    untold_line: int | None = None
+    """First line of a table in a format without a total line (cannot tell if rows are
+    missing)."""
+    ranking_short: tuple[int, str] | None = None
+    """(last line, why) of a ranking without a Total row that was cut after its last row
+    shown: its TimeRatio adds up to well under 100 %, or no rule closes it."""
     mismatched: list[tuple[int, float, float]] = field(default_factory=list)
     """(total line, sum of the rows, the total line's figure) of the first
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
@@ -191,6 +209,8 @@ class ModelFrames:
             elif table.reported_total_time_us is not None:
                 self.add_frame_time(table.reported_total_time_us)
             self._check_total(table, rows_sum)
+            if table.family in UNTOTALLED_FAMILIES and self.untold_line is None:
+                self.untold_line = table.line
             if table.reported_total_time_us is not None:
                 self.add_reported_total(table.reported_total_time_us)
                 self.total_line = self.total_line or table.total_line
@@ -205,6 +225,7 @@ class ModelFrames:
             if not self.ranking and self.ranking_total is None:
                 self.ranking, self.ranking_total = tuple(ranking.stats), ranking.total
                 self.ranking_line = ranking.line
+                self.ranking_short = _ranking_short(ranking)
             self.skipped.extend(ranking.skipped[: max(MAX_SKIPPED - len(self.skipped), 0)])
             self.skipped_total += len(ranking.skipped)
             self.last_line = max(self.last_line, ranking.last_line)
@@ -280,6 +301,16 @@ class ModelFrames:
                 f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                 f"total line (first: line {self.mismatched[0][0]})"
             )
+        if self.elided:
+            return (
+                f"the log elided rows ({self.elided} elision line(s) in the table): its "
+                "figures cover the rows shown only"
+            )
+        if self.ranking_short is not None and not self.template:
+            line, why = self.ranking_short
+            return f"the ranking table stops at line {line} with no Total row, {why}: cut"
+        if self.untold_line is not None:
+            return "an eval_perf CSV side file has no total line: missing rows cannot be told"
         return None
 
     def notes(self) -> list[tuple[int, str]]:
@@ -295,6 +326,25 @@ class ModelFrames:
                         "may "
                         "miss layers; the profile is marked incomplete"
                     ),
+                )
+            )
+        if self.ranking_short is not None:
+            line, why = self.ranking_short
+            notes.append(
+                (
+                    line,
+                    f"the ranking table stops here with no Total row, {why}: the log may be "
+                    "cut, op types may be missing"
+                    + ("" if self.template else "; the profile is marked incomplete"),
+                )
+            )
+        if self.untold_line is not None:
+            notes.append(
+                (
+                    self.untold_line,
+                    "an eval_perf CSV side file has no total line: whether rows are missing "
+                    "cannot be told, so the profile is marked incomplete (the table eval_perf "
+                    "prints beside it ends with its total line: use that)",
                 )
             )
         if self.frames > 1:  # a single frame's sum is checked against its total in analysis
@@ -393,6 +443,21 @@ def _regrid(counts: Counter[_T], on_grid: Callable[[_T], _T]) -> Counter[_T]:
     for value, count in counts.items():
         out[on_grid(value)] += count
     return out
+
+
+def _ranking_short(ranking: RankingEvent) -> tuple[int, str] | None:
+    """(last line, why) when a ranking without a Total row was cut: its TimeRatio cells add up
+    to well under 100 %, or its rows stop with no closing rule after them; else None."""
+    stats = ranking.stats
+    if ranking.total is not None or not stats:
+        return None
+    if all(s.share is not None for s in stats):
+        ratio = sum(s.share or 0.0 for s in stats)
+        if ratio < 1 - RANKING_RATIO_SLACK - RANKING_ROW_ROUNDING * len(stats):
+            return ranking.last_line, f"its TimeRatio adding up to {ratio:.1%}"
+    if ranking.cut:
+        return ranking.last_line, "nor the rule that closes it"
+    return None
 
 
 def _ranking_total(ranking: RankingEvent) -> float | None:

@@ -1,20 +1,27 @@
-"""RKLLM stage tables -> one ``rkllm-runtime`` profile per stream: the generations merged
-(per-field medians; each rate the median of the generations' rates, derived from the totals).
+"""RKLLM stage tables -> one ``rkllm-runtime`` profile per stream: each generation's figures
+as printed, and the median of each figure over the generations.
 
-Prefill tokens/s = prefill tokens / prefill time. Decode: the Generate row covers the tokens
-generated after the prefill, whose first token comes out of the prefill itself, so the decode
-steps are Generate tokens - 1 and decode tokens/s = (tokens - 1) / Generate time (None without
-a decode step); the runtime's own Tokens per Second column divides by all of them.
+The runtime prints, for each stage, Total Time (ms), Tokens, Time per Token (ms) and Tokens per
+Second, with Tokens per Second = Tokens / Total Time. The Prefill row's time runs from the
+request to the first token (the prefill's forward pass makes it): it is the time to first token.
+The Generate row counts the tokens of the decode steps after it, one per step (a 1-token Generate
+row of 125 ms is one step), so its Tokens per Second is the decode rate. The rates are taken
+from the printed columns; computed from Total Time and Tokens they differ only in rounding (the
+log prints two decimals). A table without that column (none known) gets tokens / time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rknnprof.model import LlmRun, Profile, SourceSpan, tidy_number
+from rknnprof.model import LlmGeneration, LlmRun, Profile, ReportWarning, SourceSpan, tidy_number
 from rknnprof.parsers.events import LlmStatsEvent
 
 FAMILY = "rkllm-runtime"
+FRAGMENT_WARNING = (
+    "RKLLM stage rows without their header row: read in the runtime's column order (Stage, "
+    "Total Time (ms), Tokens, Time per Token (ms), Tokens per Second), a pasted fragment"
+)
 
 
 def _median(values: Sequence[float | int | None]) -> float | None:
@@ -24,36 +31,60 @@ def _median(values: Sequence[float | int | None]) -> float | None:
     return tidy_number(round(median(known), 3)) if known else None
 
 
-def _rate(tokens: float | None, ms: float | None) -> float | None:
+def _rate(printed: float | None, tokens: int | None, ms: float | None) -> float | None:
+    """The printed Tokens per Second, else tokens / time (None without tokens or time)."""
+    if printed is not None:
+        return tidy_number(printed)
     if tokens is None or not ms or tokens <= 0:
         return None
-    return round(tokens / (ms / 1000.0), 2)
+    return tidy_number(round(tokens / (ms / 1000.0), 2))
+
+
+def generation(event: LlmStatsEvent) -> LlmGeneration:
+    """One stage table's figures."""
+    return LlmGeneration(
+        line=event.line,
+        prefill_ms=event.prefill_ms,
+        prefill_tokens=event.prefill_tokens,
+        prefill_tokens_per_s=_rate(
+            event.prefill_tokens_per_s, event.prefill_tokens, event.prefill_ms
+        ),
+        generate_ms=event.generate_ms,
+        generate_tokens=event.generate_tokens,
+        decode_tokens_per_s=_rate(
+            event.generate_tokens_per_s, event.generate_tokens, event.generate_ms
+        ),
+        ttft_ms=event.prefill_ms,
+    )
+
+
+def _whole(value: float | None) -> int | None:
+    return int(value) if value is not None else None
 
 
 def llm_run(events: Sequence[LlmStatsEvent]) -> LlmRun:
-    """The generations of one stream merged: medians of the printed fields, rates from them."""
-    prefill_ms = _median([e.prefill_ms for e in events])
-    prefill_tokens = _median([e.prefill_tokens for e in events])
-    generate_ms = _median([e.generate_ms for e in events])
-    generate_tokens = _median([e.generate_tokens for e in events])
-    steps = int(generate_tokens) - 1 if generate_tokens is not None else None
-    prefill_rates = [_rate(e.prefill_tokens, e.prefill_ms) for e in events]
-    decode_rates = [
-        _rate(e.generate_tokens - 1 if e.generate_tokens is not None else None, e.generate_ms)
-        for e in events
-    ]
+    """The generations of one stream: each one's figures and the median of each figure."""
+    runs = tuple(generation(e) for e in events)
+    generate_tokens = _median([g.generate_tokens for g in runs])
     return LlmRun(
         generations=len(events),
-        prefill_ms=prefill_ms,
-        prefill_tokens=int(prefill_tokens) if prefill_tokens is not None else None,
-        prefill_tokens_per_s=_median(prefill_rates),
-        generate_ms=generate_ms,
-        generate_tokens=int(generate_tokens) if generate_tokens is not None else None,
-        decode_steps=steps,
-        decode_tokens_per_s=_median(decode_rates),
+        prefill_ms=_median([g.prefill_ms for g in runs]),
+        prefill_tokens=_whole(_median([g.prefill_tokens for g in runs])),
+        prefill_tokens_per_s=_median([g.prefill_tokens_per_s for g in runs]),
+        generate_ms=_median([g.generate_ms for g in runs]),
+        generate_tokens=_whole(generate_tokens),
+        decode_steps=_whole(generate_tokens),
+        decode_tokens_per_s=_median([g.decode_tokens_per_s for g in runs]),
         init_ms=_median([e.init_ms for e in events]),
         peak_memory_mb=_median([e.peak_memory_mb for e in events]),
+        ttft_ms=_median([g.ttft_ms for g in runs]),
+        per_generation=runs,
     )
+
+
+def llm_warnings(path: str, events: Sequence[LlmStatsEvent]) -> list[ReportWarning]:
+    """A warning for each stage table read without its header row."""
+    return [ReportWarning(path, e.line, FRAGMENT_WARNING) for e in events if e.fragment]
 
 
 def llm_profile(path: str, events: Sequence[LlmStatsEvent]) -> Profile:

@@ -26,7 +26,8 @@ Metrics (times in microseconds per frame):
   per-frame totals, for logs with more than one frame.
 
 Verdicts: ``pass``, ``warn`` (a warn-level budget broken), ``fail`` (an error-level budget
-broken: exit 1), ``inconclusive`` (the metric or the baseline is missing).
+broken: exit 1), ``inconclusive`` (the metric or the baseline is missing, or the profile cannot
+support a verdict: a cut, elided or fragmentary table, a run that is not a measurement).
 """
 
 from __future__ import annotations
@@ -45,7 +46,15 @@ from rknnprof.budgets.config import (
     parse_budgets,
 )
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
-from rknnprof.budgets.verdicts import CheckResult, Verdict, check, introduced_fallbacks, judge
+from rknnprof.budgets.verdicts import (
+    CheckResult,
+    Verdict,
+    check,
+    failing_statuses,
+    introduced_fallbacks,
+    judge,
+    unjudgeable,
+)
 
 __all__ = [
     "BUDGET_KEYS",
@@ -59,6 +68,7 @@ __all__ = [
     "CheckResult",
     "Verdict",
     "check",
+    "failing_statuses",
     "introduced_fallbacks",
     "is_cpu_fallback",
     "judge",
@@ -66,4 +76,5 @@ __all__ = [
     "metric_value",
     "parse_budgets",
     "percentile",
+    "unjudgeable",
 ]

@@ -238,6 +238,9 @@ def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
     """``"5%"`` -> 0.05; ``0.05`` -> 0.05. A bare number above 1 is refused as ambiguous."""
     if isinstance(value, str):
         if m := _PERCENT.match(value):
+            digits = len(m.group(1).replace(".", ""))
+            if digits > safe_yaml.MAX_DIGITS:
+                raise _err(path, node, key, f"number too large ({digits:,} digits)")
             return float(m.group(1)) / 100.0
         raise _err(
             path,

@@ -58,8 +58,10 @@ class Composite:
 def read_text(path: str) -> str:
     """The file's text, refusing what is not a small regular UTF-8 file."""
     try:
-        with open(path, "rb") as f:
-            mode = os.fstat(f.fileno()).st_mode
+        # O_NONBLOCK: opening a FIFO must not wait for a writer before the test below refuses it
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as f:
+            mode = os.fstat(fd).st_mode
             if not stat.S_ISREG(mode):
                 raise ConfigError("cannot read budgets file: not a regular file", path)
             data = f.read(MAX_BYTES + 1)

@@ -1,7 +1,11 @@
 """Verdicts: every budget judged for every model of a run, against an optional baseline.
 
 ``pass``, ``warn`` (a warn-level budget broken), ``fail`` (an error-level budget broken: exit 1),
-``inconclusive`` (the metric or the baseline is missing).
+``inconclusive`` (the metric or the baseline is missing, or the profile cannot support a verdict:
+its table is not complete or its run is not a measurement, :func:`unjudgeable`).
+
+Every warning the parsers and analysis raised about the run (and its baseline) is carried in
+:attr:`CheckResult.warnings`, so no format of ``check`` passes a damaged log without a word.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
-from rknnprof.model import Profile, Report, Target
+from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target
 from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
@@ -36,6 +40,8 @@ class Verdict:
     source_path: str | None = None
     source_line: int | None = None
     """Where in the input to point an annotation (the first named layer's row)."""
+    unjudgeable: bool = False
+    """Inconclusive because the profile cannot support a verdict (:func:`unjudgeable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,12 @@ class CheckResult:
     verdicts: tuple[Verdict, ...]
     warnings: tuple[str, ...] = ()
     comparison: CompareResult | None = field(default=None, compare=False)
+
+    @property
+    def unjudged(self) -> tuple[Verdict, ...]:
+        """Verdicts left inconclusive because the profile cannot support one (cut, elided,
+        not a measurement), as opposed to a missing metric or baseline."""
+        return tuple(v for v in self.verdicts if v.status == "inconclusive" and v.unjudgeable)
 
     def count(self, status: str) -> int:
         return sum(1 for v in self.verdicts if v.status == status)
@@ -62,6 +74,87 @@ class CheckResult:
         return "pass"
 
 
+def failing_statuses(fail_on: str, fail_on_inconclusive: bool = False) -> tuple[str, ...]:
+    """The verdict statuses that make ``check`` exit 1 (and JUnit failures): ``fail``; also
+    ``warn`` under ``--fail-on warning``; none under ``never``; plus ``inconclusive`` with
+    ``--fail-on-inconclusive``."""
+    statuses = {"never": (), "warning": ("fail", "warn"), "info": ("fail", "warn")}.get(
+        fail_on, ("fail",)
+    )
+    return (*statuses, "inconclusive") if fail_on_inconclusive else statuses
+
+
+TIME_METRICS = frozenset(
+    (
+        "total_time_us",
+        "npu_time_us",
+        "cpu_time_us",
+        "layer_time_us",
+        "op_type_time_us",
+        "frame_time_p50_us",
+        "frame_time_p90_us",
+    )
+)
+"""Metrics read off the table's times: a run that is not a measurement cannot judge them."""
+LLM_METRICS = frozenset(
+    ("decode_tokens_per_s", "prefill_tokens_per_s", "llm_init_ms", "peak_memory_mb")
+)
+"""RKLLM figures: read from the stage table, not from a per-layer table's coverage."""
+ROWS_IN_DOUBT = frozenset(
+    (Coverage.ELIDED, Coverage.FRAGMENT, Coverage.CUT, Coverage.UNKNOWN, Coverage.DAMAGED)
+)
+"""Coverages where rows may be missing or doubled: counts (findings, CPU layers) are in doubt
+too. A build-time estimate holds every row: its counts are judged."""
+
+
+COVERAGE_WORDS = {
+    Coverage.FRAGMENT: "a fragment",
+    Coverage.ESTIMATE: "a build-time estimate",
+    Coverage.UNKNOWN: "in a format that cannot tell",
+}
+"""How a verdict names a coverage (``the table is …``) where its value does not read."""
+
+
+def unjudgeable(budget: Budget, profile: Profile) -> str | None:
+    """Why ``budget`` cannot be judged on ``profile``, or ``None`` when it can.
+
+    From ``Profile.validity`` (analysis' verdict): a time budget needs a complete table from a
+    run that is a measurement; a count (findings, CPU layers) needs every row. ``incomplete``
+    (a cut table, frames that disagree with their total) leaves every budget unjudged; without
+    a verdict (a profile built by code, a report saved before it existed) elided rows leave
+    every budget but ``findings`` unjudged."""
+    validity = profile.validity
+    reasons = []
+    if validity is not None and budget.metric not in LLM_METRICS:
+        timed = budget.metric in TIME_METRICS
+        if (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT:
+            words = COVERAGE_WORDS.get(validity.coverage, validity.coverage.value)
+            reasons.append(f"the table is {words} ({validity.coverage_reason})")
+        if timed and not validity.is_measurement:
+            spoilers = [c.message for c in validity.conditions if c.spoils_timing]
+            reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
+    if not reasons and profile.incomplete:
+        reasons.append(f"the profile is incomplete ({profile.incomplete})")
+    if (
+        not reasons
+        and validity is None
+        and profile.elided_rows
+        and budget.metric not in (*LLM_METRICS, "findings")
+    ):
+        reasons.append(f"the log elided rows ({profile.elided_rows} elision line(s) in the table)")
+    return "; ".join(reasons) or None
+
+
+def warning_lines(report: Report, side: str = "") -> list[str]:
+    """The report's warnings as ``path:line: message`` lines (``side`` prefixes a baseline's)."""
+
+    def line(w: ReportWarning) -> str:
+        where = f"{w.path}:{w.line}" if w.line is not None else w.path
+        return f"{side}{where}: {w.message}"
+
+    return [line(w) for w in report.warnings]
+
+
 def check(
     config: BudgetConfig,
     report: Report,
@@ -71,12 +164,17 @@ def check(
     baseline_note: str | None = None,
     allow_incomplete: bool = False,
 ) -> CheckResult:
-    """Judge every budget for every model of ``report``. A profile marked incomplete (a cut
-    log, frames that disagree with their total line) leaves every budget inconclusive, unless
-    ``allow_incomplete``: its figures may be too low to pass or too high to fail."""
+    """Judge every budget for every model of ``report``. A budget the profile cannot support
+    (:func:`unjudgeable`: a cut, elided or fragmentary table, a run that is not a measurement)
+    is inconclusive with the reason, unless ``allow_incomplete``: its figures may be too low to
+    pass or too high to fail. The warnings of both reports come first in the result's."""
     from rknnprof.compare import compare_reports, pair_profiles
 
-    warnings: list[str] = [baseline_note] if baseline_note else []
+    warnings: list[str] = warning_lines(report)
+    if baseline is not None:
+        warnings += warning_lines(baseline, "baseline ")
+    if baseline_note:
+        warnings.append(baseline_note)
     base_of: dict[int, Profile] = {}
     comparison = None
     if baseline is not None:
@@ -93,21 +191,24 @@ def check(
             label = f"{label}#{k + 1}"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
-        if profile.incomplete and not allow_incomplete:
-            verdicts += [
+        for b in config.budgets:
+            why = None if allow_incomplete else unjudgeable(b, profile)
+            if why is None and base is not None and b.max_increase is not None:
+                base_why = None if allow_incomplete else unjudgeable(b, base)
+                why = f"baseline: {base_why}" if base_why else None
+            if why is None:
+                verdicts.append(judge(b, profile, base, label, no_base))
+                continue
+            verdicts.append(
                 Verdict(
                     status="inconclusive",
                     budget=b,
                     model=label,
                     source_path=profile.source.path,
-                    message=f"{b.metric}: the profile is incomplete "
-                    f"({profile.incomplete}); --allow-incomplete judges "
-                    "it anyway",
+                    message=f"{b.metric}: not judged: {why}; --allow-incomplete judges it anyway",
+                    unjudgeable=True,
                 )
-                for b in config.budgets
-            ]
-            continue
-        verdicts += [judge(b, profile, base, label, no_base) for b in config.budgets]
+            )
     return CheckResult(
         path, config.path, baseline_path, tuple(verdicts), tuple(warnings), comparison
     )

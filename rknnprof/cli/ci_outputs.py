@@ -7,8 +7,10 @@ that cannot be written is a warning on stderr, never a failed run.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 from typing import TYPE_CHECKING
 
 import click
@@ -29,10 +31,15 @@ def append_step_summary(markdown: str) -> None:
     if not target:
         return
     try:
-        with open(target, "a", encoding="utf-8") as f:
+        # O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of hanging the run
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        with open(fd, "a", encoding="utf-8") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
             f.write(markdown)
     except OSError as e:
-        click.echo(f"Warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {e.strerror}", err=True)
+        why = "a FIFO with no reader" if e.errno == errno.ENXIO else e.strerror
+        click.echo(f"Warning: cannot write $GITHUB_STEP_SUMMARY ({target}): {why}", err=True)
 
 
 def summarize_compare(result: CompareResult, top: int) -> None:
@@ -98,8 +105,11 @@ def annotate_errors(
         )
 
 
-def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
-    """Failed and warned budgets as workflow-command annotations when ``GITHUB_ACTIONS=true``.
+def annotate_check(
+    result: CheckResult, fmt: str, output: str | None, fail_on_inconclusive: bool = False
+) -> None:
+    """Failed, warned and unjudged budgets and the input's warnings as workflow-command
+    annotations when ``GITHUB_ACTIONS=true``.
 
     They go to stdout beside the table or Markdown verdict; when stdout carries a file format
     (JSON, JUnit, HTML), to stderr, so the report stays parseable."""
@@ -108,5 +118,5 @@ def annotate_check(result: CheckResult, fmt: str, output: str | None) -> None:
     from rknnprof.reporters.check_views import github_annotations
 
     to_stderr = _annotations_to_stderr(fmt, output)
-    for line in github_annotations(result):
+    for line in github_annotations(result, fail_on_inconclusive):
         click.echo(line, err=to_stderr)

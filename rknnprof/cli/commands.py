@@ -14,7 +14,6 @@ import click
 
 from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
-from rknnprof.cli import codecache
 from rknnprof.cli.options import (
     LEVELS,
     color_option,
@@ -36,14 +35,34 @@ from rknnprof.reporters._escape import message_line
 
 class _Group(click.Group):
     """Turns :class:`RknnprofError` into its one-line message and exit code for every command,
-    also under ``CliRunner`` (``main`` does the same for anything raised outside a command)."""
+    also under ``CliRunner`` (``main`` does the same for anything raised outside a command),
+    and a reader that went away into exit 141, where click would exit 1."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:  # --help and --version print while the arguments are parsed
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            from rknnprof.cli.output import reader_gone
+
+            reader_gone()
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
-        except RknnprofError as e:
-            click.echo(f"Error: {message_line(e)}", err=True)
-            ctx.exit(e.exit_code)
+            try:
+                return super().invoke(ctx)
+            except RknnprofError as e:
+                click.echo(f"Error: {message_line(e)}", err=True)
+                ctx.exit(e.exit_code)
+        except BrokenPipeError:  # click's own handler would exit 1
+            from rknnprof.cli.output import reader_gone
+
+            reader_gone()
 
 
 @click.group(
@@ -243,10 +262,9 @@ def analyze(
         report = run_analysis(
             paths, platform=platform, bound_ratio=bound_ratio, rules=rules, rule_options=rule_option
         )
-    except NoProfileDataError as e:  # a diagnosed failure: the JSON report carries it too
+    except NoProfileDataError as e:  # every machine format still writes its document
         failed = e.report
-        if fmt == "json" and isinstance(failed, Report) and failed.failures:
-            print_report_warnings(failed.warnings)
+        if fmt != "table" and isinstance(failed, Report):  # its warnings are in it
             buffer = _TextBuffer()
             renderer("analyze", fmt)(failed, buffer, options)
             emit(buffer.getbytes(), output, color=options.color)
@@ -313,7 +331,7 @@ def formats_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rknnprof.cli.output import stdout_is_terminal, use_color
+    from rknnprof.cli.output import emit, stdout_is_terminal, use_color
     from rknnprof.parsers import families
     from rknnprof.reporters.registry import FORMATS
 
@@ -334,11 +352,12 @@ def formats_command() -> None:
     for command, formats in FORMATS.items():
         for fmt in formats.values():
             outputs.add_row(command, fmt.name, " ".join(fmt.suffixes), fmt.description)
-    console = Console(
-        highlight=False, no_color=not use_color("auto", stdout_is_terminal()), soft_wrap=False
-    )
-    console.print(inputs)
-    console.print(outputs)
+    color = use_color("auto", stdout_is_terminal())
+    console = Console(highlight=False, no_color=not color, soft_wrap=False)
+    with console.capture() as captured:  # written by emit: a closed pipe exits 141, not 1
+        console.print(inputs)
+        console.print(outputs)
+    emit(captured.get(), None, color)
 
 
 # -- compare and check (CI gate) -------------------------------------------------------------
@@ -391,6 +410,14 @@ def compare(
     emit(buf.getvalue(), output, color=options.color)
     if summary:
         ci_outputs.summarize_compare(result, top)
+    if fail_over is not None:
+        for comp in result.comparisons:
+            if comp.partial_sides:
+                click.echo(
+                    f"Warning: {message_line(comp.model or current)}: --fail-over not judged: "
+                    f"{' and '.join(comp.partial_sides)} shows part of the model",
+                    err=True,
+                )
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         errors = [
             (
@@ -429,8 +456,15 @@ def compare(
 @click.option(
     "--allow-incomplete",
     is_flag=True,
-    help="Judge a profile marked incomplete (a cut log, frames that disagree with "
-    "their total line) instead of calling its budgets inconclusive.",
+    help="Judge a profile that cannot support a verdict (a cut, elided or fragmentary "
+    "table, frames that disagree with their total line, a run under a debugger) instead of "
+    "calling its budgets inconclusive.",
+)
+@click.option(
+    "--fail-on-inconclusive",
+    is_flag=True,
+    help="Exit 1 when a budget is inconclusive (a broken capture, no baseline, a metric "
+    "the log lacks) instead of letting it pass.",
 )
 @format_option("check")
 @output_option("the verdict")
@@ -448,6 +482,7 @@ def check(
     baseline: str | None,
     save_baseline: str | None,
     allow_incomplete: bool,
+    fail_on_inconclusive: bool,
     fmt: str | None,
     output: str | None,
     fail_on: str,
@@ -457,9 +492,11 @@ def check(
     """CI gate: judge PATH (a log or a saved JSON report) against the budgets file.
 
     Exit 1 when an error-level budget fails (with --fail-on warning, also a warn-level one),
-    0 otherwise; inconclusive budgets (no baseline, metric not in the log) never fail.
-    With GITHUB_ACTIONS=true, failures become ::error / ::warning annotations.
+    0 otherwise; inconclusive budgets (a cut or elided table, no baseline, metric not in the
+    log) do not fail unless --fail-on-inconclusive. With GITHUB_ACTIONS=true, failures become
+    ::error annotations, and warn verdicts, unjudged budgets and input warnings ::warning.
     """
+    from rknnprof.budgets import failing_statuses
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
     from rknnprof.cli.options import choose_format
@@ -478,13 +515,15 @@ def check(
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    options = replace(render_options(color, output), fail_on=fail_on)
+    options = replace(
+        render_options(color, output), fail_on=fail_on, fail_on_inconclusive=fail_on_inconclusive
+    )
     renderer("check", fmt)(result, buf, options)
     emit(buf.getvalue(), output, color=options.color)
-    ci_outputs.annotate_check(result, fmt, output)
+    ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive)
     if summary:
         ci_outputs.summarize_check(result)
-    failing = {"error": ("fail",), "warning": ("fail", "warn"), "never": ()}[fail_on]
+    failing = failing_statuses(fail_on, fail_on_inconclusive)
     if any(result.count(status) for status in failing):
         raise SystemExit(EXIT_FAILED)
 
@@ -531,20 +570,32 @@ def main() -> None:
     classes, functions, compiled regexes) that live until exit: the collector is paused while
     the commands import them, and they are frozen (``gc.freeze``) before a command reads its
     input and again at exit, so that no collection walks them, the one at shutdown included
-    (``analyze -f json`` of one table: about 9 % less CPU). Called in process (the tests), it
-    leaves the collector as it found it: running, nothing frozen. At the end it saves the
-    dataclass methods compiled on the way (:mod:`~rknnprof.cli.codecache`)."""
+    (the saving is in benchmarks/README.md). Called in process (the tests), it
+    leaves the collector as it found it: running, nothing frozen."""
     gc.disable()
     atexit.register(gc.freeze)
     try:
         _main()
     finally:
-        codecache.save()
         gc.unfreeze()
         gc.enable()
 
 
 def _main() -> None:
+    try:
+        try:
+            _run()
+        finally:  # here, not at exit: a reader that went away is seen, whatever the exit code
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
+    except BrokenPipeError:
+        from rknnprof.cli.output import reader_gone
+
+        reader_gone()
+
+
+def _run() -> None:
     try:
         rc = cli.main(prog_name="rknnprof", standalone_mode=False)
         if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -70,15 +70,19 @@ def write_report(path: str, text: str | bytes) -> None:
     if not path:
         raise InputError("-o needs a file name ('-' for stdout)")
     try:
-        mode = os.lstat(path).st_mode
+        mode = os.stat(path).st_mode  # what a symlink names decides
     except OSError:
         mode = None  # nothing there yet (or not visible): a new regular file
-    if mode is not None and not stat.S_ISREG(mode):
-        if stat.S_ISDIR(mode):
-            raise InputError("cannot write the report: is a directory", path)
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError("cannot write the report: is a directory", path)
+    if mode is not None and stat.S_ISREG(mode) and not mode & 0o222:
+        # refused also where root could write or replace it: a file nobody may write was made
+        # so on purpose (a committed baseline, a report kept as evidence)
+        raise InputError("cannot write the report: the file is read-only", path)
+    if os.path.islink(path) or (mode is not None and not stat.S_ISREG(mode)):
         _write_in_place(path, text)
     else:
-        _write_atomically(path, text)
+        _write_atomically(path, text, None if mode is None else stat.S_IMODE(mode))
 
 
 def _write_in_place(path: str, text: str | bytes) -> None:
@@ -89,7 +93,9 @@ def _write_in_place(path: str, text: str | bytes) -> None:
         raise InputError(f"cannot write the report: {e.strerror}", path) from None
 
 
-def _write_atomically(path: str, text: str | bytes) -> None:
+def _write_atomically(path: str, text: str | bytes, keep_mode: int | None) -> None:
+    """Through a temporary file and a rename; a file it replaces keeps its permission bits
+    (``keep_mode``), a new one gets 0666 less the umask."""
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
@@ -98,9 +104,11 @@ def _write_atomically(path: str, text: str | bytes) -> None:
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror} ({directory})", path) from None
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
+        if keep_mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            keep_mode = 0o666 & ~umask  # mkstemp makes 0600; a report is an ordinary file
+        os.fchmod(fd, keep_mode)
         with _open_for(text, fd) as f:
             f.write(text)
         os.replace(tmp, path)
@@ -142,12 +150,20 @@ def emit(text: str | bytes, output: str | None, color: bool | None = None) -> No
     try:
         _to_stdout(text, color)
     except BrokenPipeError:
-        # the rest of the report has nowhere to go; stop Python's exit-time flush from failing
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(EXIT_BROKEN_PIPE) from None
+        reader_gone()
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", "-") from None
+
+
+def reader_gone() -> NoReturn:
+    """A reader of stdout or stderr went away (``| head -1``, a closed ``2>`` pipe): end the
+    run quietly with exit 141, as SIGPIPE would, whichever stream it was. Both streams are
+    pointed at ``/dev/null`` first, so Python's exit-time flush of the text still buffered for
+    them cannot fail too (it exited 1 or 120 with a second error)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    raise SystemExit(EXIT_BROKEN_PIPE)
 
 
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")

@@ -1,9 +1,50 @@
 """Like for like: the run conditions that differ between BASE and CURRENT (platform, versions,
-NPU frequency, cores used, frames merged, measured vs estimated)."""
+NPU frequency, cores used, model input shapes, data types, frames merged, measured vs
+estimated), and whether either side's table leaves rows out (then what it lacks is "not
+shown", never "removed" or "added")."""
 
 from __future__ import annotations
 
-from rknnprof.model import Profile
+from rknnprof.model import Coverage, Profile, Target
+
+PARTIAL_COVERAGES = frozenset((Coverage.ELIDED, Coverage.CUT, Coverage.FRAGMENT, Coverage.UNKNOWN))
+"""Coverages of a table that may leave rows of the model out."""
+
+
+def rows_left_out(profile: Profile) -> str | None:
+    """Why the profile's table may leave layers out (elided, cut, a fragment, a format that
+    cannot tell), or None: from ``Profile.validity``, else ``incomplete`` and elided rows."""
+    validity = profile.validity
+    if validity is not None and validity.coverage in PARTIAL_COVERAGES:
+        return f"{validity.coverage.value}: {validity.coverage_reason}"
+    if profile.elided_rows:
+        return f"the log elided rows ({profile.elided_rows} elision line(s))"
+    if profile.incomplete:
+        return profile.incomplete
+    return None
+
+
+def input_shapes(profile: Profile) -> str | None:
+    """``(1,3,1920,1920)``: the model's input shapes, the output shapes of its InputOperator
+    rows; None when the log shows none (a middle row's input is not the model's)."""
+    by_id = {  # one per InputOperator ID: a row printed twice is not a second input
+        la.id: la.output_shapes for la in profile.layers if la.op_type == "InputOperator"
+    }
+    shapes = [shape for outputs in by_id.values() for shape in (outputs or ())]
+    if not shapes:
+        return None
+    return " ".join("(" + ",".join(str(d) for d in shape) + ")" for shape in shapes)
+
+
+def data_types(profile: Profile) -> str | None:
+    """``INT8`` or ``FLOAT16+INT8``: the data types of the layers run on the NPU (all layers
+    when no target is known); None when the table has no DataType column, or leaves rows out
+    (the rows shown may lack a type the model has)."""
+    if rows_left_out(profile) is not None:
+        return None
+    npu = [la for la in profile.layers if la.target is Target.NPU] or list(profile.layers)
+    types = sorted({la.data_type for la in npu if la.data_type})
+    return "+".join(types) if types else None
 
 
 def cores_used(profile: Profile) -> str | None:
@@ -39,8 +80,23 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("driver version", base.versions.driver, current.versions.driver),
         ("NPU frequency", _npu_mhz(base), _npu_mhz(current)),
         ("NPU cores used", cores_used(base), cores_used(current)),
+        ("input shape", input_shapes(base), input_shapes(current)),
+        ("data type", data_types(base), data_types(current)),
         ("frames merged", base.frames, current.frames),
     ]
-    return [
+    lines = [
         f"{what}: {b} vs {c}" for what, b, c in checks if b is not None and c is not None and b != c
     ]
+    for side, profile in (("BASE", base), ("CURRENT", current)):
+        validity = profile.validity
+        if validity is not None and validity.coverage is Coverage.DAMAGED:
+            lines.append(f"{side}'s table is damaged ({validity.coverage_reason})")
+        if validity is not None and not validity.is_measurement:
+            spoilers = "; ".join(c.message for c in validity.conditions if c.spoils_timing)
+            lines.append(f"{side} is not a measurement ({spoilers})")
+        if (why := rows_left_out(profile)) is not None:
+            lines.append(
+                f"{side} shows part of the model ({why}): its total covers the rows shown "
+                "only, and the layers it lacks are counted as not shown"
+            )
+    return lines

@@ -18,7 +18,8 @@ class LayerDelta:
     """FullName, or ``<OpType>#<id>`` when the log gives none."""
     op_type: str
     status: str
-    """``matched``, ``added`` (only in CURRENT) or ``removed`` (only in BASE)."""
+    """``matched``, ``added`` (only in CURRENT), ``removed`` (only in BASE) or ``not-shown``
+    (only on one side, and the other side's log leaves rows out: elided, cut)."""
     matched_by: str | None
     """``full_name``, ``signature`` or ``order``; ``None`` for added/removed."""
     base_id: int | None
@@ -28,7 +29,8 @@ class LayerDelta:
     current_time_us: float | None
     """Layer time in CURRENT, microseconds."""
     delta_us: float
-    """CURRENT − BASE, microseconds (a missing side counts as 0)."""
+    """CURRENT − BASE, microseconds (a removed or added layer's missing side counts as 0; a
+    layer not shown on one side has no change to tell: 0)."""
     delta_pct: float | None
     """delta_us / BASE time × 100; ``None`` when BASE is missing or 0."""
     base_target: str | None
@@ -76,7 +78,15 @@ class OpTypeDelta:
     delta_pct: float | None
 
 
-def layer_deltas(base: Sequence[Layer], current: Sequence[Layer]) -> list[LayerDelta]:
+def layer_deltas(
+    base: Sequence[Layer],
+    current: Sequence[Layer],
+    base_partial: bool = False,
+    current_partial: bool = False,
+) -> list[LayerDelta]:
+    """Every aligned layer. A layer only in one run is ``not-shown`` when the other run's table
+    leaves rows out (``base_partial`` / ``current_partial``): absent from the log is not absent
+    from the model."""
     out = []
     for i, j, how in align(base, current):
         b = base[i] if i is not None else None
@@ -85,12 +95,18 @@ def layer_deltas(base: Sequence[Layer], current: Sequence[Layer]) -> list[LayerD
         assert ref is not None
         b_time = b.time_us if b else None
         c_time = c.time_us if c else None
-        delta = (c_time or 0.0) - (b_time or 0.0)
+        if b and c:
+            status = "matched"
+        elif c:
+            status = "not-shown" if base_partial else "added"
+        else:
+            status = "not-shown" if current_partial else "removed"
+        delta = 0.0 if status == "not-shown" else (c_time or 0.0) - (b_time or 0.0)
         out.append(
             LayerDelta(
                 name=ref.full_name or f"{ref.op_type}#{ref.id}",
                 op_type=ref.op_type,
-                status="matched" if b and c else ("added" if c else "removed"),
+                status=status,
                 matched_by=how,
                 base_id=b.id if b else None,
                 current_id=c.id if c else None,

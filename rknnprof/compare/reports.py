@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rknnprof.compare.conditions import comparability
+from rknnprof.compare.conditions import comparability, rows_left_out
 from rknnprof.compare.deltas import (
     LayerDelta,
     OpTypeDelta,
@@ -43,6 +43,9 @@ class ProfileComparison:
     """Sorted by |delta_us|, largest first."""
     op_types: tuple[OpTypeDelta, ...]
     """Sorted by |delta_us|, largest first."""
+    partial_sides: tuple[str, ...] = ()
+    """``BASE`` and/or ``CURRENT`` when that run's table leaves rows out (elided, cut): its
+    total covers the rows shown, so the total change is not like for like."""
     llm_rates: tuple[tuple[str, float | None, float | None], ...] = ()
     """RKLLM profiles: (figure, BASE, CURRENT) for ``decode_tokens_per_s``,
     ``prefill_tokens_per_s``, ``init_ms``, ``peak_memory_mb``; empty for other profiles."""
@@ -54,6 +57,11 @@ class ProfileComparison:
     @property
     def removed(self) -> tuple[LayerDelta, ...]:
         return tuple(d for d in self.layers if d.status == "removed")
+
+    @property
+    def not_shown(self) -> tuple[LayerDelta, ...]:
+        """Layers only in one run whose other run's log leaves rows out (elided, cut)."""
+        return tuple(d for d in self.layers if d.status == "not-shown")
 
     @property
     def target_changes(self) -> tuple[LayerDelta, ...]:
@@ -75,8 +83,13 @@ class CompareResult:
     """Like-for-like differences and unpaired models, one line each."""
 
     def slowed_by_more_than(self, pct: float) -> list[ProfileComparison]:
-        """Comparisons whose total grew by more than ``pct`` percent."""
-        return [c for c in self.comparisons if c.delta_pct is not None and c.delta_pct > pct]
+        """Comparisons whose total grew by more than ``pct`` percent (a side that shows part
+        of the model gives no total change to judge)."""
+        return [
+            c
+            for c in self.comparisons
+            if c.delta_pct is not None and c.delta_pct > pct and not c.partial_sides
+        ]
 
 
 # ---- comparing -------------------------------------------------------------------------------
@@ -131,7 +144,11 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     """Compare one model's two runs."""
     b_total, c_total = profile_total(base), profile_total(current)
     delta = c_total - b_total if b_total is not None and c_total is not None else None
-    layers = layer_deltas(base.layers, current.layers)
+    base_partial, current_partial = (
+        rows_left_out(base) is not None,
+        rows_left_out(current) is not None,
+    )
+    layers = layer_deltas(base.layers, current.layers, base_partial, current_partial)
     differences = comparability(base, current)
     most = max(len(base.layers), len(current.layers))
     strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
@@ -150,6 +167,11 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences=tuple(differences),
         layers=tuple(by_abs_delta(layers)),
         op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
+        partial_sides=tuple(
+            side
+            for side, partial in (("BASE", base_partial), ("CURRENT", current_partial))
+            if partial
+        ),
         llm_rates=llm_rates(base, current),
     )
 

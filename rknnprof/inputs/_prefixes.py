@@ -20,7 +20,8 @@ Applied to each clean line (decoded, split, trailing whitespace stripped) by the
     (``W rknn-toolkit-lite2 version: 2.1.0``, ``I target set by user is: rk3588``) are NOT
     prefixes and pass through untouched, level None.
   - inside a logcat message, a repeated runtime stamp ``[hh:mm:ss.mmm] `` or a whole
-    ``L RKNN: [hh:mm:ss.mmm] `` prefix is stripped as well.
+    runtime / toolkit prefix (``L RKNN: [hh:mm:ss.mmm] ``, or ``L RKNN: `` without the stamp,
+    as in plain text) is stripped as well.
 
 * **Dropped lines** (no Line is yielded; they still count in line numbers and in
   :class:`~rknnprof.inputs.lines.ReadStats`): logcat dividers ``--------- beginning of main`` /
@@ -113,10 +114,6 @@ _RUNTIME = re.compile(
     + ")?"
 )
 RKNN_STAMPED = re.compile(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
-# the same with the stamp required (used inside logcat messages)
-_RUNTIME_STAMPED = re.compile(
-    r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END
-)
 _STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
 _DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
 _CHATTY = re.compile(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
@@ -235,7 +232,7 @@ def logcat_line(
         if m is not None:
             msg = msg[m.end() :]
     elif msg[0] in NESTED_FIRST:
-        m = _RUNTIME_STAMPED.match(msg)
+        m = _RUNTIME.match(msg)  # the plain-text grammar: the same log reads the same in logcat
         if m is not None:
             level, tag = m.groups()
             msg = msg[m.end() :]

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 MAX_LINE_CHARS = 65536
 """Longest line kept, in characters; the excess of a longer line is discarded."""
+CHUNK_BYTES = MAX_LINE_CHARS - 4
+"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
+Kept below the cap so that only the line straddling two reads can exceed it."""
 new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 
 

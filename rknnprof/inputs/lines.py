@@ -33,7 +33,8 @@ Speed: threadtime lines (logcat's default) are matched a whole read at a time wi
 ``findall``, and ``D RKNN: [..]`` lines by a literal test before one small regex; other layouts
 are tried per line after a first-character dispatch (the reading of decoded text:
 :mod:`~rknnprof.inputs.body`). With a skipper, the reads go through
-:mod:`~rknnprof.inputs.skipping`, which takes out the runs it claims.
+:meth:`Skipper.reads <rknnprof.inputs.claims.Skipper.reads>`, which takes out the runs it
+claims.
 """
 
 from __future__ import annotations
@@ -45,11 +46,10 @@ from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 from rknnprof.errors import InputError
-from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, line_reader
-from rknnprof.inputs.claims import Claim, Claimed, Skipper
+from rknnprof.inputs.body import CHUNK_BYTES, MAX_LINE_CHARS, body_lines, line_reader
+from rknnprof.inputs.claims import Claim, Claimed, Reads, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
-from rknnprof.inputs.skipping import CHUNK_BYTES, SkippingSource, kept_lines
 
 if TYPE_CHECKING:
     pass
@@ -113,7 +113,7 @@ def _read_lines(
 
     read = getattr(stream, "read1", None) or stream.read
     other = OtherLayouts(stats)
-    source = None if skipper is None else SkippingSource(read, skipper, stats, other)
+    source = None if skipper is None else skipper.reads(read, stats, other)
     number = 0
     dropped, dropped_from = -1, 0  # the last run of dropped lines, for stats.last_line
     try:
@@ -121,9 +121,7 @@ def _read_lines(
             if body.__class__ is Claimed:  # a run the skipper read itself
                 claimed: Claimed = body
                 number += claimed.lines
-                yield claimed.claim
-                if claimed.kept:
-                    yield from kept_lines(claimed.kept, other, stats)
+                yield from source.lines(claimed)  # type: ignore[union-attr]  # claims come from a source
                 continue
             for line in body_lines(body, number, other, stats):  # type: ignore[arg-type]
                 if line.__class__ is int:  # a dropped line (its number)
@@ -140,7 +138,7 @@ def _read_lines(
 
 
 def _bodies(
-    read: Callable[[int], bytes | Claimed], stats: ReadStats, source: SkippingSource | None = None
+    read: Callable[[int], bytes | Claimed], stats: ReadStats, source: Reads | None = None
 ) -> Iterator[str | Claimed]:
     """Decode and split the input; yield, per read, the text of the lines it completed, joined
     by ``\n`` (separators normalised; form feeds, NULs and ANSI escapes removed; over-long lines

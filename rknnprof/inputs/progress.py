@@ -4,7 +4,7 @@ when reading ends; nothing when stderr is not a terminal, under ``-q``, or for s
 :class:`FileProgress` wraps the binary file :func:`~rknnprof.inputs.lines.read_lines` reads and
 counts the bytes of each read (``read1`` / ``read``, one call per 64 KB), so the bar costs one
 addition and one clock reading per read and one redraw per :data:`REDRAW_SECONDS`; rich's own
-refresh thread is not started. What is left is rich's import (about 35 ms, once). Lines and
+refresh thread is not started. What is left is rich's import, once. Lines and
 their numbers are untouched: the bar only watches the reads.
 """
 

@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rknnprof.inputs.body import MAX_LINE_CHARS, body_lines, grammar, line_reader, new_line
-from rknnprof.inputs.claims import NEED_MORE, Claimed, Skipper
+from rknnprof.inputs.body import (
+    CHUNK_BYTES,
+    body_lines,
+    grammar,
+    line_reader,
+    new_line,
+)
+from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, Skipper
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
 if TYPE_CHECKING:
     from rknnprof.inputs._prefixes import OtherLayouts
-
-CHUNK_BYTES = MAX_LINE_CHARS - 4
-"""Largest read, in bytes. On a pipe a read returns what is available, so lines are not delayed.
-Kept below the cap so that only the line straddling two reads can exceed it."""
 
 
 class SkippingSource:
@@ -34,6 +36,7 @@ class SkippingSource:
     ) -> None:
         self.raw_read = read
         self.skipper = skipper
+        self.stats = stats
         self.read_line = line_reader(stats, other)
         self.other = other
         """The reader's layout state: no run is claimed inside a ``-v long`` entry (its lines
@@ -52,6 +55,12 @@ class SkippingSource:
         self.seen = -1
         """The skipper's ``version`` when ``next_run`` was looked for."""
 
+    def lines(self, claimed: Claimed) -> Iterator[Line | Claim]:
+        """A claimed run's claims and the lines it kept, in line order (:func:`in_order`)."""
+        if not claimed.kept:
+            return iter(claimed.claims)
+        return in_order(claimed, self.other, self.stats)
+
     def start(self, encoding: str, head: bytes) -> bytes:
         """After the first read: skip from now on if the input is UTF-8; returns what of the
         head :func:`_bodies` decodes now (the head's complete lines; the rest goes to ``buf``)."""
@@ -63,8 +72,8 @@ class SkippingSource:
         self.buf = head[cut:]
         return head[:cut]
 
-    def _fill(self) -> None:
-        data = self.raw_read(SKIP_READ_BYTES)
+    def _fill(self, size: int = 0) -> None:
+        data = self.raw_read(max(size, SKIP_READ_BYTES))
         if not data:
             self.eof = True
         elif b"\r" in data:
@@ -108,7 +117,7 @@ class SkippingSource:
             if self.next_run == pos and self.other.long_entry is None:
                 claimed = self.skipper.claim(buf, pos, self.number + 1, self.eof, self.read_line)
                 if claimed == NEED_MORE and not self.eof and len(buf) - pos < MAX_RUN_BYTES:
-                    self._fill()
+                    self._fill(len(buf) - pos)  # (doubling: a long run is not copied often)
                     continue
                 self.next_run = -2
                 if isinstance(claimed, Claimed):
@@ -138,6 +147,21 @@ MAX_RUN_BYTES = 16 << 20
 STAMP_BYTES = 18
 """A threadtime time stamp (``MM-DD HH:MM:SS.mmm``): its digits are read as digits, not kept."""
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def in_order(claimed: Claimed, other: OtherLayouts, stats: ReadStats) -> Iterator[Line | Claim]:
+    """A claimed run's claims and the lines it kept (read as usual), in line order."""
+    kept, at = claimed.kept, 0
+    for claim in claimed.claims:
+        upto = at
+        while upto < len(kept) and kept[upto][0] < claim.number:
+            upto += 1
+        if upto > at:
+            yield from kept_lines(kept[at:upto], other, stats)
+            at = upto
+        yield claim
+    if at < len(kept):
+        yield from kept_lines(kept[at:], other, stats)
 
 
 def kept_lines(

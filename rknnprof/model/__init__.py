@@ -8,17 +8,26 @@ DataFrame view.
 
 Modules by responsibility: ``enums`` (the vocabularies), ``layers`` (a table's rows),
 ``run`` (what the log says besides the table), ``advice`` (findings), ``validity`` (what the
-log can support), ``profile`` (a profile and a report). Import the names from here.
+log can support), ``figures`` (the waterfall and roofs analysis derives), ``profile`` (a profile
+and a report). Import the names from here.
 """
 
 from rknnprof.model.advice import Finding, ThroughputGain
 from rknnprof.model.enums import Bound, BoundBasis, Confidence, Severity, Target, tidy_number
+from rknnprof.model.figures import (
+    Roof,
+    Waterfall,
+    WaterfallNote,
+    WaterfallNoteKind,
+    WaterfallStep,
+)
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.profile import Profile, Report, ReportWarning
 from rknnprof.model.run import (
     BenchmarkRun,
     Frequencies,
     KnownFailure,
+    LlmGeneration,
     LlmRun,
     RunLine,
     Versions,
@@ -36,11 +45,13 @@ __all__ = [
     "Frequencies",
     "KnownFailure",
     "Layer",
+    "LlmGeneration",
     "LlmRun",
     "OpTypeStat",
     "Profile",
     "Report",
     "ReportWarning",
+    "Roof",
     "RunCondition",
     "RunLine",
     "Severity",
@@ -51,5 +62,9 @@ __all__ = [
     "ThroughputGain",
     "Validity",
     "Versions",
+    "Waterfall",
+    "WaterfallNote",
+    "WaterfallNoteKind",
+    "WaterfallStep",
     "tidy_number",
 ]

@@ -67,8 +67,15 @@ class Layer:
     """Filled by analysis: MACs per byte of ``rw_kb`` (a conv with shapes), for a roofline."""
     achieved_macs_per_s: float | None = None
     """Filled by analysis: MACs per second of ``time_us`` (a conv with shapes), for a roofline."""
+    compute_roof_macs_per_s: float | None = None
+    """Filled by analysis: the compute roof of this layer, MACs/s: MACs/cycle of its data type x
+    the NPU clock x the cores its WorkLoad shows it used; None without a platform, clock or
+    ``achieved_macs_per_s``."""
     full_name: str | None = None
     """``<OnnxOpType>:<node name>``; ``None`` when empty in the log."""
+    onnx_nodes: tuple[str, ...] = ()
+    """Filled by analysis: the ONNX node names ``full_name`` stands for, in order
+    (``analysis.onnx_names``); empty without a FullName."""
     sparse_ratio: str | None = None
     """Sparse-inference column as printed (``50%(IC)``, ``75%``, ``0%``); ``None`` if absent."""
     extra: tuple[tuple[str, str], ...] = ()

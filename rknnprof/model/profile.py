@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
+from rknnprof.model.figures import Roof, Waterfall
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
 from rknnprof.model.run import BenchmarkRun, Frequencies, KnownFailure, LlmRun, RunLine, Versions
 from rknnprof.model.validity import Validity
@@ -53,8 +54,13 @@ class Profile:
     ``None`` when none. It includes what the table does not: input/output copies, syncs."""
     app_calls: tuple[tuple[str, float], ...] = ()
     """(call, us): the rknn_inputs_set / rknn_run / rknn_outputs_get timings printed, medians."""
-    waterfall_us: tuple[tuple[str, float], ...] = ()
-    """Filled by analysis: (part, us) of an inference, summing to the app's (analysis.waterfall)."""
+    waterfall: Waterfall | None = None
+    """Filled by analysis: where one inference's time goes, as the application timed it
+    (``analysis.waterfall``); None without a table time or an application timing."""
+    roofs: tuple[Roof, ...] = ()
+    """Filled by analysis: the roofline's compute roofs (per data type and core count of the
+    layers placed on it) and bandwidth roofs (``analysis.roofline``); empty without a platform
+    or conv layers with shapes."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
     """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
     skipped_rows: tuple[SkippedRow, ...] = ()
@@ -71,9 +77,10 @@ class Profile:
     """1-based line where the log's ranking table (``ranking``) begins, for warnings."""
     incomplete: str | None = None
     """Why the figures may not cover the whole run, or None: a printed table without the total
-    line the runtime always ends it with (the log was cut), or frames that disagree with their
-    own total line (rows damaged). ``check`` judges such a profile inconclusive unless
-    ``--allow-incomplete``."""
+    line the runtime always ends it with (the log was cut), frames that disagree with their
+    own total line (rows damaged), rows the log elided, a ranking table cut short, or a format
+    that carries no total (the eval_perf CSV side file). ``check`` judges such a profile
+    inconclusive unless ``--allow-incomplete``."""
     frame_total_us: float | None = None
     """Filled by analysis: the time of one frame that every share (``time_share``, "% of the
     frame") is a fraction of, microseconds. The layers' sum, except where rows are missing:
@@ -142,3 +149,6 @@ class Report:
     warnings: tuple[ReportWarning, ...] = ()
     failures: tuple[KnownFailure, ...] = ()
     """Known failures of the inputs that held no profile (the diagnosis of an exit 3)."""
+    no_profile: str | None = None
+    """Set when no input held a profile (exit 3): what the inputs held instead, the line
+    printed on stderr."""

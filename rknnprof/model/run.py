@@ -68,31 +68,59 @@ class BenchmarkRun:
 
 
 @dataclass(frozen=True, slots=True)
+class LlmGeneration:
+    """One generation's RKLLM stage table (``RKLLM_LOG_LEVEL=1``), as printed."""
+
+    line: int
+    """1-based line of the table's first line."""
+    prefill_ms: float | None = None
+    """``Prefill`` row Total Time, milliseconds: from the request to the first token."""
+    prefill_tokens: int | None = None
+    """``Prefill`` row Tokens: the prompt tokens."""
+    prefill_tokens_per_s: float | None = None
+    """The row's Tokens per Second as printed (else tokens / time), tokens per second."""
+    generate_ms: float | None = None
+    """``Generate`` row Total Time, milliseconds: the decode steps after the first token."""
+    generate_tokens: int | None = None
+    """``Generate`` row Tokens: one per decode step (the prefill's token is not counted)."""
+    decode_tokens_per_s: float | None = None
+    """The Generate row's Tokens per Second as printed (else tokens / time), tokens per second."""
+    ttft_ms: float | None = None
+    """Time to first token, milliseconds: the Prefill row's Total Time (the runtime's clock;
+    the application's own work before ``rkllm_run`` is not in it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class LlmRun:
     """RKLLM runtime statistics (rknn-llm, ``RKLLM_LOG_LEVEL=1``): the stage table printed
-    after each generation, merged over the generations of one log (medians)."""
+    after each generation (``per_generation``), and the median of each figure over them."""
 
     generations: int = 1
-    """How many stage tables were merged."""
+    """How many stage tables the log holds (the medians are over them)."""
     prefill_ms: float | None = None
-    """``Prefill`` row Total Time, milliseconds (time to the first token)."""
+    """Median ``Prefill`` Total Time, milliseconds."""
     prefill_tokens: int | None = None
-    """``Prefill`` row Tokens: prompt tokens."""
+    """Median ``Prefill`` Tokens (one generation's prompt only when ``generations`` is 1)."""
     prefill_tokens_per_s: float | None = None
-    """prefill_tokens / prefill time, tokens per second."""
+    """Median of the generations' prefill rates, tokens per second."""
     generate_ms: float | None = None
-    """``Generate`` row Total Time, milliseconds."""
+    """Median ``Generate`` Total Time, milliseconds."""
     generate_tokens: int | None = None
-    """``Generate`` row Tokens: generated tokens (the first comes out of the prefill)."""
+    """Median ``Generate`` Tokens: decode steps."""
     decode_steps: int | None = None
-    """generate_tokens - 1: the decode steps the Generate time covers."""
+    """Median decode steps: the Generate row's tokens (the prefill makes the first token)."""
     decode_tokens_per_s: float | None = None
-    """decode_steps / generate time, tokens per second; None without a decode step."""
+    """Median of the generations' decode rates, tokens per second (the Generate row's Tokens
+    per Second column)."""
     init_ms: float | None = None
     """Model init time, milliseconds (v1.1 ``Init`` row, v1.2+ ``Model init time (ms)``)."""
     peak_memory_mb: float | None = None
     """Peak memory, MB (v1.2 ``Peak Memory Usage (GB)`` x 1024, 1.3.0 ``(MB)``; v1.1
     ``Memory Usage (GB)``)."""
+    ttft_ms: float | None = None
+    """Median time to first token, milliseconds (the Prefill rows' Total Time)."""
+    per_generation: tuple[LlmGeneration, ...] = ()
+    """Each generation's figures, in log order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,4 +139,14 @@ class KnownFailure:
     cause: str
     fix: str
     source: str
-    """A public page showing the line and its cause or fix."""
+    """A public page showing the line and its cause or fix (``unknown``: empty)."""
+    confidence: str = "high"
+    """How firm the source is: ``high`` (a maintainer's answer or the reporter's confirmed
+    fix), ``medium`` (a commenter's answer, or several threads agreeing), ``low`` (inferred,
+    no confirmed answer); ``unknown`` entries: ``low``."""
+    severity: str = "error"
+    """``error`` (the runtime stopped) or ``warning`` (it went on: driver too old, core mask
+    fallen back, frequency unreadable)."""
+    context: tuple[str, ...] = ()
+    """Other error lines around this one, as read (the traceback's exception, the lines the
+    runtime printed before or after it), at most 5 of 200 characters each."""

@@ -56,7 +56,9 @@ class RunCondition:
 
     kind: ConditionKind
     message: str
-    """One line a user can act on, e.g. ``DDR at 528 MHz, RK3588's maximum is 2,112 MHz``."""
+    """One line a user can act on, ``<what the log shows>: <what it means>`` where it means
+    something, e.g. ``DDR at 528 MHz, below RK3588's maximum of 2,112 MHz: the clocks were not
+    fixed, …`` (reports that must be short show the part before the first ``": "``)."""
     line: int | None = None
     """1-based line of the input that shows it, when one does."""
     spoils_timing: bool = False

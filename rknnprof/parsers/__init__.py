@@ -25,20 +25,20 @@ from rknnprof.parsers.benchmark import BenchmarkParser
 from rknnprof.parsers.build_table import BuildTableParser
 from rknnprof.parsers.error_reports import ErrorReportParser
 from rknnprof.parsers.eval_perf_csv import EvalPerfCsvParser
-from rknnprof.parsers.events import Event, RankingEvent, Stream, TableEvent
+from rknnprof.parsers.events import Event, Stream
 from rknnprof.parsers.fallback_warnings import FallbackWarningParser
 from rknnprof.parsers.known_failures import KnownFailureParser
 from rknnprof.parsers.markdown_table import MarkdownTableParser
 from rknnprof.parsers.memory_tables import MemoryTableParser
 from rknnprof.parsers.npu_load import NpuLoadParser
 from rknnprof.parsers.orphan_rows import OrphanRowsParser
-from rknnprof.parsers.ranking import RankingBlock, RankingParser
+from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.run_lines import RunLineParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
-from rknnprof.parsers.table.block import TableBlock
-from rknnprof.parsers.table.bulk import BulkFrame, FrameSkipper
-from rknnprof.parsers.table.repeat import Carried
+from rknnprof.parsers.table.bulk import FrameSkipper
+from rknnprof.parsers.table.bulk import enabled as fastpath_enabled
+from rknnprof.parsers.table.bulk_frame import BulkFrame
 from rknnprof.parsers.table.scan_state import ScanState
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
@@ -98,7 +98,7 @@ def scan(
     open_blocks: dict[Stream, Block] = state.open_blocks
     carried = state.carried  # the last hand_over per stream/class
     opened_nothing = state.opened_nothing  # logcat repeats many messages
-    recording: dict[Stream, _Recording] = state.recording  # type: ignore[assignment]  # ScanState does not know _Recording
+    recording = state.recording  # frames the skipper learns from
 
     def close(key: Stream, block: Block) -> Sequence[Event]:
         events = block.close()
@@ -112,8 +112,8 @@ def scan(
                 del recording[key]
         return events
 
-    for line in lines:
-        if line.__class__ is not Line:  # a frame the skipper read (it checked the state)
+    for line in lines if skipper is None else skipper.checked(lines):
+        if line.__class__ is not Line:  # a frame the skipper read, fitting the stream's state
             frame: BulkFrame = line  # type: ignore[assignment]
             key = frame.stream
             block = open_blocks.pop(key, None)
@@ -151,12 +151,8 @@ def scan(
                 handed = carried.get((key, type(new)))
                 if handed is not None:
                     new.take_over(handed)
-                    if (
-                        skipper is not None
-                        and isinstance(handed, Carried)
-                        and skipper.learning(key, handed)
-                    ):
-                        recording[key] = _Recording(skipper, handed, line)
+                    if skipper is not None and (rec := skipper.recording(key, handed, line)):
+                        recording[key] = rec
                 break
         else:
             if len(opened_nothing) >= MAX_REMEMBERED:
@@ -166,39 +162,9 @@ def scan(
         yield from close(key, block)
 
 
-class _Recording:
-    """One frame of a stream being recorded for the skipper: the lines from the title of a
-    table that took over the stream's last table to the end of the ranking after it."""
-
-    def __init__(self, skipper: FrameSkipper, carried: Carried, first: Line) -> None:
-        self.skipper = skipper
-        self.carried = carried
-        self.lines = [first]
-        self.table: TableEvent | None = None
-        self.done = False
-
-    def closed(self, block: Block, events: Sequence[Event]) -> None:
-        if self.table is None:
-            table = events[0] if len(events) == 1 else None
-            if (
-                isinstance(block, TableBlock)
-                and isinstance(table, TableEvent)
-                and block.repeated_frame
-            ):
-                self.table = table
-            else:
-                self.done = True
-            return
-        self.done = True
-        ranking = events[0] if len(events) == 1 else None
-        if isinstance(block, RankingBlock) and isinstance(ranking, RankingEvent):
-            lines = self.lines[:-1]  # the last one ended the ranking: the next frame's
-            self.skipper.learn(lines, self.table, ranking, block, self.carried)
-
-
 def families() -> tuple[BlockParser, ...]:
     """The registered parsers, for ``rknnprof formats``."""
     return PARSERS
 
 
-__all__ = ["PARSERS", "FrameSkipper", "Line", "families", "scan"]
+__all__ = ["PARSERS", "FrameSkipper", "Line", "families", "fastpath_enabled", "scan"]

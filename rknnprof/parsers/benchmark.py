@@ -56,6 +56,8 @@ _COMMAND = LazyPattern(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<mode
 _ELAPSE = LazyPattern(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
 _AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
 _AVG_FPS = LazyPattern(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
+_RUN_START = LazyPattern(r"^\s*\d+(?::|$)")
+"""The start of a run line (``   3: Elapse …``), also one the input cut short."""
 _TOP_ROW = LazyPattern(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
 _OWN_PREFIXES = (
     "total weight size",
@@ -107,6 +109,9 @@ class _Benchmark(Block):
         """Line of the first run time past :data:`MAX_RUNS` (0: none)."""
         self.avg_time_ms: float | None = None
         self.avg_fps: float | None = None
+        self.followed = False
+        """A line other than a run time came after the timed runs (Avg, Top5, the next
+        program): the output was not cut inside the runs' loop."""
 
     @property
     def _has_results(self) -> bool:
@@ -118,6 +123,8 @@ class _Benchmark(Block):
         stripped = text.strip()
         if not stripped:
             return True
+        if self.runs and not _RUN_START.match(text):
+            self.followed = True
         if (version := _VERSION.search(text)) is not None:
             if self.versions is not None or self._has_results:
                 return False  # the next run of a program
@@ -162,7 +169,7 @@ class _Benchmark(Block):
                 avg_time_ms=self.avg_time_ms,
                 avg_fps=self.avg_fps,
             )
-            notes = (
+            notes: tuple[tuple[int, str], ...] = (
                 (
                     (
                         self.runs_capped,
@@ -173,6 +180,15 @@ class _Benchmark(Block):
                 if self.runs_capped
                 else ()
             )
+            if self.runs and not self.followed and self.avg_time_ms is None:
+                notes += (
+                    (
+                        self.last_line,
+                        f"the benchmark stops after {len(self.runs)} timed run(s), with no Avg "
+                        "line or output after them: the log may be cut inside the loop, so its "
+                        "figures cover the runs shown only",
+                    ),
+                )
             events.append(
                 BenchmarkEvent(
                     self.first_line, self.last_line, run, self.model_name, self.stream, notes

@@ -4,8 +4,10 @@ Seen in 21 (``IOCTL_CMD_PERF_RUN fail``), 22 (``E eval_perf: … detail is empty
 25 (``format_perf_detail`` -> ``ValueError: substring not found``), 39 (logcat ``E RKNN``), 40
 (``Invalid RKNN model version`` + traceback). Consecutive error lines, traceback frames and their
 indented continuations form one block; it emits ``NoteEvent(kind="error")`` whose message is the
-most telling line: the exception line (``ValueError: …``) if there is one, else the first error
-message. ``analyze`` uses it to say why there is no profile (exit 3).
+telling line: the first line of the runtime itself (``E RKNN:``, ``E RKNNAPI:``, ``E rkllm:``,
+banners aside) over the exception it causes (``Exception: RKNN init failed``), which is over the
+first other error message. The others are the note's ``context``. ``analyze`` uses it to say why
+there is no profile (exit 3), as a failure of id ``unknown`` when the catalogue has no entry.
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ _EXCEPTION = re.compile(r"^(?:[\w.]+\.)?(?P<name>\w*(?:Error|Exception))(?::\s*(
 _PERF_RUN_FAIL = "IOCTL_CMD_PERF_RUN fail"
 _IGNORED_E = ("rknn-toolkit", "version:")
 """``E rknn-toolkit2 version: 2.3.2`` is printed at E level but is not an error."""
+_RUNTIME_TAGS = frozenset({"RKNN", "RKNNAPI", "rkllm", "RKNPU"})
+"""Components whose own lines say what failed (the rest report its consequences)."""
+_BANNER = re.compile(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
+"""``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
+_MAX_CONTEXT = 5
+
+
+def _error_tag(line: Line) -> str | None:
+    """The component an error line names (``RKNN`` of ``E RKNN: …``), if any."""
+    if line.tag is not None:
+        return line.tag
+    match = _E_PREFIX.search(line.text)
+    return match.group("tag") if match is not None else None
 
 
 def _error_message(line: Line) -> str | None:
@@ -55,8 +70,11 @@ class _ErrorReport(Block):
     def __init__(self, line: Line) -> None:
         self.first_line = self.last_line = line.number
         self.stream = line.stream
-        self.first_message: str | None = None
-        self.exception: str | None = None
+        self.messages: list[tuple[int, str]] = []
+        """(line, message) of each error line, in order."""
+        self.runtime: tuple[int, str] | None = None
+        """The first of them the runtime itself printed (not a banner)."""
+        self.exception: tuple[int, str] | None = None
         self.done = False
         self.feed(line)
 
@@ -69,13 +87,13 @@ class _ErrorReport(Block):
         stripped = text.strip()
         exception = _EXCEPTION.match(stripped)
         if exception and not text[:1].isspace():
-            self.exception = stripped
+            self.exception = (line.number, stripped)
             self.done = True  # the exception line ends a traceback
         elif _TRACEBACK in text or _FRAME.match(text):
             pass
         elif (message := _error_message(line)) is not None:
-            if _TRACEBACK not in message and self.first_message is None:
-                self.first_message = message
+            if _TRACEBACK not in message:
+                self._add(line, message)
         elif text[:1].isspace() and stripped and self.last_line == line.number - 1:
             pass  # a traceback's source line or an indented continuation
         else:
@@ -83,12 +101,31 @@ class _ErrorReport(Block):
         self.last_line = line.number
         return True
 
+    def _add(self, line: Line, message: str) -> None:
+        if len(self.messages) < _MAX_CONTEXT + 1:
+            self.messages.append((line.number, message))
+        if self.runtime is None and _error_tag(line) in _RUNTIME_TAGS:
+            if not _BANNER.match(message) and not message.startswith("Catch exception"):
+                self.runtime = (line.number, message)
+
     def close(self) -> list[Event]:
-        message = self.exception or self.first_message
-        if message is None:
+        first = self.messages[0] if self.messages else None
+        telling = self.runtime or self.exception or first
+        if telling is None:
             return []
+        others = [m for _, m in [*self.messages, *([self.exception] if self.exception else [])]]
+        context = tuple(dict.fromkeys(m[:200] for m in others if m != telling[1]))
         return [
-            NoteEvent(FAMILY, self.first_line, self.last_line, "error", message[:200], self.stream)
+            NoteEvent(
+                FAMILY,
+                self.first_line,
+                self.last_line,
+                "error",
+                telling[1][:200],
+                self.stream,
+                message_line=telling[0],
+                context=context[:_MAX_CONTEXT],
+            )
         ]
 
 

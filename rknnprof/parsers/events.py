@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -27,6 +28,15 @@ Stream = tuple[int, int] | None
 
 RowNames = tuple[tuple[str, str | None], ...]
 """(op type, full name) of each row of a table, in order."""
+
+
+class MissingHeader(StrEnum):
+    """What a table without its header line had instead (its note says it in words)."""
+
+    TITLE_ONLY = "title-only"
+    """A perf table title whose header never came."""
+    ORPHAN_ROWS = "orphan-rows"
+    """Rows that look like a table's, without any header line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,8 @@ class TableEvent:
     skipped: tuple[SkippedRow, ...] = ()
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) warnings found while reading the table (inconsistencies, assumptions)."""
+    missing_header: MissingHeader | None = None
+    """What the table had instead of a header line; None when it had one."""
     stream: Stream = None
     total_line: int | None = None
     """1-based line of the ``Total Operator Elapsed ... Time(us)`` line, when present."""
@@ -95,6 +107,9 @@ class RankingEvent:
     """Rows that looked like ranking rows but could not be read (cut pastes)."""
     notes: tuple[tuple[int, str], ...] = ()
     """(line, message) assumptions made while reading (elided columns, derived CPU time)."""
+    cut: bool = False
+    """The rows stop with neither a ``Total`` row nor the closing rule after them: the input
+    may end inside the table."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -218,8 +233,13 @@ class NoteEvent:
     kind: str
     """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
     message: str
-    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``."""
+    """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``; for
+    an error, its telling line."""
     stream: Stream = None
+    message_line: int | None = None
+    """The 1-based line of ``message`` (an error's telling line); None: ``line``."""
+    context: tuple[str, ...] = ()
+    """An error's other lines (the exception it caused, the runtime's other messages)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -236,6 +256,12 @@ class LlmStatsEvent:
     init_ms: float | None = None
     peak_memory_mb: float | None = None
     stream: Stream = None
+    prefill_tokens_per_s: float | None = None
+    """The Prefill row's Tokens per Second column as printed (None: not printed)."""
+    generate_tokens_per_s: float | None = None
+    """The Generate row's Tokens per Second column as printed (None: not printed)."""
+    fragment: bool = False
+    """The rows came without their header row (a pasted fragment)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -1,10 +1,13 @@
 """The failures catalogue: error and warning lines users post instead of a profile, each with its
-cause, its fix and a public source. Data only; ``parsers/known_failures.py`` reads lines with it.
+cause, its fix, a public source and how firm that source is. Data only;
+``parsers/known_failures.py`` reads lines with it.
 
-An entry matches a line when one of its ``needles`` (literal, case-sensitive) is in the line and
-its ``pattern`` then matches; the pattern's named groups fill ``{name}`` fields of ``diagnosis``.
-Entries are tried in order: put the more specific first. Every entry has a test with a line of
-its grammar (``tests/grammars/test_failures.py``); ``docs/errors.md`` lists them.
+Built from a survey of public issue threads (``docs/errors.md`` lists every thread and the entry
+it backs). An entry matches a line when one of its ``needles`` (literal, case-sensitive) is in
+the line and its ``pattern`` then matches; the pattern's named groups fill ``{name}`` fields of
+``diagnosis`` and ``fix`` (``?`` when a wording lacks the value). Entries are tried in order: put
+the more specific first. Every entry has a test with a real line of its source thread and a
+variant in another SDK version's wording (``tests/grammars/test_failures.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,12 @@ class Entry:
     cause: str
     fix: str
     source: str
-    """A public page that shows the line and its cause or fix."""
+    """The public thread whose maintainer's answer (or reporter's confirmed fix) backs it."""
+    confidence: str = "high"
+    """``high``: a maintainer's answer or the reporter's confirmed fix; ``medium``: a
+    commenter's answer or several threads agreeing; ``low``: no confirmed answer."""
+    warning: bool = False
+    """The runtime goes on after this line (a warning, not the reason it stopped)."""
 
 
 def _re(text: str) -> LazyPattern:
@@ -35,44 +43,83 @@ def _re(text: str) -> LazyPattern:
 
 _TK2 = "https://github.com/airockchip/rknn-toolkit2/issues/"
 _OLD_TK2 = "https://github.com/rockchip-linux/rknn-toolkit2/issues/"
+_TK1 = "https://github.com/rockchip-linux/rknn-toolkit/issues/"
+_RKNPU2 = "https://github.com/rockchip-linux/rknpu2/issues/"
+_LLM = "https://github.com/airockchip/rknn-llm/issues/"
+_ZOO = "https://github.com/airockchip/rknn_model_zoo/issues/"
+
+_REDUCED = (
+    "RV1106/RV1103 run the reduced runtime (librknnmrt), which implements only a few ops on the "
+    "CPU and only the zero-copy API"
+)
 
 CATALOGUE: tuple[Entry, ...] = (
+    # -- reduced runtimes (librknnmrt, RV1106/RV1103) ------------------------------------------
     Entry(
         "unsupported-cpu-op",
         ("unsupport cpu",),
         _re(r"unsupport cpu (?P<op>\S+) op"),
         "the runtime has no CPU kernel for the {op} op the model put on the CPU",
-        "RV1106/RV1103 run the reduced runtime (librknnmrt), which implements only a few ops on "
-        "the CPU; an op the compiler could not place on the NPU (unsupported there, or beyond "
-        "an NPU size limit such as Transpose h*w) has nowhere to run",
+        _REDUCED + "; an op the compiler could not place on the NPU (unsupported there, float "
+        "on an int8-only NPU, or beyond an NPU size limit such as Transpose h*w) has nowhere to "
+        "run",
         "change the model so that the op runs on the NPU (within the platform's limits in the "
-        "Operator List) or remove it; build with the same rknn-toolkit2 version as the board's "
-        "librknnmrt",
-        _TK2 + "482",
+        "Operator List, quantised) or remove it; put the librknnmrt of the toolkit's version on "
+        "the board",
+        _TK2 + "145",
+        "medium",
     ),
     Entry(
         "cpu-fallback-failed",
         ("rknn fallback cpu failed",),
         _re(r"rknn fallback cpu failed"),
         "the runtime could not run a CPU-placed op (rknn fallback cpu failed)",
-        "the reduced runtime of RV1106/RV1103 has no CPU kernel for an op of the model (the "
-        "`unsupport cpu … op` line before it names the op)",
+        _REDUCED + "; the `unsupport cpu … op` line before this one names the op",
         "make every op of the model run on the NPU for this platform (Operator List limits), or "
         "replace the op; update librknnmrt to the toolkit's version",
         _TK2 + "145",
+        "medium",
+    ),
+    Entry(
+        "reduced-runtime-api",
+        ("context config invalid",),
+        _re(r"(?P<call>rknn_\w+), context config invalid"),
+        "{call} is refused by this runtime (context config invalid)",
+        _REDUCED + ": rknn_inputs_set / rknn_outputs_get are not there",
+        "use rknn_create_mem + rknn_set_io_mem for inputs and outputs, as the rknpu2 "
+        "RV1106_RV1103 examples do",
+        _TK2 + "335",
+        "medium",
+    ),
+    # -- core masks ----------------------------------------------------------------------------
+    Entry(
+        "core-mask-model-mismatch",
+        ("is not match with npu core number",),
+        _re(r"core_mask (?P<mask>\w+) is not match with npu core number (?P<cores>\d+)"),
+        "core mask {mask} does not match the model's NPU core count ({cores})",
+        "the RKNN3 runtime (RK182x / RK3572 generation NPUs) fixes how many NPU cores a model "
+        "uses when it is exported; a core mask naming other cores is refused",
+        "export the model for the number of NPU cores you run it on, or pass the core mask "
+        "that matches its export",
+        "https://github.com/airockchip/rknn3-model-zoo/issues/2",
     ),
     Entry(
         "invalid-core-mask",
         ("core mask",),
-        _re(r"(?:Not support core mask|failed to set core mask): (?P<mask>\d+)"),
-        "core mask {mask} is not valid for this NPU",
+        _re(r"(?:Not support core mask|failed to set core mask):\s*(?P<mask>\d+)"),
+        "core mask {mask} is not valid for this NPU or model",
         "only multi-core NPUs take a core mask (RK3588: 3 cores, masks 1-7; RK3576: 2 cores); "
-        "RK3566/RK3568/RK3562 and RV1106 have one core, and some runtimes or model versions "
-        "refuse multi-core masks (the runtime falls back to single-core auto mode)",
-        "use RKNN_NPU_CORE_AUTO (0) on single-core SoCs, a mask within the SoC's cores "
-        "otherwise, and a runtime and model built by the same toolkit version",
+        "RK3566/RK3568/RK3562 and RV1106 have one; a model built by an old toolkit (`NN "
+        "Compiler/Model Version is 1.3.0 now`), the matmul API of older runtimes and RK3588S "
+        "boards with an RKNPU driver before 0.9.6 refuse multi-core masks (the runtime falls "
+        "back to single-core auto mode)",
+        "use RKNN_NPU_CORE_AUTO (0) on single-core SoCs; else rebuild the model with the "
+        "toolkit of the board's runtime and update the RKNPU driver (0.9.6 or newer)",
         _TK2 + "7",
+        "medium",
+        warning=True,
     ),
+    # -- toolkit / runtime / driver / header / NPU generation mismatches -----------------------
     Entry(
         "runtime-too-old-for-model",
         ("Invalid RKNN model version",),
@@ -92,18 +139,132 @@ CATALOGUE: tuple[Entry, ...] = (
         "rknn.config(target_platform=…) at build named a different SoC family than the board",
         "rebuild the model with target_platform set to the board's SoC (rk3566/rk3568 share one, "
         "rk3588 another)",
-        "https://github.com/rockchip-linux/rknpu2/issues/25",
+        _RKNPU2 + "25",
     ),
     Entry(
-        "driver-too-old",
-        ("driver version is too low", "recommend to upgrade the driver"),
-        _re(r"(?:please upgrade to|new version: >=)\s*(?P<version>\d+(?:\.\d+)+)"),
-        "the RKNPU kernel driver is older than this runtime wants (upgrade to {version})",
-        "librknnrt / librkllmrt needs features of a newer RKNPU driver; with an old driver some "
-        "models fail to load or run slower",
-        "flash a kernel (or board image) with RKNPU driver {version} or newer; "
-        "`cat /sys/kernel/debug/rknpu/version` shows the current one",
-        "https://github.com/airockchip/rknn-llm/issues/62",
+        "old-toolkit-platform-mismatch",
+        ("while current platform is",),
+        _re(r"target platform\[\d+\] is (?P<model>\w+), while current platform is (?P<board>\w+)"),
+        "the model was built for {model} but the board is {board} (RKNN-Toolkit1 runtime)",
+        "RKNN-Toolkit1 models carry their target platform and librknn_runtime refuses another "
+        "(error -13); an RK3399 without Pro has no NPU at all",
+        "rebuild with RKNN-Toolkit1 and rknn.config(target_platform=[…]) naming the board "
+        "(rk1808, rk3399pro, rv1109, rv1126); on an RK3399 run on the CPU or use an RK3399Pro",
+        _TK1 + "133",
+    ),
+    Entry(
+        "toolkit-generation-mismatch",
+        ("Invalid target_platform",),
+        _re(r"Invalid target_platform '(?P<platform>[^']*)'"),
+        "this toolkit cannot build for {platform}",
+        "RKNN-Toolkit2 builds only for RKNPU2 SoCs (RK3562/RK3566/RK3568/RK3576/RK3588, "
+        "RV1103/RV1106, RV1126B); RV1109/RV1126/RK1808/RK3399Pro belong to RKNN-Toolkit1 and its "
+        "runtime",
+        "use RKNN-Toolkit1 v1.7.x for RV1109/RV1126/RK1808/RK3399Pro, or a target_platform of "
+        "the board's RKNPU2 SoC",
+        _ZOO + "191",
+    ),
+    Entry(
+        "rknn-server-version-mismatch",
+        ("msg_ioctl_ack fail",),
+        _re(r"msg_ioctl_ack fail, data_len = (?P<got>\d+), expect (?P<want>\d+)"),
+        "the toolkit and the board's rknn_server disagree on the message size ({got} bytes, "
+        "{want} expected)",
+        "init_runtime(target=…) talks to rknn_server on the board; a toolkit (API) and an "
+        "rknn_server/librknnrt (DRV) of different versions exchange structures of different sizes",
+        "install the rknn_server and librknnrt of the toolkit's version on the board and restart "
+        "rknn_server; the RKNNAPI banner's API and DRV versions must be equal",
+        _OLD_TK2 + "75",
+    ),
+    Entry(
+        "api-header-mismatch",
+        ("info_len(",),
+        _re(r"(?P<call>rknn_\w+), info_len\((?P<got>\d+)\) < sizeof\((?P<struct>\w+)\)"),
+        "the application was built with another rknn_api.h than this librknnrt ({struct}: "
+        "{got} bytes passed)",
+        "the sizes of rknn_api.h structures change between SDK versions; an application "
+        "compiled against one header and run with another librknnrt passes structures of the "
+        "wrong size",
+        "compile the application against the rknn_api.h of the board's librknnrt version (or "
+        "install the librknnrt of the header's version)",
+        _TK1 + "440",
+        "medium",
+    ),
+    Entry(
+        "input-size-mismatch",
+        ("param input size(",),
+        _re(r"param input size\((?P<got>\d+)\) < model input size\((?P<want>\d+)\)"),
+        "the input buffer is smaller than the model input ({got} bytes given, {want} expected)",
+        "rknn_input.type defaults to float32, so the runtime expects 4 bytes per element "
+        "(4x a uint8 image); or the buffer was sized for another input shape or type",
+        "set rknn_input.type (RKNN_TENSOR_UINT8 / INT8 for images) and fmt, and size the buffer "
+        "from rknn_query(RKNN_QUERY_INPUT_ATTR) for that type",
+        _RKNPU2 + "9",
+        "medium",
+    ),
+    # -- model file integrity -------------------------------------------------------------------
+    Entry(
+        "rkllm-model-invalid",
+        ("invalid rknn llm model magic", "invalid magic characters"),
+        _re(r"invalid rknn llm model magic|invalid magic characters"),
+        "librkllmrt cannot read the model file (invalid magic)",
+        "the .rkllm was converted by an rkllm-toolkit version this runtime does not read, or is "
+        "not a complete .rkllm file (rkllm-runtime 1.0 also rejects model families it lacks)",
+        "convert the model with the rkllm-toolkit of the board's librkllmrt version (the "
+        "`rkllm-runtime version:` line) and check the file is complete",
+        _LLM + "235",
+    ),
+    Entry(
+        "rknn-model-invalid",
+        ("Invalid RKNN format", "invalid RKNN_MAGIC", "Invalid RKNN fromat"),
+        _re(r"Invalid RKNN (?:format|fromat)|invalid RKNN_MAGIC"),
+        "the runtime cannot read the model file (not an RKNN model it knows)",
+        "the file is not an .rknn this runtime reads: damaged or cut (an unfinished copy, a Git "
+        "LFS pointer of ~130 bytes), an RKNN-Toolkit1 model given to an RKNPU2 runtime or the "
+        "reverse, or a model much newer than the runtime",
+        "compare the file's size with the converted one; convert it with the RKNN-Toolkit2 "
+        "version of the board's librknnrt and load it with the runtime of the board's NPU "
+        "generation (rknn-toolkit-lite2 on RKNPU2 boards)",
+        _TK2 + "405",
+        "low",
+    ),
+    # -- device access and drivers --------------------------------------------------------------
+    Entry(
+        "device-not-opened",
+        ("failed to open rknpu module", "failed to open rknn device", "Device is not available"),
+        _re(r"failed to open rknpu module|failed to open rknn device|Device is not available"),
+        "the runtime could not open the NPU device",
+        "the process may not open the NPU's device node (not root, not in the group owning "
+        "/dev/dri/card* and renderD*, an SELinux policy), or the rknpu kernel driver is not "
+        "loaded",
+        "run as root or add the user to the device's group (`ls -l /dev/dri`, then `sudo "
+        "usermod -aG video,render $USER`); if root fails too, `dmesg | grep -i rknpu` must show "
+        "the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU",
+        _RKNPU2 + "17",
+    ),
+    Entry(
+        "too-many-open-files",
+        ("Too many open files", "errno: 24"),
+        _re(r"errno: 24|Too many open files"),
+        "the process ran out of file descriptors (errno 24): each NPU buffer holds one",
+        "large models (LLMs) map thousands of NPU buffers, each a file descriptor; the default "
+        "limit (1024) is too small",
+        "raise the limit before starting: `ulimit -n 102400` (LimitNOFILE= in a service unit)",
+        _LLM + "17",
+    ),
+    Entry(
+        "npu-address-space-full",
+        ("errno: 14",),
+        _re(r"errno: 14"),
+        "the NPU could not map a buffer (errno 14, Bad address)",
+        "a large model's weights (GBs) do not fit the NPU's IOMMU address domain: two large "
+        "models in one domain, too little free memory, or an RKNPU driver older than the "
+        "runtime wants",
+        "give each large model its own domain (RKLLMParam.extend_param.base_domain_id 0 for "
+        "one, 1 for the next), free memory or use a smaller model, and update the RKNPU driver "
+        "and the runtime to their latest versions",
+        _LLM + "437",
+        "medium",
     ),
     Entry(
         "npu-memory-allocation",
@@ -116,6 +277,60 @@ CATALOGUE: tuple[Entry, ...] = (
         "check `dmesg | grep -i npu` (`iommu is disabled` means non-IOMMU mode): use a firmware "
         "with the RKNPU IOMMU enabled or a larger CMA/DMA heap, free memory, or a smaller model",
         _OLD_TK2 + "44",
+    ),
+    Entry(
+        "driver-too-old",
+        ("driver version is too low", "recommend to upgrade the driver"),
+        _re(r"(?:please upgrade to|new version: >=)\s*(?P<version>\d+(?:\.\d+)+)"),
+        "the RKNPU kernel driver is older than this runtime wants (upgrade to {version})",
+        "librknnrt / librkllmrt needs features of a newer RKNPU driver; with an old driver some "
+        "models fail to load or run slower",
+        "flash a kernel (or board image) with RKNPU driver {version} or newer; "
+        "`cat /sys/kernel/debug/rknpu/version` shows the current one",
+        _LLM + "62",
+        warning=True,
+    ),
+    # -- submit failures ------------------------------------------------------------------------
+    Entry(
+        "submit-failed",
+        ("failed to submit",),
+        _re(r"failed to submit!?(?:,\s*op id: (?P<op_id>\d+), op name: (?P<op>[^,]+))?"),
+        "an NPU task did not complete (failed to submit, op {op})",
+        "the NPU job of that op failed or timed out: most often a runtime bug or a toolkit, "
+        "runtime and driver of different versions (fixed by newer releases), also inputs of "
+        "another type than the model's (float data to an int8 model), one context used from "
+        "several threads, or a kernel whose RKNPU driver/IOMMU setup the runtime does not suit",
+        "convert and run with the same, latest toolkit2 and librknnrt (and the RKNPU driver "
+        "they want); check the input type and size against rknn_query; use one context per "
+        "thread; try the board vendor's kernel",
+        _OLD_TK2 + "30",
+        "medium",
+    ),
+    # -- RKLLM init -----------------------------------------------------------------------------
+    Entry(
+        "rkllm-init-failed",
+        ("rkllm_init failed", "rkllm init failed"),
+        _re(r"rkllm_init failed|rkllm init failed"),
+        "rkllm_init failed",
+        "the lines before it say why: the NPU device could not be opened (permissions, "
+        "SELinux), the model could not be loaded (toolkit and runtime versions), NPU memory, or "
+        "an RKNPU driver older than the runtime wants",
+        "read the first E line above it; `export RKLLM_LOG_LEVEL=2` prints more; compare `cat "
+        "/sys/kernel/debug/rknpu/version` with the runtime's requirement",
+        _LLM + "437",
+        "low",
+    ),
+    # -- eval_perf and perf queries -------------------------------------------------------------
+    Entry(
+        "perf-too-many-clients",
+        ("ACK_PERF_TOO_MANY_CLIENT",),
+        _re(r"ACK_PERF_TOO_MANY_CLIENT"),
+        "the NPU refused another perf-debug client (ACK_PERF_TOO_MANY_CLIENT)",
+        "only one context at a time may run with perf debug (perf_debug=True / the perf flags "
+        "of rknn_init) on the RKNN-Toolkit1 NPU",
+        "drop the perf debug flags from rknn_init (perf_debug=False) in every context but the "
+        "one you profile",
+        "https://github.com/rockchip-linux/rknpu/issues/9",
     ),
     Entry(
         "perf-debug-not-enabled",
@@ -150,28 +365,6 @@ CATALOGUE: tuple[Entry, ...] = (
         "eval_perf after an inference, with perf_debug=True for per-layer times",
         _TK2 + "437",
     ),
-    Entry(
-        "npu-frequency-unreadable",
-        ("Failed to get NPU freq", "failed to get npu freq"),
-        _re(r"(?i)failed to get npu freq"),
-        "the NPU frequency could not be read",
-        "no read access to the NPU devfreq nodes (not root) or a kernel without NPU devfreq; "
-        "the frequency during the run is then unknown and may have been scaled down",
-        "run as root and lock the CPU/DDR/NPU frequencies before profiling (rknn_model_zoo "
-        "scaling_frequency.sh); compare only runs taken at the same frequencies",
-        "https://github.com/airockchip/rknn_model_zoo/blob/main/scaling_frequency.sh",
-    ),
-    Entry(
-        "eval-perf-on-simulator",
-        ("simulator", "Simulator"),
-        _re(r"(?i)(?:eval_perf|perf).*simulator|simulator.*(?:eval_perf|perf)"),
-        "eval_perf ran on the PC simulator: no board, so no measured per-layer times",
-        "init_runtime() without a target runs the model in the toolkit's simulator on the PC; "
-        "performance is only measured on a connected board",
-        "connect the board (adb, rknn_server running) and call rknn.init_runtime(target='rk3588' "
-        "(your SoC), perf_debug=True) before eval_perf",
-        "https://github.com/rockchip-linux/rknn-toolkit/issues/388",
-    ),
 )
 """Every entry, in matching order (the more specific first)."""
 
@@ -186,7 +379,7 @@ def match(text: str) -> tuple[Entry, dict[str, str]] | None:
         if any(needle in text for needle in entry.needles):
             found = entry.pattern.search(text)
             if found is not None:
-                groups = {k: v for k, v in found.groupdict().items() if v is not None}
+                groups = {k: v.strip() for k, v in found.groupdict().items() if v is not None}
                 return entry, groups
     return None
 

@@ -37,6 +37,8 @@ def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> Kn
         cause=entry.cause,
         fix=entry.fix.format_map(values),
         source=entry.source,
+        confidence=entry.confidence,
+        severity="warning" if entry.warning else "error",
     )
 
 
@@ -56,7 +58,7 @@ class KnownFailureParser(BlockParser):
     detection: ClassVar[str] = (
         "a line of the failures catalogue: `unsupport cpu <Op> op`, `rknn fallback cpu failed`, "
         "`Not support core mask: 3`, `Invalid RKNN model version 6`, `errno: 12`, `undefined "
-        "symbol: rknn_get_run_time`, `detail is empty`, `Failed to get NPU freq`, … "
+        "symbol: rknn_get_run_time`, `detail is empty`, `failed to submit`, … "
         "(docs/errors.md lists them)"
     )
     fields: ClassVar[str] = (

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.parsers.base import Block, BlockParser
-from rknnprof.parsers.events import TableEvent
+from rknnprof.parsers.events import MissingHeader, TableEvent
 from rknnprof.parsers.table.columns import FAMILY_15, MAX_PREFIX
 from rknnprof.parsers.table.layer import skipped
 from rknnprof.parsers.table.tokens import ELISION_RE, ROW_SEARCH_RE
@@ -75,6 +75,7 @@ class OrphanRowsBlock(Block):
                 skipped=tuple(self.rows),
                 stream=self.stream,
                 notes=((self.first_line, f"{len(self.rows)} {self.kind} {ORPHAN_NOTE}"),),
+                missing_header=MissingHeader.ORPHAN_ROWS,
             )
         ]
 

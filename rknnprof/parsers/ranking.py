@@ -45,6 +45,9 @@ _DEFAULT_COLUMNS = {
 RATIO_TOLERANCE_PCT = 0.05
 """TimeRatio is printed with 1 or 2 decimals: allow that rounding, in percentage points."""
 TIME_TOLERANCE_US = 0.5
+MAX_INTRUDERS = 4
+"""Foreign lines held inside a split ranking row before the row is given up (a debugger's
+stop prints a few: the stop line, its prompt, ``Continuing.``)."""
 
 
 class RankingBlock(Block):
@@ -65,8 +68,10 @@ class RankingBlock(Block):
         self.total_line: int | None = None
         self.pending: tuple[Line, list[str]] | None = None
         """A row cut short (too few values), waiting for its continuation."""
-        self.intruder: int | None = None
-        """Line of a foreign line read while ``pending`` waited (spliced into the row)."""
+        self.intruders: list[int] = []
+        """Lines of foreign lines read while ``pending`` waited (spliced into the row)."""
+        self.closed = False
+        """A rule line came after the last row (the runtime closes every ranking with one)."""
         if HEADER_RE.search(line.text):
             self._header(line)
 
@@ -149,6 +154,7 @@ class RankingBlock(Block):
         if not s or is_rule(s) or has_title(s):
             if self.stats and has_title(s):
                 return False  # the next table's title
+            self.closed = self.closed or (bool(s) and is_rule(s) and self.columns is not None)
             self.last_line = line.number
             return True
         if self.columns is None:
@@ -162,6 +168,7 @@ class RankingBlock(Block):
             return True
         tokens = self._tokens(line.text)
         if self.pending is not None and self._splice(line, tokens):
+            self.closed = False
             self.last_line = line.number
             return True
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
@@ -171,6 +178,7 @@ class RankingBlock(Block):
             self.pending = (line, tokens)
         else:
             self._row(line, tokens)
+        self.closed = False  # a row: the rule that closes the table is still to come
         self.last_line = line.number
         return True
 
@@ -185,33 +193,38 @@ class RankingBlock(Block):
         )
 
     def _splice(self, line: Line, tokens: list[str]) -> bool:
-        """With a row cut short pending: rejoin it with this line when the two make one row
-        (a foreign line may sit between them), hold one foreign line, else skip the cut row
-        (it is warned about) and let this line be read as usual (False)."""
+        """With a row cut short pending: rejoin it with this line when the two make one row,
+        or keep this line's values when they still leave the row short (a row split over three
+        lines by interleaved output); hold foreign lines in between (up to
+        :data:`MAX_INTRUDERS` in a row); else skip the cut row (it is warned about) and let this
+        line be read as usual (False)."""
         assert self.pending is not None and self.columns is not None
         first, head = self.pending
-        if (
-            tokens
-            and all(VALUE_RE.match(t) for t in tokens)
-            and (len(head) - 1 + len(tokens) == len(self.columns))
-        ):
-            self.pending = None
-            if self.intruder is not None:
-                self.notes.append(
-                    (
-                        first.number,
+        if tokens and all(VALUE_RE.match(t) for t in tokens):
+            have = len(head) - 1 + len(tokens)
+            if have == len(self.columns):
+                self.pending = None
+                if self.intruders:
+                    foreign = ", ".join(map(str, self.intruders))
+                    self.notes.append(
                         (
-                            f"ranking row {head[0]}: a foreign line (line {self.intruder}) was "
-                            "spliced "
-                            f"into it; rejoined with line {line.number}"
-                        ),
+                            first.number,
+                            f"ranking row {head[0]}: foreign line(s) (line {foreign}) were "
+                            f"spliced into it; rejoined with line {line.number}",
+                        )
                     )
-                )
-            self.intruder = None
-            self._row(first, head + tokens)
-            return True
-        if self.intruder is None and not row_like(tokens) and known_failure(line.text) is None:
-            self.intruder = line.number
+                self.intruders = []
+                self._row(first, head + tokens)
+                return True
+            if have < len(self.columns):
+                self.pending = (first, head + tokens)
+                return True
+        if (
+            len(self.intruders) < MAX_INTRUDERS
+            and not row_like(tokens)
+            and known_failure(line.text) is None
+        ):
+            self.intruders.append(line.number)
             return True
         self._drop_pending()
         return False
@@ -220,9 +233,9 @@ class RankingBlock(Block):
         if self.pending is not None:
             first, head = self.pending
             self._row(first, head)  # too few values: a skipped row, with its reason
-            if self.intruder is not None:
-                self.notes.append((self.intruder, "foreign line inside the ranking (not read)"))
-        self.pending, self.intruder = None, None
+            for intruder in self.intruders:
+                self.notes.append((intruder, "foreign line inside the ranking (not read)"))
+        self.pending, self.intruders = None, []
 
     def _headerless(self, line: Line) -> bool:
         """Rows after the title without a header line: assume the columns from the row width."""
@@ -319,6 +332,7 @@ class RankingBlock(Block):
                 stream=self.stream,
                 skipped=tuple(self.skipped),
                 notes=tuple(self.notes),
+                cut=bool(self.stats) and self.total is None and not self.closed,
             )
         ]
 

@@ -1,6 +1,8 @@
 """One line of an operator ranking table (:mod:`rknnprof.parsers.ranking`): its titles, header
 cells and values, and the tests of a line that the ranking block and the bulk path for repeated
-frames (:mod:`rknnprof.parsers.table.bulk_ranking`) share, so that both read a line alike."""
+frames (:mod:`rknnprof.parsers.table.bulk_ranking`) share, so that both read a line alike. The
+fast path's one assumption of these tests (none depends on a digit's value) is written in
+:mod:`rknnprof.parsers.table`."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+SHARE_DIGITS = 6
+"""Digits of a fraction a row's share (its TimeRatio / 100) is rounded to (``stat_of``)."""
 TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
@@ -75,7 +79,7 @@ def stat_of(op: str, v: dict[str, float], calls_above: Callable[[], int]) -> OpT
         npu_time_us=tidy_number(v.get("npu", 0.0)),
         total_time_us=tidy_number(total),
         gpu_time_us=tidy_number(v.get("gpu", 0.0)),
-        share=round(v["ratio"] / 100, 6) if "ratio" in v else None,
+        share=round(v["ratio"] / 100, SHARE_DIGITS) if "ratio" in v else None,
     )
 
 

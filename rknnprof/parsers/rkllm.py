@@ -4,18 +4,19 @@
 * init lines: ``rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, platform: RK3588``
   and ``rkllm-toolkit version: 1.2.1, max_context_limit: 4096, npu_core_num: 3, …`` -> an
   :class:`~rknnprof.parsers.events.InfoEvent` (runtime = librkllmrt, driver, toolkit, platform);
-* the stage table after each generation, in three known variants:
+* the stage table after each generation, in the known variants:
 
   - v1.1: ``Stage  Total Time (ms)  Tokens  Time per Token (ms)  Tokens per Second``, rows
     ``Init  189073.94  /  /  /``, ``Prefill  1523.53  47  32.42  30.85``, ``Generate …``, then
     ``Memory Usage (GB)`` and its value on the next line;
   - v1.2: ``Model init time (ms)  3361.48`` before the table (no Init row), ``Peak Memory
     Usage (GB)`` after it;
-  - 1.3.0: as v1.2 with ``Peak Memory Usage (MB)``.
+  - 1.3.0: as v1.2 with ``Peak Memory Usage (MB)``;
+  - rows pasted without their header (``Prefill  196.36  4  49.09  20.37``, all five
+    columns): read in the runtime's column order, as a fragment (a warning says so).
 
-  -> one :class:`~rknnprof.parsers.events.LlmStatsEvent` per table. The printed Time per
-  Token and Tokens per Second columns are not read: the assembler derives the rates from the
-  totals (decode steps = Generate tokens - 1).
+  -> one :class:`~rknnprof.parsers.events.LlmStatsEvent` per table, with the Tokens per Second
+  columns as printed (the assembler takes the rates from them).
 
 The driver-too-low warning (``Warning: Your rknpu driver version is too low, please upgrade
 to 0.9.7``) is a line of the failures catalogue (``known_failures``), not read here.
@@ -46,10 +47,13 @@ _TOOLKIT = LazyPattern(
     r"(?:.*?target_platform:\s*(?P<platform>\w+))?"
 )
 _HEADER = LazyPattern(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
+_NUM = r"\d+(?:\.\d+)?"
 _ROW = LazyPattern(
-    r"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>\d+(?:\.\d+)?)\s+"
-    r"(?P<tokens>\d+\b|/)"
+    rf"^\s*(?P<stage>Init|Prefill|Generate)\s+(?P<ms>{_NUM})\s+(?P<tokens>\d+\b|/)"
+    rf"(?:\s+(?:{_NUM}|/)\s+(?P<tps>{_NUM}|/))?"
 )
+_LONE_ROW = LazyPattern(rf"^\s*(?:Prefill|Generate)\s+{_NUM}\s+\d+\s+{_NUM}\s+{_NUM}\s*$")
+"""A stage row with all five columns: one that may open a table without its header."""
 _INIT_TIME = LazyPattern(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
 _MEMORY = LazyPattern(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
 _NUMBER = LazyPattern(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
@@ -89,13 +93,15 @@ class _InfoLine(Block):
 class _StageTable(Block):
     """``Model init time`` (v1.2+), the stage table, the memory lines, and their rules."""
 
-    def __init__(self, line: Line) -> None:
+    def __init__(self, line: Line, fragment: bool = False) -> None:
         self.stream = line.stream
         self.first_line = self.last_line = line.number
         self.values: dict[str, float | int | None] = {}
         self.memory_unit: str | None = None
         """``GB``/``MB`` after a memory title line, until its value line."""
-        self.saw_table = False
+        self.saw_table = fragment
+        self.fragment = fragment
+        """Rows without their header row: read in the runtime's column order."""
         self.feed(line)
 
     def feed(self, line: Line) -> bool:
@@ -116,11 +122,14 @@ class _StageTable(Block):
                 return False
             self.saw_table = True
         elif self.saw_table and (m := _ROW.match(text)):
-            stage = m["stage"].lower()
-            key = "init" if stage == "init" else stage
+            key = m["stage"].lower()
+            if f"{key}_ms" in self.values:  # the next generation's rows
+                return False
             self.values[f"{key}_ms"] = float(m["ms"])
             if m["tokens"] != "/":
                 self.values[f"{key}_tokens"] = int(m["tokens"])
+            if m["tps"] and m["tps"] != "/":
+                self.values[f"{key}_tps"] = float(m["tps"])
         elif self.saw_table and (m := _MEMORY.match(text)):
             self.memory_unit = m["unit"]
         else:
@@ -143,6 +152,9 @@ class _StageTable(Block):
                 init_ms=v.get("init_ms"),
                 peak_memory_mb=v.get("peak_memory_mb"),
                 stream=self.stream,
+                prefill_tokens_per_s=v.get("prefill_tps"),
+                generate_tokens_per_s=v.get("generate_tps"),
+                fragment=self.fragment,
             )
         ]
 
@@ -153,11 +165,12 @@ class RkllmParser(BlockParser):
         "`I rkllm:` lines: `rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, "
         "platform: RK3588`, and the stage table `Stage  Total Time (ms)  Tokens  Time per Token "
         "(ms)  Tokens per Second` (v1.1 Init row; v1.2 `Model init time (ms)`, `Peak Memory "
-        "Usage (GB)`; 1.3.0 `(MB)`)"
+        "Usage (GB)`; 1.3.0 `(MB)`; rows without the header)"
     )
     fields: ClassVar[str] = (
-        "an LLM profile: prefill and decode tokens/s (decode steps = Generate tokens - 1), init "
-        "time, peak memory, runtime/driver/toolkit versions and platform"
+        "an LLM profile: each generation's prefill and decode tokens/s (the printed columns), "
+        "time to first token, their medians, init time, peak memory, runtime/driver/toolkit "
+        "versions and platform"
     )
 
     def opens(self, line: Line) -> Block | None:
@@ -168,4 +181,6 @@ class RkllmParser(BlockParser):
             return _StageTable(line)
         if "Total Time (ms)" in text and _HEADER.match(text):
             return _StageTable(line)
+        if ("Prefill" in text or "Generate" in text) and _LONE_ROW.match(text):
+            return _StageTable(line, fragment=True)
         return None

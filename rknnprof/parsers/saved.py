@@ -11,7 +11,6 @@ the JSON reporter; this module reads files. A file that is not valid JSON raises
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from rknnprof import model
 from rknnprof.errors import InputError
@@ -29,6 +28,14 @@ __all__ = [
 ]
 
 _SNIFF_BYTES = 4096
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+"""Largest saved report read, in bytes: a 20,000-layer table's report is about 20 MB, and the
+decoder holds about three times the file's size, so memory stays bounded by this."""
+
+MAX_MAGNITUDE = 1e18
+"""Largest number a saved report may hold: no figure of ours comes near it (a cycle count has
+12 digits), and every sum, difference and ratio of such numbers stays a finite float."""
 
 
 def looks_like_saved_report(head: str) -> bool:
@@ -54,11 +61,30 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
     import json  # here: a log's analysis never needs the decoder (1 ms of every start)
 
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read saved report: {e}", str(path)) from None
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size  # a regular file: refused before any read
+            data_bytes = b"" if size > MAX_REPORT_BYTES else f.read(MAX_REPORT_BYTES + 1)
+        if size > MAX_REPORT_BYTES or len(data_bytes) > MAX_REPORT_BYTES:
+            mb, rest = divmod(MAX_REPORT_BYTES, 1024 * 1024)
+            limit = f"{mb} MB" if not rest else f"{MAX_REPORT_BYTES:,} bytes"
+            raise InputError(f"saved report larger than {limit}", str(path))
+        text = data_bytes.decode("utf-8-sig")
+        del data_bytes
+    except OSError as e:
+        raise InputError(f"cannot read saved report: {e.strerror or e}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(
+            f"cannot read saved report: not UTF-8 ({e.reason} at byte {e.start})", str(path)
+        ) from None
     try:
-        data = _clean_strings(json.loads(text, parse_constant=_refuse_constant))
+        data = _clean_strings(
+            json.loads(
+                text,
+                parse_constant=_refuse_constant,
+                parse_float=_bounded_float,
+                parse_int=_bounded_int,
+            )
+        )
     except json.JSONDecodeError as e:
         raise InputError(f"not a valid JSON report: {e.msg}", str(path), e.lineno) from None
     except ValueError as e:  # NaN / Infinity: not JSON, and no figure of ours is one
@@ -70,6 +96,27 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _bounded_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one past :data:`MAX_MAGNITUDE` (``1e400``,
+    which ``float`` reads as infinity) is refused."""
+    value = float(text)
+    if not abs(value) <= MAX_MAGNITUDE:  # also NaN
+        raise ValueError(f"number {_short(text)} is out of range")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON integer; one past :data:`MAX_MAGNITUDE` is refused before it is converted (a
+    4,000-digit integer costs quadratic time, and no float holds it)."""
+    if len(text) > 20 or abs(value := int(text)) > MAX_MAGNITUDE:
+        raise ValueError(f"number {_short(text)} is out of range")
+    return value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:12]}…({len(text):,} characters)"
 
 
 def _clean_strings(value: object) -> object:

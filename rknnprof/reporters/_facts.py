@@ -14,7 +14,17 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
-from rknnprof.model import Bound, Finding, LlmRun, Profile, Report, ReportWarning, Target
+from rknnprof.model import (
+    Bound,
+    ConditionKind,
+    Coverage,
+    Finding,
+    LlmRun,
+    Profile,
+    Report,
+    ReportWarning,
+    Target,
+)
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
     bound_items,
@@ -81,6 +91,8 @@ def where_text(profile: Profile) -> str:
 # -- what kind of profile ------------------------------------------------------------------------
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
+    if profile.format == "fallback-warnings":
+        return "CPU-fallback warnings only: no per-layer table, no times in the log"
     if not profile.measured:
         return "ESTIMATE: build-time table, not measured on a board"
     if profile.layers:
@@ -96,22 +108,118 @@ def kind_note(profile: Profile) -> str:
     return "totals only (perf_debug=False?): no per-layer table in the log"
 
 
+COVERAGE_LABEL: dict[Coverage, str] = {
+    Coverage.COMPLETE: "complete",
+    Coverage.ELIDED: "rows elided",
+    Coverage.FRAGMENT: "a fragment",
+    Coverage.CUT: "cut short",
+    Coverage.ESTIMATE: "a build-time estimate",
+    Coverage.UNKNOWN: "cannot tell if complete",
+    Coverage.DAMAGED: "damaged",
+}
+
+
+def verdict_level(profile: Profile) -> str:
+    """``ok``, ``warn`` or ``bad``: how the verdict (``Profile.validity``) is shown;
+    ``""`` without one."""
+    v = profile.validity
+    if v is None:
+        return ""
+    if not v.is_measurement or v.coverage is Coverage.DAMAGED:
+        return "bad"
+    concerns = v.stalled_layer_ids or any(c.below_maximum for c in v.conditions)
+    return "ok" if v.complete and not concerns else "warn"
+
+
+def verdict_text(profile: Profile) -> str:
+    """One line, shown first by every human report: what the log can support
+    (``verdict: NOT A MEASUREMENT: 6 debugger … line(s) inside the run …; nothing is
+    priced · table complete``); ``""`` for a profile analysis did not judge."""
+    v = profile.validity
+    if v is None:
+        return ""
+    coverage = COVERAGE_LABEL[v.coverage]
+    spoiled = [_fact(c.message) for c in v.conditions if c.spoils_timing]
+    if spoiled:
+        parts = [
+            f"NOT A MEASUREMENT ({'; '.join(spoiled)}): nothing is priced",
+            f"table {coverage}",
+        ]
+    else:
+        head = coverage if v.complete else coverage.upper()
+        parts = [f"{head}: {v.coverage_reason}"]
+    if v.stalled_layer_ids:
+        parts.append(f"{plural(len(v.stalled_layer_ids), 'stalled layer')} not priced")
+    for condition in v.conditions:
+        if condition.below_maximum:
+            parts.append(_fact(condition.message))
+        elif condition.kind in (ConditionKind.VARYING, ConditionKind.EVAL_MEM):
+            parts.append(_fact(condition.message))
+    return "verdict: " + " · ".join(parts)
+
+
+def _fact(message: str) -> str:
+    """What the log shows, without what it means: a ``RunCondition.message`` up to its first
+    ``": "``."""
+    return message.split(": ", 1)[0]
+
+
+_LISTED_GENERATIONS = 5
+
+
 def llm_summary(run: LlmRun) -> str:
-    """One line of RKLLM statistics: prefill and decode rates, init time, peak memory."""
+    """RKLLM statistics in one line: with one generation its figures; with several the median
+    of each figure, said so, then each generation's own (the first five)."""
 
     def rate(value: float | None) -> str:
         return f"{value:,.2f} tokens/s" if value is not None else "rate unknown"
 
-    parts = [f"RKLLM statistics ({run.generations} generation(s))"]
-    if run.prefill_tokens is not None:
-        parts.append(f"prefill {run.prefill_tokens} tokens at {rate(run.prefill_tokens_per_s)}")
-    if run.decode_steps is not None:
-        parts.append(f"decode {run.decode_steps} steps at {rate(run.decode_tokens_per_s)}")
+    def stages(
+        prefill: tuple[int | None, float | None],
+        decode: tuple[int | None, float | None],
+        ttft: float | None,
+    ) -> list[str]:
+        parts = []
+        if prefill[0] is not None:
+            parts.append(f"prefill {prefill[0]} tokens at {rate(prefill[1])}")
+        if ttft is not None:
+            parts.append(f"first token after {ttft:,.0f} ms")
+        if decode[0] is not None:
+            parts.append(f"decode {decode[0]} tokens at {rate(decode[1])}")
+        return parts
+
+    extras = []
     if run.init_ms is not None:
-        parts.append(f"init {run.init_ms:,.0f} ms")
+        extras.append(f"init {run.init_ms:,.0f} ms")
     if run.peak_memory_mb is not None:
-        parts.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
-    return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if parts[1:] else "")
+        extras.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
+    if run.generations <= 1 or not run.per_generation:
+        parts = stages(
+            (run.prefill_tokens, run.prefill_tokens_per_s),
+            (run.decode_steps, run.decode_tokens_per_s),
+            run.ttft_ms,
+        )
+        body = ", ".join([*parts, *extras])
+        return f"RKLLM statistics (1 generation): {body}" if body else "RKLLM statistics"
+    medians = []
+    if run.prefill_tokens_per_s is not None:
+        medians.append(f"prefill {rate(run.prefill_tokens_per_s)}")
+    if run.ttft_ms is not None:
+        medians.append(f"first token after {run.ttft_ms:,.0f} ms")
+    if run.decode_tokens_per_s is not None:
+        medians.append(f"decode {rate(run.decode_tokens_per_s)}")
+    text = f"RKLLM statistics, median of {run.generations} generations: "
+    text += ", ".join([*medians, *extras])
+    for i, g in enumerate(run.per_generation[:_LISTED_GENERATIONS], start=1):
+        own = stages(
+            (g.prefill_tokens, g.prefill_tokens_per_s),
+            (g.generate_tokens, g.decode_tokens_per_s),
+            g.ttft_ms,
+        )
+        text += f"; generation {i} (line {g.line}): " + ", ".join(own)
+    if run.generations > _LISTED_GENERATIONS:
+        text += f"; {run.generations - _LISTED_GENERATIONS} more in the JSON"
+    return text
 
 
 # -- the summary ---------------------------------------------------------------------------------
@@ -165,6 +273,9 @@ def _total_part(profile: Profile) -> str:
     if total is None:
         return ""
     label = "est. total" if not profile.measured else "total"
+    v = profile.validity
+    if profile.layers and reported is None and v is not None and not v.complete:
+        return f"rows shown sum to {frame_ms(total)}"  # no total line: not the frame's time
     if profile.layers and reported is not None and frame_ms(reported) != frame_ms(total):
         if profile.elided_rows and reported > total:
             return f"rows shown {frame_ms(total)} of the log's {frame_ms(reported)} (rows elided)"
@@ -348,6 +459,8 @@ __all__ = [
     "has_layer_times",
     "is_benchmark",
     "kind_note",
+    "verdict_level",
+    "verdict_text",
     "layer_cycles",
     "layer_share",
     "part_us",

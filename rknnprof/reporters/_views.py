@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Bound, Layer, OpTypeStat, Profile
 from rknnprof.reporters import _facts as F
 
@@ -191,7 +190,7 @@ def op_table(profile: Profile) -> TableView | None:
 def waterfall_table(profile: Profile) -> TableView | None:
     """Where an inference's time goes (``analysis.waterfall``): one row per part, with its share
     of the application's total and where the number comes from; None without a waterfall."""
-    fall = waterfall_of(profile)
+    fall = profile.waterfall
     if fall is None or not fall.total_us:
         return None
     steps = fall.steps
@@ -207,4 +206,4 @@ def waterfall_table(profile: Profile) -> TableView | None:
         f"Where an inference's {F.frame_ms(fall.total_us)} goes ({fall.total_basis}; "
         f"{F.part_us(fall.outside_us)} outside the layers)"
     )
-    return TableView(title, columns, shares, fall.note)
+    return TableView(title, columns, shares, "; ".join(note.text for note in fall.notes))

@@ -27,6 +27,9 @@ class RenderOptions:
     """``analyze --fail-on``: the lowest finding severity that fails the run (``info``,
     ``warning``, ``error``) or ``never``; the JUnit report marks exactly those findings as
     failures, so it agrees with the exit code (:func:`fails`)."""
+    fail_on_inconclusive: bool = False
+    """``check --fail-on-inconclusive``: inconclusive budgets fail the run (and are JUnit
+    failures)."""
     metric: str = "time"
     """``analyze --metric``: the per-layer value the model-explorer format writes (``time``,
     ``bound``, ``target``, ``mac``)."""

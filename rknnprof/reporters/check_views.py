@@ -22,6 +22,7 @@ from rknnprof.reporters.base import RenderOptions
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
+    from rknnprof.budgets.verdicts import Verdict
 
 ICONS = {"pass": "✅", "warn": "⚠️", "fail": "❌", "inconclusive": "❔"}
 STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "inconclusive": "dim"}
@@ -32,11 +33,27 @@ def render_junit(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     """One JUnit test case per budget (:func:`rknnprof.reporters.junit.render_check_junit`)."""
     from rknnprof.reporters.junit import render_check_junit
 
-    render_check_junit(result, out, options.fail_on)
+    render_check_junit(result, out, options.fail_on, options.fail_on_inconclusive)
 
 
 def counts(result: CheckResult) -> str:
     return ", ".join(f"{result.count(s)} {s}" for s in ("pass", "warn", "fail", "inconclusive"))
+
+
+def unjudged_line(result: CheckResult) -> str | None:
+    """``The gate could not judge 2 of 3 budgets: the table is cut (…)``: said plainly when
+    the input cannot support a verdict, or ``None``."""
+    unjudged = result.unjudged
+    if not unjudged:
+        return None
+    reasons = list(dict.fromkeys(v.message.split(": not judged: ", 1)[-1] for v in unjudged))
+    reasons = [r.removesuffix("; --allow-incomplete judges it anyway") for r in reasons]
+    return (
+        f"The gate could not judge {len(unjudged)} of {len(result.verdicts)} budget(s): "
+        f"{reasons[0]}{f' (and {len(reasons) - 1} more reason(s))' if len(reasons) > 1 else ''}"
+        ". Capture the run again (the whole table, no debugger or tensor dumps), or pass "
+        "--allow-incomplete to judge it anyway."
+    )
 
 
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
@@ -78,6 +95,8 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
             row.append(T(v.model))
         table.add_row(*row, T(v.message))
     console.print(table)
+    if line := unjudged_line(result):
+        console.print(T(line, "bold yellow"), soft_wrap=True)
     console.print(
         Text.assemble((result.overall.upper(), STYLES[result.overall]), f": {counts(result)}")
     )
@@ -89,6 +108,8 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
     base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
     out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: {counts(result)}\n\n")
+    if line := unjudged_line(result):
+        out.write(f"> ❔ **{markdown(line)}**\n\n")
     for warning in result.warnings:
         out.write(f"> ⚠️ {markdown(warning)}\n\n")
     several = len({v.model for v in result.verdicts}) > 1
@@ -134,6 +155,7 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
                 "value": v.value,
                 "baseline_value": v.baseline_value,
                 "layers": list(v.layers),
+                "unjudgeable": v.unjudgeable,
             }
             for v in result.verdicts
         ],
@@ -149,26 +171,55 @@ def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> Non
 # ---- GitHub Actions ----------------------------------------------------------------------------
 
 
-def github_annotations(result: CheckResult) -> list[str]:
-    """Workflow commands for failed (``::error``) and warn-level (``::warning``) verdicts,
-    at most 10 of each, plus a ``::notice`` when some were left out."""
-    lines: list[str] = []
-    for status, command in (("fail", "error"), ("warn", "warning")):
-        chosen = [v for v in result.verdicts if v.status == status]
-        for v in chosen[:ANNOTATION_CAP]:
-            props = [f"title={annotation_property(f'rknnprof budget {v.budget.label}')}"]
-            if (
-                v.source_path
-                and v.source_line
-                and not Path(v.source_path).is_absolute()
-                and v.source_path != "-"
-            ):
-                props.insert(0, f"file={annotation_property(v.source_path)},line={v.source_line}")
-            message = annotation_data(f"{v.model}: {v.message}")
-            lines.append(f"::{command} {','.join(props)}::{message}")
-        if len(chosen) > ANNOTATION_CAP:
-            lines.append(
-                f"::notice title=rknnprof::{len(chosen) - ANNOTATION_CAP} more {command}s "
-                "not annotated; see the job summary"
-            )
+def github_annotations(result: CheckResult, fail_on_inconclusive: bool = False) -> list[str]:
+    """Workflow commands: ``::error`` for failed verdicts (and inconclusive ones under
+    ``--fail-on-inconclusive``); ``::warning`` for the budgets the gate could not judge (one
+    line), warn-level verdicts and the input's warnings; at most 10 of each command, plus a
+    ``::notice`` when some were left out."""
+    errors = [v for v in result.verdicts if v.status == "fail"]
+    if fail_on_inconclusive:
+        errors += [v for v in result.verdicts if v.status == "inconclusive"]
+    warnings: list[str] = []
+    if (line := unjudged_line(result)) and not fail_on_inconclusive:
+        warnings.append(f"::warning title=rknnprof could not judge::{annotation_data(line)}")
+    warnings += _verdict_annotations([v for v in result.verdicts if v.status == "warn"], "warning")
+    warnings += [_input_warning(w, result.path) for w in result.warnings]
+    lines = _verdict_annotations(errors, "error")[:ANNOTATION_CAP]
+    if len(errors) > ANNOTATION_CAP:
+        lines.append(_more(len(errors) - ANNOTATION_CAP, "error"))
+    lines += warnings[:ANNOTATION_CAP]
+    if len(warnings) > ANNOTATION_CAP:
+        lines.append(_more(len(warnings) - ANNOTATION_CAP, "warning"))
+    return lines
+
+
+def _more(count: int, command: str) -> str:
+    return f"::notice title=rknnprof::{count} more {command}s not annotated; see the job summary"
+
+
+def _input_warning(warning: str, path: str) -> str:
+    """One warning about the input (``path:line: message``, or a like-for-like line) as
+    ``::warning``, pointing at the line when the path is the checked log's and relative."""
+    props = ["title=rknnprof warning"]
+    head = f"{path}:"
+    if warning.startswith(head) and path != "-" and not Path(path).is_absolute():
+        number = warning[len(head) :].split(":", 1)[0]
+        if number.isdigit():
+            props.insert(0, f"file={annotation_property(path)},line={number}")
+    return f"::warning {','.join(props)}::{annotation_data(warning)}"
+
+
+def _verdict_annotations(chosen: list[Verdict], command: str) -> list[str]:
+    lines = []
+    for v in chosen:
+        props = [f"title={annotation_property(f'rknnprof budget {v.budget.label}')}"]
+        if (
+            v.source_path
+            and v.source_line
+            and not Path(v.source_path).is_absolute()
+            and v.source_path != "-"
+        ):
+            props.insert(0, f"file={annotation_property(v.source_path)},line={v.source_line}")
+        message = annotation_data(f"{v.model}: {v.message}")
+        lines.append(f"::{command} {','.join(props)}::{message}")
     return lines

@@ -42,7 +42,9 @@ def pct(value: float | None) -> str:
 def change_note(d: LayerDelta) -> str:
     """``NPU→CPU``, ``INT8→FLOAT16``, ``added``… (what else changed besides the time)."""
     notes = []
-    if d.status != "matched":
+    if d.status == "not-shown":
+        notes.append("not shown in " + ("BASE" if d.base_time_us is None else "CURRENT"))
+    elif d.status != "matched":
         notes.append(d.status)
     if d.target_changed:
         notes.append(f"{d.base_target}→{d.current_target}")
@@ -51,13 +53,23 @@ def change_note(d: LayerDelta) -> str:
     return ", ".join(notes)
 
 
+def layer_delta_us(d: LayerDelta) -> str:
+    """The layer's change in us, ``-`` for a layer one log does not show (no change to tell)."""
+    return "-" if d.status == "not-shown" else us(d.delta_us, True)
+
+
 def headline(comp: ProfileComparison) -> str:
     model = f"{comp.model}: " if comp.model else ""
     if comp.llm_rates:
         return model + " · ".join(_llm_change(*rate) for rate in comp.llm_rates[:2])
+    partial = (
+        f" — {' and '.join(comp.partial_sides)} shows part of the model: not like for like"
+        if comp.partial_sides
+        else ""
+    )
     return (
         f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
-        f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)})"
+        f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)}){partial}"
     )
 
 
@@ -71,9 +83,12 @@ def _llm_change(name: str, base: float | None, current: float | None) -> str:
 
 
 def summary_counts(comp: ProfileComparison) -> str:
+    not_shown = (
+        f"{len(comp.not_shown)} not shown (the log left them out), " if comp.not_shown else ""
+    )
     return (
         f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
-        f"{len(comp.target_changes)} changed target, "
+        f"{not_shown}{len(comp.target_changes)} changed target, "
         f"{len(comp.data_type_changes)} changed data type"
     )
 
@@ -115,6 +130,8 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
+        if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
+            style = "yellow"
         console.print(T(headline(comp), style))
         if comp.layers:
             console.print(T(summary_counts(comp)))
@@ -126,7 +143,7 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
                 (
                     us(d.base_time_us),
                     us(d.current_time_us),
-                    us(d.delta_us, True),
+                    layer_delta_us(d),
                     pct(d.delta_pct),
                     change_note(d),
                 )
@@ -182,7 +199,7 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
         for d in shown:
             out.write(
                 f"| {markdown_code(d.name)} | {markdown(d.op_type)} | {us(d.base_time_us)} | "
-                f"{us(d.current_time_us)} | {us(d.delta_us, True)} | {pct(d.delta_pct)} | "
+                f"{us(d.current_time_us)} | {layer_delta_us(d)} | {pct(d.delta_pct)} | "
                 f"{markdown(change_note(d))} |\n"
             )
         out.write("\n")
@@ -221,7 +238,7 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
         body["differences"] = list(comp.differences)
         body["layers"] = [_row(d) for d in comp.layers]
         body["op_types"] = [_row(o) for o in comp.op_types]
-        for key in ("added", "removed", "target_changes", "data_type_changes"):
+        for key in ("added", "removed", "not_shown", "target_changes", "data_type_changes"):
             body[key] = [d.name for d in getattr(comp, key)]
         comps.append(body)
     return {

@@ -29,7 +29,7 @@ table{border-collapse:collapse;margin:.6em 0 1.2em}caption{text-align:left;font-
 th,td{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.name{word-break:break-all}.note{background:#fff4d6;padding:.4em .8em;border-radius:4px}
-.up{color:#b00020}.down{color:#1b7a2f}.pass{color:#1b7a2f}.fail{color:#b00020;font-weight:600}
+.up{color:#b00020}.down{color:#1b7a2f}.partial{color:#8a6100}.pass{color:#1b7a2f}.fail{color:#b00020;font-weight:600}
 .warn{color:#9a6700;font-weight:600}
 .inconclusive{color:#777}footer{color:#777;font-size:.85em;margin-top:2em}
 p,h1,h2,h3,td code{overflow-wrap:anywhere}td code.name{white-space:nowrap}
@@ -75,6 +75,8 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     """One model's comparison under an ``<h{level}>`` headline: the largest layer changes and
     the op types."""
     trend = "up" if (comp.delta_us or 0) > 0 else "down"
+    if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
+        trend = "partial"
     parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
     shown = V.changed_layers(comp)[:top]
     if comp.layers:
@@ -88,7 +90,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
                 escape(d.op_type),
                 V.us(d.base_time_us),
                 V.us(d.current_time_us),
-                V.us(d.delta_us, True),
+                V.layer_delta_us(d),
                 V.pct(d.delta_pct),
                 escape(V.change_note(d)),
             )

@@ -23,8 +23,6 @@ from importlib import resources
 from typing import TextIO
 
 from rknnprof import __version__
-from rknnprof.analysis.roofline import roofs
-from rknnprof.analysis.waterfall import waterfall_of
 from rknnprof.model import Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
@@ -113,16 +111,9 @@ def _num_cell(value: float | int | None, text: str | None = None) -> str:
 
 
 def _roofline_card(profile: Profile, row_prefix: str) -> str:
-    """The roofline card: the platform's roofs (``analysis.roofline``) when the profile names a
-    known platform, the layers' points in any case."""
-    from rknnprof.errors import ConfigError
-    from rknnprof.platforms import get
-
-    try:
-        platform = get(profile.platform) if profile.platform else None
-    except ConfigError:
-        platform = None
-    svg, note = C.roofline_svg(profile, roofs(profile, platform), row_prefix)
+    """The roofline card: the roofs analysis stored (``Profile.roofs``: none without a known
+    platform), the layers' points in any case."""
+    svg, note = C.roofline_svg(profile, profile.roofs, row_prefix)
     return (
         f'<div class="card"><h3>Roofline (conv layers)</h3>{svg}<p class="note">Log axes: '
         "achieved MACs/s against MACs per byte of RW(KB); horizontal: the compute roof "
@@ -169,7 +160,7 @@ class HtmlReporter(Reporter):
         # the advice first: a reader wants the biggest win before the charts
         if profile.findings:
             parts.append(self._findings(profile, row_prefix))
-        fall = waterfall_of(profile)
+        fall = profile.waterfall
         if fall is not None:
             parts.append(C.waterfall_card(fall))
         if profile.layers:
@@ -235,6 +226,11 @@ class HtmlReporter(Reporter):
         ]
         note = F.kind_note(profile)
         banner = f'<div class="estimate">{escape(note)}</div>' if note else ""
+        verdict = F.verdict_text(profile)
+        if verdict:
+            level = F.verdict_level(profile)
+            banner = f'<div class="verdict {level}">{escape(verdict)}</div>{banner}'
+
         gaps = F.gaps_note(profile)
         gaps_html = f'<p class="note">{escape(gaps)}</p>' if gaps else ""
         win = F.biggest_win(profile)

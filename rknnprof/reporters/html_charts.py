@@ -10,9 +10,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from rknnprof.analysis.roofline import Roof
-from rknnprof.analysis.waterfall import Waterfall
-from rknnprof.model import Layer, Profile, Target
+from rknnprof.model import Layer, Profile, Roof, Target, Waterfall
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters._views import TableView
 
@@ -284,7 +282,7 @@ def waterfall_card(fall: Waterfall) -> str:
             f'<text x="{_num(x + w + 6)}" y="{_num(y + 17)}">{escape(F.part_us(value))}</text>'
         )
     parts.append("</svg>")
-    note = f'<p class="note">{escape(fall.note)}</p>' if fall.note else ""
+    note = "".join(f'<p class="note">{escape(n.text)}</p>' for n in fall.notes)
     head = (
         f"Where an inference's {F.frame_ms(fall.total_us)} goes: "
         f"{F.part_us(fall.outside_us)} outside the layers"
@@ -299,7 +297,7 @@ def waterfall_card(fall: Waterfall) -> str:
 ROOF_W, ROOF_H = 640.0, 420.0
 
 
-def roofline_svg(profile: Profile, roofs: list[Roof], row_prefix: str) -> tuple[str, str]:
+def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> tuple[str, str]:
     """Achieved MACs/s (y) against MACs per byte (x) of every conv layer, log axes, under the
     compute roofs (horizontal) and bandwidth roofs (``intensity x bytes/s``, capped by the
     highest compute roof); points coloured by bound. Returns (svg, note); ``("", note)`` when no

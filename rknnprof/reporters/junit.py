@@ -2,8 +2,9 @@
 Jenkins, Azure, GitHub report actions.
 
 * ``rknnprof check -f junit``: one ``<testcase>`` per budget and model; a failed error-level
-  budget is a ``<failure>``, an inconclusive one is ``<skipped>``, a broken warn-level budget
-  passes with the warning in ``<system-out>``.
+  budget is a ``<failure>``, an inconclusive one is ``<skipped>`` (a ``<failure>`` under
+  ``--fail-on-inconclusive``), a broken warn-level budget passes with the warning in
+  ``<system-out>``; the input's warnings are each suite's ``<system-err>``.
 * ``rknnprof analyze -f junit`` (:class:`JunitReporter`): one ``<testsuite>`` per model, one
   ``<testcase>`` per rule (``RKN001 cpu-fallback``: the same names every run). A rule fails
   when one of its findings reaches ``--fail-on`` -- the findings that make the exit code 1 --
@@ -73,14 +74,17 @@ def _bump(suite: ET.Element, attr: str) -> None:
     suite.set(attr, str(int(suite.get(attr, "0")) + 1))
 
 
-def render_check_junit(result: CheckResult, out: TextIO, fail_on: str = "error") -> None:
-    """``check`` verdicts as JUnit XML. The failures are the verdicts that make the exit code 1:
-    failed error budgets, also broken warn budgets under ``--fail-on warning``, none under
-    ``--fail-on never``."""
+def render_check_junit(
+    result: CheckResult, out: TextIO, fail_on: str = "error", fail_on_inconclusive: bool = False
+) -> None:
+    """``check`` verdicts as JUnit XML. The failures are the verdicts that make the exit code 1
+    (:func:`rknnprof.budgets.failing_statuses`): failed error budgets, also broken warn budgets
+    under ``--fail-on warning``, none under ``--fail-on never``, inconclusive ones under
+    ``--fail-on-inconclusive``. The input's warnings go to every suite's ``<system-err>``."""
+    from rknnprof.budgets import failing_statuses
+
     root = ET.Element("testsuites", name="rknnprof check")
-    failing = {"never": ()}.get(
-        fail_on, ("fail", "warn") if fail_on in ("warning", "info") else ("fail",)
-    )
+    failing = failing_statuses(fail_on, fail_on_inconclusive)
     suites: dict[str, ET.Element] = {}
     for v in result.verdicts:
         suite = suites.get(v.model)
@@ -98,6 +102,10 @@ def render_check_junit(result: CheckResult, out: TextIO, fail_on: str = "error")
         else:
             prefix = "warning: " if v.status == "warn" else ""
             ET.SubElement(case, "system-out").text = _clean(prefix + v.message)
+    if result.warnings:
+        for suite in suites.values():
+            text = "\n".join(f"warning: {w}" for w in result.warnings)
+            ET.SubElement(suite, "system-err").text = _clean(text)
     _finish(root, out)
 
 

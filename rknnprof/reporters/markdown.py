@@ -91,6 +91,10 @@ def table_lines(view: V.TableView) -> list[str]:
     return [*lines, ""]
 
 
+MD_ALERT = {"warn": "WARNING", "bad": "CAUTION"}
+"""The GitHub alert a verdict that is not clean is shown in."""
+
+
 class MarkdownReporter(Reporter):
     name = "markdown"
 
@@ -117,6 +121,11 @@ class MarkdownReporter(Reporter):
         prefix = f"{index + 1}/{count} · " if count > 1 else ""
         title = f"{escape(profile.model_name)} · " if profile.model_name else ""
         lines = [f"## {prefix}{title}{code(F.where_text(profile))}", ""]
+        verdict = F.verdict_text(profile)
+        if verdict and F.verdict_level(profile) == "ok":
+            lines += [escape(verdict) + "  "]
+        elif verdict:
+            lines += [f"> [!{MD_ALERT[F.verdict_level(profile)]}]\n> {escape(verdict)}", ""]
         note = F.kind_note(profile)
         if note:
             lines += [f"> [!WARNING]\n> {escape(note)}", ""]

@@ -14,7 +14,7 @@ The file is one of the two forms of ``model_explorer/node_data_builder.py`` (pac
   (``{"NAME": {"results": ...}}``): a graph of any other name drops it silently;
 
 * the ONNX adapter's node ids are the ONNX node names;
-* the node ids come from each layer's FullName (:func:`~rknnprof.analysis.onnx_names.onnx_nodes`:
+* the node ids are each layer's ``onnx_nodes`` (analysis reads them from its FullName:
   ``Conv:/model.0/conv/Conv`` -> ``/model.0/conv/Conv``); a fused layer gives its value to every
   node it names, and a node several layers name (a MatMul lowered to a Conv and Transposes) gets
   their sum (``time``, ``mac``) or the value of the longest of them (``bound``, ``target``);
@@ -36,7 +36,6 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from rknnprof.analysis.mac import conv_macs
-from rknnprof.analysis.onnx_names import onnx_nodes
 from rknnprof.model import Layer, Profile, Report
 from rknnprof.reporters.base import RenderOptions, Reporter
 
@@ -80,7 +79,7 @@ def node_values(profile: Profile, metric: str) -> dict[str, float | str]:
         value = None if layer.is_io else value_of(layer)
         if value is None:
             continue
-        for node in onnx_nodes(layer.full_name):
+        for node in layer.onnx_nodes:
             if numeric and node in values:
                 values[node] = float(values[node]) + float(value)
             elif numeric or (layer.time_us or 0.0) > longest.get(node, -1.0):

@@ -17,10 +17,8 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
-from rich.style import Style
 from rich.text import Text
 
 from rknnprof.model import Bound, Profile, Report
@@ -50,6 +48,9 @@ SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 WIDE = 100
 """From this many columns on, the layer table shows output shapes."""
 MAX_SKIPPED_SHOWN = 5
+
+VERDICT_STYLE = {"ok": "green", "warn": "bold yellow", "bad": "bold red"}
+"""How the verdict line (``_facts.verdict_text``) is coloured by its level."""
 
 
 def _bar_width(width: int) -> int:
@@ -82,8 +83,8 @@ class Spec:
 
 
 def rich_table(specs: list[Spec], rows: list[list[Text]]) -> Table:
-    """The table as a rich ``Table`` (the box of :func:`new_table`): for columns that do not
-    fit the width (rich shrinks them)."""
+    """The table as a rich ``Table`` (the box of :func:`new_table`; rich shrinks columns that
+    do not fit the width)."""
     table = new_table()
     for spec in specs:
         table.add_column(
@@ -100,64 +101,9 @@ def rich_table(specs: list[Spec], rows: list[list[Text]]) -> Table:
     return table
 
 
-def grid_lines(specs: list[Spec], rows: list[list[Text]], width: int) -> list[Text] | None:
-    """The lines :func:`rich_table` draws, laid out here when its columns fit in ``width``
-    (None: they do not, rich shrinks them). Each column is as wide as its widest cell within
-    its bounds, each cell cut with an ellipsis and justified: what rich's ``Table`` does for
-    columns that fit, at a fraction of its cost (it measures and renders every cell through
-    a padding renderable: 40 µs a cell, about a tenth of ``analyze``'s terminal report).
-    ``tests/reporters/test_table_grid.py`` holds the two to the same characters and
-    styles."""
-    last = len(specs) - 1
-    widths: list[int] = []
-    for k, spec in enumerate(specs):
-        pad = 0 if k == last else 1
-        if spec.width is not None:
-            widths.append(spec.width + pad)
-            continue
-        texts = [spec.head, *(cells[k].plain for cells in rows)]
-        if any("\t" in text or "\n" in text for text in texts):
-            return None  # rich expands tabs and breaks lines: let it
-        longest = max(map(cell_len, texts)) + pad
-        if spec.min_width is not None:
-            longest = max(longest, spec.min_width + pad)
-        if spec.max_width is not None:
-            longest = min(longest, spec.max_width + pad)
-        widths.append(longest)
-    if sum(widths) + last > width:
-        return None
-    bold = Style(bold=True)
-    lines = [_grid_row([Text(spec.head, style=bold) for spec in specs], specs, widths, bold)]
-    lines.append(Text("─" * (sum(widths) + last)))
-    lines += [_grid_row(cells, specs, widths, None) for cells in rows]
-    return lines
-
-
-def _grid_row(cells: list[Text], specs: list[Spec], widths: list[int], style: Style | None) -> Text:
-    """One row: each cell cut and justified to its column (rich's ``Lines.justify`` for one
-    line that does not wrap), its padding in the cell's style, one blank between columns."""
-    line = Text()
-    last = len(cells) - 1
-    for k, (cell, spec, column) in enumerate(zip(cells, specs, widths)):
-        room = column - (0 if k == last else 1)
-        text = cell.copy()
-        if spec.justify == "left":
-            text.truncate(room, overflow="ellipsis", pad=True)
-        else:
-            text.rstrip()
-            text.truncate(room, overflow="ellipsis")
-            text.pad_left(room - cell_len(text.plain))
-        line.append_text(text)
-        if k != last:
-            line.append(" ", style=style)
-            line.append(" ")
-    return line
-
-
 def new_table() -> Table:
     """The box style of every terminal table (analyze, compare, check): a rule under the
-    head, no outer edges. (``rich.table`` is imported here: ``analyze`` draws its tables with
-    :func:`grid_lines` when they fit.)"""
+    head, no outer edges."""
     from rich import box
     from rich.table import Table
 
@@ -228,6 +174,9 @@ class TableReporter(Reporter):
         prefix = f"[{index + 1}/{count}] " if count > 1 else ""
         title = F.profile_title(profile, width, prefix)
         console.print(terminal_text(title, "bold"), no_wrap=True, overflow="ellipsis")
+        verdict = F.verdict_text(profile)
+        if verdict:
+            console.print(terminal_text(verdict, VERDICT_STYLE[F.verdict_level(profile)]))
         note = F.kind_note(profile)
         if note:
             console.print(terminal_text(note, "bold yellow"))
@@ -268,12 +217,7 @@ class TableReporter(Reporter):
         heading: list[RenderableType] = [terminal_text(view.title, "bold")]
         if view.note:
             heading.append(terminal_text(view.note, "dim"))
-        lines = grid_lines(specs, rows, width)
-        return (
-            Group(*heading, *lines)
-            if lines is not None
-            else Group(*heading, rich_table(specs, rows))
-        )
+        return Group(*heading, rich_table(specs, rows))
 
     def layout(self, view: V.TableView, width: int) -> tuple[list[Spec], list[list[Text]]]:
         """The columns of ``view`` at ``width`` and its rows' cells."""

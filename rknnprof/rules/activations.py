@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from rknnprof.analysis.mac import is_conv
+from rknnprof.analysis.mac import is_conv, npu_clock_mhz, used_cores
 from rknnprof.analysis.savings import (
     Saving,
     find_peer,
-    from_fraction,
     from_pairs,
     from_removal,
     merged,
+    saving_of,
 )
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
@@ -26,6 +26,7 @@ from rknnprof.rules._util import (
     grade,
     label,
     multi_core_run,
+    npu_cores,
     of_frame,
     pct,
     single_core_slot,
@@ -81,17 +82,31 @@ output (scores squashed by Sigmoid): never advised."""
 ZOO_FPS = (48.4, 66.1)
 """rknn_model_zoo README benchmark, RK3588 single core, INT8, 640x640: yolov5s (SiLU) 48.4 FPS,
 yolov5s_relu 66.1 FPS."""
-ZOO_FRACTION = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
-"""Share of a SiLU conv's time the ReLU model saves: 1 - 48.4/66.1 = 26.8% of the whole
-model's time, so at least that share of its activated convs' time."""
+ZOO_MODEL_SAVING = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
+"""What the ReLU model saves of yolov5s's frame: 1 - 48.4/66.1 = 26.8 %, a WHOLE-MODEL figure.
+Only the activation changed, so the SiLU convs carry all of it."""
+ZOO_SILU_SHARE = 0.758
+"""The share of yolov5s's frame its ConvExSwish layers take (RK3588 INT8 per-layer profile,
+the expert review's figure)."""
+ZOO_FRACTION = ZOO_MODEL_SAVING / ZOO_SILU_SHARE
+"""Share of a SiLU conv's OWN time the swap saves on the model-zoo basis: 26.8 % of the frame
+carried by convs holding 75.8 % of it, 0.2678 / 0.758 = 35.3 % of their time (applying 26.8 %
+to their own time would undercount)."""
 ZOO = (
-    "rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS"
+    "rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
+    f"66.1 FPS, {pct(ZOO_MODEL_SAVING)} of yolov5s's frame, carried by its ConvExSwish layers "
+    f"({pct(ZOO_SILU_SHARE)} of yolov5s's frame): {pct(ZOO_FRACTION)} of their own time"
 )
 SOURCE = sources(
     cite("guide", "§8.5.2 Table 8-5 (non-ReLU activations are inefficient operators)"),
     cite("zoo", "yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS on RK3588"),
     cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"),
 )
+
+
+def pairs_or(*groups: Sequence[object]) -> bool:
+    """True when any of the groups is not empty."""
+    return any(groups)
 
 
 def _feeds_output(layers: Sequence[Layer], index: int) -> bool:
@@ -130,29 +145,119 @@ def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     return found
 
 
+def _elements(layer: Layer) -> int:
+    """Output elements of the layer's first output (N x C x H x W), 0 when not printed."""
+    count = 1
+    for dim in (layer.output_shapes or ((),))[0] or (0,):
+        count *= dim
+    return count
+
+
+def _peer(layer: Layer, plain: Sequence[Layer], multi_core: bool) -> Layer | None:
+    """The same-shape plain conv the layer would become. Under a multi-core mask a twin that ran
+    split measures what the swap buys (ReLU convs split, SiLU convs stay on core 0), so the
+    cores are not required to match there; on one core they must."""
+    peer = find_peer(layer, plain, PLAIN_CONVS, same_cycles=False)
+    if peer is not None or not multi_core:
+        return peer
+    shapes = (layer.input_shapes, layer.output_shapes, layer.data_type)
+    split = [
+        c
+        for c in plain
+        if c.time_us
+        and used_cores(c) > used_cores(layer)
+        and (c.input_shapes, c.output_shapes, c.data_type) == shapes
+    ]
+    return min(split, key=lambda c: c.time_us or 0.0) if split else None
+
+
+def _ids(layers: Sequence[Layer], limit: int = 6) -> str:
+    """``#2, #12`` (up to ``limit`` ids, then ``+N more``): which layers a basis priced."""
+    shown = ", ".join(f"#{la.id}" for la in layers[:limit])
+    return shown + (f" +{len(layers) - limit} more" if len(layers) > limit else "")
+
+
+def _floor_us(layer: Layer, clock_mhz: float | None) -> float:
+    """The time the layer's own cycles take at the clock: max(DDR, NPU) / clock, microseconds
+    (0 without cycles or clock). No saving leaves a layer below it."""
+    cycles = max(layer.ddr_cycles or 0, layer.npu_cycles or 0)
+    return cycles / clock_mhz if cycles and clock_mhz else 0.0
+
+
+def _per_element(pairs: Sequence[tuple[Layer, Layer]]) -> dict[str | None, float]:
+    """The activation's cost per output element, us, per data type, from the in-log pairs:
+    sum of (layer - twin) over the sum of their output elements."""
+    spent: dict[str | None, float] = {}
+    elements: dict[str | None, int] = {}
+    for layer, peer in pairs:
+        gap = (layer.time_us or 0.0) - (peer.time_us or 0.0)
+        if gap > 0 and _elements(layer):
+            spent[layer.data_type] = spent.get(layer.data_type, 0.0) + gap
+            elements[layer.data_type] = elements.get(layer.data_type, 0) + _elements(layer)
+    return {dtype: spent[dtype] / elements[dtype] for dtype in spent}
+
+
 def _saving(
     profile: Profile,
     candidates: list[tuple[Layer, str, Layer | None]],
     flagged: Mapping[int, Outlier],
-) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer]]:
+    clock_mhz: float | None,
+) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer], list[Layer]]:
     """The change's saving, layer by layer, with single-frame outliers (``flagged``) at the
-    time the log supports; the in-log pairs and the model-zoo layers it rests on."""
+    time the log supports (and never as a twin); the in-log pairs, the layers priced by the
+    pairs' cost per output element, and the model-zoo layers it rests on."""
     plain = supported((la for la in profile.layers if la.op_type in PLAIN_CONVS), flagged)
+    multi = multi_core_run(profile)
     pairs: list[tuple[Layer, Layer]] = []
     fused: list[Layer] = []
-    zoo: list[Layer] = []
+    rest: list[Layer] = []
     for measured, _, conv in candidates:
         layer = at_supported(measured, flagged)
         if conv is not None:  # a standalone activation after a plain conv: ReLU fuses into it
             fused.append(layer)
-        elif (peer := find_peer(layer, plain, PLAIN_CONVS, same_cycles=False)) is not None:
+        elif (peer := _peer(layer, plain, multi)) is not None:
             pairs.append((layer, peer))
         else:
-            zoo.append(layer)
+            rest.append(layer)
+    rate = _per_element(pairs)
+    scaled = [la for la in rest if la.data_type in rate and _elements(la)]
+    zoo = [la for la in rest if not (la.data_type in rate and _elements(la))]
     parts = []
     if pairs:
+        split = sum(used_cores(peer) > used_cores(la) for la, peer in pairs)
         parts.append(
-            from_pairs(pairs, f"{len(pairs)} layer(s) against a same-shape plain conv in this log")
+            from_pairs(
+                pairs,
+                f"{len(pairs)} layer(s) ({_ids([la for la, _ in pairs])}) against a same-shape "
+                "plain conv in this log"
+                + (
+                    f" ({split} of the twins ran split under this run's mask: the swap buys "
+                    "the split too)"
+                    if split
+                    else ""
+                ),
+            )
+        )
+    if scaled:
+        cost = ", ".join(f"{v * 1e6:,.0f} us per million output elements" for v in rate.values())
+        parts.append(
+            saving_of(
+                (
+                    (
+                        la,
+                        min(
+                            rate[la.data_type] * _elements(la),
+                            (la.time_us or 0.0) - _floor_us(la, clock_mhz),
+                        ),
+                    )
+                    for la in scaled
+                ),
+                f"{len(scaled)} layer(s) ({_ids(scaled)}) at the activation's cost per output "
+                "element measured "
+                f"by this log's pairs ({cost}), by output size, never below the layer's own "
+                "cycles at the clock",
+                Confidence.MEDIUM,
+            )
         )
     if fused:
         parts.append(
@@ -165,25 +270,42 @@ def _saving(
         )
     if zoo:
         parts.append(
-            from_fraction(
-                zoo,
-                ZOO_FRACTION,
-                f"{len(zoo)} layer(s) at {pct(ZOO_FRACTION)} of their time ({ZOO})",
+            saving_of(
+                (
+                    (
+                        la,
+                        min(
+                            (la.time_us or 0.0) * ZOO_FRACTION,
+                            (la.time_us or 0.0) - _floor_us(la, clock_mhz),
+                        ),
+                    )
+                    for la in zoo
+                ),
+                f"{len(zoo)} layer(s) ({_ids(zoo)}) at {pct(ZOO_FRACTION)} of their time, never "
+                "below their "
+                f"own cycles at the clock ({ZOO})",
+                Confidence.MEDIUM,
             )
         )
-    return merged(parts), pairs, zoo
+    return merged(parts), pairs, scaled, zoo
 
 
-def _multi_core_note(profile: Profile, layers: list[Layer]) -> str:
+def _multi_core_note(profile: Profile, layers: list[Layer], cores: int | None) -> str:
+    """What the run's cores say about the swap; nothing on a one-core SoC."""
     if multi_core_run(profile):
         alone = [la for la in layers if single_core_slot(la)]
         if alone:
             return (
                 f". Under this run's multi-core mask {len(alone)} of them ran on core 0 alone "
-                "(WorkLoad 100/0/0); ConvRelu would split (not counted)"
+                "(WorkLoad 100/0/0); ConvRelu would split"
             )
         return ""
-    return ". Under a multi-core mask they would stay on core 0 while ConvRelu splits (not counted)"
+    if cores and cores > 1:
+        return (
+            ". Under a multi-core mask they would stay on core 0 while ConvRelu splits "
+            "(not counted)"
+        )
+    return ""
 
 
 def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -218,22 +340,29 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         accuracy: the zoo's ReLU yolov5s trades some mAP for the speed.
 
     Estimate:
-        Per layer: with a same-shape plain Conv/ConvRelu in the log (same input, weight and
-        output shapes and data type), the measured difference against the fastest such peer
-        (confidence high); a standalone activation after a plain conv, its whole time (ReLU
-        fuses into the conv; medium); otherwise 26.8% of the layer's time, the share of
-        yolov5s's time its ReLU twin saves (1 - 48.4/66.1; medium). The finding's confidence
-        is the lowest of its layers'. The multi-core consequence is stated, not counted. A
-        layer RKN050 flags as a single-frame outlier counts at the time the log supports for it
-        (its same-shape sibling's, or its cycles at the table's median pace), named in the
-        message: one frame's stall is no evidence for a saving.
+        Per layer, the best evidence the log holds, and the basis names which layers got which:
+        (1) a same-shape plain Conv/ConvRelu in the log (same input, weight and output shapes
+        and data type; on one core the same cores, under a multi-core mask also a twin that ran
+        split, since ReLU convs split: the swap buys the split too): the measured difference
+        against the fastest such twin (high); (2) without a twin, the activation's cost per
+        output element those pairs measure (their differences over their output elements, per
+        data type), times the layer's output elements (medium); (3) without any pair, the
+        model zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame
+        (1 - 48.4/66.1), and only the activation changed, so the ConvExSwish layers (75.8% of
+        that frame) carry all of it: 35.3% of their own time (medium). (2) and (3) never leave
+        a layer below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation
+        after a plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the
+        lowest of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
+        time the log supports for it (its same-shape sibling's, or its cycles at the table's
+        median pace), named in the message: one frame's stall is no evidence for a saving.
     """
     candidates = _candidates(profile)
     total = total_us(profile)
     if not candidates or not total:
         return
     flagged = outliers(profile)
-    saving, paired, zoo = _saving(profile, candidates, flagged)
+    clock = npu_clock_mhz(profile, context.platform)
+    saving, paired, scaled, zoo = _saving(profile, candidates, flagged, clock)
     if saving.total_us <= 0:
         return
     layers = [la for la, _, _ in candidates]
@@ -255,12 +384,20 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
             f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
             f"{pct(cost)} of its time is the activation"
         )
+    if scaled:
+        message += (
+            f"; {len(scaled)} layer(s) without a twin priced at the cost per output element "
+            "those pairs measure"
+        )
     if zoo:
         message += (
             f"; rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
-            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588, {pct(ZOO_FRACTION)} less time"
+            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588: {pct(ZOO_MODEL_SAVING)} of that "
+            f"model's frame, {pct(ZOO_FRACTION)} of its SiLU convs' own time"
+            + (f" ({len(zoo)} layer(s) priced so)" if pairs_or(paired, scaled) else "")
         )
-    message += _multi_core_note(profile, layers) + note(layers, flagged)
+    cores = npu_cores(context, profile)
+    message += _multi_core_note(profile, layers, cores) + note(layers, flagged)
     yield Finding(
         code=CODE,
         name=NAME,
@@ -268,11 +405,15 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         message=message,
         fix=(
             "retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
-            "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free and it splits "
-            "across NPU cores; check the accuracy after retraining"
+            "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free"
+            + (" and it splits across NPU cores" if cores and cores > 1 else "")
+            + "; check the accuracy after retraining"
         ),
         layer_ids=tuple(la.id for la in layers),
-        estimate="same-shape plain conv in the log, else 26.8% of the layer (model zoo)",
+        estimate=(
+            "same-shape plain conv in the log; else the pairs' cost per output element; else "
+            "35.3% of the layer (model zoo: 26.8% of yolov5s's frame)"
+        ),
         source=SOURCE,
         **saving.fields(),
     )
@@ -288,13 +429,16 @@ RULES = (
         check_activation_swap,
         source=SOURCE,
         basis=(
-            "per layer: the difference against a same-shape plain conv in this log; else 26.8%"
-            " of its time (rknn_model_zoo: yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS); a "
+            "per layer: the difference against a same-shape plain conv in this log (a split "
+            "twin under a multi-core mask); else the pairs' activation cost per output element "
+            "by output size; else 35.3% of its time (rknn_model_zoo: yolov5s_relu saves 26.8% "
+            "of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); never below "
+            "the layer's own cycles at the clock; the basis names each layer's; a "
             "single-frame outlier at the time the log supports"
         ),
         confidence=(
-            "high with an in-log pair, medium with the model-zoo figure; the finding "
-            "takes the lowest of its layers'"
+            "high with an in-log pair, medium with the pairs' per-element cost or the "
+            "model-zoo figure; the finding takes the lowest of its layers'"
         ),
     ),
 )

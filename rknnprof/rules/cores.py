@@ -10,8 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from rknnprof.analysis.savings import MULTI_CORE_BASIS, MULTI_CORE_SPEEDUP, NONE, from_speedup
-from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target, ThroughputGain
+from rknnprof.analysis.mac import npu_clock_mhz
+from rknnprof.analysis.savings import (
+    MULTI_CORE_BASIS,
+    MULTI_CORE_SPEEDUP,
+    NONE,
+    from_speedup,
+    merged,
+    saving_of,
+)
+from rknnprof.model import (
+    Bound,
+    Confidence,
+    Finding,
+    Layer,
+    Profile,
+    Severity,
+    Target,
+    ThroughputGain,
+)
 from rknnprof.rules._util import (
     grade,
     labels,
@@ -26,6 +43,7 @@ from rknnprof.rules._util import (
     us,
 )
 from rknnprof.rules.base import Rule, RuleContext
+from rknnprof.rules.decoding import covered_layers as decode_layers
 from rknnprof.rules.outliers import Outlier, note, outliers, supported
 from rknnprof.rules.sources import cite, issue, sources
 
@@ -35,7 +53,64 @@ SOURCE = sources(
     cite("ops", "multi-core table"),
     issue("PaddlePaddle/FastDeploy", 2284),
     cite("yolov8n-pair"),
+    cite("yolov8n-3core", "plain Conv rows #70, #88, #102 split 33/33/33"),
 )
+CONV_SPLIT_SPEEDUP: tuple[tuple[int, float], ...] = (
+    (22_215, 1.05),
+    (87_702, 1.84),
+    (349_652, 1.77),
+)
+"""(max(DDR, NPU) cycles, speed-up) of a plain 1x1 Conv split over three cores, per cycle:
+the yolov8n head convs #102, #88, #70 of a public three-core profile (87, 199, 397 us for
+22,215, 87,702, 349,652 cycles) against the same convs of the one-core profile (118, 480,
+928 us for 28,800, 115,200, 460,800 cycles): time per cycle 4.10 -> 3.92, 4.17 -> 2.27,
+2.01 -> 1.14 ns. Between the points linear in log(cycles); below the smallest 1.0 (a small
+conv stays under the split granularity), above the largest its figure."""
+SPLIT_CONVS = frozenset(
+    {
+        "Conv",
+        "ConvRelu",
+        "ConvClip",
+        "ConvRelu6",
+        "ConvLeakyRelu",
+        "ConvPRelu",
+        "ConvAdd",
+        "ConvAddRelu",
+    }
+)
+"""Conv op types the operator list splits across cores (ConvolutionRelu/Clip/PRelu/Add)."""
+CONV_BASIS = (
+    "plain INT8 convs by their cycles at the speed-up a public three-core yolov8n profile "
+    "measures against the one-core one per cycle (1.05x at 22,215 cycles, 1.84x at 87,702, "
+    "1.77x at 349,652)"
+)
+
+
+def conv_speedup(layer: Layer) -> float:
+    """The measured three-core speed-up of a plain conv of this many cycles
+    (:data:`CONV_SPLIT_SPEEDUP`)."""
+    import math
+
+    cycles = max(layer.ddr_cycles or 0, layer.npu_cycles or 0)
+    points = CONV_SPLIT_SPEEDUP
+    if cycles < points[0][0]:
+        return 1.0
+    for (c0, s0), (c1, s1) in zip(points, points[1:]):
+        if cycles <= c1:
+            t = (math.log(cycles) - math.log(c0)) / (math.log(c1) - math.log(c0))
+            return s0 + t * (s1 - s0)
+    return points[-1][1]
+
+
+def _conv_split_us(layer: Layer, clock_mhz: float | None) -> float:
+    """A plain conv's saving split over the cores: time x (1 - 1/speed-up), never below its
+    DDR cycles at the clock (the cores share one DDR: the measured pair's three-core conv ran
+    at 1.14x its DDR cycles)."""
+    time = layer.time_us or 0.0
+    floor = (layer.ddr_cycles or 0) / clock_mhz if clock_mhz else 0.0
+    return max(0.0, min(time * (1.0 - 1.0 / conv_speedup(layer)), time - floor))
+
+
 CONTEXT_PER_CORE = (
     "run one context per core for frames per second: rknn_dup_context, then "
     "rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread per context"
@@ -105,7 +180,8 @@ def _single_core_run(
     npu_time = time_of(npu)
     if platform is None or npu_time < opt(context, "RKN030", "min_npu_us", 5000.0):
         return
-    split = [la for la in npu if la.op_type in platform.multi_core_ops]
+    removed = {la.id for la in decode_layers(profile, context)}  # RKN060 cuts them out
+    split = [la for la in npu if la.op_type in platform.multi_core_ops and la.id not in removed]
     # priced at the times the log supports: a slow sibling at its twin's time, and bound
     flagged = outliers(profile)
     at = supported(split, flagged)
@@ -114,12 +190,34 @@ def _single_core_run(
     # by identity: a layer's equality compares every field, and a 300,000-row table made
     # `la not in waiting` quadratic (minutes)
     waits = {id(la) for la in waiting}
+    pairable = [
+        la
+        for la in at
+        if la.op_type in SPLIT_CONVS
+        and id(la) not in waits
+        and (la.data_type or "").upper() in ("INT8", "UINT8")  # the measured pair's type
+        and max(la.ddr_cycles or 0, la.npu_cycles or 0)
+    ]
+    convs = [la for la in pairable if conv_speedup(la) > 1.0]
+    small = [la for la in pairable if conv_speedup(la) <= 1.0]
+    conv_ids = {id(la) for la in convs} | {id(la) for la in small}
+    clock = npu_clock_mhz(profile, platform)
     measured = [la for la in at if la.op_type in MULTI_CORE_SPEEDUP and id(la) not in waits]
     unmeasured = sorted(
-        {la.op_type for la in at if id(la) not in waits} - {la.op_type for la in measured},
+        {la.op_type for la in at if id(la) not in waits and id(la) not in conv_ids}
+        - {la.op_type for la in measured},
         key=lambda op: -time_of(la for la in at if la.op_type == op),
     )
-    saving = from_speedup(measured, MULTI_CORE_SPEEDUP, MULTI_CORE_BASIS)
+    saving = merged(
+        [
+            from_speedup(measured, MULTI_CORE_SPEEDUP, MULTI_CORE_BASIS),
+            saving_of(
+                ((la, _conv_split_us(la, clock)) for la in convs),
+                CONV_BASIS,
+                Confidence.MEDIUM,
+            ),
+        ]
+    )
     caveat = _outlier_note(split, waiting, flagged)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
     stays = sorted(
@@ -129,14 +227,26 @@ def _single_core_run(
     kinds = ", ".join(sorted({la.op_type for la in split}))
     latency = (
         f"Under {mask} only {kinds} split; at the multi-core speed-ups measured "
-        f"(Add 1.65x, Concat 1.56x) that cuts {us(saving.total_us)} per frame"
+        f"(Add 1.65x, Concat 1.56x, plain convs 1.0-1.8x by their cycles) that cuts "
+        f"{us(saving.total_us)} per frame"
         if split
         else f"{mask} splits none of these op types"
     )
+    if removed:
+        latency += f" (the {len(removed)} decode layer(s) RKN060 cuts out are left out)"
     left_out = []
     if unmeasured:
-        time = time_of(la for la in at if la.op_type in unmeasured and id(la) not in waits)
+        time = time_of(
+            la
+            for la in at
+            if la.op_type in unmeasured and id(la) not in waits and id(la) not in conv_ids
+        )
         left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
+    if small:
+        left_out.append(
+            f"{len(small)} conv(s) under {CONV_SPLIT_SPEEDUP[0][0]:,} cycles "
+            f"{us(time_of(small))} (1.0x measured: below the split granularity)"
+        )
     if waiting:
         left_out.append(
             f"{len(waiting)} bandwidth-bound layer(s) {us(time_of(waiting))} (the "
@@ -237,9 +347,14 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
 
     Estimate:
         Latency (``est_saving_us``): (b) the splittable layers whose op type has a speed-up
-        measured (one public yolov8n profile, 1 core vs 3), time x (1 - 1/speed-up); other
-        splittable op types have none and are not counted (the message says how much time
-        that leaves out), nor are layers labelled bandwidth-bound (the cores share one DDR).
+        measured (public yolov8n profiles, 1 core vs 3), time x (1 - 1/speed-up): Add, Concat,
+        and plain INT8 Conv/ConvRelu/ConvClip/ConvAdd by their max(DDR, NPU) cycles (the head's
+        1x1 convs of the three-core profile against the one-core one, per cycle: 1.05x at
+        22,215 cycles, 1.84x at 87,702, 1.77x at 349,652; 1.0x below, log-linear between),
+        never below the conv's DDR cycles at the clock; other splittable op types have none
+        and are not counted (the message says how much time that leaves out), nor are layers
+        labelled bandwidth-bound (the cores share one DDR), nor the decode layers RKN060 cuts
+        out of the model.
         (a), (c): 0. The idle cores go to ``throughput_gain``: up to the core count in frames
         per second. A layer RKN050 flags as a single-frame outlier counts at the time the log
         supports, named in the message; a slow sibling takes its twin's bound with its time, so
@@ -265,9 +380,11 @@ RULES = (
         check_multi_core,
         source=SOURCE,
         basis=(
-            "latency: multi-core speed-ups measured on one public yolov8n profile (Add 1.65x, "
-            "Concat 1.56x, ConvExSwish 1.0x), a single-frame outlier at the time the log "
-            "supports; idle cores: throughput_gain, never latency"
+            "latency: multi-core speed-ups measured on public yolov8n profiles, 1 core against "
+            "3 (Add 1.65x, Concat 1.56x, ConvExSwish 1.0x; plain INT8 convs by their cycles, "
+            "1.0x under 22k cycles to 1.8x, never below their DDR cycles); no layer RKN060 "
+            "removes; a single-frame outlier at the time the log supports; idle cores: "
+            "throughput_gain, never latency"
         ),
         confidence=(
             "medium (measured on a public yolov8n profile, 1 core against 3, not on this model)"

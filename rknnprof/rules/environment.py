@@ -7,9 +7,19 @@ import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
-from rknnprof.analysis.waterfall import Waterfall, waterfall_of
-from rknnprof.model import Confidence, Finding, Profile, Severity, Target
-from rknnprof.rules._util import grade, label, ms, of_frame, opt, pct, time_of, total_us, us
+from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
+from rknnprof.rules._util import (
+    grade,
+    label,
+    ms,
+    npu_cores,
+    of_frame,
+    opt,
+    pct,
+    time_of,
+    total_us,
+    us,
+)
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import SLOW_PACE, priced, siblings, slow_for_cycles
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -231,17 +241,42 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
     )
 
 
-def _driver(profile: Profile) -> Iterator[Finding]:
+VERSION_PATHS = {
+    "rv1106_rv1103": "/proc/rknpu/version",
+    "rv1106b_rv1103b": "/proc/rknpu/version",
+    "rv1126b": "/proc/rknpu/version",
+}
+"""Where each SoC family's RKNPU driver prints its version (RKNN2 SDK V2.5.0 guide §5.2.1.1,
+V2.3.0 User Guide §8.1.1): ``/proc/rknpu/version`` on RV1106/RV1103 and RV1126B,
+:data:`DEBUGFS_VERSION` on RK3566/RK3568/RK3588/RK3562/RK3576."""
+DEBUGFS_VERSION = "/sys/kernel/debug/rknpu/version"
+
+
+def version_path(context: RuleContext) -> str:
+    """The driver version node of the profile's SoC (both, named, when the SoC is unknown)."""
+    platform = context.platform
+    if platform is None:
+        return f"{DEBUGFS_VERSION} on RK35xx, /proc/rknpu/version on RV1106/RV1103/RV1126B"
+    return VERSION_PATHS.get(platform.family or platform.name, DEBUGFS_VERSION)
+
+
+def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     found = _version(profile.versions.driver)
     if found is None or found >= MIN_DRIVER:
         return
+    cores = npu_cores(context, profile)
+    why = (
+        "multi-core 'failed to submit' reports were fixed by updating kernel, runtime and "
+        "driver together"
+        if cores and cores > 1
+        else "the guide ties some operator optimisations to the driver version"
+    )
     yield _finding(
         f"RKNPU driver {profile.versions.driver} is older than 0.9.2 (runtime "
         f"{profile.versions.runtime or 'version not in the log'}): old drivers lack fixes the "
-        "current librknnrt expects (multi-core 'failed to submit' reports were fixed by updating "
-        "kernel, runtime and driver together)",
+        f"current librknnrt expects ({why})",
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
-        "/sys/kernel/debug/rknpu/version) and keep librknnrt at the toolkit's version",
+        f"{version_path(context)}) and keep librknnrt at the toolkit's version",
         0.0,
         0.0,
         "0: no time attached",
@@ -262,7 +297,7 @@ def _outside_table(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     when the application also timed its calls, the parts of it (``analysis.waterfall``)."""
     table = float(profile.reported_total_time_us or profile.total_time_us or 0.0)
     bench = profile.benchmark
-    fall = waterfall_of(profile)
+    fall = profile.waterfall
     if fall is not None and profile.app_calls:
         yield from _waterfall_finding(fall, context)
         return
@@ -362,7 +397,10 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         once per table when the log has no benchmark run to compare with), and, in the same
         finding, a log with no frequency list (nothing says the clocks were fixed); (b)
         NPU/DDR/CPU frequencies printed as Unknown, or an NPU clock below 95% of the platform
-        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2; (d) the
+        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2 (the fix
+        names the SoC's own version node: /proc/rknpu/version on RV1106/RV1103/RV1126B,
+        /sys/kernel/debug/rknpu/version on RK35xx; the multi-core rationale only on
+        multi-core SoCs); (d) the
         application's own inference time (a ``Total inference time …: N ms`` line) or an
         rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); when
         the application also timed rknn_inputs_set / rknn_run / rknn_outputs_get, the finding
@@ -405,7 +443,7 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
     yield from _outside_table(profile, context)
     yield from _io_operators(profile, context, total)
     yield from _frequencies(profile, context, total)
-    yield from _driver(profile)
+    yield from _driver(profile, context)
     yield from _profiling_overhead(profile)
     yield from _outliers(profile, total)
     yield from _paced_outliers(profile)

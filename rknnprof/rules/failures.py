@@ -16,8 +16,6 @@ SOURCE = sources(
     issue("rockchip-linux/rknn-toolkit2", 44, "failed to malloc npu memory"),
 )
 """The rule's own sources; each finding cites its catalogue entry's page."""
-_WARNINGS = frozenset({"driver-too-old", "npu-frequency-unreadable", "invalid-core-mask"})
-"""Entries that leave a run behind them (the runtime went on): warnings, not errors."""
 
 
 def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -25,8 +23,8 @@ def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Fin
     What it finds:
         Lines of the failures catalogue in the log of a profile: an op the runtime cannot run
         on the CPU, an invalid core mask, a driver or runtime too old for the model, NPU memory
-        allocation failures (errno 12), an empty perf detail, an unreadable NPU frequency,
-        eval_perf on the simulator. One finding per catalogue entry, citing its line.
+        allocation failures (errno 12), an empty perf detail, a failed NPU submit. One finding
+        per catalogue entry, citing its line.
 
     Why it costs time:
         Each says the numbers beside it are not what the board does at its best: a core mask
@@ -44,7 +42,7 @@ def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Fin
         None: the catalogue says what failed, not what it cost (0 us).
     """
     for failure in profile.failures:
-        severity = Severity.WARNING if failure.id in _WARNINGS else Severity.ERROR
+        severity = Severity.WARNING if failure.severity == "warning" else Severity.ERROR
         yield Finding(
             code="RKN080",
             name="known-failure",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 
 from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import (
@@ -17,6 +18,7 @@ from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
+from rknnprof.rules.graph import covered_layers as pad_layers
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
@@ -26,6 +28,7 @@ SOURCE = sources(
     issue(TOOLKIT2, 490, "Transpose"),
     issue(TOOLKIT2, 514, "Resize"),
     cite("yolov8n-pair", "NPU Resize/Concat rates"),
+    cite("guide", "§5.5 custom operators (the cst prefix, CPU and GPU kernels)"),
 )
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
@@ -54,10 +57,66 @@ def _bytes(layer: Layer) -> float | None:
     return elements * size or None
 
 
-def _npu_rate(op: str, profile: Profile) -> tuple[float, str, Confidence] | None:
+NORM_PATH_OPS = frozenset({"exNorm", "exLayerNorm"})
+"""The NPU's normalisation kernels (Operator List: exNorm, float16, axes [1] or [1,2,3])."""
+
+
+def is_custom(op: str) -> bool:
+    """A user-registered custom op: the SDK's custom-operator chapter names them with the
+    prefix ``cst`` (``cstSoftmax``); the runtime runs it where its kernel was registered."""
+    return op[:3].lower() == "cst"
+
+
+def _is_norm(op: str, layers: Sequence[Layer]) -> bool:
+    """A normalisation, by op type or by the ONNX names in the FullName (a custom
+    ``cstInstanceNorm``, an ``InstanceNormalization`` on the CPU)."""
+    names = [op] + [la.full_name or "" for la in layers]
+    return any("norm" in name.lower() for name in names)
+
+
+def _norm_rate(profile: Profile) -> tuple[float, str, Confidence] | None:
+    """The rate this log's NPU normalisation path achieved: the bytes of its exNorm /
+    exLayerNorm rows over their time plus the Transposes right around them (an axis exNorm
+    does not take brings two); None when the log has no such row."""
+    layers = profile.layers
+    norms = [
+        (i, la)
+        for i, la in enumerate(layers)
+        if la.op_type in NORM_PATH_OPS and la.target is Target.NPU and la.rw_kb and la.time_us
+    ]
+    if not norms:
+        return None
+    nbytes = seconds = 0.0
+    wraps = 0
+    for index, norm in norms:
+        nbytes += (norm.rw_kb or 0.0) * 1024.0
+        seconds += (norm.time_us or 0.0) * 1e-6
+        for k in (index - 1, index + 1):
+            if 0 <= k < len(layers) and layers[k].op_type == "Transpose":
+                seconds += (layers[k].time_us or 0.0) * 1e-6
+                wraps += 1
+    rate = nbytes / seconds / 1e9
+    with_t = f" with the {wraps} Transpose(s) around them" if wraps else ""
+    return (
+        rate,
+        f"this log's NPU {'/'.join(sorted({la.op_type for _, la in norms}))} path{with_t} "
+        f"moved {rate:.2f} GB/s",
+        Confidence.HIGH,
+    )
+
+
+def _npu_rate(
+    op: str, layers: Sequence[Layer], profile: Profile
+) -> tuple[float, str, Confidence] | None:
     """The rate an NPU would move the op's bytes at, GB/s, with its evidence: the same op type
     on the NPU in this log (high), else a public peer log's rate (medium), else this log's NPU
-    data-movement ops (medium); None when none is known."""
+    data-movement ops (medium); None when none is known. A normalisation (a custom one too)
+    takes only this log's NPU norm path (exNorm and its Transposes), and another custom op no
+    rate: a generic data-movement rate would price a kernel at a copy's speed."""
+    if _is_norm(op, layers):
+        return _norm_rate(profile)
+    if is_custom(op):
+        return None
     npu = [la for la in profile.layers if la.target is Target.NPU and not is_conv(la)]
     same = achieved_rate_gbs(la for la in npu if la.op_type == op)
     if same:
@@ -154,9 +213,15 @@ def _reasons(
             text = f"log: {reason}"
             if text not in reasons:
                 reasons.append(text)
+    if is_custom(op):
+        reasons.append(
+            f"{op} is a custom op you registered (op type prefix 'cst'): it runs where its "
+            "kernel was registered, here the CPU"
+        )
     if platform is not None and op in platform.npu_ops_absent:
         reasons.append(f"{op} has no NPU implementation on {platform.name} (Operator List)")
-    if op == "Transpose":
+    if op == "Transpose" and not any(r.startswith("log:") for r in reasons):
+        # the runtime's own printed limit wins: it differs between runtime versions
         reasons.extend(r for la in layers[:1] if (r := _transpose_reason(la, platform)))
     elif op == "Resize" and layers:  # ranking-only profiles have no layers
         reasons.append(_resize_reason(layers[0], platform))
@@ -180,17 +245,108 @@ def _reasons(
 SOFTMAX_FIX = (
     "move the softmax/DFL decoding out of the model and run it on the CPU after the score threshold"
 )
+NORM_FIX = (
+    "let the toolkit map the normalisation to its NPU kernel (exNorm): export the standard op "
+    "(torch.nn.LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3] of NCHW) instead "
+    "of a custom op or a decomposed form"
+)
+CUSTOM_FIX = (
+    "a custom op runs where its kernel was registered: register a GPU (OpenCL) kernel for it "
+    "instead of the CPU one (the SDK's custom-operator chapter), or replace it in the exported "
+    "model with ops the NPU runs"
+)
+CUSTOM_NORM_FIX = (
+    "drop the custom op and let the toolkit map the normalisation natively (export the "
+    "standard LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3]: it becomes exNorm "
+    "on the NPU); where it must stay custom, register its GPU (OpenCL) kernel instead of the "
+    "CPU one (the SDK's custom-operator chapter)"
+)
+LAYOUT_FIX = (
+    "end the exported model before this reshape (do it on the output in post-processing), "
+    "or keep the tensor 4-D so the NPU Reshape takes it"
+)
+MATH_FIX = (
+    "the NPU has no kernel for this elementwise function: compute it outside the model "
+    "(post-processing), or approximate it with NPU ops (Mul/Add polynomial, a LUT activation) "
+    "and check the accuracy"
+)
+INDEX_FIX = (
+    "index ops (Gather/Scatter/TopK) have no NPU kernel here: move them to post-processing, "
+    "or replace a constant-index Gather by Slice/Concat"
+)
+PAD_FIX = (
+    "NPU Pad takes constant or reflect mode (reflect: channel and height <= 8192, width <= "
+    "8176): export one of those modes within the limits"
+)
+POOL_FIX = (
+    "export the pooling within the NPU limits: kernel <= 7, stride <= 8, pad <= 7, ceil_mode "
+    "off, count_include_pad=1"
+)
 FIXES = {
     "Transpose": "reshape around the Transpose so the permuted h*w stays within the platform limit "
     "(e.g. fold a spatial dim into the channel axis)",
     "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
     "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
+    "Pad": PAD_FIX,
     **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
+    **dict.fromkeys(POOL_OPS, POOL_FIX),
+    **dict.fromkeys(("Reshape", "Flatten", "Squeeze", "Unsqueeze"), LAYOUT_FIX),
+    **dict.fromkeys(
+        (
+            "Acos",
+            "Asin",
+            "Atan",
+            "Acosh",
+            "Asinh",
+            "Atanh",
+            "Cos",
+            "Sin",
+            "Tan",
+            "Cosh",
+            "Sinh",
+            "Exp",
+            "Log",
+            "Erf",
+            "Floor",
+            "Ceil",
+            "Round",
+            "Mod",
+            "Sign",
+            "Reciprocal",
+            "Abs",
+            "Neg",
+            "Sqrt",
+        ),
+        MATH_FIX,
+    ),
+    **dict.fromkeys(
+        ("Gather", "GatherElements", "GatherND", "ScatterND", "ScatterElements", "TopK"),
+        INDEX_FIX,
+    ),
 }
 GENERIC_FIX = (
+    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1: an "
+    "equivalent subgraph the NPU runs), or compute it outside the model"
+)
+SHUFFLE_FIX = (
     "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
     "e.g. a channel shuffle as a 0/1-weight Conv)"
 )
+
+
+def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
+    """The change that fits the op's class: a custom op (GPU kernel, or the native norm), a
+    normalisation, a layout op, an elementwise function, … The guide's channel-shuffle example
+    only for ops that shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
+    if is_custom(op):
+        return CUSTOM_NORM_FIX if _is_norm(op, layers) else CUSTOM_FIX
+    if op in FIXES:
+        return FIXES[op]
+    if _is_norm(op, layers):
+        return NORM_FIX
+    if op in ("ShuffleChannel", "DepthToSpace", "SpaceToDepth"):
+        return SHUFFLE_FIX
+    return GENERIC_FIX
 
 
 def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -199,6 +355,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
     convert_cost: dict[str, list[Layer]] = {}
     switches: dict[str, int] = {}
     decode = {la.id for la in decode_layers(profile, context)}
+    decode |= {la.id for la in pad_layers(profile)}  # RKN021's: one finding per layer
     for run in _islands(profile, decode):
         ops = [profile.layers[i] for i in run if not _is_convert(profile.layers[i])]
         owner = (ops or [profile.layers[run[0]]])[0].op_type
@@ -238,7 +395,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             name="cpu-fallback",
             severity=grade(saving.total_us, total) if cpu_time else Severity.WARNING,
             message=message,
-            fix=FIXES.get(op, GENERIC_FIX),
+            fix=fix_for(op, layers),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
             estimate="CPU time minus the same bytes at an NPU rate achieved in the log (or a "
             "public peer log), plus the conversion layers beside the CPU island",
@@ -252,11 +409,16 @@ def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer], profile: Pr
     rate (:func:`_npu_rate`); without a rate, its whole time (an upper bound, low confidence).
     The conversion layers that exist only for the CPU island go with it."""
     gone = from_removal(converts, f"{len(converts)} conversion layer(s) removed")
-    rate = _npu_rate(op, profile)
+    rate = _npu_rate(op, layers, profile)
     if rate is None:
         moved = from_removal(
             layers,
-            f"no NPU rate for {op} in the log: the whole CPU time, an upper bound",
+            (
+                f"no measured NPU normalisation path (exNorm) in this log for {op}"
+                if _is_norm(op, layers)
+                else f"no measured NPU rate for {op}"
+            )
+            + ": the whole CPU time, an upper bound",
             Confidence.LOW,
         )
     else:
@@ -298,7 +460,7 @@ def _findings_from_ranking(
                 f"({rows}). "
                 f"Why: {'; '.join(reasons)}"
             ),
-            fix=FIXES.get(stat.op_type, GENERIC_FIX),
+            fix=fix_for(stat.op_type),
             est_saving_us=stat.cpu_time_us,
             basis=(
                 f"the ranking's {stat.op_type} CPUTime {us(stat.cpu_time_us)}: an upper bound "
@@ -309,6 +471,24 @@ def _findings_from_ranking(
             "NPU estimate)",
             source=SOURCE,
         )
+
+
+PRINTED_LIMIT = re.compile(r"no larger than (\d[\d,]*)", re.IGNORECASE)
+"""The limit a fallback warning prints (``required product no larger than 8192!``)."""
+
+
+def _limit_fix(op: str, reason: str) -> str:
+    """The fix for an op the log warns about: reshape or chunk it to the limit the warning
+    prints, when it prints one; else the op class's fix."""
+    found = PRINTED_LIMIT.search(reason)
+    if found is None:
+        return fix_for(op)
+    limit = int(found.group(1).replace(",", ""))
+    return (
+        f"reshape or chunk the {op} so the product the warning names stays at most {limit:,} "
+        "(the limit this runtime prints): fold a spatial dim into the channel axis, or split "
+        "the tensor along it and concatenate the pieces"
+    )
 
 
 def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Finding]:
@@ -322,8 +502,9 @@ def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Findin
             name="cpu-fallback",
             severity=Severity.WARNING,
             message=f"the log warns that {name} falls back to the CPU: {reason}",
-            fix=FIXES.get(op, GENERIC_FIX),
+            fix=_limit_fix(op, reason),
             est_saving_us=0.0,
+            basis="no saving: the log holds no time for this op",
             estimate="no time in the log for this op; saving unknown",
             source=SOURCE,
         )
@@ -353,11 +534,18 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         integer factor in 2..8 (NPU Resize limit)
 
     How to fix:
-        One change per op type: Transpose -- reshape around it so h*w stays within the limit;
-        Resize -- nearest (or linear with half_pixel) at an integer x2..x8 scale; Pow -- Mul(x, x)
-        / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the model; others -- rewrite
-        with NPU-supported ops (User Guide §8.4.1). Forcing op_target to npu needs an accuracy
-        check.
+        One change per op type, by its class: Transpose -- reshape around it so h*w stays
+        within the limit (the limit the log's warning prints, when it prints one: it differs
+        between runtimes); Resize -- nearest (or linear with half_pixel) at an integer x2..x8
+        scale; Pow -- Mul(x, x) / Sqrt; Softmax/exSoftmax13 -- decode on the CPU, outside the
+        model; a final Reshape -- end the model before it; elementwise math (Acos, Exp…) --
+        outside the model or an NPU approximation; Gather/Scatter -- post-processing; a
+        normalisation -- export the standard op so the toolkit maps it to exNorm; a custom op
+        (op type ``cst…``, registered by the user) -- register its GPU kernel instead of the
+        CPU one (custom-operator chapter), or, for a normalisation, drop it for the native
+        exNorm; others -- rewrite with NPU-supported ops (User Guide §8.4.1; the channel-shuffle
+        example only for ops that shuffle channels). A Pad before a Conv is RKN021's. Forcing
+        op_target to npu needs an accuracy check.
 
     Estimate:
         Per CPU layer: its time minus an NPU estimate, the bytes it moves (RW(KB), else the
@@ -365,8 +553,11 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         NPU in this log (high confidence), else that op type in corpus 01 (Resize 1.54 GB/s,
         medium), else this log's NPU non-conv layers (medium); never the DDR peak (33.8 GB/s
         on RK3588 is 15-30x what NPU Resize achieves). Without any rate: the whole CPU time, an
-        upper bound (low). Plus the time of exDataConvert layers inside or beside the CPU
-        island. The per-switch scheduling cost is not in the log and is not counted.
+        upper bound (low). A normalisation, custom or not, takes only this log's NPU
+        normalisation path (exNorm's bytes over its time plus the Transposes around it; high),
+        and another custom op no rate (a copy's rate would price a kernel): without it the
+        whole CPU time, an upper bound (low). Plus the time of exDataConvert layers inside or
+        beside the CPU island. The per-switch scheduling cost is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
     """
@@ -393,7 +584,9 @@ RULES = (
         basis=(
             "CPU time minus the same bytes at a rate an NPU achieved: the same op type on the "
             "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
-            "log's NPU data-movement ops; never the DDR peak"
+            "log's NPU data-movement ops; a normalisation (custom or not) only at this log's "
+            "NPU exNorm path with its Transposes, another custom op at none; never the DDR "
+            "peak; a warning without a row: no saving"
         ),
         confidence=(
             "high with an NPU row of the same op in the log; medium with a peer-log or "

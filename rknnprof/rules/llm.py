@@ -50,10 +50,12 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
     peak = platform.ddr_bandwidth_gbs if platform is not None else None
     name = platform.name if platform is not None else ""
     rate = run.decode_tokens_per_s
-    message = (
-        f"decode runs at {rate:.2f} tokens/s ({run.decode_steps} steps in "
-        f"{run.generate_ms:,.0f} ms)"
-    )
+    if run.generations > 1:
+        basis = f"the median of {run.generations} generations"
+    else:
+        steps = run.decode_steps
+        basis = f"{steps} step{'s' if steps != 1 else ''} in {run.generate_ms or 0:,.0f} ms"
+    message = f"decode runs at {rate:.2f} tokens/s ({basis})"
     if size_gb:
         gbs = size_gb * rate
         message += f"; each step reads the model's {size_gb:.2f} GB of weights: {gbs:.1f} GB/s"

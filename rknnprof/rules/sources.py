@@ -61,6 +61,13 @@ DOCUMENTS: dict[str, Document] = {
         "5b708ac07479daf9ba4e59211da1759d829d4db7/_posts/linuxAndWin/"
         "2024-04-08-Push_Yolov8n_Pre-train_Model_To_rk3588_%282%29.md",
     ),
+    "yolov8n-3core": Document(
+        "a public RK3588 yolov8n per-layer profile under RKNN_NPU_CORE_0_1_2 (channyHuang's "
+        "'Push Yolov8n Pre-train Model To rk3588 (4)', at commit 8511ac7)",
+        "https://github.com/channyHuang/channyHuang.github.io/blob/"
+        "8511ac77cfb388538686320c70b180413439dcf5/_posts/linuxAndWin/"
+        "2024-07-18-Push_Yolov8n_Pre-train_Model_To_rk3588_%284%29.md",
+    ),
     "zoo": Document("RKNN Model Zoo README (benchmark table)", f"{_ZOO}/README.md"),
     "zoo-yolov8": Document(
         "RKNN Model Zoo YOLOv8 example README", f"{_ZOO}/examples/yolov8/README.md"

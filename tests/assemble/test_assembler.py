@@ -140,14 +140,29 @@ def test_totals_benchmark_fallback_npu_load_events():
 def test_nothing_but_info_names_what_was_found():
     evs = [
         InfoEvent(1, Versions(runtime="2.3.0", driver="0.9.8")),
-        FallbackWarningEvent(2, "cpu", "Transpose", "too big"),
+        FallbackWarningEvent(
+            2, "multicore", "Conv:/dfl/Conv", "using 3Core fallback to single core mode"
+        ),
     ]
     result = assemble(evs, "log")
     assert result.profiles == []
     assert result.found == [
         ("runtime information", "librknnrt 2.3.0, driver 0.9.8"),
-        ("fallback warnings", "Transpose"),
+        ("fallback warnings", "Conv:/dfl/Conv"),
     ]
+
+
+def test_a_cpu_fallback_warning_alone_is_a_profile_of_its_own():
+    """Issue 29: the warning is the one actionable fact in such a log (RKN001 advises on it)."""
+    evs = [
+        InfoEvent(1, Versions(runtime="2.3.0", driver="0.9.8")),
+        FallbackWarningEvent(2, "cpu", "Transpose", "too big"),
+    ]
+    [profile] = assemble(evs, "log").profiles
+    assert profile.format == "fallback-warnings" and profile.layers == ()
+    assert not profile.measured and profile.frames == 0
+    assert profile.fallback_warnings == (("Transpose", "too big"),)
+    assert profile.versions.driver == "0.9.8"
 
 
 def test_notes_and_skipped_rows_become_warnings():

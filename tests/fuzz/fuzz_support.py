@@ -23,6 +23,7 @@ from rknnprof.api import analyze
 from rknnprof.errors import RknnprofError
 from rknnprof.model import Report
 from rknnprof.reporters import REPORTERS, RenderOptions, get_reporter
+from rknnprof.schema import report_to_dict
 
 _ENV = os.environ.get("RKNNPROF_FUZZ_EXAMPLES")
 LONG = _ENV is not None
@@ -88,14 +89,50 @@ def _walk_finite(value: object) -> None:
             _walk_finite(v)
 
 
-def run_pipeline(data: bytes, *, reporters: list[str] | None = None) -> Report | RknnprofError:
-    """``rknnprof.api.analyze`` on ``data`` (as a file), then render it. Only
-    :class:`RknnprofError` may escape ``analyze``; it is returned, not raised. Any other
-    exception fails the test with its traceback."""
-    path = write_temp(data)
+FASTPATH_OFF = "RKNNPROF_NO_FASTPATH"
+"""The switch of the bulk path for repeated frames (``parsers/table/bulk.py``)."""
+
+
+def _analyze(path: Path, fastpath: bool) -> Report | RknnprofError:
+    saved = os.environ.pop(FASTPATH_OFF, None)
+    if not fastpath:
+        os.environ[FASTPATH_OFF] = "1"
     try:
-        report = analyze(path)
+        return analyze(path)
     except RknnprofError as e:
+        return e
+    finally:
+        os.environ.pop(FASTPATH_OFF, None)
+        if saved is not None:
+            os.environ[FASTPATH_OFF] = saved
+
+
+def _outcome(result: Report | RknnprofError) -> object:
+    if isinstance(result, RknnprofError):
+        report = getattr(result, "report", None)  # (no data: the failures it found)
+        shown = None if report is None else report_to_dict(report)
+        return type(result), str(result), result.exit_code, shown
+    return report_to_dict(result)
+
+
+def analyze_both_ways(path: Path) -> Report | RknnprofError:
+    """``analyze`` with the fast path on, then off: the reports (or the errors) must be equal.
+    Returns the first."""
+    on = _analyze(path, True)
+    off = _analyze(path, False)
+    assert _outcome(on) == _outcome(off), "the fast path changed the report"
+    return on
+
+
+def run_pipeline(data: bytes, *, reporters: list[str] | None = None) -> Report | RknnprofError:
+    """``rknnprof.api.analyze`` on ``data`` (as a file), with the fast path on and off (the
+    reports must be equal), then render it. Only :class:`RknnprofError` may escape
+    ``analyze``; it is returned, not raised. Any other exception fails the test with its
+    traceback."""
+    path = write_temp(data)
+    report = analyze_both_ways(path)
+    if isinstance(report, RknnprofError):
+        e = report
         assert str(e).strip() and "\n" not in str(e), repr(str(e))
         return e
     for name in reporters if reporters is not None else ["json"]:

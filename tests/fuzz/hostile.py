@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
 import re
 import sys
@@ -34,13 +35,17 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rknnprof.reporters.registry import format_names
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_logs" / "yolov5s_rk3588_perf.txt"
 FIRST_CONV = "Conv:/model.0/conv/Conv"
 EXIT_CODES = {0, 1, 2, 3}
-ANALYZE_FORMATS = ("table", "json", "csv", "markdown", "html", "trace", "junit")
-COMPARE_FORMATS = ("table", "json", "markdown", "csv", "html")
-CHECK_FORMATS = ("table", "json", "markdown", "junit", "html")
+ANALYZE_FORMATS = tuple(format_names("analyze"))
+COMPARE_FORMATS = tuple(format_names("compare"))
+CHECK_FORMATS = tuple(format_names("check"))
+"""Every format of each command, from the one registry: a new format is fuzzed too."""
+JSON_FORMATS = ("json", "trace", "model-explorer")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BUDGETS = """budgets:
@@ -384,7 +389,7 @@ def check(outcome: Outcome, fmt: str, color: bool = False) -> list[str]:
             problems.append(f"control character {m.group()!r} on {name}")
     out = outcome.stdout
     if outcome.code in (0, 1) and out:
-        if fmt in ("json", "trace"):
+        if fmt in JSON_FORMATS:
             try:
                 json.loads(out, parse_constant=_refuse)
             except ValueError as e:
@@ -452,14 +457,36 @@ def commands(log: str, base: str, budgets: str, index: int) -> list[tuple[list[s
     return runs
 
 
+FASTPATH_OFF = "RKNNPROF_NO_FASTPATH"
+"""The switch of the bulk path for repeated frames: ``analyze -f json`` is run both ways."""
+
+
 def run_input(log: str, base: str, budgets: str, index: int) -> list[Outcome]:
-    """Every command line of :func:`commands`, checked; the outcomes that had problems."""
+    """Every command line of :func:`commands`, checked; the outcomes that had problems. The
+    JSON report is also made with the fast path off: it must be the same, byte for byte."""
     bad = []
     for argv, fmt, color in commands(log, base, budgets, index):
         outcome = run_main(argv)
         if check(outcome, fmt, color):
             bad.append(outcome)
+        if argv[0] == "analyze" and fmt == "json":
+            slow = _without_fastpath(argv)
+            if (slow.code, slow.stdout, slow.crash) != (outcome.code, outcome.stdout, None):
+                slow.problems.append("the fast path changed the JSON report (or its exit code)")
+                bad.append(slow)
     return bad
+
+
+def _without_fastpath(argv: list[str]) -> Outcome:
+    saved = os.environ.get(FASTPATH_OFF)
+    os.environ[FASTPATH_OFF] = "1"
+    try:
+        return run_main(argv)
+    finally:
+        if saved is None:
+            del os.environ[FASTPATH_OFF]
+        else:
+            os.environ[FASTPATH_OFF] = saved
 
 
 def seed_logs(corpus: Path | None) -> list[bytes]:

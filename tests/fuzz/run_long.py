@@ -4,6 +4,7 @@ HTML report of the name corpus loaded in headless Chromium.
 
     python tests/fuzz/run_long.py                    # 10,000 mutants, seed 1, 2 workers
     python tests/fuzz/run_long.py --mutants 500 --seed 7 --workers 4 --keep /tmp/found
+    python tests/fuzz/run_long.py --mutants 0 --no-names --saved 3000   # saved reports only
 
 Prints the figures (tracebacks, exit codes outside 0-3, hangs, control characters on the
 terminal, live CSV formulas, non-standard JSON, invalid XML, executed scripts in HTML) and keeps
@@ -202,6 +203,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--keep", type=Path, default=H.ROOT / "tests" / "fuzz" / "found")
     parser.add_argument("--no-names", action="store_true")
+    parser.add_argument(
+        "--saved", type=int, default=1000, help="mutants of a saved JSON report (compare/check)"
+    )
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="rknnprof-hostile-")
     shutil.copy(H.SAMPLE, os.path.join(work, "base.txt"))
@@ -215,7 +219,10 @@ def main() -> None:
     if not args.no_names:
         names = run_names(work, Path(work, "html"))
         loaded, executed = chromium_check(Path(work, "html"))
-    total = counts + names
+    saved_start = time.monotonic()
+    saved, saved_peak_mb = run_saved(args.saved, args.seed, work, args.keep)
+    saved_seconds = time.monotonic() - saved_start
+    total = counts + names + saved
     runs = args.mutants * 10 + (
         0 if args.no_names else (len(H.NAMES) + 1) * 28
     )  # 8 analyze + 10 compare + 10 check
@@ -223,7 +230,12 @@ def main() -> None:
         f"\n{args.mutants} mutants (seed {args.seed}) in {mutant_seconds:.0f} s and "
         f"{0 if args.no_names else len(H.NAMES) + 1} names: about {runs} command runs"
     )
+    print(
+        f"{args.saved} saved-report mutants in {saved_seconds:.0f} s (4 runs each), "
+        f"peak RSS {saved_peak_mb} MB"
+    )
     for kind in (
+        "inf or nan in the output",
         "traceback",
         "exit code",
         "control character",
@@ -240,6 +252,33 @@ def main() -> None:
     )
     shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if sum(total.values()) or hangs or executed else 0)
+
+
+def run_saved(count: int, seed: int, work: str, keep: Path) -> tuple[Counter[str], int]:
+    """``count`` mutants of a saved report through compare and check, in this process (each
+    run is milliseconds); (problem counts, peak RSS in MB)."""
+    import json
+    import resource
+
+    from tests.fuzz import saved_reports as S
+
+    base = S.seed_report()
+    valid = os.path.join(work, "valid.json")
+    Path(valid).write_text(json.dumps(base), encoding="utf-8")
+    budgets = os.path.join(work, "budgets.yaml")
+    counts: Counter[str] = Counter()
+    for index in range(count):
+        data = S.mutate(base, random.Random(seed * 7_000_003 + index))
+        mutant = os.path.join(work, "saved-mutant.json")
+        Path(mutant).write_bytes(data)
+        for outcome in S.run_mutant(mutant, valid, budgets, index):
+            for problem in outcome.problems:
+                counts[problem.split(":")[0]] += 1
+            keep.mkdir(parents=True, exist_ok=True)
+            (keep / f"saved-{seed}-{index}.json").write_bytes(data)
+            print(f"saved mutant {index}: {outcome.argv[:2]} {outcome.problems}", flush=True)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return counts, peak_mb
 
 
 if __name__ == "__main__":

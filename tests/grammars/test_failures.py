@@ -22,56 +22,197 @@ from rknnprof.parsers.known_failures import KnownFailureParser
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "errors.md"
 
-# entry id -> (a line of its grammar, words its diagnosis must hold)
+_TK2 = "https://github.com/airockchip/rknn-toolkit2/issues/"
+_OLD_TK2 = "https://github.com/rockchip-linux/rknn-toolkit2/issues/"
+_TK1 = "https://github.com/rockchip-linux/rknn-toolkit/issues/"
+_RKNPU2 = "https://github.com/rockchip-linux/rknpu2/issues/"
+_LLM = "https://github.com/airockchip/rknn-llm/issues/"
+_ZOO = "https://github.com/airockchip/rknn_model_zoo/issues/"
+_ZBOX = (
+    ", please try updating to the latest version of the toolkit2 and runtime from: "
+    "https://console.zbox.filez.com/l/I00fc3 (PWD: rknn)"
+)
+
+# entry id -> (a real line of the entry's source thread (the entry's `source`, cited here),
+# the same failure in another SDK version's wording, words its diagnosis must hold). A variant
+# marked "(real: URL)" is a line of that thread; the others are written from the grammar of the
+# version named.
 LINES = {
+    # _TK2 145 (2.1.0); variant: 2.3.2-era wording without the `E` level (real: _TK2 561)
     "unsupported-cpu-op": (
-        "E RKNN: unsupport cpu ArgMax op, op name: ArgMax:/ArgMax in current",
-        "ArgMax op",
+        "E RKNN: unsupport cpu Transpose op, op name: Transpose:input.1_155:out0__104 in "
+        "current" + _ZBOX,
+        "RKNN: unsupport cpu exNorm op, op name: exNorm:ReduceMean_0_2ln in current" + _ZBOX,
+        "CPU kernel",
     ),
-    "cpu-fallback-failed": ("E RKNN: rknn fallback cpu failed", "could not run a CPU-placed op"),
+    # _TK2 145; variant: the same line as an Android logcat prints it (librknnmrt has no logcat
+    # build; the variant is the 2.3.2 text behind a logcat prefix, as the RK356x runtime does)
+    "cpu-fallback-failed": (
+        "E RKNN: rknn fallback cpu failed",
+        "07-01 11:07:24.000  812  812 E RKNN    : rknn fallback cpu failed",
+        "could not run a CPU-placed op",
+    ),
+    # _TK2 335 (2.x RV1106); variant: the output call of the same API family
+    "reduced-runtime-api": (
+        "E RKNN: rknn_inputs_set, context config invalid!",
+        "E RKNN: [00:00:03.118] rknn_outputs_get, context config invalid!",
+        "rknn_inputs_set is refused",
+    ),
+    # rknn3-model-zoo 2 (RKNN3 runtime); variant: a 1-core export asked for two cores
+    "core-mask-model-mismatch": (
+        "E RKNNAPI(2308): rknn3_model_init, core_mask f is not match with npu core number 8!",
+        "E RKNNAPI(1774): rknn3_model_init, core_mask 3 is not match with npu core number 1!",
+        "core mask f",
+    ),
+    # _TK2 7 (1.6.0 matmul API); variant: the 1.5-era wording (real: _RKNPU2 105)
     "invalid-core-mask": (
-        "E RKNN: [17:26:07.646] rknn_set_core_mask: failed to set core mask: 7",
-        "core mask 7",
+        "E RKNN: [18:09:24.926] rknn_set_core_mask: failed to set core mask: 3",
+        "E RKNN: Not support core mask: 7, fallback to single core auto mode",
+        "core mask 3",
     ),
+    # _OLD_TK2 212 (librknnrt 1.4.0); variant: logcat form of a 1.3.0 runtime
     "runtime-too-old-for-model": (
-        "E RKNN: [01:19:04.510] Invalid RKNN model version 7",
-        "model format version 7",
+        "E RKNN: [01:19:04.510] Invalid RKNN model version 6",
+        "09-02 01:19:04.510  2210  2210 E RKNN    : Invalid RKNN model version 7",
+        "model format version 6",
     ),
+    # _RKNPU2 25 (logcat, 1.2.0); variant: the terminal form of a later runtime
     "model-platform-mismatch": (
-        "E RKNN: The rknn model does not match the RKNPU hardware version!",
+        "06-28 09:30:04.462 26854 26854 E RKNN    : The rknn model does not match the RKNPU "
+        "hardware version!",
+        "E RKNN: [10:12:01.002] The rknn model does not match the RKNPU hardware version!",
         "another NPU",
     ),
-    "driver-too-old": (
-        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7",
-        "upgrade to 0.9.7",
+    # _TK1 133 (librknn_runtime 1.7.0); variant: RV1126 reporting as RK1109 (real: same thread)
+    "old-toolkit-platform-mismatch": (
+        "rknn model target platform[0] is RK1806, while current platform is RK3399",
+        "rknn model target platform[0] is RK1808, while current platform is RK1109",
+        "built for RK1806 but the board is RK3399",
     ),
+    # _ZOO 191 (toolkit2 2.0.0b0); variant: 2.2.0's exception line (real: _ZOO 219)
+    "toolkit-generation-mismatch": (
+        "E config: Invalid target_platform 'rv1126'!",
+        "ValueError: Invalid target_platform 'rv1126'!",
+        "cannot build for rv1126",
+    ),
+    # _OLD_TK2 75 (toolkit2 1.2.0 against rknn_server 1.3.0); variant: timestamped 2.x form
+    "rknn-server-version-mismatch": (
+        "E RKNNAPI: rknn_init,  msg_ioctl_ack fail, data_len = 104985, expect 103961!",
+        "E RKNNAPI: [09:11:02.114] rknn_init,  msg_ioctl_ack fail, data_len = 2048, expect 1024!",
+        "104985 bytes, 103961 expected",
+    ),
+    # _TK1 440 (librknnrt 1.6.0, newer header); variant: logcat form, other sizes
+    "api-header-mismatch": (
+        "E RKNN: [07:13:44.229] rknn_query, info_len(372) < sizeof(rknn_tensor_attr)(376)!",
+        "03-14 07:13:44.229  901  901 E RKNN    : rknn_query, info_len(360) < "
+        "sizeof(rknn_tensor_attr)(372)!",
+        "rknn_tensor_attr: 372 bytes passed",
+    ),
+    # _RKNPU2 9 (1.x, no level prefix); variant: 2.3.2 (real: _TK2 357)
+    "input-size-mismatch": (
+        "rknn_inputs_set, param input size(1228800) < model input size(4915200)",
+        "E RKNN: [02:55:23.529] rknn_inputs_set, param input size(612) < model input size(1224)",
+        "1228800 bytes given, 4915200 expected",
+    ),
+    # _LLM 235 (rkllm 1.1.4); variant: 1.1.2's wording (real: _LLM 129)
+    "rkllm-model-invalid": (
+        ": invalid magic characters '\ufffd\u0314\u0094'",
+        "E RKNN: [08:48:14.826] invalid rknn llm model magic",
+        "cannot read the model file",
+    ),
+    # _TK2 405 (librknnrt 2.3.2); variant: 1.2.1b5's wording (real: _OLD_TK2 119)
+    "rknn-model-invalid": (
+        "parseRKNN: invalid RKNN_MAGIC!",
+        "E RKNN: [11:40:07.311] parseRKNN from buffer: Invalid RKNN format!",
+        "cannot read the model file",
+    ),
+    # _RKNPU2 17 (RK3588J, quoted without the level); variant: rkllm 1.2's wording (real:
+    # https://github.com/radxa-docs/docs/issues/881)
+    "device-not-opened": (
+        "报错内容提示：failed to open rknpu module,need to insmod rknpu dirver failed to open "
+        "rknn device",
+        "E RKNN: [12:35:17.533] Device is not available",
+        "could not open the NPU device",
+    ),
+    # _LLM 17 (rkllm 1.0); variant: logcat form of the same call
+    "too-many-open-files": (
+        "E RKNN: [05:45:17.474] failed to convert handle(1020) to fd, ret: -1, errno: 24, "
+        "errstr: Too many open files",
+        "04-11 05:45:17.474  733  733 E RKNN    : failed to convert handle(1500) to fd, ret: -1, "
+        "errno: 24",
+        "errno 24",
+    ),
+    # _LLM 437 (rkllm 1.2.3); variant: logcat form
+    "npu-address-space-full": (
+        "E RKNN: [14:28:07.010] failed to allocate handle, ret: -1, errno: 14, errstr: Bad address",
+        "12-19 14:28:07.010  4242  4242 E RKNN    : failed to allocate handle, ret: -1, errno: 14",
+        "errno 14",
+    ),
+    # _OLD_TK2 44 (Android logcat, 1.3); variant: 2.x wording without `!` (real: _LLM 437)
     "npu-memory-allocation": (
-        "E RKNN: [10:48:59.683] failed to allocate handle, ret: -1, "
-        "errno: 12, errstr: Cannot allocate memory",
+        "2022-07-06 15:37:03.100 12848-12876 E/RKNN: failed to malloc npu memory!, size: "
+        "59187712, flags: 0x2",
+        "E RKNN: [14:28:07.010] failed to malloc npu memory, size: 4022272000, flags: 0x2",
         "allocate memory",
     ),
+    # _LLM 62 (rkllm 1.0.1); variant: librknnrt 1.6.0's wording (real: _OLD_TK2 271)
+    "driver-too-old": (
+        "Warning: Your rknpu driver version is too low, please upgrade to 0.9.6.",
+        "W RKNN: [15:33:35.279] Current driver version: 0.8.2, recommend to upgrade the driver "
+        "to the new version: >= 0.8.8",
+        "upgrade to 0.9.6",
+    ),
+    # _OLD_TK2 30 (librknnrt 1.2.0); variant: 2.3.2 with the update hint (real: _TK2 447)
+    "submit-failed": (
+        "E RKNN: [00:47:08.943] failed to submit!, op id: 20, op name: Clip:Clip_383, flags: "
+        "0x5, task start: 66, task number: 4095, run task counter: 7, int status: 0",
+        "E RKNN: [07:24:22.771] failed to submit!, op id: 1, op name: Conv:Conv_0, flags: 0x1, "
+        "task start: 1301, task number: 68, run task counter: 0, int status: 0, If using rknn, "
+        "update to the latest toolkit2 and runtime from: https://console.zbox.filez.com/l/"
+        "I00fc3 (PWD: rknn). If using rknn-llm, update from: https://github.com/airockchip/"
+        "rknn-llm",
+        "op Clip:Clip_383",
+    ),
+    # _LLM 437 (rkllm 1.2.3); variant: the demo's own line (real: _LLM 235)
+    "rkllm-init-failed": (
+        "E rkllm: rkllm_init failed",
+        "rkllm init failed",
+        "rkllm_init failed",
+    ),
+    # rknpu 9 (RK3399Pro, toolkit1); variant: the RKNNAPI-tagged form of the same runtime
+    "perf-too-many-clients": (
+        "rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect 0(ACK_SUCC)",
+        "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect "
+        "0(ACK_SUCC)!",
+        "perf-debug client",
+    ),
+    # _TK2 302 (toolkit2 2.3.0); variant: a /usr/lib runtime under 1.6.0
     "perf-debug-not-enabled": (
         "AttributeError: /usr/lib64/librknnrt.so: undefined symbol: rknn_get_run_time",
+        "AttributeError: /usr/lib/librknnrt.so: undefined symbol: rknn_get_run_time",
         "rknn_get_run_time",
     ),
+    # _TK2 437 (toolkit2 2.3.2); variant: the same failure's later line (real: same thread)
     "perf-detail-empty": (
         "E eval_perf: Get model perf detail success, but detail is empty!",
+        "E eval_perf: Performance information is empty, some mistakes may happened.",
         "empty per-layer perf detail",
     ),
+    # _TK2 437 (toolkit2 2.3.2, perf_debug=False); variant: logcat form
     "perf-run-failed": (
-        "W RKNNAPI: IOCTL_CMD_PERF_RUN fail, ack=0, run_duration=-1!",
+        "W RKNNAPI: IOCTL_CMD_PERF_RUN fail, ack=0, run_duration=-614079! Please confirm that it "
+        "is called after rknn_outputs_get!",
+        "01-01 00:00:09.001   640   640 W RKNNAPI : IOCTL_CMD_PERF_RUN fail, ack=0, "
+        "run_duration=-1!",
         "perf run failed",
     ),
-    "npu-frequency-unreadable": (
-        "W eval_perf: Failed to get NPU freq, use default value",
-        "NPU frequency could not be read",
-    ),
-    "eval-perf-on-simulator": (
-        "W eval_perf: The performance evaluation on the simulator is not "
-        "accurate, please connect a board",
-        "PC simulator",
-    ),
 }
+SOURCE_OF_LINE = {
+    "core-mask-model-mismatch": "https://github.com/airockchip/rknn3-model-zoo/issues/2",
+    "perf-too-many-clients": "https://github.com/rockchip-linux/rknpu/issues/9",
+}
+"""The thread each first line was copied from, where the comment above does not name it with a
+prefix constant; every other line comes from the entry's own ``source``."""
 
 
 def test_every_entry_has_a_test_line_and_a_row_in_the_docs():
@@ -81,15 +222,25 @@ def test_every_entry_has_a_test_line_and_a_row_in_the_docs():
     assert all(e.source.startswith("https://") and e.cause and e.fix for e in CATALOGUE)
 
 
+@pytest.mark.parametrize("wording", [0, 1], ids=["source-line", "other-version"])
 @pytest.mark.parametrize("entry", sorted(LINES))
-def test_entry_recognises_its_line(entry):
-    text, words = LINES[entry]
+def test_entry_recognises_its_line(entry, wording):
+    text, words = LINES[entry][wording], LINES[entry][2]
     block = KnownFailureParser().opens(Line(5, text, None))
     assert block is not None
     [event] = block.close()
     assert event.failure.id == entry and event.failure.line == 5
-    assert words in event.failure.diagnosis
+    if wording == 0:
+        assert words in event.failure.diagnosis
     assert "{" not in event.failure.diagnosis + event.failure.fix
+    assert event.failure.confidence in ("high", "medium", "low")
+
+
+def test_each_first_line_is_from_its_entrys_source():
+    """The table's first lines are copied from the thread the entry cites."""
+    for entry in CATALOGUE:
+        expected = SOURCE_OF_LINE.get(entry.id, entry.source)
+        assert entry.source == expected, entry.id
 
 
 @pytest.mark.parametrize(
@@ -112,12 +263,19 @@ def _failure_only_json(result) -> dict:
     assert (
         line.startswith("Error: ")
         and (
-            ": line 3: the runtime has no CPU kernel for the GridSample op the model put on the CPU; "
-            "fix: change the model so that the op runs on the NPU"
+            ": line 3: the runtime has no CPU kernel for the GridSample op the model put on the "
+            "CPU: `"
         )
         in line
     )
-    assert "(and 1 more known failure(s), in the JSON `failures`)" in line
+    # the diagnosis first, then the line itself
+    assert (
+        line.index("no CPU kernel")
+        < line.index("unsupport cpu GridSample op")
+        < line.index("; fix: ")
+    )
+    assert "; fix: change the model so that the op runs on the NPU" in line
+    assert "(and 1 more failure(s), in the JSON `failures`)" in line
     return json.loads(result.stdout)
 
 
@@ -132,7 +290,7 @@ def test_failure_only_input_exits_3_with_the_diagnosis(tmp_path, variant, via_st
         ("cpu-fallback-failed", 4),
     ]
     assert (
-        report["failures"][0]["source"] == "https://github.com/airockchip/rknn-toolkit2/issues/482"
+        report["failures"][0]["source"] == "https://github.com/airockchip/rknn-toolkit2/issues/145"
     )
 
 

@@ -3,15 +3,18 @@
 Fixtures, values by construction:
 
 * ``rkllm_v1_1.txt``: runtime 1.1.4, driver 0.9.6, RK3576, the driver-too-low warning (line 3);
-  ``Init 12000.00 / / /``, ``Prefill 400.00 40``, ``Generate 5000.00 51``, ``Memory Usage (GB)
-  2.50``: prefill 40 / 0.4 s = 100 tokens/s, decode (51 - 1) / 5 s = 10 tokens/s, 2560 MB.
+  ``Init 12000.00 / / /``, ``Prefill 400.00 40 10.00 100.00``, ``Generate 5000.00 51 98.04
+  10.20``, ``Memory Usage (GB) 2.50``: prefill 100 tokens/s, decode 51 steps at the printed
+  10.20 tokens/s (51 / 5 s), 2560 MB.
 * ``rkllm_v1_2.txt``: runtime 1.2.1, RK3588, two generations: ``Model init time (ms) 2500``,
-  Prefill 250 ms / 50 and 300 ms / 60 (200 tokens/s both), Generate 2000 ms / 21 and
-  4000 ms / 41 (20 / 2 s = 10 and 40 / 4 s = 10 tokens/s), ``Peak Memory Usage (GB) 1.50``
-  (1536 MB).
+  Prefill 250 ms / 50 and 300 ms / 60 (200 tokens/s both), Generate 2000 ms / 21 at 10.50 and
+  4000 ms / 41 at 10.25 tokens/s (median 10.375), ``Peak Memory Usage (GB) 1.50`` (1536 MB).
 * ``rkllm_v1_3.txt``: runtime 1.3.0, ``Model init time (ms) 1800``, Prefill 160 ms / 32
-  (200 tokens/s), Generate 6400 ms / 129 (128 / 6.4 s = 20 tokens/s), ``Peak Memory Usage (MB)
-  1024.00``. With ``--model-size 1GB``: 20 GB/s, 59% of RK3588's 33.8 GB/s, bound 33.8 tokens/s.
+  (200 tokens/s), Generate 6400 ms / 129 at 20.16 tokens/s, ``Peak Memory Usage (MB)
+  1024.00``. With ``--model-size 1GB``: 20.2 GB/s, 60% of RK3588's 33.8 GB/s, bound 33.8
+  tokens/s.
+
+Real logs of each runtime version are in ``test_rkllm_real.py``.
 """
 
 from __future__ import annotations
@@ -27,15 +30,17 @@ EXPECTED = {
         "prefill_tokens": 40,
         "prefill_tokens_per_s": 100,
         "generate_tokens": 51,
-        "decode_steps": 50,
-        "decode_tokens_per_s": 10,
+        "decode_steps": 51,
+        "decode_tokens_per_s": 10.2,
+        "ttft_ms": 400,
         "init_ms": 12000,
         "peak_memory_mb": 2560,
     },
     "rkllm_v1_2.txt": {
         "generations": 2,
         "prefill_tokens_per_s": 200,
-        "decode_tokens_per_s": 10,
+        "decode_tokens_per_s": 10.375,
+        "ttft_ms": 275,
         "init_ms": 2500,
         "peak_memory_mb": 1536,
     },
@@ -44,8 +49,9 @@ EXPECTED = {
         "prefill_tokens": 32,
         "prefill_tokens_per_s": 200,
         "generate_tokens": 129,
-        "decode_steps": 128,
-        "decode_tokens_per_s": 20,
+        "decode_steps": 129,
+        "decode_tokens_per_s": 20.16,
+        "ttft_ms": 160,
         "init_ms": 1800,
         "peak_memory_mb": 1024,
     },
@@ -98,8 +104,8 @@ def test_decode_verdict_against_the_ddr_bound(tmp_path):
     [finding] = json.loads(result.stdout)["profiles"][0]["findings"]
     assert finding["code"] == "RKN090" and finding["est_saving_us"] == 0
     assert finding["message"] == (
-        "decode runs at 20.00 tokens/s (128 steps in 6,400 ms); each step reads the model's "
-        "1.00 GB of weights: 20.0 GB/s, 59% of rk3588's DDR peak 33.8 GB/s (bound 33.8 "
+        "decode runs at 20.16 tokens/s (129 steps in 6,400 ms); each step reads the model's "
+        "1.00 GB of weights: 20.2 GB/s, 60% of rk3588's DDR peak 33.8 GB/s (bound 33.8 "
         "tokens/s)"
     )
 
@@ -121,24 +127,26 @@ def test_a_bad_model_size_is_a_usage_error(tmp_path, size):
 def test_terminal_summary(tmp_path):
     result = run(["analyze"], fixture("rkllm_v1_3.txt").encode(), tmp_path, False)
     assert result.exit_code == 0
-    assert "prefill 32 tokens at 200.00 tokens/s, decode 128 steps at 20.00 tokens/s" in (
-        " ".join(result.stdout.split())
-    )
+    assert (
+        "RKLLM statistics (1 generation): prefill 32 tokens at 200.00 tokens/s, first token "
+        "after 160 ms, decode 129 tokens at 20.16 tokens/s"
+    ) in (" ".join(result.stdout.split()))
 
 
 def test_compare_shows_the_rates(tmp_path):
     base, current = tmp_path / "a.txt", tmp_path / "b.txt"
     base.write_text(fixture("rkllm_v1_3.txt"))
-    current.write_text(fixture("rkllm_v1_3.txt").replace("6400.00", "5120.00"))  # 25 tokens/s
+    faster = fixture("rkllm_v1_3.txt").replace("6400.00", "5120.00").replace("20.16", "25.20")
+    current.write_text(faster)  # 129 tokens in 5.12 s: 25.20 tokens/s
     from click.testing import CliRunner
 
     from rknnprof.cli import cli
 
     result = CliRunner().invoke(cli, ["compare", str(base), str(current)])
-    assert "decode 20.00 → 25.00 tokens/s (+25.0%)" in result.stdout
+    assert "decode 20.16 → 25.20 tokens/s (+25.0%)" in result.stdout
     data = CliRunner().invoke(cli, ["compare", "-f", "json", str(base), str(current)]).stdout
     rates = json.loads(data)["comparisons"][0]["llm_rates"]
-    assert rates[0] == ["decode_tokens_per_s", 20, 25]
+    assert rates[0] == ["decode_tokens_per_s", 20.16, 25.2]
 
 
 def test_check_judges_tokens_per_second_budgets(tmp_path):
@@ -161,7 +169,7 @@ def test_check_judges_tokens_per_second_budgets(tmp_path):
         for v in json.loads(result.stdout)["verdicts"]
     }
     assert verdicts == {
-        "decode_tokens_per_s": ("fail", 20),
+        "decode_tokens_per_s": ("fail", 20.16),
         "prefill_tokens_per_s": ("pass", 200),
         "peak_memory_mb": ("pass", 1024),
     }

@@ -95,7 +95,9 @@ def test_no_control_character_reaches_an_error_line(text, tmp_path, capsys, monk
     log.write_bytes(f"E RKNN: failed {text} to run\n".encode())
     code, out, err = run(capsys, monkeypatch, "analyze", str(log))
     assert code == 3
-    assert err.startswith(f"Error: {log}: an error report only (line 1: failed A")
+    assert err.startswith(
+        f"Error: {log}: line 1: an error the failures catalogue does not know: `failed A"
+    )
     _assert_clean_terminal(err)
 
 

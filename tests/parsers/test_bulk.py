@@ -24,7 +24,7 @@ from rknnprof.inputs import skipping
 from rknnprof.inputs.lines import read_lines
 from rknnprof.parsers import FrameSkipper, scan
 from rknnprof.parsers.events import RankingEvent, TableEvent
-from rknnprof.parsers.table.bulk import BulkFrame
+from rknnprof.parsers.table.bulk_frame import BulkFrame
 from rknnprof.schema import profile_to_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -48,7 +48,10 @@ def rknn(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 
 def _read(data: bytes, bulk: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
-    monkeypatch.setattr(api, "BULK", bulk)
+    if bulk:
+        monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+    else:
+        monkeypatch.setenv("RKNNPROF_NO_FASTPATH", "1")
     assembly = api.parse_stream(io.BytesIO(data), "capture.log")
     return (
         [profile_to_dict(p) for p in assembly.profiles],
@@ -428,3 +431,98 @@ def test_ratios_are_checked_as_on_the_rounded_shares() -> None:
         )
         assert ratios_fit(ratios, times, denominator) is want, (ratios, times)
     assert near > 10  # the narrow band where the rounding decides was met
+
+
+@pytest.fixture(scope="module")
+def interleaved(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("bulk") / "three.log"
+    generate.interleaved_capture(path, 2.5, layers=108, seed=5, streams=3)
+    return path.read_bytes()
+
+
+def test_three_processes_interleaved_are_read_in_bulk_stream_by_stream(
+    interleaved: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three processes print the same model's tables at once (one context per NPU core), their
+    lines interleaved in bursts: every stream's frames are read in bulk (``bulk_streams``), not
+    one stream's with the others' lines read inside them; the report is the exact path's."""
+    frames = interleaved.count(TITLE)
+    assert _claims(interleaved) >= frames * 0.65  # (the first windows learn the streams)
+    _same(interleaved, monkeypatch)
+    profiles = _read(interleaved, True, monkeypatch)[0]
+    assert len(profiles) == 3  # type: ignore[arg-type]
+    whole = interleaved.count(b"RKNN    : Total" + b" " * 14)  # the ranking's Total rows
+    assert whole >= frames - 3  # (the capture ends inside each process's last frame)
+    assert sum(p["frames"] for p in profiles) == whole  # type: ignore[index, union-attr]
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGE))
+def test_a_damaged_frame_of_one_of_three_processes_reads_as_the_exact_path(
+    interleaved: bytes, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The damage above, in a frame of the second process only (its lines picked out of the
+    interleaving, edited, put back in their places)."""
+    ids = b"  2410  2452 "
+    lines = interleaved.split(b"\n")
+    titles = [i for i, line in enumerate(lines) if ids in line and TITLE in line]
+    for k in (5, len(titles) // 2):
+        at = [i for i in range(titles[k], titles[k + 1]) if ids in lines[i]]
+        frame = [lines[i] for i in at]
+        edited = DAMAGE[name]([line.replace(ids, b"  2345  2399 ") for line in frame])
+        edited = [line.replace(b"  2345  2399 ", ids) for line in edited]
+        out = list(lines)
+        for i in reversed(at):
+            del out[i]
+        place = at[0]
+        for j, line in enumerate(edited):  # back among the others' lines, in order
+            out.insert(min(place + 3 * j, len(out)), line)
+        _same(b"\n".join(out), monkeypatch)
+
+
+def test_three_processes_with_random_damage_and_small_reads(
+    interleaved: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(21)
+    lines = interleaved.split(b"\n")
+    for _ in range(6):
+        damaged = list(lines)
+        for _ in range(rng.randint(1, 5)):
+            i = rng.randrange(len(damaged) - 1)
+            kind = rng.randrange(3)
+            if kind == 0:
+                del damaged[i]
+            elif kind == 1:
+                damaged.insert(i, damaged[i])
+            else:
+                damaged[i], damaged[i + 1] = damaged[i + 1], damaged[i]
+        _same(b"\n".join(damaged), monkeypatch)
+    want = _read(interleaved, False, monkeypatch)
+    monkeypatch.setattr(skipping, "SKIP_READ_BYTES", 70_000)
+    assert _read(interleaved, True, monkeypatch) == want
+    _same(interleaved[: len(interleaved) // 2], monkeypatch)  # cut inside frames
+
+
+@pytest.mark.parametrize(("value", "on"), [(None, True), ("", True), ("0", True), ("1", False)])
+def test_the_environment_switch(
+    interleaved: bytes, value: str | None, on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``RKNNPROF_NO_FASTPATH=1`` turns the bulk path off (the documented switch): no frame is
+    claimed, and the report is the same."""
+    from rknnprof.parsers.table import bulk
+
+    claims = 0
+    real = bulk.FrameSkipper.claim
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        nonlocal claims
+        claims += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(bulk.FrameSkipper, "claim", counting)
+    if value is None:
+        monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+    else:
+        monkeypatch.setenv("RKNNPROF_NO_FASTPATH", value)
+    assembly = api.parse_stream(io.BytesIO(interleaved), "three.log")
+    assert (claims > 0) is on
+    assert sum(p.frames for p in assembly.profiles) > 50

@@ -42,6 +42,15 @@ def test_yaml_has_required_keys_and_sources(path) -> None:
         assert all(isinstance(v, int) and v > 0 for v in row.values())
 
 
+def test_generated_data_matches_the_yaml() -> None:
+    """``_data.py`` is what ``python -m rknnprof.platforms.generate`` writes from the YAML now
+    (run it after editing a YAML file)."""
+    from rknnprof.platforms import _data, generate
+
+    assert generate.TARGET.read_text(encoding="utf-8") == generate.text()
+    assert _data.DATA == [yaml.safe_load(p.read_text(encoding="utf-8")) for p in YAML_FILES]
+
+
 def test_names_cover_every_member() -> None:
     assert platforms.names() == sorted(
         [

@@ -98,7 +98,8 @@ def test_corpus_files_pass_model_explorers_classes(prefix: str, metric: str) -> 
         if layer.target is not Target.NPU:
             continue
         # every NPU layer's node id is in its FullName, and (time/bound/target) in the file
-        node = onnx_nodes(layer.full_name)[0]
+        node = layer.onnx_nodes[0]  # stored by analysis
+        assert layer.onnx_nodes == onnx_nodes(layer.full_name)
         assert node in (layer.full_name or "")
         if metric != "mac":
             assert node in results, (layer.id, layer.full_name)
@@ -204,8 +205,8 @@ def test_every_corpus_table_maps() -> None:
         except Exception:  # noqa: BLE001 - logs without a table are other tests' business
             continue
         for layer in (la for p in report.profiles for la in p.layers if la.full_name):
-            nodes = onnx_nodes(layer.full_name)
-            assert nodes, (path.name, layer.full_name)
+            nodes = layer.onnx_nodes
+            assert nodes and nodes == onnx_nodes(layer.full_name), (path.name, layer.full_name)
             for node in nodes:
                 seen += 1
                 assert node in layer.full_name, (path.name, layer.full_name, node)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.cells import cell_len
 
 from rknnprof.reporters import REPORTERS, SUFFIXES, for_suffix, get_reporter
+from rknnprof.reporters.registry import format_names
 
 from .report_samples import HAND_REPORT, NO_LAYERS_REPORT, render
 
 
 def test_registry_names_and_suffixes() -> None:
-    for name in ("table", "markdown", "csv", "html", "trace"):
+    for name in format_names("analyze"):
         assert name in REPORTERS
         assert get_reporter(name).name == name
     assert for_suffix("out/report.md") == "markdown"
@@ -40,7 +41,7 @@ def test_summary_top_layers_and_advice_at_80_columns() -> None:
     assert top[0].split()[:2] == ["8", "Transpose"]  # slowest first
     assert "3,150" in top[0] and "27.1%" in top[0] and top[0].rstrip().endswith("cpu")
     assert "1x80x80x64" not in text  # no output-shape column at 80
-    assert " 1. RKN001 · error · cpu-fallback · saves ~2,835 us (24.4%)" in lines
+    assert " 1. RKN001 · error · cpu-fallback · saves ~2,835 us (24.3%)" in lines  # of 11,650
     assert "1 skipped row · 1 warning" in lines
 
 
@@ -74,3 +75,18 @@ def test_profiles_without_layers_render_sensibly() -> None:
     assert [r[0] for r in rows if r and r[0] in ("2", "3", "4")] == ["2", "4", "3"]
     assert "est. 1,775,388 cycles" in estimate  # 921600 + 230400 + 623388
     assert "Time by op type" not in text.split("[4/4]")[1]  # no op table of zeros
+
+
+def test_bars_are_rich_bars() -> None:
+    """The layer table's share bars are the blocks rich's ``Bar`` draws, written as text."""
+    from rich.bar import Bar
+    from rich.console import Console
+
+    from rknnprof.reporters.table import bar_text
+
+    console = Console(width=40, color_system=None)
+    for share in (0.0, 0.0001, 0.013, 0.2, 0.33, 0.5, 0.999, 1.0):
+        for width in (8, 12, 20):
+            with console.capture() as capture:
+                console.print(Bar(size=1.0, begin=0, end=share, width=width))
+            assert capture.get().rstrip() == bar_text(share, 1.0, width), (share, width)

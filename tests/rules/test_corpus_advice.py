@@ -46,7 +46,20 @@ def test_36_attention_and_split_concat_share() -> None:
     # other 9 are the C3k2 blocks' chunk(2), 163 + 87 + 50 + 31 + 43 + 50 + 87 + 48 + 31 us
     [transfer] = [f for f in profile.findings if f.code == "RKN020"]
     assert transfer.layer_ids == (5, 13, 21, 36, 57, 74, 90, 108, 134)
-    assert transfer.est_saving_us == 590
+    # priced by the bytes the two half-convs remove, (4c - Cin) / 4c of each Split (c = the
+    # Split's half): Cin = 2c before #5, #13, #21, #36, #57 (half: 81.5 + 43.5 + 25 + 15.5 +
+    # 21.5); #74's conv reads 384 channels of a 4c = 256 Split and #90's 256 of 256 (nothing
+    # removed); #108 192 of 256 and #134 384 of 512 (a quarter: 12 + 7.75)
+    assert dict(transfer.saving_by_layer) == {
+        5: 81.5,
+        13: 43.5,
+        21: 25.0,
+        36: 15.5,
+        57: 21.5,
+        108: 12.0,
+        134: 7.75,
+    }
+    assert transfer.est_saving_us == 206.75
 
 
 def test_potential_saving_of_36_counts_no_layer_twice() -> None:

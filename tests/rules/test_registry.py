@@ -70,39 +70,19 @@ def test_every_rule_doc_has_all_sections_in_order(rule: Rule) -> None:
 
 def test_select_and_ignore_by_prefix() -> None:
     codes = lambda rules: [r.code for r in rules]  # noqa: E731
-    assert codes(select_rules()) == codes(RULES)
-    assert codes(select_rules(["RKN02"])) == ["RKN020", "RKN021", "RKN022", "RKN023", "RKN024"]
+    every = codes(RULES)  # the registry, in its order
+    assert codes(select_rules()) == every
+    rkn02 = [c for c in every if c.startswith("RKN02")]
+    assert len(rkn02) >= 2
+    assert codes(select_rules(["RKN02"])) == rkn02
     assert codes(select_rules(["RKN0"], ["RKN02"])) == [
-        "RKN001",
-        "RKN002",
-        "RKN010",
-        "RKN011",
-        "RKN030",
-        "RKN040",
-        "RKN050",
-        "RKN051",
-        "RKN060",
-        "RKN061",
-        "RKN070",
-        "RKN071",
-        "RKN072",
-        "RKN073",
-        "RKN080",
-        "RKN090",
+        c for c in every if c.startswith("RKN0") and not c.startswith("RKN02")
     ]
     # the more specific select beats the shorter ignore (flake8's longest prefix wins)
     assert codes(select_rules(["RKN021"], ["RKN02"])) == ["RKN021"]
+    ignored = ("RKN001", "RKN03", "RKN04", "RKN05", "RKN06", "RKN07")
     assert codes(select_rules(None, ["rkn001,RKN03", "RKN04,RKN05,RKN06,RKN07"])) == [
-        "RKN002",
-        "RKN010",
-        "RKN011",
-        "RKN020",
-        "RKN021",
-        "RKN022",
-        "RKN023",
-        "RKN024",
-        "RKN080",
-        "RKN090",
+        c for c in every if not c.startswith(ignored)
     ]
     assert codes(select_rules(["ALL"], ["ALL"])) == []
 

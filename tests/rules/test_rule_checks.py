@@ -71,10 +71,12 @@ def test_rkn001_transpose_over_rk3588_limit() -> None:
     # no NPU Transpose or data-movement op in the log, no corpus rate: the whole CPU time,
     # an upper bound at low confidence -- never bytes / the 33.8 GB/s DDR peak
     assert finding.est_saving_us == 5000 and finding.saving_by_layer == ((3, 5000),)
-    assert finding.confidence is Confidence.LOW and "no NPU rate for Transpose" in finding.basis
-    assert "h*w = 256*2560 = 655360 exceeds rk3588's NPU Transpose limit 8192" in finding.message
-    assert "rk3576" in finding.message  # RK3576 allows it
+    assert finding.confidence is Confidence.LOW
+    assert "no measured NPU rate for Transpose" in finding.basis
+    # the runtime printed its own limit: that is the reason given, not the rule's table
     assert "log: input shape has exceeded" in finding.message
+    assert "required product no larger than 8192" in finding.message
+    assert "exceeds rk3588's NPU Transpose limit" not in finding.message
     assert "2 NPU<->CPU switch(es)" in finding.message
     assert "95.8% of the frame" in finding.message  # 5000 / 5220
 
@@ -323,8 +325,9 @@ def test_rkn020_c2f_splits_only() -> None:
         L(5, "Split", NPU, 250, i=((1, 144, 80, 80), (2,)), o=((1, 64, 80, 80),)),
     )
     [finding] = run("RKN020", profile)
-    assert finding.est_saving_us == 200 and finding.layer_ids == (2,)
-    assert finding.confidence is Confidence.MEDIUM
+    # the conv's input is not printed: the C2f case (Cin = 2c), half the Split's bytes removed
+    assert finding.est_saving_us == 100 and finding.layer_ids == (2,)
+    assert finding.confidence is Confidence.LOW and "upper end" in finding.basis
     assert "1 C2f-style Split layer(s)" in finding.message and "two convs" in finding.fix
 
 
@@ -360,7 +363,10 @@ def test_rkn021_many_pads_are_one_finding() -> None:
     [finding] = run("RKN021", P(*layers))
     assert finding.saving_by_layer == ((1, 50), (3, 60), (5, 70))
     assert finding.est_saving_us == 180 and finding.layer_ids == (1, 2, 3, 4, 5, 6)
-    assert "3 Pad layer(s)" in finding.message and "zeros (the log does not say)" in finding.message
+    assert "3 Pad layer(s)" in finding.message
+    assert "the log does not print the Pad mode" in finding.message
+    assert finding.confidence is Confidence.LOW  # zero padding is not shown: retrain
+    assert "Slice + Concat" in finding.fix
 
 
 def test_rkn021_pad_not_foldable() -> None:

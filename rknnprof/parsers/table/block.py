@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.parsers.base import Block
-from rknnprof.parsers.events import TableEvent, names_of, times_of
+from rknnprof.parsers.events import MissingHeader, TableEvent, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
@@ -407,8 +407,10 @@ class TableBlock(Block):
                     ),
                 )
             )
+        untitled = False
         if not self.saw_header and not layers and self.total_time is None and self.rw_kb is None:
             if self.state == "pre":  # a title that never got its header
+                untitled = True
                 self.notes.append((self.first_line, TITLE_ONLY_NOTE))
             else:
                 return []
@@ -433,6 +435,7 @@ class TableBlock(Block):
                 reported_rw_kb=self.rw_kb,
                 skipped=tuple(self.skipped),
                 notes=tuple(self.notes),
+                missing_header=MissingHeader.TITLE_ONLY if untitled else None,
                 stream=self.stream,
                 total_line=self.total_line,
                 elided_rows=self.elided,

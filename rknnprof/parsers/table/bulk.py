@@ -40,58 +40,49 @@ runtimes print it for every inference at ``RKNN_LOG_LEVEL=4``) with its total li
 ranking table after it (with or without the ranking's Total row), as logcat threadtime lines,
 ``D RKNN: [..]`` lines or plain text, UTF-8, ``\n`` line ends. Other repeated layouts (1.5
 ``Performance`` tables, ranking tables alone, CR line ends, UTF-16) are read line by line: the
-same report, at the line-by-line speed. When two streams print their tables interleaved line
-by line (two processes, or threads one per NPU core), one stream's frames are read in bulk and
-the other's lines, inside them, line by line.
+same report, at the line-by-line speed. When several streams print their tables interleaved
+line by line (processes or threads, one per NPU core), every stream's frames are read in bulk,
+a window of the data at a time (:mod:`~rknnprof.parsers.table.bulk_streams`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, islice, repeat
 from typing import TYPE_CHECKING
 
-from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine
+from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine, Reads
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
+from rknnprof.parsers.table.bulk_frame import BulkFrame, frame_of
 from rknnprof.parsers.table.bulk_others import OtherLines
-from rknnprof.parsers.table.bulk_ranking import BulkRanking, ranking_total
-from rknnprof.parsers.table.bulk_rows import learn_fixed, table_times, total_of
-from rknnprof.parsers.table.bulk_template import (
-    SHAPE,
-    Template,
-    learn_prefix,
-    template_of,
-)
-from rknnprof.parsers.table.repeat import (
-    Carried,
-    ReplayedLayers,
-)
-from rknnprof.parsers.table.scan_state import ScanState
+from rknnprof.parsers.table.bulk_ranking import BulkRanking
+from rknnprof.parsers.table.bulk_streams import Window, window_claim
+from rknnprof.parsers.table.bulk_template import SHAPE, Template, learn_prefix, template_of
+from rknnprof.parsers.table.repeat import Carried
+from rknnprof.parsers.table.scan_state import Recording, ScanState
 
 if TYPE_CHECKING:
-    from rknnprof.model import Layer
+    from rknnprof.inputs._prefixes import OtherLayouts
+    from rknnprof.inputs.records import ReadStats
+
+SWITCH = "RKNNPROF_NO_FASTPATH"
+"""The environment variable that turns the bulk path off (any value but empty or ``0``)."""
+
+
+def enabled() -> bool:
+    """Whether the bulk path is on: :data:`SWITCH` is unset, empty or ``0``. The report is the
+    same either way; off, every line is read by the exact path (slower, for troubleshooting)."""
+    return os.environ.get(SWITCH, "") in ("", "0")
+
 
 MAX_FRAME_BYTES = 8 << 20
 """A frame is looked for in at most this much data after its title."""
 MAX_TEMPLATES = 64
 """Streams whose frames are remembered at once (more: the oldest are forgotten)."""
-
-
-class BulkFrame(Claim):
-    """A frame read in bulk: the table's event, and the ranking block left open."""
-
-    __slots__ = ("number", "ranking", "stream", "table")
-
-    def __init__(
-        self, number: int, stream: Stream, table: TableEvent, ranking: BulkRanking
-    ) -> None:
-        self.number = number
-        self.stream = stream
-        self.table = table
-        self.ranking = ranking
 
 
 class FrameSkipper:
@@ -103,12 +94,15 @@ class FrameSkipper:
         self.state = ScanState()
         self.templates: dict[Stream, Template] = {}
         self._anchors: tuple[bytes, ...] = ()
+        self._many = False
+        """Several logcat streams have templates: claims read windows (``bulk_streams``)."""
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
         self.scratch: ReadLine = line_reader(ReadStats())
         """The reader's reading of one line, for checks: its counts go to a ReadStats of its
         own (the lines a claim does not take are read again by the reader)."""
         self.others = OtherLines(self.state, self.scratch)
+        self.window = Window()
 
     # -- learning (called by scan) -----------------------------------------------------------
     def learn(
@@ -127,15 +121,43 @@ class FrameSkipper:
                 del self.templates[next(iter(self.templates))]
             self.templates[table.stream] = template
             self._anchors = tuple({t.anchor for t in self.templates.values()})
+            self._many = len(self.templates) > 1 and all(
+                t.stream is not None for t in self.templates.values()
+            )
             self.version += 1
+            self.window.cool_until = 0
 
-    def learning(self, stream: Stream, carried: object) -> bool:
-        """Whether a frame of ``stream`` that takes over ``carried`` should be recorded."""
+    def recording(self, stream: Stream, handed: object, first: Line) -> Recording | None:
+        """A recording of the frame of ``stream`` whose title ``first`` opened a block that
+        took over ``handed`` (scan feeds it), when the skipper would learn from it: a table
+        that takes over the stream's last table, not the template's."""
+        if not isinstance(handed, Carried):
+            return None
         template = self.templates.get(stream)
-        return template is None or template.carried is not carried
+        if template is not None and template.carried is handed:
+            return None
+        return Recording(self.learn, handed, first)
+
+    def checked(self, items: Iterable[Line | Claim]) -> Iterator[Line | Claim]:
+        """``items`` (the reader's), with each frame read in bulk whose stream's state, when
+        scan reaches it, is not the one its template was read in (the block open on the
+        stream refuses the title, the table takes over the template's) replaced by its lines,
+        read exactly. Lazy: scan has consumed every item before one is checked."""
+        for item in items:
+            if item.__class__ is BulkFrame and not self._state_fits(item.template):
+                yield from item.lines()
+            else:
+                yield item
 
     # -- Skipper -----------------------------------------------------------------------------
+    def reads(self, read: Callable[[int], bytes], stats: ReadStats, other: OtherLayouts) -> Reads:
+        from rknnprof.inputs.skipping import SkippingSource
+
+        return SkippingSource(read, self, stats, other)
+
     def find(self, data: bytes, start: int) -> int:
+        if self.window.ahead:  # the last window's frames took lines past it: claim the next
+            return start
         best = -1
         for anchor in self._anchors:
             at = data.find(anchor, start)
@@ -148,6 +170,8 @@ class FrameSkipper:
     def claim(
         self, data: bytes, start: int, number: int, final: bool, read_line: ReadLine
     ) -> Claimed | str | None:
+        if self.window.ahead or self._many:
+            return window_claim(self, data, start, number, final)
         line_end = data.find(b"\n", start)
         if line_end < 0:
             return None if final else NEED_MORE
@@ -244,25 +268,8 @@ def _claim(
     count = index[-1] + 1  # physical lines in the run
     if not run.isascii() and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
         return None
-    p = t.prefix
-    if not t.fixed_raw and not learn_fixed(t, mine, number, index, read_line):
-        return None
-    # the fixed lines' messages are the template's, their prefixes of its shape (the rows' and
-    # ranking rows' prefixes are in their remembered raw shapes)
-    fixed = list(map(mine.__getitem__, t.fixed))
-    heads = [mine[i][:p] for i in t.checked]
-    if (
-        list(map(len, fixed)) != t.fixed_lengths
-        or not all(map(bytes.startswith, fixed, t.fixed_raw, repeat(p)))
-        or any(map(t.prefix_shape.__ne__, map(bytes.translate, heads, repeat(SHAPE))))
-    ):
-        return None
-    times = table_times(t, mine, number, index, read_line)
-    if times is None:
-        return None
-    total = total_of(t, mine[t.total])
-    ranking = ranking_total(t, mine, number, index, read_line)
-    if total is None or ranking is None:
+    frame = frame_of(t, mine, number, index, read_line)
+    if frame is None:
         return None
     kept: tuple[tuple[int, bytes], ...] = ()
     if count > slots:  # (ids known): the few other lines, found in C
@@ -279,59 +286,6 @@ def _claim(
         if handed is None:
             return None
         kept = handed
-    first = number + index[0]
-    frame = _Frame(t, mine, number, index, read_line)
-    table = TableEvent(
-        family=t.table.family,
-        line=first,
-        last_line=number + index[t.table_last],
-        layers=ReplayedLayers(times, t.carried.names, frame.layers),
-        measured=True,
-        reported_total_time_us=total,
-        reported_rw_kb=t.table.reported_rw_kb,
-        stream=t.stream,
-        total_line=number + index[t.total],
-        row_times=times,
-        signature=t.carried.names,
-    )
-    block = BulkRanking(
-        t, ranking[0], number + index[t.table_last + 1], number + index[-1], frame.ranking_lines
-    )
     end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
     t.frame_bytes = end - start
-    return Claimed(end, count, BulkFrame(first, t.stream, table, block), kept)
-
-
-class _Frame:
-    """The raw lines of a frame read in bulk, read exactly when its layers or its ranking
-    stats are first asked for."""
-
-    __slots__ = ("index", "number", "raw", "read_line", "template")
-
-    def __init__(
-        self, t: Template, raw: list[bytes], number: int, index: Sequence[int], read_line: ReadLine
-    ) -> None:
-        self.template, self.raw, self.number, self.index = t, raw, number, index
-        self.read_line = read_line
-
-    def lines(self, slots: range) -> list[Line]:
-        out = []
-        for i in slots:
-            line = self.read_line(self.raw[i], self.number + self.index[i])
-            assert line is not None  # every slot was read as a line when claimed
-            out.append(line)
-        return out
-
-    def layers(self) -> tuple[Layer, ...]:
-        """The table's layers: its lines fed to a table block, as the exact path does."""
-        t = self.template
-        lines = self.lines(range(t.table_last + 1))
-        block = TableBlock(lines[0], t.table.family)
-        block.take_over(t.carried)
-        for line in lines[1:]:
-            fed = block.feed(line)
-            assert fed
-        return tuple(block.close()[0].layers)
-
-    def ranking_lines(self) -> list[Line]:
-        return self.lines(range(self.template.table_last + 1, len(self.template.lines)))
+    return Claimed(end, count, (frame,), kept)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from rknnprof.model import OpTypeStat
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import RankingEvent
-from rknnprof.parsers.ranking import RankingBlock
-from rknnprof.parsers.ranking_lines import plain_row, refuses, stat_of
+from rknnprof.parsers.ranking import RATIO_TOLERANCE_PCT, TIME_TOLERANCE_US, RankingBlock
+from rknnprof.parsers.ranking_lines import SHARE_DIGITS, plain_row, refuses, stat_of
 from rknnprof.parsers.table.bulk_template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.table.lazy import Lazy
 from rknnprof.parsers.table.tokens import is_rule
@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 
 MARGIN = 1e-6
 """How far inside a ranking tolerance a value must be for a frame to be read in bulk."""
-_ROUNDING = 5e-5 + 1e-9
-"""How far a printed ratio (percent) can be from 100x the share kept for it (rounded to 6
-digits of a fraction), float error included."""
+_ROUNDING = 100 * 0.5 * 10.0**-SHARE_DIGITS + 1e-9
+"""How far a printed ratio (percent) can be from 100x the share kept for it (rounded to
+``SHARE_DIGITS`` digits of a fraction), float error included."""
 
 
 def ranking_total(
@@ -69,7 +69,7 @@ def ranking_total(
     cols = {key: values[k :: width - 1] for k, key in enumerate(t.columns)}
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
     gpu = cols.get("gpu", [0.0] * n)
-    limit = 0.5 - MARGIN  # ranking.TIME_TOLERANCE_US
+    limit = TIME_TOLERANCE_US - MARGIN
     if max(map(abs, map(sub, map(add, map(add, cpu, gpu), npu), tot))) > limit:
         return None  # CPU + GPU + NPU against TotalTime, row by row
     ratios = cols["ratio"]
@@ -94,7 +94,7 @@ def ranking_total(
         top = max(tot)
         if not top > 0:
             return (None,)  # no row has a time: no ratio is checked
-        share = round(ratios[tot.index(top)] / 100, 6)
+        share = round(ratios[tot.index(top)] / 100, SHARE_DIGITS)
         denominator = top / share if share else 0.0
         if not denominator:
             return (None,)
@@ -103,11 +103,12 @@ def ranking_total(
 
 def ratios_fit(ratios: list[float], times: list[float], denominator: float) -> bool:
     """TimeRatio against TotalTime, as ``RankingBlock._check_ratios`` computes it on the shares
-    it keeps (the ratio / 100 rounded to 6 digits: in percent, within 5e-5 of the ratio), with
+    it keeps (the ratio / 100 rounded to ``SHARE_DIGITS`` digits: in percent, within 5e-5 of
+    the ratio), with
     :data:`MARGIN`. Rows with no time, which it skips, are held to it too: stricter, never
     looser. The printed ratios are checked first (in C); only a frame within 5e-5 of the
     tolerance on either side is checked on the rounded shares."""
-    limit = 0.05 - MARGIN  # RATIO_TOLERANCE_PCT
+    limit = RATIO_TOLERANCE_PCT - MARGIN
     expected = list(map(truediv, map(mul, repeat(100), times), repeat(denominator)))
     off = max(map(abs, map(sub, ratios, expected)))
     if off > limit + _ROUNDING:

@@ -408,6 +408,7 @@ def fixtures() -> dict[str, list[str]]:
     f.update(one_cause())
     f.update(outlier_fixtures())
     f.update(concat_fixtures())
+    f.update(advice29_fixtures())
     return f
 
 
@@ -844,6 +845,159 @@ def expert_fixtures() -> dict[str, list[str]]:
         *table(rows),
         f"Total inference time (in milliseconds, 4 decimal places): {app_ms:.4f} ms",
     ]
+    return f
+
+
+def advice29_fixtures() -> dict[str, list[str]]:
+    """Issue 29 (the expert's second review, patterns 2-9): each log shows one pattern."""
+    f: dict[str, list[str]] = {}
+    c32, c64, c128 = shape(1, 32, 80, 80), shape(1, 64, 80, 80), shape(1, 128, 80, 80)
+    # RKN020: a C2f block (conv 64 -> 64 1x1, Cin = 2c, then Split 64 -> 2 x 32, 400 us) and a
+    # block whose conv reads 128 channels (Cin = 4c: the half-convs' extra reads cancel the
+    # Split's copy, 300 us)
+    f["i29_RKN020_bytes"] = [
+        *info(),
+        *table(
+            clean(
+                extra=[
+                    conv("ConvExSwish", 64, 64, 80, k=1, name="Conv:/model.2/cv1/conv/Conv"),
+                    row("Split", f"{c64},(2)", f"{c32},...", 400, 800, "Split:/model.2/Split"),
+                    conv("ConvExSwish", 128, 64, 80, k=1, name="Conv:/model.8/cv1/conv/Conv"),
+                    row("Split", f"{c64},(2)", f"{c32},...", 300, 800, "Split:/model.8/Split"),
+                ]
+            )
+        ),
+    ]
+    # custom ops: a user-registered InstanceNorm on the CPU (2,000 us, 2,048 KB), and this
+    # log's own NPU norm path: Transpose 300 -> exNorm 200 (1,600 KB) -> Transpose 280 us
+    nhwc = shape(1, 80, 80, 64)
+    custom = row(
+        "cstInstanceNorm",
+        c64,
+        c64,
+        2000,
+        2048,
+        "cstInstanceNorm:/model/res0/norm/InstanceNormalization",
+        "CPU",
+        "FLOAT16",
+    )
+    norm_path = [
+        row("Transpose", c64, nhwc, 300, 1600, "Transpose:/neck/norm/Transpose"),
+        row("exNorm", nhwc, nhwc, 200, 1600, "exNorm:/neck/norm/LayerNorm", dtype="FLOAT16"),
+        row("Transpose", nhwc, c64, 280, 1600, "Transpose:/neck/norm/Transpose_1"),
+    ]
+    f["i29_custom_norm"] = [*info(), *table(clean(extra=[custom, *norm_path]))]
+    f["i29_custom_norm_norate"] = [*info(), *table(clean(extra=[custom]))]
+    # a custom op that is no normalisation (a user decode kernel) on the CPU
+    decode = row(
+        "cstBoxDecode", c64, shape(1, 8400, 4), 900, 400, "cstBoxDecode:/head/decode", "CPU"
+    )
+    f["i29_custom_other"] = [*info(), *table(clean(extra=[decode]))]
+    # Pad in a ResnetBlock: Pad (CPU) -> ConvRelu 3x3 -> Pad (CPU) -> Conv 3x3 -> Add back
+    p82 = shape(1, 64, 82, 82)
+    block = [
+        row("Pad", c64, p82, 700, 820, "Pad:/model/res0/conv_block/Pad", "CPU"),
+        conv("ConvRelu", 64, 64, 82, name="Conv:/model/res0/conv_block/conv1/Conv"),
+        row("Pad", c64, p82, 720, 820, "Pad:/model/res0/conv_block/Pad_1", "CPU"),
+        conv("Conv", 64, 64, 82, name="Conv:/model/res0/conv_block/conv2/Conv"),
+        row("Add", f"{c64},{c64}", c64, 90, 1200, "Add:/model/res0/Add"),
+    ]
+    f["i29_pad_block"] = [*info(), *table(clean(extra=block))]
+    zero = [
+        row("Pad", c64, p82, 150, 820, "Pad:/model/stem/ZeroPad2d/Pad"),
+        conv("Conv", 64, 64, 82, name="Conv:/model/stem/conv/Conv"),
+    ]
+    f["i29_pad_zero"] = [*info(), *table(clean(extra=zero))]
+    # RKN030 on a one-core run: four large INT8 ConvRelus (921,600 cycles, 1,152 us) and a
+    # decode tail after the last feature conv (RKN060 cuts it out: no split claimed on it)
+    big = [conv("ConvRelu", 64, 64, 160, name=f"Conv:/backbone/c{i}/Conv") for i in range(4)]
+    tail = [
+        row("Reshape", f"{c128},(3)", shape(1, 4, 16, 6400), 30, 800, "Reshape:/head/Reshape"),
+        row(
+            "exSoftmax13",
+            shape(1, 4, 16, 6400),
+            shape(1, 4, 16, 6400),
+            3100,
+            800,
+            "exSoftmax13:/head/dfl/Softmax",
+            dtype="FLOAT16",
+        ),
+        row(
+            "Conv",
+            f"{shape(1, 16, 4, 6400)},{shape(1, 16, 1, 1)}",
+            shape(1, 1, 4, 6400),
+            120,
+            200,
+            "Conv:/head/dfl/conv/Conv",
+            cycles="6400/25600/25600",
+        ),
+        row(
+            "Sub",
+            f"{shape(1, 2, 6400)},{shape(1, 2, 6400)}",
+            shape(1, 2, 6400),
+            60,
+            50,
+            "Sub:/head/Sub",
+        ),
+        row("Mul", f"{shape(1, 4, 6400)},(1)", shape(1, 4, 6400), 50, 50, "Mul:/head/Mul"),
+        row(
+            "Concat",
+            f"{shape(1, 4, 6400)},{shape(1, 80, 6400)}",
+            shape(1, 84, 6400),
+            70,
+            1100,
+            "Concat:/head/Concat",
+        ),
+    ]
+    feature = clean(extra=big)
+    f["i29_RKN030_decode"] = [
+        *info(),
+        *table(
+            feature[:-2]
+            + [conv("ConvRelu", 64, 128, 80, name="Conv:/head/cv3/Conv")]
+            + tail
+            + [io_out(shape(1, 84, 6400))]
+        ),
+    ]
+    # a log with one CPU-fallback warning and no table (a newer runtime's limit, 16384)
+    f["i29_warning_only"] = [
+        *info(),
+        "W RKNN: [10:22:01.117] Transpose will fallback to CPU, because input shape has exceeded "
+        "the max limit, height(64) * width(480) = 30720, required product no larger than 16384!",
+    ]
+    # one-core SoCs: an RV1106 with an old driver, and an RK3566 SiLU model
+    # (an RV1106 prints no per-layer table, UG230 §3.2.3: rknn_benchmark output, FORMATS.md §7)
+    f["i29_rv1106_driver"] = [
+        "rknn_api/rknnrt version: 1.6.0 (9a7b5d24c@2023-12-13T17:31:11), driver version: 0.8.2",
+        "total weight size: 1851008, total internal size: 1228800",
+        "total dma used size: 4218880",
+        "model input num: 1, output num: 1",
+        "input tensors:",
+        "  index=0, name=images, n_dims=4, dims=[1, 224, 224, 3], n_elems=150528, "
+        "size=150528, w_stride = 224, size_with_stride=150528, fmt=NHWC, type=INT8, "
+        "qnt_type=AFFINE, zp=-128, scale=0.018658",
+        "output tensors:",
+        "  index=0, name=output, n_dims=2, dims=[1, 1000], n_elems=1000, size=1000, "
+        "w_stride = 0, size_with_stride=1000, fmt=UNDEFINED, type=INT8, qnt_type=AFFINE, "
+        "zp=-52, scale=0.141923",
+        "custom string: ",
+        "Warmup ...",
+        "   0: Elapse Time = 9.81ms, FPS = 101.94",
+        "Begin perf ...",
+        "   0: Elapse Time = 7.62ms, FPS = 131.23",
+        "   1: Elapse Time = 7.58ms, FPS = 131.93",
+        "",
+        "Avg Time 7.60ms, Avg FPS = 131.579",
+        "",
+    ]
+    silu = [conv("ConvExSwish", 64, 64, 80, k=1, time=600, name="Conv:/model.4/cv1/conv/Conv")]
+    f["i29_rk3566_silu"] = [*info(platform="rk3566", driver="0.9.8"), *table(clean(extra=silu))]
+    # RKN001 by op class: a final Reshape and an Acos on the CPU
+    cpu_ops = [
+        row("Acos", c64, c64, 400, 800, "Acos:/head/Acos", "CPU"),
+        row("Reshape", f"{c64},(3)", shape(1, 64, 6400), 300, 800, "Reshape:/head/Reshape", "CPU"),
+    ]
+    f["i29_cpu_classes"] = [*info(), *table(clean(extra=cpu_ops))]
     return f
 
 

@@ -1,0 +1,72 @@
+"""The failures of an input without a profile: its catalogue lines (one per entry) with the
+error lines around each as context, and every other error report as a failure of id
+``unknown``; the telling failure first (an error before a warning, a catalogue entry before an
+unknown line, then log order)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from rknnprof.model import KnownFailure
+from rknnprof.parsers.events import NoteEvent
+
+UNKNOWN = "unknown"
+_NEAR = 2
+"""Lines between an error report and a catalogue line for the report to be its context."""
+_MAX_CONTEXT = 5
+UNKNOWN_DIAGNOSIS = "an error the failures catalogue does not know"
+UNKNOWN_FIX = (
+    "search the line in the rknn-toolkit2 / rknn-llm issue trackers; RKNN_LOG_LEVEL=4 "
+    "(RKLLM_LOG_LEVEL=2) prints more of what led to it"
+)
+
+
+def one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
+    """The first failure of each catalogue entry, in log order."""
+    first: dict[str, KnownFailure] = {}
+    for failure in failures:
+        first.setdefault(failure.id, failure)
+    return tuple(first.values())
+
+
+def unknown_failure(note: NoteEvent) -> KnownFailure:
+    """An error report no catalogue entry matches, as a failure of id ``unknown``."""
+    return KnownFailure(
+        id=UNKNOWN,
+        line=note.message_line or note.line,
+        text=note.message,
+        diagnosis=UNKNOWN_DIAGNOSIS,
+        cause="",
+        fix=UNKNOWN_FIX,
+        source="",
+        confidence="low",
+        context=note.context[:_MAX_CONTEXT],
+    )
+
+
+def _near(note: NoteEvent, line: int) -> bool:
+    return note.line - _NEAR <= line <= note.last_line + _NEAR
+
+
+def no_profile_failures(
+    known: Iterable[KnownFailure], errors: Sequence[NoteEvent]
+) -> tuple[KnownFailure, ...]:
+    """Every failure of an input without a profile, the telling one first."""
+    failures = list(one_per_entry(known))
+    context: dict[int, list[str]] = {i: list(f.context) for i, f in enumerate(failures)}
+    unknown: list[KnownFailure] = []
+    for note in errors:
+        owner = next((i for i, f in enumerate(failures) if _near(note, f.line)), None)
+        if owner is None:
+            unknown.append(unknown_failure(note))
+        else:
+            context[owner].extend((note.message, *note.context))
+    for i, failure in enumerate(failures):
+        lines = [c for c in dict.fromkeys(context[i]) if c != failure.text]
+        failures[i] = replace(failure, context=tuple(lines[:_MAX_CONTEXT]))
+    ordered = sorted(
+        [*failures, *unknown],
+        key=lambda f: (f.severity != "error", f.id == UNKNOWN, f.line),
+    )
+    return tuple(ordered)

@@ -1,0 +1,97 @@
+"""Ctrl-C at any point of a run, from the interpreter's start to its exit, through the console
+script a user runs: exit 130 (or the signal's own status before Python handles it), at most
+the word ``Aborted.``, and never a traceback from rknnprof's code.
+
+Python itself, and the script pip writes (``import re, sys`` before it imports rknnprof), can
+still be interrupted before any code of ours runs; such a traceback names no module of ours,
+and the test tells them apart by that.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.helpers import SAMPLE
+
+SCRIPT = Path(sys.executable).parent / "rknnprof"
+PACKAGE = str(Path(__file__).resolve().parents[2] / "rknnprof") + os.sep
+
+pytestmark = pytest.mark.skipif(
+    not SCRIPT.exists() or os.name != "posix",
+    reason="needs the installed console script beside the interpreter, on POSIX",
+)
+
+
+def _ours(stderr: str) -> bool:
+    """Whether a traceback in ``stderr`` passes through rknnprof's code (installed or not)."""
+    return "Traceback" in stderr and (PACKAGE in stderr or "site-packages/rknnprof/" in stderr)
+
+
+def _run_once(command: list[str], delay: float) -> tuple[int, str]:
+    child = subprocess.Popen(
+        [str(SCRIPT), *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    time.sleep(delay)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    return child.returncode, err.decode("utf-8", "replace")
+
+
+def _full_run_seconds(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([str(SCRIPT), *command], capture_output=True, timeout=60, check=False)
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["analyze", str(SAMPLE), "-f", "json"], ["rules"], ["formats"]],
+    ids=["analyze", "rules", "formats"],
+)
+def test_ctrl_c_at_random_points_never_shows_our_traceback(command):
+    rng = random.Random(20261201)
+    span = _full_run_seconds(command) * 1.3  # from the start to past the exit
+    for _ in range(12):
+        delay = rng.uniform(0, span)
+        code, err = _run_once(command, delay)
+        assert not _ours(err), f"Ctrl-C after {delay:.3f} s:\n{err}"
+        assert code in (0, 130, -signal.SIGINT) or "Traceback" in err, (delay, code, err)
+        if code == 0:  # done before the signal: a clean exit, nothing said
+            assert "Traceback" not in err and "Exception ignored" not in err, err
+        if code == 130:
+            assert err.strip().endswith("Aborted."), err
+
+
+def test_ctrl_c_while_the_commands_import_is_aborted_with_exit_130(monkeypatch):
+    """In process: a KeyboardInterrupt raised by the import of the commands, or wrapped in a
+    RuntimeError by a class body's ``__set_name__`` (Python 3.11), exits 130 with one line."""
+    import builtins
+
+    from rknnprof import cli
+
+    real_import = builtins.__import__
+    for raised in (KeyboardInterrupt(), RuntimeError("Error calling __set_name__")):
+        if isinstance(raised, RuntimeError):
+            raised.__cause__ = KeyboardInterrupt()
+
+        def interrupted(name, *args, _raised=raised, **kwargs):
+            if name == "rknnprof.cli.commands":
+                raise _raised
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", interrupted)
+        with pytest.raises(SystemExit) as exit_:
+            cli.main()
+        assert exit_.value.code == 130
+        monkeypatch.setattr(builtins, "__import__", real_import)

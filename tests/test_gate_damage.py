@@ -1,0 +1,367 @@
+"""Issue 22, the gate: a damaged log never passes ``check`` (or ``analyze --fail-on``) without a
+word. Every warning the parsers and analysis raise reaches every format of ``check``; a budget
+the profile cannot support is INCONCLUSIVE with its reason; ``--fail-on-inconclusive`` fails it.
+
+The damaged logs are written from the grammar (tests/damaged_logs.py); expected figures come from
+reading them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+import damaged_logs as dl
+import pytest
+
+from rknnprof.api import analyze
+from rknnprof.budgets import check, failing_statuses, parse_budgets
+from rknnprof.cli import main
+from rknnprof.model import (
+    ConditionKind,
+    Coverage,
+    Layer,
+    Profile,
+    Report,
+    RunCondition,
+    SourceSpan,
+    Target,
+    Validity,
+)
+
+TOTAL_BUDGET = "budgets:\n  - metric: total_time_us\n    max: 1000000000\n"
+
+
+def run(capsys, monkeypatch, *args):
+    """``rknnprof ARGS`` through ``main()``: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# (name, generator, words of the warning, words of the coverage the verdict gives)
+DAMAGED = [
+    ("printed-twice", dl.printed_twice, "layer ID 1 repeats", "the table is damaged"),
+    ("duplicated-row", dl.duplicated_row, "layer ID 3 repeats", "the table is damaged"),
+    (
+        "ranking-disagrees",
+        dl.ranking_disagrees,
+        "disagree with the ranking table",
+        "the table is damaged (the ranking table disagrees",
+    ),
+    ("ids-jump", dl.ids_jump, "layer IDs skip from 30 to 131", "the table is elided"),
+    (
+        "ranking-cut-after-first-row",
+        dl.ranking_cut_after_first_row,
+        "the ranking table stops here with no Total row",
+        "the table is cut (the ranking table stops at line 6",
+    ),
+    (
+        "toolkit1-cut-before-total",
+        lambda: dl.toolkit1(with_total=False),
+        "no total line after it",
+        "the table is cut (no total line after the table",
+    ),
+    (
+        "csv-10-of-52",
+        lambda: dl.csv_rows(10),
+        "eval_perf CSV side file has no total line",
+        "the table is in a format that cannot tell (the eval_perf CSV side file prints no",
+    ),
+]
+
+
+@pytest.fixture
+def gate_dir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rknnprof.yaml").write_text(TOTAL_BUDGET)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("name", "make", "words", "why"), DAMAGED, ids=[d[0] for d in DAMAGED])
+def test_damaged_log_reaches_every_check_format(
+    name, make, words, why, gate_dir, capsys, monkeypatch
+):
+    text, _ = make()
+    (gate_dir / "run.log").write_text(text)
+    summary = gate_dir / "summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "-f", "json")
+    doc = json.loads(out)
+    assert code == 0
+    [verdict] = doc["verdicts"]
+    assert verdict["status"] == "inconclusive"
+    assert verdict["unjudgeable"] is True
+    assert f"total_time_us: not judged: {why}" in verdict["message"]
+    assert any(words in w for w in doc["warnings"]), doc["warnings"]
+    # stderr: the warning line and its GitHub annotation (stdout carries the JSON)
+    assert "Warning: run.log:" in err and words in err
+    assert any(line.startswith("::warning ") and words in line for line in err.splitlines())
+    assert words.replace("_", "\\_") in summary.read_text()  # Markdown-escaped
+
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "-f", "junit")
+    root = ET.fromstring(out)
+    assert words in "".join(e.text or "" for e in root.iter("system-err"))
+
+    code, out, err = run(capsys, monkeypatch, "check", "run.log")
+    assert words in out  # the table shows it too, not only stderr
+    assert "The gate could not judge 1 of 1 budget" in out
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "--allow-incomplete")
+    assert "PASS" in out and words in out  # judged on request, still with its warning
+
+    code, out, err = run(capsys, monkeypatch, "analyze", "run.log", "--fail-on", "error")
+    assert words in err
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("toolkit1-with-total", lambda: dl.toolkit1(with_total=True)),
+        ("clean-table", lambda: ("\n".join(dl.table(dl.TIMES)) + "\n", sum(dl.TIMES))),
+        (
+            "ranking-with-total-row",
+            lambda: (
+                "\n".join(dl.ranking(dl.RANKING_ROWS, dl.RANKING_FRAME_US, total_row=True)) + "\n",
+                dl.RANKING_FRAME_US,
+            ),
+        ),
+        (
+            # a runtime that prints no Total row (corpus 01's 1.6 layout): closed by its rule
+            "ranking-without-total-row",
+            lambda: (
+                "\n".join(
+                    [*dl.ranking(dl.RANKING_ROWS, dl.RANKING_FRAME_US, False), dl.RANKING_RULE]
+                )
+                + "\n",
+                dl.RANKING_FRAME_US,
+            ),
+        ),
+    ],
+)
+def test_whole_logs_pass_without_a_word(name, make, tmp_path):
+    text, total = make()
+    path = tmp_path / "run.log"
+    path.write_text(text)
+    report = analyze(path)
+    assert report.warnings == ()
+    result = check(parse_budgets(TOTAL_BUDGET), report, None, str(path))
+    assert [(v.status, v.value) for v in result.verdicts] == [("pass", total)]
+    assert result.warnings == ()
+
+
+def test_whole_csv_side_file_says_once_it_cannot_tell(tmp_path):
+    text, total = dl.csv_rows(52)
+    path = tmp_path / "eval_perf.csv"
+    path.write_text(text)
+    report = analyze(path)
+    assert [w.message for w in report.warnings if "CSV" in w.message] == [
+        "an eval_perf CSV side file has no total line: whether rows are missing cannot be "
+        "told, so the profile is marked incomplete (the table eval_perf prints beside it ends "
+        "with its total line: use that)"
+    ]
+    assert report.profiles[0].total_time_us == total
+    result = check(parse_budgets(TOTAL_BUDGET), report, None, str(path))
+    assert [v.status for v in result.verdicts] == ["inconclusive"]
+    allowed = check(parse_budgets(TOTAL_BUDGET), report, None, str(path), allow_incomplete=True)
+    assert [(v.status, v.value) for v in allowed.verdicts] == [("pass", total)]
+
+
+def test_ranking_cut_total_is_the_rows_shown(tmp_path):
+    """27,000 us of a 99,004 us frame: the cut ranking's figure is 27 % of the real total."""
+    text, shown = dl.ranking_cut_after_first_row()
+    path = tmp_path / "rank.log"
+    path.write_text(text)
+    profile = analyze(path).profiles[0]
+    assert profile.total_time_us == shown
+    assert profile.incomplete is not None and "TimeRatio adding up to 27.3%" in profile.incomplete
+
+
+# ---- corpus 03 (rows elided with ``......``) against corpus 01 -------------------------------
+
+
+def test_elided_corpus_03_is_not_judged_against_01(corpus, tmp_path, monkeypatch, capsys):
+    c01, c03 = corpus("01_"), corpus("03_")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.yaml").write_text(
+        "budgets:\n  - metric: total_time_us\n    max: 200000\n    max_increase: 5%\n"
+    )
+    code, out, err = run(
+        capsys, monkeypatch, "check", str(c03), "--budgets", "b.yaml", "--baseline", str(c01),
+        "-f", "json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 0
+    [verdict] = doc["verdicts"]
+    assert verdict["status"] == "inconclusive"
+    assert "-95.5%" not in verdict["message"]
+    assert "the table is elided (the log elides rows (2 elision line(s))" in verdict["message"]
+    code, out, err = run(
+        capsys, monkeypatch, "check", str(c03), "--budgets", "b.yaml", "--baseline", str(c01),
+        "--fail-on-inconclusive",
+    )  # fmt: skip
+    assert code == 1
+    assert "INCONCLUSIVE" in out and "The gate could not judge 1 of 1 budget" in out
+    code, out, err = run(capsys, monkeypatch, "analyze", str(c03), "-f", "json")
+    assert json.loads(out)["profiles"][0]["incomplete"].startswith("the log elided rows (2 ")
+
+
+def test_fail_on_inconclusive_annotates_an_error_and_fails_junit(gate_dir, capsys, monkeypatch):
+    text, _ = dl.toolkit1(with_total=False)
+    (gate_dir / "run.log").write_text(text)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "-q")
+    assert code == 0
+    assert "::warning title=rknnprof could not judge::The gate could not judge 1 of 1" in out
+    assert not any(line.startswith("::error") for line in out.splitlines())
+    code, out, err = run(
+        capsys, monkeypatch, "check", "run.log", "-q", "--fail-on-inconclusive", "-f", "junit"
+    )
+    assert code == 1
+    root = ET.fromstring(out)
+    assert root.get("failures") == "1" and root.find(".//skipped") is None
+    assert any(line.startswith("::error ") for line in err.splitlines())
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "-q", "--allow-incomplete")
+    assert code == 0 and "PASS" in out
+
+
+# ---- the verdict read off Profile.validity (set by hand until analysis fills it) -------------
+
+
+def _profile(validity: Validity | None, **kw) -> Profile:
+    layers = (
+        Layer(id=1, op_type="InputOperator", time_us=10, target=Target.CPU, full_name="in"),
+        Layer(id=2, op_type="ConvRelu", time_us=900, target=Target.NPU, full_name="c"),
+        Layer(id=3, op_type="Softmax", time_us=90, target=Target.CPU, full_name="s"),
+    )
+    return Profile(
+        source=SourceSpan("run.txt"),
+        format="toolkit2-perf-table",
+        layers=layers,
+        validity=validity,
+        **kw,
+    )
+
+
+BUDGETS = parse_budgets(
+    "budgets:\n"
+    "  - metric: total_time_us\n    max: 5000\n"
+    "  - metric: op_type_time_us\n    op_type: ConvRelu\n    max: 5000\n"
+    "  - metric: cpu_fallback_layers\n    max: 1\n"
+    "  - metric: findings\n    max: 10\n"
+)
+DEBUGGER = RunCondition(
+    ConditionKind.DEBUGGER, "ioctl breakpoints and tensor dumps inside the run", 12, True
+)
+
+
+def _statuses(profile: Profile, **kw) -> dict[str, str]:
+    result = check(BUDGETS, Report((profile,)), None, "run.txt", **kw)
+    return {v.budget.metric: v.status for v in result.verdicts}
+
+
+def test_complete_measurement_is_judged():
+    statuses = _statuses(_profile(Validity(Coverage.COMPLETE, "every row, total agrees")))
+    assert set(statuses.values()) == {"pass"}
+
+
+@pytest.mark.parametrize("coverage", [Coverage.CUT, Coverage.ELIDED, Coverage.FRAGMENT])
+def test_rows_missing_leave_every_table_budget_unjudged(coverage):
+    profile = _profile(Validity(coverage, "12 of 52 rows, no total line"))
+    result = check(BUDGETS, Report((profile,)), None, "run.txt")
+    assert {v.status for v in result.verdicts} == {"inconclusive"}
+    total = result.verdicts[0]
+    assert total.unjudgeable and total.value is None
+    words = "a fragment" if coverage is Coverage.FRAGMENT else coverage.value
+    assert f"the table is {words} (12 of 52 rows, no total line)" in total.message
+    assert len(result.unjudged) == 4
+
+
+def test_not_a_measurement_leaves_times_unjudged_and_counts_judged():
+    profile = _profile(Validity(Coverage.COMPLETE, "every row", conditions=(DEBUGGER,)))
+    assert _statuses(profile) == {
+        "total_time_us": "inconclusive",
+        "op_type_time_us": "inconclusive",
+        "cpu_fallback_layers": "pass",
+        "findings": "pass",
+    }
+    result = check(BUDGETS, Report((profile,)), None, "run.txt")
+    assert "not a measurement (ioctl breakpoints and tensor dumps" in result.verdicts[0].message
+
+
+def test_a_build_estimate_judges_counts_not_times():
+    profile = _profile(Validity(Coverage.ESTIMATE, "build-time estimate"))
+    assert _statuses(profile)["total_time_us"] == "inconclusive"
+    assert _statuses(profile)["cpu_fallback_layers"] == "pass"
+
+
+def test_allow_incomplete_judges_anyway():
+    profile = _profile(Validity(Coverage.CUT, "cut", conditions=(DEBUGGER,)))
+    assert set(_statuses(profile, allow_incomplete=True).values()) == {"pass"}
+
+
+def test_a_cut_baseline_leaves_max_increase_unjudged():
+    budgets = parse_budgets("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n")
+    base = _profile(Validity(Coverage.CUT, "no total line"))
+    current = _profile(Validity(Coverage.COMPLETE, "every row"))
+    result = check(budgets, Report((current,)), Report((base,)), "run.txt", "base.txt")
+    [verdict] = result.verdicts
+    assert verdict.status == "inconclusive"
+    assert "baseline: the table is cut (no total line)" in verdict.message
+
+
+def test_without_a_verdict_incomplete_and_elided_rows_decide():
+    assert set(_statuses(_profile(None)).values()) == {"pass"}
+    cut = _statuses(_profile(None, incomplete="no total line after the table (line 9)"))
+    assert set(cut.values()) == {"inconclusive"}
+    elided = _statuses(_profile(None, elided_rows=2))
+    assert elided["total_time_us"] == "inconclusive" and elided["findings"] == "pass"
+
+
+def test_failing_statuses():
+    assert failing_statuses("error") == ("fail",)
+    assert failing_statuses("warning") == ("fail", "warn")
+    assert failing_statuses("never") == ()
+    assert failing_statuses("error", True) == ("fail", "inconclusive")
+    assert failing_statuses("never", True) == ("inconclusive",)
+
+
+def test_baseline_warnings_are_named_as_the_baseline_s(tmp_path):
+    text, _ = dl.toolkit1(with_total=False)
+    (tmp_path / "base.log").write_text(text)
+    clean, _ = dl.toolkit1(with_total=True)
+    (tmp_path / "run.log").write_text(clean)
+    budgets = parse_budgets("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n")
+    result = check(
+        budgets, analyze(tmp_path / "run.log"), analyze(tmp_path / "base.log"), "run.log"
+    )
+    assert any(w.startswith("baseline ") and "no total line" in w for w in result.warnings)
+    assert result.verdicts[0].status == "inconclusive"
+
+
+def test_debugger_capture_times_are_not_judged_counts_are(tmp_path, capsys, monkeypatch):
+    """Issue 22's debugger capture (written from its pattern in synthetic_logs): the total
+    budget is not judged (the run is not a measurement), the CPU-fallback count is."""
+    from synthetic_logs import debugger_capture
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gdb.log").write_text("\n".join(debugger_capture()) + "\n")
+    (tmp_path / "rknnprof.yaml").write_text(
+        TOTAL_BUDGET + "  - metric: cpu_fallback_layers\n    max: 0\n"
+    )
+    code, out, err = run(capsys, monkeypatch, "check", "gdb.log", "-f", "json")
+    doc = json.loads(out)
+    total, fallback = doc["verdicts"]
+    assert total["status"] == "inconclusive"
+    assert "the run is not a measurement" in total["message"]
+    assert fallback["status"] == "pass" and fallback["value"] == 0
+    assert code == 0
+    code, out, err = run(capsys, monkeypatch, "check", "gdb.log", "--fail-on-inconclusive")
+    assert code == 1 and "The gate could not judge 1 of 2 budget(s)" in out
