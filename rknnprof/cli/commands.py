@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import gc
 import io
+import re
 import sys
 from dataclasses import replace
 from typing import Any
@@ -85,6 +86,24 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:  # bare ``rknnprof``: the help, as ``--help`` prints it
         click.echo(ctx.get_help())
+
+
+def _expectation(value: str) -> tuple[str, float | None]:
+    """``RKN070`` -> ("RKN070", None); ``RKN070:50%`` / ``RKN070:0.5`` -> ("RKN070", 0.5)."""
+    code, _, share = value.partition(":")
+    code = code.strip().upper()
+    if not re.fullmatch(r"RKN\d{3}", code):
+        raise click.BadParameter(f"{value}: expected a rule code such as RKN070[:50%]")
+    if not share:
+        return code, None
+    text = share.strip()
+    try:
+        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number <= 10:
+        raise click.BadParameter(f"{value}: the share must be like 50% or 0.5")
+    return code, number
 
 
 class FiniteFloatRange(click.FloatRange):
@@ -374,6 +393,16 @@ def formats_command() -> None:
     metavar="PCT",
     help="Exit 1 when the total time grew by more than PCT percent.",
 )
+@click.option(
+    "--expect",
+    "expects",
+    multiple=True,
+    metavar="CODE[:SHARE]",
+    callback=lambda ctx, param, values: [_expectation(v) for v in values],
+    help="Exit 1 unless BEFORE's finding CODE was fixed: gone from AFTER's advice and "
+    "delivered (at least SHARE of its promised saving, e.g. RKN070:50%, when given). "
+    "Repeatable.",
+)
 @top_option("Rows per table (table, markdown and html).")
 @summary_option("Markdown")
 @color_option()
@@ -384,6 +413,7 @@ def compare(
     fmt: str | None,
     output: str | None,
     fail_over: float | None,
+    expects: list[tuple[str, float | None]],
     top: int,
     summary: bool,
     color: str,
@@ -402,7 +432,8 @@ def compare(
 
     _startup_done()
     fmt = choose_format("compare", fmt, output)
-    result = compare_reports(load_report(base), load_report(current), base, current)
+    base_report, after_report = load_report(base), load_report(current)
+    result = compare_reports(base_report, after_report, base, current)
     print_warnings(result.warnings)
     buf = io.StringIO()
     options = render_options(color, output, top)
@@ -418,6 +449,18 @@ def compare(
                     f"{' and '.join(comp.partial_sides)} shows part of the model",
                     err=True,
                 )
+    if expects:
+        from rknnprof.compare import pair_profiles, unmet_expectations
+
+        report_after = [c for _, c in pair_profiles(base_report.profiles, after_report.profiles)[0]]
+        unmet = unmet_expectations(
+            [(after, comp.advice) for after, comp in zip(report_after, result.comparisons)],
+            expects,
+        )
+        for line in unmet:
+            click.echo(f"Error: {message_line(line)} (--expect)", err=True)
+        if unmet:
+            raise SystemExit(EXIT_FAILED)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         errors = [
             (

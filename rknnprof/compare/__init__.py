@@ -14,6 +14,9 @@ Before comparing, the two profiles are checked for being like for like (platform
 driver versions, NPU frequency, cores used, frames merged, measured vs estimated); each difference
 is reported as a warning, the comparison still runs.
 
+BEFORE's findings are then held against AFTER: each promised saving against what AFTER
+measured on the same layers, with a verdict (:mod:`~rknnprof.compare.advice`).
+
 Modules: :mod:`~rknnprof.compare.align` (the three passes), :mod:`~rknnprof.compare.deltas`
 (layer and op-type deltas), :mod:`~rknnprof.compare.conditions` (like for like) and
 :mod:`~rknnprof.compare.reports` (pairing models, the result types). The
@@ -23,6 +26,7 @@ report) is :func:`rknnprof.api.load_report`.
 
 from __future__ import annotations
 
+from rknnprof.compare.advice import VERDICTS, AdviceOutcome, check_advice, unmet_expectations
 from rknnprof.compare.align import align
 from rknnprof.compare.conditions import comparability, cores_used
 from rknnprof.compare.deltas import (
@@ -43,6 +47,10 @@ from rknnprof.compare.reports import (
 )
 
 __all__ = [
+    "VERDICTS",
+    "AdviceOutcome",
+    "check_advice",
+    "unmet_expectations",
     "SAME_MODEL_SHARE",
     "CompareResult",
     "LayerDelta",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rknnprof.compare.advice import AdviceOutcome, check_advice
 from rknnprof.compare.conditions import comparability, rows_left_out
 from rknnprof.compare.deltas import (
     LayerDelta,
@@ -49,6 +50,9 @@ class ProfileComparison:
     llm_rates: tuple[tuple[str, float | None, float | None], ...] = ()
     """RKLLM profiles: (figure, BASE, CURRENT) for ``decode_tokens_per_s``,
     ``prefill_tokens_per_s``, ``init_ms``, ``peak_memory_mb``; empty for other profiles."""
+    advice: tuple[AdviceOutcome, ...] = ()
+    """BEFORE's findings that promised a saving, each checked against CURRENT (AFTER):
+    :mod:`rknnprof.compare.advice`."""
 
     @property
     def added(self) -> tuple[LayerDelta, ...]:
@@ -173,6 +177,7 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
             if partial
         ),
         llm_rates=llm_rates(base, current),
+        advice=check_advice(base, current, layers, differences),
     )
 
 

@@ -17,7 +17,7 @@ from rknnprof.reporters.base import RenderOptions
 from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
-    from rknnprof.compare import CompareResult, LayerDelta, ProfileComparison
+    from rknnprof.compare import AdviceOutcome, CompareResult, LayerDelta, ProfileComparison
 
 
 # ---- text helpers ----------------------------------------------------------------------------
@@ -93,6 +93,32 @@ def summary_counts(comp: ProfileComparison) -> str:
     )
 
 
+ADVICE_TITLE = "Advice from BEFORE, checked against AFTER"
+
+VERDICT_WORDS = {
+    "delivered": "delivered",
+    "partly": "partly delivered",
+    "more": "more than predicted",
+    "not-made": "not made",
+    "cannot-tell": "cannot tell",
+}
+
+
+def advice_line(o: AdviceOutcome) -> str:
+    """``RKN070 activation-swap: delivered: promised 3,723 us (±40%), measured 3,701 us (99%);
+    57 layer(s): …``: the verdict, the promise, the measurement and its basis."""
+    head = f"{o.code} {o.name}: {VERDICT_WORDS.get(o.verdict, o.verdict)}"
+    if o.predicted_fps_factor is not None:
+        promise = f"promised {o.predicted_fps_factor:.2f}x the FPS"
+        measured = f", measured {o.measured_fps_factor:.2f}x" if o.measured_fps_factor else ""
+        return f"{head}: {promise}{measured}; {o.reason}"
+    promise = f"promised {o.predicted_us:,.0f} us (±{o.uncertainty:.0%})"
+    if o.verdict in ("not-made", "cannot-tell") or o.measured_us is None:
+        return f"{head} ({promise}): {o.reason}"
+    share = f" ({o.delivered_share:.0%})" if o.delivered_share is not None else ""
+    return f"{head}: {promise}, measured {o.measured_us:,.0f} us{share}; {o.reason}"
+
+
 # ---- table -----------------------------------------------------------------------------------
 
 
@@ -133,9 +159,13 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
             style = "yellow"
         console.print(T(headline(comp), style))
+        if comp.advice:
+            console.print(T(ADVICE_TITLE, "bold"))
+            for outcome in comp.advice:
+                console.print(T(" " + advice_line(outcome)))
+        shown = changed_layers(comp)[: options.top]
         if comp.layers:
             console.print(T(summary_counts(comp)))
-            shown = changed_layers(comp)[: options.top]
         if comp.layers and not shown:
             console.print(T(f"Largest layer changes: {NO_LAYER_CHANGED}", "bold"))
         elif comp.layers:
@@ -188,6 +218,10 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
 def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -> None:
     """One comparison as Markdown (also used by ``check`` for its step summary)."""
     out.write(f"**{markdown(headline(comp))}**\n\n")
+    if comp.advice:
+        out.write(f"{ADVICE_TITLE}:\n\n")
+        out.writelines(f"- {markdown(advice_line(outcome))}\n" for outcome in comp.advice)
+        out.write("\n")
     shown = changed_layers(comp)[:top]
     if comp.layers:
         out.write(f"{summary_counts(comp)}\n\n")
@@ -238,6 +272,7 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
         body["differences"] = list(comp.differences)
         body["layers"] = [_row(d) for d in comp.layers]
         body["op_types"] = [_row(o) for o in comp.op_types]
+        body["advice"] = [_row(outcome) for outcome in comp.advice]
         for key in ("added", "removed", "not_shown", "target_changes", "data_type_changes"):
             body[key] = [d.name for d in getattr(comp, key)]
         comps.append(body)

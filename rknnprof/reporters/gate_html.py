@@ -78,6 +78,9 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
         trend = "partial"
     parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
+    if comp.advice:
+        items = "".join(f"<li>{escape(V.advice_line(o))}</li>" for o in comp.advice)
+        parts.append(f"<p><b>{escape(V.ADVICE_TITLE)}</b></p>\n<ul>{items}</ul>\n")
     shown = V.changed_layers(comp)[:top]
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")

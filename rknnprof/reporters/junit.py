@@ -149,4 +149,14 @@ class JunitReporter(Reporter):
                     failure.text = _clean(text)
                 elif findings:
                     ET.SubElement(case, "system-out").text = _clean(text)
+        if report.failures and not report.profiles:  # exit 3: each failure fails a case
+            suite = _suite(root, "rknnprof failures")
+            for known in report.failures:
+                case = _case(suite, "rknnprof.failures", f"line {known.line}: {known.id}")
+                _bump(suite, "tests")
+                _bump(suite, "failures")
+                element = ET.SubElement(
+                    case, "failure", type=known.id, message=_clean(known.diagnosis)
+                )
+                element.text = _clean(f"{known.text}\nfix: {known.fix}")
         _finish(root, out)

@@ -100,8 +100,17 @@ class MarkdownReporter(Reporter):
 
     def render(self, report: Report, out: TextIO, options: RenderOptions) -> None:
         lines: list[str] = ["# rknnprof report", ""]
-        if not report.profiles:
-            lines += ["No profiles in this report.", ""]
+        if not report.profiles and not report.failures:
+            lines += [f"No profiles in this report: {escape(report.no_profile or 'none')}", ""]
+        if report.failures:
+            lines += ["No profiles in this report.", ""] if not report.profiles else []
+            lines += ["## Failures", ""]
+            lines += [
+                f"- line {f.line}: {escape(f.diagnosis)}: {code(f.text)}; fix: "
+                f"{escape(f.fix)}{f' ({escape(f.source)}, {f.confidence})' if f.source else ''}"
+                for f in report.failures
+            ]
+            lines.append("")
         for index, profile in enumerate(report.profiles):
             lines += self._profile(report, profile, index, len(report.profiles), options.top)
         placed = {p.source.path for p in report.profiles}

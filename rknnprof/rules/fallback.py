@@ -29,6 +29,7 @@ SOURCE = sources(
     issue(TOOLKIT2, 514, "Resize"),
     cite("yolov8n-pair", "NPU Resize/Concat rates"),
     cite("guide", "§5.5 custom operators (the cst prefix, CPU and GPU kernels)"),
+    issue("airockchip/rknn_model_zoo", 366, "NPU exNorm rate (RF-DETR FP16 table)"),
 )
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
 SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
@@ -74,6 +75,14 @@ def _is_norm(op: str, layers: Sequence[Layer]) -> bool:
     return any("norm" in name.lower() for name in names)
 
 
+PEER_NORM_GBS = 152 * 2 * 1024 / 333e-6 / 1e9
+"""NPU exNorm in a public RK3588 FP16 per-layer table (airockchip/rknn_model_zoo#366, RF-DETR:
+rows #394 and #395, exNorm (1,256,1,300), 152 KB each in 168 and 165 us): 0.93 GB/s. A
+normalisation over the channel axis: a norm over another axis also needs two Transposes,
+which this rate leaves out (the NPU estimate is then a lower end)."""
+PEER_NORM_SOURCE = "airockchip/rknn_model_zoo#366"
+
+
 def _norm_rate(profile: Profile) -> tuple[float, str, Confidence] | None:
     """The rate this log's NPU normalisation path achieved: the bytes of its exNorm /
     exLayerNorm rows over their time plus the Transposes right around them (an axis exNorm
@@ -114,7 +123,13 @@ def _npu_rate(
     takes only this log's NPU norm path (exNorm and its Transposes), and another custom op no
     rate: a generic data-movement rate would price a kernel at a copy's speed."""
     if _is_norm(op, layers):
-        return _norm_rate(profile)
+        return _norm_rate(profile) or (
+            PEER_NORM_GBS,
+            f"NPU exNorm moved {PEER_NORM_GBS:.2f} GB/s in a public RK3588 FP16 table "
+            f"({PEER_NORM_SOURCE}, RF-DETR); the two Transposes a norm over another axis "
+            "needs are not priced",
+            Confidence.MEDIUM,
+        )
     if is_custom(op):
         return None
     npu = [la for la in profile.layers if la.target is Target.NPU and not is_conv(la)]
@@ -379,6 +394,13 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             if saving.confidence is not Confidence.LOW and cpu_time
             else ""
         )
+        rate = _npu_rate(op, layers, profile)
+        if npu_text and cpu_time and not saving.total_us and rate is not None:
+            moved = sum(_bytes(la) or 0.0 for la in layers) / (rate[0] * 1e3)
+            npu_text = (
+                f", no faster on the NPU: its bytes at {rate[0]:.2f} GB/s take {us(moved)} "
+                f"({rate[1]})"
+            )
         timing = (
             f"{us(cpu_time)} on the CPU ({of_frame(share, profile)}){npu_text}"
             if cpu_time
@@ -553,11 +575,13 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         NPU in this log (high confidence), else that op type in corpus 01 (Resize 1.54 GB/s,
         medium), else this log's NPU non-conv layers (medium); never the DDR peak (33.8 GB/s
         on RK3588 is 15-30x what NPU Resize achieves). Without any rate: the whole CPU time, an
-        upper bound (low). A normalisation, custom or not, takes only this log's NPU
-        normalisation path (exNorm's bytes over its time plus the Transposes around it; high),
-        and another custom op no rate (a copy's rate would price a kernel): without it the
-        whole CPU time, an upper bound (low). Plus the time of exDataConvert layers inside or
-        beside the CPU island. The per-switch scheduling cost is not in the log and is not counted.
+        upper bound (low). A normalisation, custom or not, takes this log's NPU normalisation
+        path (exNorm's bytes over its time plus the Transposes around it; high), else exNorm's
+        0.93 GB/s in a public RK3588 FP16 table (rknn_model_zoo#366; medium; the Transposes a
+        norm over another axis needs are then not priced), never a copy's rate; another custom
+        op takes no rate: the whole CPU time, an upper bound (low). Plus the time of
+        exDataConvert layers inside or beside the CPU island. The per-switch scheduling cost
+        is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
     """
@@ -584,9 +608,10 @@ RULES = (
         basis=(
             "CPU time minus the same bytes at a rate an NPU achieved: the same op type on the "
             "NPU in this log, else in a public yolov8n log (Resize 1.54 GB/s), else this "
-            "log's NPU data-movement ops; a normalisation (custom or not) only at this log's "
-            "NPU exNorm path with its Transposes, another custom op at none; never the DDR "
-            "peak; a warning without a row: no saving"
+            "log's NPU data-movement ops; a normalisation (custom or not) at this log's NPU "
+            "exNorm path with its Transposes, else a public exNorm rate (0.93 GB/s, "
+            "rknn_model_zoo#366), another custom op at none; never the DDR peak; a warning "
+            "without a row: no saving"
         ),
         confidence=(
             "high with an NPU row of the same op in the log; medium with a peer-log or "

@@ -32,8 +32,9 @@ def check_cli_outcome(code: int, stdout: str, stderr: str) -> None:
     if code == EXIT_OK:
         assert not errors
         json.loads(stdout)
-    else:  # nothing on stdout, or (a diagnosed failure) the JSON report of its failures
-        assert stdout == "" or json.loads(stdout)["failures"]
+    else:  # the JSON report all the same: no profile, the exit-3 message on stderr
+        report = json.loads(stdout)
+        assert report["profiles"] == [] and report["no_profile"] in stderr
         assert len(errors) == 1 and stderr.rstrip("\n").endswith(errors[0])
 
 

@@ -109,6 +109,16 @@ def test_other_machine_formats_write_their_document_on_exit_3(fmt):
         json.loads(result.stdout)
 
 
+def test_markdown_and_junit_carry_the_failures_on_exit_3():
+    path = GRAMMARS / "failure_rv1106_unsupported_op.txt"
+    markdown = _analyze(path, "-f", "markdown").stdout
+    assert "## Failures" in markdown
+    assert "- line 3: the runtime has no CPU kernel for the GridSample op" in markdown
+    junit = _analyze(path, "-f", "junit").stdout
+    assert 'tests="2" failures="2"' in junit
+    assert 'name="line 3: unsupported-cpu-op"' in junit and 'type="cpu-fallback-failed"' in junit
+
+
 def test_the_terminal_prints_only_the_diagnosis_on_exit_3():
     result = _analyze(GRAMMARS / "failure_rv1106_unsupported_op.txt")
     assert result.exit_code == 3 and result.stdout == ""

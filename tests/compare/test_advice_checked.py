@@ -1,0 +1,196 @@
+"""``compare BEFORE AFTER`` holds BEFORE's advice against AFTER (rknnprof/compare/advice.py).
+
+AFTER logs are built from a real corpus table (07, yolov5n on one RK3588 core, 2.3.2) by
+applying a fix at a known factor, row by row in the printed table: the op type renamed as the
+fix renames it, the time cut by the finding's own per-layer promise times the factor, the
+total line rewritten to the new sum and the ranking table (which a fixed model would print
+anew) left out. The expected verdicts follow from the factor, not from the code.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rknnprof.api import analyze
+from rknnprof.compare import compare_reports
+from tests.conftest import CORPUS
+
+LOG07 = CORPUS / "07_toolkit2-2.3.2-perfdetail_yolov5n_rk3588_core0.txt"
+pytestmark = pytest.mark.skipif(not LOG07.is_file(), reason="corpus folder is absent")
+
+_ROW = re.compile(r"^(\d+)(\s+)(\S+)(\s+)")
+
+
+def rewrite(text: str, changes: dict[int, tuple[str | None, float]]) -> str:
+    """The log with rows ``id -> (new op type or None, new time in us)`` rewritten in place,
+    the total line set to the rows' new sum, and the ranking table dropped."""
+    out: list[str] = []
+    total = 0.0
+    in_table = in_ranking = False
+    for line in text.splitlines():
+        if "Network Layer Information Table" in line:
+            in_table = True
+        if "Operator Time Consuming Ranking Table" in line:
+            in_ranking = True
+            out.pop()  # its opening rule
+            continue
+        if in_ranking:
+            continue
+        m = _ROW.match(line) if in_table else None
+        if m:
+            cells = re.split(r"(\s+)", line)  # tokens and the spaces between them
+            layer = int(cells[0])
+            time = float(cells[14])  # ID OpType DataType Target In Out Cycles Time
+            op, new_time = changes.get(layer, (None, time))
+            if op is not None:
+                cells[2] = op + " " * max(1, len(cells[2]) + len(cells[3]) - len(op))
+                cells[3] = ""
+            printed = f"{new_time:.0f}"
+            cells[14] = printed + " " * max(1, len(cells[14]) + len(cells[15]) - len(printed))
+            cells[15] = ""
+            total += float(printed)
+            line = "".join(cells)
+        if line.startswith("Total Operator Elapsed Per Frame Time(us):"):
+            line = f"Total Operator Elapsed Per Frame Time(us): {total:.0f}"
+            in_table = False
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def before():
+    return analyze([str(LOG07)])
+
+
+def _finding(report, code):
+    return next(f for f in report.profiles[0].findings if f.code == code)
+
+
+def _after(tmp_path: Path, before, factor: float, rename: str | None = "ConvRelu") -> str:
+    """AFTER: RKN070's layers as ConvRelu, each faster by ``factor`` x its promised saving."""
+    layers = {la.id: la for la in before.profiles[0].layers}
+    promise = dict(_finding(before, "RKN070").saving_by_layer)
+    changes = {i: (rename, layers[i].time_us - factor * s) for i, s in promise.items()}
+    path = tmp_path / "after.txt"
+    path.write_text(rewrite(LOG07.read_text(encoding="utf-8"), changes), encoding="utf-8")
+    return str(path)
+
+
+def _outcome(before, after_path: str, code: str):
+    after = analyze([after_path])
+    comp = compare_reports(before, after).comparisons[0]
+    return next(o for o in comp.advice if o.code == code), comp
+
+
+def test_the_rewritten_after_log_is_a_complete_clean_table(tmp_path, before):
+    after = analyze([_after(tmp_path, before, 1.0)])
+    profile = after.profiles[0]
+    assert profile.validity is not None and profile.validity.complete, profile.validity
+    ops = {la.op_type for la in profile.layers}
+    assert "ConvExSwish" not in ops and "ConvRelu" in ops
+
+
+def test_a_swap_at_the_predicted_saving_is_delivered(tmp_path, before):
+    promised = _finding(before, "RKN070").est_saving_us
+    outcome, _ = _outcome(before, _after(tmp_path, before, 1.0), "RKN070")
+    assert outcome.verdict == "delivered"
+    assert outcome.predicted_us == pytest.approx(promised)
+    # rows print whole microseconds: the measured saving is the promise to within 1 us a row
+    assert outcome.measured_us == pytest.approx(promised, abs=outcome.layers)
+    assert outcome.delivered_share == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_swap_at_half_the_saving_is_partly_with_its_share(tmp_path, before):
+    outcome, _ = _outcome(before, _after(tmp_path, before, 0.5), "RKN070")
+    assert outcome.verdict == "partly"
+    assert outcome.delivered_share == pytest.approx(0.5, abs=0.01)
+    assert "50% of the promise" in outcome.reason
+
+
+def test_a_swap_at_twice_the_saving_is_more_than_predicted(tmp_path, before):
+    outcome, _ = _outcome(before, _after(tmp_path, before, 2.0), "RKN070")
+    assert outcome.verdict == "more"
+
+
+def test_an_unchanged_run_is_not_made_for_every_finding(tmp_path, before):
+    same = tmp_path / "same.txt"
+    same.write_text(LOG07.read_text(encoding="utf-8"), encoding="utf-8")
+    comp = compare_reports(before, analyze([str(same)])).comparisons[0]
+    priced = [f for f in before.profiles[0].findings if f.est_saving_us > 0]
+    assert len(comp.advice) == len(priced) >= 2
+    assert {o.verdict for o in comp.advice} == {"not-made"}
+
+
+def test_a_run_at_another_input_size_cannot_tell(tmp_path, before):
+    text = LOG07.read_text(encoding="utf-8").replace("(1,3,640,640)", "(1,3,480,480)")
+    other = tmp_path / "480.txt"
+    other.write_text(text, encoding="utf-8")
+    comp = compare_reports(before, analyze([str(other)])).comparisons[0]
+    assert comp.advice and {o.verdict for o in comp.advice} == {"cannot-tell"}
+    assert all("input shape" in o.reason for o in comp.advice)
+
+
+def test_a_swap_that_kept_the_activation_is_not_made(tmp_path, before):
+    """The layers kept their op type and time: the fix was not made (no miss)."""
+    outcome, _ = _outcome(before, _after(tmp_path, before, 0.0, rename=None), "RKN070")
+    assert outcome.verdict == "not-made"
+
+
+def _run(capsys, monkeypatch, *args):
+    import sys
+
+    from rknnprof.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_expect_passes_a_delivered_fix_and_fails_a_short_one(tmp_path, capsys, monkeypatch, before):
+    after = _after(tmp_path, before, 1.0)
+    code, out, err = _run(capsys, monkeypatch, "compare", str(LOG07), after, "--expect", "RKN070")
+    assert code == 0, err
+    assert "Advice from BEFORE, checked against AFTER" in out
+    assert "RKN070 activation-swap: delivered" in out
+    half = _after(tmp_path, before, 0.5)
+    code, out, err = _run(
+        capsys, monkeypatch, "compare", str(LOG07), half, "--expect", "RKN070:80%"
+    )
+    assert code == 1
+    assert "Error: RKN070 activation-swap: delivered 50% of the promised" in err
+    assert "(expected at least 80%) (--expect)" in err
+
+
+def test_expect_fails_when_the_finding_was_not_made(tmp_path, capsys, monkeypatch, before):
+    same = tmp_path / "same.txt"
+    same.write_text(LOG07.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = _run(
+        capsys, monkeypatch, "compare", str(LOG07), str(same), "--expect", "RKN070"
+    )
+    assert code == 1
+    assert "RKN070 activation-swap: still in AFTER's advice" in err
+
+
+def test_expect_refuses_what_is_not_a_rule_code(capsys, monkeypatch):
+    code, out, err = _run(capsys, monkeypatch, "compare", str(LOG07), str(LOG07), "--expect", "x")
+    assert code == 2 and "expected a rule code such as RKN070[:50%]" in err
+
+
+def test_the_json_document_carries_each_verdict(tmp_path, capsys, monkeypatch, before):
+    import json
+
+    after = _after(tmp_path, before, 0.5)
+    code, out, err = _run(capsys, monkeypatch, "compare", str(LOG07), after, "-f", "json")
+    assert code == 0, err
+    advice = {a["code"]: a for a in json.loads(out)["comparisons"][0]["advice"]}
+    assert advice["RKN070"]["verdict"] == "partly"
+    assert advice["RKN070"]["delivered_share"] == pytest.approx(0.5, abs=0.01)
+    assert advice["RKN030"]["verdict"] == "not-made"
