@@ -107,7 +107,7 @@ def test_levels_and_relative(text, status):
 def test_messages_carry_numbers():
     v = verdict("{metric: total_time_us, max_increase: 20%}")
     assert v.message == (
-        "total_time_us = 2,580 us: +450 us (+21.1%) vs baseline 2,130 us, allowed +20%"
+        "total_time_us = 2.58 ms: +450 us (+21.1%) vs baseline 2.13 ms, allowed +20%"
     )
     assert v.baseline_value == 2130
     v = verdict("{metric: total_time_us, max_increase: 20%, min_delta: 450}")

@@ -65,4 +65,8 @@ def test_no_platform_still_draws_the_points() -> None:
 
     profile = analyze(corpus_file("07_")).profiles[0]
     svg, note = roofline_svg(profile, (), "p0-L")
-    assert svg.startswith('<svg class="roofline"') and "compute roof unknown" in note
+    assert (
+        svg.startswith('<div class="chart"><svg class="roofline"')
+        and "compute roof unknown" in note
+    )
+    assert "roof-legend" not in svg  # no roof, no legend

@@ -76,19 +76,19 @@ def test_calls_only_medians_and_their_sum() -> None:
 
 
 def test_run_below_the_table_is_a_scaled_breakdown_of_run() -> None:
-    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms (NPU 20,100, CPU 1,200); the
-    # application's once-run line 20.5 ms: the layers share rknn_run's 19.0 ms, 1.5 ms is the rest
-    fall = _fall(_profile(DATA / "demo_run_below_table.txt"))
+    # rknn_run 19.0 ms below the perf_debug table's 21.3 ms (NPU 20,100, CPU 1,200): the layers
+    # share rknn_run's 19.0 ms. The "once run use 20.5 ms" before it is the demo's cold first
+    # run, not a frame's time: the total is the 19.0 ms the application timed
+    profile = _profile(DATA / "demo_run_below_table.txt")
+    assert profile.app_time_us is None
+    fall = _fall(profile)
     steps = {s.key: s.time_us for s in fall.steps}
     assert fall.scale == pytest.approx(19000 / 21300)
     assert steps["npu_layers"] == pytest.approx(20100 * 19000 / 21300)
     assert steps["cpu_layers"] == pytest.approx(1200 * 19000 / 21300)
-    assert "run_overhead" not in steps
-    assert steps["remainder"] == pytest.approx(1500)
-    assert fall.total_us == 20500
+    assert "run_overhead" not in steps and "remainder" not in steps
+    assert fall.total_us == pytest.approx(19000)
     assert fall.has(WaterfallNoteKind.TABLE_SCALED)
-    assert fall.has(WaterfallNoteKind.TIMER_SPAN_UNKNOWN)
-    assert not fall.has(WaterfallNoteKind.TIMER_BELOW_CALLS)
 
 
 def test_table_above_run_never_grows_the_total() -> None:
@@ -106,6 +106,43 @@ def test_table_above_run_never_grows_the_total() -> None:
     assert "14.48 ms" in fall.notes[0].text and "9.00 ms of rknn_run" in fall.notes[0].text
     text = CliRunner().invoke(cli, ["analyze", str(DATA / "demo_table_above_run.txt")]).output
     assert "Where an inference's 10.83 ms goes" in text and "16.31" not in text
+
+
+def test_the_cold_first_run_is_never_the_frame(tmp_path: Path) -> None:
+    # the rknpu2 demos print their first, cold run, then the average of a timed loop
+    # (rknpu2 examples/rknn_yolov5_demo: "once run use %f ms", "loop count = %d , average run
+    # %f ms"); the average is the application's frame, the first run is not
+    path = tmp_path / "demo.txt"
+    path.write_text(
+        TABLE + "once run use 49.000000 ms\nloop count = 10 , average run  41.760800 ms\n"
+    )
+    profile = _profile(path)
+    assert profile.app_time_us == pytest.approx(41760.8)
+    assert _fall(profile).total_us == pytest.approx(41760.8)
+    alone = tmp_path / "alone.txt"
+    alone.write_text(TABLE + "once run use 49.000000 ms\n")
+    profile = _profile(alone)
+    assert profile.app_time_us is None and profile.waterfall is None
+
+
+def test_model_zoo_averages_are_read_not_their_max_or_tp99(tmp_path: Path) -> None:
+    # rknn_model_zoo's per-call summary: the average, never max_time or tp99; and an average
+    # wins over the single runs printed before it
+    path = tmp_path / "zoo.txt"
+    path.write_text(
+        TABLE
+        + "rknn_run use 25.000000 ms\n"
+        + "rknn_inputs_set ave time: 1.802ms, max_time: 2.310ms, tp99: 2.250ms\n"
+        + "rknn_run ave time: 22.150ms, max_time: 25.000ms, tp99: 24.800ms\n"
+        + "rknn_outputs_get ave time: 3.004ms, max_time: 3.900ms, tp99: 3.870ms\n"
+    )
+    profile = _profile(path)
+    assert profile.app_calls == (
+        ("rknn_inputs_set", pytest.approx(1802)),
+        ("rknn_run", pytest.approx(22150)),
+        ("rknn_outputs_get", pytest.approx(3004)),
+    )
+    assert _steps(profile)["run_overhead"] == pytest.approx(22150 - 21300)
 
 
 def test_corpus_43_total_line_against_the_ranking() -> None:
@@ -139,7 +176,8 @@ def test_no_waterfall_without_application_timings() -> None:
         ("rknn_run cost=12.5ms", "rknn_run", 12500),
         ("Inference time: 0.0234 s", None, 23400),
         ("infer time: 12.5 ms", None, 12500),
-        ("once run use 24.512000 ms", None, 24512),
+        ("loop count = 10 , average run  41.760800 ms", None, 41760.8),
+        ("-- rknn_run use: 12.345000 ms", "rknn_run", 12345),  # rknn_model_zoo's TIMER
     ],
 )
 def test_timing_lines(tmp_path: Path, line: str, call: str | None, time_us: float) -> None:

@@ -53,8 +53,10 @@ class ContextEvents:
         """(kind, domain, MHz, stream) -> the first such line."""
         self.run_line_counts: Counter[Hashable] = Counter()
         """(kind, domain, MHz, stream) -> how many such lines."""
-        self.app_times: dict[tuple[Stream, str | None], Counter[float]] = {}
-        """(stream, call) -> how often each time (microseconds) was printed."""
+        self.app_times: dict[tuple[Stream, str | None, str], Counter[float]] = {}
+        """(stream, call, run) -> how often each time (microseconds) was printed; ``run`` is
+        :attr:`AppTimeEvent.run` (``single`` or ``average``; a cold ``first`` run is not
+        kept)."""
         self.capped_line: int | None = None
         """Line of the first record not kept (:data:`MAX_CONTEXT_RECORDS` reached)."""
 
@@ -76,8 +78,10 @@ class ContextEvents:
                 self._keep(self.run_lines, key, event)
                 if key in self.run_lines:
                     self.run_line_counts[key] += 1
+            case AppTimeEvent(run="first"):
+                pass  # the demos' cold first run: warm-up included, not what a frame costs
             case AppTimeEvent():
-                call = (event.stream, event.call)
+                call = (event.stream, event.call, event.run)
                 if call in self.app_times or self._room(event.line):
                     self.app_times.setdefault(call, Counter())[event.time_us] += 1
 
@@ -102,12 +106,13 @@ class ContextEvents:
 
     def app_time_counts(self, stream: Stream, call: str | None) -> Counter[float]:
         """The times printed for ``call`` (None: the whole inference) by the application of
-        ``stream`` (:func:`applies_to`)."""
-        counts: Counter[float] = Counter()
-        for (other, which), times in self.app_times.items():
+        ``stream`` (:func:`applies_to`): its own averages over a loop when it printed any, else
+        its single runs."""
+        by_run: dict[str, Counter[float]] = {"average": Counter(), "single": Counter()}
+        for (other, which, run), times in self.app_times.items():
             if which == call and applies_to(other, stream):
-                counts.update(times)
-        return counts
+                by_run[run].update(times)
+        return by_run["average"] or by_run["single"]
 
     def run_lines_for(self, stream: Stream, last_line: int | None) -> tuple[RunLine, ...]:
         """The run lines of ``stream`` (:func:`applies_to`) as ``Profile.run_lines``: clocks

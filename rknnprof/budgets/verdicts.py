@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target
+from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult
@@ -213,6 +214,18 @@ def check(
     )
 
 
+FRAME_METRICS = frozenset({"total_time_us", "frame_time_p50_us", "frame_time_p90_us"})
+"""Metrics that are a whole frame's time: shown in ms (``28.02 ms``), the README's rule for a
+frame; other ``_us`` metrics and every change are parts, in us (``+450 us``)."""
+
+
+def _amount(metric: str, value: float) -> str:
+    """``value`` of ``metric`` with its unit: a frame in ms, a part in us, a count bare."""
+    if metric in FRAME_METRICS:
+        return frame_ms(value)
+    return fmt_number(value) + (" us" if metric.endswith("_us") else "")
+
+
 def judge(
     budget: Budget,
     profile: Profile,
@@ -222,25 +235,26 @@ def judge(
 ) -> Verdict:
     """One budget for one model."""
     unit = " us" if budget.metric.endswith("_us") else ""
+    amount = partial(_amount, budget.metric)
     value, why = metric_value(budget, profile)
     verdict = partial(Verdict, budget=budget, model=label, source_path=profile.source.path)
     if value is None:
         return verdict(status="inconclusive", message=f"{budget.metric}: {why}")
-    shown = f"{budget.metric} = {fmt_number(value)}{unit}"
+    shown = f"{budget.metric} = {amount(value)}"
     problems: list[str] = []
     notes: list[str] = []
     inconclusive = ""
     base_value = None
     if budget.max is not None:
         if value > budget.max:
-            problems.append(f"over max {fmt_number(budget.max)}{unit}")
+            problems.append(f"over max {amount(budget.max)}")
         else:
-            notes.append(f"max {fmt_number(budget.max)}{unit}")
+            notes.append(f"max {amount(budget.max)}")
     if budget.min is not None:
         if value < budget.min:
-            problems.append(f"under min {fmt_number(budget.min)}{unit}")
+            problems.append(f"under min {amount(budget.min)}")
         else:
-            notes.append(f"min {fmt_number(budget.min)}{unit}")
+            notes.append(f"min {amount(budget.min)}")
     if budget.max_increase is not None:
         if base is None:
             inconclusive = no_base
@@ -253,7 +267,7 @@ def judge(
                 change = f"{fmt_number(delta, True)}{unit}"
                 if base_value:
                     change += f" ({delta / base_value * 100:+.1f}%)"
-                change += f" vs baseline {fmt_number(base_value)}{unit}"
+                change += f" vs baseline {amount(base_value)}"
                 allowed = f"allowed +{fmt_number(budget.max_increase * 100)}%"
                 if delta > base_value * budget.max_increase:
                     if delta <= budget.min_delta:

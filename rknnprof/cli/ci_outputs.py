@@ -1,4 +1,4 @@
-"""GitHub Actions outputs of ``compare`` and ``check``: Markdown appended to
+"""GitHub Actions outputs of ``analyze``, ``compare`` and ``check``: Markdown appended to
 ``$GITHUB_STEP_SUMMARY`` and ``::error`` / ``::warning`` workflow-command annotations.
 
 Each function does nothing outside GitHub Actions (the variable it needs is unset). A summary
@@ -66,6 +66,45 @@ def summarize_check(result: CheckResult) -> None:
     append_step_summary(md.getvalue())
 
 
+def in_github_actions() -> bool:
+    """Whether workflow-command annotations are wanted (``GITHUB_ACTIONS=true``)."""
+    return os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def _annotations_to_stderr(fmt: str, output: str | None) -> bool:
+    """Annotations go to stdout beside a table or Markdown report; when stdout carries a file
+    format (JSON, JUnit, HTML, a trace), to stderr, so the report stays parseable."""
+    return output in (None, "-") and fmt not in ("table", "markdown")
+
+
+def annotate_errors(
+    errors: list[tuple[str, str, str | None, int | None]], fmt: str, output: str | None
+) -> None:
+    """``::error`` annotations when ``GITHUB_ACTIONS=true``, one per ``(title, message, file,
+    line)`` (``analyze --fail-on``, ``compare --fail-over``), at most 10 and a ``::notice`` for
+    the rest, as ``check`` does. ``file``/``line`` are given only for a relative log path (the
+    workspace's), as GitHub links them to the repository's file."""
+    if not in_github_actions():
+        return
+    from pathlib import Path
+
+    from rknnprof.reporters._escape import annotation_data, annotation_property
+    from rknnprof.reporters.check_views import ANNOTATION_CAP
+
+    to_stderr = _annotations_to_stderr(fmt, output)
+    for title, message, file, line in errors[:ANNOTATION_CAP]:
+        props = [f"title={annotation_property(title)}"]
+        if file and file != "-" and not Path(file).is_absolute():
+            where = f"file={annotation_property(file)}"
+            props.insert(0, f"{where},line={line}" if line else where)
+        click.echo(f"::error {','.join(props)}::{annotation_data(message)}", err=to_stderr)
+    if len(errors) > ANNOTATION_CAP:
+        click.echo(
+            f"::notice title=rknnprof::{len(errors) - ANNOTATION_CAP} more errors not annotated",
+            err=to_stderr,
+        )
+
+
 def annotate_check(
     result: CheckResult, fmt: str, output: str | None, fail_on_inconclusive: bool = False
 ) -> None:
@@ -74,10 +113,10 @@ def annotate_check(
 
     They go to stdout beside the table or Markdown verdict; when stdout carries a file format
     (JSON, JUnit, HTML), to stderr, so the report stays parseable."""
-    if os.environ.get("GITHUB_ACTIONS") != "true":
+    if not in_github_actions():
         return
     from rknnprof.reporters.check_views import github_annotations
 
-    to_stderr = output in (None, "-") and fmt not in ("table", "markdown")
+    to_stderr = _annotations_to_stderr(fmt, output)
     for line in github_annotations(result, fail_on_inconclusive):
         click.echo(line, err=to_stderr)

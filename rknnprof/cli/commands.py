@@ -29,6 +29,7 @@ from rknnprof.cli.options import (
     summary_option,
     top_option,
 )
+from rknnprof.cli.usage import usage_text
 from rknnprof.errors import EXIT_FAILED, NoProfileDataError, RknnprofError
 from rknnprof.model import Report
 from rknnprof.reporters._escape import message_line
@@ -67,15 +68,25 @@ class _Group(click.Group):
 
 
 @click.group(
-    cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+    cls=_Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, prog_name="rknnprof")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Profile analyzer for Rockchip RKNN NPUs.
 
     Reads rknn.eval_perf() / RKNN_LOG_LEVEL=4 / adb logcat output, labels every layer as
     compute- or bandwidth-bound, flags CPU fallback and says what to change first.
+
+    \b
+    Start with:
+        rknnprof analyze perf.txt      # the report of one log
+        rknnprof COMMAND --help        # every option of a command
     """
+    if ctx.invoked_subcommand is None:  # bare ``rknnprof``: the help, as ``--help`` prints it
+        click.echo(ctx.get_help())
 
 
 def _expectation(value: str) -> tuple[str, float | None]:
@@ -200,10 +211,10 @@ def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) 
 )
 @click.option(
     "--graph-id",
-    default="main_graph",
-    show_default=True,
+    default=None,
     metavar="NAME",
-    help="The ONNX graph's name, for -f model-explorer.",
+    help="For -f model-explorer: key the node data by this graph name (Model Explorer then "
+    "applies it to that graph only). Default: the graph-independent form, which any graph takes.",
 )
 @click.option(
     "--model-size",
@@ -226,7 +237,7 @@ def analyze(
     ignore: tuple[str, ...],
     rule_option: dict[str, float],
     metric: str,
-    graph_id: str,
+    graph_id: str | None,
     model_size: float | None,
 ) -> None:
     """Parse RKNN profiling logs, label every layer, rank what to fix.
@@ -237,6 +248,7 @@ def analyze(
     if model_size is not None:
         rule_option = {**rule_option, "RKN090.model_size_gb": model_size}
     from rknnprof.api import analyze as run_analysis
+    from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import gate_findings, gate_line
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
@@ -286,6 +298,19 @@ def analyze(
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)
+    ci_outputs.annotate_errors(
+        [
+            (
+                f"rknnprof {finding.code} {finding.name}",
+                gate_line(profile, finding, fail_on, width=1000),
+                profile.source.path,
+                profile.source.first_line,
+            )
+            for profile, finding in tripped
+        ],
+        fmt,
+        output,
+    )
     if tripped:
         raise click.exceptions.Exit(EXIT_FAILED)
 
@@ -418,8 +443,9 @@ def compare(
     result = compare_reports(base_report, after_report, base, current)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    renderer("compare", fmt)(result, buf, render_options(color, output, top))
-    emit(buf.getvalue(), output)
+    options = render_options(color, output, top)
+    renderer("compare", fmt)(result, buf, options)
+    emit(buf.getvalue(), output, color=options.color)
     if summary:
         ci_outputs.summarize_compare(result, top)
     if fail_over is not None:
@@ -443,13 +469,18 @@ def compare(
         if unmet:
             raise SystemExit(EXIT_FAILED)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
-        for comp in slow:
-            model = message_line(comp.model or current)
-            click.echo(
-                f"Error: {model}: total time grew {comp.delta_pct:+.1f}% "
-                f"(more than --fail-over {fail_over:g}%)",
-                err=True,
+        errors = [
+            (
+                f"{message_line(comp.model or current)}: total time grew {comp.delta_pct:+.1f}% "
+                f"(more than --fail-over {fail_over:g}%)"
             )
+            for comp in slow
+        ]
+        for error in errors:
+            click.echo(f"Error: {error}", err=True)
+        ci_outputs.annotate_errors(
+            [("rknnprof compare --fail-over", e, current, None) for e in errors], fmt, output
+        )
         raise SystemExit(EXIT_FAILED)
 
 
@@ -538,7 +569,7 @@ def check(
         render_options(color, output), fail_on=fail_on, fail_on_inconclusive=fail_on_inconclusive
     )
     renderer("check", fmt)(result, buf, options)
-    emit(buf.getvalue(), output)
+    emit(buf.getvalue(), output, color=options.color)
     ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive)
     if summary:
         ci_outputs.summarize_check(result)
@@ -599,9 +630,12 @@ def _run() -> None:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as e:  # a group called bare: its help, not an error
+        click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
+        sys.exit(0)
     except click.UsageError as e:  # one line, not click's usage + hint + blank + error
         command = e.ctx.command_path if e.ctx is not None else "rknnprof"
-        click.echo(f"Error: {message_line(e.format_message())} (see '{command} --help')", err=True)
+        click.echo(f"Error: {message_line(usage_text(e))} (see '{command} --help')", err=True)
         sys.exit(e.exit_code)
     except click.ClickException as e:
         click.echo(f"Error: {message_line(e.format_message())}", err=True)

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import click
 
-from rknnprof.reporters.registry import for_suffix, format_names
+from rknnprof.reporters.registry import for_suffix, foreign_format, format_names
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -197,8 +197,10 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
         return "table"
     guess = for_suffix(output, command)
     if guess is None:
+        foreign = foreign_format(output, command)
+        hint = f" ({foreign[0]}'s {foreign[1]} format)" if foreign else ""
         raise click.BadParameter(
-            f"cannot tell the format from {output!r}; use --format", param_hint="'-o'"
+            f"cannot tell the format from {output!r}{hint}; use --format", param_hint="'-o'"
         )
     return guess
 

@@ -51,6 +51,17 @@ class LayerDelta:
     def data_type_changed(self) -> bool:
         return self.status == "matched" and self.base_data_type != self.current_data_type
 
+    @property
+    def changed(self) -> bool:
+        """Anything that differs: added, removed, a time change of at least 0.5 us (what
+        ``+1 us`` shows), a new target or data type. A list of changes holds these alone."""
+        return (
+            self.status != "matched"
+            or abs(self.delta_us) >= 0.5
+            or self.target_changed
+            or self.data_type_changed
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class OpTypeDelta:

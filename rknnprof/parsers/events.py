@@ -214,6 +214,11 @@ class AppTimeEvent:
     call: str | None = None
     """``rknn_inputs_set``, ``rknn_run`` or ``rknn_outputs_get`` for a call's time; ``None`` for
     the whole inference."""
+    run: str = "single"
+    """What was timed: ``single`` (one run), ``average`` (the application's own average over a
+    loop of runs: ``loop count = 10 , average run  41.76 ms``, ``rknn_run ave time: 1.8ms, …``)
+    or ``first`` (the demos' first, cold run, ``once run use …``: warm-up included, never what a
+    frame is taken to cost)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

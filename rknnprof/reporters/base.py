@@ -33,8 +33,9 @@ class RenderOptions:
     metric: str = "time"
     """``analyze --metric``: the per-layer value the model-explorer format writes (``time``,
     ``bound``, ``target``, ``mac``)."""
-    graph_id: str = "main_graph"
-    """``analyze --graph-id``: the ONNX graph name the model-explorer file keys its nodes by."""
+    graph_id: str | None = None
+    """``analyze --graph-id``: the ONNX graph name the model-explorer file keys its nodes by;
+    ``None`` (the default): the graph-independent form, which any graph takes."""
 
 
 def fails(severity: Severity, fail_on: str) -> bool:

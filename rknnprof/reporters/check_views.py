@@ -80,9 +80,8 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
 
     table = new_table()
     table.add_column("Verdict", no_wrap=True)
-    # budget labels hold layer globs: cut in the middle with "…", never folded mid-word
-    budget_width = max(24, (console.width - 10) // 2)
-    table.add_column("Budget", no_wrap=True, max_width=budget_width)
+    # a budget's label names it (its layer glob above all): wrapped whole, never cut
+    table.add_column("Budget", overflow="fold", ratio=1, min_width=20)
     models = {v.model for v in result.verdicts}
     if len(models) > 1:
         table.add_column("Model", overflow="fold")
@@ -90,7 +89,7 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     for v in result.verdicts:
         row = [
             Text(v.status.upper(), style=STYLES[v.status]),
-            T(_cut(f"{v.budget.label} ({v.budget.level})", budget_width)),
+            T(f"{v.budget.label} ({v.budget.level})"),
         ]
         if len(models) > 1:
             row.append(T(v.model))
@@ -101,15 +100,6 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     console.print(
         Text.assemble((result.overall.upper(), STYLES[result.overall]), f": {counts(result)}")
     )
-
-
-def _cut(text: str, width: int) -> str:
-    """``text`` cut to ``width`` with ``…`` in the middle (the glob's start and end both
-    matter)."""
-    if len(text) <= width:
-        return text
-    head = (width - 1) * 3 // 5
-    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:

@@ -122,6 +122,17 @@ def advice_line(o: AdviceOutcome) -> str:
 # ---- table -----------------------------------------------------------------------------------
 
 
+NO_LAYER_CHANGED = "no layer changed"
+"""Said in place of the list of layer changes when every aligned layer kept its time, target and
+data type (a run judged against itself)."""
+
+
+def changed_layers(comp: ProfileComparison) -> list[LayerDelta]:
+    """The layers that changed (:attr:`LayerDelta.changed`), largest change first: a list of
+    changes never holds ``+0 us +0.0%`` rows."""
+    return [d for d in comp.layers if d.changed]
+
+
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.text import Text
@@ -152,9 +163,12 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
             console.print(T(ADVICE_TITLE, "bold"))
             for outcome in comp.advice:
                 console.print(T(" " + advice_line(outcome)))
+        shown = changed_layers(comp)[: options.top]
         if comp.layers:
             console.print(T(summary_counts(comp)))
-            shown = comp.layers[: options.top]
+        if comp.layers and not shown:
+            console.print(T(f"Largest layer changes: {NO_LAYER_CHANGED}", "bold"))
+        elif comp.layers:
             rows = [
                 (
                     us(d.base_time_us),
@@ -165,7 +179,7 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
                 )
                 for d in shown
             ]
-            heads = ("Base", "Current", "Δ us", "Δ %", "Note")
+            heads = ("Base us", "Current us", "Δ us", "Δ %", "Note")
             widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
             # like analyze: names are cut in the middle with "…" to fit, never folded mid-word
             name_width = max(12, min(70, console.width - sum(widths) - 2 * len(heads) - 1))
@@ -184,7 +198,7 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
                 )
         console.print(T("Op types", "bold"))
         table = new_table()
-        for col in ("Op type", "Calls", "Base", "Current", "Δ us", "Δ %"):
+        for col in ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"):
             table.add_column(col, justify="left" if col == "Op type" else "right", no_wrap=True)
         for o in comp.op_types[: options.top]:
             table.add_row(
@@ -208,11 +222,15 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
         out.write(f"{ADVICE_TITLE}:\n\n")
         out.writelines(f"- {markdown(advice_line(outcome))}\n" for outcome in comp.advice)
         out.write("\n")
+    shown = changed_layers(comp)[:top]
     if comp.layers:
         out.write(f"{summary_counts(comp)}\n\n")
+    if comp.layers and not shown:
+        out.write(f"Largest layer changes: {NO_LAYER_CHANGED}.\n\n")
+    elif comp.layers:
         out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
         out.write("|---|---|--:|--:|--:|--:|---|\n")
-        for d in comp.layers[:top]:
+        for d in shown:
             out.write(
                 f"| {markdown_code(d.name)} | {markdown(d.op_type)} | {us(d.base_time_us)} | "
                 f"{us(d.current_time_us)} | {layer_delta_us(d)} | {pct(d.delta_pct)} | "

@@ -32,12 +32,15 @@ td.name{word-break:break-all}.note{background:#fff4d6;padding:.4em .8em;border-r
 .up{color:#b00020}.down{color:#1b7a2f}.partial{color:#8a6100}.pass{color:#1b7a2f}.fail{color:#b00020;font-weight:600}
 .warn{color:#9a6700;font-weight:600}
 .inconclusive{color:#777}footer{color:#777;font-size:.85em;margin-top:2em}
+p,h1,h2,h3,td code{overflow-wrap:anywhere}td code.name{white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}
 """
 
 
 def _page(title: str, body: Iterable[str], out: TextIO) -> None:
     out.write(
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
     )
     for part in body:
@@ -58,9 +61,9 @@ def _table(
         "<tr>" + "".join(f"<td{cls(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>\n"
         for row in rows
     )
-    return (
-        f"<table>\n<caption>{escape(caption)}</caption>\n<thead><tr>{head}</tr></thead>\n"
-        f"<tbody>\n{body}</tbody>\n</table>\n"
+    return (  # in its own sideways-scrolling box: a narrow screen never scrolls the page
+        f'<div class="scroll"><table>\n<caption>{escape(caption)}</caption>\n'
+        f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table></div>\n"
     )
 
 
@@ -78,8 +81,12 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     if comp.advice:
         items = "".join(f"<li>{escape(V.advice_line(o))}</li>" for o in comp.advice)
         parts.append(f"<p><b>{escape(V.ADVICE_TITLE)}</b></p>\n<ul>{items}</ul>\n")
+    shown = V.changed_layers(comp)[:top]
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
+    if comp.layers and not shown:
+        parts.append(f"<p>Largest layer changes: {V.NO_LAYER_CHANGED}.</p>\n")
+    elif comp.layers:
         layer_rows = [
             (
                 f'<code class="name">{escape(d.name)}</code>',
@@ -90,7 +97,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
                 V.pct(d.delta_pct),
                 escape(V.change_note(d)),
             )
-            for d in comp.layers[:top]
+            for d in shown
         ]
         parts.append(
             _table(

@@ -161,7 +161,7 @@ def scatter_svg(profile: Profile, row_prefix: str) -> tuple[str, str]:
             "</title></circle>"
         )
     parts.append("</svg>")
-    return "".join(parts), "; ".join(notes)
+    return f'<div class="chart">{"".join(parts)}</div>', "; ".join(notes)
 
 
 def bound_stack(profile: Profile) -> str:
@@ -288,7 +288,7 @@ def waterfall_card(fall: Waterfall) -> str:
         f"{F.part_us(fall.outside_us)} outside the layers"
     )
     return (
-        f'<div class="card"><h3>{escape(head)}</h3>{"".join(parts)}'
+        f'<div class="card"><h3>{escape(head)}</h3><div class="chart">{"".join(parts)}</div>'
         f'<p class="note">Total: {escape(fall.total_basis)}. Hover a bar for where its '
         f"number comes from.</p>{note}</div>"
     )
@@ -332,13 +332,14 @@ def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> 
         f'y2="{ROOF_H - bottom}"/>',
         f'<line class="axis" x1="{left}" y1="{top_pad}" x2="{left}" y2="{ROOF_H - bottom}"/>',
     ]
+    # x ticks a line below the axis, y ticks centred on theirs: the corner's two never meet
     parts.extend(
-        f'<text x="{_num(px(10.0**d))}" y="{_num(ROOF_H - bottom + 14)}" '
+        f'<text x="{_num(px(10.0**d))}" y="{_num(ROOF_H - bottom + 19)}" '
         f'text-anchor="middle">1e{d}</text>'
         for d in range(x_lo, x_hi + 1)
     )
     parts.extend(
-        f'<text x="{_num(left - 4)}" y="{_num(py(10.0**d) + 4)}" text-anchor="end">1e{d}</text>'
+        f'<text x="{_num(left - 6)}" y="{_num(py(10.0**d) + 3.5)}" text-anchor="end">1e{d}</text>'
         for d in range(y_lo, y_hi + 1)
     )
     parts.append(
@@ -351,15 +352,17 @@ def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> 
         'text-anchor="middle">achieved MACs/s →</text>'
     )
     x_min, x_max = 10.0**x_lo, 10.0**x_hi
-    for i, roof in enumerate(compute):
+    # the roofs are named in a legend under the chart, not on it: labels drawn beside the lines
+    # met each other and the points wherever the roofs ran close (RK3588's three DDR roofs)
+    legend: list[str] = []
+    for roof in compute:
         y = py(roof.value)
         parts.append(
             f'<line class="roof compute-roof" x1="{left}" y1="{_num(y)}" '
             f'x2="{_num(ROOF_W - right)}" y2="{_num(y)}"><title>{escape(roof.label)} = '
             f"{roof.value:.3g} MACs/s</title></line>"
-            f'<text x="{_num(ROOF_W - right - 2)}" y="{_num(y - 4 - 12 * i)}" '
-            f'text-anchor="end">{escape(roof.label)}</text>'
         )
+        legend.append(_roof_key("roof compute-roof", roof.label))
     for i, roof in enumerate(bandwidth):
         # y = x * bytes/s, from the left edge to where it meets the compute roof (or the edge)
         x_end = min(top / roof.value, x_max) if top else x_max
@@ -371,10 +374,8 @@ def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> 
             f'y1="{_num(py(x0 * roof.value))}" x2="{_num(px(x_end))}" '
             f'y2="{_num(py(x_end * roof.value))}"><title>'
             f"{escape(roof.label)}</title></line>"
-            f'<text class="bw-label" x="{_num(px(x_end) - 4)}" '
-            f'y="{_num(py(x_end * roof.value) + 14 + 12 * i)}" text-anchor="end">'
-            f"{escape(roof.label)}</text>"
         )
+        legend.append(_roof_key(f"roof bw-roof bw{i}", roof.label))
     for layer in points:
         tip = (
             f"{layer_tip(layer, profile)} · {layer.arith_intensity:.3g} MACs/byte · "
@@ -387,6 +388,9 @@ def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> 
             f'data-row="{row_prefix}{layer.id}"><title>{escape(tip)}</title></circle>'
         )
     parts.append("</svg>")
+    chart = f'<div class="chart">{"".join(parts)}</div>'
+    if legend:
+        chart += f'<div class="legend roof-legend">{"".join(legend)}</div>'
     skipped = sum(1 for la in profile.layers if la.target is Target.NPU) - len(points)
     note = (
         f"{len(points)} conv layers; {skipped} other NPU layers have no MAC count from their shapes"
@@ -395,4 +399,12 @@ def roofline_svg(profile: Profile, roofs: tuple[Roof, ...], row_prefix: str) -> 
     )
     if not compute:
         note += "; compute roof unknown (platform or its MACs/cycle not known)"
-    return "".join(parts), note
+    return chart, note
+
+
+def _roof_key(line_class: str, label: str) -> str:
+    """One legend entry: a short stretch of the roof's line (its colour and dashes), its name."""
+    return (
+        f'<span><svg class="key" viewBox="0 0 28 10" aria-hidden="true"><line class="{line_class}"'
+        f' x1="0" y1="5" x2="28" y2="5"/></svg>{escape(label)}</span>'
+    )

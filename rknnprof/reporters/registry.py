@@ -113,7 +113,8 @@ _ALL: tuple[Format, ...] = (
         "junit",
         f"{_ANALYZE}.junit:JunitReporter",
         (".xml",),
-        "JUnit XML for CI test tabs: one test case per finding",
+        "JUnit XML for CI test tabs: one test case per rule, failing when a finding of that rule "
+        "reaches --fail-on",
     ),
     Format(
         "compare",
@@ -206,13 +207,29 @@ def suffix_map(command: str) -> dict[str, str]:
 def for_suffix(path: str, command: str = "analyze") -> str | None:
     """The format of ``command`` that ``path``'s suffix names, or ``None``; a compound suffix
     (``.perfetto.json``) wins over its last part (``.json``)."""
-    names = suffix_map(command)
+    owner, name = _suffix_owner(path, command)
+    return name if owner == command else None
+
+
+def foreign_format(path: str, command: str) -> tuple[str, str] | None:
+    """``(other command, format)`` when ``path``'s suffix names a format only another command
+    writes (``compare -o x.me.json``: analyze's model-explorer), so ``x.me.json`` never means
+    one thing for ``analyze`` and a JSON comparison for ``compare``; else ``None``."""
+    owner, name = _suffix_owner(path, command)
+    return (owner, name) if owner != command and name is not None else None
+
+
+def _suffix_owner(path: str, command: str) -> tuple[str, str | None]:
+    """The command and format the longest known suffix of ``path`` names, ``command``'s own
+    first; ``(command, None)`` when no suffix is known."""
     suffixes = [s.lower() for s in PurePath(path).suffixes]
     for start in range(len(suffixes)):
-        name = names.get("".join(suffixes[start:]))
-        if name:
-            return name
-    return None
+        suffix = "".join(suffixes[start:])
+        for owner in (command, *(c for c in COMMANDS if c != command)):
+            name = suffix_map(owner).get(suffix)
+            if name:
+                return owner, name
+    return command, None
 
 
 def renderer(command: str, name: str) -> Render:

@@ -156,7 +156,7 @@ RULES = (
     Rule(
         "RKN010",
         "bandwidth-bound",
-        Severity.WARNING,
+        Severity.INFO,  # it prices no change (saving 0), so it only ever reports at info
         "Bandwidth-bound layers taking a large share of the frame",
         check_bandwidth_bound,
         source=sources(cite("guide", "§8.2.4, §8.3, §8.5.1 (Figure 8-11), §5.7")),

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -53,19 +54,19 @@ def test_terminal_rule_shows_controls_as_escapes():
     assert E.terminal("plain · text µs") == "plain · text µs"
 
 
-def _saved_report(tmp_path, name):
+def _saved_report(tmp_path, name, time_us=100.0):
     """A saved JSON report (compare and check read these without the log reader)."""
     from rknnprof.model import Layer, Profile, Report, SourceSpan, Target
     from rknnprof.saved import report_to_dict
 
-    layer = Layer(id=1, op_type="Conv\x1b[2J", time_us=100.0, full_name=name, target=Target.NPU)
+    layer = Layer(id=1, op_type="Conv\x1b[2J", time_us=time_us, full_name=name, target=Target.NPU)
     profile = Profile(
         source=SourceSpan("run\x1bc.txt", 1, 3),
         format="toolkit2-perf-table",
         layers=(layer,),
         platform="rk3588",
     )
-    path = tmp_path / "saved.json"
+    path = tmp_path / f"saved-{time_us:g}.json"
     path.write_text(json.dumps(report_to_dict(Report((profile,)))))
     return str(path)
 
@@ -74,8 +75,10 @@ def _saved_report(tmp_path, name):
 def test_compare_table_from_a_saved_report_keeps_controls_off_the_terminal(
     color, tmp_path, capsys, monkeypatch
 ):
-    path = _saved_report(tmp_path, "A\x1bcB\x1b(0\x1b#8\x1b\x9b\x9d\x01\x7f[/]x")
-    code, out, err = run(capsys, monkeypatch, "compare", path, path, "--color", color)
+    name = "A\x1bcB\x1b(0\x1b#8\x1b\x9b\x9d\x01\x7f[/]x"
+    path, slower = _saved_report(tmp_path, name), _saved_report(tmp_path, name, 150.0)
+    # the layer changed (100 -> 150 us), so the list of changes names it
+    code, out, err = run(capsys, monkeypatch, "compare", path, slower, "--color", color)
     assert code == 0, err
     assert not CONTROL.search(SGR.sub("", out)), repr(out)
     assert "AB\ufffd" in out and "[/]x" in out  # the saved report's strings were cleaned too
@@ -115,6 +118,9 @@ def test_step_summary_is_escaped(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     path = log_with_name(tmp_path, HTML_NAME)
     base = log_with_name(tmp_path, HTML_NAME, file="base.txt")
+    # the named layer (6,030 us) ran slower in the base, so the summary's changes list it
+    text = Path(base).read_text(encoding="utf-8")
+    Path(base).write_text(text.replace("   6030   ", "   6130   ", 1), encoding="utf-8")
     code, _, err = run(capsys, monkeypatch, "compare", base, path)
     assert code == 0, err
     text = summary.read_text()

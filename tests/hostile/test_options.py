@@ -13,8 +13,7 @@ def test_bound_ratio_must_be_finite(value, capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "--bound-ratio", value)
     assert code == 2 and out == ""
     assert err == (
-        f"Error: Invalid value for '--bound-ratio': {value!r} is not a finite number. "
-        "(see 'rknnprof analyze --help')\n"
+        f"Error: --bound-ratio: {value!r} is not a finite number (see 'rknnprof analyze --help')\n"
     )
 
 

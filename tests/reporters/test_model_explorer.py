@@ -4,7 +4,6 @@ the FullName -> ONNX node name mapping it rests on."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,64 +14,65 @@ from rknnprof.analysis.onnx_names import onnx_nodes
 from rknnprof.api import analyze
 from rknnprof.cli import cli
 from rknnprof.model import Target
+from rknnprof.reporters.model_explorer import BOUND_CODES, TARGET_CODES
 from rknnprof.reporters.registry import for_suffix
 from tests.conftest import CORPUS, corpus_file
 
-# ---- Model Explorer's node-data schema (model_explorer/node_data_builder.py), restated ------
+# ---- Model Explorer's own node-data classes ---------------------------------------------------
+
+try:
+    import model_explorer.node_data_builder as ME  # noqa: N812 - the package's module
+except ImportError:  # the name-mapping tests below still run
+    ME = None
+NO_ME = (
+    "ai-edge-model-explorer is not installed (pip install -e '.[test]' installs it): the "
+    "node-data files are validated with Model Explorer's own classes, never a restatement"
+)
 
 
-@dataclass
-class NodeDataResult:
-    value: float | int | str
-    bgColor: str | None = None  # noqa: N815 - the schema's spelling
-    textColor: str | None = None  # noqa: N815
+def _number(value: Any) -> bool:
+    """``Num = Union[float, int]`` of node_data_builder (a bool is not one)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-@dataclass
-class GradientItem:
-    stop: float | int
-    bgColor: str | None = None  # noqa: N815
-    textColor: str | None = None  # noqa: N815
+def graph_node_data(graph: Any) -> Any:
+    """Model Explorer's ``GraphNodeData`` built from one graph's dict with its own dataclasses
+    (an unknown key or a missing required one raises TypeError); each value must be a number, as
+    ``NodeDataResult.value: Num`` says, and its own ``to_json_string`` must give back the dict."""
+    if ME is None:
+        pytest.skip(NO_ME)
+    assert isinstance(graph, dict) and isinstance(graph.get("results"), dict)
+    fields = dict(graph)
+    results = {}
+    for node, result in fields.pop("results").items():
+        assert isinstance(node, str) and node
+        results[node] = ME.NodeDataResult(**result)
+        assert _number(results[node].value), (node, results[node].value)
+    gradient = [ME.GradientItem(**g) for g in fields.pop("gradient", [])]
+    thresholds = [ME.ThresholdItem(**t) for t in fields.pop("thresholds", [])]
+    assert all(_number(t.value) for t in thresholds)
+    if gradient:
+        stops = [g.stop for g in gradient]
+        assert 0 in stops and 1 in stops, "stops 0 and 1 are required"
+    built = ME.GraphNodeData(results=results, gradient=gradient, thresholds=thresholds, **fields)
+    defaults = json.loads(ME.GraphNodeData(results={}).to_json_string())
+    assert json.loads(built.to_json_string()) == {**defaults, **graph}  # nothing lost or changed
+    return built
 
 
-@dataclass
-class ThresholdItem:
-    value: float | int
-    bgColor: str  # noqa: N815
-    textColor: str | None = None  # noqa: N815
+def check_graph_independent(data: Any) -> Any:
+    """The default file: one ``GraphNodeData``, which Model Explorer applies to any graph."""
+    return graph_node_data(data)
 
 
-@dataclass
-class GraphNodeData:
-    results: dict[str, NodeDataResult]
-    thresholds: list[ThresholdItem] = field(default_factory=list)
-    gradient: list[GradientItem] = field(default_factory=list)
-    hideInAggregatedStatsTable: bool = False  # noqa: N815
-    hideInChildrenStatsTable: bool = False  # noqa: N815
-    hideAggregatedStats: list[str] | None = None  # noqa: N815
-    showExpandedSummaryOnGroupNode: bool = False  # noqa: N815
-    showLabelCountColumnsInChildrenStatsTable: bool = False  # noqa: N815
-
-
-def check_model_node_data(data: Any) -> dict[str, GraphNodeData]:
-    """Build the schema's dataclasses from ``data`` (ModelNodeData: graph id -> GraphNodeData);
-    an unknown key or a missing required one raises TypeError, a wrong type AssertionError."""
-    assert isinstance(data, dict) and data
-    graphs = {}
-    for graph_id, graph in data.items():
-        assert isinstance(graph_id, str) and isinstance(graph, dict)
-        results = {}
-        for node, result in graph.pop("results").items():
-            assert isinstance(node, str) and node
-            results[node] = NodeDataResult(**result)
-            assert isinstance(results[node].value, int | float | str)
-        gradient = [GradientItem(**g) for g in graph.pop("gradient", [])]
-        thresholds = [ThresholdItem(**t) for t in graph.pop("thresholds", [])]
-        if gradient:
-            stops = [g.stop for g in gradient]
-            assert 0 in stops and 1 in stops, "stops 0 and 1 are required"
-        graphs[graph_id] = GraphNodeData(results, thresholds, gradient, **graph)
-    return graphs
+def check_model_node_data(data: Any) -> dict[str, Any]:
+    """A ``--graph-id`` file: ``ModelNodeData`` (graph id -> GraphNodeData)."""
+    assert isinstance(data, dict) and data and "results" not in data
+    if ME is None:
+        pytest.skip(NO_ME)
+    model = ME.ModelNodeData(graphsData={g: graph_node_data(d) for g, d in data.items()})
+    assert set(json.loads(model.to_json_string())) == set(data)
+    return dict(model.graphsData)
 
 
 def _run(prefix: str, *args: str) -> dict[str, Any]:
@@ -88,10 +88,11 @@ def _run(prefix: str, *args: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("prefix", ["01_", "07_", "36_"])
 @pytest.mark.parametrize("metric", ["time", "bound", "target", "mac"])
-def test_corpus_files_pass_the_schema(prefix: str, metric: str) -> None:
-    graphs = check_model_node_data(_run(prefix, "--metric", metric))
-    assert list(graphs) == ["main_graph"]
-    results = graphs["main_graph"].results
+def test_corpus_files_pass_model_explorers_classes(prefix: str, metric: str) -> None:
+    # the default: graph-independent, keyed to no graph name
+    data = _run(prefix, "--metric", metric)
+    assert "main_graph" not in data
+    results = check_graph_independent(data).results
     profile = analyze(corpus_file(prefix)).profiles[0]
     for layer in profile.layers:
         if layer.target is not Target.NPU:
@@ -104,22 +105,38 @@ def test_corpus_files_pass_the_schema(prefix: str, metric: str) -> None:
             assert node in results, (layer.id, layer.full_name)
 
 
+def test_a_graph_not_named_main_graph_gets_the_overlay() -> None:
+    # corpus 07 (yolov5n, RK3588), for an ONNX graph exported as torch_jit (older PyTorch): the
+    # default file names no graph, so Model Explorer applies it to torch_jit; --graph-id keys it
+    default = check_graph_independent(_run("07_"))
+    keyed = check_model_node_data(_run("07_", "--graph-id", "torch_jit"))
+    assert list(keyed) == ["torch_jit"]
+    assert keyed["torch_jit"].results == default.results
+    # corpus 07 layer 3: Conv:/model.0/conv/conv/Conv, 1814 us
+    assert default.results["/model.0/conv/conv/Conv"].value == 1814
+
+
 def test_values_are_the_logs() -> None:
     # corpus 01 row 2: ConvExSwish (1,3,1920,1920),(16,3,3,3) -> (1,16,960,960), 16130 us,
     # DDR 1,091,036 / NPU 8,294,400 cycles (compute); MACs 16*960*960*3*3*3
-    time = check_model_node_data(_run("01_"))["main_graph"]
+    time = check_graph_independent(_run("01_"))
     assert time.results["/model.0/conv/Conv"].value == 16130
     assert [g.stop for g in time.gradient] == [0, 1]
-    mac = check_model_node_data(_run("01_", "--metric", "mac"))["main_graph"]
+    assert time.name == "time us"
+    mac = check_graph_independent(_run("01_", "--metric", "mac"))
     assert mac.results["/model.0/conv/Conv"].value == 398_131_200
-    bound = check_model_node_data(_run("01_", "--metric", "bound"))["main_graph"]
-    assert bound.results["/model.0/conv/Conv"].value == "compute"
+    bound = check_graph_independent(_run("01_", "--metric", "bound"))
+    # a number, as Model Explorer's NodeDataResult.value is; the name says which label it is
+    assert bound.results["/model.0/conv/Conv"].value == BOUND_CODES["compute"] == 1
+    assert "1 compute" in bound.name and "3 bandwidth" in bound.name
     assert bound.results["/model.0/conv/Conv"].bgColor
+    assert [t.value for t in bound.thresholds] == sorted(BOUND_CODES.values())
     # corpus 36 row 63: exSDPAttention:node_matmul_1#1_2sdpa, 1338 us, on the NPU
     t36 = check_model_node_data(_run("36_", "--graph-id", "torch_jit"))
     assert t36["torch_jit"].results["node_matmul_1"].value == 1338
-    target = check_model_node_data(_run("36_", "--metric", "target"))["main_graph"]
-    assert target.results["node_matmul_1"].value == "NPU"
+    target = check_graph_independent(_run("36_", "--metric", "target"))
+    assert target.results["node_matmul_1"].value == TARGET_CODES["NPU"]
+    assert "1 NPU" in target.name
     # Input/OutputOperator name graph tensors (images, output0_reg), not nodes: left out
     assert "images" not in t36["torch_jit"].results
     assert "output0_reg" not in t36["torch_jit"].results
@@ -131,13 +148,13 @@ def test_suffix_and_first_profile(tmp_path: Path) -> None:
     out = tmp_path / "run.me.json"
     result = CliRunner().invoke(cli, ["analyze", str(corpus_file("07_")), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert "/model.1/conv/Conv" in json.loads(out.read_text())["main_graph"]["results"]
+    assert "/model.1/conv/Conv" in json.loads(out.read_text())["results"]
     # two logs: the first measured profile is the one written
     two = CliRunner().invoke(
         cli, ["analyze", str(corpus_file("01_")), str(corpus_file("07_")), "-f", "model-explorer"]
     )
     assert two.exit_code == 0, two.output
-    assert json.loads(two.output)["main_graph"]["results"]["/model.0/conv/Conv"]["value"] == 16130
+    assert json.loads(two.output)["results"]["/model.0/conv/Conv"]["value"] == 16130
 
 
 # ---- the name mapping -----------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""A click usage error in rknnprof's own one-line style (``--top: 0 is not in the range x>=1``)."""
+
+from __future__ import annotations
+
+import click
+
+
+def usage_text(e: click.UsageError) -> str:
+    """A usage error in rknnprof's own style, ``<what>: <why>`` in lower case without a closing
+    full stop, as every other ``Error:`` line (``--top: 0 is not in the range x>=1``), never
+    click's ``Invalid value for '--top': 0 is not in the range x>=1.``."""
+    text = e.format_message()
+    if isinstance(e, click.BadParameter) and not isinstance(e, click.MissingParameter):
+        given = e.param_hint
+        hint = " / ".join(given) if given is not None and not isinstance(given, str) else given
+        if hint is None and e.param is not None and e.ctx is not None:
+            hint = e.param.get_error_hint(e.ctx)
+        if isinstance(e.param, click.Argument):  # a path argument: its message names the file
+            hint = None
+        message = _lower_first(e.message.rstrip().removesuffix("."))
+        text = f"{hint.replace(chr(39), '')}: {message}" if hint else message
+    text = text.rstrip().removesuffix(".").replace(". (Did you mean", " (did you mean")
+    return _lower_first(text)
+
+
+def _lower_first(text: str) -> str:
+    """``File 'x' does not exist`` -> ``file 'x' does not exist``; ``RKN010 …`` and ``FP16 …``
+    stay as they are."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
