@@ -1,10 +1,10 @@
 """The rule registry: an explicit tuple, in code order. Add a rule by adding its module here.
 
 Topics: ``fallback`` (RKN001), ``quantize`` (RKN002), ``bandwidth`` (RKN010), ``mac_usage``
-(RKN011), ``operators`` (RKN020), ``graph`` (RKN021-024), ``cores`` (RKN030), ``sparse``
-(RKN040), ``environment`` (RKN050), ``measurement`` (RKN051), ``decoding`` (RKN060),
-``postprocess`` (RKN061), ``activations`` (RKN070), ``resolution`` (RKN071),
-``normalisation`` (RKN072), ``concat`` (RKN073).
+(RKN011), ``operators`` (RKN020), ``padding`` (RKN021), ``graph`` (RKN022-024), ``cores``
+(RKN030), ``sparse`` (RKN040), ``environment`` (RKN050), ``measurement`` (RKN051),
+``decoding`` (RKN060), ``postprocess`` (RKN061), ``activations`` (RKN070), ``resolution``
+(RKN071), ``normalisation`` (RKN072), ``concat`` (RKN073).
 
 Ranking and severity (the same for every rule):
 
@@ -47,6 +47,7 @@ from rknnprof.rules import (
     measurement,
     normalisation,
     operators,
+    padding,
     postprocess,
     quantize,
     resolution,
@@ -61,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     *bandwidth.RULES,
     *mac_usage.RULES,
     *operators.RULES,
+    *padding.RULES,
     *graph.RULES,
     *cores.RULES,
     *sparse.RULES,

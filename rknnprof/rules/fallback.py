@@ -18,8 +18,8 @@ from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
-from rknnprof.rules.graph import covered_layers as pad_layers
 from rknnprof.rules.outliers import priced
+from rknnprof.rules.padding import covered_layers as pad_layers
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 SOURCE = sources(
