@@ -18,7 +18,13 @@ TRACK_RECORD: dict[str, str] = {
         "±60%) against the author's slimmed all-NPU model: Resize 23,583 -> 372 us, 98% of\n"
         "the promise by op type; compare says cannot tell (ranking tables, another model)"
     ),
-    "RKN002": NONE_YET,
+    "RKN002": (
+        "no per-layer pair yet; two public whole-model figures on RK3588, FP16 -> INT8: yolo11n\n"
+        "90 -> 53 ms (ultralytics/ultralytics#20508), YOLO-NAS-M 57 -> 35 ms\n"
+        "(MarcA711/rknn-models#1): 41% and 39% of the application's time, which also holds\n"
+        "pre/post-processing and I/O, against half of the FP16 layers' NPU time: consistent,\n"
+        "not a check"
+    ),
     "RKN010": "none: no saving is claimed",
     "RKN011": NONE_YET,
     "RKN020": (
