@@ -53,8 +53,8 @@ TRACK_RECORD: dict[str, str] = {
         "its model-zoo basis (yolov5s 48.4 -> yolov5s_relu 66.1 FPS) is whole-model figures"
     ),
     "RKN071": (
-        "1 real pair: yolov8n at 1920x1920 (corpus 01) -> the same network at 640x640, one\n"
-        "RK3588 core each (two public profiles): promised 113,158 us (±40%), measured on the\n"
+        "1 real pair: yolov8n at 1920x1920 (channyHuang's blog) -> the same network at 640x640\n"
+        "(RK3588-Yolo-Profile), one RK3588 core each: promised 113,158 us (±40%), measured on the\n"
         "frame 113,279 us: delivered, 100%. Counting the convs only, as this rule did before,\n"
         "it promised 93,481 us: the pair delivered 121%, because the copies between the convs\n"
         "shrink with the pixels too (88.1% on the NPU against 88.9% predicted); the estimate\n"
