@@ -58,17 +58,17 @@ def render_options(color: str, output: str | None, top: int = 15) -> RenderOptio
     return RenderOptions(top=top, color=use_color(color, tty), width=width)
 
 
-Render = Callable[[TextIO], None]
-"""A report written to the text stream it is given, piece by piece (:func:`stream`)."""
+Render = Callable[[TextIO], object]
+"""A report written to the text stream it is given, piece by piece (:func:`stream`); what it
+returns is ignored."""
 
 
-def write_report(path: str, text: str | Render) -> None:
-    """Write ``text`` to ``path``: a regular file (or a new one) through a temporary file and a
-    rename, so a failure leaves no partial file; anything else (a symlink, a FIFO, a character
-    device such as ``/dev/null`` or ``/dev/stdout``) is opened and written in place, so the node
-    stays what it was. A failed write (``/dev/full``: no space left) raises :class:`InputError`.
-    ``text`` may be a :data:`Render` that writes the text to the opened file as it goes
-    (:func:`stream`)."""
+def write_report(path: str, render: Render) -> None:
+    """Write what ``render`` writes to ``path``, as it writes it: a regular file (or a new one)
+    through a temporary file and a rename, so a failure leaves no partial file; anything else (a
+    symlink, a FIFO, a character device such as ``/dev/null`` or ``/dev/stdout``) is opened and
+    written in place, so the node stays what it was. A failed write (``/dev/full``: no space
+    left) raises :class:`InputError`."""
     import stat
 
     if not path:
@@ -84,20 +84,20 @@ def write_report(path: str, text: str | Render) -> None:
         # so on purpose (a committed baseline, a report kept as evidence)
         raise InputError("cannot write the report: the file is read-only", path)
     if os.path.islink(path) or (mode is not None and not stat.S_ISREG(mode)):
-        _write_in_place(path, text)
+        _write_in_place(path, render)
     else:
-        _write_atomically(path, text, None if mode is None else stat.S_IMODE(mode))
+        _write_atomically(path, render, None if mode is None else stat.S_IMODE(mode))
 
 
-def _write_in_place(path: str, text: str | Render) -> None:
+def _write_in_place(path: str, render: Render) -> None:
     try:
         with _open_for(path) as f:
-            _write(f, text)
+            render(f)
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", path) from None
 
 
-def _write_atomically(path: str, text: str | Render, keep_mode: int | None) -> None:
+def _write_atomically(path: str, render: Render, keep_mode: int | None) -> None:
     """Through a temporary file and a rename; a file it replaces keeps its permission bits
     (``keep_mode``), a new one gets 0666 less the umask."""
     import tempfile
@@ -114,7 +114,7 @@ def _write_atomically(path: str, text: str | Render, keep_mode: int | None) -> N
             keep_mode = 0o666 & ~umask  # mkstemp makes 0600; a report is an ordinary file
         os.fchmod(fd, keep_mode)
         with _open_for(fd) as f:
-            _write(f, text)
+            render(f)
         os.replace(tmp, path)
     except OSError as e:
         with contextlib.suppress(OSError):
@@ -133,54 +133,24 @@ def _open_for(file: str | int) -> TextIO:
     return open(file, "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
 
 
-def _write(f: TextIO, text: str | Render) -> None:
-    if callable(text):
-        text(f)
-    else:
-        f.write(text)
-
-
 def emit(text: str, output: str | None, color: bool | None = None) -> None:
-    """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``).
-    A closed or full stdout is an :class:`InputError`; a reader that went away (``| head``) ends
-    the run quietly with exit 141, as SIGPIPE would."""
-    if output is not None and output != "-":
-        write_report(output, text)
-        return
-    if sys.stdout is None:  # started with stdout closed (``>&-``)
-        raise InputError("cannot write the report: standard output is closed", "-")
-    try:
-        _to_stdout(text, color)
-    except BrokenPipeError:
-        reader_gone()
-    except OSError as e:
-        raise InputError(f"cannot write the report: {e.strerror}", "-") from None
+    """``text``, the whole report, to ``-o FILE`` or to stdout, as :func:`stream` writes."""
+    stream(lambda out: out.write(text), output, color)
 
 
 def stream(render: Render, output: str | None, color: bool | None = None) -> None:
     """The report ``render`` writes, sent to its destination as it is written, so that a long
     capture's trace (megabytes) is never held whole: to ``-o FILE`` through the temporary file
     of :func:`write_report` (renamed once the report is whole), or to stdout's descriptor a
-    piece at a time (:class:`_Pieces`). The bytes, the errors and the exit codes are those of
-    :func:`emit` with the whole text; a stdout without a descriptor (tests' captured stdout)
-    gets the whole text through it."""
+    piece at a time (:func:`_to_stdout`). A closed or full stdout is an :class:`InputError`; a
+    reader that went away (``| head``) ends the run quietly with exit 141, as SIGPIPE would."""
     if output is not None and output != "-":
         write_report(output, render)
         return
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         raise InputError("cannot write the report: standard output is closed", "-")
     try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        whole = io.StringIO()
-        render(whole)
-        emit(whole.getvalue(), output, color)
-        return
-    pieces = _Pieces(fd, sys.stdout.encoding or "utf-8", _strip(color, fd))
-    try:
-        sys.stdout.flush()
-        render(cast(TextIO, pieces))  # what a reporter uses of a TextIO: write
-        pieces.finish()
+        _to_stdout(render, color)
     except BrokenPipeError:
         reader_gone()
     except OSError as e:
@@ -246,23 +216,27 @@ def reader_gone() -> NoReturn:
     raise SystemExit(EXIT_BROKEN_PIPE)
 
 
-def _to_stdout(text: str, color: bool | None) -> None:
-    """Write ``text`` to stdout's file descriptor in full, so a closed pipe is always seen.
+def _to_stdout(render: Render, color: bool | None) -> None:
+    """Write what ``render`` writes to stdout's file descriptor in full, so a closed pipe is
+    always seen.
 
     ``sys.stdout.write`` of a report larger than the pipe buffer swallows the EPIPE that follows
     a partial write (CPython's buffered writer returns the partial count and the text layer
     drops it), so ``… | head -1`` ended with exit 0 or 1 depending on timing. Streams without a
-    descriptor (tests' captured stdout) go through ``click.echo``. ANSI styles are stripped as
-    ``click.echo`` would: when ``color`` is False, or unset and stdout is not a terminal."""
+    descriptor (tests' captured stdout) get the whole text through ``click.echo``. ANSI styles
+    are stripped as ``click.echo`` would: when ``color`` is False, or unset and stdout is not a
+    terminal."""
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
-        click.echo(text, nl=False, color=color)
+        whole = io.StringIO()
+        render(whole)
+        click.echo(whole.getvalue(), nl=False, color=color)
         sys.stdout.flush()
         return
     pieces = _Pieces(fd, sys.stdout.encoding or "utf-8", _strip(color, fd))
     sys.stdout.flush()
-    pieces.write(text)
+    render(cast(TextIO, pieces))  # what a reporter uses of a TextIO: write
     pieces.finish()
 
 
