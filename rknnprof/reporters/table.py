@@ -208,7 +208,8 @@ class TableReporter(Reporter):
         lines = table_lines(specs, rows, width)
         if lines is None:  # too wide at its columns' widths: rich's Table shrinks them
             return Group(*heading, rich_table(specs, rows))
-        return Group(*heading, *lines)
+        body = Text("\n", no_wrap=True).join(lines)  # one renderable: rich's work per line once
+        return Group(*heading, body)
 
     def layout(self, view: V.TableView, width: int) -> tuple[list[Spec], list[list[Text]]]:
         """The columns of ``view`` at ``width`` and its rows' cells."""
