@@ -443,7 +443,9 @@ def compare(
     result = compare_reports(base_report, after_report, base, current)
     print_warnings(result.warnings)
     buf = io.StringIO()
-    options = render_options(color, output, top)
+    options = replace(
+        render_options(color, output, top), fail_over=fail_over, expects=tuple(expects)
+    )
     renderer("compare", fmt)(result, buf, options)
     emit(buf.getvalue(), output, color=options.color)
     if summary:
@@ -457,12 +459,10 @@ def compare(
                     err=True,
                 )
     if expects:
-        from rknnprof.compare import pair_profiles, unmet_expectations
+        from rknnprof.compare import unmet_expectations
 
-        report_after = [c for _, c in pair_profiles(base_report.profiles, after_report.profiles)[0]]
         unmet = unmet_expectations(
-            [(after, comp.advice) for after, comp in zip(report_after, result.comparisons)],
-            expects,
+            [(dict(c.still_advised), c.advice) for c in result.comparisons], expects
         )
         for line in unmet:
             click.echo(f"Error: {message_line(line)} (--expect)", err=True)

@@ -21,16 +21,19 @@ One verdict per finding (:data:`VERDICTS`):
   figure on both sides. The reason is given.
 
 A finding whose saving is a throughput gain is judged on the logs' frames per second
-(rknn_benchmark), never on latency.
+(rknn_benchmark), never on latency. A finding whose fix changes a run condition itself (RKN071:
+the input shape, :attr:`~rknnprof.rules.Rule.fix_changes`) is judged on the whole frame when
+that condition is what differs: every layer changes shape, so none aligns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rknnprof.compare.deltas import LayerDelta
 from rknnprof.model import Confidence, Finding, Layer, Profile
+from rknnprof.rules import by_code
 
 VERDICTS = ("delivered", "partly", "more", "not-made", "cannot-tell")
 """Every verdict, from the best news to the least informative."""
@@ -64,6 +67,10 @@ UNLIKE = (
 )
 """``comparability`` lines that make a measured saving meaningless for every finding (a data
 type or core change is the fix itself for some rules, so it is judged per finding)."""
+
+FRAME_CONFOUNDERS = ("NPU cores used:", "data type:")
+"""``comparability`` lines that also rule out judging a finding on the whole frame: they move
+every layer's time, not only the fix's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,23 +108,82 @@ def check_advice(
 ) -> tuple[AdviceOutcome, ...]:
     """Every finding of ``before`` that promised a saving (latency or throughput), judged
     against ``after``; in BEFORE's order (largest promised saving first)."""
+    differences = list(differences)
     unlike = [_first_clause(d) for d in differences if any(word in d for word in UNLIKE)]
     by_base = {d.base_id: d for d in deltas if d.base_id is not None}
     layers = {la.id: la for la in before.layers}
     after_layers = {la.id: la for la in after.layers}
     outcomes = []
     for finding in before.findings:
+        rule = by_code(finding.code)
+        changed = rule.fix_changes if rule is not None else ""
         if finding.throughput_gain is not None and not finding.est_saving_us:
             outcomes.append(_throughput(finding, before, after, unlike))
+        elif finding.est_saving_us > 0 and changed and _differs(changed, differences):
+            outcomes.append(_frame(finding, before, after, changed, unlike, differences))
         elif finding.est_saving_us > 0:
             outcomes.append(_latency(finding, layers, after_layers, by_base, unlike))
     return tuple(outcomes)
 
 
 def _first_clause(difference: str) -> str:
-    """``CURRENT shows part of the model`` of ``CURRENT shows part of the model (elided: …):
-    its total covers …``: what differs, without the detail the warnings already give."""
-    return difference.split(" (", 1)[0].split(": its ", 1)[0]
+    """What differs, without the detail the warnings already give: ``CURRENT shows part of the
+    model`` of ``CURRENT shows part of the model (elided: …): its total covers …``; a
+    ``what: BASE vs CURRENT`` line whole."""
+    head = difference.split(": its ", 1)[0]
+    before_detail = head.split(" (", 1)[0]
+    return head if before_detail.endswith(":") else before_detail
+
+
+def _differs(condition: str, differences: Sequence[str]) -> bool:
+    """True when ``condition`` (``input shape``) is one of the comparability lines."""
+    return any(d.startswith(condition + ":") for d in differences)
+
+
+def _frame(
+    finding: Finding,
+    before: Profile,
+    after: Profile,
+    changed: str,
+    unlike: list[str],
+    differences: Sequence[str],
+) -> AdviceOutcome:
+    """A finding whose fix changes ``changed`` (the input shape), judged on the whole frame:
+    BEFORE's frame minus AFTER's. The other like-for-like conditions still hold (a partial
+    side, another platform or clock, a non-measurement make it ``cannot-tell``), and so do the
+    ones that move every layer (:data:`FRAME_CONFOUNDERS`)."""
+    u = UNCERTAINTY[finding.confidence]
+    layers = len(finding.saving_by_layer) or len(finding.layer_ids)
+
+    def outcome(verdict: str, measured: float | None, reason: str) -> AdviceOutcome:
+        share = measured / finding.est_saving_us if measured is not None else None
+        return AdviceOutcome(
+            finding.code, finding.name, verdict, finding.est_saving_us, measured, share, u,
+            layers, reason,
+        )  # fmt: skip
+
+    others = [
+        line
+        for line in unlike
+        if not line.startswith(changed + ":") and "align by FullName or shapes" not in line
+    ] + [_first_clause(d) for d in differences if d.startswith(FRAME_CONFOUNDERS)]
+    if others:
+        return outcome("cannot-tell", None, f"not like for like: {others[0]}")
+    totals = (
+        before.frame_total_us or before.total_time_us,
+        after.frame_total_us or after.total_time_us,
+    )
+    if not totals[0] or not totals[1]:
+        return outcome("cannot-tell", None, "a log gives no frame total")
+    measured = totals[0] - totals[1]
+    where = (
+        f"the whole frame ({changed} is the fix): {totals[0]:,.0f} us in BEFORE, "
+        f"{totals[1]:,.0f} us in AFTER"
+    )
+    share = measured / finding.est_saving_us
+    if abs(share - 1.0) <= u:
+        return outcome("delivered", measured, where)
+    return outcome("more" if share > 1.0 else "partly", measured, where)
 
 
 def _latency(
@@ -239,38 +305,51 @@ def _fps(profile: Profile) -> float | None:
 
 
 def unmet_expectations(
-    comparisons: Iterable[tuple[Profile, Sequence[AdviceOutcome]]],
+    comparisons: Iterable[tuple[Mapping[str, float], Sequence[AdviceOutcome]]],
     expects: Sequence[tuple[str, float | None]],
 ) -> list[str]:
-    """What ``compare --expect CODE[:SHARE]`` fails on, one line each: for every (AFTER
-    profile, BEFORE's outcomes) and every expected rule code, the finding is still in AFTER's
-    advice, or BEFORE's finding delivered less than ``SHARE`` of its promise (by default, less
-    than its verdict calls delivered), or its delivery cannot be told. A code BEFORE did not
-    advise is no failure (nothing was promised)."""
-    unmet = []
-    for after, outcomes in comparisons:
-        for code, share in expects:
-            outcome = next((o for o in outcomes if o.code == code), None)
-            if outcome is None:
-                continue
-            still = [f for f in after.findings if f.code == code and f.est_saving_us > 0]
-            if still:
-                unmet.append(
-                    f"{code} {outcome.name}: still in AFTER's advice "
-                    f"(saves ~{still[0].est_saving_us:,.0f} us there)"
-                )
-            elif outcome.verdict == "cannot-tell":
-                unmet.append(f"{code} {outcome.name}: cannot tell ({outcome.reason})")
-            elif outcome.verdict == "not-made":
-                unmet.append(f"{code} {outcome.name}: not made ({outcome.reason})")
-            elif share is not None and (outcome.delivered_share or 0.0) < share:
-                unmet.append(
-                    f"{code} {outcome.name}: delivered {outcome.delivered_share or 0:.0%} of the "
-                    f"promised {outcome.predicted_us:,.0f} us (expected at least {share:.0%})"
-                )
-            elif share is None and outcome.verdict == "partly":
-                unmet.append(
-                    f"{code} {outcome.name}: partly delivered: {outcome.delivered_share or 0:.0%} "
-                    f"of the promised {outcome.predicted_us:,.0f} us"
-                )
-    return unmet
+    """What ``compare --expect CODE[:SHARE]`` fails on, one line each: for every (AFTER's own
+    findings that still promise a saving, ``code -> est_saving_us``; BEFORE's outcomes) and
+    every expected rule code, the finding is still in AFTER's advice, or BEFORE's finding
+    delivered less than ``SHARE`` of its promise (by default, less than its verdict calls
+    delivered), or its delivery cannot be told. A code BEFORE did not advise is no failure
+    (nothing was promised)."""
+    return [
+        line
+        for still, outcomes in comparisons
+        for code, share in expects
+        if (line := unmet_expectation(code, share, still, outcomes)) is not None
+    ]
+
+
+def unmet_expectation(
+    code: str,
+    share: float | None,
+    still: Mapping[str, float],
+    outcomes: Sequence[AdviceOutcome],
+) -> str | None:
+    """Why ``--expect CODE[:SHARE]`` fails for one comparison, or ``None`` when it is met (or
+    BEFORE did not advise ``code``)."""
+    outcome = next((o for o in outcomes if o.code == code), None)
+    if outcome is None:
+        return None
+    if code in still:
+        return (
+            f"{code} {outcome.name}: still in AFTER's advice (saves ~{still[code]:,.0f} us there)"
+        )
+    if outcome.verdict == "cannot-tell":
+        return f"{code} {outcome.name}: cannot tell ({outcome.reason})"
+    if outcome.verdict == "not-made":
+        return f"{code} {outcome.name}: not made ({outcome.reason})"
+    delivered = outcome.delivered_share or 0.0
+    if share is not None and delivered < share:
+        return (
+            f"{code} {outcome.name}: delivered {delivered:.0%} of the promised "
+            f"{outcome.predicted_us:,.0f} us (expected at least {share:.0%})"
+        )
+    if share is None and outcome.verdict == "partly":
+        return (
+            f"{code} {outcome.name}: partly delivered: {delivered:.0%} of the promised "
+            f"{outcome.predicted_us:,.0f} us"
+        )
+    return None

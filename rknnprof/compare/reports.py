@@ -53,6 +53,9 @@ class ProfileComparison:
     advice: tuple[AdviceOutcome, ...] = ()
     """BEFORE's findings that promised a saving, each checked against CURRENT (AFTER):
     :mod:`rknnprof.compare.advice`."""
+    still_advised: tuple[tuple[str, float], ...] = ()
+    """CURRENT's own findings that still promise a saving: (rule code, ``est_saving_us`` of its
+    first such finding, microseconds), for ``--expect``."""
 
     @property
     def added(self) -> tuple[LayerDelta, ...]:
@@ -178,7 +181,18 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         ),
         llm_rates=llm_rates(base, current),
         advice=check_advice(base, current, layers, differences),
+        still_advised=tuple(still_advised(current).items()),
     )
+
+
+def still_advised(profile: Profile) -> dict[str, float]:
+    """Rule code -> the promised saving of the profile's first finding of that rule that
+    promises one, microseconds."""
+    found: dict[str, float] = {}
+    for finding in profile.findings:
+        if finding.est_saving_us > 0:
+            found.setdefault(finding.code, finding.est_saving_us)
+    return found
 
 
 LLM_FIGURES = ("decode_tokens_per_s", "prefill_tokens_per_s", "init_ms", "peak_memory_mb")

@@ -33,6 +33,12 @@ class RenderOptions:
     metric: str = "time"
     """``analyze --metric``: the per-layer value the model-explorer format writes (``time``,
     ``bound``, ``target``, ``mac``)."""
+    fail_over: float | None = None
+    """``compare --fail-over PCT``: the growth of the total time, percent, that fails the run
+    (the JUnit report marks exactly that as a failure)."""
+    expects: tuple[tuple[str, float | None], ...] = ()
+    """``compare --expect CODE[:SHARE]``: BEFORE's findings the team set out to fix, each with
+    the least share of its promise to deliver (``None``: what the verdict calls delivered)."""
     graph_id: str | None = None
     """``analyze --graph-id``: the ONNX graph name the model-explorer file keys its nodes by;
     ``None`` (the default): the graph-independent form, which any graph takes."""

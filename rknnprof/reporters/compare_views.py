@@ -287,6 +287,14 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
     }
 
 
+def render_junit(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    """The total time and BEFORE's advice as JUnit test cases
+    (:func:`rknnprof.reporters.junit.render_compare_junit`)."""
+    from rknnprof.reporters.junit import render_compare_junit
+
+    render_compare_junit(result, out, options.fail_over, options.expects)
+
+
 def render_json(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     json.dump(compare_to_dict(result), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")

@@ -9,6 +9,12 @@ Jenkins, Azure, GitHub report actions.
   ``<testcase>`` per rule (``RKN001 cpu-fallback``: the same names every run). A rule fails
   when one of its findings reaches ``--fail-on`` -- the findings that make the exit code 1 --
   and passes otherwise, its findings in ``<system-out>``.
+* ``rknnprof compare -f junit`` (:func:`render_compare_junit`): one ``<testsuite>`` per model,
+  a ``total time`` case (a ``<failure>`` past ``--fail-over``, ``<skipped>`` when a side shows
+  part of the model) and one case per finding of BEFORE that promised a saving, named by its
+  rule (``RKN070 activation-swap``): a ``<failure>`` when ``--expect`` names it and it was
+  not delivered, its verdict in ``<system-out>`` otherwise. The failures are exactly what
+  makes the exit code 1.
 * Valid against the ``junit-10.xsd`` schema pytest and Jenkins use; ``classname`` is the model
   or log name with dots replaced, since Jenkins splits a classname at its last dot.
 
@@ -26,6 +32,7 @@ from rknnprof.reporters.base import RenderOptions, Reporter, fails
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
+    from rknnprof.compare import CompareResult, ProfileComparison
     from rknnprof.model import Finding, Report
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -107,6 +114,92 @@ def render_check_junit(
             text = "\n".join(f"warning: {w}" for w in result.warnings)
             ET.SubElement(suite, "system-err").text = _clean(text)
     _finish(root, out)
+
+
+def render_compare_junit(
+    result: CompareResult,
+    out: TextIO,
+    fail_over: float | None = None,
+    expects: tuple[tuple[str, float | None], ...] = (),
+) -> None:
+    """``compare`` as JUnit XML: the total time against ``--fail-over`` and BEFORE's advice
+    against ``--expect``, failing exactly where the exit code does."""
+    root = ET.Element("testsuites", name="rknnprof compare")
+    for comp in result.comparisons:
+        model = comp.model or comp.current_source.replace("\\", "/").rsplit("/", 1)[-1]
+        suite = _suite(root, f"rknnprof compare: {model}")
+        _total_case(suite, _classname(model), comp, fail_over)
+        _advice_cases(suite, _classname(model), comp, expects)
+        if result.warnings:
+            text = "\n".join(f"warning: {w}" for w in result.warnings)
+            ET.SubElement(suite, "system-err").text = _clean(text)
+    _finish(root, out)
+
+
+def _total_case(
+    suite: ET.Element, classname: str, comp: ProfileComparison, fail_over: float | None
+) -> None:
+    case = _case(suite, classname, "total time")
+    _bump(suite, "tests")
+    if comp.base_total_us is None or comp.current_total_us is None or comp.delta_pct is None:
+        _bump(suite, "skipped")
+        ET.SubElement(case, "skipped", message="a log gives no total time")
+        return
+    line = (
+        f"total {comp.base_total_us / 1000:,.2f} ms -> {comp.current_total_us / 1000:,.2f} ms "
+        f"({comp.delta_pct:+.1f}%)"
+    )
+    if comp.partial_sides:
+        why = f"{' and '.join(comp.partial_sides)} shows part of the model: {line} not judged"
+        if fail_over is not None:
+            _bump(suite, "skipped")
+            ET.SubElement(case, "skipped", message=_clean(why))
+        else:
+            ET.SubElement(case, "system-out").text = _clean(why)
+    elif fail_over is not None and comp.delta_pct > fail_over:
+        _bump(suite, "failures")
+        message = f"{line}: grew more than --fail-over {fail_over:g}%"
+        ET.SubElement(case, "failure", message=_clean(message), type="fail-over").text = _clean(
+            message
+        )
+    else:
+        ET.SubElement(case, "system-out").text = _clean(line)
+
+
+def _advice_cases(
+    suite: ET.Element,
+    classname: str,
+    comp: ProfileComparison,
+    expects: tuple[tuple[str, float | None], ...],
+) -> None:
+    from rknnprof.compare import unmet_expectations
+
+    still = dict(comp.still_advised)
+    expected = dict(expects)
+    for outcome in comp.advice:
+        case = _case(suite, classname, f"{outcome.code} {outcome.name}")
+        _bump(suite, "tests")
+        verdict = f"{outcome.verdict}: {outcome.reason}"
+        unmet = (
+            unmet_expectations([(still, (outcome,))], [(outcome.code, expected[outcome.code])])
+            if outcome.code in expected
+            else []
+        )
+        if unmet:
+            _bump(suite, "failures")
+            ET.SubElement(case, "failure", message=_clean(unmet[0]), type="expect").text = _clean(
+                f"{unmet[0]}\n{verdict}"
+            )
+        else:
+            ET.SubElement(case, "system-out").text = _clean(verdict)
+    advised = {o.code for o in comp.advice}
+    for code, _ in expects:
+        if code not in advised:
+            case = _case(suite, classname, f"{code} (expected)")
+            _bump(suite, "tests")
+            ET.SubElement(
+                case, "system-out"
+            ).text = f"BEFORE did not advise {code}: nothing was promised"
 
 
 class JunitReporter(Reporter):

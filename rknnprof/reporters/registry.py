@@ -152,6 +152,14 @@ _ALL: tuple[Format, ...] = (
         "one self-contained HTML page with the comparison's tables",
     ),
     Format(
+        "compare",
+        "junit",
+        f"{_COMPARE}:render_junit",
+        (".xml",),
+        "JUnit XML for CI test tabs: the total time against --fail-over, one test case per "
+        "finding of BEFORE, failing when --expect names it and it was not delivered",
+    ),
+    Format(
         "check",
         "table",
         f"{_CHECK}:render_table",

@@ -53,16 +53,28 @@ class Rule:
     confidence: str = ""
     """The confidence its findings carry and when (``high`` measured in this log, ``medium``
     the guide or a measured peer, ``low`` an assumption); the doc's *Confidence* section."""
+    fix_changes: str = ""
+    """The run condition the fix itself changes, as ``compare`` names it (``input shape``), or
+    empty: ``compare`` judges such a finding on the whole frame when that condition differs,
+    instead of calling the runs not like for like."""
 
     @property
     def doc(self) -> str:
         """The check's docstring, then the *Source* section, one citation a line."""
         import inspect
 
+        from rknnprof.rules.track_record import TRACK_RECORD
+
         doc = inspect.cleandoc(self.check.__doc__ or "")
-        for head, text in (("Saving basis:", self.basis), ("Confidence:", self.confidence)):
+        sections = (
+            ("Saving basis:", self.basis),
+            ("Confidence:", self.confidence),
+            ("Track record:", TRACK_RECORD.get(self.code, "")),
+        )
+        for head, text in sections:
             if text:
-                doc += f"\n\n{head}\n    {text}"
+                body = text.replace("\n", "\n    ")
+                doc += f"\n\n{head}\n    {body}"
         if not self.source:
             return doc
         cited = ";\n    ".join(self.source.split("; "))

@@ -68,6 +68,20 @@ DOCUMENTS: dict[str, Document] = {
         "8511ac77cfb388538686320c70b180413439dcf5/_posts/linuxAndWin/"
         "2024-07-18-Push_Yolov8n_Pre-train_Model_To_rk3588_%284%29.md",
     ),
+    "yolov8n-640": Document(
+        "a public RK3588 yolov8n 640x640 per-layer profile, one core, runtime 2.3.2 "
+        "(zshi20000922-a11y/RK3588-Yolo-Profile yolov8n_layer_perf.txt, at commit a2040cc)",
+        "https://github.com/zshi20000922-a11y/RK3588-Yolo-Profile/blob/"
+        "a2040cc119fb247c3e01fe2ee189d2d5643cd851/reports/layer-profiles/raw/"
+        "yolov8n_layer_perf.txt",
+    ),
+    "yolo-contexts": Document(
+        "a public RK3588 YOLOv8/YOLO11 board report, one context on core 0 against three "
+        "contexts on cores 0/1/2 (zshi20000922-a11y/RK3588-Yolo-Profile reports/v8-v11, at "
+        "commit 72c055a)",
+        "https://github.com/zshi20000922-a11y/RK3588-Yolo-Profile/blob/"
+        "72c055a5c0cc19efc4e3717ca749892c44a9973d/reports/v8-v11/REPORT.md",
+    ),
     "zoo": Document("RKNN Model Zoo README (benchmark table)", f"{_ZOO}/README.md"),
     "zoo-yolov8": Document(
         "RKNN Model Zoo YOLOv8 example README", f"{_ZOO}/examples/yolov8/README.md"

@@ -194,3 +194,52 @@ def test_the_json_document_carries_each_verdict(tmp_path, capsys, monkeypatch, b
     assert advice["RKN070"]["verdict"] == "partly"
     assert advice["RKN070"]["delivered_share"] == pytest.approx(0.5, abs=0.01)
     assert advice["RKN030"]["verdict"] == "not-made"
+
+
+def test_junit_fails_exactly_the_unmet_expectation(tmp_path, capsys, monkeypatch, before):
+    import xml.etree.ElementTree as ET
+
+    half = _after(tmp_path, before, 0.5)
+    code, out, err = _run(
+        capsys,
+        monkeypatch,
+        "compare",
+        str(LOG07),
+        half,
+        "-f",
+        "junit",
+        "--expect",
+        "RKN070:80%",
+        "--expect",
+        "RKN002",
+    )
+    assert code == 1  # the exit code and the report agree: one failure, RKN070's
+    root = ET.fromstring(out)
+    [suite] = root.findall("testsuite")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert root.get("failures") == suite.get("failures") == "1"
+    failure = cases["RKN070 activation-swap"].find("failure")
+    assert failure is not None and failure.get("type") == "expect"
+    assert "delivered 50% of the promised" in failure.get("message", "")
+    # RKN030 was not expected: its verdict is reported, it fails nothing
+    assert cases["RKN030 multi-core-imbalance"].find("failure") is None
+    assert cases["RKN030 multi-core-imbalance"].findtext("system-out", "").startswith("not-made")
+    # a code BEFORE never advised promised nothing: it passes, and says so
+    assert "nothing was promised" in cases["RKN002 (expected)"].findtext("system-out", "")
+    assert "total 14.48 ms" in cases["total time"].findtext("system-out", "")
+
+
+def test_junit_total_time_fails_past_fail_over(tmp_path, capsys, monkeypatch, before):
+    import xml.etree.ElementTree as ET
+
+    # AFTER: RKN070's layers 2x their promise *slower* (factor -2): the total grows
+    slower = _after(tmp_path, before, -2.0, rename=None)
+    code, out, err = _run(
+        capsys, monkeypatch, "compare", str(LOG07), slower, "-f", "junit", "--fail-over", "5"
+    )
+    assert code == 1
+    root = ET.fromstring(out)
+    total = next(c for c in root.iter("testcase") if c.get("name") == "total time")
+    failure = total.find("failure")
+    assert failure is not None and "grew more than --fail-over 5%" in failure.get("message", "")
+    assert root.get("failures") == "1"

@@ -36,7 +36,7 @@ def unet_pair():
 
 def test_one_core_to_three_cannot_tell_a_promise_over_rows_the_after_log_elides(cores_pair):
     # 03 prints 3 of yolov8n's rows between two ``......`` lines: no finding's whole promise
-    # (RKN071 over 66 convs, RKN070 over 57 ConvExSwish, RKN030 over every split op) can be
+    # (RKN071 over 98 NPU layers, RKN070 over 57 ConvExSwish, RKN030 over every split op) can be
     # measured on it.
     _, comp = cores_pair
     assert {o.code for o in comp.advice} >= {"RKN030", "RKN070", "RKN071"}

@@ -104,7 +104,7 @@ def _looks_like(name: str, text: str) -> None:
     ("command", "suffix"),
     [
         ("compare", ".pdf"),
-        ("compare", ".xml"),
+        ("compare", ".json5"),
         ("compare", ".trace"),
         ("compare", ""),
         ("check", ".csv"),

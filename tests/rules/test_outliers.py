@@ -50,7 +50,7 @@ def test_input_resolution_counts_a_slow_pace_at_the_median_pace() -> None:
     [resolution] = [f for f in findings if f.code == "RKN071" and f.est_saving_us]
     assert resolution.est_saving_us == pytest.approx(7884.0)
     assert dict(resolution.saving_by_layer)[12] == pytest.approx(324.0)  # 0.75 x 432
-    assert "the 11 conv layers take 13,536 us" in resolution.message
+    assert "the 11 NPU layers that work on feature maps take 13,536 us" in resolution.message
     assert "at 640x640 they would take about 2,628 us" in resolution.message  # 10,512 / 4
     assert "#12 at 432 us (the median pace's), not its one-frame 3,456 us" in resolution.message
     assert any(f.code == "RKN050" and "median time per cycle" in f.message for f in findings)

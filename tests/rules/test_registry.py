@@ -125,3 +125,12 @@ def test_rules_command_unknown_code_exits_2() -> None:
     result = CliRunner().invoke(cli, ["rules", "RKN999"])
     assert result.exit_code == 2
     assert "unknown rule code 'RKN999'" in result.output
+
+
+def test_every_rule_has_a_track_record_entry() -> None:
+    # one entry per registered rule, none for a rule that does not exist
+    from rknnprof.rules.track_record import TRACK_RECORD
+
+    assert set(TRACK_RECORD) == {rule.code for rule in RULES}
+    [resolution] = [rule for rule in RULES if rule.code == "RKN071"]
+    assert "Track record:\n    1 real pair: yolov8n at 1920x1920" in resolution.doc
