@@ -83,7 +83,7 @@ class SkippingSource:
         else:
             self.next_run = -2
         rest = memoryview(self.buf)[self.pos :]  # (copied once, into the new buffer)
-        self.buf = b"".join((rest, data)) if rest else data
+        self.buf = b"".join((rest, data)) if rest else bytes(data)  # (bytes: the same object)
         rest.release()
         self.pos = 0
 
