@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rknnprof.model import Bound, BoundBasis, Layer, Target
+from rknnprof.model.record import Record
 
 DEFAULT_BOUND_RATIO = 1.5
 """DDR cycles at least 1.5x NPU cycles (or the reverse) is "well above"; between the two the
@@ -62,8 +63,8 @@ KB = 1024
 """Bytes per KB in RW(KB): the input layer of a 1x3x640x640 UINT8 model reads 1200 KB."""
 
 
-@dataclass(frozen=True)
-class ClassifyOptions:
+@dataclass(frozen=True, eq=False, repr=False)
+class ClassifyOptions(Record):
     bound_ratio: float = DEFAULT_BOUND_RATIO
     rw_share: float = DEFAULT_RW_SHARE
     ddr_peak_gbs: float | None = None

@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Target
+from rknnprof.model.record import Record
 from rknnprof.platforms import dtype_key
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ MIN_REDUCTION_DEPTH_INT8 = 128
 cycles per output pixel."""
 
 
-@dataclass(frozen=True, slots=True)
-class ConvGeometry:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ConvGeometry(Record):
     """What the shapes say about a convolution layer."""
 
     kind: str
@@ -192,8 +193,8 @@ def aligned_cycles(geometry: ConvGeometry, layer: Layer, platform: Platform) -> 
     return math.ceil(pixels * depth * _pad(geometry.out_c, align.conv_out) / r)
 
 
-@dataclass(frozen=True, slots=True)
-class MacEstimate:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class MacEstimate(Record):
     """MAC utilisation of one conv layer. Cycle counts are per core at the NPU clock."""
 
     layer_id: int

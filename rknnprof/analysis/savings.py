@@ -47,6 +47,7 @@ from typing import TypedDict
 
 from rknnprof.analysis.mac import used_cores
 from rknnprof.model import Confidence, Finding, Layer
+from rknnprof.model.record import Record
 from rknnprof.units import part_us
 
 MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExSwish": 1.0}
@@ -73,8 +74,8 @@ class SavingFields(TypedDict):
     confidence: Confidence
 
 
-@dataclass(frozen=True, slots=True)
-class Saving:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Saving(Record):
     """A per-frame latency saving and the evidence it rests on."""
 
     by_layer: tuple[tuple[int, float], ...] = ()

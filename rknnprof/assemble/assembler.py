@@ -49,6 +49,7 @@ from rknnprof.model import (
     Versions,
     tidy_number,
 )
+from rknnprof.model.record import Record
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
@@ -71,8 +72,8 @@ from rknnprof.parsers.events import (
 MAX_WARNINGS_PER_MODEL = 20
 
 
-@dataclass(frozen=True, slots=True)
-class Assembly:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Assembly(Record):
     """What one input produced."""
 
     profiles: list[Profile]

@@ -32,9 +32,16 @@ def main() -> None:
     """Run the command line. The commands are imported here, not with this package, so that a
     Ctrl-C while they load (the first ~0.1 s) ends the run as one at any later point does:
     ``Aborted.`` and exit 130, never a traceback."""
-    try:
-        from rknnprof.cli.commands import main as run
+    import gc
 
+    collecting = gc.isenabled()
+    try:
+        gc.disable()  # as ``commands.main`` does for the rest of startup (its doc says why)
+        try:
+            from rknnprof.cli.commands import main as run
+        finally:
+            if collecting:
+                gc.enable()
         run()
     except KeyboardInterrupt:
         _aborted()

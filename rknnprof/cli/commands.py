@@ -125,22 +125,6 @@ class FiniteFloatRange(click.FloatRange):
 # -- analyze ---------------------------------------------------------------------------------
 
 
-class _TextBuffer(io.TextIOWrapper):
-    """An in-memory text stream like ``io.StringIO``, kept as UTF-8 bytes: StringIO holds 4 bytes
-    per character, which made the JSON report of a long capture (one number per frame) the
-    largest thing in memory. The report leaves it as those bytes (``output.emit`` writes them as
-    they are), so a long capture's trace (megabytes) is never also a str."""
-
-    def __init__(self) -> None:
-        self._bytes = io.BytesIO()
-        super().__init__(self._bytes, encoding="utf-8", errors="surrogatepass", newline="")
-
-    def getbytes(self) -> bytes:
-        """What was written, UTF-8 (``surrogatepass``); no copy is made."""
-        self.flush()
-        return self._bytes.getvalue()
-
-
 _SIZE_UNITS = {
     "": 1e-9,
     "b": 1e-9,
@@ -252,11 +236,11 @@ def analyze(
     from rknnprof.cli.gate import gate_findings, gate_line
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
-        emit,
         print_report_warnings,
         require_stdin,
         stdin_is_terminal,
         stdout_is_terminal,
+        stream,
         use_color,
     )
     from rknnprof.reporters import RenderOptions, renderer
@@ -285,16 +269,13 @@ def analyze(
     except NoProfileDataError as e:  # every machine format still writes its document
         failed = e.report
         if fmt != "table" and isinstance(failed, Report):  # its warnings are in it
-            buffer = _TextBuffer()
-            renderer("analyze", fmt)(failed, buffer, options)
-            emit(buffer.getbytes(), output, color=options.color)
+            render_failed = renderer("analyze", fmt)
+            stream(lambda out: render_failed(failed, out, options), output, options.color)
         raise
     print_report_warnings(report.warnings)
-    buffer = _TextBuffer()
-    renderer("analyze", fmt)(report, buffer, options)
-    text = buffer.getbytes()
-    buffer.close()  # the bytes are text's alone now: a long capture's trace is megabytes
-    emit(text, output, color=options.color)
+    # written as it is rendered: a long capture's trace (megabytes) is never held whole
+    render = renderer("analyze", fmt)
+    stream(lambda out: render(report, out, options), output, options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
         click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)

@@ -13,10 +13,9 @@ import codecs
 import contextlib
 import io
 import os
-import re
 import sys
-from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 import click
 
@@ -59,12 +58,17 @@ def render_options(color: str, output: str | None, top: int = 15) -> RenderOptio
     return RenderOptions(top=top, color=use_color(color, tty), width=width)
 
 
-def write_report(path: str, text: str | bytes) -> None:
-    """Write ``text`` to ``path``: a regular file (or a new one) through a temporary file and a
-    rename, so a failure leaves no partial file; anything else (a symlink, a FIFO, a character
-    device such as ``/dev/null`` or ``/dev/stdout``) is opened and written in place, so the node
-    stays what it was. A failed write (``/dev/full``: no space left) raises :class:`InputError`.
-    ``text`` may be UTF-8 bytes (:func:`emit`), written as they are."""
+Render = Callable[[TextIO], object]
+"""A report written to the text stream it is given, piece by piece (:func:`stream`); what it
+returns is ignored."""
+
+
+def write_report(path: str, render: Render) -> None:
+    """Write what ``render`` writes to ``path``, as it writes it: a regular file (or a new one)
+    through a temporary file and a rename, so a failure leaves no partial file; anything else (a
+    symlink, a FIFO, a character device such as ``/dev/null`` or ``/dev/stdout``) is opened and
+    written in place, so the node stays what it was. A failed write (``/dev/full``: no space
+    left) raises :class:`InputError`."""
     import stat
 
     if not path:
@@ -80,20 +84,20 @@ def write_report(path: str, text: str | bytes) -> None:
         # so on purpose (a committed baseline, a report kept as evidence)
         raise InputError("cannot write the report: the file is read-only", path)
     if os.path.islink(path) or (mode is not None and not stat.S_ISREG(mode)):
-        _write_in_place(path, text)
+        _write_in_place(path, render)
     else:
-        _write_atomically(path, text, None if mode is None else stat.S_IMODE(mode))
+        _write_atomically(path, render, None if mode is None else stat.S_IMODE(mode))
 
 
-def _write_in_place(path: str, text: str | bytes) -> None:
+def _write_in_place(path: str, render: Render) -> None:
     try:
-        with _open_for(text, path) as f:
-            f.write(text)
+        with _open_for(path) as f:
+            render(f)
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", path) from None
 
 
-def _write_atomically(path: str, text: str | bytes, keep_mode: int | None) -> None:
+def _write_atomically(path: str, render: Render, keep_mode: int | None) -> None:
     """Through a temporary file and a rename; a file it replaces keeps its permission bits
     (``keep_mode``), a new one gets 0666 less the umask."""
     import tempfile
@@ -109,8 +113,8 @@ def _write_atomically(path: str, text: str | bytes, keep_mode: int | None) -> No
             os.umask(umask)
             keep_mode = 0o666 & ~umask  # mkstemp makes 0600; a report is an ordinary file
         os.fchmod(fd, keep_mode)
-        with _open_for(text, fd) as f:
-            f.write(text)
+        with _open_for(fd) as f:
+            render(f)
         os.replace(tmp, path)
     except OSError as e:
         with contextlib.suppress(OSError):
@@ -122,37 +126,83 @@ def _write_atomically(path: str, text: str | bytes, keep_mode: int | None) -> No
         raise
 
 
-def _open_for(text: str | bytes, file: str | int) -> IO[Any]:
-    """``file`` (a path or a descriptor) opened to write ``text``: binary for bytes, UTF-8 text
-    for a str; a lone surrogate (a file name that is not UTF-8) is written ``\\udcff``, as on
-    stdout (strict UTF-8 ended the run with a traceback)."""
-    if isinstance(text, bytes):
-        return open(file, "wb")  # noqa: SIM115 - the caller's with closes it
+def _open_for(file: str | int) -> TextIO:
+    """``file`` (a path or a descriptor) opened to write a report as UTF-8; a lone surrogate (a
+    file name that is not UTF-8) is written ``\\udcff``, as on stdout (strict UTF-8 ended the run
+    with a traceback)."""
     return open(file, "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
 
 
-def emit(text: str | bytes, output: str | None, color: bool | None = None) -> None:
-    """The report to ``-o FILE`` (written whole, at the end) or to stdout (``-`` or no ``-o``).
-    A closed or full stdout is an :class:`InputError`; a reader that went away (``| head``) ends
-    the run quietly with exit 141, as SIGPIPE would.
+def emit(text: str, output: str | None, color: bool | None = None) -> None:
+    """``text``, the whole report, to ``-o FILE`` or to stdout, as :func:`stream` writes."""
+    stream(lambda out: out.write(text), output, color)
 
-    ``text`` may be the report as the UTF-8 bytes it was rendered into (``analyze``'s buffer,
-    written with ``surrogatepass``): they are written as they are wherever that gives the bytes
-    the text would, so a long capture's trace report (megabytes) is not also held as a str;
-    else they are decoded first."""
-    if isinstance(text, bytes) and not _bytes_as_they_are(text, output, color):
-        text = text.decode("utf-8", "surrogatepass")
+
+def stream(render: Render, output: str | None, color: bool | None = None) -> None:
+    """The report ``render`` writes, sent to its destination as it is written, so that a long
+    capture's trace (megabytes) is never held whole: to ``-o FILE`` through the temporary file
+    of :func:`write_report` (renamed once the report is whole), or to stdout's descriptor a
+    piece at a time (:func:`_to_stdout`). A closed or full stdout is an :class:`InputError`; a
+    reader that went away (``| head``) ends the run quietly with exit 141, as SIGPIPE would."""
     if output is not None and output != "-":
-        write_report(output, text)
+        write_report(output, render)
         return
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         raise InputError("cannot write the report: standard output is closed", "-")
     try:
-        _to_stdout(text, color)
+        _to_stdout(render, color)
     except BrokenPipeError:
         reader_gone()
     except OSError as e:
         raise InputError(f"cannot write the report: {e.strerror}", "-") from None
+
+
+class _Pieces(io.TextIOBase):
+    """A text stream to a file descriptor, written about :data:`_PIECE` characters at a time
+    and in full (as :func:`_to_stdout` writes), encoded with ``backslashreplace``. A piece ends
+    after a newline when styles are to be stripped (``strip``): an ANSI sequence never spans
+    lines, so each piece is unstyled whole."""
+
+    def __init__(self, fd: int, encoding: str, strip: bool) -> None:
+        super().__init__()
+        self._fd = fd
+        self._encode = codecs.getincrementalencoder(encoding)("backslashreplace").encode
+        self._strip = strip
+        self._parts: list[str] = []
+        self._size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self._parts.append(s)
+        self._size += len(s)
+        if self._size >= _PIECE:
+            self._send(final=False)
+        return len(s)
+
+    def finish(self) -> None:
+        """Write what is left."""
+        self._send(final=True)
+
+    def _send(self, final: bool) -> None:
+        text = "".join(self._parts)
+        cut = len(text)
+        if self._strip and not final and "\x1b" in text:
+            cut = text.rfind("\n") + 1  # 0: no line ends yet; keep it all
+        piece, rest = text[:cut], text[cut:]
+        self._parts, self._size = ([rest], len(rest)) if rest else ([], 0)
+        if self._strip and "\x1b" in piece:  # no styles, no copy (a trace is megabytes)
+            piece = click.unstyle(piece)
+        for start in range(0, len(piece), _PIECE):  # encoded a piece at a time: no second copy
+            self._write_all(self._encode(piece[start : start + _PIECE]))
+        if final:
+            self._write_all(self._encode("", True))
+
+    def _write_all(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
 
 
 def reader_gone() -> NoReturn:
@@ -166,60 +216,37 @@ def reader_gone() -> NoReturn:
     raise SystemExit(EXIT_BROKEN_PIPE)
 
 
-_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
-"""A lone surrogate as ``surrogatepass`` encodes it (a file name that is not UTF-8): written as
-``\\udcxx`` to files and stdout, so such bytes are decoded first."""
-
-
-def _bytes_as_they_are(data: bytes, output: str | None, color: bool | None) -> bool:
-    """Whether writing ``data`` (UTF-8) unchanged gives the bytes its text would: no lone
-    surrogate; to stdout, also a UTF-8 stdout with a descriptor and no styles to strip."""
-    if _SURROGATE.search(data):
-        return False
-    if output is not None and output != "-":
-        return True
-    try:
-        fd = sys.stdout.fileno() if sys.stdout is not None else -1
-    except (AttributeError, OSError, ValueError):
-        return False
-    if fd < 0 or codecs.lookup(sys.stdout.encoding or "utf-8").name != "utf-8":
-        return False
-    strip = not color if color is not None else not os.isatty(fd)
-    return not (strip and b"\x1b" in data)
-
-
-def _to_stdout(text: str | bytes, color: bool | None) -> None:
-    """Write ``text`` to stdout's file descriptor in full, so a closed pipe is always seen.
+def _to_stdout(render: Render, color: bool | None) -> None:
+    """Write what ``render`` writes to stdout's file descriptor in full, so a closed pipe is
+    always seen.
 
     ``sys.stdout.write`` of a report larger than the pipe buffer swallows the EPIPE that follows
     a partial write (CPython's buffered writer returns the partial count and the text layer
     drops it), so ``… | head -1`` ended with exit 0 or 1 depending on timing. Streams without a
-    descriptor (tests' captured stdout) go through ``click.echo``. ANSI styles are stripped as
-    ``click.echo`` would: when ``color`` is False, or unset and stdout is not a terminal."""
-    if isinstance(text, bytes):  # as they are (see emit)
-        sys.stdout.flush()
-        view = memoryview(text)
-        while view:
-            view = view[os.write(sys.stdout.fileno(), view) :]
-        return
+    descriptor (tests' captured stdout) get the whole text through ``click.echo``. ANSI styles
+    are stripped as ``click.echo`` would: when ``color`` is False, or unset and stdout is not a
+    terminal."""
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
-        click.echo(text, nl=False, color=color)
+        whole = io.StringIO()
+        render(whole)
+        click.echo(whole.getvalue(), nl=False, color=color)
         sys.stdout.flush()
         return
-    strip = not color if color is not None else not os.isatty(fd)
-    if strip and "\x1b" in text:  # no styles, no copy (a trace report is megabytes)
-        text = click.unstyle(text)
-    encode = codecs.getincrementalencoder(sys.stdout.encoding or "utf-8")("backslashreplace")
+    pieces = _Pieces(fd, sys.stdout.encoding or "utf-8", _strip(color, fd))
     sys.stdout.flush()
-    for start in range(0, len(text), _PIECE):  # encoded a piece at a time: no second copy
-        view = memoryview(encode.encode(text[start : start + _PIECE]))
-        while view:
-            view = view[os.write(fd, view) :]
+    render(cast(TextIO, pieces))  # what a reporter uses of a TextIO: write
+    pieces.finish()
 
 
-_PIECE = 1 << 20
+def _strip(color: bool | None, fd: int) -> bool:
+    """Whether ANSI styles are stripped, as ``click.echo`` would: when ``color`` is False, or
+    unset and ``fd`` is not a terminal."""
+    return not color if color is not None else not os.isatty(fd)
+
+
+_PIECE = 1 << 18
 """Characters of the report encoded and written at a time."""
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rknnprof.model.enums import Confidence, Severity
+from rknnprof.model.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class ThroughputGain:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ThroughputGain(Record):
     """A throughput (frames per second) gain that is not a latency saving: more contexts, idle
     NPU cores, batching."""
 
@@ -19,8 +20,8 @@ class ThroughputGain:
     the CPU``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Finding(Record):
     """One piece of advice from a rule."""
 
     code: str

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rknnprof.model.record import Record
 
-@dataclass(frozen=True, slots=True)
-class WaterfallStep:
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class WaterfallStep(Record):
     """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
     ``all_layers``, ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label``
     says it for people; ``basis`` where the number comes from."""
@@ -33,16 +35,16 @@ class WaterfallNoteKind(StrEnum):
     it spans is not in the log."""
 
 
-@dataclass(frozen=True, slots=True)
-class WaterfallNote:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class WaterfallNote(Record):
     """Something the waterfall's numbers do not say by themselves."""
 
     kind: WaterfallNoteKind
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Waterfall:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Waterfall(Record):
     """Where one inference's time goes, as the application measured it around the runtime's
     calls; the steps add up to ``total_us`` (see ``analysis.waterfall``)."""
 
@@ -65,8 +67,8 @@ class Waterfall:
         return any(note.kind is kind for note in self.notes)
 
 
-@dataclass(frozen=True, slots=True)
-class Roof:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Roof(Record):
     """One roof of the roofline: ``kind`` ``compute`` (``value`` MACs/s: MACs/cycle x NPU clock x
     ``cores``) or ``bandwidth`` (``value`` bytes/s, ``cores`` None); ``label`` for a legend."""
 

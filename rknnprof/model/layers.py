@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rknnprof.model.enums import Bound, BoundBasis, Target
+from rknnprof.model.record import Record
 
 Shape = tuple[int, ...]
 """A tensor shape as the log prints it, e.g. ``(1, 3, 640, 640)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpan:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class SourceSpan(Record):
     """Where a profile came from."""
 
     path: str
@@ -23,8 +24,8 @@ class SourceSpan:
     """1-based line number of the last line that belongs to the profile."""
 
 
-@dataclass(frozen=True, slots=True)
-class Layer:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Layer(Record):
     """One row of a per-layer table (after frame merging: the per-layer median)."""
 
     id: int
@@ -112,8 +113,8 @@ class Layer:
         return self.op_type in ("InputOperator", "OutputOperator")
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedRow:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class SkippedRow(Record):
     """A table line that looked like a row but could not be parsed; kept, never dropped."""
 
     line: int
@@ -124,8 +125,8 @@ class SkippedRow:
     """Why it was skipped, e.g. ``fewer fields than the header (9 < 12)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class OpTypeStat:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OpTypeStat(Record):
     """One op type's share of the time: from the log's ranking table or aggregated from layers."""
 
     op_type: str

@@ -8,6 +8,7 @@ from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.figures import Roof, Waterfall
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
+from rknnprof.model.record import Record
 from rknnprof.model.run import (
     BenchmarkRun,
     Frequencies,
@@ -20,8 +21,8 @@ from rknnprof.model.run import (
 from rknnprof.model.validity import Validity
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Profile(Record):
     """One model's profile from one log: a per-layer table (merged over frames) or only totals."""
 
     source: SourceSpan
@@ -144,8 +145,8 @@ class Profile:
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
 
 
-@dataclass(frozen=True, slots=True)
-class ReportWarning:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ReportWarning(Record):
     """Something the user should know about the input (inconsistency, assumption, skip)."""
 
     path: str
@@ -153,8 +154,8 @@ class ReportWarning:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Report(Record):
     """Everything one ``analyze`` run produced."""
 
     profiles: tuple[Profile, ...]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rknnprof.model.record import Record
 
-@dataclass(frozen=True, slots=True)
-class Versions:
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Versions(Record):
     """Software versions the log names; ``None`` where it does not say."""
 
     runtime: str | None = None
@@ -22,8 +24,8 @@ class Versions:
     """RKNN model format version (``RKNN Model Information, version: 6``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Frequencies:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Frequencies(Record):
     """The eval_perf frequency lists. CPU in kHz, NPU and DDR in Hz (User Guide); ``None``
     entries stand for ``Unknown``."""
 
@@ -32,8 +34,8 @@ class Frequencies:
     ddr_hz: tuple[int | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class NpuClock:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class NpuClock(Record):
     """The NPU clock that converts a profile's cycles to time, and where it comes from."""
 
     mhz: float
@@ -47,8 +49,8 @@ class NpuClock:
     1000 MHz (datasheet maximum 950 MHz)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class RunLine:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class RunLine(Record):
     """A line of the log about how the run was taken, not profile data: a clock reading, a
     debugger, trace or tensor-dump line, eval_mem. Analysis turns these into
     ``Validity.conditions``."""
@@ -68,8 +70,8 @@ class RunLine:
     """The clock read, MHz; ``None`` for other kinds."""
 
 
-@dataclass(frozen=True, slots=True)
-class BenchmarkRun:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class BenchmarkRun(Record):
     """rknn_benchmark / rknn_common_test output."""
 
     run_times_ms: tuple[float, ...] = ()
@@ -82,8 +84,8 @@ class BenchmarkRun:
     """``Avg FPS`` as printed, frames per second."""
 
 
-@dataclass(frozen=True, slots=True)
-class LlmGeneration:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class LlmGeneration(Record):
     """One generation's RKLLM stage table (``RKLLM_LOG_LEVEL=1``), as printed."""
 
     line: int
@@ -105,8 +107,8 @@ class LlmGeneration:
     the application's own work before ``rkllm_run`` is not in it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LlmRun:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class LlmRun(Record):
     """RKLLM runtime statistics (rknn-llm, ``RKLLM_LOG_LEVEL=1``): the stage table printed
     after each generation (``per_generation``), and the median of each figure over them."""
 
@@ -138,8 +140,8 @@ class LlmRun:
     """Each generation's figures, in log order."""
 
 
-@dataclass(frozen=True, slots=True)
-class KnownFailure:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class KnownFailure(Record):
     """An error or warning line of the failures catalogue (``parsers/failure_catalogue.py``)
     found in the log: what failed, why, and what to change."""
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rknnprof.model.record import Record
+
 
 class Coverage(StrEnum):
     """How much of one inference the profile's table covers."""
@@ -50,8 +52,8 @@ class ConditionKind(StrEnum):
     """Layers whose time is tens of times what their cycles at the clock explain."""
 
 
-@dataclass(frozen=True, slots=True)
-class RunCondition:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class RunCondition(Record):
     """One fact about how the run was measured, with the line that shows it."""
 
     kind: ConditionKind
@@ -70,8 +72,8 @@ class RunCondition:
     times are longer than the board can do)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Validity:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Validity(Record):
     """The verdict on what one profile's log can support."""
 
     coverage: Coverage

@@ -1,17 +1,21 @@
 """What blocks emit. The assembler (frames -> profiles) is the only consumer.
 
 Every event carries ``line`` (1-based line of its first input line) and ``stream`` (the logcat
-(pid, tid) it came from, or None). Events are small frozen records; a table is one event.
-Only ``TableEvent`` and ``RankingEvent`` compare by value (the bulk path is checked against the
-exact one by equality); the others are passed once to the assembler and never compared or
-hashed, so they are ``eq=False`` (identity), which spares two generated methods each at import.
+(pid, tid) it came from, or None). Events are small immutable records; a table is one event.
+``TableEvent`` and ``RankingEvent`` are frozen dataclasses (the table's derives two fields after
+``__init__``; the bulk path is checked against the exact one by their equality). The others are
+passed once to the assembler and never replaced or serialised: they are ``NamedTuple`` records,
+which Python makes at import for under half of what a frozen dataclass costs (``dataclasses``
+compiles the methods it generates for each class at every start; the saving is in
+benchmarks/README.md).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: ``NamedTuple`` compiles every annotation it is
+# given as a string (a ``ForwardRef`` each), which costs more at import than the types.
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from rknnprof.model import (
     BenchmarkRun,
@@ -22,6 +26,7 @@ from rknnprof.model import (
     SkippedRow,
     Versions,
 )
+from rknnprof.model.record import Record
 
 Stream = tuple[int, int] | None
 
@@ -41,8 +46,8 @@ class MissingHeader(StrEnum):
     """Rows read without their header, the column layout assumed from the rows' shape."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableEvent:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TableEvent(Record):
     """One per-layer table (one inference, or one build-time estimate).
 
     Frame merging reads only :attr:`row_times` and :attr:`signature` of every frame after a
@@ -93,8 +98,8 @@ def names_of(layers: Sequence[Layer]) -> RowNames:
     return tuple((la.op_type, la.full_name) for la in layers)
 
 
-@dataclass(frozen=True, slots=True)
-class RankingEvent:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class RankingEvent(Record):
     """An "Operator Time Consuming Ranking Table" (belongs to the table just before it, if any)."""
 
     line: int
@@ -114,8 +119,7 @@ class RankingEvent:
     may end inside the table."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class TotalsEvent:
+class TotalsEvent(NamedTuple):
     """perf_debug=False output: ``Total Time(us): N`` / ``FPS: x`` (no per-layer table)."""
 
     family: str
@@ -125,12 +129,11 @@ class TotalsEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class InfoEvent:
+class InfoEvent(NamedTuple):
     """Runtime / driver / model information lines; any field may be None."""
 
     line: int
-    versions: Versions = field(default_factory=Versions)
+    versions: Versions = Versions()
     platform: str | None = None
     """Lower-case SoC from ``target platform: rk3588`` and similar."""
     platform_evidence: str | None = None
@@ -138,15 +141,13 @@ class InfoEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class FrequencyEvent:
+class FrequencyEvent(NamedTuple):
     line: int
     frequencies: Frequencies
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class FallbackWarningEvent:
+class FallbackWarningEvent(NamedTuple):
     """``<Op> will fallback to CPU, because …`` (kind ``cpu``) or ``Failed to config layer:
     '<name>' using 3Core fallback to single core mode`` (kind ``multicore``)."""
 
@@ -164,8 +165,7 @@ class FallbackWarningEvent:
     """1-based line of the record's last detail line (None for a one-line warning)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class BenchmarkEvent:
+class BenchmarkEvent(NamedTuple):
     line: int
     last_line: int
     run: BenchmarkRun
@@ -175,8 +175,7 @@ class BenchmarkEvent:
     """(line, message) warnings: a limit hit while reading the run."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RunLineEvent:
+class RunLineEvent(NamedTuple):
     """A line about how the run was taken (``parsers/run_lines.py``): a clock reading
     (``Get DDR frequency: 528MHz``), a debugger, trace or tensor-dump line, eval_mem."""
 
@@ -192,8 +191,7 @@ class RunLineEvent:
     """The clock, MHz, for a clock."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class NpuLoadEvent:
+class NpuLoadEvent(NamedTuple):
     """Driver ``NPU load:  Core0: 52%, Core1: 0%, …``."""
 
     line: int
@@ -201,8 +199,7 @@ class NpuLoadEvent:
     stream: Stream = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class AppTimeEvent:
+class AppTimeEvent(NamedTuple):
     """The application's own timing of one inference, printed beside the table
     (``Total inference time (in milliseconds, 4 decimal places): 151.6830 ms``), or of one
     runtime call in it (``rknn_run use 20.5 ms``)."""
@@ -221,8 +218,7 @@ class AppTimeEvent:
     frame is taken to cost)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class NoteEvent:
+class NoteEvent(NamedTuple):
     """Something recognised that holds no profile data: a table that must not be read as a
     layer table (RKNN_LOG_LEVEL=3 SRAM allocation table, build-time tensor memory table), or an
     error the log reports (``E eval_perf: …``, a Python traceback, ``rknn_init … failed``).
@@ -244,8 +240,7 @@ class NoteEvent:
     """An error's other lines (the exception it caused, the runtime's other messages)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class LlmStatsEvent:
+class LlmStatsEvent(NamedTuple):
     """One RKLLM stage table (``I rkllm:  Stage  Total Time (ms)  Tokens …``) and the init-time
     and memory lines around it; times in ms, memory in MB (None: not printed)."""
 
@@ -266,8 +261,7 @@ class LlmStatsEvent:
     """The rows came without their header row (a pasted fragment)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class FailureEvent:
+class FailureEvent(NamedTuple):
     """A line of the failures catalogue (``parsers/failure_catalogue.py``)."""
 
     failure: KnownFailure

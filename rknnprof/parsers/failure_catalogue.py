@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rknnprof.inputs.lazy_re import LazyPattern
+from rknnprof.model.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Entry(Record):
     id: str
     """Stable kebab-case name, e.g. ``unsupported-cpu-op``; the JSON ``failures[].id``."""
     needles: tuple[str, ...]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.errors import ConfigError
+from rknnprof.model.record import Record
 
 if TYPE_CHECKING:
     from rknnprof.model import Profile
@@ -90,8 +91,8 @@ def dtype_bytes(data_type: str | None) -> int | None:
     return {"int8": 1, "float16": 2, "int16": 2, "bfloat16": 2, "tfloat32": 4}.get(key or "")
 
 
-@dataclass(frozen=True)
-class ChannelAlignment:
+@dataclass(frozen=True, eq=False, repr=False)
+class ChannelAlignment(Record):
     """One row of the user guide's channel-alignment tables (V2.3.0 §8.5.1 Tables 8-1..8-4),
     channels."""
 
@@ -103,8 +104,8 @@ class ChannelAlignment:
     """Other ops' input and output channel alignment."""
 
 
-@dataclass(frozen=True)
-class Platform:
+@dataclass(frozen=True, eq=False, repr=False)
+class Platform(Record):
     """The facts about one SoC the rules use. ``None`` means the sources do not say."""
 
     name: str

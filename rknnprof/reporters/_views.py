@@ -19,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rknnprof.model import Bound, Layer, OpTypeStat, Profile
+from rknnprof.model.record import Record
 from rknnprof.reporters import _facts as F
 
 
-@dataclass(frozen=True)
-class Column:
+@dataclass(frozen=True, eq=False, repr=False)
+class Column(Record):
     """One column: ``key`` tells a reporter how to draw it (``name`` is cut to fit, ``bar`` is
     drawn from the view's shares, ``bound`` is coloured); ``head`` has no unit suffix when
     ``unit`` is set (the reporter appends it: ``Time us`` / ``Time (us)``)."""
@@ -35,8 +36,8 @@ class Column:
     unit: str = ""
 
 
-@dataclass(frozen=True)
-class TableView:
+@dataclass(frozen=True, eq=False, repr=False)
+class TableView(Record):
     title: str
     columns: tuple[Column, ...]
     shares: tuple[float, ...] = ()

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TextIO
 
 from rknnprof.model import Severity
+from rknnprof.model.record import Record
 
 if TYPE_CHECKING:
     from rknnprof.model import Report
 
 
-@dataclass(frozen=True)
-class RenderOptions:
+@dataclass(frozen=True, eq=False, repr=False)
+class RenderOptions(Record):
     top: int = 15
     """How many layers the top-layers list shows."""
     color: bool = False

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, TextIO
 
+from rknnprof.model.record import Record
 from rknnprof.reporters.base import RenderOptions
 
 COMMANDS = ("analyze", "compare", "check")
@@ -25,8 +26,8 @@ COMMANDS = ("analyze", "compare", "check")
 Render = Callable[[Any, TextIO, RenderOptions], None]
 
 
-@dataclass(frozen=True, slots=True)
-class Format:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Format(Record):
     """One output format of one command."""
 
     command: str

@@ -22,6 +22,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from rknnprof.model import Bound, Profile, Report
+from rknnprof.model.record import Record
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters._escape import terminal, terminal_text
@@ -70,8 +71,8 @@ def bar_text(share: float, largest: float, width: int) -> str:
     return "█" * full + (EIGHTHS[rest] if rest else "")
 
 
-@dataclass(frozen=True)
-class Spec:
+@dataclass(frozen=True, eq=False, repr=False)
+class Spec(Record):
     """One column of a terminal table, as ``Table.add_column`` takes it (every column is
     ``no_wrap`` with ``overflow="ellipsis"``); widths in terminal cells."""
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.model import Finding, Profile, Severity
+from rknnprof.model.record import Record
 
 if TYPE_CHECKING:
     from rknnprof.platforms import Platform
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 CODE_PATTERN = re.compile(r"^RKN\d{3}$")
 
 
-@dataclass(frozen=True)
-class RuleContext:
+@dataclass(frozen=True, eq=False, repr=False)
+class RuleContext(Record):
     """What a check may look at besides the profile."""
 
     platform: Platform | None = None
@@ -34,8 +35,8 @@ class RuleContext:
 Check = Callable[[Profile, RuleContext], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
-class Rule:
+@dataclass(frozen=True, eq=False, repr=False)
+class Rule(Record):
     code: str
     """``RKNnnn``; unique; checked against ``CODE_PATTERN`` by a test."""
     name: str

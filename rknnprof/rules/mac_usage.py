@@ -14,6 +14,7 @@ from rknnprof.analysis.mac import (
 )
 from rknnprof.analysis.savings import Saving, from_cycles
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
+from rknnprof.model.record import Record
 from rknnprof.rules._util import (
     alignment,
     feeds,
@@ -173,8 +174,8 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Padded:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class _Padded(Record):
     """One conv whose padded channels a pruning removes."""
 
     layer: Layer

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from rknnprof.analysis import stats
 from rknnprof.model import Layer, Profile, Target
+from rknnprof.model.record import Record
 from rknnprof.rules._util import total_us, us
 
 SLOW_PACE = 4.0
@@ -33,8 +34,8 @@ MIN_PACED = 8
 """Layers with cycles the median needs before any layer is judged against it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Outlier:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Outlier(Record):
     """One layer whose single-frame time the log does not support."""
 
     layer: Layer

@@ -11,14 +11,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rknnprof.model.record import Record
+
 TOOLKIT2 = "airockchip/rknn-toolkit2"
 """The SDK's repository, for :func:`issue`."""
 _TOOLKIT = f"https://github.com/{TOOLKIT2}/blob"
 _ZOO = "https://github.com/airockchip/rknn_model_zoo/blob/main"
 
 
-@dataclass(frozen=True)
-class Document:
+@dataclass(frozen=True, eq=False, repr=False)
+class Document(Record):
     """A public document: its title as readers know it, and where to read it."""
 
     title: str
