@@ -65,7 +65,7 @@ def _same(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
 
 
-def _claims(data: bytes) -> int:
+def _claims(data: bytes, stream: io.RawIOBase | None = None) -> int:
     skipper = FrameSkipper()
     seen = 0
 
@@ -75,7 +75,8 @@ def _claims(data: bytes) -> int:
             seen += isinstance(item, BulkFrame)
             yield item
 
-    for _ in scan(count(read_lines(io.BytesIO(data), None, skipper)), None, skipper):
+    source = io.BytesIO(data) if stream is None else stream
+    for _ in scan(count(read_lines(source, None, skipper)), None, skipper):  # type: ignore[arg-type]
         pass
     return seen
 
@@ -500,6 +501,43 @@ def test_three_processes_with_random_damage_and_small_reads(
     monkeypatch.setattr(skipping, "SKIP_READ_BYTES", 70_000)
     assert _read(interleaved, True, monkeypatch) == want
     _same(interleaved[: len(interleaved) // 2], monkeypatch)  # cut inside frames
+
+
+class _ByteArrayReads(io.RawIOBase):
+    """A library user's stream whose reads return ``bytearray`` (``read1``, as buffered files)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.at = data, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytearray:
+        size = len(self.data) if size < 0 else size
+        out = bytearray(self.data[self.at : self.at + size])
+        self.at += len(out)
+        return out
+
+
+def test_reads_that_return_bytearray_are_read_as_bytes(
+    interleaved: bytes, logcat: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reads' buffer is bytes whatever the stream's reads return (a window's or a frame's
+    lines are looked up by value), on one stream and on three: the frames are read in bulk as
+    from a file, and the report is the same."""
+    for data in (logcat, interleaved):
+        assert _claims(data, _ByteArrayReads(data)) == _claims(data) > 0
+        want = _read(data, False, monkeypatch)
+        monkeypatch.delenv("RKNNPROF_NO_FASTPATH", raising=False)
+        assembly = api.parse_stream(_ByteArrayReads(data), "capture.log")  # type: ignore[arg-type]
+        got = (
+            [profile_to_dict(p) for p in assembly.profiles],
+            assembly.warnings,
+            assembly.found,
+            assembly.lines,
+        )
+        assert got == want
+        assert len(assembly.profiles) == (1 if data is logcat else 3)
 
 
 @pytest.mark.parametrize(("value", "on"), [(None, True), ("", True), ("0", True), ("1", False)])

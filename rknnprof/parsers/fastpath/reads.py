@@ -82,7 +82,9 @@ class SkippingSource:
             self.next_run -= self.pos
         else:
             self.next_run = -2
-        self.buf = self.buf[self.pos :] + data
+        rest = memoryview(self.buf)[self.pos :]  # (copied once, into the new buffer)
+        self.buf = b"".join((rest, data)) if rest else bytes(data)  # (bytes: the same object)
+        rest.release()
         self.pos = 0
 
     def _hand_out(self, end: int) -> bytes:

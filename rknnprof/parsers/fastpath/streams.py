@@ -27,8 +27,9 @@ for right after its last frame (frames follow each other), then line by line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import compress, repeat
-from operator import getitem, not_
+from operator import getitem
 from typing import TYPE_CHECKING, Protocol
 
 from rknnprof.inputs.claims import NEED_MORE, Claimed
@@ -151,19 +152,24 @@ def _read(
     ids = first.ids
     assert ids is not None
     n = len(lines)
-    idlist = list(map(getitem, lines, repeat(ids)))
-    known = {t.ids_text: t for t in learnt}
+    # each line's stream as one byte (k: the k-th template's "pid tid", 0: any other), so a
+    # stream's lines are found by one translate of these bytes, in C
+    code = {t.ids_text: k for k, t in enumerate(learnt, 1)}
+    if len(code) != len(learnt) or len(learnt) >= 256:
+        return None
+    ids_of: Iterator[bytes] = map(getitem, lines, repeat(ids))  # type: ignore[arg-type]  # slices
+    streams_of = bytes(map(code.get, ids_of, repeat(0)))
     if not {t.stream for t in learnt}.issuperset(ahead):
         return None  # (a stream's template was replaced: its lines past the last window)
     frames: list[BulkFrame] = []
     leftover: list[int] = []  # lines of the streams with templates that no frame took
     new_ahead: dict[Stream, list[int]] = {}
-    for t in learnt:
-        if t.ids_text not in idlist:  # (C) no line of the stream here
+    for k, t in enumerate(learnt, 1):
+        if k not in streams_of:  # (C) no line of the stream here
             if ahead.get(t.stream):
                 return None
             continue
-        index = list(compress(range(n), map(t.ids_text.__eq__, idlist)))
+        index = list(compress(range(n), streams_of.translate(_only(k))))
         before = ahead.get(t.stream)
         if before:  # the last window's frame of this stream took its first lines here
             if list(map(number.__add__, index[: len(before)])) != before:
@@ -198,8 +204,7 @@ def _read(
     if not frames:
         return None
     frames.sort(key=_number)
-    mine = known.__contains__
-    noise = list(compress(range(window_lines), map(not_, map(mine, idlist))))
+    noise = list(compress(range(window_lines), streams_of.translate(_only(0))))
     kept = _kept(skipper, learnt, lines, noise, number, ids.start)
     if kept is None:
         return None
@@ -207,6 +212,11 @@ def _read(
     if leftover:
         kept = sorted(kept + [(number + i, lines[i]) for i in leftover])
     return tuple(frames), tuple(kept), new_ahead
+
+
+def _only(k: int) -> bytes:
+    """The translation that leaves 1 for the byte ``k`` and 0 for any other."""
+    return bytes(k) + b"\1" + bytes(255 - k)
 
 
 def _next_title(
