@@ -14,19 +14,18 @@ system at all, so the text is plain and aligned (golden files are written that w
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
 from rknnprof.model import Bound, Profile, Report
-from rknnprof.model.record import Record
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters._escape import terminal, terminal_text
 from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.reporters.text_table import Spec, table_lines
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -69,18 +68,6 @@ def bar_text(share: float, largest: float, width: int) -> str:
         return ""
     full, rest = divmod(int(width * 8 * share / largest), 8)
     return "█" * full + (EIGHTHS[rest] if rest else "")
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class Spec(Record):
-    """One column of a terminal table, as ``Table.add_column`` takes it (every column is
-    ``no_wrap`` with ``overflow="ellipsis"``); widths in terminal cells."""
-
-    head: str
-    justify: Literal["left", "right"]
-    width: int | None
-    min_width: int | None
-    max_width: int | None
 
 
 def rich_table(specs: list[Spec], rows: list[list[Text]]) -> Table:
@@ -218,7 +205,11 @@ class TableReporter(Reporter):
         heading: list[RenderableType] = [terminal_text(view.title, "bold")]
         if view.note:
             heading.append(terminal_text(view.note, "dim"))
-        return Group(*heading, rich_table(specs, rows))
+        lines = table_lines(specs, rows, width)
+        if lines is None:  # too wide at its columns' widths: rich's Table shrinks them
+            return Group(*heading, rich_table(specs, rows))
+        body = Text("\n", no_wrap=True).join(lines)  # one renderable: rich's work per line once
+        return Group(*heading, body)
 
     def layout(self, view: V.TableView, width: int) -> tuple[list[Spec], list[list[Text]]]:
         """The columns of ``view`` at ``width`` and its rows' cells."""
