@@ -1,7 +1,9 @@
 """The command line and its plumbing: everything between the shell and the library.
 
 * :mod:`~rknnprof.cli.commands`: the click group and its commands (``analyze``, ``compare``,
-  ``check``, ``rules``, ``formats``) and :func:`main`, the console script;
+  ``check``, ``rules``, ``formats``);
+* :mod:`~rknnprof.cli.runner`: the group run as the program (exit codes, Ctrl-C, closed pipes);
+* :mod:`~rknnprof.cli.options`: the shared options and option value types;
 * :mod:`~rknnprof.cli.output`: where a report goes (``-o`` file or stdout, colour, warnings);
 * :mod:`~rknnprof.cli.ci_outputs`: GitHub Actions step summary and annotations;
 * :mod:`~rknnprof.cli.gate`: ``check``'s inputs (budgets file, run, baseline).
@@ -36,9 +38,9 @@ def main() -> None:
 
     collecting = gc.isenabled()
     try:
-        gc.disable()  # as ``commands.main`` does for the rest of startup (its doc says why)
+        gc.disable()  # as ``runner.main`` does for the rest of startup (its doc says why)
         try:
-            from rknnprof.cli.commands import main as run
+            from rknnprof.cli.runner import main as run
         finally:
             if collecting:
                 gc.enable()

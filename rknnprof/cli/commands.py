@@ -1,13 +1,11 @@
-"""The commands. Thin: parse options, call the library, pick a reporter. This is the only
-module that turns :class:`~rknnprof.errors.RknnprofError` into an exit code."""
+"""The commands. Thin: parse options, call the library, pick a reporter. The group turns
+:class:`~rknnprof.errors.RknnprofError` into an exit code inside a command;
+:mod:`~rknnprof.cli.runner` does it for anything raised outside one."""
 
 from __future__ import annotations
 
-import atexit
 import gc
 import io
-import re
-import sys
 from dataclasses import replace
 from typing import Any
 
@@ -17,19 +15,21 @@ from rknnprof import __version__
 from rknnprof.analysis.classify import DEFAULT_BOUND_RATIO
 from rknnprof.cli.options import (
     LEVELS,
+    FiniteFloatRange,
     color_option,
     fail_on_option,
     format_option,
+    model_size,
     output_option,
     platform_option,
     quiet_option,
     rule_code_argument,
+    rule_expectation,
     rule_option_option,
     rule_prefix_option,
     summary_option,
     top_option,
 )
-from rknnprof.cli.usage import usage_text
 from rknnprof.errors import EXIT_FAILED, NoProfileDataError, RknnprofError
 from rknnprof.model import Report
 from rknnprof.reporters._escape import message_line
@@ -89,67 +89,7 @@ def cli(ctx: click.Context) -> None:
         click.echo(ctx.get_help())
 
 
-def _expectation(value: str) -> tuple[str, float | None]:
-    """``RKN070`` -> ("RKN070", None); ``RKN070:50%`` / ``RKN070:0.5`` -> ("RKN070", 0.5)."""
-    code, _, share = value.partition(":")
-    code = code.strip().upper()
-    if not re.fullmatch(r"RKN\d{3}", code):
-        raise click.BadParameter(f"{value}: expected a rule code such as RKN070[:50%]")
-    if not share:
-        return code, None
-    text = share.strip()
-    try:
-        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-    except ValueError:
-        number = -1.0
-    if not 0 <= number <= 10:
-        raise click.BadParameter(f"{value}: the share must be like 50% or 0.5")
-    return code, number
-
-
-class FiniteFloatRange(click.FloatRange):
-    """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
-    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> float:
-        import math
-
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number.", param, ctx)
-        return number
-
-
 # -- analyze ---------------------------------------------------------------------------------
-
-
-_SIZE_UNITS = {
-    "": 1e-9,
-    "b": 1e-9,
-    "kb": 1e-6,
-    "mb": 1e-3,
-    "gb": 1.0,
-    "kib": 1024 / 1e9,
-    "mib": 1024**2 / 1e9,
-    "gib": 1024**3 / 1e9,
-}
-
-
-def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
-    """``--model-size 1.9GB`` -> 1.9 (GB, decimal); bytes without a unit."""
-    import re
-
-    if value is None:
-        return None
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]i?[bB]|[bB])?\s*", value)
-    unit = (m.group(2) or "").lower() if m else ""
-    if m is None or unit not in _SIZE_UNITS or float(m.group(1)) <= 0:
-        raise click.BadParameter(
-            f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes", param=param
-        )
-    return float(m.group(1)) * _SIZE_UNITS[unit]
 
 
 @cli.command()
@@ -202,7 +142,7 @@ def _model_size(_ctx: click.Context, param: click.Parameter, value: str | None) 
 )
 @click.option(
     "--model-size",
-    callback=_model_size,
+    callback=model_size,
     metavar="SIZE",
     default=None,
     help="An RKLLM model's size (1.9GB, 1900MB, bytes): the bytes each decode step "
@@ -386,7 +326,7 @@ def formats_command() -> None:
     "expects",
     multiple=True,
     metavar="CODE[:SHARE]",
-    callback=lambda ctx, param, values: [_expectation(v) for v in values],
+    callback=lambda ctx, param, values: [rule_expectation(v) for v in values],
     help="Exit 1 unless BEFORE's finding CODE was fixed: gone from AFTER's advice and "
     "delivered (at least SHARE of its promised saving, e.g. RKN070:50%, when given). "
     "Repeatable.",
@@ -568,58 +508,3 @@ def _startup_done() -> None:
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
-
-
-def main() -> None:
-    """The console script. Startup creates ~25,000 objects the cyclic collector tracks (modules,
-    classes, functions, compiled regexes) that live until exit: the collector is paused while
-    the commands import them, and they are frozen (``gc.freeze``) before a command reads its
-    input and again at exit, so that no collection walks them, the one at shutdown included
-    (the saving is in benchmarks/README.md). Called in process (the tests), it
-    leaves the collector as it found it: running, nothing frozen."""
-    gc.disable()
-    atexit.register(gc.freeze)
-    try:
-        _main()
-    finally:
-        gc.unfreeze()
-        gc.enable()
-
-
-def _main() -> None:
-    try:
-        try:
-            _run()
-        finally:  # here, not at exit: a reader that went away is seen, whatever the exit code
-            for stream in (sys.stdout, sys.stderr):
-                if stream is not None:
-                    stream.flush()
-    except BrokenPipeError:
-        from rknnprof.cli.output import reader_gone
-
-        reader_gone()
-
-
-def _run() -> None:
-    try:
-        rc = cli.main(prog_name="rknnprof", standalone_mode=False)
-        if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
-            sys.exit(rc)
-    except RknnprofError as e:
-        click.echo(f"Error: {message_line(e)}", err=True)
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
-    except click.exceptions.NoArgsIsHelpError as e:  # a group called bare: its help, not an error
-        click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
-        sys.exit(0)
-    except click.UsageError as e:  # one line, not click's usage + hint + blank + error
-        command = e.ctx.command_path if e.ctx is not None else "rknnprof"
-        click.echo(f"Error: {message_line(usage_text(e))} (see '{command} --help')", err=True)
-        sys.exit(e.exit_code)
-    except click.ClickException as e:
-        click.echo(f"Error: {message_line(e.format_message())}", err=True)
-        sys.exit(e.exit_code)
-    except click.exceptions.Exit as e:
-        sys.exit(e.exit_code)

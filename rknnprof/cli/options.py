@@ -1,15 +1,17 @@
 """Options that several commands share, declared once: ``-f/--format`` (choices from the format
 registry), ``-o/--output``, ``--top``, ``--summary/--no-summary``, ``--color``, ``-q/--quiet``,
 ``--fail-on`` (one vocabulary for every command), ``--platform`` and the rule-code options (with
-shell-completion values); and the rule that turns ``-f`` / ``-o`` into one format.
+shell-completion values); the rule that turns ``-f`` / ``-o`` into one format; and the option
+value types (finite floats, ``--model-size``, ``--expect CODE[:SHARE]``).
 
 Only click and the format registry are imported here, so ``rknnprof --help`` stays light.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -269,3 +271,64 @@ def rule_option_option() -> Callable[[F], F]:
         help="Set a rule threshold named in `rknnprof rules CODE`, e.g. "
         "RKN010.min_layer_share=0.005 (repeatable).",
     )
+
+
+# -- option value types ----------------------------------------------------------------------
+
+
+def rule_expectation(value: str) -> tuple[str, float | None]:
+    """``RKN070`` -> ("RKN070", None); ``RKN070:50%`` / ``RKN070:0.5`` -> ("RKN070", 0.5)."""
+    code, _, share = value.partition(":")
+    code = code.strip().upper()
+    if not re.fullmatch(r"RKN\d{3}", code):
+        raise click.BadParameter(f"{value}: expected a rule code such as RKN070[:50%]")
+    if not share:
+        return code, None
+    text = share.strip()
+    try:
+        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number <= 10:
+        raise click.BadParameter(f"{value}: the share must be like 50% or 0.5")
+    return code, number
+
+
+class FiniteFloatRange(click.FloatRange):
+    """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
+    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+_SIZE_UNITS = {
+    "": 1e-9,
+    "b": 1e-9,
+    "kb": 1e-6,
+    "mb": 1e-3,
+    "gb": 1.0,
+    "kib": 1024 / 1e9,
+    "mib": 1024**2 / 1e9,
+    "gib": 1024**3 / 1e9,
+}
+
+
+def model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """``--model-size 1.9GB`` -> 1.9 (GB, decimal); bytes without a unit."""
+    if value is None:
+        return None
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]i?[bB]|[bB])?\s*", value)
+    unit = (m.group(2) or "").lower() if m else ""
+    if m is None or unit not in _SIZE_UNITS or float(m.group(1)) <= 0:
+        raise click.BadParameter(
+            f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes", param=param
+        )
+    return float(m.group(1)) * _SIZE_UNITS[unit]

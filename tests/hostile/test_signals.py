@@ -91,7 +91,7 @@ def test_ctrl_c_while_the_commands_import_is_aborted_with_exit_130(monkeypatch):
             raised.__cause__ = KeyboardInterrupt()
 
         def interrupted(name, *args, _raised=raised, **kwargs):
-            if name == "rknnprof.cli.commands":
+            if name == "rknnprof.cli.runner":  # what main imports, commands with it
                 raise _raised
             return real_import(name, *args, **kwargs)
 
