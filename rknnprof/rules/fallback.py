@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 
 from rknnprof.analysis.mac import is_conv
@@ -18,6 +17,14 @@ from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
+from rknnprof.rules.fallback_fixes import (
+    POOL_OPS,
+    SOFTMAX_OPS,
+    fix_for,
+    is_custom,
+    is_norm,
+    limit_fix,
+)
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.padding import covered_layers as pad_layers
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
@@ -31,8 +38,6 @@ SOURCE = sources(
     cite("guide", "§5.5 custom operators (the cst prefix, CPU and GPU kernels)"),
     issue("airockchip/rknn_model_zoo", 366, "NPU exNorm rate (RF-DETR FP16 table)"),
 )
-POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
-SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
 
 
 def _is_convert(layer: Layer) -> bool:
@@ -60,19 +65,6 @@ def _bytes(layer: Layer) -> float | None:
 
 NORM_PATH_OPS = frozenset({"exNorm", "exLayerNorm"})
 """The NPU's normalisation kernels (Operator List: exNorm, float16, axes [1] or [1,2,3])."""
-
-
-def is_custom(op: str) -> bool:
-    """A user-registered custom op: the SDK's custom-operator chapter names them with the
-    prefix ``cst`` (``cstSoftmax``); the runtime runs it where its kernel was registered."""
-    return op[:3].lower() == "cst"
-
-
-def _is_norm(op: str, layers: Sequence[Layer]) -> bool:
-    """A normalisation, by op type or by the ONNX names in the FullName (a custom
-    ``cstInstanceNorm``, an ``InstanceNormalization`` on the CPU)."""
-    names = [op] + [la.full_name or "" for la in layers]
-    return any("norm" in name.lower() for name in names)
 
 
 PEER_NORM_GBS = 152 * 2 * 1024 / 333e-6 / 1e9
@@ -122,7 +114,7 @@ def _npu_rate(
     data-movement ops (medium); None when none is known. A normalisation (a custom one too)
     takes only this log's NPU norm path (exNorm and its Transposes), and another custom op no
     rate: a generic data-movement rate would price a kernel at a copy's speed."""
-    if _is_norm(op, layers):
+    if is_norm(op, layers):
         return _norm_rate(profile) or (
             PEER_NORM_GBS,
             f"NPU exNorm moved {PEER_NORM_GBS:.2f} GB/s in a public RK3588 FP16 table "
@@ -257,113 +249,6 @@ def _reasons(
     return reasons
 
 
-SOFTMAX_FIX = (
-    "move the softmax/DFL decoding out of the model and run it on the CPU after the score threshold"
-)
-NORM_FIX = (
-    "let the toolkit map the normalisation to its NPU kernel (exNorm): export the standard op "
-    "(torch.nn.LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3] of NCHW) instead "
-    "of a custom op or a decomposed form"
-)
-CUSTOM_FIX = (
-    "a custom op runs where its kernel was registered: register a GPU (OpenCL) kernel for it "
-    "instead of the CPU one (the SDK's custom-operator chapter), or replace it in the exported "
-    "model with ops the NPU runs"
-)
-CUSTOM_NORM_FIX = (
-    "drop the custom op and let the toolkit map the normalisation natively (export the "
-    "standard LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3]: it becomes exNorm "
-    "on the NPU); where it must stay custom, register its GPU (OpenCL) kernel instead of the "
-    "CPU one (the SDK's custom-operator chapter)"
-)
-LAYOUT_FIX = (
-    "end the exported model before this reshape (do it on the output in post-processing), "
-    "or keep the tensor 4-D so the NPU Reshape takes it"
-)
-MATH_FIX = (
-    "the NPU has no kernel for this elementwise function: compute it outside the model "
-    "(post-processing), or approximate it with NPU ops (Mul/Add polynomial, a LUT activation) "
-    "and check the accuracy"
-)
-INDEX_FIX = (
-    "index ops (Gather/Scatter/TopK) have no NPU kernel here: move them to post-processing, "
-    "or replace a constant-index Gather by Slice/Concat"
-)
-PAD_FIX = (
-    "NPU Pad takes constant or reflect mode (reflect: channel and height <= 8192, width <= "
-    "8176): export one of those modes within the limits"
-)
-POOL_FIX = (
-    "export the pooling within the NPU limits: kernel <= 7, stride <= 8, pad <= 7, ceil_mode "
-    "off, count_include_pad=1"
-)
-FIXES = {
-    "Transpose": "reshape around the Transpose so the permuted h*w stays within the platform limit "
-    "(e.g. fold a spatial dim into the channel axis)",
-    "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
-    "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
-    "Pad": PAD_FIX,
-    **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
-    **dict.fromkeys(POOL_OPS, POOL_FIX),
-    **dict.fromkeys(("Reshape", "Flatten", "Squeeze", "Unsqueeze"), LAYOUT_FIX),
-    **dict.fromkeys(
-        (
-            "Acos",
-            "Asin",
-            "Atan",
-            "Acosh",
-            "Asinh",
-            "Atanh",
-            "Cos",
-            "Sin",
-            "Tan",
-            "Cosh",
-            "Sinh",
-            "Exp",
-            "Log",
-            "Erf",
-            "Floor",
-            "Ceil",
-            "Round",
-            "Mod",
-            "Sign",
-            "Reciprocal",
-            "Abs",
-            "Neg",
-            "Sqrt",
-        ),
-        MATH_FIX,
-    ),
-    **dict.fromkeys(
-        ("Gather", "GatherElements", "GatherND", "ScatterND", "ScatterElements", "TopK"),
-        INDEX_FIX,
-    ),
-}
-GENERIC_FIX = (
-    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1: an "
-    "equivalent subgraph the NPU runs), or compute it outside the model"
-)
-SHUFFLE_FIX = (
-    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
-    "e.g. a channel shuffle as a 0/1-weight Conv)"
-)
-
-
-def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
-    """The change that fits the op's class: a custom op (GPU kernel, or the native norm), a
-    normalisation, a layout op, an elementwise function, … The guide's channel-shuffle example
-    only for ops that shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
-    if is_custom(op):
-        return CUSTOM_NORM_FIX if _is_norm(op, layers) else CUSTOM_FIX
-    if op in FIXES:
-        return FIXES[op]
-    if _is_norm(op, layers):
-        return NORM_FIX
-    if op in ("ShuffleChannel", "DepthToSpace", "SpaceToDepth"):
-        return SHUFFLE_FIX
-    return GENERIC_FIX
-
-
 def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     total = total_us(profile)
     by_op: dict[str, list[Layer]] = {}
@@ -437,7 +322,7 @@ def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer], profile: Pr
             layers,
             (
                 f"no measured NPU normalisation path (exNorm) in this log for {op}"
-                if _is_norm(op, layers)
+                if is_norm(op, layers)
                 else f"no measured NPU rate for {op}"
             )
             + ": the whole CPU time, an upper bound",
@@ -495,24 +380,6 @@ def _findings_from_ranking(
         )
 
 
-PRINTED_LIMIT = re.compile(r"no larger than (\d[\d,]*)", re.IGNORECASE)
-"""The limit a fallback warning prints (``required product no larger than 8192!``)."""
-
-
-def _limit_fix(op: str, reason: str) -> str:
-    """The fix for an op the log warns about: reshape or chunk it to the limit the warning
-    prints, when it prints one; else the op class's fix."""
-    found = PRINTED_LIMIT.search(reason)
-    if found is None:
-        return fix_for(op)
-    limit = int(found.group(1).replace(",", ""))
-    return (
-        f"reshape or chunk the {op} so the product the warning names stays at most {limit:,} "
-        "(the limit this runtime prints): fold a spatial dim into the channel axis, or split "
-        "the tensor along it and concatenate the pieces"
-    )
-
-
 def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Finding]:
     for name, reason in profile.fallback_warnings:
         op = name.split(":")[0]
@@ -524,7 +391,7 @@ def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Findin
             name="cpu-fallback",
             severity=Severity.WARNING,
             message=f"the log warns that {name} falls back to the CPU: {reason}",
-            fix=_limit_fix(op, reason),
+            fix=limit_fix(op, reason),
             est_saving_us=0.0,
             basis="no saving: the log holds no time for this op",
             estimate="no time in the log for this op; saving unknown",

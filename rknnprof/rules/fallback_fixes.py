@@ -1,0 +1,155 @@
+"""What RKN001 tells the user to change, by the class of the op that ran on the CPU: a custom
+op, a normalisation, a layout op, an elementwise function, an index op, a pooling or softmax
+outside the NPU's limits, or the limit a fallback warning prints.
+
+The classes (:func:`is_custom`, :func:`is_norm`, :data:`POOL_OPS`, :data:`SOFTMAX_OPS`) are
+also what :mod:`rknnprof.rules.fallback` prices and explains by.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rknnprof.model import Layer
+
+POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
+SOFTMAX_OPS = {"Softmax", "exSoftmax13", "exSoftmaxMask", "LogSoftmax"}
+
+
+def is_custom(op: str) -> bool:
+    """A user-registered custom op: the SDK's custom-operator chapter names them with the
+    prefix ``cst`` (``cstSoftmax``); the runtime runs it where its kernel was registered."""
+    return op[:3].lower() == "cst"
+
+
+def is_norm(op: str, layers: Sequence[Layer]) -> bool:
+    """A normalisation, by op type or by the ONNX names in the FullName (a custom
+    ``cstInstanceNorm``, an ``InstanceNormalization`` on the CPU)."""
+    names = [op] + [la.full_name or "" for la in layers]
+    return any("norm" in name.lower() for name in names)
+
+
+SOFTMAX_FIX = (
+    "move the softmax/DFL decoding out of the model and run it on the CPU after the score threshold"
+)
+NORM_FIX = (
+    "let the toolkit map the normalisation to its NPU kernel (exNorm): export the standard op "
+    "(torch.nn.LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3] of NCHW) instead "
+    "of a custom op or a decomposed form"
+)
+CUSTOM_FIX = (
+    "a custom op runs where its kernel was registered: register a GPU (OpenCL) kernel for it "
+    "instead of the CPU one (the SDK's custom-operator chapter), or replace it in the exported "
+    "model with ops the NPU runs"
+)
+CUSTOM_NORM_FIX = (
+    "drop the custom op and let the toolkit map the normalisation natively (export the "
+    "standard LayerNorm / InstanceNorm / GroupNorm over axes [1] or [1,2,3]: it becomes exNorm "
+    "on the NPU); where it must stay custom, register its GPU (OpenCL) kernel instead of the "
+    "CPU one (the SDK's custom-operator chapter)"
+)
+LAYOUT_FIX = (
+    "end the exported model before this reshape (do it on the output in post-processing), "
+    "or keep the tensor 4-D so the NPU Reshape takes it"
+)
+MATH_FIX = (
+    "the NPU has no kernel for this elementwise function: compute it outside the model "
+    "(post-processing), or approximate it with NPU ops (Mul/Add polynomial, a LUT activation) "
+    "and check the accuracy"
+)
+INDEX_FIX = (
+    "index ops (Gather/Scatter/TopK) have no NPU kernel here: move them to post-processing, "
+    "or replace a constant-index Gather by Slice/Concat"
+)
+PAD_FIX = (
+    "NPU Pad takes constant or reflect mode (reflect: channel and height <= 8192, width <= "
+    "8176): export one of those modes within the limits"
+)
+POOL_FIX = (
+    "export the pooling within the NPU limits: kernel <= 7, stride <= 8, pad <= 7, ceil_mode "
+    "off, count_include_pad=1"
+)
+FIXES = {
+    "Transpose": "reshape around the Transpose so the permuted h*w stays within the platform limit "
+    "(e.g. fold a spatial dim into the channel axis)",
+    "Resize": "export Resize as nearest (or linear with half_pixel) with an integer x2..x8 scale",
+    "Pow": "replace Pow(x, 2) by Mul(x, x) (and Pow(x, 0.5) by Sqrt) in the exported model",
+    "Pad": PAD_FIX,
+    **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
+    **dict.fromkeys(POOL_OPS, POOL_FIX),
+    **dict.fromkeys(("Reshape", "Flatten", "Squeeze", "Unsqueeze"), LAYOUT_FIX),
+    **dict.fromkeys(
+        (
+            "Acos",
+            "Asin",
+            "Atan",
+            "Acosh",
+            "Asinh",
+            "Atanh",
+            "Cos",
+            "Sin",
+            "Tan",
+            "Cosh",
+            "Sinh",
+            "Exp",
+            "Log",
+            "Erf",
+            "Floor",
+            "Ceil",
+            "Round",
+            "Mod",
+            "Sign",
+            "Reciprocal",
+            "Abs",
+            "Neg",
+            "Sqrt",
+        ),
+        MATH_FIX,
+    ),
+    **dict.fromkeys(
+        ("Gather", "GatherElements", "GatherND", "ScatterND", "ScatterElements", "TopK"),
+        INDEX_FIX,
+    ),
+}
+GENERIC_FIX = (
+    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1: an "
+    "equivalent subgraph the NPU runs), or compute it outside the model"
+)
+SHUFFLE_FIX = (
+    "rewrite the op with NPU-supported ops in the exported model (User Guide §8.4.1, "
+    "e.g. a channel shuffle as a 0/1-weight Conv)"
+)
+
+
+def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
+    """The change that fits the op's class: a custom op (GPU kernel, or the native norm), a
+    normalisation, a layout op, an elementwise function, … The guide's channel-shuffle example
+    only for ops that shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
+    if is_custom(op):
+        return CUSTOM_NORM_FIX if is_norm(op, layers) else CUSTOM_FIX
+    if op in FIXES:
+        return FIXES[op]
+    if is_norm(op, layers):
+        return NORM_FIX
+    if op in ("ShuffleChannel", "DepthToSpace", "SpaceToDepth"):
+        return SHUFFLE_FIX
+    return GENERIC_FIX
+
+
+PRINTED_LIMIT = re.compile(r"no larger than (\d[\d,]*)", re.IGNORECASE)
+"""The limit a fallback warning prints (``required product no larger than 8192!``)."""
+
+
+def limit_fix(op: str, reason: str) -> str:
+    """The fix for an op the log warns about: reshape or chunk it to the limit the warning
+    prints, when it prints one; else the op class's fix."""
+    found = PRINTED_LIMIT.search(reason)
+    if found is None:
+        return fix_for(op)
+    limit = int(found.group(1).replace(",", ""))
+    return (
+        f"reshape or chunk the {op} so the product the warning names stays at most {limit:,} "
+        "(the limit this runtime prints): fold a spatial dim into the channel axis, or split "
+        "the tensor along it and concatenate the pieces"
+    )
