@@ -172,7 +172,7 @@ def _advice_cases(
     comp: ProfileComparison,
     expects: tuple[tuple[str, float | None], ...],
 ) -> None:
-    from rknnprof.compare import unmet_expectations
+    from rknnprof.compare.advice import unmet_expectation
 
     still = dict(comp.still_advised)
     expected = dict(expects)
@@ -181,14 +181,14 @@ def _advice_cases(
         _bump(suite, "tests")
         verdict = f"{outcome.verdict}: {outcome.reason}"
         unmet = (
-            unmet_expectations([(still, (outcome,))], [(outcome.code, expected[outcome.code])])
+            unmet_expectation(outcome.code, expected[outcome.code], still, (outcome,))
             if outcome.code in expected
-            else []
+            else None
         )
-        if unmet:
+        if unmet is not None:
             _bump(suite, "failures")
-            ET.SubElement(case, "failure", message=_clean(unmet[0]), type="expect").text = _clean(
-                f"{unmet[0]}\n{verdict}"
+            ET.SubElement(case, "failure", message=_clean(unmet), type="expect").text = _clean(
+                f"{unmet}\n{verdict}"
             )
         else:
             ET.SubElement(case, "system-out").text = _clean(verdict)

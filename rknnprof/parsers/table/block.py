@@ -64,6 +64,23 @@ BUILD_ESTIMATE_NOTE = (
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
 
+ROW_REQUIRED = frozenset(
+    {
+        "id",
+        "op_type",
+        "data_type",
+        "target",
+        "input",
+        "output",
+        "cycles",
+        "ddr",
+        "npu",
+        "total",
+        "time",
+    }
+)
+"""Columns a row cut short must still have: without one, the row is skipped with the reason."""
+
 
 class TableBlock(Block):
     def __init__(
@@ -184,20 +201,7 @@ class TableBlock(Block):
             return
         number, tokens, parse = self.pending
         self.pending = None
-        required = {
-            "id",
-            "op_type",
-            "data_type",
-            "target",
-            "input",
-            "output",
-            "cycles",
-            "ddr",
-            "npu",
-            "total",
-            "time",
-        }
-        lost = [c.header for c in parse.missing if c.key in required]
+        lost = [c.header for c in parse.missing if c.key in ROW_REQUIRED]
         if lost:
             self._skip(skipped(number, " ".join(tokens), f"row cut short: no {', '.join(lost)}"))
             return
