@@ -117,8 +117,8 @@ def total_of(t: Template, raw: bytes) -> float | None:
     """The total line's figure, when the line is the template's but for it. When the figure
     ends the template's line, a line of the template's bytes then digits has that figure:
     the pattern finds its words where the template's are and takes every digit after them."""
-    if not t.total_tail and raw.startswith(t.total_head, t.prefix):
-        figure = raw[t.prefix + len(t.total_head) :]
+    if t.total_tail == b"\n" and raw.startswith(t.total_head, t.prefix):
+        figure = raw[t.prefix + len(t.total_head) : -1]
         if figure.isdigit() and len(figure) <= MAX_DIGITS:
             return int(figure)
     m = _TOTAL_TIME.search(raw, t.prefix)

@@ -28,6 +28,7 @@ for right after its last frame (frames follow each other), then line by line.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from io import BytesIO
 from itertools import compress, repeat
 from operator import getitem
 from typing import TYPE_CHECKING, Protocol
@@ -54,6 +55,8 @@ class Skipper(Protocol):
     others: OtherLines
     scratch: ReadLine
     window: Window
+
+    def ascii_buffer(self, data: bytes) -> bool: ...
 
 
 WINDOW_BYTES = 512 << 10
@@ -95,16 +98,13 @@ def window_claim(
     )
     if w_cut <= start:
         w_cut = cut
-    chunk = data[start:w_cut]
-    ascii_only = chunk.isascii()
-    lines = chunk.split(b"\n")
-    lines.pop()
+    reader = BytesIO(data)  # (shares ``data``): its lines, newlines kept
+    reader.seek(start)
+    lines = reader.readlines(w_cut - start)
     window_lines = len(lines)
     if w_cut < cut:
-        rest = data[w_cut:cut]
-        ascii_only = ascii_only and rest.isascii()
-        lines += rest.split(b"\n")
-        lines.pop()
+        lines += reader.readlines(cut - w_cut)
+    ascii_only = skipper.ascii_buffer(data)
     last_ahead = max((max(v) for v in ahead.values()), default=number - 1) - number + 1
     templates = [t for t in skipper.templates.values() if t.stream is not None]
     learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
@@ -120,13 +120,13 @@ def window_claim(
             return None
         end_line = last_ahead
         taken = {line - number for numbers in ahead.values() for line in numbers}
-        kept = tuple((number + i, lines[i]) for i in range(end_line) if i not in taken)
+        kept = tuple((number + i, lines[i][:-1]) for i in range(end_line) if i not in taken)
         window.ahead = {}
         frames: tuple[BulkFrame, ...] = ()
     else:
         frames, kept, window.ahead = found
         return Claimed(w_cut, window_lines, frames, kept)
-    end = start + sum(map(len, lines[:end_line])) + end_line
+    end = start + sum(map(len, lines[:end_line]))
     return Claimed(end, end_line, frames, kept)
 
 
@@ -210,7 +210,7 @@ def _read(
         return None
     leftover = [i for i in leftover if i < window_lines]
     if leftover:
-        kept = sorted(kept + [(number + i, lines[i]) for i in leftover])
+        kept = sorted(kept + [(number + i, lines[i][:-1]) for i in leftover])
     return tuple(frames), tuple(kept), new_ahead
 
 
@@ -247,7 +247,7 @@ def _learn_prefixes(
     at = data.find(anchor, start, cut)
     while at >= 0 and wanted:
         begin = data.rfind(b"\n", start, at) + 1 or start
-        stop = data.find(b"\n", at, cut)
+        stop = data.find(b"\n", at, cut) + 1
         raw = data[begin:stop]
         line = read_line(raw, number)
         t = wanted.get(line.stream) if line is not None else None
@@ -280,7 +280,7 @@ def _kept(
     out: list[tuple[int, bytes]] = []
     for i in noise:
         raw = lines[i]
-        if raw[:cut].translate(SHAPE) != stamp or len(raw) > MAX_LINE_CHARS:
+        if raw[:cut].translate(SHAPE) != stamp or len(raw) > MAX_LINE_CHARS + 1:  # (newline)
             return None
         rest = raw[cut:]
         if rest in readings:
@@ -304,5 +304,5 @@ def _kept(
             ):
                 continue  # scan would pass over it
             heard.add(stream)
-        out.append((number + i, raw))
+        out.append((number + i, raw[:-1]))
     return out

@@ -1,10 +1,13 @@
 """The template of the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): one stream's repeated
 frame as the exact path read it, its slots, and what the first frame read in bulk teaches of
-its raw lines (prefix, fixed messages, raw shapes)."""
+its raw lines (prefix, fixed messages, raw shapes). The bulk path's raw lines keep their
+newline (``io.BytesIO.readlines`` finds them by ``memchr``, where ``bytes.split`` compares byte
+by byte)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rknnprof.inputs.records import Line
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
@@ -12,6 +15,9 @@ from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.ranking_lines import row_keys
 from rknnprof.parsers.table.columns import TITLE
+
+if TYPE_CHECKING:
+    from rknnprof.inputs.claims import ReadLine
 
 MAX_SHAPES = 4096
 """Raw shapes remembered per template (rows, ranking rows) before a memo starts over."""
@@ -221,3 +227,13 @@ def same_line(line: Line | None, raw: bytes, like: Line, prefix: int) -> bool:
         and line.tag == like.tag
         and raw[prefix:].rstrip() == line.text.encode()
     )
+
+
+def with_newline(read_line: ReadLine) -> ReadLine:
+    """``read_line`` (the reader's reading of a raw line without its newline) for the bulk
+    path's raw lines, which keep theirs."""
+
+    def read(raw: bytes, number: int) -> Line | None:
+        return read_line(raw[:-1] if raw.endswith(b"\n") else raw, number)
+
+    return read
