@@ -45,11 +45,11 @@ overheads the cycle model does not count). On the corpus 265 of 450 cycle-based 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from rknnprof.model import Bound, BoundBasis, Layer, Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 DEFAULT_BOUND_RATIO = 1.5
 """DDR cycles at least 1.5x NPU cycles (or the reverse) is "well above"; between the two the
@@ -63,8 +63,10 @@ KB = 1024
 """Bytes per KB in RW(KB): the input layer of a 1x3x640x640 UINT8 model reads 1200 KB."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class ClassifyOptions(Record):
+    """The thresholds and platform figures the classification reads (``analyze``'s options)."""
+
     bound_ratio: float = DEFAULT_BOUND_RATIO
     rw_share: float = DEFAULT_RW_SHARE
     ddr_peak_gbs: float | None = None

@@ -44,11 +44,11 @@ as ``kind = "unknown"`` with a note, and no MACs are claimed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.platforms import dtype_key
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ MIN_REDUCTION_DEPTH_INT8 = 128
 cycles per output pixel."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class ConvGeometry(Record):
     """What the shapes say about a convolution layer."""
 
@@ -193,7 +193,7 @@ def aligned_cycles(geometry: ConvGeometry, layer: Layer, platform: Platform) -> 
     return math.ceil(pixels * depth * _pad(geometry.out_c, align.conv_out) / r)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class MacEstimate(Record):
     """MAC utilisation of one conv layer. Cycle counts are per core at the NPU clock."""
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from rknnprof.model.record import Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
@@ -79,8 +80,8 @@ def shape_key(body: str) -> bytes:
     return body.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
 
 
-@dataclass(frozen=True, slots=True)
-class RowPlan:
+@record
+class RowPlan(Record):
     """Where each column's value sits in a complete row of one shape. Rows of one shape have
     their tokens at the same character positions (a digit replaces a digit), so the op type,
     time and full name are slices of the row text."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rknnprof.model.record import Record, record
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
     DTYPE_RE,
@@ -61,8 +62,10 @@ OPTIONAL = {"mac", "workload", "workload_up", "rw", "full_name", "sparse", "extr
 """Columns that may be an empty cell (missing token) in a row."""
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+@record
+class Column(Record):
+    """One column of a table's header."""
+
     key: str
     """Canonical name: id, op_type, data_type, target, input, output, cycles, ddr, npu, total,
     time, mac, workload, workload_up, rw, full_name, sparse, elided, extra."""
