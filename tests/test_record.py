@@ -13,9 +13,11 @@ import pickle
 import pytest
 
 from rknnprof.model import _inits, write_inits
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import MutableRecord, Record, record
 
 CLASSES = write_inits.record_classes()
+FROZEN = [c for c in CLASSES if issubclass(c, Record)]
+MUTABLE = [c for c in CLASSES if issubclass(c, MutableRecord)]
 
 
 def _twin(cls: type) -> type:
@@ -24,7 +26,7 @@ def _twin(cls: type) -> type:
         (f.name, f.type, dataclasses.field(compare=f.compare, hash=f.hash, repr=f.repr))
         for f in dataclasses.fields(cls)
     ]
-    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=True)
+    twin = dataclasses.make_dataclass(cls.__name__, specs, frozen=issubclass(cls, Record))
     twin.__qualname__ = cls.__qualname__
     return twin
 
@@ -40,6 +42,7 @@ def _made(cls: type, values: dict[str, object]) -> object:
 def test_the_declared_classes_are_found():
     names = {c.__qualname__ for c in CLASSES}
     assert {"Layer", "Profile", "Finding", "Report", "TableEvent", "Platform"} <= names
+    assert {"Template", "ModelFrames"} <= {c.__qualname__ for c in MUTABLE}
     for cls in CLASSES:
         params = cls.__dataclass_params__  # type: ignore[attr-defined]
         assert not params.init and not params.eq and not params.repr, cls
@@ -105,7 +108,19 @@ def test_init_is_the_one_dataclasses_generates(cls):
     assert inspect.signature(cls).parameters.keys() == inspect.signature(twin).parameters.keys()
 
 
-@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
+@pytest.mark.parametrize("cls", MUTABLE, ids=lambda c: c.__qualname__)
+def test_a_mutable_record_is_set_and_unhashable_as_a_mutable_dataclass(cls):
+    values = {f.name: ("v", f.name) for f in dataclasses.fields(cls)}
+    obj = _made(cls, values)
+    name = dataclasses.fields(cls)[0].name
+    setattr(obj, name, 1)
+    assert getattr(obj, name) == 1
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(obj)
+    assert _values_of(copy.deepcopy(obj)) == {**values, name: 1}
+
+
+@pytest.mark.parametrize("cls", FROZEN, ids=lambda c: c.__qualname__)
 def test_frozen_copied_and_pickled_as_a_frozen_dataclass(cls):
     values = {f.name: ("v", f.name) for f in dataclasses.fields(cls)}
     obj = _made(cls, values)
@@ -148,6 +163,13 @@ def test_a_class_the_module_does_not_hold_gets_the_init_dataclasses_makes():
         Later()  # type: ignore[call-arg]
 
 
+def test_record_refuses_a_class_of_the_other_base():
+    with pytest.raises(TypeError, match="needs a Record subclass"):
+        record(type("Plain", (MutableRecord,), {"__doc__": "x"}))
+    with pytest.raises(TypeError, match=r"record\(frozen=False\) needs a MutableRecord"):
+        record(frozen=False)(type("Plain", (Record,), {"__doc__": "x"}))
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
 def test_equality_hash_and_repr_are_the_generated_ones(cls):
     twin = _twin(cls)
@@ -158,11 +180,13 @@ def test_equality_hash_and_repr_are_the_generated_ones(cls):
     own_repr = "__repr__" in cls.__dict__  # (a class's own repr is kept, as dataclasses keeps it)
     assert own_repr or repr(a) == repr(ta)
     assert (a == b) is (ta == tb) is True
-    assert hash(a) == hash(b)
+    hashable = cls not in MUTABLE  # (dataclasses makes a mutable class with eq unhashable)
+    assert hashable or cls.__hash__ is twin.__hash__ is None
+    assert not hashable or hash(a) == hash(b)
     assert (a == ta) is False  # another class is never equal, as dataclasses has it
     for f in dataclasses.fields(cls):
         changed = {**values, f.name: ("other", f.name)}
         c, tc = _made(cls, changed), _made(twin, changed)
         assert (a == c) is (ta == tc), f.name
-        assert (hash(a) == hash(c)) is (hash(ta) == hash(tc)), f.name
+        assert not hashable or (hash(a) == hash(c)) is (hash(ta) == hash(tc)), f.name
         assert own_repr or repr(c) == repr(tc)

@@ -118,6 +118,85 @@ def rknnprof_assemble_assembler_Assembly(
     _set(self, "failures", failures)
 
 
+def rknnprof_assemble_inferences_ModelFrames(
+    self: Any,
+    stream: Any,
+    family: Any,
+    measured: Any,
+    first_line: Any,
+    last_line: Any,
+    template: Any = D,
+    row_times: Any = D,
+    counts: Any = D,
+    frame_times: Any = D,
+    frame_time_counts: Any = D,
+    reported_totals: Any = D,
+    total_line: Any = D,
+    reported_rw: Any = D,
+    ranking: Any = D,
+    ranking_total: Any = D,
+    ranking_line: Any = D,
+    skipped: Any = D,
+    skipped_total: Any = D,
+    elided: Any = D,
+    headerless: Any = D,
+    frames: Any = D,
+    warnings: Any = D,
+    fps: Any = D,
+    untotalled_line: Any = D,
+    untold_line: Any = D,
+    ranking_short: Any = D,
+    mismatched: Any = D,
+    mismatched_total: Any = D,
+    time_step: Any = D,
+) -> None:
+    _set(self, "stream", stream)
+    _set(self, "family", family)
+    _set(self, "measured", measured)
+    _set(self, "first_line", first_line)
+    _set(self, "last_line", last_line)
+    _set(self, "template", template)
+    if row_times is FACTORY:
+        row_times = self.__dataclass_fields__["row_times"].default_factory()
+    _set(self, "row_times", row_times)
+    if counts is FACTORY:
+        counts = self.__dataclass_fields__["counts"].default_factory()
+    _set(self, "counts", counts)
+    if frame_times is FACTORY:
+        frame_times = self.__dataclass_fields__["frame_times"].default_factory()
+    _set(self, "frame_times", frame_times)
+    if frame_time_counts is FACTORY:
+        frame_time_counts = self.__dataclass_fields__["frame_time_counts"].default_factory()
+    _set(self, "frame_time_counts", frame_time_counts)
+    if reported_totals is FACTORY:
+        reported_totals = self.__dataclass_fields__["reported_totals"].default_factory()
+    _set(self, "reported_totals", reported_totals)
+    _set(self, "total_line", total_line)
+    _set(self, "reported_rw", reported_rw)
+    _set(self, "ranking", ranking)
+    _set(self, "ranking_total", ranking_total)
+    _set(self, "ranking_line", ranking_line)
+    if skipped is FACTORY:
+        skipped = self.__dataclass_fields__["skipped"].default_factory()
+    _set(self, "skipped", skipped)
+    _set(self, "skipped_total", skipped_total)
+    _set(self, "elided", elided)
+    _set(self, "headerless", headerless)
+    _set(self, "frames", frames)
+    _set(self, "warnings", warnings)
+    if fps is FACTORY:
+        fps = self.__dataclass_fields__["fps"].default_factory()
+    _set(self, "fps", fps)
+    _set(self, "untotalled_line", untotalled_line)
+    _set(self, "untold_line", untold_line)
+    _set(self, "ranking_short", ranking_short)
+    if mismatched is FACTORY:
+        mismatched = self.__dataclass_fields__["mismatched"].default_factory()
+    _set(self, "mismatched", mismatched)
+    _set(self, "mismatched_total", mismatched_total)
+    _set(self, "time_step", time_step)
+
+
 def rknnprof_budgets_config_Budget(
     self: Any,
     metric: Any,
@@ -867,6 +946,25 @@ def rknnprof_parsers_failure_catalogue_Entry(
     _set(self, "warning", warning)
 
 
+def rknnprof_parsers_fastpath_repeat_Carried(
+    self: Any,
+    template: Any,
+    columns: Any,
+    prefix_len: Any,
+    plans: Any,
+    names: Any = D,
+    lines: Any = D,
+) -> None:
+    _set(self, "template", template)
+    _set(self, "columns", columns)
+    _set(self, "prefix_len", prefix_len)
+    _set(self, "plans", plans)
+    _set(self, "names", names)
+    if lines is FACTORY:
+        lines = self.__dataclass_fields__["lines"].default_factory()
+    _set(self, "lines", lines)
+
+
 def rknnprof_parsers_fastpath_repeat_RowPlan(
     self: Any,
     keys: Any,
@@ -884,9 +982,113 @@ def rknnprof_parsers_fastpath_repeat_RowPlan(
     _set(self, "name_spaced", name_spaced)
 
 
+def rknnprof_parsers_fastpath_template_Template(
+    self: Any,
+    stream: Any,
+    carried: Any,
+    lines: Any,
+    table: Any,
+    rows: Any,
+    total: Any,
+    table_last: Any,
+    ranks: Any,
+    rank_total: Any,
+    columns: Any,
+    rank_slots: Any = D,
+    total_keys: Any = D,
+    fixed: Any = D,
+    checked: Any = D,
+    prefix: Any = D,
+    ids: Any = D,
+    ids_text: Any = D,
+    pid_text: Any = D,
+    prefix_shape: Any = D,
+    fixed_raw: Any = D,
+    fixed_lengths: Any = D,
+    frame_bytes: Any = D,
+    integers: Any = D,
+    total_head: Any = D,
+    total_tail: Any = D,
+    rows_seen: Any = D,
+    op_lengths: Any = D,
+    name_lengths: Any = D,
+    ops_plain: Any = D,
+    ranks_seen: Any = D,
+    names: Any = D,
+    op_types: Any = D,
+    title_raw: Any = D,
+    title_refused: Any = D,
+) -> None:
+    _set(self, "stream", stream)
+    _set(self, "carried", carried)
+    _set(self, "lines", lines)
+    _set(self, "table", table)
+    _set(self, "rows", rows)
+    _set(self, "total", total)
+    _set(self, "table_last", table_last)
+    _set(self, "ranks", ranks)
+    _set(self, "rank_total", rank_total)
+    _set(self, "columns", columns)
+    if rank_slots is FACTORY:
+        rank_slots = self.__dataclass_fields__["rank_slots"].default_factory()
+    _set(self, "rank_slots", rank_slots)
+    if total_keys is FACTORY:
+        total_keys = self.__dataclass_fields__["total_keys"].default_factory()
+    _set(self, "total_keys", total_keys)
+    if fixed is FACTORY:
+        fixed = self.__dataclass_fields__["fixed"].default_factory()
+    _set(self, "fixed", fixed)
+    if checked is FACTORY:
+        checked = self.__dataclass_fields__["checked"].default_factory()
+    _set(self, "checked", checked)
+    _set(self, "prefix", prefix)
+    _set(self, "ids", ids)
+    _set(self, "ids_text", ids_text)
+    _set(self, "pid_text", pid_text)
+    _set(self, "prefix_shape", prefix_shape)
+    if fixed_raw is FACTORY:
+        fixed_raw = self.__dataclass_fields__["fixed_raw"].default_factory()
+    _set(self, "fixed_raw", fixed_raw)
+    if fixed_lengths is FACTORY:
+        fixed_lengths = self.__dataclass_fields__["fixed_lengths"].default_factory()
+    _set(self, "fixed_lengths", fixed_lengths)
+    _set(self, "frame_bytes", frame_bytes)
+    if integers is FACTORY:
+        integers = self.__dataclass_fields__["integers"].default_factory()
+    _set(self, "integers", integers)
+    _set(self, "total_head", total_head)
+    _set(self, "total_tail", total_tail)
+    if rows_seen is FACTORY:
+        rows_seen = self.__dataclass_fields__["rows_seen"].default_factory()
+    _set(self, "rows_seen", rows_seen)
+    _set(self, "op_lengths", op_lengths)
+    _set(self, "name_lengths", name_lengths)
+    _set(self, "ops_plain", ops_plain)
+    if ranks_seen is FACTORY:
+        ranks_seen = self.__dataclass_fields__["ranks_seen"].default_factory()
+    _set(self, "ranks_seen", ranks_seen)
+    _set(self, "names", names)
+    if op_types is FACTORY:
+        op_types = self.__dataclass_fields__["op_types"].default_factory()
+    _set(self, "op_types", op_types)
+    _set(self, "title_raw", title_raw)
+    _set(self, "title_refused", title_refused)
+
+
 def rknnprof_parsers_table_columns_Column(self: Any, key: Any, header: Any) -> None:
     _set(self, "key", key)
     _set(self, "header", header)
+
+
+def rknnprof_parsers_table_columns_RowParse(
+    self: Any,
+    values: Any,
+    missing: Any,
+    error: Any = D,
+) -> None:
+    _set(self, "values", values)
+    _set(self, "missing", missing)
+    _set(self, "error", error)
 
 
 def rknnprof_platforms_ChannelAlignment(
@@ -1123,6 +1325,7 @@ INITS: dict[str, Callable[..., None]] = {
     "rknnprof.analysis.mac.MacEstimate": rknnprof_analysis_mac_MacEstimate,
     "rknnprof.analysis.savings.Saving": rknnprof_analysis_savings_Saving,
     "rknnprof.assemble.assembler.Assembly": rknnprof_assemble_assembler_Assembly,
+    "rknnprof.assemble.inferences.ModelFrames": rknnprof_assemble_inferences_ModelFrames,
     "rknnprof.budgets.config.Budget": rknnprof_budgets_config_Budget,
     "rknnprof.budgets.config.BudgetConfig": rknnprof_budgets_config_BudgetConfig,
     "rknnprof.budgets.safe_yaml.Composite": rknnprof_budgets_safe_yaml_Composite,
@@ -1159,8 +1362,11 @@ INITS: dict[str, Callable[..., None]] = {
     "rknnprof.parsers.events.RankingEvent": rknnprof_parsers_events_RankingEvent,
     "rknnprof.parsers.events.TableEvent": rknnprof_parsers_events_TableEvent,
     "rknnprof.parsers.failure_catalogue.Entry": rknnprof_parsers_failure_catalogue_Entry,
+    "rknnprof.parsers.fastpath.repeat.Carried": rknnprof_parsers_fastpath_repeat_Carried,
     "rknnprof.parsers.fastpath.repeat.RowPlan": rknnprof_parsers_fastpath_repeat_RowPlan,
+    "rknnprof.parsers.fastpath.template.Template": rknnprof_parsers_fastpath_template_Template,
     "rknnprof.parsers.table.columns.Column": rknnprof_parsers_table_columns_Column,
+    "rknnprof.parsers.table.columns.RowParse": rknnprof_parsers_table_columns_RowParse,
     "rknnprof.platforms.ChannelAlignment": rknnprof_platforms_ChannelAlignment,
     "rknnprof.platforms.Platform": rknnprof_platforms_Platform,
     "rknnprof.reporters._views.Column": rknnprof_reporters__views_Column,
@@ -1181,6 +1387,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
     "rknnprof.assemble.assembler.Assembly": "profiles warnings found lines= failures=",
+    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= mismatched=factory() mismatched_total= time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",
     "rknnprof.budgets.safe_yaml.Composite": "kind",
@@ -1217,8 +1424,11 @@ FIELDS: dict[str, str] = {
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",
     "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= __post_init__",
     "rknnprof.parsers.failure_catalogue.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
+    "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= lines=factory()",
     "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name name_index name_spaced",
+    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() fixed_lengths=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() op_lengths= name_lengths= ops_plain= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
     "rknnprof.parsers.table.columns.Column": "key header",
+    "rknnprof.parsers.table.columns.RowParse": "values missing error=",
     "rknnprof.platforms.ChannelAlignment": "conv_in conv_out depthwise other",
     "rknnprof.platforms.Platform": "name ddr_bandwidth_gbs= ddr_achieved_gbs= family= display_name= npu_cores= npu_max_freq_mhz= fixed_freq_mhz= ddr_max_freq_mhz= npu_buffer_kb_per_core= macs_per_cycle_per_core=factory() channel_alignment=factory() c2=factory() features=factory() quantized_dtypes= int8_supported= npu_ops_absent= op_dtypes=factory() multi_core_ops= limits=factory() cpu_ops= sources=factory()",
     "rknnprof.reporters._views.Column": "key head cells right= unit=",

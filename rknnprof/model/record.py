@@ -3,7 +3,9 @@
 ``dataclasses`` writes each method it generates as source text and compiles it when the class
 is made, at every start (no bytecode cache holds that code): six methods a frozen class. A
 class declared ``@record`` (or ``@record(slots=False)``) on :class:`Record` is a dataclass whose
-methods all come from code that is compiled once into its bytecode cache, like any module:
+methods all come from code that is compiled once into its bytecode cache, like any module (a
+mutable one, ``@record(frozen=False)`` on :class:`MutableRecord`, likewise but for the frozen
+attributes: it is unhashable, as ``dataclasses`` makes it):
 
 * ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__``, ``__delattr__`` (frozen) and the
   pickling pair are :class:`Record`'s, read from the class's fields once per class;
@@ -69,6 +71,17 @@ class Record:
             object.__setattr__(self, f.name, value)
 
 
+class MutableRecord:
+    """Base of the classes declared ``@record(frozen=False)``: equality and ``repr`` as
+    :class:`Record`'s, unhashable."""
+
+    __slots__ = ()
+
+    __eq__ = Record.__eq__
+    __repr__ = Record.__repr__
+    __hash__ = None  # type: ignore[assignment]  # as dataclasses makes a mutable class with eq
+
+
 def _frozen(obj: Record, name: str) -> bool:
     """What a frozen dataclass refuses: any attribute of the class's own instances, a field's
     of a subclass's."""
@@ -80,13 +93,16 @@ def _frozen(obj: Record, name: str) -> bool:
 @overload
 def record(cls: _T, /) -> _T: ...
 @overload
-def record(*, slots: bool = True) -> Callable[[_T], _T]: ...
+def record(*, slots: bool = True, frozen: bool = True) -> Callable[[_T], _T]: ...
 @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(_field,))
-def record(cls: Any = None, /, *, slots: bool = True) -> Any:
-    """``@dataclass(frozen=True, slots=slots)`` for a :class:`Record` subclass, its methods made
-    as the module doc says."""
+def record(cls: Any = None, /, *, slots: bool = True, frozen: bool = True) -> Any:
+    """``@dataclass(frozen=frozen, slots=slots)`` for a :class:`Record` subclass (a
+    :class:`MutableRecord` one when not frozen), its methods made as the module doc says."""
 
     def make(cls: type) -> type:
+        if not issubclass(cls, Record if frozen else MutableRecord):
+            base = "Record" if frozen else "MutableRecord"
+            raise TypeError(f"@record{'' if frozen else '(frozen=False)'} needs a {base} subclass")
         made: type = dataclass(init=False, eq=False, repr=False, slots=slots)(cls)
         made.__init__ = _init(made)  # type: ignore[misc]
         return made
@@ -130,7 +146,8 @@ def fingerprint(cls: type) -> str:
 
 def _made_init(cls: type) -> Callable[..., None]:
     """The ``__init__`` ``dataclasses`` generates for a frozen twin of ``cls`` (same fields,
-    defaults and ``__post_init__``): compiled now."""
+    defaults and ``__post_init__``), compiled now: it sets each field with
+    ``object.__setattr__``, right for a mutable class too."""
     specs = [
         (f.name, f.type, _field(default=f.default, default_factory=f.default_factory))
         for f in fields(cls)

@@ -19,7 +19,7 @@ import sys
 from dataclasses import MISSING, fields
 from pathlib import Path
 
-from rknnprof.model.record import Record, fingerprint
+from rknnprof.model.record import MutableRecord, Record, fingerprint
 
 TARGET = Path(__file__).resolve().parent / "_inits.py"
 PACKAGE = TARGET.parent.parent
@@ -58,7 +58,7 @@ def record_classes() -> list[type]:
         if not info.name.endswith(("__main__", "write_inits", "_inits")):
             importlib.import_module(info.name)
     found: list[type] = []
-    todo = list(Record.__subclasses__())
+    todo = [*Record.__subclasses__(), *MutableRecord.__subclasses__()]
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())

@@ -4,9 +4,10 @@ its raw lines (prefix, fixed messages, raw shapes)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rknnprof.inputs.records import Line
+from rknnprof.model.record import MutableRecord, record
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers
 from rknnprof.parsers.ranking import RankingBlock
@@ -35,8 +36,8 @@ class Integers(dict[bytes, int]):
         return value
 
 
-@dataclass(slots=True)
-class Template:
+@record(frozen=False)
+class Template(MutableRecord):
     """One stream's repeated frame, as the exact path read it (slots: see the module doc)."""
 
     stream: Stream

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
     DTYPE_RE,
@@ -175,8 +174,10 @@ _MATCHERS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 
 
-@dataclass(slots=True)
-class RowParse:
+@record(frozen=False)
+class RowParse(MutableRecord):
+    """One row's tokens assigned to the header's columns, or why they could not be."""
+
     values: dict[str, str]
     """Canonical column key -> token (``extra`` columns under their header)."""
     missing: list[Column]
