@@ -62,9 +62,20 @@ def record_classes() -> list[type]:
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
-        if "__dataclass_fields__" in cls.__dict__ and cls.__module__.startswith("rknnprof."):
+        if "__dataclass_fields__" in cls.__dict__ and _named(cls):
             found.append(cls)
     return sorted(found, key=key_of)
+
+
+def _named(cls: type) -> bool:
+    """``cls`` is what its module names by its qualified name (not a class made in a function,
+    nor the class ``dataclasses`` replaced by its slotted copy and that is not collected yet)."""
+    found: object = (
+        sys.modules.get(cls.__module__) if cls.__module__.startswith("rknnprof.") else None
+    )
+    for part in cls.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is cls
 
 
 def key_of(cls: type) -> str:
