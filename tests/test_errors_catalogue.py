@@ -56,7 +56,10 @@ def code_messages() -> dict[str, str]:
                 name = _call_name(node.exc)
                 if (
                     name.endswith(("Error", "BadParameter"))
-                    and name not in ("ValueError", "AssertionError")
+                    # programming errors, never a user's: a frozen record assigned to, a
+                    # record declared on the wrong base
+                    and name
+                    not in ("ValueError", "AssertionError", "FrozenInstanceError", "TypeError")
                     and node.exc.args
                 ):
                     if (text := _template(node.exc.args[0])) is not None:

@@ -1,4 +1,4 @@
-"""Which resource limits each layer: ``bound`` and ``bound_basis`` (see DESIGN.md).
+"""Which resource limits each layer: ``bound`` and ``bound_basis`` (``docs/json.md``).
 
 Decision order, per layer:
 
@@ -26,12 +26,9 @@ Decision order, per layer:
      when that row is faster (the board showed its DDR can deliver that);
    * without a reference, or without RW/Time -> ``unknown`` / ``none``.
 
-   Why 0.75 of the achieved rate: single-core Adds reach 7.8 GB/s (corpus 01 #8) yet run 1.65x
-   faster on three cores (03 #8: 12.9 GB/s), so their DDR was not the limit; 0.75 x 12.9 = 9.7
-   GB/s keeps them out. The single-core FP16 tail of corpus 08 passes (Concat #45 11.9, #36
-   11.3, #38 11.2, Add #41 10.7, LeakyRelu #44 10.2 GB/s), at the rate of its ConvAdd #43 whose
-   DDR cycles are 7.2x its NPU cycles (11.4 GB/s). On the 2.x corpus (07, 36) no 0/0/0 row
-   passes: the fastest real one, 07 #9 Add, moves 6.8 GB/s.
+   Why 0.75: single-core Adds at 7.8 GB/s (corpus 01 #8) run 1.65x faster on three cores (03
+   #8: 12.9 GB/s), so DDR did not limit them; 0.75 x 12.9 = 9.7 GB/s keeps them out, and passes
+   corpus 08's FP16 tail (10.2-11.9 GB/s, beside a ConvAdd whose DDR cycles are 7.2x its NPU's).
 
 A layer is never labelled ``compute`` without NPU cycles that say so.
 
@@ -45,11 +42,11 @@ overheads the cycle model does not count). On the corpus 265 of 450 cycle-based 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from rknnprof.model import Bound, BoundBasis, Layer, Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 DEFAULT_BOUND_RATIO = 1.5
 """DDR cycles at least 1.5x NPU cycles (or the reverse) is "well above"; between the two the
@@ -63,8 +60,10 @@ KB = 1024
 """Bytes per KB in RW(KB): the input layer of a 1x3x640x640 UINT8 model reads 1200 KB."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class ClassifyOptions(Record):
+    """The thresholds and platform figures the classification reads (``analyze``'s options)."""
+
     bound_ratio: float = DEFAULT_BOUND_RATIO
     rw_share: float = DEFAULT_RW_SHARE
     ddr_peak_gbs: float | None = None

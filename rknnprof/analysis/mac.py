@@ -19,17 +19,16 @@ Definitions (per frame, per layer):
   V2.3.0 §8.5.1):
   ``OH*OW*N * max(KH*KW*pad(IC, conv_in), 128) * pad(OC, conv_out) / R`` for a conv and
   ``OH*OW*N * KH*KW * pad(C, depthwise)/depthwise`` for a depthwise conv. [DERIVED] from the
-  corpus: it equals the printed NPU Cycles of RK3588 INT8 rows exactly, e.g. corpus 01 rows 2, 3,
-  4, 12, 21 and 07 row 2, and corpus 36 row 106 (depthwise). The floor of 128 on the reduction
-  depth (1x1 convs with few input channels) is an observation on RK3588 INT8 only; it is applied
-  only there.
+  corpus: it equals the printed NPU Cycles of RK3588 INT8 rows exactly (corpus 01 rows 2-4, 12,
+  21; 07 row 2; 36 row 106, depthwise). The floor of 128 on the reduction depth (1x1 convs with
+  few input channels) is observed on RK3588 INT8 only, and applied only there.
 
 Worked example (corpus 01, row 2, RK3588, ``(1,3,1920,1920),(16,3,3,3) -> (1,16,960,960)``,
 UINT8, 16130 us, NPU cycles 8,294,400, printed MacUsage 2.41 %):
 ``macs = 16*960*960*3*3*3 = 398,131,200``; ``ideal = 398,131,200/1024 = 388,800`` cycles;
-``388,800 / (16130 us * 1000 MHz) = 2.41 %`` -- matches the log. ``waste = 8,294,400/388,800 =
-21.3``: 3 input channels padded to 32 (x10.7) and 16 output channels padded to 32 (x2);
-``aligned_cycles = 921,600 * 9 * 32 * 32 / 1024 = 8,294,400`` -- the printed NPU cycles.
+``388,800 / (16130 us * 1000 MHz) = 2.41 %`` as printed; ``waste = 8,294,400/388,800 = 21.3``
+(3 input channels padded to 32, 16 output channels to 32); ``aligned_cycles = 921,600 * 9 * 32 *
+32 / 1024 = 8,294,400``, the printed NPU cycles.
 
 Under a multi-core mask the runtime prints MacUsage divided by the mask's cores, in every slot
 (:func:`core_mac_usage_pct`); the mask is read off the WorkLoad column (:func:`mask_cores`); the
@@ -44,11 +43,11 @@ as ``kind = "unknown"`` with a note, and no MACs are claimed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.platforms import dtype_key
 
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ MIN_REDUCTION_DEPTH_INT8 = 128
 cycles per output pixel."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class ConvGeometry(Record):
     """What the shapes say about a convolution layer."""
 
@@ -193,7 +192,7 @@ def aligned_cycles(geometry: ConvGeometry, layer: Layer, platform: Platform) -> 
     return math.ceil(pixels * depth * _pad(geometry.out_c, align.conv_out) / r)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class MacEstimate(Record):
     """MAC utilisation of one conv layer. Cycle counts are per core at the NPU clock."""
 

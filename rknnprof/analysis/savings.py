@@ -42,12 +42,12 @@ than 100 us is ``info`` and sinks in the ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypedDict
 
 from rknnprof.analysis.mac import used_cores
 from rknnprof.model import Confidence, Finding, Layer
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.units import part_us
 
 MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExSwish": 1.0}
@@ -74,7 +74,7 @@ class SavingFields(TypedDict):
     confidence: Confidence
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Saving(Record):
     """A per-frame latency saving and the evidence it rests on."""
 

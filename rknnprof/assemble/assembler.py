@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rknnprof.assemble.context import (
     MAX_CONTEXT_RECORDS,
@@ -49,7 +49,7 @@ from rknnprof.model import (
     Versions,
     tidy_number,
 )
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
@@ -72,7 +72,7 @@ from rknnprof.parsers.events import (
 MAX_WARNINGS_PER_MODEL = 20
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Assembly(Record):
     """What one input produced."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from rknnprof.model import Frequencies, Layer, Profile, RunLine, Target, Versions
@@ -148,7 +148,7 @@ def applies_to(info_stream: Stream, profile_stream: Stream) -> bool:
 
 def merge_versions(a: Versions, b: Versions) -> Versions:
     """Each version from ``a``, else from ``b``."""
-    return Versions(**{k: getattr(a, k) or getattr(b, k) for k in Versions.__slots__})
+    return Versions(**{f.name: getattr(a, f.name) or getattr(b, f.name) for f in fields(Versions)})
 
 
 def _names_layer(event: FallbackWarningEvent, profile: Profile) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import NamedTuple, TypeVar, cast
 
 from rknnprof.model import (
@@ -37,6 +37,7 @@ from rknnprof.model import (
     SourceSpan,
     tidy_number,
 )
+from rknnprof.model.record import MutableRecord, record
 from rknnprof.parsers.events import MissingHeader, RankingEvent, RowNames, Stream, TableEvent
 
 _T = TypeVar("_T")
@@ -110,8 +111,8 @@ def percentile_of(counter: Counter[float], q: float) -> float | None:
     raise AssertionError("unreachable: the counts add up to n")
 
 
-@dataclass
-class ModelFrames:
+@record(frozen=False, slots=False)
+class ModelFrames(MutableRecord):
     """Running statistics of one model's frames."""
 
     stream: Stream

@@ -1,6 +1,6 @@
 """CI budgets: a YAML file of limits per metric, judged against a run and an optional baseline.
 
-File shape (DESIGN.md; unknown keys are an error)::
+File shape (``docs/ci.md``; unknown keys are an error)::
 
     version: 1                      # optional, only 1
     baseline: reports/baseline.json # optional, relative to this file; --baseline overrides

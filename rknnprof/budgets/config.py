@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from rknnprof.budgets import safe_yaml
 from rknnprof.budgets.safe_yaml import show
 from rknnprof.errors import ConfigError
 from rknnprof.model import Severity
+from rknnprof.model.record import Record, record
 
 METRICS: dict[str, str] = {
     "total_time_us": "per-frame total time, us",
@@ -48,8 +48,8 @@ LEVEL_ALIASES = {"warning": "warn"}
 """``level: warning`` is taken for ``warn`` (the spelling ``--fail-on`` and findings use)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
+@record
+class Budget(Record):
     """One entry of ``budgets:``."""
 
     metric: str
@@ -87,8 +87,10 @@ class Budget:
         return " ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class BudgetConfig:
+@record
+class BudgetConfig(Record):
+    """A budgets file as read: its path, its budgets, and the baseline run it names."""
+
     path: str
     budgets: tuple[Budget, ...]
     baseline: str | None = None

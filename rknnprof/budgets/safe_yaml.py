@@ -22,12 +22,12 @@ import math
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from rknnprof.errors import ConfigError
+from rknnprof.model.record import Record, record
 
 MAX_BYTES = 256 * 1024
 """Largest budgets file read, in bytes."""
@@ -45,8 +45,8 @@ _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?
 _SPECIAL_FLOAT = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
-@dataclass(frozen=True, slots=True)
-class Composite:
+@record
+class Composite(Record):
     """A list or mapping where a budgets file wants a scalar; shown as ``a list`` in errors."""
 
     kind: str

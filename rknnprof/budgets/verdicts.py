@@ -10,21 +10,22 @@ Every warning the parsers and analysis raised about the run (and its baseline) i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target
+from rknnprof.model.record import Record, record
 from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+@record
+class Verdict(Record):
     """One budget judged for one model."""
 
     budget: Budget
@@ -44,8 +45,10 @@ class Verdict:
     """Inconclusive because the profile cannot support a verdict (:func:`unjudgeable`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+@record
+class CheckResult(Record):
+    """What ``check`` found for one run against one budgets file: a verdict per budget."""
+
     path: str
     budgets_path: str
     baseline_path: str | None

@@ -29,10 +29,10 @@ that condition is what differs: every layer changes shape, so none aligns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from rknnprof.compare.deltas import LayerDelta
 from rknnprof.model import Confidence, Finding, Layer, Profile
+from rknnprof.model.record import Record, record
 from rknnprof.rules import by_code
 
 VERDICTS = ("delivered", "partly", "more", "not-made", "cannot-tell")
@@ -73,8 +73,8 @@ FRAME_CONFOUNDERS = ("NPU cores used:", "data type:")
 every layer's time, not only the fix's."""
 
 
-@dataclass(frozen=True, slots=True)
-class AdviceOutcome:
+@record
+class AdviceOutcome(Record):
     """One of BEFORE's findings, checked against AFTER."""
 
     code: str

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from rknnprof.compare.align import align
 from rknnprof.model import Layer, Profile, Target
+from rknnprof.model.record import Record, record
 
 
-@dataclass(frozen=True, slots=True)
-class LayerDelta:
+@record
+class LayerDelta(Record):
     """One aligned layer (or one only on one side)."""
 
     name: str
@@ -63,8 +63,8 @@ class LayerDelta:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class OpTypeDelta:
+@record
+class OpTypeDelta(Record):
     """One op type's time in both runs."""
 
     op_type: str

@@ -4,7 +4,6 @@ a saved JSON report) is :func:`rknnprof.api.load_report`'s job, not the comparis
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rknnprof.compare.advice import AdviceOutcome, check_advice
 from rknnprof.compare.conditions import comparability, rows_left_out
@@ -18,14 +17,15 @@ from rknnprof.compare.deltas import (
 )
 from rknnprof.errors import InputError
 from rknnprof.model import Profile, Report
+from rknnprof.model.record import Record, record
 
 SAME_MODEL_SHARE = 0.5
 """Below this share of layers aligned by FullName or shapes, the runs are called possibly
 different models (a like-for-like warning)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ProfileComparison:
+@record
+class ProfileComparison(Record):
     """One model compared between BASE and CURRENT."""
 
     base_source: str
@@ -79,8 +79,8 @@ class ProfileComparison:
         return tuple(d for d in self.layers if d.data_type_changed)
 
 
-@dataclass(frozen=True, slots=True)
-class CompareResult:
+@record
+class CompareResult(Record):
     """Everything ``rknnprof compare`` found."""
 
     base_path: str

@@ -9,9 +9,9 @@ DataFrame view.
 Modules by responsibility: ``enums`` (the vocabularies), ``layers`` (a table's rows),
 ``run`` (what the log says besides the table), ``advice`` (findings), ``validity`` (what the
 log can support), ``figures`` (the waterfall and roofs analysis derives), ``profile`` (a profile
-and a report), ``record`` (the equality, hash and repr every class is given: a new class is
-declared ``@dataclass(frozen=True, slots=True, eq=False, repr=False)`` on ``Record``). Import the
-names from here.
+and a report), ``record`` (how every class is declared: ``@record`` on ``Record``, its methods
+made without compiling code at start; ``_inits`` is its generated module). Import the names from
+here.
 """
 
 from rknnprof.model.advice import Finding, ThroughputGain

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rknnprof.model.enums import Confidence, Severity
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class ThroughputGain(Record):
     """A throughput (frames per second) gain that is not a latency saving: more contexts, idle
     NPU cores, batching."""
@@ -20,7 +18,7 @@ class ThroughputGain(Record):
     the CPU``)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Finding(Record):
     """One piece of advice from a rule."""
 

@@ -3,13 +3,12 @@ only read them: the waterfall of one inference's time and the roofline's roofs."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class WaterfallStep(Record):
     """One part of an inference's time: ``key`` is ``npu_layers``, ``cpu_layers``,
     ``all_layers``, ``run_overhead``, ``inputs_set``, ``outputs_get`` or ``remainder``; ``label``
@@ -35,7 +34,7 @@ class WaterfallNoteKind(StrEnum):
     it spans is not in the log."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class WaterfallNote(Record):
     """Something the waterfall's numbers do not say by themselves."""
 
@@ -43,7 +42,7 @@ class WaterfallNote(Record):
     text: str
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Waterfall(Record):
     """Where one inference's time goes, as the application measured it around the runtime's
     calls; the steps add up to ``total_us`` (see ``analysis.waterfall``)."""
@@ -67,7 +66,7 @@ class Waterfall(Record):
         return any(note.kind is kind for note in self.notes)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Roof(Record):
     """One roof of the roofline: ``kind`` ``compute`` (``value`` MACs/s: MACs/cycle x NPU clock x
     ``cores``) or ``bandwidth`` (``value`` bytes/s, ``cores`` None); ``label`` for a legend."""

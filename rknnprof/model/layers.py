@@ -3,16 +3,14 @@ op-type totals, and where in the input it stood."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rknnprof.model.enums import Bound, BoundBasis, Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 Shape = tuple[int, ...]
 """A tensor shape as the log prints it, e.g. ``(1, 3, 640, 640)``."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class SourceSpan(Record):
     """Where a profile came from."""
 
@@ -24,7 +22,7 @@ class SourceSpan(Record):
     """1-based line number of the last line that belongs to the profile."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Layer(Record):
     """One row of a per-layer table (after frame merging: the per-layer median)."""
 
@@ -113,7 +111,7 @@ class Layer(Record):
         return self.op_type in ("InputOperator", "OutputOperator")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class SkippedRow(Record):
     """A table line that looked like a row but could not be parsed; kept, never dropped."""
 
@@ -125,7 +123,7 @@ class SkippedRow(Record):
     """Why it was skipped, e.g. ``fewer fields than the header (9 < 12)``."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class OpTypeStat(Record):
     """One op type's share of the time: from the log's ranking table or aggregated from layers."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.figures import Roof, Waterfall
 from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.model.run import (
     BenchmarkRun,
     Frequencies,
@@ -21,7 +21,7 @@ from rknnprof.model.run import (
 from rknnprof.model.validity import Validity
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Profile(Record):
     """One model's profile from one log: a per-layer table (merged over frames) or only totals."""
 
@@ -145,7 +145,7 @@ class Profile(Record):
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class ReportWarning(Record):
     """Something the user should know about the input (inconsistency, assumption, skip)."""
 
@@ -154,7 +154,7 @@ class ReportWarning(Record):
     message: str
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Report(Record):
     """Everything one ``analyze`` run produced."""
 

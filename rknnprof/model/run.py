@@ -3,12 +3,10 @@ statistics and known failure lines."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Versions(Record):
     """Software versions the log names; ``None`` where it does not say."""
 
@@ -24,7 +22,7 @@ class Versions(Record):
     """RKNN model format version (``RKNN Model Information, version: 6``)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Frequencies(Record):
     """The eval_perf frequency lists. CPU in kHz, NPU and DDR in Hz (User Guide); ``None``
     entries stand for ``Unknown``."""
@@ -34,7 +32,7 @@ class Frequencies(Record):
     ddr_hz: tuple[int | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class NpuClock(Record):
     """The NPU clock that converts a profile's cycles to time, and where it comes from."""
 
@@ -49,7 +47,7 @@ class NpuClock(Record):
     1000 MHz (datasheet maximum 950 MHz)``."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class RunLine(Record):
     """A line of the log about how the run was taken, not profile data: a clock reading, a
     debugger, trace or tensor-dump line, eval_mem. Analysis turns these into
@@ -70,7 +68,7 @@ class RunLine(Record):
     """The clock read, MHz; ``None`` for other kinds."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class BenchmarkRun(Record):
     """rknn_benchmark / rknn_common_test output."""
 
@@ -84,7 +82,7 @@ class BenchmarkRun(Record):
     """``Avg FPS`` as printed, frames per second."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class LlmGeneration(Record):
     """One generation's RKLLM stage table (``RKLLM_LOG_LEVEL=1``), as printed."""
 
@@ -107,7 +105,7 @@ class LlmGeneration(Record):
     the application's own work before ``rkllm_run`` is not in it)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class LlmRun(Record):
     """RKLLM runtime statistics (rknn-llm, ``RKLLM_LOG_LEVEL=1``): the stage table printed
     after each generation (``per_generation``), and the median of each figure over them."""
@@ -140,7 +138,7 @@ class LlmRun(Record):
     """Each generation's figures, in log order."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class KnownFailure(Record):
     """An error or warning line of the failures catalogue (``parsers/failure_catalogue.py``)
     found in the log: what failed, why, and what to change."""

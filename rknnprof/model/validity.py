@@ -8,10 +8,9 @@ said to be so: it is never priced as a clean frame, and never passes a budget wi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 
 class Coverage(StrEnum):
@@ -52,7 +51,7 @@ class ConditionKind(StrEnum):
     """Layers whose time is tens of times what their cycles at the clock explain."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class RunCondition(Record):
     """One fact about how the run was measured, with the line that shows it."""
 
@@ -72,7 +71,7 @@ class RunCondition(Record):
     times are longer than the board can do)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Validity(Record):
     """The verdict on what one profile's log can support."""
 

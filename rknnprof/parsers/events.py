@@ -13,7 +13,6 @@ benchmarks/README.md).
 # No ``from __future__ import annotations`` here: ``NamedTuple`` compiles every annotation it is
 # given as a string (a ``ForwardRef`` each), which costs more at import than the types.
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -26,7 +25,7 @@ from rknnprof.model import (
     SkippedRow,
     Versions,
 )
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 Stream = tuple[int, int] | None
 
@@ -46,7 +45,7 @@ class MissingHeader(StrEnum):
     """Rows read without their header, the column layout assumed from the rows' shape."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class TableEvent(Record):
     """One per-layer table (one inference, or one build-time estimate).
 
@@ -98,7 +97,7 @@ def names_of(layers: Sequence[Layer]) -> RowNames:
     return tuple((la.op_type, la.full_name) for la in layers)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class RankingEvent(Record):
     """An "Operator Time Consuming Ranking Table" (belongs to the table just before it, if any)."""
 

@@ -12,14 +12,14 @@ variant in another SDK version's wording (``tests/grammars/test_failures.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rknnprof.inputs.lazy_re import LazyPattern
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Entry(Record):
+    """One known failure: how its line is found, and what it means and how to fix it."""
+
     id: str
     """Stable kebab-case name, e.g. ``unsupported-cpu-op``; the JSON ``failures[].id``."""
     needles: tuple[str, ...]

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.errors import ConfigError
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 if TYPE_CHECKING:
     from rknnprof.model import Profile
@@ -91,7 +91,7 @@ def dtype_bytes(data_type: str | None) -> int | None:
     return {"int8": 1, "float16": 2, "int16": 2, "bfloat16": 2, "tfloat32": 4}.get(key or "")
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class ChannelAlignment(Record):
     """One row of the user guide's channel-alignment tables (V2.3.0 §8.5.1 Tables 8-1..8-4),
     channels."""
@@ -104,7 +104,7 @@ class ChannelAlignment(Record):
     """Other ops' input and output channel alignment."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class Platform(Record):
     """The facts about one SoC the rules use. ``None`` means the sources do not say."""
 

@@ -2,8 +2,8 @@
 
 The YAML files are the source (each cites its documents); ``_data.py`` is generated from them
 and committed, so that ``analyze`` imports the data as bytecode instead of importing PyYAML and
-parsing eight files at every start. It is the package's one generated module: its first line
-says so, ruff leaves it alone, and ``tests/platforms/test_platforms.py`` fails when it differs
+parsing eight files at every start. Like ``model/_inits.py``, its first line says it is
+generated, ruff leaves it alone, and ``tests/platforms/test_platforms.py`` fails when it differs
 from what this module writes from the YAML. After editing a YAML file:
 
     python -m rknnprof.platforms.generate

@@ -16,14 +16,14 @@ The layer table ranks by what the log gives:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rknnprof.model import Bound, Layer, OpTypeStat, Profile
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.reporters import _facts as F
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class Column(Record):
     """One column: ``key`` tells a reporter how to draw it (``name`` is cut to fit, ``bar`` is
     drawn from the view's shares, ``bound`` is coloured); ``head`` has no unit suffix when
@@ -36,8 +36,10 @@ class Column(Record):
     unit: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class TableView(Record):
+    """A table as the reporters draw it: title, columns, and the rows' cells and bars."""
+
     title: str
     columns: tuple[Column, ...]
     shares: tuple[float, ...] = ()

@@ -6,18 +6,19 @@ Reporters only read the report: no analysis, no parsing, no printing outside ``o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TextIO
 
 from rknnprof.model import Severity
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 if TYPE_CHECKING:
     from rknnprof.model import Report
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class RenderOptions(Record):
+    """How a report is drawn: what the command line asked for, and the terminal's size."""
+
     top: int = 15
     """How many layers the top-layers list shows."""
     color: bool = False

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, TextIO
 
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.reporters.base import RenderOptions
 
 COMMANDS = ("analyze", "compare", "check")
@@ -26,7 +25,7 @@ COMMANDS = ("analyze", "compare", "check")
 Render = Callable[[Any, TextIO, RenderOptions], None]
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Format(Record):
     """One output format of one command."""
 

@@ -17,13 +17,12 @@ ellipsis to its column and justified in it; the head is bold.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from rich.cells import cell_len
 from rich.text import Text
 
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 HEAD_STYLE = "bold"
 """The head row's style (rich's ``table.header``)."""
@@ -31,7 +30,7 @@ RULE = "─"
 """The rule under the head, one per column of the table."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class Spec(Record):
     """One column of a terminal table, as ``Table.add_column`` takes it (every column is
     ``no_wrap`` with ``overflow="ellipsis"``); widths in terminal cells."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.model import Finding, Profile, Severity
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 if TYPE_CHECKING:
     from rknnprof.platforms import Platform
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 CODE_PATTERN = re.compile(r"^RKN\d{3}$")
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class RuleContext(Record):
     """What a check may look at besides the profile."""
 
@@ -35,8 +35,10 @@ class RuleContext(Record):
 Check = Callable[[Profile, RuleContext], Iterable[Finding]]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class Rule(Record):
+    """A registered rule: its code, name, severity, check, and what its saving rests on."""
+
     code: str
     """``RKNnnn``; unique; checked against ``CODE_PATTERN`` by a test."""
     name: str

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rknnprof.analysis.mac import (
     ConvGeometry,
@@ -14,7 +14,7 @@ from rknnprof.analysis.mac import (
 )
 from rknnprof.analysis.savings import Saving, from_cycles
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.rules._util import (
     alignment,
     feeds,
@@ -174,7 +174,7 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         )
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class _Padded(Record):
     """One conv whose padded channels a pruning removes."""
 

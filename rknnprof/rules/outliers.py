@@ -19,11 +19,11 @@ those times. Two kinds, both only in a measured single-frame table:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rknnprof.analysis import stats
 from rknnprof.model import Layer, Profile, Target
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 from rknnprof.rules._util import total_us, us
 
 SLOW_PACE = 4.0
@@ -34,7 +34,7 @@ MIN_PACED = 8
 """Layers with cycles the median needs before any layer is judged against it."""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record
 class Outlier(Record):
     """One layer whose single-frame time the log does not support."""
 

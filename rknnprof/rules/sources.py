@@ -9,9 +9,8 @@ Section numbers (``§8.2.4``) are those of the named version. Cite with :func:`c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from rknnprof.model.record import Record
+from rknnprof.model.record import Record, record
 
 TOOLKIT2 = "airockchip/rknn-toolkit2"
 """The SDK's repository, for :func:`issue`."""
@@ -19,7 +18,7 @@ _TOOLKIT = f"https://github.com/{TOOLKIT2}/blob"
 _ZOO = "https://github.com/airockchip/rknn_model_zoo/blob/main"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record(slots=False)
 class Document(Record):
     """A public document: its title as readers know it, and where to read it."""
 

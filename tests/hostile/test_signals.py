@@ -30,9 +30,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-PYTHON_STARTUP_NOTICE = "Failed checking if argv[0] is an import path entry"
-"""What CPython prints when the signal lands while it computes ``sys.path[0]``, before any code
-of ours: it prints the interrupted traceback, goes on and the run ends with exit 0."""
+PYTHON_NOTICES = (
+    "Failed checking if argv[0] is an import path entry",
+    "Exception ignored in: <function _get_module_lock.<locals>.cb",
+)
+"""What CPython prints when the signal lands in its own code where no handler of ours can see
+it: while it computes ``sys.path[0]``, before any code of ours, or in the import system's
+weak-reference callback that drops a module's lock. It prints the interrupted traceback, goes on,
+and the run ends with exit 0."""
 
 
 def _ours(stderr: str) -> bool:
@@ -72,7 +77,7 @@ def test_ctrl_c_at_random_points_never_shows_our_traceback(command):
         code, err = _run_once(command, delay)
         assert not _ours(err), f"Ctrl-C after {delay:.3f} s:\n{err}"
         assert code in (0, 130, -signal.SIGINT) or "Traceback" in err, (delay, code, err)
-        if code == 0 and PYTHON_STARTUP_NOTICE not in err:  # done before the signal: clean
+        if code == 0 and not any(n in err for n in PYTHON_NOTICES):  # done before the signal
             assert "Traceback" not in err and "Exception ignored" not in err, err
         if code == 130:
             assert err.strip().endswith("Aborted."), err

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
+from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
@@ -79,8 +80,8 @@ def shape_key(body: str) -> bytes:
     return body.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
 
 
-@dataclass(frozen=True, slots=True)
-class RowPlan:
+@record
+class RowPlan(Record):
     """Where each column's value sits in a complete row of one shape. Rows of one shape have
     their tokens at the same character positions (a digit replaces a digit), so the op type,
     time and full name are slices of the row text."""
@@ -194,8 +195,8 @@ def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
     return tuple(None if tok is None else to_number(tok) for tok in tokens)
 
 
-@dataclass(slots=True)
-class Carried:
+@record(frozen=False)
+class Carried(MutableRecord):
     """What a table hands to the next table of its stream (see ``Block.hand_over``)."""
 
     template: TableEvent

@@ -6,10 +6,11 @@ by byte)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.records import Line
+from rknnprof.model.record import MutableRecord, record
 from rknnprof.parsers.events import RankingEvent, Stream, TableEvent
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers
 from rknnprof.parsers.ranking import RankingBlock
@@ -41,8 +42,8 @@ class Integers(dict[bytes, int]):
         return value
 
 
-@dataclass(slots=True)
-class Template:
+@record(frozen=False)
+class Template(MutableRecord):
     """One stream's repeated frame, as the exact path read it (slots: see the module doc)."""
 
     stream: Stream

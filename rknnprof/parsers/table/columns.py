@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
     DTYPE_RE,
@@ -61,8 +61,10 @@ OPTIONAL = {"mac", "workload", "workload_up", "rw", "full_name", "sparse", "extr
 """Columns that may be an empty cell (missing token) in a row."""
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+@record
+class Column(Record):
+    """One column of a table's header."""
+
     key: str
     """Canonical name: id, op_type, data_type, target, input, output, cycles, ddr, npu, total,
     time, mac, workload, workload_up, rw, full_name, sparse, elided, extra."""
@@ -172,8 +174,10 @@ _MATCHERS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 
 
-@dataclass(slots=True)
-class RowParse:
+@record(frozen=False)
+class RowParse(MutableRecord):
+    """One row's tokens assigned to the header's columns, or why they could not be."""
+
     values: dict[str, str]
     """Canonical column key -> token (``extra`` columns under their header)."""
     missing: list[Column]
