@@ -26,10 +26,9 @@ SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 
-RowPlace = tuple[bytes | int, int, int, int, slice]
+RowPlace = tuple[bytes | slice, slice, slice]
 """Where a row line of one raw shape has its op type (the op type itself when no op type of the
-template has a digit, else its start), the op type's length, the full name's start and length,
-and the time's slice."""
+template has a digit, else its slice), its full name (slice) and its time (slice)."""
 
 
 class Integers(dict[bytes, int]):
@@ -71,6 +70,8 @@ class Template(MutableRecord):
     """Every other slot."""
     checked: list[int] = field(default_factory=list)
     """The fixed slots and the total line's: their prefixes are checked by shape."""
+    checked_shape: bytes = b""
+    """The prefix shape once per ``checked`` slot: their prefixes, joined, have it."""
     # learnt from the first frame claimed (raw bytes):
     prefix: int = -1
     """Bytes before the message on the stream's lines (-1: not learnt yet)."""
@@ -81,7 +82,7 @@ class Template(MutableRecord):
     """The stream's pid as printed: a line without it is not the stream's."""
     prefix_shape: bytes = b""
     fixed_raw: list[bytes] = field(default_factory=list)
-    fixed_lengths: list[int] = field(default_factory=list)
+    """The fixed slots' raw messages (after the prefix)."""
     frame_bytes: int = 0
     """Bytes of the last frame claimed."""
     integers: Integers = field(default_factory=lambda: Integers())
@@ -90,8 +91,6 @@ class Template(MutableRecord):
     total_tail: bytes = b""
     rows_seen: dict[bytes, RowPlace] = field(default_factory=dict)
     """Raw shape of a row line -> where its op type, full name and time are."""
-    op_lengths: tuple[int, ...] = ()
-    name_lengths: tuple[int, ...] = ()
     ops_plain: bool = False
     """No op type of the template has a digit."""
     ranks_seen: set[bytes] = field(default_factory=set)
@@ -188,8 +187,6 @@ def template_of(
     )
     template.op_types = op_types
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
-    template.op_lengths = tuple(map(len, template.names[0]))
-    template.name_lengths = tuple(map(len, template.names[1]))
     if not all(name for name in template.names[1]):
         return None  # a row without a FullName: its plan has no name slice
     return template
@@ -205,6 +202,7 @@ def learn_prefix(template: Template, raw: bytes, first: Line) -> bool:
     template.prefix = prefix
     template.title_raw = raw[prefix:]
     template.prefix_shape = raw[:prefix].translate(SHAPE)
+    template.checked_shape = template.prefix_shape * len(template.checked)
     template.ids = None
     if first.stream is not None:
         from rknnprof.inputs._prefixes import THREADTIME_CHUNK
