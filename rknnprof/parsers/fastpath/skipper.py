@@ -112,6 +112,8 @@ class FrameSkipper:
         reader)."""
         self.others = OtherLines(self.state, self.scratch)
         self.window = Window()
+        self.shapes: dict[object, Template] = {}
+        """The template whose raw shapes others read alike share (``streams``)."""
         self._ascii: tuple[bytes, bool] = (b"", True)
         """The last buffer claimed in, and whether it is all ASCII (checked once a buffer)."""
 

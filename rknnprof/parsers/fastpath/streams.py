@@ -55,12 +55,15 @@ class Skipper(Protocol):
     others: OtherLines
     scratch: ReadLine
     window: Window
+    shapes: dict[object, Template]
 
     def ascii_buffer(self, data: bytes) -> bool: ...
 
 
 WINDOW_BYTES = 512 << 10
 """Titles looked for in a window: the frames starting in this much data."""
+MAX_SHARED = 64
+"""Kinds of streams whose learnt raw shapes are shared, remembered at once."""
 SPAN_BYTES = 128 << 10
 """Data read past a window for the ends of its frames (a frame ending later is not read in
 bulk: its lines are handed back)."""
@@ -113,6 +116,7 @@ def window_claim(
         learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
     found = None
     if learnt and _alike(learnt):
+        _share_shapes(skipper.shapes, learnt)
         found = _read(skipper, learnt, ahead, lines, number, window_lines, ascii_only)
     if found is None:
         if not ahead:
@@ -128,6 +132,32 @@ def window_claim(
         return Claimed(w_cut, window_lines, frames, kept)
     end = start + sum(map(len, lines[:end_line]))
     return Claimed(end, end_line, frames, kept)
+
+
+def _share_shapes(shapes: dict[object, Template], learnt: list[Template]) -> None:
+    """Streams whose frames read alike learn their raw shapes once: the templates of one model
+    (the same rows, table header and ranking columns) printed with one prefix (length, shape,
+    ``pid tid`` place, level and tag) share what they learnt of raw shapes. A raw shape's reading
+    depends only on these and on the ``pid tid``, which each frame checks on every line."""
+    for t in learnt:
+        first = t.lines[0]
+        key = (
+            t.prefix,
+            t.prefix_shape,
+            t.ids.start,  # type: ignore[union-attr]  # learnt: ids known
+            first.level,
+            first.tag,
+            t.carried.columns,
+            t.carried.prefix_len,
+            t.carried.names,
+            t.columns,
+        )
+        if key not in shapes and len(shapes) >= MAX_SHARED:
+            shapes.clear()
+        owner = shapes.setdefault(key, t)
+        if owner is not t and t.rows_seen is not owner.rows_seen:
+            t.rows_seen, t.ranks_seen = owner.rows_seen, owner.ranks_seen
+            t.names, t.op_types = owner.names, owner.op_types  # (the same op types: see RowPlace)
 
 
 def _alike(learnt: list[Template]) -> bool:
