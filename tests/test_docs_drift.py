@@ -107,3 +107,17 @@ def test_readme_says_near_the_top_that_the_samples_are_synthetic() -> None:
 def test_readme_says_the_html_tests_need_chromium() -> None:
     top = README.split("## What you get", 1)[0]
     assert "Chromium" in top and "apt-get install chromium" in top
+
+
+def test_readme_example_is_what_analyze_prints_now() -> None:
+    """The README's "What you get" block is the report of its command at 100 columns, up to its
+    closing ``…`` (regenerate it from the command when the report changes)."""
+    command = "rknnprof analyze sample_logs/yolov5s_rk3588_perf.txt --top 5"
+    shown = README.split(f"$ {command}\n", 1)[1].split("\n …\n", 1)[0]
+    sample = str(SAMPLES / "yolov5s_rk3588_perf.txt")
+    result = CliRunner().invoke(
+        cli, ["analyze", sample, "--top", "5"], catch_exceptions=False, env={"COLUMNS": "100"}
+    )
+    assert result.exit_code == 0
+    printed = result.stdout.replace(sample, command.split()[2])
+    assert printed.startswith(shown + "\n"), "README example differs from the report"
