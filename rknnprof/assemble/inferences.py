@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import field, replace
 from typing import NamedTuple, TypeVar, cast
 
@@ -197,11 +197,11 @@ class ModelFrames(MutableRecord):
             self.row_times += row_times
             if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
                 self._count()
-            # no None left in the second branch
-            times: Sequence[float] = (
-                [x for x in row_times if x is not None] if None in row_times else row_times  # type: ignore[assignment]
-            )
-            rows_sum = sum(times) if times else None
+            try:  # (a sum over every row at once; a row without a time raises TypeError)
+                rows_sum: float | None = sum(row_times) if row_times else None  # type: ignore[arg-type]  # None raises
+            except TypeError:  # rows without a time (None): the others are summed
+                times = [x for x in row_times if x is not None]
+                rows_sum = sum(times) if times else None
             if rows_sum is not None:
                 self.add_frame_time(tidy_number(rows_sum))
             elif table.reported_total_time_us is not None:

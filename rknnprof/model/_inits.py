@@ -998,20 +998,18 @@ def rknnprof_parsers_fastpath_template_Template(
     total_keys: Any = D,
     fixed: Any = D,
     checked: Any = D,
+    checked_shape: Any = D,
     prefix: Any = D,
     ids: Any = D,
     ids_text: Any = D,
     pid_text: Any = D,
     prefix_shape: Any = D,
     fixed_raw: Any = D,
-    fixed_lengths: Any = D,
     frame_bytes: Any = D,
     integers: Any = D,
     total_head: Any = D,
     total_tail: Any = D,
     rows_seen: Any = D,
-    op_lengths: Any = D,
-    name_lengths: Any = D,
     ops_plain: Any = D,
     ranks_seen: Any = D,
     names: Any = D,
@@ -1041,6 +1039,7 @@ def rknnprof_parsers_fastpath_template_Template(
     if checked is FACTORY:
         checked = self.__dataclass_fields__["checked"].default_factory()
     _set(self, "checked", checked)
+    _set(self, "checked_shape", checked_shape)
     _set(self, "prefix", prefix)
     _set(self, "ids", ids)
     _set(self, "ids_text", ids_text)
@@ -1049,9 +1048,6 @@ def rknnprof_parsers_fastpath_template_Template(
     if fixed_raw is FACTORY:
         fixed_raw = self.__dataclass_fields__["fixed_raw"].default_factory()
     _set(self, "fixed_raw", fixed_raw)
-    if fixed_lengths is FACTORY:
-        fixed_lengths = self.__dataclass_fields__["fixed_lengths"].default_factory()
-    _set(self, "fixed_lengths", fixed_lengths)
     _set(self, "frame_bytes", frame_bytes)
     if integers is FACTORY:
         integers = self.__dataclass_fields__["integers"].default_factory()
@@ -1061,8 +1057,6 @@ def rknnprof_parsers_fastpath_template_Template(
     if rows_seen is FACTORY:
         rows_seen = self.__dataclass_fields__["rows_seen"].default_factory()
     _set(self, "rows_seen", rows_seen)
-    _set(self, "op_lengths", op_lengths)
-    _set(self, "name_lengths", name_lengths)
     _set(self, "ops_plain", ops_plain)
     if ranks_seen is FACTORY:
         ranks_seen = self.__dataclass_fields__["ranks_seen"].default_factory()
@@ -1426,7 +1420,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.parsers.failure_catalogue.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
     "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= lines=factory()",
     "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name name_index name_spaced",
-    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() fixed_lengths=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() op_lengths= name_lengths= ops_plain= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
+    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
     "rknnprof.parsers.table.columns.Column": "key header",
     "rknnprof.parsers.table.columns.RowParse": "values missing error=",
     "rknnprof.platforms.ChannelAlignment": "conv_in conv_out depthwise other",

@@ -166,6 +166,38 @@ DAMAGE = {
 }
 
 
+def _skipper_after(data: bytes) -> FrameSkipper:
+    skipper = FrameSkipper()
+    for _ in scan(read_lines(io.BytesIO(data), None, skipper), None, skipper):
+        pass
+    return skipper
+
+
+def test_processes_of_one_model_learn_their_row_shapes_once(
+    interleaved: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The three processes print one model's tables with one prefix layout: a raw row shape one
+    of them has been checked with is known to the others (one memo); a process whose lines have
+    another level does not share it, and every report is still the exact path's."""
+    skipper = _skipper_after(interleaved)
+    memos = {id(t.rows_seen) for t in skipper.templates.values()}
+    assert len(skipper.templates) == 3 and len(memos) == 1
+    lines = interleaved.split(b"\n")
+    first = next(line for line in lines if b" D RKNN " in line)
+    ids = first[18:31]  # a process's "  pid  tid " (after the 18-byte time stamp)
+    relevelled = b"\n".join(
+        line[:31] + b"I" + line[32:] if line[18:31] == ids and line[31:32] == b"D" else line
+        for line in lines
+    )
+    assert relevelled != interleaved
+    skipper = _skipper_after(relevelled)
+    shared = [t for t in skipper.templates.values() if t.lines[0].level == "D"]
+    alone = [t for t in skipper.templates.values() if t.lines[0].level == "I"]
+    assert len(shared) == 2 and len(alone) == 1
+    assert shared[0].rows_seen is shared[1].rows_seen is not alone[0].rows_seen
+    _same(relevelled, monkeypatch)
+
+
 @pytest.mark.parametrize("name", sorted(DAMAGE))
 def test_a_damaged_frame_among_repeated_ones_reads_as_the_exact_path(
     logcat: bytes, name: str, monkeypatch: pytest.MonkeyPatch

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
+from operator import getitem
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.claims import Claim, ReadLine
@@ -56,12 +57,11 @@ def frame_of(
         return None
     # the fixed lines' messages are the template's, their prefixes of its shape (the rows' and
     # ranking rows' prefixes are in their remembered raw shapes)
-    fixed = list(map(mine.__getitem__, t.fixed))
-    heads = [mine[i][:p] for i in t.checked]
+    checked = list(map(mine.__getitem__, t.checked))  # (the fixed lines, then the total line)
+    heads = b"".join(map(getitem, checked, repeat(slice(None, p))))  # type: ignore[arg-type]  # slices
     if (
-        list(map(len, fixed)) != t.fixed_lengths
-        or not all(map(bytes.startswith, fixed, t.fixed_raw, repeat(p)))
-        or any(map(t.prefix_shape.__ne__, map(bytes.translate, heads, repeat(SHAPE))))
+        heads.translate(SHAPE) != t.checked_shape
+        or list(map(getitem, checked[:-1], repeat(slice(p, None)))) != t.fixed_raw
     ):
         return None
     times = table_times(t, mine, number, index, read_line)

@@ -43,12 +43,13 @@ class OtherLines:
         raws: list[bytes],
         numbers: list[int],
     ) -> tuple[tuple[int, bytes], ...] | None:
-        """The (line number, raw line) the reader must read of the other lines ``raws`` of a
-        frame of ``t``'s stream (numbered ``numbers``): without those scan would pass over.
+        """The (line number, raw line without its newline) the reader must read of the other
+        lines ``raws`` (newlines kept) of a frame of ``t``'s stream (numbered ``numbers``):
+        without those scan would pass over.
         None when one of them is a line of the stream after all (its ``pid tid`` elsewhere than
         where the frame's lines have it) or is longer than the reader keeps (it cuts it and
         says so): the frame is then read line by line."""
-        if max(map(len, raws)) > MAX_LINE_CHARS:
+        if max(map(len, raws)) > MAX_LINE_CHARS + 1:  # (a raw line keeps its newline)
             return None
         ids = t.ids
         assert ids is not None  # other lines are told apart by their ids
@@ -64,7 +65,7 @@ class OtherLines:
                         line = self.read_line(later, number)
                         if line is not None and line.stream == mine:
                             return None
-                    out.append((number, later))
+                    out.append((number, later[:-1]))
                 break
             rest = raw[cut:]
             if rest in readings:
@@ -88,5 +89,5 @@ class OtherLines:
                 ):
                     continue  # scan would pass over it
                 heard.add(stream)
-            out.append((numbers[at], raw))
+            out.append((numbers[at], raw[:-1]))
         return tuple(out)

@@ -47,7 +47,6 @@ def learn_fixed(
         return False
     t.total_head, t.total_tail = raw[p : m.start(1)], raw[m.end(1) :]
     t.fixed_raw = [mine[slot][p:] for slot in t.fixed]
-    t.fixed_lengths = [len(mine[slot]) for slot in t.fixed]
     return True
 
 
@@ -68,17 +67,13 @@ def table_times(
                 if len(seen) >= MAX_SHAPES:
                     seen.clear()
                 seen[keys[i]] = plans[i] = plan
-    op_parts, op_lengths, name_starts, name_lengths, time_slices = zip(*plans)
+    op_parts, name_slices, time_slices = zip(*plans)
     ops, names = t.names
-    # each row's op type and full name are the template row's: where the shape puts them, as
-    # long as they are (a digit-free op type is in the shape itself), and the same bytes there
-    if name_lengths != t.name_lengths or not all(map(bytes.startswith, rows, names, name_starts)):
+    # each row's op type and full name are the template row's: the same bytes where the shape
+    # puts them (a digit-free op type is in the shape itself)
+    if list(map(getitem, rows, name_slices)) != names:
         return None
-    if (
-        op_parts != ops
-        if t.ops_plain
-        else op_lengths != t.op_lengths or not all(map(bytes.startswith, rows, ops, op_parts))
-    ):
+    if op_parts != ops if t.ops_plain else tuple(map(getitem, rows, op_parts)) != ops:
         return None
     tokens: list[bytes] = list(map(getitem, rows, time_slices))  # type: ignore[arg-type]  # slices
     if b"".join(tokens).isdigit():
@@ -103,22 +98,18 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
     op, name, time = placed.op_type, placed.full_name, placed.time
     # (an op type as the template's own bytes object: the frames' check of every row's op
     # type against the template's is then one identity test each)
-    op_part = t.op_types.get(raw[op.start + p : op.stop + p], b"") if t.ops_plain else op.start + p
-    return (
-        op_part,
-        op.stop - op.start,
-        name.start + p,
-        name.stop - name.start,
-        slice(time.start + p, time.stop + p),
-    )
+    op_part = slice(op.start + p, op.stop + p)
+    if t.ops_plain:
+        op_part = t.op_types.get(raw[op_part], b"")  # type: ignore[assignment]  # bytes: see RowPlace
+    return op_part, slice(name.start + p, name.stop + p), slice(time.start + p, time.stop + p)
 
 
 def total_of(t: Template, raw: bytes) -> float | None:
     """The total line's figure, when the line is the template's but for it. When the figure
     ends the template's line, a line of the template's bytes then digits has that figure:
     the pattern finds its words where the template's are and takes every digit after them."""
-    if not t.total_tail and raw.startswith(t.total_head, t.prefix):
-        figure = raw[t.prefix + len(t.total_head) :]
+    if t.total_tail == b"\n" and raw.startswith(t.total_head, t.prefix):
+        figure = raw[t.prefix + len(t.total_head) : -1]
         if figure.isdigit() and len(figure) <= MAX_DIGITS:
             return int(figure)
     m = _TOTAL_TIME.search(raw, t.prefix)

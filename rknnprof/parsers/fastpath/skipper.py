@@ -49,7 +49,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from io import BytesIO
 from itertools import compress, islice, repeat
+from operator import eq, getitem
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, ReadLine, Reads
@@ -61,7 +63,13 @@ from rknnprof.parsers.fastpath.ranking import BulkRanking
 from rknnprof.parsers.fastpath.repeat import Carried
 from rknnprof.parsers.fastpath.scan_state import Recording, ScanState
 from rknnprof.parsers.fastpath.streams import Window, window_claim
-from rknnprof.parsers.fastpath.template import SHAPE, Template, learn_prefix, template_of
+from rknnprof.parsers.fastpath.template import (
+    SHAPE,
+    Template,
+    learn_prefix,
+    template_of,
+    with_newline,
+)
 from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.table.block import TableBlock
 
@@ -98,11 +106,16 @@ class FrameSkipper:
         """Several logcat streams have templates: claims read windows (``streams``)."""
         self.version = 0
         """Counts the templates learnt (see ``Skipper.version``)."""
-        self.scratch: ReadLine = line_reader(ReadStats())
-        """The reader's reading of one line, for checks: its counts go to a ReadStats of its
-        own (the lines a claim does not take are read again by the reader)."""
+        self.scratch: ReadLine = with_newline(line_reader(ReadStats()))
+        """The reader's reading of one raw line (newline included), for checks: its counts go
+        to a ReadStats of its own (the lines a claim does not take are read again by the
+        reader)."""
         self.others = OtherLines(self.state, self.scratch)
         self.window = Window()
+        self.shapes: dict[object, Template] = {}
+        """The template whose raw shapes others read alike share (``streams``)."""
+        self._ascii: tuple[bytes, bool] = (b"", True)
+        """The last buffer claimed in, and whether it is all ASCII (checked once a buffer)."""
 
     # -- learning (called by scan) -----------------------------------------------------------
     def learn(
@@ -175,19 +188,36 @@ class FrameSkipper:
         line_end = data.find(b"\n", start)
         if line_end < 0:
             return None if final else NEED_MORE
-        template = self._title_of(data[start:line_end], number)
+        template = self._title_of(data[start : line_end + 1], number)
         if template is None or not self._state_fits(template):
             return None
+        ascii_data = self.ascii_buffer(data)
         try:
-            return _claim(template, data, start, line_end, number, final, self.scratch, self.others)
+            return _claim(
+                template,
+                data,
+                start,
+                line_end,
+                number,
+                final,
+                ascii_data,
+                self.scratch,
+                self.others,
+            )
         except Exception:  # noqa: BLE001 - a frame the bulk path cannot read is read line by line
             return None
 
+    def ascii_buffer(self, data: bytes) -> bool:
+        """Whether ``data`` (the reader's buffer) is all ASCII: checked once a buffer."""
+        if data is not self._ascii[0]:
+            self._ascii = (data, data.isascii())
+        return self._ascii[1]
+
     def _title_of(self, raw: bytes, number: int) -> Template | None:
-        """The template whose stream's title ``raw`` is, if any. With one template whose
-        prefix is learnt, a line of its title's bytes after a prefix of the same shape (with
-        the stream's ``pid tid``) is that title without reading it (digits of a stamp are
-        read as digits); else the reader's reading of the line decides."""
+        """The template whose stream's title ``raw`` (newline included) is, if any. With one
+        template whose prefix is learnt, a line of its title's bytes after a prefix of the
+        same shape (with the stream's ``pid tid``) is that title without reading it (digits of
+        a stamp are read as digits); else the reader's reading of the line decides."""
         if len(self.templates) == 1:
             t = next(iter(self.templates.values()))
             p = t.prefix
@@ -227,11 +257,13 @@ def _claim(
     line_end: int,
     number: int,
     final: bool,
+    ascii_data: bool,
     read_line: ReadLine,
     other_lines: OtherLines,
 ) -> Claimed | str | None:
-    """``read_line``: the reader's reading of a line, for checks; ``other_lines``: what the
-    claim hands back of other streams' lines inside the frame."""
+    """``ascii_data``: ``data`` is all ASCII; ``read_line``: the reader's reading of a raw line
+    (newline included), for checks; ``other_lines``: what the claim hands back of other
+    streams' lines inside the frame."""
     slots = len(t.lines)
     # the stream's next title bounds the lines to look at (another stream's title may come
     # first: its tables interleave with this one's); a frame is not much shorter than the last
@@ -247,9 +279,10 @@ def _claim(
         if t.ids is None or data.startswith(t.ids_text, stop + t.ids.start):
             break
         search = nxt + 1
-    run = data[start:stop]
-    lines = run.split(b"\n")
-    lines.pop()  # after the last newline
+    # the run's lines, newlines kept (BytesIO shares ``data``; its lines are found by memchr)
+    reader = BytesIO(data)
+    reader.seek(start)
+    lines = reader.readlines(stop - start)
     if t.prefix < 0 and not learn_prefix(t, lines[0], t.lines[0]):
         return None
     ids = t.ids
@@ -259,14 +292,15 @@ def _claim(
         if len(lines) < slots:
             return None
     else:
-        # the stream's lines: where the line holds the stream's "pid tid" (in C: no loop here)
-        mark = list(map(bytes.startswith, lines, repeat(t.ids_text), repeat(ids.start)))
+        # the stream's lines: where the line holds the stream's "pid tid" (in C: no loop here;
+        # a slice and ``eq`` cost less than ``bytes.startswith``, which parses its arguments)
+        mark = list(map(eq, map(getitem, lines, repeat(ids)), repeat(t.ids_text)))
         index = list(islice(compress(range(len(lines)), mark), slots))
         if len(index) < slots:
             return None
     mine = list(islice(compress(lines, mark), slots)) if mark else lines[:slots]
     count = index[-1] + 1  # physical lines in the run
-    if not run.isascii() and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
+    if not ascii_data and not all(map(bytes.isascii, mine)):  # (other streams' may not be)
         return None
     frame = frame_of(t, mine, number, index, read_line)
     if frame is None:
@@ -286,6 +320,6 @@ def _claim(
         if handed is None:
             return None
         kept = handed
-    end = stop - sum(map(len, lines[count:])) - (len(lines) - count)  # the lines after the run
+    end = stop - sum(map(len, lines[count:]))  # the lines after the run
     t.frame_bytes = end - start
     return Claimed(end, count, (frame,), kept)

@@ -28,6 +28,7 @@ for right after its last frame (frames follow each other), then line by line.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from io import BytesIO
 from itertools import compress, repeat
 from operator import getitem
 from typing import TYPE_CHECKING, Protocol
@@ -54,10 +55,15 @@ class Skipper(Protocol):
     others: OtherLines
     scratch: ReadLine
     window: Window
+    shapes: dict[object, Template]
+
+    def ascii_buffer(self, data: bytes) -> bool: ...
 
 
 WINDOW_BYTES = 512 << 10
 """Titles looked for in a window: the frames starting in this much data."""
+MAX_SHARED = 64
+"""Kinds of streams whose learnt raw shapes are shared, remembered at once."""
 SPAN_BYTES = 128 << 10
 """Data read past a window for the ends of its frames (a frame ending later is not read in
 bulk: its lines are handed back)."""
@@ -95,16 +101,13 @@ def window_claim(
     )
     if w_cut <= start:
         w_cut = cut
-    chunk = data[start:w_cut]
-    ascii_only = chunk.isascii()
-    lines = chunk.split(b"\n")
-    lines.pop()
+    reader = BytesIO(data)  # (shares ``data``): its lines, newlines kept
+    reader.seek(start)
+    lines = reader.readlines(w_cut - start)
     window_lines = len(lines)
     if w_cut < cut:
-        rest = data[w_cut:cut]
-        ascii_only = ascii_only and rest.isascii()
-        lines += rest.split(b"\n")
-        lines.pop()
+        lines += reader.readlines(cut - w_cut)
+    ascii_only = skipper.ascii_buffer(data)
     last_ahead = max((max(v) for v in ahead.values()), default=number - 1) - number + 1
     templates = [t for t in skipper.templates.values() if t.stream is not None]
     learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
@@ -113,6 +116,7 @@ def window_claim(
         learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
     found = None
     if learnt and _alike(learnt):
+        _share_shapes(skipper.shapes, learnt)
         found = _read(skipper, learnt, ahead, lines, number, window_lines, ascii_only)
     if found is None:
         if not ahead:
@@ -120,14 +124,40 @@ def window_claim(
             return None
         end_line = last_ahead
         taken = {line - number for numbers in ahead.values() for line in numbers}
-        kept = tuple((number + i, lines[i]) for i in range(end_line) if i not in taken)
+        kept = tuple((number + i, lines[i][:-1]) for i in range(end_line) if i not in taken)
         window.ahead = {}
         frames: tuple[BulkFrame, ...] = ()
     else:
         frames, kept, window.ahead = found
         return Claimed(w_cut, window_lines, frames, kept)
-    end = start + sum(map(len, lines[:end_line])) + end_line
+    end = start + sum(map(len, lines[:end_line]))
     return Claimed(end, end_line, frames, kept)
+
+
+def _share_shapes(shapes: dict[object, Template], learnt: list[Template]) -> None:
+    """Streams whose frames read alike learn their raw shapes once: the templates of one model
+    (the same rows, table header and ranking columns) printed with one prefix (length, shape,
+    ``pid tid`` place, level and tag) share what they learnt of raw shapes. A raw shape's reading
+    depends only on these and on the ``pid tid``, which each frame checks on every line."""
+    for t in learnt:
+        first = t.lines[0]
+        key = (
+            t.prefix,
+            t.prefix_shape,
+            t.ids.start,  # type: ignore[union-attr]  # learnt: ids known
+            first.level,
+            first.tag,
+            t.carried.columns,
+            t.carried.prefix_len,
+            t.carried.names,
+            t.columns,
+        )
+        if key not in shapes and len(shapes) >= MAX_SHARED:
+            shapes.clear()
+        owner = shapes.setdefault(key, t)
+        if owner is not t and t.rows_seen is not owner.rows_seen:
+            t.rows_seen, t.ranks_seen = owner.rows_seen, owner.ranks_seen
+            t.names, t.op_types = owner.names, owner.op_types  # (the same op types: see RowPlace)
 
 
 def _alike(learnt: list[Template]) -> bool:
@@ -210,7 +240,7 @@ def _read(
         return None
     leftover = [i for i in leftover if i < window_lines]
     if leftover:
-        kept = sorted(kept + [(number + i, lines[i]) for i in leftover])
+        kept = sorted(kept + [(number + i, lines[i][:-1]) for i in leftover])
     return tuple(frames), tuple(kept), new_ahead
 
 
@@ -247,7 +277,7 @@ def _learn_prefixes(
     at = data.find(anchor, start, cut)
     while at >= 0 and wanted:
         begin = data.rfind(b"\n", start, at) + 1 or start
-        stop = data.find(b"\n", at, cut)
+        stop = data.find(b"\n", at, cut) + 1
         raw = data[begin:stop]
         line = read_line(raw, number)
         t = wanted.get(line.stream) if line is not None else None
@@ -280,7 +310,7 @@ def _kept(
     out: list[tuple[int, bytes]] = []
     for i in noise:
         raw = lines[i]
-        if raw[:cut].translate(SHAPE) != stamp or len(raw) > MAX_LINE_CHARS:
+        if raw[:cut].translate(SHAPE) != stamp or len(raw) > MAX_LINE_CHARS + 1:  # (newline)
             return None
         rest = raw[cut:]
         if rest in readings:
@@ -304,5 +334,5 @@ def _kept(
             ):
                 continue  # scan would pass over it
             heard.add(stream)
-        out.append((number + i, raw))
+        out.append((number + i, raw[:-1]))
     return out

@@ -1,10 +1,13 @@
 """The template of the bulk path (:mod:`rknnprof.parsers.fastpath.skipper`): one stream's repeated
 frame as the exact path read it, its slots, and what the first frame read in bulk teaches of
-its raw lines (prefix, fixed messages, raw shapes)."""
+its raw lines (prefix, fixed messages, raw shapes). The bulk path's raw lines keep their
+newline (``io.BytesIO.readlines`` finds them by ``memchr``, where ``bytes.split`` compares byte
+by byte)."""
 
 from __future__ import annotations
 
 from dataclasses import field
+from typing import TYPE_CHECKING
 
 from rknnprof.inputs.records import Line
 from rknnprof.model.record import MutableRecord, record
@@ -14,16 +17,18 @@ from rknnprof.parsers.ranking import RankingBlock
 from rknnprof.parsers.ranking_lines import row_keys
 from rknnprof.parsers.table.columns import TITLE
 
+if TYPE_CHECKING:
+    from rknnprof.inputs.claims import ReadLine
+
 MAX_SHAPES = 4096
 """Raw shapes remembered per template (rows, ranking rows) before a memo starts over."""
 SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 
-RowPlace = tuple[bytes | int, int, int, int, slice]
+RowPlace = tuple[bytes | slice, slice, slice]
 """Where a row line of one raw shape has its op type (the op type itself when no op type of the
-template has a digit, else its start), the op type's length, the full name's start and length,
-and the time's slice."""
+template has a digit, else its slice), its full name (slice) and its time (slice)."""
 
 
 class Integers(dict[bytes, int]):
@@ -65,6 +70,8 @@ class Template(MutableRecord):
     """Every other slot."""
     checked: list[int] = field(default_factory=list)
     """The fixed slots and the total line's: their prefixes are checked by shape."""
+    checked_shape: bytes = b""
+    """The prefix shape once per ``checked`` slot: their prefixes, joined, have it."""
     # learnt from the first frame claimed (raw bytes):
     prefix: int = -1
     """Bytes before the message on the stream's lines (-1: not learnt yet)."""
@@ -75,7 +82,7 @@ class Template(MutableRecord):
     """The stream's pid as printed: a line without it is not the stream's."""
     prefix_shape: bytes = b""
     fixed_raw: list[bytes] = field(default_factory=list)
-    fixed_lengths: list[int] = field(default_factory=list)
+    """The fixed slots' raw messages (after the prefix)."""
     frame_bytes: int = 0
     """Bytes of the last frame claimed."""
     integers: Integers = field(default_factory=lambda: Integers())
@@ -84,8 +91,6 @@ class Template(MutableRecord):
     total_tail: bytes = b""
     rows_seen: dict[bytes, RowPlace] = field(default_factory=dict)
     """Raw shape of a row line -> where its op type, full name and time are."""
-    op_lengths: tuple[int, ...] = ()
-    name_lengths: tuple[int, ...] = ()
     ops_plain: bool = False
     """No op type of the template has a digit."""
     ranks_seen: set[bytes] = field(default_factory=set)
@@ -182,8 +187,6 @@ def template_of(
     )
     template.op_types = op_types
     template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
-    template.op_lengths = tuple(map(len, template.names[0]))
-    template.name_lengths = tuple(map(len, template.names[1]))
     if not all(name for name in template.names[1]):
         return None  # a row without a FullName: its plan has no name slice
     return template
@@ -199,6 +202,7 @@ def learn_prefix(template: Template, raw: bytes, first: Line) -> bool:
     template.prefix = prefix
     template.title_raw = raw[prefix:]
     template.prefix_shape = raw[:prefix].translate(SHAPE)
+    template.checked_shape = template.prefix_shape * len(template.checked)
     template.ids = None
     if first.stream is not None:
         from rknnprof.inputs._prefixes import THREADTIME_CHUNK
@@ -222,3 +226,13 @@ def same_line(line: Line | None, raw: bytes, like: Line, prefix: int) -> bool:
         and line.tag == like.tag
         and raw[prefix:].rstrip() == line.text.encode()
     )
+
+
+def with_newline(read_line: ReadLine) -> ReadLine:
+    """``read_line`` (the reader's reading of a raw line without its newline) for the bulk
+    path's raw lines, which keep theirs."""
+
+    def read(raw: bytes, number: int) -> Line | None:
+        return read_line(raw[:-1] if raw.endswith(b"\n") else raw, number)
+
+    return read
