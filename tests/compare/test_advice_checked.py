@@ -9,55 +9,17 @@ anew) left out. The expected verdicts follow from the factor, not from the code.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from rknnprof.api import analyze
 from rknnprof.compare import compare_reports
+from tests.compare.log_edits import rewrite
 from tests.conftest import CORPUS
 
 LOG07 = CORPUS / "07_toolkit2-2.3.2-perfdetail_yolov5n_rk3588_core0.txt"
 pytestmark = pytest.mark.skipif(not LOG07.is_file(), reason="corpus folder is absent")
-
-_ROW = re.compile(r"^(\d+)(\s+)(\S+)(\s+)")
-
-
-def rewrite(text: str, changes: dict[int, tuple[str | None, float]]) -> str:
-    """The log with rows ``id -> (new op type or None, new time in us)`` rewritten in place,
-    the total line set to the rows' new sum, and the ranking table dropped."""
-    out: list[str] = []
-    total = 0.0
-    in_table = in_ranking = False
-    for line in text.splitlines():
-        if "Network Layer Information Table" in line:
-            in_table = True
-        if "Operator Time Consuming Ranking Table" in line:
-            in_ranking = True
-            out.pop()  # its opening rule
-            continue
-        if in_ranking:
-            continue
-        m = _ROW.match(line) if in_table else None
-        if m:
-            cells = re.split(r"(\s+)", line)  # tokens and the spaces between them
-            layer = int(cells[0])
-            time = float(cells[14])  # ID OpType DataType Target In Out Cycles Time
-            op, new_time = changes.get(layer, (None, time))
-            if op is not None:
-                cells[2] = op + " " * max(1, len(cells[2]) + len(cells[3]) - len(op))
-                cells[3] = ""
-            printed = f"{new_time:.0f}"
-            cells[14] = printed + " " * max(1, len(cells[14]) + len(cells[15]) - len(printed))
-            cells[15] = ""
-            total += float(printed)
-            line = "".join(cells)
-        if line.startswith("Total Operator Elapsed Per Frame Time(us):"):
-            line = f"Total Operator Elapsed Per Frame Time(us): {total:.0f}"
-            in_table = False
-        out.append(line)
-    return "\n".join(out) + "\n"
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ import pytest
 
 from rknnprof.api import analyze
 from rknnprof.compare import compare_reports
+from tests.compare.log_edits import rewrite
 from tests.conftest import CORPUS
 
 LOG01 = CORPUS / "01_toolkit2-rt-perfdetail_yolov8n-1920_rk3588_single-core.txt"
@@ -38,30 +39,15 @@ def _third(m: re.Match[str]) -> str:
 
 def shrunk(shrink: float) -> str:
     """Corpus 01 at a third of the height and width, NPU rows ``shrink`` times faster."""
-    out: list[str] = []
-    total = 0
-    in_ranking = False
+    lines, times = [], {}
     for line in LOG01.read_text(encoding="utf-8").splitlines():
-        if "Operator Time Consuming Ranking Table" in line:
-            in_ranking = True
-            out.pop()  # its opening rule
-            continue
-        if in_ranking:
-            continue
         row = _ROW.match(line)
         if row:
-            cells = re.split(r"(\s+)", _SHAPE.sub(_third, line))
-            time = int(cells[14])  # ID OpType DataType Target In Out Cycles Time
-            new = round(time / shrink) if row.group(7) == "NPU" else time
-            printed = str(new)
-            cells[14] = printed + " " * max(1, len(cells[14]) + len(cells[15]) - len(printed))
-            cells[15] = ""
-            total += new
-            line = "".join(cells)
-        if line.startswith("Total Operator Elapsed Per Frame Time(us):"):
-            line = f"Total Operator Elapsed Per Frame Time(us): {total}"
-        out.append(line)
-    return "\n".join(out) + "\n"
+            line = _SHAPE.sub(_third, line)
+            if row.group(7) == "NPU":  # ID OpType DataType Target In Out Cycles Time
+                times[int(row.group(1))] = (None, int(line.split()[7]) / shrink)
+        lines.append(line)
+    return rewrite("\n".join(lines) + "\n", times)
 
 
 @pytest.fixture(scope="module")
