@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from io import BytesIO
 from itertools import compress, repeat
-from operator import getitem
+from operator import getitem, is_
 from typing import TYPE_CHECKING, Protocol
 
 from rknnprof.inputs.claims import NEED_MORE, Claimed
@@ -78,6 +78,8 @@ class Window:
         self.ahead: dict[Stream, list[int]] = {}
         self.cool_until = 0
         """Line number before which a window found no frame: titles there are declined."""
+        self.shared: list[Template] = []
+        """The templates whose raw shapes were last shared (:func:`_share_shapes`)."""
 
 
 def window_claim(
@@ -116,7 +118,9 @@ def window_claim(
         learnt = [t for t in templates if t.prefix >= 0 and t.ids is not None]
     found = None
     if learnt and _alike(learnt):
-        _share_shapes(skipper.shapes, learnt)
+        if len(learnt) != len(window.shared) or not all(map(is_, learnt, window.shared)):
+            _share_shapes(skipper.shapes, learnt)  # (the same templates: shared already)
+            window.shared = learnt
         found = _read(skipper, learnt, ahead, lines, number, window_lines, ascii_only)
     if found is None:
         if not ahead:
@@ -191,6 +195,7 @@ def _read(
     streams_of = bytes(map(code.get, ids_of, repeat(0)))
     if not {t.stream for t in learnt}.issuperset(ahead):
         return None  # (a stream's template was replaced: its lines past the last window)
+    positions = list(range(n))  # (compressed once per stream: its ints are made once)
     frames: list[BulkFrame] = []
     leftover: list[int] = []  # lines of the streams with templates that no frame took
     new_ahead: dict[Stream, list[int]] = {}
@@ -199,7 +204,7 @@ def _read(
             if ahead.get(t.stream):
                 return None
             continue
-        index = list(compress(range(n), streams_of.translate(_only(k))))
+        index = list(compress(positions, streams_of.translate(_only(k))))
         before = ahead.get(t.stream)
         if before:  # the last window's frame of this stream took its first lines here
             if list(map(number.__add__, index[: len(before)])) != before:
@@ -234,7 +239,7 @@ def _read(
     if not frames:
         return None
     frames.sort(key=_number)
-    noise = list(compress(range(window_lines), streams_of.translate(_only(0))))
+    noise = list(compress(positions[:window_lines], streams_of.translate(_only(0))))
     kept = _kept(skipper, learnt, lines, noise, number, ids.start)
     if kept is None:
         return None
