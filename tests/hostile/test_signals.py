@@ -33,10 +33,12 @@ pytestmark = pytest.mark.skipif(
 PYTHON_NOTICES = (
     "Failed checking if argv[0] is an import path entry",
     "Exception ignored in: <function _get_module_lock.<locals>.cb",
+    "'import warnings' failed; traceback:",
 )
 """What CPython prints when the signal lands in its own code where no handler of ours can see
-it: while it computes ``sys.path[0]``, before any code of ours, or in the import system's
-weak-reference callback that drops a module's lock. It prints the interrupted traceback, goes on,
+it: while it computes ``sys.path[0]`` or imports ``warnings`` for ``PYTHONWARNINGS`` (set
+here), before any code of ours, or in the import system's weak-reference callback that drops a
+module's lock. It prints the interrupted traceback, goes on,
 and the run ends with exit 0."""
 
 
