@@ -37,6 +37,7 @@ from rknnprof.reporters._figures import (
     time_by_bound,
     time_by_target,
     top_layers,
+    whole_ranking,
 )
 from rknnprof.reporters._text import (
     finding_layers_text,
@@ -304,17 +305,41 @@ def summary_parts(profile: Profile) -> list[str]:
 
 
 def target_split(profile: Profile) -> str:
-    """``NPU 72.3% / CPU 27.7%`` over the layers; ``""`` when no layer's target is known."""
+    """``NPU 72.3% / CPU 27.7%`` over the layers; ``""`` when no layer's target is known. When
+    the table elides rows, the split of the whole frame by the log's complete ranking table, or
+    else said to be the rows shown."""
+    if profile.layers and profile.elided_rows and whole_ranking(profile):
+        return _ranking_split(profile)
     total = profile.total_time_us
     by_target = time_by_target(profile)
     known = [t for t in (Target.NPU, Target.CPU, Target.GPU) if by_target.get(t)]
     if not profile.layers or not total or not known:
         return ""
     shown = [*known, Target.UNKNOWN] if by_target.get(Target.UNKNOWN) else known
-    return " / ".join(
+    split = " / ".join(
         f"{'target unknown' if t is Target.UNKNOWN else t.value} {fmt_pct(by_target[t] / total)}"
         for t in shown
     )
+    return f"{split} of the rows shown" if profile.elided_rows else split
+
+
+def _ranking_split(profile: Profile) -> str:
+    """``NPU 99.3% / CPU 0.7% by the ranking``: the ranking's time columns over its total."""
+    stats = profile.ranking
+    total = sum(s.total_time_us for s in stats)
+    if not total:
+        return ""
+    parts = [
+        (label, sum(getattr(s, attr) for s in stats))
+        for attr, label in (
+            ("npu_time_us", "NPU"),
+            ("cpu_time_us", "CPU"),
+            ("gpu_time_us", "GPU"),
+            ("unknown_time_us", "target unknown"),
+        )
+    ]
+    shown = [(label, us) for label, us in parts if us or label in ("NPU", "CPU")]
+    return " / ".join(f"{label} {fmt_pct(us / total)}" for label, us in shown) + " by the ranking"
 
 
 def frames_text(profile: Profile) -> str:
@@ -326,6 +351,12 @@ def frames_text(profile: Profile) -> str:
     if p50 is not None and p90 is not None:
         text += f" · frame p50 {frame_ms(p50)} · p90 {frame_ms(p90)}"
     return text
+
+
+def bound_head(profile: Profile) -> str:
+    """The bound line's head: ``bound:``, or ``bound of the rows shown:`` when the table elides
+    rows (the bound needs each layer's cycles: the rows not printed have none)."""
+    return "bound of the rows shown:" if profile.elided_rows else "bound:"
 
 
 def bound_parts(profile: Profile) -> list[str]:
@@ -463,6 +494,7 @@ __all__ = [
     "benchmark_parts",
     "biggest_win",
     "bound_items",
+    "bound_head",
     "bound_parts",
     "evidence_text",
     "cut_short",
@@ -497,6 +529,7 @@ __all__ = [
     "time_by_bound",
     "time_by_target",
     "top_layers",
+    "whole_ranking",
     "versions_text",
     "warnings_for",
     "where_text",

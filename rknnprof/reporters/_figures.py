@@ -57,6 +57,11 @@ def cut_short(profile: Profile) -> bool:
     return not profile.layers and ranking_cut_short(profile.ranking)
 
 
+def whole_ranking(profile: Profile) -> bool:
+    """The log has a ranking table, and it is not cut short: it covers the whole frame."""
+    return bool(profile.ranking) and not ranking_cut_short(profile.ranking)
+
+
 # -- layers --------------------------------------------------------------------------------------
 def layer_cycles(layer: Layer) -> int | None:
     """A layer's cycles: the Total column (max of DDR and NPU), else the larger of the two."""

@@ -157,9 +157,12 @@ _TIME_COLUMNS = (
 
 
 def op_table(profile: Profile) -> TableView | None:
-    """Time per op type: aggregated from the layers, or the log's own ranking table. None when
+    """Time per op type: aggregated from the layers, or the log's own ranking table (also when
+    the layer table elides rows and the ranking, complete, covers the whole frame). None when
     there is no time to show (estimates, tables without a Time column)."""
-    if profile.layers:
+    if profile.layers and profile.elided_rows and F.whole_ranking(profile):
+        stats, origin = profile.ranking, "the log's ranking table; the layer table elides rows"
+    elif profile.layers:
         stats, origin = profile.op_stats, "aggregated from the layers"
         if profile.elided_rows:
             origin = "aggregated from the printed layers; the log elides some"

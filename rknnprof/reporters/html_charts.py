@@ -184,6 +184,11 @@ def bound_stack(profile: Profile) -> str:
     return (
         f'<div class="stack" aria-label="time by bound">{bar}</div>'
         f'<div class="legend">{legend}</div>'
+        + (
+            '<p class="note">time by bound of the rows shown (the table elides rows)</p>'
+            if profile.elided_rows
+            else ""
+        )
     )
 
 

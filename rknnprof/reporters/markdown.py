@@ -142,7 +142,7 @@ class MarkdownReporter(Reporter):
         lines.append(" · ".join([f"**{escape(summary[0])}**", *map(escape, summary[1:])]) + "  ")
         bounds = F.bound_parts(profile)
         if bounds:
-            lines.append("bound: " + " · ".join(escape(b) for b in bounds) + "  ")
+            lines.append(f"{F.bound_head(profile)} " + " · ".join(escape(b) for b in bounds) + "  ")
         for extra in (F.frames_text(profile), F.gaps_note(profile)):
             if extra:
                 lines.append(escape(extra) + "  ")

@@ -172,7 +172,7 @@ class TableReporter(Reporter):
             console.print(terminal_text(line))
         bounds = F.bound_items(profile)
         if bounds:
-            bound_line = Text("bound: ")
+            bound_line = Text(F.bound_head(profile) + " ")
             for i, (bound, share) in enumerate(bounds):
                 bound_line.append("  " if i else "")
                 bound_line.append(

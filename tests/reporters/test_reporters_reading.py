@@ -207,6 +207,37 @@ def test_fit_parts_breaks_between_parts_only() -> None:
     assert fit_parts(parts, 200) == [" · ".join(parts)]
 
 
+def test_an_elided_table_shows_op_types_from_the_logs_whole_ranking() -> None:
+    """Corpus 37 prints 7 of its layers (``....`` elides the rest) and a complete ranking: the
+    op-type view is the ranking's (ConvClip 35 calls 8436 us, 66.79 %; ConvAdd 10 calls 2013 us,
+    though no printed layer is a ConvAdd), not the 7 printed layers' sums."""
+    report = report_of("37_")
+    for fmt in ("table", "markdown", "html"):
+        out = render(fmt, report, width=100)
+        assert "ranking table; the layer table elides rows" in out, fmt  # (HTML escapes ')
+        assert "aggregated from the printed layers" not in out, fmt
+    rows = render("table", report, width=100).splitlines()
+    convclip = next(line for line in rows if line.startswith("ConvClip "))
+    convadd = next(line for line in rows if line.startswith("ConvAdd "))
+    assert convclip.split()[1:3] == ["35", "8,436"] and "66.8%" in convclip
+    assert convadd.split()[1:3] == ["10", "2,013"] and "15.9%" in convadd
+
+
+def test_the_split_of_an_elided_table_says_what_it_covers() -> None:
+    """Corpus 37: the ranking's NPUTime 8436 + 2093 + 2013 = 12542 us and TotalTime - NPUTime
+    61 + 17 + 11 = 89 us of 12631 us: NPU 99.3 % / CPU 0.7 % of the frame (the 7 printed
+    layers alone would say CPU 5.9 %). Corpus 03 has no ranking: its split is of the rows shown."""
+    text = render("table", report_of("37_"), width=100)
+    assert "NPU 99.3% / CPU 0.7% by the ranking" in text
+    # the bound needs cycles, which only printed rows have (no cycles here: unknown / CPU)
+    assert "bound of the rows shown: unknown 94.1%  CPU 5.9%" in text
+    text = render("table", report_of("03_"), width=100)
+    assert "NPU 100.0% of the rows shown" in text and "bound of the rows shown: compute" in text
+    assert "time by bound of the rows shown (the table elides rows)" in render(
+        "html", report_of("03_")
+    )
+
+
 # -- 10. one wording in every format -------------------------------------------------------------
 @pytest.mark.parametrize("prefix", ["19_", "38_", "14_", "09_"])
 def test_table_markdown_and_html_say_the_same(prefix: str) -> None:
