@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
-from rknnprof.parsers.table.columns import Column, parse_tokens
+from rknnprof.parsers.table.columns import ROW_REQUIRED, Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
 from rknnprof.parsers.table.tokens import MAX_DIGITS, to_number
 
@@ -44,26 +44,7 @@ if TYPE_CHECKING:
     from rknnprof.model import Layer
     from rknnprof.parsers.events import RowNames, TableEvent
 
-PLAIN_KEYS = frozenset(
-    {
-        "id",
-        "op_type",
-        "data_type",
-        "target",
-        "input",
-        "output",
-        "cycles",
-        "ddr",
-        "npu",
-        "total",
-        "time",
-        "mac",
-        "workload",
-        "rw",
-        "sparse",
-        "full_name",
-    }
-)
+PLAIN_KEYS = ROW_REQUIRED | {"mac", "workload", "rw", "sparse", "full_name"}
 """Columns whose value is one token as printed (``full_name``: the rest of the row). Headers
 with other columns (1.5 ``WorkLoad ... Up:``, extra columns) never take the fast path."""
 MAX_PLANS = 4096

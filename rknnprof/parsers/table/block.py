@@ -19,6 +19,7 @@ from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
+    ROW_REQUIRED,
     TITLE,
     TOTAL_RW_KB_RE,
     TOTAL_RW_MB_RE,
@@ -63,23 +64,6 @@ BUILD_ESTIMATE_NOTE = (
 )
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
-
-ROW_REQUIRED = frozenset(
-    {
-        "id",
-        "op_type",
-        "data_type",
-        "target",
-        "input",
-        "output",
-        "cycles",
-        "ddr",
-        "npu",
-        "total",
-        "time",
-    }
-)
-"""Columns a row cut short must still have: without one, the row is skipped with the reason."""
 
 
 class TableBlock(Block):

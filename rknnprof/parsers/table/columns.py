@@ -59,6 +59,22 @@ _PAIRS = {
 }
 OPTIONAL = {"mac", "workload", "workload_up", "rw", "full_name", "sparse", "extra"}
 """Columns that may be an empty cell (missing token) in a row."""
+ROW_REQUIRED = frozenset(
+    {
+        "id",
+        "op_type",
+        "data_type",
+        "target",
+        "input",
+        "output",
+        "cycles",
+        "ddr",
+        "npu",
+        "total",
+        "time",
+    }
+)
+"""Columns a row cut short must still have: without one, the row is skipped with the reason."""
 
 
 @record
