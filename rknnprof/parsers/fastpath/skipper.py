@@ -4,45 +4,36 @@ found in the raw bytes and read a whole frame at a time, in C-level operations o
 
 The :class:`FrameSkipper` is a :class:`~rknnprof.inputs.claims.Skipper`: the reader asks it where
 the next frame may start (``find``: one ``bytes.find`` of the table's title) and whether it
-claims the frame there (``claim``). It claims a frame only when the frame is one the exact path
-would read in the same way as the template frame (the last frame it read as a repeat), with
-every difference accounted for:
+claims the frame there (``claim``). It claims a frame only when the exact path would read it
+as it read the template frame (the last frame it read as a repeat), every difference checked:
 
-* **Slots.** The template is the list of the stream's lines from the table's title to the end of
-  its ranking table (the frame's *slots*). The candidate's lines of the same stream (logcat
-  ``pid tid``; lines of other streams are left to the reader, which reads them as usual) fill
-  the same slots. Each line's *raw shape* (its bytes with every digit replaced by ``0``, prefix
-  included) decides what the reader and the blocks do with it (every test they make gives the
-  same answer for a digit in place of another: ``repeat.py``), so a raw shape is checked once,
-  through the reader's own reading of one such line, and remembered.
-* **Fixed slots** (title, rules, headers, the RW total): the message bytes equal the template's.
-* **Rows**: the raw shape is that of a line the exact path has read as a repeated row
-  (``Carried.lines``), and the op type and full name are the template row's: what the exact path
-  checks. The times are taken from the rows' Time(us) slices and converted at once (these,
-  the fixed slots' and the total line's checks: :mod:`~rknnprof.parsers.fastpath.rows`).
-* **The total line**: the template's, but for its figure.
-* **Ranking rows**: a raw shape a ranking block reads as one complete row, each op type once
-  (their order follows the times), and the checks the ranking block makes on the values at
-  its close (CPU + GPU + NPU against TotalTime, TimeRatio against TotalTime, the Total row
-  against the column sums) pass, with a margin: a frame whose values come near a tolerance is
-  left to the exact path (:mod:`~rknnprof.parsers.fastpath.ranking`).
+* **Slots.** The template is the stream's lines from the table's title to the end of its
+  ranking table; the candidate's lines of the same stream (logcat ``pid tid``; other streams'
+  lines are left to the reader) fill the same slots. A line's *raw shape* (its bytes, digits
+  replaced by ``0``, prefix included) decides what the reader and the blocks do with it (no
+  test depends on a digit's value: ``repeat.py``), so a raw shape is checked once, through the
+  reader's own reading of one such line, and remembered.
+* **Fixed slots** (title, rules, headers, the RW total): the message bytes are the template's.
+* **Rows**: the raw shape of a line the exact path read as a repeated row (``Carried.lines``),
+  the template row's op type and full name; the Time(us) slices converted at once
+  (:mod:`~rknnprof.parsers.fastpath.rows`). **The total line**: the template's but its figure.
+* **Ranking rows**: raw shapes a ranking block reads as complete rows, each op type once, and
+  the ranking block's checks at its close (CPU + GPU + NPU against TotalTime, TimeRatio against
+  TotalTime, the Total row against the column sums) pass with a margin
+  (:mod:`~rknnprof.parsers.fastpath.ranking`).
 * **The stream's state**: the block open on the stream refuses the title (as it would) and the
-  table block of the stream would take over the same template (``Carried``).
+  stream's table block would take over the same template (``Carried``).
 
 The frame becomes a :class:`BulkFrame`: the table's event (its layers built on first use, by
 reading the frame's lines exactly) and the ranking block left open on the stream
-(:class:`BulkRanking`), which gives the ranking's event (its stats, too, built on first use).
-Anything else (a line that does not fit, an unknown shape, a value near a tolerance, a frame
-longer than the data read so far at the end of input) and the frame is read line by line.
+(:class:`BulkRanking`). Anything else (a line that does not fit, an unknown shape, a value near
+a tolerance, a frame longer than the data read so far at the end of input) is read line by line.
 
-What is read in bulk: the 2.x per-layer table (``Network Layer Information Table``, as 2.x
-runtimes print it for every inference at ``RKNN_LOG_LEVEL=4``) with its total line and the
-ranking table after it (with or without the ranking's Total row), as logcat threadtime lines,
-``D RKNN: [..]`` lines or plain text, UTF-8, ``\n`` line ends. Other repeated layouts (1.5
-``Performance`` tables, ranking tables alone, CR line ends, UTF-16) are read line by line: the
-same report, at the line-by-line speed. When several streams print their tables interleaved
-line by line (processes or threads, one per NPU core), every stream's frames are read in bulk,
-a window of the data at a time (:mod:`~rknnprof.parsers.fastpath.streams`).
+Read in bulk: the 2.x per-layer table (``Network Layer Information Table``) with its total line
+and ranking (with or without its Total row), as logcat threadtime lines, ``D RKNN: [..]`` lines
+or plain text, UTF-8, ``\n`` line ends; several streams interleaved line by line a window at a
+time (:mod:`~rknnprof.parsers.fastpath.streams`). Other layouts (1.5 ``Performance`` tables,
+rankings alone, CR line ends, UTF-16) are read line by line: the same report, more slowly.
 """
 
 from __future__ import annotations
