@@ -1,4 +1,6 @@
-"""A guard against runaway modules: one that grows past :data:`MAX_LINES` fails this test.
+"""A guard against runaway modules: one that grows past :data:`MAX_LINES` fails this test, and
+one whose docstring grows past :data:`MAX_DOC_LINES` (what a module is for and its contract;
+timings and history go to benchmarks/README.md and the commit log).
 
 Split by responsibility where a seam shows (one job per module), never by size alone: a module
 named for a size cap is worse than a long one. The limit counts lines as ``ruff format`` writes
@@ -7,12 +9,14 @@ them.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rknnprof"
 MAX_LINES = 650
+MAX_DOC_LINES = 42
 
 # Known exceptions, each with the most lines it may keep until it is split. Remove an entry once
 # its module is back under MAX_LINES. (None now: lines.py and the assembler were split.)
@@ -48,3 +52,14 @@ def test_module_size(path: Path):
 def test_known_exceptions_exist():
     for name in KNOWN_OVER:
         assert (PACKAGE / name).is_file(), f"KNOWN_OVER names a missing module: {name}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_module_docstring_size(path: Path):
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=False) or ""
+    count = len(doc.splitlines())
+    name = path.relative_to(PACKAGE).as_posix()
+    assert count <= MAX_DOC_LINES, (
+        f"rknnprof/{name}'s docstring has {count} lines (limit {MAX_DOC_LINES}): say what the "
+        "module is for and its contract; move history and timings to benchmarks/README.md"
+    )
