@@ -132,6 +132,18 @@ LOGCAT_LAYOUTS = [
         (1234, 1250),
         "RKNN",
     ),
+    (
+        "android studio, older window",
+        b"2022-07-06 15:37:03.100 1234-1250/com.rockchip.demo I/RKNN: first line",
+        (1234, 1250),
+        "RKNN",
+    ),
+    (
+        "android studio, older window, no package",  # rknn-toolkit2 issue 44's paste
+        b"2022-07-06 15:37:03.100 1234-1250 I/RKNN: first line",
+        (1234, 1250),
+        "RKNN",
+    ),
 ]
 
 

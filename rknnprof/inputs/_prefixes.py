@@ -7,7 +7,8 @@ Applied to each clean line (decoded, split, trailing whitespace stripped) by the
 
   - ``adb logcat -v`` threadtime, time, brief, tag, thread, process, long and raw, with the
     year / usec / nsec / epoch / monotonic / uid / zone modifiers, collapsed whitespace, padded
-    or long tags, and Android Studio's ``date time pid-tid tag package P msg`` copies.
+    or long tags, and Android Studio's copies: ``date time pid-tid tag package P msg`` and the
+    older window's ``date time pid-tid/package L/tag: msg`` (package optional).
     ``Line.stream`` is ``(pid, tid)``; formats that only give a pid (brief, time, process) use
     ``(pid, 0)`` -- tid 0 is never a user thread, so it reads as "tid unknown" and never collides
     with a real (pid, tid). ``tag`` and ``raw`` give no stream (None).
@@ -105,6 +106,11 @@ _STUDIO = re.compile(
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)\s+(\S+)\s+(?:\S+\s+)??"
     r"([VDIWEFA])(?:\s\s?|$)"
 )
+# the older Android Studio window (before its 2022 redesign) "date time pid-tid/package L/tag: msg",
+# the package (or "?") hidden when the header leaves it out; groups: ids, level, tag
+_STUDIO_CLASSIC = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)(?:/\S*)?\s+([VDIWEFA])/(.*?)\s*:" + _END
+)
 # runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
 _RUNTIME = re.compile(
     r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:"
@@ -161,6 +167,11 @@ class OtherLayouts:
             m = _STUDIO.match(s)
             if m is not None:
                 ids, tag, level = m.groups()
+                key = self.streams.get(ids) or self.remember(ids)
+                return logcat_line(number, s[m.end() :], key, level, tag, stats, "android-studio")
+            m = _STUDIO_CLASSIC.match(s)
+            if m is not None:
+                ids, level, tag = m.groups()
                 key = self.streams.get(ids) or self.remember(ids)
                 return logcat_line(number, s[m.end() :], key, level, tag, stats, "android-studio")
         elif first in _LEVEL_FIRST and len(s) > 1:
