@@ -48,6 +48,8 @@ def test_contract_36(corpus):
         "toolkit": None,
         "api": None,
         "model": None,
+        "llm_runtime": None,
+        "llm_toolkit": None,
     }
     layer = p["layers"][1]
     assert layer["id"] == 2 and layer["target"] == "NPU" and layer["data_type"] == "UINT8"

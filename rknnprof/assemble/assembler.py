@@ -500,8 +500,10 @@ class Assembler:
         if infos:
             names = [
                 ("librknnrt", versions.runtime),
+                ("librkllmrt", versions.llm_runtime),
                 ("driver", versions.driver),
                 ("toolkit", versions.toolkit),
+                ("rkllm-toolkit", versions.llm_toolkit),
                 ("API", versions.api),
             ]
             detail = ", ".join(f"{n} {v}" for n, v in names if v)

@@ -77,6 +77,7 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ),
         ("platform", base.platform, current.platform),
         ("runtime version", base.versions.runtime, current.versions.runtime),
+        ("rkllm runtime version", base.versions.llm_runtime, current.versions.llm_runtime),
         ("driver version", base.versions.driver, current.versions.driver),
         ("NPU frequency", _npu_mhz(base), _npu_mhz(current)),
         ("NPU cores used", cores_used(base), cores_used(current)),

@@ -20,6 +20,10 @@ class Versions(Record):
     """Toolkit API version (``D RKNNAPI: API:`` lines, toolkit2 1.x)."""
     model: str | None = None
     """RKNN model format version (``RKNN Model Information, version: 6``)."""
+    llm_runtime: str | None = None
+    """librkllmrt version (``rkllm-runtime version: 1.2.1``), e.g. ``1.2.1``."""
+    llm_toolkit: str | None = None
+    """rkllm-toolkit version that converted the model (``rkllm-toolkit version: 1.2.1``)."""
 
 
 @record

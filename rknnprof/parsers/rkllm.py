@@ -69,9 +69,9 @@ def _text(line: Line) -> str:
 def _info(line: Line) -> InfoEvent | None:
     text = line.text
     if "rkllm-runtime version" in text and (m := _RUNTIME.search(text)):
-        versions = Versions(runtime=m["runtime"], driver=m["driver"])
+        versions = Versions(llm_runtime=m["runtime"], driver=m["driver"])
     elif "rkllm-toolkit version" in text and (m := _TOOLKIT.search(text)):
-        versions = Versions(toolkit=m["toolkit"])
+        versions = Versions(llm_toolkit=m["toolkit"])
     else:
         return None
     platform = m["platform"].lower() if m["platform"] else None

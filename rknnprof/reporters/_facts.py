@@ -410,8 +410,10 @@ def versions_text(profile: Profile) -> str:
         f"{label} {value}"
         for label, value in (
             ("runtime", v.runtime),
+            ("librkllmrt", v.llm_runtime),
             ("driver", v.driver),
             ("toolkit", v.toolkit),
+            ("rkllm-toolkit", v.llm_toolkit),
             ("api", v.api),
             ("model format", v.model),
         )

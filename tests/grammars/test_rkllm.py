@@ -83,7 +83,7 @@ def test_stage_tables(tmp_path, name, variant, via_stdin):
         assert profile["llm"][key] == value, key
     platform, runtime, driver = PLATFORM[name]
     assert profile["platform"] == platform
-    assert (profile["versions"]["runtime"], profile["versions"]["driver"]) == (runtime, driver)
+    assert (profile["versions"]["llm_runtime"], profile["versions"]["driver"]) == (runtime, driver)
 
 
 def test_driver_too_low_warning_is_a_finding(tmp_path):

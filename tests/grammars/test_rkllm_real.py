@@ -212,5 +212,11 @@ def test_init_line_wordings(text, runtime, driver, toolkit, platform):
     assert block is not None
     [event] = block.close()
     versions = event.versions
-    assert (versions.runtime, versions.driver, versions.toolkit) == (runtime, driver, toolkit)
+    # (librkllmrt and rkllm-toolkit: the librknnrt / rknn-toolkit2 fields stay empty)
+    assert (versions.llm_runtime, versions.driver, versions.llm_toolkit) == (
+        runtime,
+        driver,
+        toolkit,
+    )
+    assert versions.runtime is None and versions.toolkit is None
     assert event.platform == platform
