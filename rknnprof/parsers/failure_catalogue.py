@@ -307,6 +307,22 @@ CATALOGUE: tuple[Entry, ...] = (
         _OLD_TK2 + "30",
         "medium",
     ),
+    Entry(
+        "npu-job-timeout",
+        ("RKNPU: job timeout", "RKNPU: failed to wait job", "RKNPU: job abort"),
+        _re(r"RKNPU: (?P<what>job timeout|failed to wait job|job abort)"),
+        "the RKNPU kernel driver gave up on an NPU job ({what})",
+        "the kernel's side of the runtime's `failed to submit`: the NPU raised no completion "
+        "interrupt in time (task counter 0: none of the job's tasks ran), and the driver soft-"
+        "resets the NPU; reported with a toolkit, runtime and driver of different versions and "
+        "with kernels whose RKNPU driver the runtime does not suit; `ret = -512` is a wait cut "
+        "short by a signal (the process was stopped or killed)",
+        "find the application's `failed to submit` line of the same time (it names the op); run "
+        "the same, latest toolkit2 and librknnrt with the RKNPU driver they want, one context per "
+        "thread; if it recurs after a reboot, try the board vendor's kernel",
+        _OLD_TK2 + "320",
+        "low",
+    ),
     # -- RKLLM init -----------------------------------------------------------------------------
     Entry(
         "rkllm-init-failed",

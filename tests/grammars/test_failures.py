@@ -173,6 +173,16 @@ LINES = {
         "rknn-llm",
         "op Clip:Clip_383",
     ),
+    # _OLD_TK2 320 ties the driver's job timeout (task counter 0, no interrupt) to `failed to
+    # submit`; the line: driver 0.8.2 on an RK3566 (real: github.com/w568w/alarm_repo README,
+    # commit 0a65fde); variant: the wait aborted by a signal, librknnrt 1.5.2 (real: _TK2 536)
+    "npu-job-timeout": (
+        "[  605.267268] RKNPU: job timeout, flags: 0x0, irq status: 0x0, raw status: 0x0, "
+        "require mask: 0x300, task counter: 0x0, elapsed time: 6268640us",
+        "[Wed Apr  1 10:09:24 2026] RKNPU: failed to wait job, task counter: 74, flags: 0x1, "
+        "ret = -512, elapsed time: 13624us",
+        "gave up on an NPU job (job timeout)",
+    ),
     # _LLM 437 (rkllm 1.2.3); variant: the demo's own line (real: _LLM 235)
     "rkllm-init-failed": (
         "E rkllm: rkllm_init failed",
