@@ -337,6 +337,21 @@ CATALOGUE: tuple[Entry, ...] = (
         _LLM + "437",
         "low",
     ),
+    Entry(
+        "rkllm-aborted",
+        ("GGML_ASSERT(", "ggml_calloc: failed to allocate"),
+        _re(r"(?P<what>GGML_ASSERT\(.{0,80}|ggml_calloc: failed to allocate)"),
+        "librkllmrt aborted: a check inside its ggml core failed ({what})",
+        "no public thread has a confirmed answer; reports show it after the model failed to load "
+        "(`invalid rknn llm model magic` just before, the demo going on regardless) and on board "
+        "images with an older runtime than the model's toolkit",
+        "read the lines before it: a model load error there is the cause; else convert the model "
+        "with the rkllm-toolkit of the board's librkllmrt version (the `rkllm-runtime version:` "
+        "line), keep max_context_len within the model's, check free memory (`free -m`), and "
+        "update librkllmrt",
+        _LLM + "183",
+        "low",
+    ),
     # -- eval_perf and perf queries -------------------------------------------------------------
     Entry(
         "perf-too-many-clients",

@@ -183,6 +183,14 @@ LINES = {
         "ret = -512, elapsed time: 13624us",
         "gave up on an NPU job (job timeout)",
     ),
+    # _LLM 183 (rkllm 1.1.4, RK3576); variant: the assertion after a model that did not load
+    # (real: _LLM 129, rkllm 1.1.2)
+    "rkllm-aborted": (
+        "ggml_calloc: failed to allocate   0.00 MB",
+        "robot: o:0: GGML_ASSERT(view_src == NULL || data_size == 0 || data_size + view_offs <= "
+        "ggml_nbytes(view_src)) failed",
+        "librkllmrt aborted",
+    ),
     # _LLM 437 (rkllm 1.2.3); variant: the demo's own line (real: _LLM 235)
     "rkllm-init-failed": (
         "E rkllm: rkllm_init failed",
