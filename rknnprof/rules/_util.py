@@ -19,6 +19,15 @@ WARNING_SHARE = 0.02
 """At least 2% of the frame: ``warning``; below: ``info``."""
 
 
+def claim(profile: Profile, clause: str) -> str:
+    """``clause`` -- what a change would save or cost (``; INT8 could save up to 938 us``) --
+    when the log can support a price; else ``""``: a run that is not a measurement prices
+    nothing (``Profile.validity``, RKN051), so its findings say what the log shows, not what a
+    change would save."""
+    validity = profile.validity
+    return clause if validity is None or validity.is_measurement else ""
+
+
 def opt(context: RuleContext, code: str, key: str, default: Any) -> Any:
     """Threshold ``key`` of rule ``code`` (``context.options["RKN010.min_share"]``), or
     ``default``."""

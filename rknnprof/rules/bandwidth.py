@@ -9,6 +9,7 @@ from rknnprof.analysis.mac import npu_clock_mhz
 from rknnprof.analysis.savings import NONE
 from rknnprof.model import Bound, BoundBasis, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
+    claim,
     label,
     labels,
     of_frame,
@@ -125,11 +126,12 @@ def check_bandwidth_bound(profile: Profile, context: RuleContext) -> Iterator[Fi
     layers.sort(key=lambda la: -(la.time_us or 0.0))
     clock = npu_clock_mhz(profile, context.platform)
     excess = sum(_excess_us(la, clock) for la in layers)
-    ceiling = (
+    ceiling = claim(
+        profile,
         f"; their DDR cycles exceed their NPU cycles by {us(excess)} at {clock:g} MHz, "
         "the most a change that cut their bytes could save"
         if clock and excess
-        else ""
+        else "",
     )
     yield Finding(
         code="RKN010",

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
 from rknnprof.rules._util import (
+    claim,
     grade,
     label,
     ms,
@@ -228,10 +229,13 @@ def _frequencies(profile: Profile, context: RuleContext, total: float) -> Iterat
         Confidence.LOW,
     )
     yield _finding(
-        f"the NPU ran at {mhz:g} MHz, below {platform.name}'s {peak:g} MHz: its "
-        f"{us(npu_time)} of NPU time would take about {us(npu_time - saving.total_us)} at full "
-        "clock if time scaled with the clock (an assumption: the guide says it does not, "
-        f"quite){caveat}",
+        f"the NPU ran at {mhz:g} MHz, below {platform.name}'s {peak:g} MHz"
+        + claim(
+            profile,
+            f": its {us(npu_time)} of NPU time would take about "
+            f"{us(npu_time - saving.total_us)} at full clock if time scaled with the clock (an "
+            f"assumption: the guide says it does not, quite){caveat}",
+        ),
         fix,
         saving,
         total,

@@ -14,7 +14,7 @@ from rknnprof.analysis.savings import (
 )
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import Platform, all_platforms, dtype_bytes
-from rknnprof.rules._util import grade, labels, of_frame, time_of, total_us, us
+from rknnprof.rules._util import claim, grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
 from rknnprof.rules.fallback_fixes import (
@@ -274,10 +274,11 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
         share = cpu_time / total if total else 0.0
         trips = switches.get(op, 0)
         reasons = _reasons(op, layers, profile, context.platform)
-        npu_text = (
+        npu_text = claim(
+            profile,
             f", NPU estimate {us(max(0.0, npu_time))}"
             if saving.confidence is not Confidence.LOW and cpu_time
-            else ""
+            else "",
         )
         rate = _npu_rate(op, layers, profile)
         if npu_text and cpu_time and not saving.total_us and rate is not None:

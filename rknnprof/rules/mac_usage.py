@@ -17,6 +17,7 @@ from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
 from rknnprof.model.record import Record, record
 from rknnprof.rules._util import (
     alignment,
+    claim,
     feeds,
     following,
     grade,
@@ -198,7 +199,8 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str
     shown = "; ".join(
         f"{label(p.layer)} at {p.usage_pct:.2f}% MAC usage for {us(p.layer.time_us or 0.0)} "
         f"({of_frame(share(p.layer, profile), profile)}): {p.computed}, pruning to "
-        f"{p.change.split(' -> ')[1].split(' ')[0]} removes {us(p.saving.total_us)}"
+        f"{p.change.split(' -> ')[1].split(' ')[0]}"
+        + claim(profile, f" removes {us(p.saving.total_us)}")
         for p in ranked[:3]
     )
     more = f"; +{len(ranked) - 3} more" if len(ranked) > 3 else ""
@@ -206,7 +208,7 @@ def _finding(found: list[_Padded], saving: Saving, profile: Profile, caveat: str
         ""
         if len(ranked) == 1
         else f"{len(ranked)} low-MAC-usage conv layer(s) compute padded channels that pruning "
-        f"removes ({us(saving.total_us)} together): "
+        "removes" + claim(profile, f" ({us(saving.total_us)} together)") + ": "
     )
     changes = ", ".join(f"#{p.layer.id} {p.change}" for p in ranked)
     return Finding(

@@ -14,6 +14,7 @@ from rknnprof.analysis.mac import is_conv
 from rknnprof.analysis.savings import achieved_rate_gbs, from_removal
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.rules._util import (
+    claim,
     feeds,
     following,
     grade,
@@ -190,10 +191,11 @@ def _pad_finding(
                 f"{spent}"
             )
         npu = _slice_concat_us(profile, pads)
-        tail = (
+        tail = claim(
+            profile,
             f"; as Slice + Concat on the NPU the CPU Pads' bytes would take about {us(npu)}"
             if npu is not None
-            else ""
+            else "",
         )
         fix = (
             "train with zero padding in the Conv (Conv2d(padding=..., padding_mode='zeros'); "

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rknnprof.analysis.savings import from_fraction
 from rknnprof.model import Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
-from rknnprof.rules._util import grade, labels, of_frame, opt, time_of, total_us, us
+from rknnprof.rules._util import claim, grade, labels, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -77,8 +77,8 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         severity=grade(saving.total_us, total),
         message=(
             f"{len(layers)} FLOAT16 NPU layer(s) take {us(fp16_time)} ({of_frame(share, profile)}"
-            f"): {labels(layers)}; INT8 could save up to {us(saving.total_us)} "
-            f"({rates}){caveat}"
+            f"): {labels(layers)}"
+            + claim(profile, f"; INT8 could save up to {us(saving.total_us)} ({rates}){caveat}")
         ),
         fix=(
             "quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rknnprof.analysis.savings import NONE, from_fraction
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape, Target
-from rknnprof.rules._util import grade, of_frame, opt, time_of, total_us, us
+from rknnprof.rules._util import claim, grade, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -92,9 +92,12 @@ def _resolution(
         message=(
             f"the input is {height}x{width}, {ratio:.1f}x the pixels of the usual "
             f"{REFERENCE[0]}x{REFERENCE[1]}: the {len(scaled)} NPU layers that work on feature "
-            f"maps take {us(scaled_time)} ({of_frame(scaled_time / total, profile)}), and "
-            "their work grows with the pixels, so at 640x640 they would take about "
-            f"{us(time_of(at) - saving.total_us)}{caveat}"
+            f"maps take {us(scaled_time)} ({of_frame(scaled_time / total, profile)})"
+            + claim(
+                profile,
+                ", and their work grows with the pixels, so at 640x640 they would take about "
+                f"{us(time_of(at) - saving.total_us)}{caveat}",
+            )
         ),
         fix=(
             f"export the model at {REFERENCE[0]}x{REFERENCE[1]} (or the smallest size at which "

@@ -9,7 +9,7 @@ from rknnprof.analysis.mac import conv_geometry
 from rknnprof.analysis.savings import from_fraction
 from rknnprof.model import Bound, Confidence, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import dtype_key
-from rknnprof.rules._util import grade, labels, of_frame, opt, share, time_of, total_us, us
+from rknnprof.rules._util import claim, grade, labels, of_frame, opt, share, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.outliers import priced
 from rknnprof.rules.sources import cite, sources
@@ -102,9 +102,10 @@ def check_sparse_inference(profile: Profile, context: RuleContext) -> Iterator[F
             severity=grade(saving.total_us, total, Severity.WARNING),
             message=(
                 f"{len(candidates)} dense INT8 conv layer(s) take {us(spent)} "
-                f"({of_frame(spent / total, profile)}) on {platform.name}: 4:2 sparse weights "
-                f"could cut about {us(saving.total_us)}; largest: {labels(candidates)}"
-                f"{caveat}"
+                f"({of_frame(spent / total, profile)}) on {platform.name}"
+                + claim(profile, f": 4:2 sparse weights could cut about {us(saving.total_us)}")
+                + f"; largest: {labels(candidates)}"
+                + claim(profile, caveat)
             ),
             fix=(
                 "retrain with autosparsity and build with rknn.config(target_platform="

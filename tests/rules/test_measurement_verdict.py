@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from synthetic_logs import cycles_row, debugger_capture, table_of
 
 from rknnprof.api import load
@@ -50,3 +51,29 @@ def test_a_stalled_layer_is_not_priced_and_the_first_finding_says_so(tmp_path: P
     assert all(1 not in dict(f.saving_by_layer) for f in profile.findings)
     first = profile.findings[0]
     assert first.code == "RKN051" and "stalled" in first.message and first.layer_ids == (1,)
+
+
+PRICE_WORDS = ("could save", "that cuts", "would take about", "NPU estimate", "could cut about")
+"""How the rules' messages state what a change would save or cost (``rules._util.claim``)."""
+
+
+@pytest.mark.parametrize("fp16", [False, True], ids=["int8", "fp16"])
+def test_no_finding_of_a_debugger_capture_states_a_saving(tmp_path: Path, fp16: bool) -> None:
+    # the capture as it is (RKN010's DDR ceiling, RKN030's multi-core cut) and with its conv in
+    # FP16 (RKN002 fires instead of RKN010): the conv's 112 ms are the debugger's, so "INT8
+    # could save up to 56,000 us" is fiction
+    lines = [
+        line.replace("INT8     NPU", "FLOAT16  NPU")
+        if fp16 and "Conv:/conv1/Conv" in line
+        else line
+        for line in debugger_capture()
+    ]
+    profile = advised(tmp_path, lines)
+    codes = {f.code for f in profile.findings}
+    assert {"RKN051", "RKN030", "RKN002" if fp16 else "RKN010"} <= codes
+    for finding in profile.findings:
+        if finding.code == "RKN051":
+            continue
+        assert not any(word in finding.message for word in PRICE_WORDS), finding.message
+    seen = "1 FLOAT16 NPU layer(s) take 112,000 us" if fp16 else "layer(s) take 112,000 us"
+    assert any(seen in f.message for f in profile.findings)  # what the log shows stays
