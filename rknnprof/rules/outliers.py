@@ -152,10 +152,17 @@ def priced(profile: Profile, layers: Iterable[Layer]) -> tuple[list[Layer], str]
     at its supported time (:func:`supported`), and the note naming those outliers for the
     finding's message (:func:`note`; empty when none is among them). The one call every rule
     that prices a change from layer times makes; its selection and the times it prints stay
-    the log's."""
+    the log's. A stalled layer (``Validity.stalled_layer_ids``) is priced at 0 us: its time is
+    a wait, not the model's."""
     flagged = outliers(profile)
     chosen = list(layers)
-    return supported(chosen, flagged), note(chosen, flagged)
+    at, caveat = supported(chosen, flagged), note(chosen, flagged)
+    stalled = set(profile.validity.stalled_layer_ids) if profile.validity else set()
+    if stalled & {la.id for la in chosen}:
+        at = [replace(la, time_us=0.0, time_share=None) if la.id in stalled else la for la in at]
+        ids = ", ".join(f"#{la.id}" for la in chosen if la.id in stalled)
+        caveat += f"; stalled layer(s) {ids} not priced (RKN051)"
+    return at, caveat
 
 
 def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:

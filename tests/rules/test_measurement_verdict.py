@@ -77,3 +77,21 @@ def test_no_finding_of_a_debugger_capture_states_a_saving(tmp_path: Path, fp16: 
         assert not any(word in finding.message for word in PRICE_WORDS), finding.message
     seen = "1 FLOAT16 NPU layer(s) take 112,000 us" if fp16 else "layer(s) take 112,000 us"
     assert any(seen in f.message for f in profile.findings)  # what the log shows stays
+
+
+def test_a_stalled_layer_is_left_out_of_the_saving_a_message_states(tmp_path: Path) -> None:
+    # two FP16 convs: #1's 20,000 cycles explain 20 us of its 2,000 us (stalled), #2's explain
+    # 900 of 1,000 us; INT8's 50 % may be claimed on #2 only: 500 us, in the text as in the
+    # figure (the text said 1,500 us while the figure was 500)
+    rows = [
+        cycles_row(i, "ConvRelu", ddr, npu, t, name).replace("INT8     NPU", "FLOAT16  NPU")
+        for i, ddr, npu, t, name in (
+            (1, 12000, 20000, 2000, "Conv:/stalled/Conv"),
+            (2, 300000, 900000, 1000, "Conv:/slow/Conv"),
+        )
+    ]
+    profile = advised(tmp_path, table_of(rows, 3000), platform="rk3588")
+    fp16 = next(f for f in profile.findings if f.code == "RKN002")
+    assert fp16.est_saving_us == 500 and dict(fp16.saving_by_layer) == {2: 500}
+    assert "INT8 could save up to 500 us" in fp16.message
+    assert "stalled layer(s) #1 not priced (RKN051)" in fp16.message
