@@ -156,13 +156,20 @@ def priced(profile: Profile, layers: Iterable[Layer]) -> tuple[list[Layer], str]
     a wait, not the model's."""
     flagged = outliers(profile)
     chosen = list(layers)
-    at, caveat = supported(chosen, flagged), note(chosen, flagged)
+    at, stalled_note = unstalled(profile, supported(chosen, flagged))
+    return at, note(chosen, flagged) + stalled_note
+
+
+def unstalled(profile: Profile, layers: list[Layer]) -> tuple[list[Layer], str]:
+    """``layers`` with each stalled one (``Validity.stalled_layer_ids``) at 0 us, and the note
+    naming them for the finding's message (``; stalled layer(s) #3 not priced (RKN051)``;
+    empty when none is among them)."""
     stalled = set(profile.validity.stalled_layer_ids) if profile.validity else set()
-    if stalled & {la.id for la in chosen}:
-        at = [replace(la, time_us=0.0, time_share=None) if la.id in stalled else la for la in at]
-        ids = ", ".join(f"#{la.id}" for la in chosen if la.id in stalled)
-        caveat += f"; stalled layer(s) {ids} not priced (RKN051)"
-    return at, caveat
+    if not stalled & {la.id for la in layers}:
+        return layers, ""
+    ids = ", ".join(f"#{la.id}" for la in layers if la.id in stalled)
+    at = [replace(la, time_us=0.0, time_share=None) if la.id in stalled else la for la in layers]
+    return at, f"; stalled layer(s) {ids} not priced (RKN051)"
 
 
 def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:
