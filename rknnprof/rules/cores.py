@@ -45,7 +45,7 @@ from rknnprof.rules._util import (
 )
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
-from rknnprof.rules.outliers import Outlier, note, outliers, supported, unstalled
+from rknnprof.rules.outliers import Outlier, note, outliers, supported
 from rknnprof.rules.sources import cite, issue, sources
 
 SOURCE = sources(
@@ -185,7 +185,7 @@ def _single_core_run(
     split = [la for la in npu if la.op_type in platform.multi_core_ops and la.id not in removed]
     # priced at the times the log supports: a slow sibling at its twin's time, and bound
     flagged = outliers(profile)
-    at, stalled_note = unstalled(profile, supported(split, flagged))
+    at = supported(split, flagged)
     # bandwidth-bound layers share one DDR whatever the cores: no latency is claimed for them
     waiting = [la for la in at if la.bound is Bound.BANDWIDTH]
     # by identity: a layer's equality compares every field, and a 300,000-row table made
@@ -219,7 +219,7 @@ def _single_core_run(
             ),
         ]
     )
-    caveat = _outlier_note(split, waiting, flagged) + stalled_note
+    caveat = _outlier_note(split, waiting, flagged)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
     stays = sorted(
         {la.op_type for la in npu if la.op_type not in platform.multi_core_ops},

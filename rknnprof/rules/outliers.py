@@ -32,6 +32,8 @@ re-measure case (time per cycle is 0.9-4.5 ns as a median on the corpus, no corp
 reaches 6x it and 1% of the frame above it)."""
 MIN_PACED = 8
 """Layers with cycles the median needs before any layer is judged against it."""
+STALLED = "stalled"
+"""``Outlier.because`` of a stalled layer (RKN051): priced at 0 us."""
 
 
 @record
@@ -43,7 +45,7 @@ class Outlier(Record):
     """The time the log supports for it, microseconds: its sibling's, or its cycles at the
     table's median pace."""
     because: str
-    """``#38's`` (the sibling whose time stands in) or ``the median pace's``."""
+    """``#38's`` (the sibling whose time stands in), ``the median pace's`` or :data:`STALLED`."""
     twin: Layer | None = None
     """The same-shape sibling whose time (and bound) stands in; None for the median pace."""
 
@@ -114,14 +116,20 @@ def slow_for_cycles(profile: Profile) -> list[tuple[Layer, float]]:
 
 
 def outliers(profile: Profile) -> dict[int, Outlier]:
-    """Every layer RKN050 flags as a single-frame outlier, by ``Layer.id``, with the time the
-    log supports for it (a sibling's measured time wins over the median pace)."""
+    """Every layer whose time a saving may not be priced at, by ``Layer.id``, with the time
+    the log supports for it: RKN050's single-frame outliers (a sibling's measured time wins
+    over the median pace) and the verdict's stalled layers (``Validity.stalled_layer_ids``,
+    RKN051: 0 us, their time is a wait)."""
     found = {
         layer.id: Outlier(layer, (layer.time_us or 0.0) / ratio, "the median pace's")
         for layer, ratio in slow_for_cycles(profile)
     }
     for slow, fast in siblings(profile):
         found[slow.id] = Outlier(slow, fast.time_us or 0.0, f"#{fast.id}'s", fast)
+    stalled = set(profile.validity.stalled_layer_ids) if profile.validity else set()
+    for layer in profile.layers:
+        if layer.id in stalled:
+            found[layer.id] = Outlier(layer, 0.0, STALLED)
     return found
 
 
@@ -152,43 +160,36 @@ def priced(profile: Profile, layers: Iterable[Layer]) -> tuple[list[Layer], str]
     at its supported time (:func:`supported`), and the note naming those outliers for the
     finding's message (:func:`note`; empty when none is among them). The one call every rule
     that prices a change from layer times makes; its selection and the times it prints stay
-    the log's. A stalled layer (``Validity.stalled_layer_ids``) is priced at 0 us: its time is
-    a wait, not the model's."""
+    the log's (a stalled layer is priced at 0 us)."""
     flagged = outliers(profile)
     chosen = list(layers)
-    at, stalled_note = unstalled(profile, supported(chosen, flagged))
-    return at, note(chosen, flagged) + stalled_note
-
-
-def unstalled(profile: Profile, layers: list[Layer]) -> tuple[list[Layer], str]:
-    """``layers`` with each stalled one (``Validity.stalled_layer_ids``) at 0 us, and the note
-    naming them for the finding's message (``; stalled layer(s) #3 not priced (RKN051)``;
-    empty when none is among them)."""
-    stalled = set(profile.validity.stalled_layer_ids) if profile.validity else set()
-    if not stalled & {la.id for la in layers}:
-        return layers, ""
-    ids = ", ".join(f"#{la.id}" for la in layers if la.id in stalled)
-    at = [replace(la, time_us=0.0, time_share=None) if la.id in stalled else la for la in layers]
-    return at, f"; stalled layer(s) {ids} not priced (RKN051)"
+    return supported(chosen, flagged), note(chosen, flagged)
 
 
 def note(layers: Iterable[Layer], flagged: Mapping[int, Outlier]) -> str:
     """``; single-frame outlier(s) counted at the time the log supports: #26 at 3,526 us (#38's),
     not its one-frame 8,445 us (re-measure, RKN050)`` for the flagged layers among ``layers``,
-    the largest gap first; empty when none is."""
+    the largest gap first, then ``; stalled layer(s) #3 not priced (RKN051)``; empty when none
+    is among them."""
+    chosen = [flagged[la.id] for la in layers if la.id in flagged]
+    stalled = [o for o in chosen if o.because == STALLED]
     hit = sorted(
-        (flagged[la.id] for la in layers if la.id in flagged),
+        (o for o in chosen if o.because != STALLED),
         key=lambda o: o.supported_us - (o.layer.time_us or 0.0),
     )
-    if not hit:
-        return ""
-    shown = ", ".join(
-        f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "
-        f"{us(o.layer.time_us or 0.0)}"
-        for o in hit[:3]
-    )
-    more = f", +{len(hit) - 3} more" if len(hit) > 3 else ""
-    return (
-        f"; single-frame outlier(s) counted at the time the log supports: {shown}{more} "
-        "(re-measure, RKN050)"
-    )
+    text = ""
+    if hit:
+        shown = ", ".join(
+            f"#{o.layer.id} at {us(o.supported_us)} ({o.because}), not its one-frame "
+            f"{us(o.layer.time_us or 0.0)}"
+            for o in hit[:3]
+        )
+        more = f", +{len(hit) - 3} more" if len(hit) > 3 else ""
+        text = (
+            f"; single-frame outlier(s) counted at the time the log supports: {shown}{more} "
+            "(re-measure, RKN050)"
+        )
+    if stalled:
+        ids = ", ".join(f"#{o.layer.id}" for o in stalled)
+        text += f"; stalled layer(s) {ids} not priced (RKN051)"
+    return text
