@@ -338,6 +338,17 @@ CATALOGUE: tuple[Entry, ...] = (
         "low",
     ),
     Entry(
+        "rkllm-query-platform",
+        ("Query platform error",),
+        _re(r"Query platform error"),
+        "librkllmrt could not identify the SoC (Query platform error!)",
+        "rkllm-runtime 1.0.1 does not recognise the platform through the RKNPU drivers boards "
+        "ship now (reported with drivers 0.9.6 and 0.9.8); a newer runtime does",
+        "update librkllmrt to 1.1.4 or later and convert the model with the rkllm-toolkit of "
+        "the same version (a model converted with 1.0.1 is converted again)",
+        _LLM + "154",
+    ),
+    Entry(
         "rkllm-aborted",
         ("GGML_ASSERT(", "ggml_calloc: failed to allocate"),
         _re(r"(?P<what>GGML_ASSERT\(.{0,80}|ggml_calloc: failed to allocate)"),

@@ -183,6 +183,14 @@ LINES = {
         "ret = -512, elapsed time: 13624us",
         "gave up on an NPU job (job timeout)",
     ),
+    # _LLM 154 (rkllm 1.0.1, driver 0.9.8; the maintainer: use 1.1.4, which then ran); the
+    # wording is 1.0.1's only; variant: its launcher's copy, behind a shell's line (real:
+    # github.com/Pelochus/ezrknn-llm issue 10)
+    "rkllm-query-platform": (
+        "Query platform error!",
+        "rkllm-runtime version: 1.0.1 Query platform error!",
+        "could not identify the SoC",
+    ),
     # _LLM 183 (rkllm 1.1.4, RK3576); variant: the assertion after a model that did not load
     # (real: _LLM 129, rkllm 1.1.2)
     "rkllm-aborted": (
