@@ -50,6 +50,8 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern], ...] = (
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
     ("DRV:", "runtime", LazyPattern(rf"DRV:\s*rknnrt:\s*{_V}")),
     ("lite2 version", "api", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
+    # the kernel's own line (dmesg): "[drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu"
+    ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),
 )
 _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
 _FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
@@ -123,8 +125,9 @@ class RuntimeInfoParser(BlockParser):
     family: ClassVar[str] = "runtime-info"
     detection: ClassVar[str] = (
         "'RKNN Runtime/Driver/Model Information' lines (colon or comma form), 'sdk version: … "
-        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, "
-        "'<CPU|NPU|DDR> Current Frequency List:'"
+        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, the "
+        "kernel's '[drm] Initialized rknpu 0.9.8' (dmesg), '<CPU|NPU|DDR> Current Frequency "
+        "List:'"
     )
     fields: ClassVar[str] = (
         "runtime, driver, toolkit, API and model versions; target platform; CPU (kHz), NPU and "
@@ -133,7 +136,13 @@ class RuntimeInfoParser(BlockParser):
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
-        if "ersion" in text or "API:" in text or "DRV:" in text or "target" in text:
+        if (
+            "ersion" in text
+            or "API:" in text
+            or "DRV:" in text
+            or "target" in text
+            or "Initialized rknpu" in text
+        ):
             info = parse_info(text)
             if info is not None:
                 return _InfoBlock(line, info)

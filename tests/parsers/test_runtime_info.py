@@ -57,6 +57,14 @@ def test_other_wordings():
     assert parse_info("hello world") is None
 
 
+def test_the_kernels_driver_line():
+    # dmesg as users paste it: rknn-llm issue 530 (0.9.8) and ezrknpu issue 4 (0.9.6)
+    line = "[    9.926311] [drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu on minor 1"
+    assert parse_info(line)[0].driver == "0.9.8"
+    line = "[   11.691367] [drm] Initialized rknpu 0.9.6 20240322 for fdab0000.npu on minor 1"
+    assert parse_info(line)[0].driver == "0.9.6"
+
+
 def test_frequency_block():
     text = [
         "CPU Current Frequency List:",
