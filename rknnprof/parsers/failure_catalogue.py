@@ -134,8 +134,11 @@ CATALOGUE: tuple[Entry, ...] = (
     ),
     Entry(
         "model-platform-mismatch",
-        ("does not match the RKNPU hardware",),
-        _re(r"does not match the RKNPU hardware"),
+        ("does not match the RKNPU hardware", "but current platform is"),
+        _re(
+            r"does not match the RKNPU hardware"
+            r"|model is for (?P<model>\w+), but current platform is (?P<board>\w+)"
+        ),
         "the model was built for another NPU than this board's",
         "rknn.config(target_platform=…) at build named a different SoC family than the board",
         "rebuild the model with target_platform set to the board's SoC (rk3566/rk3568 share one, "
@@ -336,6 +339,18 @@ CATALOGUE: tuple[Entry, ...] = (
         "/sys/kernel/debug/rknpu/version` with the runtime's requirement",
         _LLM + "437",
         "low",
+    ),
+    Entry(
+        "rkllm-unsupported-platform",
+        ("Platform error: must be either",),
+        _re(r"Platform error: must be either (?P<supported>[^.]+)"),
+        "RKLLM does not run on this SoC (librkllmrt supports {supported})",
+        "librkllmrt runs only on the SoCs it names; RK3566/RK3568 (which it reports as `lite`) "
+        "are not among them",
+        "run the LLM on one of the SoCs the runtime names, or on this board's CPU; RKNN models "
+        "(librknnrt) still run on its NPU",
+        _LLM + "416",
+        "medium",
     ),
     Entry(
         "rkllm-query-platform",

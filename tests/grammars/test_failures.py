@@ -183,6 +183,13 @@ LINES = {
         "ret = -512, elapsed time: 13624us",
         "gave up on an NPU job (job timeout)",
     ),
+    # _LLM 416 (RK3566, a 1.2-era runtime); variant: the list before RV1126B and RK3562 were
+    # added (written from the grammar: the runtime names its SoCs)
+    "rkllm-unsupported-platform": (
+        "Platform error: must be either RK3588, RK3576, RV1126B, or RK3562.  ",
+        "Platform error: must be either RK3588 or RK3576.",
+        "librkllmrt supports RK3588, RK3576, RV1126B, or RK3562",
+    ),
     # _LLM 154 (rkllm 1.0.1, driver 0.9.8; the maintainer: use 1.1.4, which then ran); the
     # wording is 1.0.1's only; variant: its launcher's copy, behind a shell's line (real:
     # github.com/Pelochus/ezrknn-llm issue 10)
@@ -340,3 +347,14 @@ def test_failure_beside_a_table_is_a_finding(tmp_path, variant, via_stdin):
     [finding] = [f for f in profile["findings"] if f["code"] == "RKN080"]
     assert finding["severity"] == "warning" and finding["est_saving_us"] == 0
     assert finding["message"].startswith("line 3: core mask 3 is not valid for this NPU")
+
+
+def test_the_2x_wording_of_a_model_for_another_soc():
+    # github.com/alexw914/RK_VideoPipe issue 17 (an RK3588 model on an RK3576); the answer:
+    # convert the model for RK3576
+    line = "E RKNN: [16:06:38.734] This rknn model is for RK3588, but current platform is RK3576"
+    block = KnownFailureParser().opens(Line(1, line))
+    assert block is not None
+    [event] = block.close()
+    assert event.failure.id == "model-platform-mismatch"
+    assert "another NPU" in event.failure.diagnosis
