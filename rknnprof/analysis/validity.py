@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 
 from rknnprof.analysis.consistency import check_ranking, id_problems, total_disagreement
 from rknnprof.analysis.optypes import ranking_cut_short
-from rknnprof.model import ConditionKind, Coverage, Layer, Profile, RunCondition, Validity
+from rknnprof.model import (
+    WARNINGS_ONLY_FORMAT,
+    ConditionKind,
+    Coverage,
+    Layer,
+    Profile,
+    RunCondition,
+    Validity,
+)
 
 if TYPE_CHECKING:
     from rknnprof.platforms import Platform
@@ -63,6 +71,8 @@ def compute_validity(
 def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     """(coverage, one line saying why) of the profile's table."""
     rows = len(profile.layers)
+    if profile.format == WARNINGS_ONLY_FORMAT:
+        return Coverage.NO_TABLE, "the log holds CPU-fallback warnings, no times"
     if not profile.measured:
         return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): cycles, no measured time"
     if profile.format == CSV_FAMILY:

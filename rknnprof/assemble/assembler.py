@@ -41,6 +41,7 @@ from rknnprof.assemble.inferences import (
 )
 from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.model import (
+    WARNINGS_ONLY_FORMAT,
     KnownFailure,
     Profile,
     ReportWarning,
@@ -376,7 +377,7 @@ class Assembler:
         lines = [ev.line for ev in warned]
         return Profile(
             source=SourceSpan(self.path, min(lines), max(lines)),
-            format="fallback-warnings",
+            format=WARNINGS_ONLY_FORMAT,
             measured=False,
             frames=0,
         )

@@ -104,7 +104,14 @@ LLM_METRICS = frozenset(
 )
 """RKLLM figures: read from the stage table, not from a per-layer table's coverage."""
 ROWS_IN_DOUBT = frozenset(
-    (Coverage.ELIDED, Coverage.FRAGMENT, Coverage.CUT, Coverage.UNKNOWN, Coverage.DAMAGED)
+    (
+        Coverage.ELIDED,
+        Coverage.FRAGMENT,
+        Coverage.CUT,
+        Coverage.UNKNOWN,
+        Coverage.DAMAGED,
+        Coverage.NO_TABLE,
+    )
 )
 """Coverages where rows may be missing or doubled: counts (findings, CPU layers) are in doubt
 too. A build-time estimate holds every row: its counts are judged."""
@@ -114,6 +121,7 @@ COVERAGE_WORDS = {
     Coverage.FRAGMENT: "a fragment",
     Coverage.ESTIMATE: "a build-time estimate",
     Coverage.UNKNOWN: "in a format that cannot tell",
+    Coverage.NO_TABLE: "absent (CPU-fallback warnings only)",
 }
 """How a verdict names a coverage (``the table is …``) where its value does not read."""
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from rknnprof.model import Coverage, Profile, Target
 
-PARTIAL_COVERAGES = frozenset((Coverage.ELIDED, Coverage.CUT, Coverage.FRAGMENT, Coverage.UNKNOWN))
+PARTIAL_COVERAGES = frozenset(
+    (Coverage.ELIDED, Coverage.CUT, Coverage.FRAGMENT, Coverage.UNKNOWN, Coverage.NO_TABLE)
+)
 """Coverages of a table that may leave rows of the model out."""
 
 

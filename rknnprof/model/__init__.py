@@ -24,7 +24,7 @@ from rknnprof.model.figures import (
     WaterfallStep,
 )
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
-from rknnprof.model.profile import Profile, Report, ReportWarning
+from rknnprof.model.profile import WARNINGS_ONLY_FORMAT, Profile, Report, ReportWarning
 from rknnprof.model.run import (
     BenchmarkRun,
     Frequencies,
@@ -53,6 +53,7 @@ __all__ = [
     "LlmRun",
     "OpTypeStat",
     "Profile",
+    "WARNINGS_ONLY_FORMAT",
     "Report",
     "ReportWarning",
     "Roof",

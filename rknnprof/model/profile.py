@@ -20,6 +20,9 @@ from rknnprof.model.run import (
 )
 from rknnprof.model.validity import Validity
 
+WARNINGS_ONLY_FORMAT = "fallback-warnings"
+"""``Profile.format`` of the profile made of a log's CPU-fallback warnings alone (no table)."""
+
 
 @record
 class Profile(Record):

@@ -28,6 +28,8 @@ class Coverage(StrEnum):
     """A build-time estimated table: no measured time."""
     UNKNOWN = "cannot-tell"
     """A format that carries no total (the eval_perf CSV side file): cannot tell."""
+    NO_TABLE = "no-table"
+    """No table at all: the profile holds the log's CPU-fallback warnings only."""
     DAMAGED = "damaged"
     """Rows that contradict each other or the total line: an ID printed twice (a table
     printed twice under one header, a duplicated row), rows that do not add up to their own

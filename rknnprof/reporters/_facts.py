@@ -15,6 +15,7 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 from __future__ import annotations
 
 from rknnprof.model import (
+    WARNINGS_ONLY_FORMAT,
     Bound,
     ConditionKind,
     Coverage,
@@ -92,7 +93,7 @@ def where_text(profile: Profile) -> str:
 # -- what kind of profile ------------------------------------------------------------------------
 def kind_note(profile: Profile) -> str:
     """One sentence when the profile is not a measured per-layer table with times, else ``""``."""
-    if profile.format == "fallback-warnings":
+    if profile.format == WARNINGS_ONLY_FORMAT:
         return "CPU-fallback warnings only: no per-layer table, no times in the log"
     if not profile.measured:
         return "ESTIMATE: build-time table, not measured on a board"
@@ -116,6 +117,7 @@ COVERAGE_LABEL: dict[Coverage, str] = {
     Coverage.CUT: "cut short",
     Coverage.ESTIMATE: "a build-time estimate",
     Coverage.UNKNOWN: "cannot tell if complete",
+    Coverage.NO_TABLE: "no table",
     Coverage.DAMAGED: "damaged",
 }
 

@@ -165,3 +165,17 @@ def test_a_build_time_table_is_an_estimate(tmp_path: Path, prefix: str) -> None:
     ]
     lines = [RULE, header, RULE, *rows, RULE]
     assert coverage(tmp_path, [prefix + line for line in lines]) is Coverage.ESTIMATE
+
+
+def test_fallback_warnings_alone_are_no_table_not_an_estimate(tmp_path: Path) -> None:
+    # corpus 31's line (rknn-toolkit2 issue 490): a warning, no table; the verdict said "a
+    # build-time estimate (0 rows): cycles, no measured time", though there are no cycles
+    line = (
+        "W RKNN: [13:52:53.504] Transpose will fallback to CPU, because input shape has "
+        "exceeded the max limit, height(256) * width(2560) = 655360, required product no "
+        "larger than 8192!"
+    )
+    profile = profile_of(tmp_path, [line])
+    assert profile.validity is not None
+    assert profile.validity.coverage is Coverage.NO_TABLE and not profile.validity.complete
+    assert profile.validity.coverage_reason == "the log holds CPU-fallback warnings, no times"
