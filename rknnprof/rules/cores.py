@@ -45,7 +45,7 @@ from rknnprof.rules._util import (
 )
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.decoding import covered_layers as decode_layers
-from rknnprof.rules.outliers import Outlier, note, outliers, supported
+from rknnprof.rules.outliers import STALLED, Outlier, note, outliers, supported
 from rknnprof.rules.sources import cite, issue, sources
 
 SOURCE = sources(
@@ -183,8 +183,13 @@ def _single_core_run(
         return
     removed = {la.id for la in decode_layers(profile, context)}  # RKN060 cuts them out
     split = [la for la in npu if la.op_type in platform.multi_core_ops and la.id not in removed]
-    # priced at the times the log supports: a slow sibling at its twin's time, and bound
+    # priced at the times the log supports: a slow sibling at its twin's time, and bound; a
+    # stalled layer (RKN051) is left out, named in the caveat
     flagged = outliers(profile)
+    stalled = [la for la in split if la.id in flagged and flagged[la.id].because == STALLED]
+    splitting = split  # (the op types the mask splits, stalled layers' included)
+    if stalled:
+        split = [la for la in split if la not in stalled]
     at = supported(split, flagged)
     # bandwidth-bound layers share one DDR whatever the cores: no latency is claimed for them
     waiting = [la for la in at if la.bound is Bound.BANDWIDTH]
@@ -219,13 +224,13 @@ def _single_core_run(
             ),
         ]
     )
-    caveat = _outlier_note(split, waiting, flagged)
+    caveat = _outlier_note(split, waiting, flagged) + note(stalled, flagged)
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
     stays = sorted(
         {la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
         key=lambda op: -time_of(la for la in npu if la.op_type == op),
     )
-    kinds = ", ".join(sorted({la.op_type for la in split}))
+    kinds = ", ".join(sorted({la.op_type for la in splitting}))
     latency = (
         f"Under {mask} only {kinds} split"
         + claim(
@@ -233,7 +238,7 @@ def _single_core_run(
             "; at the multi-core speed-ups measured (Add 1.65x, Concat 1.56x, plain convs "
             f"1.0-1.8x by their cycles) that cuts {us(saving.total_us)} per frame",
         )
-        if split
+        if splitting
         else f"{mask} splits none of these op types"
     )
     if removed:

@@ -95,3 +95,18 @@ def test_a_stalled_layer_is_left_out_of_the_saving_a_message_states(tmp_path: Pa
     assert fp16.est_saving_us == 500 and dict(fp16.saving_by_layer) == {2: 500}
     assert "INT8 could save up to 500 us" in fp16.message
     assert "stalled layer(s) #1 not priced (RKN051)" in fp16.message
+
+
+def test_rkn030_leaves_a_stalled_layer_out_and_names_it(tmp_path: Path) -> None:
+    # one conv stalled (20,000 cycles for 6,000 us at 1 GHz) among six whose cycles explain
+    # their 1,000 us each, on one of the RK3588's three cores
+    rows = [cycles_row(1, "ConvRelu", 12000, 20000, 6000, "Conv:/stalled/Conv")] + [
+        cycles_row(i, "ConvRelu", 300000, 900000, 1000, f"Conv:/c{i}/Conv") for i in range(2, 8)
+    ]
+    profile = advised(tmp_path, table_of(rows, 12000), platform="rk3588")
+    cores = next(f for f in profile.findings if f.code == "RKN030")
+    assert 1 not in dict(cores.saving_by_layer) and set(dict(cores.saving_by_layer)) == set(
+        range(2, 8)
+    )
+    assert "stalled layer(s) #1 not priced (RKN051)" in cores.message
+    assert "only ConvRelu split" in cores.message and " 0 us" not in cores.message
