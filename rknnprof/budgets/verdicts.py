@@ -121,7 +121,7 @@ COVERAGE_WORDS = {
     Coverage.FRAGMENT: "a fragment",
     Coverage.ESTIMATE: "a build-time estimate",
     Coverage.UNKNOWN: "in a format that cannot tell",
-    Coverage.NO_TABLE: "absent (CPU-fallback warnings only)",
+    Coverage.NO_TABLE: "absent",
 }
 """How a verdict names a coverage (``the table is …``) where its value does not read."""
 
