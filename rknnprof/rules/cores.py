@@ -126,6 +126,12 @@ def _contexts(cores: int, busy: str) -> ThroughputGain:
     )
 
 
+def core0_only(cores: int) -> str:
+    """The WorkLoad column of a layer all on core 0, as the runtime prints it for ``cores``
+    cores: ``100%/0%/0%`` (RK3588), ``100%/0%`` (RK3576)."""
+    return "/".join(["100%"] + ["0%"] * (cores - 1))
+
+
 def _unsplit_in_multi_core_run(
     profile: Profile, cores: int, total: float, context: RuleContext
 ) -> Iterator[Finding]:
@@ -143,7 +149,8 @@ def _unsplit_in_multi_core_run(
         severity=grade(spent * (1.0 - 1.0 / cores), total, cap=Severity.WARNING),
         message=(
             f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone "
-            f"(WorkLoad 100%/0%/0%) for {us(spent)} ({of_frame(spent / total, profile)}) while "
+            f"(WorkLoad {core0_only(cores)}) for {us(spent)} ({of_frame(spent / total, profile)}) "
+            "while "
             f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
             f"largest: {labels(unsplit)}"
         ),
@@ -271,7 +278,8 @@ def _single_core_run(
         else Severity.INFO,
         message=(
             f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
-            f"100%/0%/0%; {us(npu_time)} of NPU time on core 0, the other {cores - 1} idle). "
+            f"{core0_only(cores)}; {us(npu_time)} of NPU time on core 0, the other {cores - 1} "
+            "idle). "
             f"{latency}"
             + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
             + caveat

@@ -565,6 +565,21 @@ def test_rkn030_unsplit_layers_in_a_multi_core_run() -> None:
     assert finding.throughput_gain.factor == 3
 
 
+def test_rkn030_prints_the_workload_of_the_socs_core_count() -> None:
+    # RK3576 prints WorkLoad(0/1), two values (RKNN SDK User Guide, the perf table's fields):
+    # a layer all on core 0 reads 100%/0%, not RK3588's 100%/0%/0%
+    profile = P(
+        L(1, "Conv", NPU, 1000, workload_pct=(50.0, 50.0)),
+        L(2, "ConvRelu", NPU, 3000, workload_pct=(100.0, 0.0), full_name="Conv:/m/cv1/Conv"),
+    )
+    [finding] = run("RKN030", profile, "rk3576")
+    assert "(WorkLoad 100%/0%)" in finding.message and "100%/0%/0%" not in finding.message
+    assert "the other 1 core(s) idled" in finding.message
+    single = P(*(L(i, "Concat", NPU, 3000, workload_pct=(100.0, 0.0)) for i in (1, 2)))
+    [finding] = run("RKN030", single, "rk3576")
+    assert "every WorkLoad 100%/0%;" in finding.message
+
+
 # --- RKN040 sparse inference -----------------------------------------------------------------
 
 
