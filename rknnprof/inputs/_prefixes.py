@@ -52,7 +52,11 @@ if TYPE_CHECKING:
 # the threadtime regex's time). Every use of _TS is followed by a blank.
 _TS = r"(?:(?:\d{4}-)?\d\d-\d\d\s++\d\d:\d\d:\d\d\.\d{3,9}+|\d++\.\d{3,9}+)(?:\s++[+-]\d{4})?"
 _PRI = r"([VDIWEFS?])"
-_UIDP = r"\(\s*(?:[^:()]+:)?\s*"  # "(" + optional "uid:" of the brief/time/thread/process forms
+_UIDP = r"\(\s*+(?:[^:()]++:)?\s*+"  # "(" + optional "uid:" of the brief/time/thread/process forms
+_PAD = r"\s{0,64}+"
+"""The blanks between a tag and what ends it (logcat pads a tag to 8 characters): bounded, so a
+line of blanks where no tag ends costs each character 64 steps at most, not the rest of the
+line (an unbounded blank run after a lazy tag is quadratic in the blanks)."""
 _END = r"(?: |$)"  # exactly one blank eaten: the message (the rest) keeps its leading spaces
 
 
@@ -82,24 +86,26 @@ THREADTIME_CHUNK = re.compile(
     + _PRI
     + r"[ \t](.*?)"
     + _H
-    + r"*:"
+    + r"{0,64}+:"
     + _END
     + r")?(.*)$",
     re.M,
 )
 # The per-line layouts match the prefix only; the message is the rest of the line.
 # groups: level, tag, pid
-_TIME = re.compile(r"\s*" + _TS + r"\s+" + _PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
-_BRIEF = re.compile(_PRI + r"/(.*?)\s*" + _UIDP + r"(\d+)\):" + _END)
+_TIME = re.compile(r"\s*+" + _TS + r"\s++" + _PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
+_BRIEF = re.compile(_PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
 # groups: level, tag
-_TAG = re.compile(_PRI + r"/(.*?)\s*:" + _END)
+_TAG = re.compile(_PRI + r"/(.*?)" + _PAD + ":" + _END)
 # groups: level, pid, tid
-_THREAD = re.compile(_PRI + _UIDP + r"(\d+):\s*(\d+)\)" + _END)
+_THREAD = re.compile(_PRI + _UIDP + r"(\d++):\s*+(\d++)\)" + _END)
 # the tag comes last; groups: level, pid, msg, tag
-_PROCESS = re.compile(_PRI + _UIDP + r"(\d+)\) (.*)  \((.*)\)$")
+# (the tag follows the last "  (": the lookahead first checks the line ends with ")", so a line
+# of many "  (" that does not is refused in one pass)
+_PROCESS = re.compile(_PRI + _UIDP + r"(\d++)\) (?=.*\)$)(.*)  \(((?:(?!  \().)*)\)$")
 # groups: pid, tid, level, tag
 _LONG_HEADER = re.compile(
-    r"\[ " + _TS + r"\s+(?:\S+?:?\s+)??(\d+):\s*(\d+)\s+" + _PRI + r"/(.*?)\s*\]$"
+    r"\[ " + _TS + r"\s++(?:\S+?:?\s+)??(\d++):\s*+(\d++)\s++" + _PRI + r"/(.*?)" + _PAD + r"\]$"
 )
 # Android Studio copy "date time  pid-tid  tag  package  P  msg"; groups: ids, tag, level
 _STUDIO = re.compile(
@@ -109,7 +115,10 @@ _STUDIO = re.compile(
 # the older Android Studio window (before its 2022 redesign) "date time pid-tid/package L/tag: msg",
 # the package (or "?") hidden when the header leaves it out; groups: ids, level, tag
 _STUDIO_CLASSIC = re.compile(
-    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)(?:/\S*)?\s+([VDIWEFA])/(.*?)\s*:" + _END
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s++(\d++-\d++)(?:/\S*+)?\s++([VDIWEFA])/(.*?)"
+    + _PAD
+    + ":"
+    + _END
 )
 # runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
 _RUNTIME = re.compile(

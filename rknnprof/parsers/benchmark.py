@@ -54,7 +54,7 @@ _VERSION = LazyPattern(
 )
 _COMMAND = LazyPattern(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<model>\S+\.rknn)\b")
 _ELAPSE = LazyPattern(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
-_AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*=?\s*(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
+_AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*+=?\s*+(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
 _AVG_FPS = LazyPattern(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
 _RUN_START = LazyPattern(r"^\s*\d+(?::|$)")
 """The start of a run line (``   3: Elapse …``), also one the input cut short."""

@@ -1,0 +1,48 @@
+"""No regular expression of the reader takes more than linear time on a line: each hostile line
+below (60,000 characters, under the reader's 65,536-character cap) was read in 10-60 s before
+its pattern was made linear (a lazy tag followed by an unbounded blank run, two ``\\s*`` around an
+optional ``=``, an optional ``uid:`` that gave back what it had read); now each file takes tens
+of milliseconds. The bound is 30x that, so a slow machine passes and a quadratic pattern does not.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from rknnprof.api import analyze
+from rknnprof.errors import NoProfileDataError
+
+N = 60_000
+BOUND_S = 2.0
+LINES = {
+    "brief tag, blanks": "E/" + " " * N + "x",
+    "time layout, blanks": "2022-07-06 15:37:03.100 E/" + " " * N + "x",
+    "a tag then '( ' and blanks": "E/x( " + " " * N + "x",
+    "thread layout, blanks": "E( " + " " * N + "x",
+    "process layout, many '  ('": "E( 12) " + "  (" * (N // 3) + "x",
+    "long-layout header, blanks": "[ 03-05 10:31:02.123  1234: 1250 I/" + " " * N + "x",
+    "threadtime, blanks where the tag ends": "03-05 10:31:02.123  1234  1250 I " + " " * N + "x",
+    "older Android Studio copy, blanks": "2022-07-06 15:37:03.100 1-1 E/" + " " * N + "x",
+    "benchmark average, blanks": "Avg Time " + " " * N + "x",
+}
+
+
+@pytest.mark.parametrize("line", LINES.values(), ids=LINES.keys())
+def test_a_long_hostile_line_is_read_in_linear_time(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "hostile.txt"
+    path.write_text(line + "\n" + line + "\n", encoding="utf-8")
+    read(path)  # (imports and compiles patterns: not timed)
+    start = time.perf_counter()
+    read(path)
+    assert time.perf_counter() - start < BOUND_S
+
+
+def read(path: Path) -> None:
+    """The whole pipeline on ``path``; a log with no profile data is refused (exit 3), read."""
+    try:
+        analyze(str(path))
+    except NoProfileDataError:
+        pass
