@@ -40,13 +40,13 @@ if TYPE_CHECKING:
 
 FAMILY = "app-time"
 
-_NUMBER = r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>ms|us|µs|s)\b"
+_NUMBER = r"(?P<value>\d++(?:\.\d++)?)\s*+(?P<unit>ms|us|µs|s)\b"
 _TOTAL = LazyPattern(r"\binfer(?:ence)? time\b[^:=]{0,60}[:=]\s*" + _NUMBER, re.IGNORECASE)
 _ONCE = LazyPattern(r"\bonce run use\s*" + _NUMBER, re.IGNORECASE)
-_AVERAGE_RUN = LazyPattern(r"\baverage run\s*[:=]?\s*" + _NUMBER, re.IGNORECASE)
+_AVERAGE_RUN = LazyPattern(r"\baverage run\s*+[:=]?\s*+" + _NUMBER, re.IGNORECASE)
 _CALL = LazyPattern(
-    r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*"
-    r"(?P<average>ave(?:rage)?\s+)?(?:use[ds]?|time|cost|took|elapsed?)\s*[:=]?\s*" + _NUMBER,
+    r"\b(?P<call>rknn_inputs_set|rknn_run|rknn_outputs_get)\b\s*+"
+    r"(?P<average>ave(?:rage)?\s++)?(?:use[ds]?|time|cost|took|elapsed?)\s*+[:=]?\s*+" + _NUMBER,
     re.IGNORECASE,
 )
 _SCALE = {"ms": 1000.0, "us": 1.0, "µs": 1.0, "s": 1e6}

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 FAMILY = "benchmark"
 
 _VERSION = LazyPattern(
-    r"(?:rknn_api/rknnrt|sdk) version:\s*(?P<runtime>[\w.]+)(?:\s*\([^)]*\))?,?\s*"
+    r"(?:rknn_api/rknnrt|sdk) version:\s*+(?P<runtime>[\w.]++)(?:\s*+\([^)]*+\))?,?\s*+"
     r"driver version:\s*(?P<driver>[\w.]+)"
 )
 _COMMAND = LazyPattern(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<model>\S+\.rknn)\b")
