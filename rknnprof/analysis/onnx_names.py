@@ -25,7 +25,7 @@ import re
 
 _PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_]*:(?!:)")
 """``Conv:`` -- an op-class word and one colon (not the first colon of ``onnx::``)."""
-_SPLIT = re.compile(r"\s*[,;+]\s*")
+_SPLIT = re.compile(r"[,;+]")
 _SUFFIXES = (
     re.compile(r"#.*$"),  # compiler copy / fusion marks: #1_2sdpa, #2_ConvAdd
     re.compile(r"__cvt_[A-Za-z0-9_]+$"),  # inserted data convert
@@ -55,7 +55,8 @@ def onnx_nodes(full_name: str | None) -> tuple[str, ...]:
     if not full_name or not full_name.strip():
         return ()
     names: list[str] = []
-    for part in _SPLIT.split(full_name.strip()):
+    for part in _SPLIT.split(full_name.strip()):  # (blanks around a separator: part.strip())
+        part = part.strip()
         name = _strip(part) if part else ""
         if name and name not in names:
             names.append(name)

@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 FAMILY = "fallback-warning"
 
 _CPU = LazyPattern(
-    r"(?P<op>[A-Za-z_][\w]*) will fallback to CPU,?\s*(?:because\s*)?(?P<reason>.*)$"
+    # the op: from the first ASCII letter of the word before "will" (a match starts only at a
+    # word's start and reads it once, so a long word not followed by " will" costs one pass)
+    r"(?<!\w)[^\WA-Za-z_]*+(?P<op>[A-Za-z_]\w*+) will fallback to CPU,?\s*+(?:because\s*+)?"
+    r"(?P<reason>.*)$"
 )
 _MULTICORE = LazyPattern(
     r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"

@@ -30,6 +30,7 @@ LINES = {
     "benchmark average, blanks": "Avg Time " + " " * N + "x",
     "an application's call time, blanks": "rknn_run use " + " " * N + "x",
     "an application's average run, tabs": "average run " + "\t" * N + "x",
+    "a long word before 'will fallback to CPU'": "W RKNN: " + "a" * N + "! will fallback to CPU",
 }
 
 
