@@ -43,6 +43,25 @@ def linked(text: str) -> str:
     )
 
 
+def _failures_card(report: Report) -> str:
+    """The known failures the log holds (``Report.failures``), each with its line, diagnosis,
+    the line itself, the fix and its source: what an input that holds only failures (exit 3)
+    shows, as the terminal's ``Error:`` line and the Markdown report do."""
+    items = "".join(
+        f"<li>line {f.line}: {escape(f.diagnosis)}: <code>{escape(f.text)}</code><br>"
+        f"<b>Fix:</b> {escape(f.fix)}"
+        + (
+            f'<br><span class="note">Source: {linked(f"thread ({f.source})")}, '
+            f"{escape(f.confidence)} confidence</span>"
+            if f.source
+            else ""
+        )
+        + "</li>"
+        for f in report.failures
+    )
+    return f'<div class="card"><h3>Failures</h3><ul>{items}</ul></div>\n'
+
+
 def rule_doc(code: str) -> str:
     """The rule's doc text, or ``""`` when the rule catalogue does not know the code."""
     try:
@@ -142,7 +161,14 @@ class HtmlReporter(Reporter):
             "</header>\n<main>\n"
         )
         if not report.profiles:
-            out.write('<div class="card">No profiles in this report.</div>\n')
+            why = (
+                f": {escape(report.no_profile)}"
+                if report.no_profile and not report.failures
+                else ""
+            )
+            out.write(f'<div class="card">No profiles in this report{why}.</div>\n')
+        if report.failures:
+            out.write(_failures_card(report))
         for index, profile in enumerate(report.profiles):
             out.write(self._profile(report, profile, index))
         placed = {p.source.path for p in report.profiles}

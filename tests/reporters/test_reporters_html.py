@@ -82,3 +82,33 @@ def test_estimate_and_no_layer_profiles() -> None:
     assert html.count('class="estimate"') == 4
     assert "ESTIMATE: build-time table" in html and "Layer ESTIMATED cycles" in html
     assert html.count('class="layer-bar ') == 3
+
+
+def test_a_log_of_failures_only_shows_them_and_why(tmp_path) -> None:
+    # exit 3 writes its HTML too (docs/errors.md): it said only "No profiles in this report."
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    log = tmp_path / "dmesg.txt"
+    log.write_text(
+        "[  605.267268] RKNPU: job timeout, flags: 0x0, irq status: 0x0, raw status: 0x0, "
+        "require mask: 0x300, task counter: 0x0, elapsed time: 6268640us\n"
+        "E RKNN: failed to submit!, op id: 1, op name: Conv:<b>x</b>, flags: 0x1\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["analyze", "-f", "html", "-o", str(out), str(log)])
+    assert result.exit_code == 3
+    html = out.read_text(encoding="utf-8")
+    assert "<h3>Failures</h3>" in html
+    assert "line 1: the RKNPU kernel driver gave up on an NPU job (job timeout)" in html
+    assert '<a href="https://github.com/rockchip-linux/rknn-toolkit2/issues/320">' in html
+    assert "Conv:&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html  # the log's text
+    nothing = tmp_path / "hello.txt"
+    nothing.write_text("hello\nworld\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["analyze", "-f", "html", "-o", str(out), str(nothing)])
+    assert result.exit_code == 3
+    assert "No profiles in this report: no RKNN profile data in 2 line(s)" in out.read_text(
+        encoding="utf-8"
+    )
