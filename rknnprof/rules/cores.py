@@ -148,10 +148,9 @@ def _unsplit_in_multi_core_run(
         name="multi-core-imbalance",
         severity=grade(spent * (1.0 - 1.0 / cores), total, cap=Severity.WARNING),
         message=(
-            f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone "
-            f"(WorkLoad {core0_only(cores)}) for {us(spent)} ({of_frame(spent / total, profile)}) "
-            "while "
-            f"the other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
+            f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone (WorkLoad "
+            f"{core0_only(cores)}) for {us(spent)} ({of_frame(spent / total, profile)}) while the "
+            f"other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
             f"largest: {labels(unsplit)}"
         ),
         fix=CONTEXT_PER_CORE + " instead of one multi-core context",
@@ -193,10 +192,10 @@ def _single_core_run(
     # priced at the times the log supports: a slow sibling at its twin's time, and bound; a
     # stalled layer (RKN051) is left out, named in the caveat
     flagged = outliers(profile)
-    stalled = [la for la in split if la.id in flagged and flagged[la.id].because == STALLED]
     splitting = split  # (the op types the mask splits, stalled layers' included)
-    if stalled:
-        split = [la for la in split if la not in stalled]
+    stalled_ids = {i for i, o in flagged.items() if o.because == STALLED}
+    stalled = [la for la in splitting if la.id in stalled_ids]
+    split = [la for la in splitting if la.id not in stalled_ids]  # (by id: see `waits` below)
     at = supported(split, flagged)
     # bandwidth-bound layers share one DDR whatever the cores: no latency is claimed for them
     waiting = [la for la in at if la.bound is Bound.BANDWIDTH]
@@ -278,9 +277,8 @@ def _single_core_run(
         else Severity.INFO,
         message=(
             f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
-            f"{core0_only(cores)}; {us(npu_time)} of NPU time on core 0, the other {cores - 1} "
-            "idle). "
-            f"{latency}"
+            f"{core0_only(cores)}; {us(npu_time)} of NPU time on core 0, the other "
+            f"{cores - 1} idle). {latency}"
             + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
             + caveat
         ),
