@@ -24,6 +24,7 @@ from rknnprof.parsers.ranking_lines import (
     VALUES_RE,
     cut_header,
     damaged_header,
+    foreign_cut,
     has_title,
     header_columns,
     refuses,
@@ -72,6 +73,8 @@ class RankingBlock(Block):
         """Lines of foreign lines read while ``pending`` waited (spliced into the row)."""
         self.held = 0
         """Foreign lines held since the last piece of the pending row."""
+        self.cut_after = ""
+        """Where foreign text cut the pending row on its own line (``its op type``)."""
         self.closed = False
         """A rule line came after the last row (the runtime closes every ranking with one)."""
         if HEADER_RE.search(line.text):
@@ -173,6 +176,13 @@ class RankingBlock(Block):
             self.closed = False
             self.last_line = line.number
             return True
+        ended = self.closed and (self.stats or self.total is not None)  # (not the header's rule)
+        cut = None if ended else foreign_cut(line.text, tokens, len(self.columns))
+        if cut is not None:  # a row cut by a foreign program's text: wait for the rest
+            self.pending, self.intruders, self.held = (line, tokens[:cut]), [line.number], 0
+            self.cut_after = "its op type" if cut == 1 else f"its first {cut} cells"
+            self.last_line = line.number
+            return True
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
             if not row_like(tokens):
                 return False
@@ -207,16 +217,11 @@ class RankingBlock(Block):
             if have == len(self.columns):
                 self.pending = None
                 if self.intruders:
-                    foreign = (
-                        f"a foreign line (line {self.intruders[0]}) was"
-                        if len(self.intruders) == 1
-                        else f"foreign lines (lines {', '.join(map(str, self.intruders))}) were"
-                    )
                     self.notes.append(
                         (
                             first.number,
-                            f"ranking row {head[0]}: {foreign} spliced into it; rejoined with "
-                            f"line {line.number}",
+                            f"ranking row {head[0]}: {self._foreign(first)} spliced into it; "
+                            f"rejoined with line {line.number}",
                         )
                     )
                 self.intruders, self.held = [], 0
@@ -233,12 +238,27 @@ class RankingBlock(Block):
         self._drop_pending()
         return False
 
+    def _foreign(self, first: Line) -> str:
+        """What foreign output the pending row (from line ``first``) took in."""
+        lines = [n for n in self.intruders if n != first.number]
+        said = (
+            [f"foreign text after {self.cut_after} (line {first.number})"]
+            if len(lines) < len(self.intruders)
+            else []
+        )
+        if len(lines) == 1:
+            said.append(f"a foreign line (line {lines[0]})")
+        elif lines:
+            said.append(f"foreign lines (lines {', '.join(map(str, lines))})")
+        return " and ".join(said) + (" were" if len(self.intruders) > 1 else " was")
+
     def _drop_pending(self) -> None:
         if self.pending is not None:
             first, head = self.pending
             self._row(first, head)  # too few values: a skipped row, with its reason
             for intruder in self.intruders:
-                self.notes.append((intruder, "foreign line inside the ranking (not read)"))
+                if intruder != first.number:
+                    self.notes.append((intruder, "foreign line inside the ranking (not read)"))
         self.pending, self.intruders, self.held = None, [], 0
 
     def _headerless(self, line: Line) -> bool:

@@ -21,6 +21,7 @@ SHARE_DIGITS = 6
 TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+_OP_TYPE_RE = re.compile(r"[A-Za-z_][\w.-]*\Z")
 VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
 """Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
 _ALIASES = {
@@ -65,6 +66,26 @@ def row_like(tokens: list[str]) -> bool:
     word. Kept as a skipped row instead of ending the table silently."""
     numbers = sum(1 for tok in tokens if VALUE_RE.match(tok))
     return len(tokens) >= 4 and numbers >= 3 and numbers >= len(tokens) // 2
+
+
+def foreign_cut(text: str, tokens: list[str], columns: int) -> int | None:
+    """Where foreign text starts in a ranking row that another program's output cut short
+    (``Conv      MEM_SYNC flags=0x2 ...``: an op type padded by its column, maybe a few
+    values, then words): the index of the first word after the op type, when fewer values
+    than ``columns`` came before it; None for a row, a damaged row (:func:`row_like`), a line
+    that starts with a value, the Total row, or a sentence (``rknn_run done``: one blank
+    after the first word)."""
+    if (
+        len(tokens) < 2
+        or tokens[0] == "Total"
+        or not _OP_TYPE_RE.match(tokens[0])
+        or tokens[0] + "  " not in text
+    ):
+        return None
+    cut = next((i for i, tok in enumerate(tokens[1:], 1) if not VALUE_RE.match(tok)), None)
+    if cut is None or cut - 1 >= columns or row_like(tokens):
+        return None
+    return cut
 
 
 def stat_of(op: str, v: dict[str, float], calls_above: Callable[[], int]) -> OpTypeStat:
@@ -122,7 +143,8 @@ def refuses(
         return False
     tokens = tokens_of(text)
     if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
-        return not row_like(tokens)
+        # (a row cut by foreign text is taken while the table is open: unsure)
+        return not row_like(tokens) and foreign_cut(text, tokens, len(tokens)) is None
     return False
 
 

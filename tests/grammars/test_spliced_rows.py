@@ -52,3 +52,69 @@ def test_the_warnings_name_the_lines(tmp_path):
     assert ":11: foreign line inside the table (not read)" in err
     assert ":10: skipped row: row cut short: no Time(us)" in err
     assert ":24: ranking row ConvRelu: a foreign line (line 25) was spliced into it" in err
+
+
+def _text_in_the_row(text: str) -> str:
+    """The ranking's ConvRelu row with the trace text written right after its op type (on the
+    row's own line: ``ConvRelu      [pid 4242] ioctl(...)``) and its cells on the next line,
+    as a tracer's stdout splits a runtime row (allbilly/rk3588's ioctl trace of librknnrt
+    2.3.0 has ``Conv      MEM_SYNC flags=...``)."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("ConvRelu           2"))
+    trace, rest = lines[at + 1], lines[at + 2]
+    assert trace.startswith("[pid") and rest.split() == ["432", "432", "86.23%"]
+    row = "                   2            0            0            432          432            86.23%"
+    return "\n".join([*lines[:at], "ConvRelu      " + trace, row, *lines[at + 3 :]]) + "\n"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_ranking_row_cut_by_text_on_its_own_line(tmp_path, variant):
+    text = VARIANTS[variant](_text_in_the_row(fixture("spliced_rows.txt")))
+    (profile,) = profiles(text, tmp_path, False)
+    ranking = [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
+    assert ranking == [
+        ("ConvRelu", 2, 432, 0.8623),
+        ("Add", 1, 60, 0.1198),
+        ("InputOperator", 1, 0, 0.01),
+        ("OutputOperator", 1, 0, 0.008),
+    ]
+
+
+def test_the_cut_ranking_row_is_named_once(tmp_path):
+    text = _text_in_the_row(fixture("spliced_rows.txt"))
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert (
+        ":24: ranking row ConvRelu: foreign text after its op type (line 24) was spliced "
+        "into it; rejoined with line 25"
+    ) in result.stderr
+    assert "without a header line" not in result.stderr
+
+
+def test_a_sentence_after_the_ranking_is_not_a_cut_row(tmp_path):
+    """Only an op type padded by its column starts a cut row: a log sentence after the last
+    row (no closing rule) leaves the ranking as it was."""
+    text = fixture("spliced_rows.txt").rstrip("\n")
+    text = text[: text.rindex("\n")] + "\nrknn_run done: 4 frames\n"  # the closing rule -> prose
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 0
+    assert "rknn_run" not in result.stderr
+
+
+def test_a_row_cut_after_some_values_keeps_them(tmp_path):
+    """``ConvRelu 2 0 [trace]`` then ``0 432 432 86.23%``: the first three cells and the rest
+    make the row."""
+    text = fixture("spliced_rows.txt")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("ConvRelu           2"))
+    head = "ConvRelu           2            0            " + lines[at + 1]
+    rest = (
+        "                                          0            432          432            86.23%"
+    )
+    text = "\n".join([*lines[:at], head, rest, *lines[at + 3 :]]) + "\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert (
+        "ranking row ConvRelu: foreign text after its first 3 cells (line 24) was spliced into "
+        "it; rejoined with line 25"
+    ) in result.stderr
+    (profile,) = profiles(text.encode(), tmp_path, False)
+    assert profile["ranking"][0]["calls"] == 2 and profile["ranking"][0]["npu_time_us"] == 432
