@@ -69,6 +69,7 @@ from rknnprof.parsers.events import (
     TableEvent,
     TotalsEvent,
 )
+from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 
 MAX_WARNINGS_PER_MODEL = 20
 
@@ -236,7 +237,11 @@ class Assembler:
         notes: Iterable[tuple[int, str]],
         skipped: Iterable[SkippedRow],
     ) -> None:
-        items = [*notes, *((s.line, f"skipped row: {s.reason}") for s in skipped)]
+        items = [
+            *notes,
+            # (rows without a header: their block's one note names them)
+            *((s.line, f"skipped row: {s.reason}") for s in skipped if s.reason != ORPHAN_NOTE),
+        ]
         for line, message in items:
             if model is not None:
                 model.warnings += 1

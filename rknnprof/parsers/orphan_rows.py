@@ -3,8 +3,9 @@ line, a 1.5 table whose header was cut off, ranking rows after a damaged line en
 Registered last: only lines no other family wanted arrive here.
 
 Columns cannot be known without the header (the 1.5 layout's tail varies between builds), so the
-rows are not read: each becomes a :class:`~rknnprof.model.SkippedRow` and one warning names the
-lines, instead of the rows vanishing silently. Headerless rows with the unambiguous 2.x shape
+rows are not read: each becomes a :class:`~rknnprof.model.SkippedRow` (its reason
+:data:`ORPHAN_NOTE`) and one warning names the lines, instead of the rows vanishing silently.
+Headerless rows with the unambiguous 2.x shape
 (``a/b/c`` cycles) never get here: :mod:`~rknnprof.parsers.toolkit2_table` reads them.
 """
 
@@ -65,6 +66,15 @@ class OrphanRowsBlock(Block):
         self.last_line = line.number
         return True
 
+    def _note(self) -> str:
+        """One warning for the rows (they are not warned about one by one)."""
+        first, last = self.rows[0].line, self.rows[-1].line
+        where = f" (lines {first}-{last})" if last != first else ""
+        return (
+            f"{len(self.rows)} {self.kind} row{'s' if len(self.rows) > 1 else ''}{where} without "
+            "a header line: columns unknown, not read"
+        )
+
     def close(self) -> list[TableEvent]:
         return [
             TableEvent(
@@ -74,7 +84,7 @@ class OrphanRowsBlock(Block):
                 layers=(),
                 skipped=tuple(self.rows),
                 stream=self.stream,
-                notes=((self.first_line, f"{len(self.rows)} {self.kind} {ORPHAN_NOTE}"),),
+                notes=((self.first_line, self._note()),),
                 missing_header=MissingHeader.ORPHAN_ROWS,
             )
         ]

@@ -2,13 +2,15 @@
 in turn, and cut the file after each line in turn. Never a crash; either the rows that remain
 are all still there (with a warning when a row of a complete table went missing), or a one-line
 RknnprofError (exit 3 when nothing is left). A row that can no longer be read (its header line
-was the one deleted, in a layout whose columns cannot be guessed) must be reported as a skipped
-row on its own line. In-process parser API, so the whole sweep is fast.
+was the one deleted, in a layout whose columns cannot be guessed) must be reported: as a skipped
+row on its own line, or inside the span of the one warning that names rows without a header.
+In-process parser API, so the whole sweep is fast.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from functools import cache
 
 import pytest
@@ -18,6 +20,7 @@ from rknnprof.api import parse_stream
 from rknnprof.errors import RknnprofError
 from tests.conftest import corpus_file
 
+ORPHAN_SPAN = re.compile(r"\(lines (\d+)-(\d+)\)")
 TABLE_FILES = ("01_", "03_", "04_", "05_", "07_", "36_", "37_", "38_", "10_", "11_")
 COMPLETE = ("01_", "07_", "36_")
 """Tables with every row, their total line and ranking: a lost row must be warned about."""
@@ -30,6 +33,11 @@ def parse(lines: list[str]) -> tuple[set[tuple], list[str], set[int]] | Rknnprof
         rows: set[tuple] = set()
         warnings = [w.message for w in assembly.warnings]
         skipped = {w.line for w in assembly.warnings if w.message.startswith("skipped row")}
+        for w in assembly.warnings:  # rows without their header: one warning names them all
+            if w.line is not None and "without a header line: columns unknown" in w.message:
+                span = ORPHAN_SPAN.search(w.message)
+                first, last = map(int, span.groups()) if span else (w.line, w.line)
+                skipped |= set(range(first, last + 1))
         for profile in assembly.profiles:
             analysed, notes = analyze_profile(profile)
             warnings += [n.message for n in notes]

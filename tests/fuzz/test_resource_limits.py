@@ -82,7 +82,7 @@ def test_twenty_megabyte_line_without_newline():
     (profile,) = assembly.profiles  # the tables before and after the line, merged
     assert profile.frames == 2 and [la.time_us for la in profile.layers] == [12, 810]
     # the over-long line is one row-like line: reported, not read
-    assert any("rows without a header line" in w.message for w in assembly.warnings)
+    assert any("row without a header line" in w.message for w in assembly.warnings)
 
 
 def test_long_line_of_blanks_and_no_newline_at_all():
