@@ -1,7 +1,8 @@
 """The failures of an input without a profile: its catalogue lines (one per entry) with the
 error lines around each as context, and every other error report as a failure of id
-``unknown``; the telling failure first (an error before a warning, a catalogue entry before an
-unknown line, then log order)."""
+``unknown``; the telling failure first: a catalogue entry before an unknown line (its diagnosis
+and fix say what to do: an RKLLM run that fails after ``your rknpu driver version is too low``
+is told to update the driver), then an error before a warning, then log order."""
 
 from __future__ import annotations
 
@@ -67,6 +68,6 @@ def no_profile_failures(
         failures[i] = replace(failure, context=tuple(lines[:_MAX_CONTEXT]))
     ordered = sorted(
         [*failures, *unknown],
-        key=lambda f: (f.severity != "error", f.id == UNKNOWN, f.line),
+        key=lambda f: (f.id == UNKNOWN, f.severity != "error", f.line),
     )
     return tuple(ordered)

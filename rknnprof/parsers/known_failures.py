@@ -67,7 +67,7 @@ class KnownFailureParser(BlockParser):
     )
 
     def opens(self, line: Line) -> Block | None:
-        found = match(line.text)
+        found = _match(line)
         if found is None:
             return None
         entry, groups = found
@@ -75,6 +75,15 @@ class KnownFailureParser(BlockParser):
         return _FailureLine(FailureEvent(failure, line.stream))
 
 
+def _match(line: Line) -> tuple[Entry, dict[str, str]] | None:
+    """The catalogue entry of ``line``. The kernel driver's lines are matched as dmesg prints
+    them (``RKNPU: job timeout``) also when logcat took the ``RKNPU`` into its tag."""
+    found = match(line.text)
+    if found is None and line.tag == "RKNPU":
+        found = match("RKNPU: " + line.text)
+    return found
+
+
 def matches(line: Line) -> bool:
     """Whether ``line`` is a catalogue line (other blocks end before it)."""
-    return match(line.text) is not None
+    return _match(line) is not None

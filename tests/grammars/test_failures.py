@@ -358,3 +358,43 @@ def test_the_2x_wording_of_a_model_for_another_soc():
     [event] = block.close()
     assert event.failure.id == "model-platform-mismatch"
     assert "another NPU" in event.failure.diagnosis
+
+
+def test_the_drivers_line_in_logcat_is_known(tmp_path):
+    """Android's logcat takes the kernel driver's ``RKNPU`` into the tag (k2-fsa/sherpa-onnx
+    issue 2721, an RK3568 on driver 0.7.2); the line is the same failure as in dmesg."""
+    text = (
+        "10-24 15:42:23.264 12496 12609 E RKNN    : failed to submit, op id: 42, op name: "
+        "Split:/Gather_88_2sl_2sp, flags: 0x5, task start: 19, task number: 4, run task "
+        "counter: 0, int status: 0\n"
+        "10-24 15:42:23.266     0     0 E RKNPU   : job timeout, irq status: 0x0, raw status: "
+        "0x0, require mask: 0x300, task counter: 0x0\n"
+        "10-24 15:42:23.266     0     0 I RKNPU   : soft reset\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    failures = json.loads(result.stdout)["failures"]
+    assert [(f["line"], f["id"]) for f in failures] == [
+        (1, "submit-failed"),
+        (2, "npu-job-timeout"),
+    ]
+    # a line of another tag keeps the text as it is
+    assert KnownFailureParser().opens(Line(1, "job timeout, irq status: 0x0")) is None
+
+
+def test_a_known_warning_is_told_before_an_unknown_error(tmp_path):
+    """RKLLM 1.3.0 on driver 0.8.2 (the rkllm demo's lines): the one error is unknown, the
+    driver warning is a catalogue entry with a fix; the headline gives the fix, the unknown
+    error follows in the JSON."""
+    text = (
+        "rkllm init start\n"
+        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7\n"
+        "I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.8.2, platform: RK3588\n"
+        "rkllm init success\n"
+        "E rkllm: matmul(w8a8) run failed\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    assert ": line 2: the RKNPU kernel driver is older than this runtime wants" in result.stderr
+    failures = json.loads(result.stdout)["failures"]
+    assert [(f["line"], f["id"]) for f in failures] == [(2, "driver-too-old"), (5, "unknown")]
