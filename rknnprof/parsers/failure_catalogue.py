@@ -146,6 +146,18 @@ CATALOGUE: tuple[Entry, ...] = (
         _RKNPU2 + "25",
     ),
     Entry(
+        "unsupported-split",
+        ("Meet unsupported split",),
+        _re(r"Meet unsupported split"),
+        "librknnrt cannot run a Split of this model (Meet unsupported split) and aborts",
+        "the model was converted by an rknn-toolkit2 older than 1.4.0, whose Split the runtime "
+        "cannot execute (two reports, an FP16 openpilot model on RK3588); the maintainers' first "
+        "question was whether the Split's inputs and outputs are quantized alike",
+        "update rknn-toolkit2 to 1.4.0 or later (the maintainers tested it there) and librknnrt "
+        "to the same version, convert the model again and run it with that runtime",
+        _RKNPU2 + "34",
+    ),
+    Entry(
         "old-toolkit-platform-mismatch",
         ("while current platform is",),
         _re(r"target platform\[\d+\] is (?P<model>\w+), while current platform is (?P<board>\w+)"),

@@ -83,6 +83,13 @@ LINES = {
         "E RKNN: [10:12:01.002] The rknn model does not match the RKNPU hardware version!",
         "another NPU",
     ),
+    # _RKNPU2 34 (an rknpu2 demo on RK3588, 2022; the maintainer: update rknn-toolkit2 to
+    # 1.4.0); variant: the same line in Android's logcat (written from the logcat grammar)
+    "unsupported-split": (
+        "E RKNN: [07:24:10.076] Meet unsupported split",
+        "06-16 07:24:10.076  2210  2210 E RKNN    : Meet unsupported split",
+        "cannot run a Split",
+    ),
     # _TK1 133 (librknn_runtime 1.7.0); variant: RV1126 reporting as RK1109 (real: same thread)
     "old-toolkit-platform-mismatch": (
         "rknn model target platform[0] is RK1806, while current platform is RK3399",
