@@ -57,7 +57,7 @@ _LONE_ROW = LazyPattern(rf"^\s*(?:Prefill|Generate)\s+{_NUM}\s+\d+\s+{_NUM}\s+{_
 _INIT_TIME = LazyPattern(r"^\s*Model init time \(ms\)\s+(?P<ms>\d+(?:\.\d+)?)")
 _MEMORY = LazyPattern(r"^\s*(?:Peak )?Memory Usage \((?P<unit>GB|MB)\)\s*$")
 _NUMBER = LazyPattern(r"^\s*(?P<value>\d+(?:\.\d+)?)\s*$")
-_OWN_PREFIX = LazyPattern(r"^[DIWE] rkllm: ?")
+_OWN_PREFIX = LazyPattern(r"^[ \t]{0,16}[DIWE] rkllm: ?")
 
 
 def _text(line: Line) -> str:

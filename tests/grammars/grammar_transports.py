@@ -41,10 +41,12 @@ VARIANTS = {
     "logcat-threadtime": logcat_threadtime,
     "crlf": lambda t: t.replace("\n", "\r\n").encode(),
     "utf16-bom": lambda t: t.encode("utf-16"),
+    # a log pasted from a documentation page's code block (e.g. the Radxa docs' RKLLM runs)
+    "indented": lambda t: "".join(f"    {line}\n" for line in t.splitlines()).encode(),
 }
 """Every transport; each takes the fixture's text and gives the bytes read."""
 
-TEXT_VARIANTS = ("plain", "crlf", "utf16-bom")
+TEXT_VARIANTS = ("plain", "crlf", "utf16-bom", "indented")
 """The transports that keep each line's own prefix (for logs whose lines carry their own tag,
 such as ``I rkllm: …``)."""
 
