@@ -34,10 +34,12 @@ PYTHON_NOTICES = (
     "Failed checking if argv[0] is an import path entry",
     "Exception ignored in: <function _get_module_lock.<locals>.cb",
     "'import warnings' failed; traceback:",
+    "Error processing line ",
 )
 """What CPython prints when the signal lands in its own code where no handler of ours can see
-it: while it computes ``sys.path[0]`` or imports ``warnings`` for ``PYTHONWARNINGS`` (set
-here), before any code of ours, or in the import system's weak-reference callback that drops a
+it: while it computes ``sys.path[0]``, runs a ``.pth`` file of site-packages (an editable
+install's finder), or imports ``warnings`` for ``PYTHONWARNINGS`` (set here), before any code
+of ours, or in the import system's weak-reference callback that drops a
 module's lock. It prints the interrupted traceback, goes on,
 and the run ends with exit 0."""
 
