@@ -73,8 +73,11 @@ class RankingBlock(Block):
         """Lines of foreign lines read while ``pending`` waited (spliced into the row)."""
         self.held = 0
         """Foreign lines held since the last piece of the pending row."""
-        self.cut_after = ""
-        """Where foreign text cut the pending row on its own line (``its op type``)."""
+        self.cut: tuple[int, bool] | None = None
+        """When foreign text cut the pending row on its own line and no rest came yet:
+        ``last_line`` and ``closed`` before that line."""
+        self.cut_cells = 0
+        """Cells of the row before the foreign text on its line."""
         self.closed = False
         """A rule line came after the last row (the runtime closes every ranking with one)."""
         if HEADER_RE.search(line.text):
@@ -176,11 +179,12 @@ class RankingBlock(Block):
             self.closed = False
             self.last_line = line.number
             return True
-        ended = self.closed and (self.stats or self.total is not None)  # (not the header's rule)
+        # (the Total row is the last; a rule after rows closes the table, not the header's)
+        ended = self.total is not None or self.closed and bool(self.stats)
         cut = None if ended else foreign_cut(line.text, tokens, len(self.columns))
         if cut is not None:  # a row cut by a foreign program's text: wait for the rest
             self.pending, self.intruders, self.held = (line, tokens[:cut]), [line.number], 0
-            self.cut_after = "its op type" if cut == 1 else f"its first {cut} cells"
+            self.cut, self.cut_cells = (self.last_line, self.closed), cut
             self.last_line = line.number
             return True
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
@@ -214,6 +218,8 @@ class RankingBlock(Block):
         first, head = self.pending
         if tokens and all(VALUE_RE.match(t) for t in tokens):
             have = len(head) - 1 + len(tokens)
+            if have <= len(self.columns):
+                self.cut = None  # (a row cut by foreign text: its rest came)
             if have == len(self.columns):
                 self.pending = None
                 if self.intruders:
@@ -242,7 +248,7 @@ class RankingBlock(Block):
         """What foreign output the pending row (from line ``first``) took in."""
         lines = [n for n in self.intruders if n != first.number]
         said = (
-            [f"foreign text after {self.cut_after} (line {first.number})"]
+            [f"foreign text after {self._cells_before_text()} (line {first.number})"]
             if len(lines) < len(self.intruders)
             else []
         )
@@ -252,14 +258,20 @@ class RankingBlock(Block):
             said.append(f"foreign lines (lines {', '.join(map(str, lines))})")
         return " and ".join(said) + (" were" if len(self.intruders) > 1 else " was")
 
+    def _cells_before_text(self) -> str:
+        cells = self.cut_cells
+        return "its op type" if cells == 1 else f"its first {cells} cells"
+
     def _drop_pending(self) -> None:
-        if self.pending is not None:
+        if self.cut is not None:  # no rest came: a line of prose after the rows, not a row
+            self.last_line, self.closed = self.cut
+        elif self.pending is not None:
             first, head = self.pending
             self._row(first, head)  # too few values: a skipped row, with its reason
             for intruder in self.intruders:
                 if intruder != first.number:
                     self.notes.append((intruder, "foreign line inside the ranking (not read)"))
-        self.pending, self.intruders, self.held = None, [], 0
+        self.pending, self.intruders, self.held, self.cut = None, [], 0, None
 
     def _headerless(self, line: Line) -> bool:
         """Rows after the title without a header line: assume the columns from the row width."""

@@ -12,6 +12,8 @@ rows and the Total row are read.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from grammar_transports import VARIANTS, fixture, profiles, run
 
@@ -91,13 +93,19 @@ def test_the_cut_ranking_row_is_named_once(tmp_path):
 
 
 def test_a_sentence_after_the_ranking_is_not_a_cut_row(tmp_path):
-    """Only an op type padded by its column starts a cut row: a log sentence after the last
-    row (no closing rule) leaves the ranking as it was."""
+    """A line after the last ranking row (no closing rule) whose first word is followed by two
+    blanks looks like a row cut by foreign text; when no rest follows it is prose: the report
+    is the one without it (no skipped row, no foreign-line notes)."""
     text = fixture("spliced_rows.txt").rstrip("\n")
-    text = text[: text.rindex("\n")] + "\nrknn_run done: 4 frames\n"  # the closing rule -> prose
-    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
-    assert result.exit_code == 0
-    assert "rknn_run" not in result.stderr
+    without_rule = text[: text.rindex("\n")] + "\n"  # the closing rule dropped
+    prose = without_rule + "Thanks  for any help, the model is attached\nI tried  again\n"
+    plain = run(["analyze", "-f", "json"], without_rule.encode(), tmp_path, False)
+    with_prose = run(["analyze", "-f", "json"], prose.encode(), tmp_path, False)
+    assert with_prose.exit_code == plain.exit_code == 0
+    assert json.loads(with_prose.stdout)["warnings"] == json.loads(plain.stdout)["warnings"]
+    (profile,) = json.loads(with_prose.stdout)["profiles"]
+    assert [r["op_type"] for r in profile["ranking"]][-1] == "OutputOperator"
+    assert not [s for s in profile["skipped_rows"] if s["line"] > 20]
 
 
 def test_a_row_cut_after_some_values_keeps_them(tmp_path):
