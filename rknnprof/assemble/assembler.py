@@ -64,6 +64,7 @@ from rknnprof.parsers.events import (
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
+    RowNames,
     RunLineEvent,
     Stream,
     TableEvent,
@@ -438,8 +439,7 @@ class Assembler:
                     other_stream == stream
                     and other.kind == "layers"
                     and whole is not part
-                    and len(rows) < len(other.rows)
-                    and other.rows[: len(rows)] == rows
+                    and _begins(rows, other.rows)
                     and part.first_line > whole.first_line
                 ):
                     del self.models[key]
@@ -546,3 +546,13 @@ def assemble(events: Iterable[Event], path: str) -> Assembly:
     for event in events:
         assembler.feed(event)
     return assembler.finish()
+
+
+def _begins(part: RowNames, whole: RowNames) -> bool:
+    """``part``'s rows are ``whole``'s first rows, the last maybe cut inside its FullName (the
+    input ended in the middle of the row: ``... 2087  Con``)."""
+    n = len(part)
+    if not 0 < n < len(whole) or part[: n - 1] != whole[: n - 1]:
+        return False
+    (op, name), (whole_op, whole_name) = part[-1], whole[n - 1]
+    return op == whole_op and (name is None or (whole_name or "").startswith(name))

@@ -96,3 +96,21 @@ def test_a_partial_last_frame_is_dropped(tmp_path):
         "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
         for w in report.warnings
     )
+
+
+def test_a_partial_last_frame_cut_inside_a_name_is_dropped(tmp_path):
+    """The input ends inside the 30th row's FullName (``... 600  Add:/model.6/m``): that row is
+    read with the name it has, and the frame is still the model's partial last frame."""
+    lines = THREE_FRAMES.read_text().splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    last = lines[headers[2] + 2 + 29]
+    assert last.rstrip().endswith("Add:/model.6/m/m.1/Add")
+    path = tmp_path / "partial.txt"
+    path.write_text("".join(lines[: headers[2] + 2 + 29]) + last.rstrip()[: -len("/m.1/Add")])
+    report = analyze([str(path)])
+    assert len(report.profiles) == 1
+    assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
+    assert any(
+        "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
+        for w in report.warnings
+    )
