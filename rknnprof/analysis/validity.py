@@ -155,6 +155,10 @@ def _cut(profile: Profile) -> str | None:
         )
     last = profile.source.last_line
     if profile.skipped_rows and last is not None and profile.skipped_rows[-1].line >= last:
+        if profile.frames > 1 and profile.ranking_line is not None:
+            # the last frame's ranking, cut by the end of the log: the profile keeps the first
+            # frame's (a last frame cut inside its table is dropped when frames are merged)
+            return None
         return f"its last row is cut short (line {profile.skipped_rows[-1].line})"
     return None
 

@@ -114,3 +114,17 @@ def test_a_partial_last_frame_cut_inside_a_name_is_dropped(tmp_path):
         "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
         for w in report.warnings
     )
+
+
+def test_a_last_ranking_cut_short_leaves_the_frames_complete(tmp_path):
+    """The log ends inside the third frame's ranking (``ConvSigmoid 3 0`` of line 339, after
+    its table and total line, 28003 us): the three frames' tables are whole and the profile
+    keeps the first frame's ranking; the cut row is warned about, the verdict stays complete."""
+    lines = THREE_FRAMES.read_text().splitlines(keepends=True)
+    assert "ConvSigmoid" in lines[338] and "28003" in lines[326]
+    path = tmp_path / "cut.txt"
+    path.write_text("".join(lines[:338]) + lines[338][:60])
+    report = analyze([str(path)])
+    (profile,) = report.profiles
+    assert profile.frames == 3 and profile.validity.coverage.value == "complete"
+    assert any(w.line == 339 and w.message.startswith("skipped row") for w in report.warnings)
