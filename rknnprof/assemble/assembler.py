@@ -71,6 +71,7 @@ from rknnprof.parsers.events import (
     TotalsEvent,
 )
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
+from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 
 MAX_WARNINGS_PER_MODEL = 20
 
@@ -428,10 +429,16 @@ class Assembler:
 
     def _drop_partial_frames(self) -> None:
         """A table cut short after full frames of its model (the end of a capture, Ctrl-C on a
-        live pipe) is a partial last frame, not a model of its own: dropped, with a warning."""
+        live pipe) is a partial last frame, not a model of its own: dropped, with a warning.
+        So is a table's tail before them (a capture started while a frame was printed):
+        a partial first frame."""
         for key, part in list(self.models.items()):
             stream, signature = key
-            if signature.kind != "layers" or part.frames != 1 or part.untotalled_line is None:
+            if signature.kind != "layers" or part.frames != 1:
+                continue
+            if part.headerless and self._drop_first_frame(key, part):
+                continue
+            if part.untotalled_line is None:
                 continue
             rows = signature.rows
             for (other_stream, other), whole in self.models.items():
@@ -455,6 +462,45 @@ class Assembler:
                         )
                     )
                     break
+
+    def _drop_first_frame(self, key: tuple[Stream, FrameSignature], part: ModelFrames) -> bool:
+        """Drop ``part`` (one frame of rows read without their header) when its rows are the
+        last rows of a model of its stream whose frames come after it; its note of the assumed
+        layout goes with it."""
+        stream, signature = key
+        rows = signature.rows
+        for (other_stream, other), whole in self.models.items():
+            if (
+                other_stream == stream
+                and other.kind == "layers"
+                and other.family == signature.family
+                and whole is not part
+                and not whole.headerless
+                and 0 < len(rows) < len(other.rows)
+                and other.rows[-len(rows) :] == rows
+                and part.first_line < whole.first_line
+            ):
+                del self.models[key]
+                self.warnings = [
+                    w
+                    for w in self.warnings
+                    if not (
+                        w.line == part.first_line and w.message.startswith(HEADERLESS_NOTE_START)
+                    )
+                ]
+                self.warnings.append(
+                    ReportWarning(
+                        self.path,
+                        part.first_line,
+                        (
+                            f"a partial first frame ({len(rows)} of {len(other.rows)} rows, "
+                            f"without the table's header) was dropped: {whole.frames} complete "
+                            "frame(s) kept"
+                        ),
+                    )
+                )
+                return True
+        return False
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid

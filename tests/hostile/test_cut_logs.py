@@ -128,3 +128,25 @@ def test_a_last_ranking_cut_short_leaves_the_frames_complete(tmp_path):
     (profile,) = report.profiles
     assert profile.frames == 3 and profile.validity.coverage.value == "complete"
     assert any(w.line == 339 and w.message.startswith("skipped row") for w in report.warnings)
+
+
+def test_a_partial_first_frame_is_dropped(tmp_path):
+    """A capture started while the first frame was printed: its first lines are rows 31-89 of
+    the table, without the header (read in the assumed 2.x layout), then its total line and
+    ranking, then two whole frames. The tail is the model's partial first frame: dropped, with
+    one warning instead of the layout note."""
+    lines = THREE_FRAMES.read_text().splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    start = headers[0] + 2 + 30  # row 31 of the first frame
+    assert lines[start].split("] ", 1)[1].startswith("31 ")
+    path = tmp_path / "started.txt"
+    path.write_text("".join(lines[start:]))
+    report = analyze([str(path)])
+    (profile,) = report.profiles
+    assert profile.frames == 2 and profile.validity.coverage.value == "complete"
+    messages = [w.message for w in report.warnings]
+    assert (
+        "a partial first frame (59 of 89 rows, without the table's header) was dropped: 2 "
+        "complete frame(s) kept"
+    ) in messages
+    assert not any(m.startswith("rows without a table header") for m in messages)
