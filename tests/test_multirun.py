@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from synthetic_logs import interleave, runtime_prefixed, table, threadtime
@@ -87,3 +88,26 @@ def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:
     assert unet.fallback_warnings == (
         ("Conv:/unet/conv2/Conv", "using 3Core fallback to single core mode"),
     )
+
+
+def test_each_process_is_named_in_the_reports(tmp_path: Path) -> None:
+    """Two processes of one capture: the terminal and Markdown headings and the gate's model
+    labels say which process and thread each profile is."""
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    a = [ln for n, t in enumerate(A_FRAMES) for ln in threadtime(table(t, "yolo"), 1200, 1201, n)]
+    b = [ln for n, t in enumerate(B_FRAMES) for ln in threadtime(table(t, "unet"), 3400, 3417, n)]
+    path = _write(tmp_path, interleave(a, b, []))
+    runner = CliRunner()
+    terminal = runner.invoke(cli, ["analyze", str(path)]).output
+    assert "run.log:" in terminal and "· pid 1200 tid 1201" in terminal
+    assert "· pid 3400 tid 3417" in terminal
+    markdown = runner.invoke(cli, ["analyze", str(path), "-f", "markdown"]).output
+    assert "` · pid 1200 tid 1201" in markdown
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 1000000\n")
+    gate = runner.invoke(cli, ["check", str(path), "--budgets", str(budgets), "-f", "json"])
+    models = {v["model"] for v in json.loads(gate.output)["verdicts"]}
+    assert any(m.endswith("(pid 3400 tid 3417)") for m in models), models

@@ -200,6 +200,8 @@ def check(
         label = profile.model_name or profile.source.path
         if len(report.profiles) > 1 and not profile.model_name:
             label = f"{label}#{k + 1}"
+        if len(report.profiles) > 1 and profile.stream_label:
+            label = f"{label} ({profile.stream_label})"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:

@@ -143,6 +143,15 @@ class Profile(Record):
         ranked = sum(s.total_time_us for s in self.ranking)
         return float(ranked) if ranked else None
 
+    @property
+    def stream_label(self) -> str:
+        """``pid 2345 tid 2399``: the logcat process and thread the rows came from (the pid
+        alone for a layout without the thread); ``""`` without them."""
+        if self.pid_tid is None or self.pid_tid[0] <= 0:
+            return ""
+        pid, tid = self.pid_tid
+        return f"pid {pid}" + (f" tid {tid}" if tid > 0 else "")
+
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))

@@ -70,13 +70,21 @@ def span_text(profile: Profile) -> str:
     return f":{first}" + (f"-{last}" if last is not None and last != first else "")
 
 
+def stream_text(profile: Profile) -> str:
+    """`` · pid 2345 tid 2399`` (``Profile.stream_label``), ``""`` for a log without them."""
+    label = profile.stream_label
+    return f" · {label}" if label else ""
+
+
 def profile_title(profile: Profile, width: int | None = None, prefix: str = "") -> str:
-    """``prefix`` + ``model (path:first-last)`` or the path with its span. With ``width``, the
-    middle of the path is cut so the line fits: the file name's end and the span always show."""
+    """``prefix`` + ``model (path:first-last)`` or the path with its span, then the logcat
+    stream (:func:`stream_text`). With ``width``, the middle of the path is cut so the line
+    fits: the file name's end, the span and the stream always show."""
 
     def build(path: str) -> str:
         where = path + span_text(profile)
-        return prefix + (f"{profile.model_name} ({where})" if profile.model_name else where)
+        title = f"{profile.model_name} ({where})" if profile.model_name else where
+        return prefix + title + stream_text(profile)
 
     path = profile.source.path
     full = build(path)
@@ -528,6 +536,7 @@ __all__ = [
     "shorten",
     "shorten_path",
     "span_text",
+    "stream_text",
     "summary_parts",
     "target_split",
     "time_by_bound",

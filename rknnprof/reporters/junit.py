@@ -216,6 +216,8 @@ class JunitReporter(Reporter):
             model = profile.model_name or profile.source.path
             if len(report.profiles) > 1:
                 model = f"{model}#{k + 1}"
+                if profile.stream_label:
+                    model = f"{model} ({profile.stream_label})"
             suite = _suite(root, f"rknnprof findings: {model}")
             by_code: dict[str, list[Finding]] = {}
             for f in profile.findings:

@@ -129,7 +129,8 @@ class MarkdownReporter(Reporter):
     ) -> list[str]:
         prefix = f"{index + 1}/{count} · " if count > 1 else ""
         title = f"{escape(profile.model_name)} · " if profile.model_name else ""
-        lines = [f"## {prefix}{title}{code(F.where_text(profile))}", ""]
+        stream = escape(F.stream_text(profile))
+        lines = [f"## {prefix}{title}{code(F.where_text(profile))}{stream}", ""]
         verdict = F.verdict_text(profile)
         if verdict and F.verdict_level(profile) == "ok":
             lines += [escape(verdict) + "  "]
