@@ -157,6 +157,16 @@ def test_comparability_differences():
     assert cores_used(P(L(1, "Conv", 1))) is None
 
 
+def test_medians_of_many_frames_on_both_sides_are_like_for_like():
+    """27 against 28 frames are per-layer medians on both sides (two captures of one model);
+    2 against 28 hang on two frames: flagged."""
+    layer = L(1, "Conv", 10, "c")
+    assert compare_profiles(P(layer, frames=27), P(layer, frames=28)).differences == ()
+    assert compare_profiles(P(layer, frames=2), P(layer, frames=28)).differences == (
+        "frames merged: 2 vs 28",
+    )
+
+
 def test_different_models_are_flagged():
     base = P(L(1, "Conv", 10, "Conv:a"), L(2, "Conv", 10, "Conv:b"), L(3, "Add", 1, "Add:c"))
     cur = P(L(1, "Conv", 10, "Conv:x"), L(2, "Conv", 10, "Conv:b"), L(3, "Mul", 1, "Mul:y"))

@@ -68,6 +68,20 @@ def _npu_mhz(profile: Profile) -> str | None:
     return "/".join(f"{f / 1e6:g} MHz" for f in known) if known else None
 
 
+MIN_MEDIAN_FRAMES = 3
+"""Frames from which per-layer medians no longer hang on one frame (a warm-up, a stall)."""
+
+
+def _frames_apart(base: int, current: int) -> tuple[int | None, int | None]:
+    """The two frame counts when they make the runs unlike (one side's figures hang on fewer
+    than :data:`MIN_MEDIAN_FRAMES` frames and the other's on a different count: a single
+    frame against medians); else ``(None, None)``, no difference (27 against 28 frames are
+    medians on both sides)."""
+    if base != current and min(base, current) < MIN_MEDIAN_FRAMES:
+        return base, current
+    return None, None
+
+
 def comparability(base: Profile, current: Profile) -> list[str]:
     """What differs between the runs' conditions, one ``what: base vs current`` line each.
     A value unknown on either side is not called a difference."""
@@ -85,7 +99,7 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("NPU cores used", cores_used(base), cores_used(current)),
         ("input shape", input_shapes(base), input_shapes(current)),
         ("data type", data_types(base), data_types(current)),
-        ("frames merged", base.frames, current.frames),
+        ("frames merged", *_frames_apart(base.frames, current.frames)),
     ]
     lines = [
         f"{what}: {b} vs {c}" for what, b, c in checks if b is not None and c is not None and b != c
