@@ -595,10 +595,10 @@ def assemble(events: Iterable[Event], path: str) -> Assembly:
 
 
 def _begins(part: RowNames, whole: RowNames) -> bool:
-    """``part``'s rows are ``whole``'s first rows, the last maybe cut inside its FullName (the
-    input ended in the middle of the row: ``... 2087  Con``)."""
+    """``part``'s rows are ``whole``'s first rows, the last maybe cut after its op type (the
+    input ended in the middle of the row: ``... 2087  Con``, or ``... 236  31.11/0.``, a cut
+    cell the row's reading takes for its FullName)."""
     n = len(part)
     if not 0 < n < len(whole) or part[: n - 1] != whole[: n - 1]:
         return False
-    (op, name), (whole_op, whole_name) = part[-1], whole[n - 1]
-    return op == whole_op and (name is None or (whole_name or "").startswith(name))
+    return part[-1][0] == whole[n - 1][0]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rknnprof.api import analyze
 from tests.hostile.helpers import SAMPLE, run
 
@@ -98,15 +100,22 @@ def test_a_partial_last_frame_is_dropped(tmp_path):
     )
 
 
-def test_a_partial_last_frame_cut_inside_a_name_is_dropped(tmp_path):
-    """The input ends inside the 30th row's FullName (``... 600  Add:/model.6/m``): that row is
-    read with the name it has, and the frame is still the model's partial last frame."""
+@pytest.mark.parametrize(
+    ("tail", "kept"),
+    [
+        ("Add:/model.6/m/m.1/Add", "Add:"),  # inside the FullName: ``... 600  Add:``
+        ("/0.0%/0.0%     600          Add:/model.6/m/m.1/Add", "/0."),  # ``... 100.0%/0.``
+    ],
+)
+def test_a_partial_last_frame_cut_inside_a_row_is_dropped(tmp_path, tail, kept):
+    """The input ends inside the 30th row: the row is read with the cells it has (a cut cell
+    may be taken for the FullName), and the frame is still the model's partial last frame."""
     lines = THREE_FRAMES.read_text().splitlines(keepends=True)
     headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
-    last = lines[headers[2] + 2 + 29]
-    assert last.rstrip().endswith("Add:/model.6/m/m.1/Add")
+    last = lines[headers[2] + 2 + 29].rstrip()
+    assert last.endswith(tail)
     path = tmp_path / "partial.txt"
-    path.write_text("".join(lines[: headers[2] + 2 + 29]) + last.rstrip()[: -len("/m.1/Add")])
+    path.write_text("".join(lines[: headers[2] + 2 + 29]) + last[: -len(tail)] + kept)
     report = analyze([str(path)])
     assert len(report.profiles) == 1
     assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
