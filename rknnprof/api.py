@@ -223,10 +223,13 @@ def finish_profile(
     rw_share: float = DEFAULT_RW_SHARE,
     rule_options: dict[str, Any] | None = None,
     rules: bool | Sequence[Rule] = True,
+    busy_cores: frozenset[int] = frozenset(),
 ) -> tuple[Profile, list[ReportWarning]]:
     """Platform resolution, analysis and rules for one parsed profile.
 
-    ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those."""
+    ``rules``: True runs every rule, False none, a sequence (from ``select_rules``) those.
+    ``busy_cores``: the NPU cores other processes of the same model used in the same input
+    (``RuleContext.busy_cores``, from :func:`busy_cores_of`)."""
     from rknnprof import platforms
     from rknnprof.rules import potential_saving_us, run_rules
     from rknnprof.rules.base import RuleContext
@@ -238,13 +241,37 @@ def finish_profile(
         profile, platform=resolved, bound_ratio=bound_ratio, rw_share=rw_share
     )
     if rules:
-        context = RuleContext(platform=resolved, options=dict(rule_options or {}))
+        context = RuleContext(
+            platform=resolved, options=dict(rule_options or {}), busy_cores=busy_cores
+        )
         chosen = None if rules is True else rules
         findings = run_rules(profile, context, chosen)
         profile = replace(
             profile, findings=findings, potential_saving_us=potential_saving_us(findings, profile)
         )
     return profile, warnings
+
+
+def busy_cores_of(profiles: Sequence[Profile]) -> list[frozenset[int]]:
+    """For each profile of one input, the NPU cores the other processes of its model (the same
+    op types and names, another stream) put work on: several processes each pinned to a core
+    (one context per core) show as one model on several single cores."""
+    from rknnprof.rules._util import cores_of
+
+    models = [tuple((la.op_type, la.full_name) for la in p.layers) for p in profiles]
+    cores = [cores_of(p) for p in profiles]
+    return [
+        frozenset().union(
+            *(
+                cores[j]
+                for j, other in enumerate(profiles)
+                if j != i and models[j] == models[i] and other.pid_tid != profile.pid_tid
+            )
+        )
+        if profile.layers and profile.pid_tid is not None
+        else frozenset()
+        for i, profile in enumerate(profiles)
+    ]
 
 
 def analyze(
@@ -269,7 +296,8 @@ def analyze(
         warnings.extend(assembly.warnings)
         if not assembly.profiles:
             empty.append((STDIN_NAME if path == STDIN else path, assembly))
-        for parsed in assembly.profiles:
+        busy = busy_cores_of(assembly.profiles)
+        for parsed, others in zip(assembly.profiles, busy, strict=True):
             profile, extra = finish_profile(
                 parsed,
                 platform=platform,
@@ -277,6 +305,7 @@ def analyze(
                 rw_share=rw_share,
                 rule_options=rule_options,
                 rules=rules,
+                busy_cores=others,
             )
             profiles.append(profile)
             warnings.extend(extra)

@@ -111,3 +111,22 @@ def test_each_process_is_named_in_the_reports(tmp_path: Path) -> None:
     gate = runner.invoke(cli, ["check", str(path), "--budgets", str(budgets), "-f", "json"])
     models = {v["model"] for v in json.loads(gate.output)["verdicts"]}
     assert any(m.endswith("(pid 3400 tid 3417)") for m in models), models
+
+
+def test_one_context_per_core_is_not_told_to_use_the_idle_cores(tmp_path: Path) -> None:
+    """The bundled yolov5s run (RK3588, every WorkLoad 100%/0%/0%) alone gets RKN030: the
+    other two cores idle. Captured with a second process of the same model pinned to core 1
+    (0%/100%/0%), the core-0 process is one context per core already: no RKN030."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    text = sample.read_text(encoding="utf-8").splitlines()
+    assert any("100.0%/0.0%/0.0%" in line for line in text)
+    core0 = threadtime(text, 1200, 1201)
+    alone = analyze(_write(tmp_path, core0)).profiles
+    assert [p.pid_tid for p in alone] == [(1200, 1201)]
+    assert "RKN030" in {f.code for f in alone[0].findings}
+    core1 = threadtime(
+        [ln.replace("100.0%/0.0%/0.0%", "0.0%/100.0%/0.0%") for ln in text], 1300, 1301
+    )
+    both = {p.pid_tid: p for p in analyze(_write(tmp_path, interleave(core0, core1, []))).profiles}
+    assert set(both) == {(1200, 1201), (1300, 1301)}
+    assert "RKN030" not in {f.code for f in both[(1200, 1201)].findings}

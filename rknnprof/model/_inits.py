@@ -1360,11 +1360,17 @@ def rknnprof_rules_base_Rule(
     _set(self, "fix_changes", fix_changes)
 
 
-def rknnprof_rules_base_RuleContext(self: Any, platform: Any = D, options: Any = D) -> None:
+def rknnprof_rules_base_RuleContext(
+    self: Any,
+    platform: Any = D,
+    options: Any = D,
+    busy_cores: Any = D,
+) -> None:
     _set(self, "platform", platform)
     if options is FACTORY:
         options = self.__dataclass_fields__["options"].default_factory()
     _set(self, "options", options)
+    _set(self, "busy_cores", busy_cores)
 
 
 # --- rknnprof.rules.mac_usage
@@ -1529,7 +1535,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.reporters.registry.Format": "command name target suffixes description",
     "rknnprof.reporters.text_table.Spec": "head justify width min_width max_width",
     "rknnprof.rules.base.Rule": "code name severity summary check source= basis= confidence= fix_changes=",
-    "rknnprof.rules.base.RuleContext": "platform= options=factory()",
+    "rknnprof.rules.base.RuleContext": "platform= options=factory() busy_cores=",
     "rknnprof.rules.mac_usage._Padded": "layer usage_pct change computed saving cycles_after",
     "rknnprof.rules.outliers.Outlier": "layer supported_us because twin=",
     "rknnprof.rules.sources.Document": "title url",

@@ -155,6 +155,17 @@ def single_core_slot(layer: Layer) -> bool:
     return bool(load and load[0] > 0 and not any(slot > 0 for slot in load[1:]))
 
 
+def cores_of(profile: Profile) -> frozenset[int]:
+    """The NPU cores (0-based WorkLoad slots) any layer of ``profile`` put work on."""
+    return frozenset(
+        i
+        for la in profile.layers
+        if la.workload_pct
+        for i, s in enumerate(la.workload_pct)
+        if s > 0
+    )
+
+
 def multi_core_run(profile: Profile) -> bool:
     """True when some NPU layer's WorkLoad puts work on a second core (a multi-core mask)."""
     return any(la.workload_pct and any(s > 0 for s in la.workload_pct[1:]) for la in profile.layers)

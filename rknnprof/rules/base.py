@@ -30,6 +30,9 @@ class RuleContext(Record):
     """The platform facts for the profile's SoC, or None when unknown."""
     options: dict[str, Any] = field(default_factory=dict)
     """Thresholds overridable from the command line (documented per rule)."""
+    busy_cores: frozenset[int] = frozenset()
+    """NPU cores (0-based) that other processes of the same model kept busy in the same input:
+    a capture of one context per core (``rknn_set_core_mask`` per process)."""
 
 
 Check = Callable[[Profile, RuleContext], Iterable[Finding]]

@@ -31,6 +31,7 @@ from rknnprof.model import (
 )
 from rknnprof.rules._util import (
     claim,
+    cores_of,
     grade,
     labels,
     multi_core_run,
@@ -337,7 +338,9 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         WorkLoad uses a second core), NPU layers that still ran 100%/0%/0% on core 0, when they
         take at least 5% of the frame (option RKN030.min_share); (b) a run on one core (every
         WorkLoad 100%/0%/0%, e.g. a deliberate core mask 0) with at least 5 ms of NPU time
-        (RKN030.min_npu_us): what the idle cores could give, not an "imbalance"; (c) "Failed to
+        (RKN030.min_npu_us): what the idle cores could give, not an "imbalance" (unless other
+        processes of the same model in the capture kept the other cores busy: one context per
+        core is already the setup); (c) "Failed to
         config layer ... using 3Core fallback to single core mode" warnings.
 
     Why it costs time:
@@ -380,7 +383,9 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
     if cores and cores > 1:
         if multi_core_run(profile):
             yield from _unsplit_in_multi_core_run(profile, cores, total, context)
-        elif any(single_core_slot(la) for la in profile.layers):
+        elif any(single_core_slot(la) for la in profile.layers) and not (
+            context.busy_cores - cores_of(profile)
+        ):  # (other processes of the model on the other cores: one context per core already)
             yield from _single_core_run(profile, cores, total, context)
     yield from _fallback_warnings(profile, cores, total)
 
