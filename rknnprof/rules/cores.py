@@ -340,8 +340,8 @@ def check_multi_core(profile: Profile, context: RuleContext) -> Iterator[Finding
         WorkLoad 100%/0%/0%, e.g. a deliberate core mask 0) with at least 5 ms of NPU time
         (RKN030.min_npu_us): what the idle cores could give, not an "imbalance" (unless other
         processes of the same model in the capture kept the other cores busy: one context per
-        core is already the setup); (c) "Failed to
-        config layer ... using 3Core fallback to single core mode" warnings.
+        core is already the setup); (c) "Failed to config layer ... using 3Core fallback to
+        single core mode" warnings.
 
     Why it costs time:
         The runtime splits only some ops across cores: Conv, DepthwiseConv, Add, Concat, Relu,
