@@ -34,10 +34,10 @@ def main() -> None:
     """Run the command line. The commands are imported here, not with this package, so that a
     Ctrl-C while they load (the first ~0.1 s) ends the run as one at any later point does:
     ``Aborted.`` and exit 130, never a traceback."""
-    import gc
-
-    collecting = gc.isenabled()
     try:
+        import gc
+
+        collecting = gc.isenabled()
         gc.disable()  # as ``runner.main`` does for the rest of startup (its doc says why)
         try:
             from rknnprof.cli.runner import main as run
@@ -63,20 +63,21 @@ def console() -> None:
     * once the run is done, Ctrl-C is ignored while Python exits: the exit code and the output
       are decided, and a traceback from the interpreter's last steps would only confuse.
     """
-    try:
+    try:  # (a Ctrl-C from the first line on ends the run as one at any later point does)
         import signal
+
+        swallowed: list[BaseException] = []
+        default_hook = sys.unraisablehook
+
+        def keep_interrupts(unraisable: Any) -> None:
+            if isinstance(unraisable.exc_value, KeyboardInterrupt):
+                swallowed.append(unraisable.exc_value)
+            else:
+                default_hook(unraisable)
+
+        sys.unraisablehook = keep_interrupts
     except KeyboardInterrupt:
         _aborted()
-    swallowed: list[BaseException] = []
-    default_hook = sys.unraisablehook
-
-    def keep_interrupts(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            swallowed.append(unraisable.exc_value)
-        else:
-            default_hook(unraisable)
-
-    sys.unraisablehook = keep_interrupts
     try:
         try:
             main()

@@ -109,3 +109,32 @@ def test_ctrl_c_while_the_commands_import_is_aborted_with_exit_130(monkeypatch):
             cli.main()
         assert exit_.value.code == 130
         monkeypatch.setattr(builtins, "__import__", real_import)
+
+
+@pytest.mark.parametrize(("entry", "module"), [("main", "gc"), ("console", "signal")])
+def test_ctrl_c_on_the_first_line_is_aborted_with_exit_130(monkeypatch, capfd, entry, module):
+    """In process: a KeyboardInterrupt on the very first statement of ``main`` (its ``import
+    gc``) or of ``console`` (its ``import signal``), before any other guard is set: exit 130
+    and ``Aborted.``, no traceback (CI once met it 29 ms into ``rknnprof rules``)."""
+    import builtins
+    import sys
+
+    from rknnprof import cli
+
+    real_import = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == module:
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    hook = sys.unraisablehook
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            getattr(cli, entry)()
+    finally:
+        monkeypatch.setattr(builtins, "__import__", real_import)
+        sys.unraisablehook = hook
+    assert exit_.value.code == 130
+    assert capfd.readouterr().err == "Aborted.\n"
