@@ -258,20 +258,21 @@ def busy_cores_of(profiles: Sequence[Profile]) -> list[frozenset[int]]:
     (one context per core) show as one model on several single cores."""
     from rknnprof.rules._util import cores_of
 
-    models = [tuple((la.op_type, la.full_name) for la in p.layers) for p in profiles]
-    cores = [cores_of(p) for p in profiles]
-    return [
-        frozenset().union(
-            *(
-                cores[j]
-                for j, other in enumerate(profiles)
-                if j != i and models[j] == models[i] and other.pid_tid != profile.pid_tid
-            )
-        )
-        if profile.layers and profile.pid_tid is not None
-        else frozenset()
-        for i, profile in enumerate(profiles)
-    ]
+    by_model: dict[tuple[tuple[str, str | None], ...], list[int]] = {}
+    for i, profile in enumerate(profiles):
+        if profile.layers and profile.pid_tid is not None:
+            model = tuple((la.op_type, la.full_name) for la in profile.layers)
+            by_model.setdefault(model, []).append(i)
+    busy = [frozenset[int]() for _ in profiles]
+    for members in by_model.values():
+        if len(members) > 1:
+            cores = {i: cores_of(profiles[i]) for i in members}
+            for i in members:
+                stream = profiles[i].pid_tid
+                busy[i] = frozenset().union(
+                    *(cores[j] for j in members if profiles[j].pid_tid != stream)
+                )
+    return busy
 
 
 def analyze(
