@@ -40,6 +40,7 @@ from rknnprof.assemble.inferences import (
     percentile_of,
 )
 from rknnprof.assemble.llm import llm_profile, llm_warnings
+from rknnprof.assemble.partial_frames import drop_partial_frames
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     KnownFailure,
@@ -64,7 +65,6 @@ from rknnprof.parsers.events import (
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
-    RowNames,
     RunLineEvent,
     Stream,
     TableEvent,
@@ -428,79 +428,17 @@ class Assembler:
             )
 
     def _drop_partial_frames(self) -> None:
-        """A table cut short after full frames of its model (the end of a capture, Ctrl-C on a
-        live pipe) is a partial last frame, not a model of its own: dropped, with a warning.
-        So is a table's tail before them (a capture started while a frame was printed):
-        a partial first frame."""
-        for key, part in list(self.models.items()):
-            stream, signature = key
-            if signature.kind != "layers" or part.frames != 1:
-                continue
-            if part.headerless and self._drop_first_frame(key, part):
-                continue
-            if part.untotalled_line is None:
-                continue
-            rows = signature.rows
-            for (other_stream, other), whole in self.models.items():
-                if (
-                    other_stream == stream
-                    and other.kind == "layers"
-                    and whole is not part
-                    and _begins(rows, other.rows)
-                    and part.first_line > whole.first_line
-                ):
-                    del self.models[key]
-                    self.warnings.append(
-                        ReportWarning(
-                            self.path,
-                            part.first_line,
-                            (
-                                f"a partial last frame ({len(rows)} of {len(other.rows)} rows, no "
-                                "total "
-                                f"line) was dropped: {whole.frames} complete frame(s) kept"
-                            ),
-                        )
-                    )
-                    break
-
-    def _drop_first_frame(self, key: tuple[Stream, FrameSignature], part: ModelFrames) -> bool:
-        """Drop ``part`` (one frame of rows read without their header) when its rows are the
-        last rows of a model of its stream whose frames come after it; its note of the assumed
-        layout goes with it."""
-        stream, signature = key
-        rows = signature.rows
-        for (other_stream, other), whole in self.models.items():
-            if (
-                other_stream == stream
-                and other.kind == "layers"
-                and other.family == signature.family
-                and whole is not part
-                and not whole.headerless
-                and 0 < len(rows) < len(other.rows)
-                and other.rows[-len(rows) :] == rows
-                and part.first_line < whole.first_line
-            ):
-                del self.models[key]
-                self.warnings = [
-                    w
-                    for w in self.warnings
-                    if not (
-                        w.line == part.first_line and w.message.startswith(HEADERLESS_NOTE_START)
-                    )
-                ]
-                self.warnings.append(
-                    ReportWarning(
-                        self.path,
-                        part.first_line,
-                        (
-                            f"a partial first frame ({len(rows)} of {len(other.rows)} rows, "
-                            f"without the table's header) was dropped: {whole.frames} complete "
-                            "frame(s) kept"
-                        ),
-                    )
-                )
-                return True
-        return False
+        """Partial first and last frames (:mod:`.partial_frames`) are dropped, each with a
+        warning; a first frame's warning replaces its rows' note of the assumed layout."""
+        dropped = drop_partial_frames(self.models)
+        firsts = {d.line for d in dropped if d.first}
+        if firsts:
+            self.warnings = [
+                w
+                for w in self.warnings
+                if w.line not in firsts or not w.message.startswith(HEADERLESS_NOTE_START)
+            ]
+        self.warnings += [ReportWarning(self.path, d.line, d.message) for d in dropped]
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
@@ -592,13 +530,3 @@ def assemble(events: Iterable[Event], path: str) -> Assembly:
     for event in events:
         assembler.feed(event)
     return assembler.finish()
-
-
-def _begins(part: RowNames, whole: RowNames) -> bool:
-    """``part``'s rows are ``whole``'s first rows, the last maybe cut after its op type (the
-    input ended in the middle of the row: ``... 2087  Con``, or ``... 236  31.11/0.``, a cut
-    cell the row's reading takes for its FullName)."""
-    n = len(part)
-    if not 0 < n < len(whole) or part[: n - 1] != whole[: n - 1]:
-        return False
-    return part[-1][0] == whole[n - 1][0]

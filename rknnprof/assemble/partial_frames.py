@@ -1,0 +1,102 @@
+"""Partial frames: a one-frame table that is only part of a model whose whole frames the same
+stream printed, not a model of its own.
+
+* a partial **last** frame: the model's first rows without a total line after them (the end of
+  a capture, Ctrl-C on a live pipe); its last row may be cut after its op type (the input ended
+  inside the row: ``... 2087  Con``, or ``... 236  31.11/0.``, a cut cell the row's reading
+  takes for its FullName);
+* a partial **first** frame: the model's last rows read without their header (a capture started
+  while a frame was printed), before the model's whole frames; it replaces the note of the
+  assumed layout its rows got.
+
+:func:`drop_partial_frames` removes them from the assembler's models and says what it dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from rknnprof.assemble.inferences import FrameSignature, ModelFrames
+from rknnprof.parsers.events import Stream
+
+Models = dict[tuple[Stream, FrameSignature], ModelFrames]
+"""The assembler's models: (stream, signature) -> the frames merged so far."""
+
+
+class Dropped(NamedTuple):
+    """A partial frame dropped: its first line and the warning that says so."""
+
+    line: int
+    message: str
+    first: bool
+    """A partial first frame (its rows' note of the assumed layout goes with it)."""
+
+
+def drop_partial_frames(models: Models) -> list[Dropped]:
+    """Remove every partial first or last frame from ``models`` (module doc)."""
+    dropped = []
+    for key, part in list(models.items()):
+        signature = key[1]
+        if signature.kind != "layers" or part.frames != 1:
+            continue
+        if not part.headerless and part.untotalled_line is None:
+            continue
+        others = list(_others(models, key))
+        found = None
+        if part.headerless:
+            found = next((o for o in others if _ends(signature, part, *o)), None)
+            what, first = "without the table's header", True
+        if found is None and part.untotalled_line is not None:
+            found = next((o for o in others if _starts(signature, part, *o)), None)
+            what, first = "no total line", False
+        if found is None:
+            continue
+        other, whole = found
+        del models[key]
+        kind = "first" if first else "last"
+        message = (
+            f"a partial {kind} frame ({len(signature.rows)} of {len(other.rows)} rows, {what}) was "
+            f"dropped: {whole.frames} complete frame(s) kept"
+        )
+        dropped.append(Dropped(part.first_line, message, first))
+    return dropped
+
+
+def _others(
+    models: Models, key: tuple[Stream, FrameSignature]
+) -> Iterator[tuple[FrameSignature, ModelFrames]]:
+    """The other table models of ``key``'s stream, in the order they began."""
+    for other_key, whole in models.items():
+        if other_key[0] == key[0] and other_key[1].kind == "layers" and other_key != key:
+            yield other_key[1], whole
+
+
+def _ends(
+    signature: FrameSignature, part: ModelFrames, other: FrameSignature, whole: ModelFrames
+) -> bool:
+    """``part``'s rows (read without a header) are the last rows of ``whole``'s model, whose
+    frames come after them."""
+    rows = signature.rows
+    return (
+        other.family == signature.family
+        and not whole.headerless
+        and 0 < len(rows) < len(other.rows)
+        and other.rows[-len(rows) :] == rows
+        and part.first_line < whole.first_line
+    )
+
+
+def _starts(
+    signature: FrameSignature, part: ModelFrames, other: FrameSignature, whole: ModelFrames
+) -> bool:
+    """``part``'s rows are the first rows of ``whole``'s model, after its frames; the last row
+    may be cut after its op type."""
+    rows, model = signature.rows, other.rows
+    n = len(rows)
+    return (
+        0 < n < len(model)
+        and rows[: n - 1] == model[: n - 1]
+        and rows[-1][0] == model[n - 1][0]
+        and part.first_line > whole.first_line
+    )
