@@ -17,6 +17,18 @@ import json
 import pytest
 from grammar_transports import VARIANTS, fixture, profiles, run
 
+RANKING = [
+    ("ConvRelu", 2, 432, 0.8623),
+    ("Add", 1, 60, 0.1198),
+    ("InputOperator", 1, 0, 0.01),
+    ("OutputOperator", 1, 0, 0.008),
+]
+"""The fixture's ranking as printed: (op type, calls, NPU us, TimeRatio / 100)."""
+
+
+def _ranking(profile: dict) -> list[tuple]:
+    return [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
+
 
 @pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -37,13 +49,7 @@ def test_table_and_ranking_survive_a_spliced_line(tmp_path, variant, via_stdin):
     [skip] = profile["skipped_rows"]
     assert skip["line"] == 10 and skip["reason"] == "row cut short: no Time(us)"
     assert profile["reported_total_time_us"] == 501
-    ranking = [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
-    assert ranking == [
-        ("ConvRelu", 2, 432, 0.8623),
-        ("Add", 1, 60, 0.1198),
-        ("InputOperator", 1, 0, 0.01),
-        ("OutputOperator", 1, 0, 0.008),
-    ]
+    assert _ranking(profile) == RANKING
 
 
 def test_the_warnings_name_the_lines(tmp_path):
@@ -73,13 +79,7 @@ def _text_in_the_row(text: str) -> str:
 def test_ranking_row_cut_by_text_on_its_own_line(tmp_path, variant):
     text = VARIANTS[variant](_text_in_the_row(fixture("spliced_rows.txt")))
     (profile,) = profiles(text, tmp_path, False)
-    ranking = [(r["op_type"], r["calls"], r["npu_time_us"], r["share"]) for r in profile["ranking"]]
-    assert ranking == [
-        ("ConvRelu", 2, 432, 0.8623),
-        ("Add", 1, 60, 0.1198),
-        ("InputOperator", 1, 0, 0.01),
-        ("OutputOperator", 1, 0, 0.008),
-    ]
+    assert _ranking(profile) == RANKING
 
 
 def test_the_cut_ranking_row_is_named_once(tmp_path):

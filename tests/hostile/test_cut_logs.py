@@ -85,12 +85,8 @@ def test_a_damaged_row_in_one_merged_frame_is_named(tmp_path, capsys, monkeypatc
     assert len(frame_notes) == 1 and "its total line says" in frame_notes[0].message
 
 
-def test_a_partial_last_frame_is_dropped(tmp_path):
-    text = THREE_FRAMES.read_text()
-    lines = text.splitlines(keepends=True)
-    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
-    path = tmp_path / "partial.txt"
-    path.write_text("".join(lines[: headers[2] + 2 + 30]))  # frame 3 cut after 30 rows
+def _two_frames_and_the_partial_one_dropped(path) -> None:
+    """The two whole frames make the profile; the third, after 30 of its 89 rows, is dropped."""
     report = analyze([str(path)])
     assert len(report.profiles) == 1
     assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
@@ -98,6 +94,15 @@ def test_a_partial_last_frame_is_dropped(tmp_path):
         "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
         for w in report.warnings
     )
+
+
+def test_a_partial_last_frame_is_dropped(tmp_path):
+    text = THREE_FRAMES.read_text()
+    lines = text.splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    path = tmp_path / "partial.txt"
+    path.write_text("".join(lines[: headers[2] + 2 + 30]))  # frame 3 cut after 30 rows
+    _two_frames_and_the_partial_one_dropped(path)
 
 
 @pytest.mark.parametrize(
@@ -116,13 +121,7 @@ def test_a_partial_last_frame_cut_inside_a_row_is_dropped(tmp_path, tail, kept):
     assert last.endswith(tail)
     path = tmp_path / "partial.txt"
     path.write_text("".join(lines[: headers[2] + 2 + 29]) + last[: -len(tail)] + kept)
-    report = analyze([str(path)])
-    assert len(report.profiles) == 1
-    assert report.profiles[0].frames == 2 and report.profiles[0].incomplete is None
-    assert any(
-        "a partial last frame (30 of 89 rows, no total line) was dropped: 2 complete" in w.message
-        for w in report.warnings
-    )
+    _two_frames_and_the_partial_one_dropped(path)
 
 
 def test_a_last_ranking_cut_short_leaves_the_frames_complete(tmp_path):
