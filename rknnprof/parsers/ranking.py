@@ -247,8 +247,9 @@ class RankingBlock(Block):
     def _foreign(self, first: Line) -> str:
         """What foreign output the pending row (from line ``first``) took in."""
         lines = [n for n in self.intruders if n != first.number]
+        cells = "its op type" if self.cut_cells == 1 else f"its first {self.cut_cells} cells"
         said = (
-            [f"foreign text after {self._cells_before_text()} (line {first.number})"]
+            [f"foreign text after {cells} (line {first.number})"]
             if len(lines) < len(self.intruders)
             else []
         )
@@ -257,10 +258,6 @@ class RankingBlock(Block):
         elif lines:
             said.append(f"foreign lines (lines {', '.join(map(str, lines))})")
         return " and ".join(said) + (" were" if len(self.intruders) > 1 else " was")
-
-    def _cells_before_text(self) -> str:
-        cells = self.cut_cells
-        return "its op type" if cells == 1 else f"its first {cells} cells"
 
     def _drop_pending(self) -> None:
         if self.cut is not None:  # no rest came: a line of prose after the rows, not a row

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import OpTypeStat, tidy_number
 from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule
 
@@ -21,7 +22,8 @@ SHARE_DIGITS = 6
 TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
 VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
-_OP_TYPE_RE = re.compile(r"[A-Za-z_][\w.-]*\Z")
+_OP_TYPE_RE = LazyPattern(r"[A-Za-z_][\w.-]*\Z")
+"""An op type token (only lines that are not rows are tested: compiled on first use)."""
 VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
 """Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
 _ALIASES = {
