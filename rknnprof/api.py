@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
@@ -20,6 +19,7 @@ from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
+from rknnprof.model.record import replace
 from rknnprof.parsers import FrameSkipper, fastpath_enabled, scan
 from rknnprof.parsers.events import TableEvent
 from rknnprof.units import frame_ms

@@ -13,7 +13,7 @@ import pickle
 import pytest
 
 from rknnprof.model import _inits, write_inits
-from rknnprof.model.record import MutableRecord, Record, record
+from rknnprof.model.record import MutableRecord, Record, record, replace
 
 CLASSES = write_inits.record_classes()
 FROZEN = [c for c in CLASSES if issubclass(c, Record)]
@@ -136,6 +136,46 @@ def test_frozen_copied_and_pickled_as_a_frozen_dataclass(cls):
     if cls.__module__ != "rknnprof.rules.base":  # (a rule holds its check function)
         assert _values_of(pickle.loads(pickle.dumps(obj))) == values
     assert dataclasses.replace(obj, **{name: 2}).__getattribute__(name) == 2
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
+def test_replace_is_dataclasses_replace(cls):
+    """``record.replace`` gives what ``dataclasses.replace`` gives: the same values, or the same
+    error (a ``__post_init__`` refusing these values)."""
+    values = {f.name: ("v", f.name) for f in dataclasses.fields(cls)}
+    name = dataclasses.fields(cls)[-1].name
+    results = []
+    for replacing in (replace, dataclasses.replace):
+        try:
+            results.append(_values_of(replacing(_made(cls, values), **{name: 2})))
+        except Exception as error:  # noqa: BLE001 - the errors are compared
+            results.append(type(error))
+    assert results[0] == results[1]
+    if isinstance(results[0], dict):
+        assert results[0] == {**values, name: 2}
+
+
+def test_replace_leaves_other_fields_to_dataclasses():
+    """A field that is no ``__init__`` argument: ``dataclasses.replace``'s own error; a class
+    that is no record: ``dataclasses.replace``'s result."""
+
+    @record
+    class WithDerived(Record):
+        kept: int
+        derived: int = dataclasses.field(init=False, default=0)
+
+    with pytest.raises(ValueError, match="init=False"):
+        replace(WithDerived(kept=1), derived=2)
+    assert replace(WithDerived(kept=1), kept=3).kept == 3
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain:
+        a: int
+        b: int
+
+    assert replace(Plain(1, 2), b=5) == Plain(1, 5)
+    with pytest.raises(TypeError):
+        replace(Plain(1, 2), c=5)
 
 
 def test_a_class_the_module_does_not_hold_gets_the_init_dataclasses_makes():

@@ -11,7 +11,6 @@ and waterfall (:mod:`~rknnprof.analysis.waterfall`), the verdict on what the log
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rknnprof.analysis.classify import (
@@ -31,6 +30,7 @@ from rknnprof.analysis.figures import (
 )
 from rknnprof.analysis.optypes import aggregate
 from rknnprof.model import Profile, ReportWarning
+from rknnprof.model.record import replace
 
 
 def analyze_profile(

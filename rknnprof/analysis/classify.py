@@ -42,11 +42,10 @@ overheads the cycle model does not count). On the corpus 265 of 450 cycle-based 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rknnprof.model import Bound, BoundBasis, Layer, Target
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 
 DEFAULT_BOUND_RATIO = 1.5
 """DDR cycles at least 1.5x NPU cycles (or the reverse) is "well above"; between the two the

@@ -43,11 +43,10 @@ as ``kind = "unknown"`` with a note, and no MACs are claimed.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rknnprof.model import Target
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.platforms import dtype_key
 
 if TYPE_CHECKING:

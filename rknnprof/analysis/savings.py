@@ -42,12 +42,11 @@ than 100 us is ``info`` and sinks in the ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import TypedDict
 
 from rknnprof.analysis.mac import used_cores
 from rknnprof.model import Confidence, Finding, Layer
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.units import part_us
 
 MULTI_CORE_SPEEDUP: Mapping[str, float] = {"Add": 1.65, "Concat": 1.56, "ConvExSwish": 1.0}

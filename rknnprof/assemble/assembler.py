@@ -14,10 +14,8 @@ else is found, named in the "no profile data" message.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 
 from rknnprof.assemble.context import (
     MAX_CONTEXT_RECORDS,
@@ -41,6 +39,7 @@ from rknnprof.assemble.inferences import (
 )
 from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.assemble.partial_frames import drop_partial_frames
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     KnownFailure,
@@ -51,7 +50,7 @@ from rknnprof.model import (
     Versions,
     tidy_number,
 )
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
@@ -521,7 +520,7 @@ class Assembler:
             self.found.append(("an error report", f"line {where}: {best.message}"))
 
 
-_EXCEPTION_WORDS = re.compile(r"^\w*(?:Error|Exception)\b")
+_EXCEPTION_WORDS = LazyPattern(r"^\w*(?:Error|Exception)\b")
 
 
 def assemble(events: Iterable[Event], path: str) -> Assembly:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
 from rknnprof.model import Frequencies, Layer, Profile, RunLine, Target, Versions
+from rknnprof.model.record import replace
 from rknnprof.parsers.events import (
     AppTimeEvent,
     FallbackWarningEvent,

@@ -7,9 +7,9 @@ is told to update the driver), then an error before a warning, then log order.""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from rknnprof.model import KnownFailure
+from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
 
 UNKNOWN = "unknown"

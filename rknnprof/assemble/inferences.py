@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import field
 from typing import NamedTuple, TypeVar, cast
 
 from rknnprof.model import (
@@ -37,7 +37,7 @@ from rknnprof.model import (
     SourceSpan,
     tidy_number,
 )
-from rknnprof.model.record import MutableRecord, record
+from rknnprof.model.record import MutableRecord, record, replace
 from rknnprof.parsers.events import MissingHeader, RankingEvent, RowNames, Stream, TableEvent
 
 _T = TypeVar("_T")

@@ -16,7 +16,8 @@ attributes: it is unhashable, as ``dataclasses`` makes it):
   only slower; ``tests/test_record.py`` fails until the module is written again.
 
 Every method has the meaning ``dataclasses`` gives it for ``frozen=True``: the tests hold each
-class's methods equal to the ones ``dataclasses`` generates for a twin class.
+class's methods equal to the ones ``dataclasses`` generates for a twin class. :func:`replace` is
+``dataclasses.replace`` with the fields read in one call (analysis replaces every layer).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import MISSING as _MISSING
 from dataclasses import FrozenInstanceError, dataclass, fields, make_dataclass
 from dataclasses import field as _field
+from dataclasses import replace as _dataclasses_replace
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -32,6 +34,7 @@ from rknnprof.model import _inits
 
 _Values = Callable[[Any], tuple[Any, ...]]
 _T = TypeVar("_T", bound=type)
+_R = TypeVar("_R")
 
 
 class Record:
@@ -181,3 +184,37 @@ def _values(names: list[str]) -> _Values:
         one = attrgetter(names[0])
         return lambda obj: (one(obj),)
     return lambda obj: ()
+
+
+_INIT_FIELDS: dict[type, tuple[tuple[str, ...], _Values] | None] = {}
+
+
+def replace(obj: _R, /, **changes: Any) -> _R:
+    """``dataclasses.replace(obj, **changes)``: a new object of ``obj``'s class, ``changes``
+    given to ``__init__`` with every other field's value. A record whose fields are all plain
+    (each an ``__init__`` argument) reads them in one call instead of one field at a time;
+    anything else is ``dataclasses.replace``'s."""
+    cls = obj.__class__
+    try:
+        plan = _INIT_FIELDS[cls]
+    except KeyError:
+        plan = _INIT_FIELDS[cls] = _init_fields(cls)
+    if plan is None:
+        return _dataclasses_replace(obj, **changes)  # type: ignore[type-var]  # any dataclass
+    names, values = plan
+    given = dict(zip(names, values(obj)))
+    given.update(changes)
+    return cls(**given)
+
+
+def _init_fields(cls: type) -> tuple[tuple[str, ...], _Values] | None:
+    """The names of a record's fields and a function giving their values, when every one of
+    them is an ``__init__`` argument (no ``init=False`` field, no ``InitVar``); else None."""
+    if not issubclass(cls, (Record, MutableRecord)):
+        return None
+    declared = getattr(cls, "__dataclass_fields__", {})
+    every = fields(cls)  # type: ignore[arg-type]  # a record is a dataclass
+    if len(every) < 2 or len(every) != len(declared) or not all(f.init for f in every):
+        return None
+    names = tuple(f.name for f in every)
+    return names, _values(list(names))

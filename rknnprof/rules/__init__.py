@@ -27,11 +27,11 @@ Ranking and severity (the same for every rule):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from rknnprof.analysis.savings import NONE, combined_saving_us, noise_floor_us, normalised
 from rknnprof.errors import ConfigError
 from rknnprof.model import Finding, Profile, Severity
+from rknnprof.model.record import replace
 from rknnprof.rules import (
     activations,
     bandwidth,

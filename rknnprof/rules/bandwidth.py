@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from rknnprof.analysis.mac import npu_clock_mhz
 from rknnprof.analysis.savings import NONE
 from rknnprof.model import Bound, BoundBasis, Finding, Layer, Profile, Severity, Target
+from rknnprof.model.record import replace
 from rknnprof.rules._util import (
     claim,
     label,

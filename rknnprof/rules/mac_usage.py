@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 
 from rknnprof.analysis.mac import (
     ConvGeometry,
@@ -14,7 +13,7 @@ from rknnprof.analysis.mac import (
 )
 from rknnprof.analysis.savings import Saving, from_cycles
 from rknnprof.model import Bound, Finding, Layer, Profile, Severity, Target
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.rules._util import (
     alignment,
     claim,

@@ -19,11 +19,10 @@ those times. Two kinds, both only in a measured single-frame table:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from rknnprof.analysis import stats
 from rknnprof.model import Layer, Profile, Target
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.rules._util import total_us, us
 
 SLOW_PACE = 4.0

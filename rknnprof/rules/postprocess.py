@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from rknnprof.analysis.savings import NONE
 from rknnprof.model import Finding, Profile, Severity, Target, ThroughputGain
+from rknnprof.model.record import replace
 from rknnprof.rules._util import grade, labels, npu_cores, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import cite, sources

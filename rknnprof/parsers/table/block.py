@@ -10,9 +10,9 @@ used.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rknnprof.model.record import replace
 from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import MissingHeader, TableEvent, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
