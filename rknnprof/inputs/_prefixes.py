@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def _id(digits: str) -> int:
 
 # groups: ids ("pid tid", "" when the line is not threadtime), level, tag, msg or whole line
 _H = r"[ \t]"
-THREADTIME_CHUNK = re.compile(
+THREADTIME_CHUNK = LazyPattern(
     r"^(?:"
     + _H
     + "*+"
@@ -93,45 +94,45 @@ THREADTIME_CHUNK = re.compile(
 )
 # The per-line layouts match the prefix only; the message is the rest of the line.
 # groups: level, tag, pid
-_TIME = re.compile(r"\s*+" + _TS + r"\s++" + _PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
-_BRIEF = re.compile(_PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
+_TIME = LazyPattern(r"\s*+" + _TS + r"\s++" + _PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
+_BRIEF = LazyPattern(_PRI + r"/(.*?)" + _PAD + _UIDP + r"(\d+)\):" + _END)
 # groups: level, tag
-_TAG = re.compile(_PRI + r"/(.*?)" + _PAD + ":" + _END)
+_TAG = LazyPattern(_PRI + r"/(.*?)" + _PAD + ":" + _END)
 # groups: level, pid, tid
-_THREAD = re.compile(_PRI + _UIDP + r"(\d++):\s*+(\d++)\)" + _END)
+_THREAD = LazyPattern(_PRI + _UIDP + r"(\d++):\s*+(\d++)\)" + _END)
 # the tag comes last; groups: level, pid, msg, tag
 # (the tag follows the last "  (": the lookahead first checks the line ends with ")", so a line
 # of many "  (" that does not is refused in one pass)
-_PROCESS = re.compile(_PRI + _UIDP + r"(\d++)\) (?=.*\)$)(.*)  \(((?:(?!  \().)*)\)$")
+_PROCESS = LazyPattern(_PRI + _UIDP + r"(\d++)\) (?=.*\)$)(.*)  \(((?:(?!  \().)*)\)$")
 # groups: pid, tid, level, tag
-_LONG_HEADER = re.compile(
+_LONG_HEADER = LazyPattern(
     r"\[ " + _TS + r"\s++(?:\S+?:?\s+)??(\d++):\s*+(\d++)\s++" + _PRI + r"/(.*?)" + _PAD + r"\]$"
 )
 # Android Studio copy "date time  pid-tid  tag  package  P  msg"; groups: ids, tag, level
-_STUDIO = re.compile(
+_STUDIO = LazyPattern(
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(\d+-\d+)\s+(\S+)\s+(?:\S+\s+)??"
     r"([VDIWEFA])(?:\s\s?|$)"
 )
 # the older Android Studio window (before its 2022 redesign) "date time pid-tid/package L/tag: msg",
 # the package (or "?") hidden when the header leaves it out; groups: ids, level, tag
-_STUDIO_CLASSIC = re.compile(
+_STUDIO_CLASSIC = LazyPattern(
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s++(\d++-\d++)(?:/\S*+)?\s++([VDIWEFA])/(.*?)"
     + _PAD
     + ":"
     + _END
 )
 # runtime / toolkit "L name: [hh:mm:ss.mmm] " (stamp optional, name one token); groups: level, tag
-_RUNTIME = re.compile(
+_RUNTIME = LazyPattern(
     r"([VDIWEF]) ([A-Za-z_][\w.-]*)(?:\(\d+\))?:"
     + _END
     + r"(?:\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]"
     + _END
     + ")?"
 )
-RKNN_STAMPED = re.compile(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
-_STAMP = re.compile(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
-_DIVIDER = re.compile(r"-{9} (?:beginning of|switch to) \w+$")
-_CHATTY = re.compile(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
+RKNN_STAMPED = LazyPattern(r"[VDIWEF] RKNN: \[\d\d:\d\d:\d\d(?:\.\d{1,9})?\]" + _END)
+_STAMP = LazyPattern(r"\[\d\d:\d\d:\d\d(?:\.\d{1,9})?\](?: |$)")
+_DIVIDER = LazyPattern(r"-{9} (?:beginning of|switch to) \w+$")
+_CHATTY = LazyPattern(r"uid=\d+.* (?:identical|expire) \d+ lines?$")
 _new_line = tuple.__new__  # Line(...) without the generated __new__'s Python frame
 NESTED_FIRST = frozenset("[VDIWEF")
 """First characters of a logcat message that may hold a repeated runtime stamp/prefix."""

@@ -40,7 +40,6 @@ claims.
 from __future__ import annotations
 
 import codecs
-import re
 import sys
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, BinaryIO
@@ -48,6 +47,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from rknnprof.errors import InputError
 from rknnprof.inputs.body import CHUNK_BYTES, MAX_LINE_CHARS, body_lines, line_reader
 from rknnprof.inputs.claims import Claim, Claimed, Reads, Skipper
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
@@ -77,8 +77,8 @@ def open_input(path: str) -> BinaryIO:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from None
 
 
-_SEPARATORS = re.compile(r"\r+\n?")
-_END_OF_LINE = re.compile(r"[\r\n]")
+_SEPARATORS = LazyPattern(r"\r+\n?")
+_END_OF_LINE = LazyPattern(r"[\r\n]")
 
 
 def read_lines(

@@ -23,17 +23,17 @@ that has one goes through the substitutions.
 
 from __future__ import annotations
 
-import re
+from rknnprof.inputs.lazy_re import LazyPattern
 
-_ESCAPES = re.compile(
+_ESCAPES = LazyPattern(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
     r"|\x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"  # OSC: titles, hyperlinks
     r"|\x1b[ -/]*[0-~]"  # every other escape: ESC c, ESC ( 0, ESC # 8, ESC 7 ...
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
     r"|\x9d[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"  # 8-bit OSC
 )
-_REMOVED = re.compile(r"[\x00\x0c]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_REMOVED = LazyPattern(r"[\x00\x0c]")
+_CONTROL = LazyPattern(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 REPLACEMENT = "\ufffd"
 _ASCII_CONTROLS = tuple(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
 _C1_CONTROLS = tuple(chr(c) for c in range(0x80, 0xA0))

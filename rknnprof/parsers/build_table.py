@@ -25,10 +25,10 @@ Cycles are counts; RW in KB.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import MissingHeader, TableEvent
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
 FAMILY = "toolkit2-build-estimate"
 
-_DASH_RULE = re.compile(r"^\s*-{20,}\s*$")
-_TOTAL_LINE = re.compile(r"^\s*Total [^:]*:\s*(?P<value>\d+(?:\.\d+)?)")
+_DASH_RULE = LazyPattern(r"^\s*-{20,}\s*$")
+_TOTAL_LINE = LazyPattern(r"^\s*Total [^:]*:\s*(?P<value>\d+(?:\.\d+)?)")
 _OLD_COLUMNS = (
     "ID",
     "OpType",

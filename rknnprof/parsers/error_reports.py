@@ -12,9 +12,9 @@ there is no profile (exit 3), as a failure of id ``unknown`` when the catalogue 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import NoteEvent
 from rknnprof.parsers.failure_catalogue import match as known_failure
@@ -25,17 +25,17 @@ if TYPE_CHECKING:
 
 FAMILY = "error-report"
 
-_E_PREFIX = re.compile(r"(?:^|\s)E (?P<tag>[\w.-]+)\s*:\s*(?:\[[\d:.]+\]\s*)?(?P<msg>.*)$")
-_E_BARE = re.compile(r"^E (?P<msg>[A-Z].*)$")
+_E_PREFIX = LazyPattern(r"(?:^|\s)E (?P<tag>[\w.-]+)\s*:\s*(?:\[[\d:.]+\]\s*)?(?P<msg>.*)$")
+_E_BARE = LazyPattern(r"^E (?P<msg>[A-Z].*)$")
 _TRACEBACK = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^\s+File "[^"]*", line \d+')
-_EXCEPTION = re.compile(r"^(?:[\w.]+\.)?(?P<name>\w*(?:Error|Exception))(?::\s*(?P<msg>.*))?$")
+_FRAME = LazyPattern(r'^\s+File "[^"]*", line \d+')
+_EXCEPTION = LazyPattern(r"^(?:[\w.]+\.)?(?P<name>\w*(?:Error|Exception))(?::\s*(?P<msg>.*))?$")
 _PERF_RUN_FAIL = "IOCTL_CMD_PERF_RUN fail"
 _IGNORED_E = ("rknn-toolkit", "version:")
 """``E rknn-toolkit2 version: 2.3.2`` is printed at E level but is not an error."""
 _RUNTIME_TAGS = frozenset({"RKNN", "RKNNAPI", "rkllm", "RKNPU"})
 """Components whose own lines say what failed (the rest report its consequences)."""
-_BANNER = re.compile(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
+_BANNER = LazyPattern(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
 """``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
 _MAX_CONTEXT = 5
 

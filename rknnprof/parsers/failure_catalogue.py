@@ -24,7 +24,7 @@ class Entry(Record):
     """Stable kebab-case name, e.g. ``unsupported-cpu-op``; the JSON ``failures[].id``."""
     needles: tuple[str, ...]
     """Literals one of which a matching line contains (the cheap test before the pattern)."""
-    pattern: LazyPattern
+    pattern: LazyPattern[str]
     diagnosis: str
     """One line: what failed, with ``{group}`` fields from ``pattern``."""
     cause: str
@@ -38,7 +38,7 @@ class Entry(Record):
     """The runtime goes on after this line (a warning, not the reason it stopped)."""
 
 
-def _re(text: str) -> LazyPattern:
+def _re(text: str) -> LazyPattern[str]:
     return LazyPattern(text)
 
 

@@ -11,9 +11,9 @@ Headerless rows with the unambiguous 2.x shape
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, ClassVar
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import MissingHeader, TableEvent
 from rknnprof.parsers.table.columns import FAMILY_15, MAX_PREFIX
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
 
 ORPHAN_NOTE = "rows without a header line: columns unknown, rows not read"
-_RANKING_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+_RANKING_VALUE_RE = LazyPattern(r"^\d+(?:\.\d+)?%?$")
 
 
 def _row_start(text: str) -> bool:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
 
 _V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
-_PATTERNS: tuple[tuple[str, str, LazyPattern], ...] = (
+_PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("librknnrt", "runtime", LazyPattern(rf"librknnrt version:\s*{_V}")),
     ("Driver Information", "driver", LazyPattern(rf"Driver Information[:,]\s*version:\s*{_V}")),
     ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),

@@ -19,9 +19,9 @@ after ``Total Time(us)``) and takes a following ``FPS: x`` line. Times in micros
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TotalsEvent
 from rknnprof.parsers.table.tokens import to_float, to_number
@@ -32,10 +32,10 @@ if TYPE_CHECKING:
 
 FAMILY = "eval_perf-totals"
 
-_TOTAL = re.compile(r"(?<![A-Za-z])Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
+_TOTAL = LazyPattern(r"(?<![A-Za-z])Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
 _MAX_BLANKS = 2
 """Blank lines allowed between ``Total Time(us)`` and ``FPS`` (pasting damage)."""
-_FPS = re.compile(r"(?<![A-Za-z])FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
+_FPS = LazyPattern(r"(?<![A-Za-z])FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
 
 
 class _Totals(Block):

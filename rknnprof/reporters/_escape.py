@@ -25,13 +25,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
+
 if TYPE_CHECKING:
     from rich.text import Text
 
-_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Characters that move the cursor, change the terminal's state or reorder the text around them:
 C0 (tab and newline included: a cell or message is one line), DEL, C1, and the bidi controls."""
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
+_MARKDOWN_SPECIAL = LazyPattern(r"([\\`*_\[\]<>|&~])")
 _XML_FORBIDDEN = r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 """Compiled on first use (``re``'s cache), not at import: a class spanning the whole of Unicode
 takes about 3 ms to compile, which every command paid, ``--help`` included."""

@@ -8,18 +8,18 @@ report and the README table).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.model.record import Record, record
 
 if TYPE_CHECKING:
     from rknnprof.platforms import Platform
 
-CODE_PATTERN = re.compile(r"^RKN\d{3}$")
+CODE_PATTERN = LazyPattern(r"^RKN\d{3}$")
 
 
 @record(slots=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Layer
 
 POOL_OPS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
@@ -137,7 +138,7 @@ def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
     return GENERIC_FIX
 
 
-PRINTED_LIMIT = re.compile(r"no larger than (\d[\d,]*)", re.IGNORECASE)
+PRINTED_LIMIT = LazyPattern(r"no larger than (\d[\d,]*)", re.IGNORECASE)
 """The limit a fallback warning prints (``required product no larger than 8192!``)."""
 
 

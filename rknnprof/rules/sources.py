@@ -8,8 +8,7 @@ Section numbers (``§8.2.4``) are those of the named version. Cite with :func:`c
 
 from __future__ import annotations
 
-import re
-
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model.record import Record, record
 
 TOOLKIT2 = "airockchip/rknn-toolkit2"
@@ -111,7 +110,7 @@ def sources(*citations: str) -> str:
     return "; ".join(citations)
 
 
-_CITATION = re.compile(r"(?P<text>.+?) \((?P<url>https://[^\s)]+)\)$")
+_CITATION = LazyPattern(r"(?P<text>.+?) \((?P<url>https://[^\s)]+)\)$")
 
 
 def markdown(text: str) -> str:

@@ -29,11 +29,11 @@ tokens the same way and assign them to the same columns.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import ROW_REQUIRED, Column, parse_tokens
@@ -50,7 +50,7 @@ with other columns (1.5 ``WorkLoad ... Up:``, extra columns) never take the fast
 MAX_PLANS = 4096
 """Row shapes remembered per model before the memo is emptied (a model has one per layer)."""
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_TOKEN = re.compile(r"\S+")
+_TOKEN = LazyPattern(r"\S+")
 
 
 TOO_MANY_DIGITS = b"0" * (MAX_DIGITS + 1)

@@ -5,12 +5,12 @@ claimed teaches of them (their raw messages, each row shape's places); the ranki
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import repeat
 from operator import getitem
 from typing import TYPE_CHECKING
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.fastpath.repeat import row_times, shape_key
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
 from rknnprof.parsers.table.columns import TOTAL_TIME_RE
@@ -20,7 +20,7 @@ from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, to_numbe
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
 
-_TOTAL_TIME = re.compile(TOTAL_TIME_RE.pattern.encode())
+_TOTAL_TIME = LazyPattern(TOTAL_TIME_RE.pattern.encode())
 
 
 def learn_fixed(

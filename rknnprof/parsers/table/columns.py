@@ -18,10 +18,10 @@ because a row start needs OpType/DataType/Target after the number).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.table.tokens import (
     CYCLES_RE,
@@ -39,11 +39,11 @@ from rknnprof.parsers.table.tokens import (
 FAMILY_2X = "toolkit2-perf-table"
 FAMILY_15 = "toolkit2-perf-table-v15"
 
-TOTAL_TIME_RE = re.compile(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER})")
-TOTAL_RW_KB_RE = re.compile(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({NUMBER})")
-TOTAL_RW_MB_RE = re.compile(rf"Total Memory RW Amount\(MB\):\s*({NUMBER})")
+TOTAL_TIME_RE = LazyPattern(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER})")
+TOTAL_RW_KB_RE = LazyPattern(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({NUMBER})")
+TOTAL_RW_MB_RE = LazyPattern(rf"Total Memory RW Amount\(MB\):\s*({NUMBER})")
 TITLE = "Network Layer Information Table"
-HEADER_RE = re.compile(r"(?:^|\s)ID\s+OpType\s")
+HEADER_RE = LazyPattern(r"(?:^|\s)ID\s+OpType\s")
 MAX_PREFIX = 60
 """Longest junk accepted before a row's ID (characters)."""
 

@@ -25,9 +25,9 @@ into ``Layer.sparse_ratio`` as printed.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Shape, Target
 
 # -- the printed toolkit2 tables (whitespace-split tokens, ``re.match``: a token has no "\n") --
@@ -37,33 +37,33 @@ TARGET = r"(?:NPU|CPU|GPU)"
 """The Target column: where the runtime ran the layer."""
 DTYPE = r"[A-Z][A-Z0-9_]*"
 """A DataType as the printed tables' rows are recognised: any upper-case word."""
-INT_RE = re.compile(r"^\d+$")
-NUM_RE = re.compile(rf"^{NUMBER}$")
-SHAPES_RE = re.compile(r"^(?:\\|\([\d,]*\)(?:,\([\d,]*\))*(?:,\.\.\.)?)$")
-CYCLES_RE = re.compile(r"^(\d+)/(\d+)/(\d+)$")
-MAC_RE = re.compile(rf"^(?:\\|{NUMBER}(?:/{NUMBER})*)$")
-WORKLOAD_RE = re.compile(rf"^{NUMBER}%(?:/{NUMBER}%)*$")
-UP_RE = re.compile(rf"^-?Up:({NUMBER})%$")
-DTYPE_RE = re.compile(rf"^{DTYPE}$")
-ROW_START_RE = re.compile(rf"^(\d+)\s+(\S+)\s+(\S+)\s+{TARGET}(?:\s|$)")
+INT_RE = LazyPattern(r"^\d+$")
+NUM_RE = LazyPattern(rf"^{NUMBER}$")
+SHAPES_RE = LazyPattern(r"^(?:\\|\([\d,]*\)(?:,\([\d,]*\))*(?:,\.\.\.)?)$")
+CYCLES_RE = LazyPattern(r"^(\d+)/(\d+)/(\d+)$")
+MAC_RE = LazyPattern(rf"^(?:\\|{NUMBER}(?:/{NUMBER})*)$")
+WORKLOAD_RE = LazyPattern(rf"^{NUMBER}%(?:/{NUMBER}%)*$")
+UP_RE = LazyPattern(rf"^-?Up:({NUMBER})%$")
+DTYPE_RE = LazyPattern(rf"^{DTYPE}$")
+ROW_START_RE = LazyPattern(rf"^(\d+)\s+(\S+)\s+(\S+)\s+{TARGET}(?:\s|$)")
 """``<ID> <OpType> <DataType> <Target>`` at the start of a row."""
-ROW_SEARCH_RE = re.compile(rf"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+{DTYPE}\s+{TARGET}(?:\s|$)")
+ROW_SEARCH_RE = LazyPattern(rf"(?:^|\s)(\d+)\s+[A-Za-z_]\S*\s+{DTYPE}\s+{TARGET}(?:\s|$)")
 """The same, anywhere in a line (behind a pasted prefix), with a stricter OpType and DataType."""
-RULE_RE = re.compile(r"^(.{0,40}?)[-=]{10,}\s*$")
-ELISION_RE = re.compile(r"^(?:\.+|…+)$")
+RULE_RE = LazyPattern(r"^(.{0,40}?)[-=]{10,}\s*$")
+ELISION_RE = LazyPattern(r"^(?:\.+|…+)$")
 """A line of dots (``...``, ``......``; damaged pastes keep fewer) or ``…``: rows left out."""
 
 # -- the eval_perf.csv and build-estimate cells (split on blank runs or commas, ``fullmatch``) --
-_CELL_SPLIT = re.compile(r"\s{2,}|\t+")
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)")
-_SHAPE = re.compile(r"\((?:\s*-?\d+\s*(?:,\s*-?\d+\s*)*)?\)")
-_SHAPE_LIST = re.compile(rf"{_SHAPE.pattern}(?:,{_SHAPE.pattern})*(?:,\.\.\.)?")
-_CYCLES = re.compile(r"\d+/\d+/\d+")
-_TASKS = re.compile(r"\d+/\d+")
-_SPARSE = re.compile(r"\d{1,3}(?:\.\d+)?%(?:\((?:IC|OC|[A-Za-z]{1,8})\))?")
-_OP_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_DIMS = re.compile(r"\(([^()]*)\)")
+_CELL_SPLIT = LazyPattern(r"\s{2,}|\t+")
+_INT = LazyPattern(r"[+-]?\d+")
+_FLOAT = LazyPattern(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)")
+_SHAPE = LazyPattern(r"\((?:\s*-?\d+\s*(?:,\s*-?\d+\s*)*)?\)")
+_SHAPE_LIST = LazyPattern(rf"{_SHAPE.pattern}(?:,{_SHAPE.pattern})*(?:,\.\.\.)?")
+_CYCLES = LazyPattern(r"\d+/\d+/\d+")
+_TASKS = LazyPattern(r"\d+/\d+")
+_SPARSE = LazyPattern(r"\d{1,3}(?:\.\d+)?%(?:\((?:IC|OC|[A-Za-z]{1,8})\))?")
+_OP_TYPE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_.]*")
+_DIMS = LazyPattern(r"\(([^()]*)\)")
 
 DATA_TYPES = frozenset(
     {
