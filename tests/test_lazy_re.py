@@ -4,10 +4,13 @@ own, for ``str`` and ``bytes`` patterns alike."""
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
+import rknnprof
 from rknnprof.inputs.lazy_re import LazyPattern
 
 
@@ -61,3 +64,25 @@ def test_other_attributes_are_not_invented():
     with pytest.raises(AttributeError):
         pattern.scanner  # noqa: B018 - the lookup is the test
     assert repr(pattern) == "LazyPattern('x', 0)"
+
+
+def test_no_pattern_is_compiled_at_import():
+    """ARCHITECTURE.md's rule: a module-level pattern is a ``LazyPattern``, so a run compiles only
+    the patterns its log needs (``re.compile`` inside a function is compiled when called)."""
+    package = Path(rknnprof.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for statement in tree.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            found.extend(
+                f"{path.relative_to(package)}:{node.lineno}"
+                for node in ast.walk(statement)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "compile"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re"
+            )
+    assert found == []

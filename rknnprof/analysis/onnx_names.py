@@ -21,19 +21,19 @@ marks; a layer without a FullName names no node.
 
 from __future__ import annotations
 
-import re
+from rknnprof.inputs.lazy_re import LazyPattern
 
-_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_]*:(?!:)")
+_PREFIX = LazyPattern(r"^[A-Za-z][A-Za-z0-9_]*:(?!:)")
 """``Conv:`` -- an op-class word and one colon (not the first colon of ``onnx::``)."""
-_SPLIT = re.compile(r"[,;+]")
+_SPLIT = LazyPattern(r"[,;+]")
 _SUFFIXES = (
-    re.compile(r"#.*$"),  # compiler copy / fusion marks: #1_2sdpa, #2_ConvAdd
-    re.compile(r"__cvt_[A-Za-z0-9_]+$"),  # inserted data convert
-    re.compile(r"_RKNN_mark\w*$"),  # toolkit 1 inserted transposes
-    re.compile(r"_rs\d*$"),  # inserted reshape
-    re.compile(r"_2[a-z]{3,}[a-z_]*?(?:_?\d+)?(?=$|_2[a-z])"),  # lowering: _2conv, _2gemm_2conv
+    LazyPattern(r"#.*$"),  # compiler copy / fusion marks: #1_2sdpa, #2_ConvAdd
+    LazyPattern(r"__cvt_[A-Za-z0-9_]+$"),  # inserted data convert
+    LazyPattern(r"_RKNN_mark\w*$"),  # toolkit 1 inserted transposes
+    LazyPattern(r"_rs\d*$"),  # inserted reshape
+    LazyPattern(r"_2[a-z]{3,}[a-z_]*?(?:_?\d+)?(?=$|_2[a-z])"),  # lowering: _2conv, _2gemm_2conv
     # a fused op class after a number: node_conv2d_36_ConvAdd
-    re.compile(r"(?<=\d)_(?:Conv|Add|Mul|Sub|Relu|ex[A-Z])[A-Za-z0-9]*$"),
+    LazyPattern(r"(?<=\d)_(?:Conv|Add|Mul|Sub|Relu|ex[A-Z])[A-Za-z0-9]*$"),
 )
 
 

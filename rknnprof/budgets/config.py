@@ -7,7 +7,6 @@ The file's shape and the metrics are described in :mod:`rknnprof.budgets`. A bad
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import yaml
 from rknnprof.budgets import safe_yaml
 from rknnprof.budgets.safe_yaml import show
 from rknnprof.errors import ConfigError
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Severity
 from rknnprof.model.record import Record, record
 
@@ -233,7 +233,7 @@ def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
     return float(value)
 
 
-_PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+_PERCENT = LazyPattern(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
 def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:

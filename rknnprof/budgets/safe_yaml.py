@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import stat
 from typing import Any
 
 import yaml
 
 from rknnprof.errors import ConfigError
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model.record import Record, record
 
 MAX_BYTES = 256 * 1024
@@ -37,12 +37,12 @@ MAX_DIGITS = 30
 """Most digits in an integer (the largest sensible limit, a cycle count, has 12)."""
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT = re.compile(r"^[-+]?[0-9]+$")
-_INT_BASE = re.compile(r"^0o[0-7]+$|^0x[0-9a-fA-F]+$")
-_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_SPECIAL_FLOAT = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_NULL = LazyPattern(r"^(?:~|null|Null|NULL|)$")
+_BOOL = LazyPattern(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT = LazyPattern(r"^[-+]?[0-9]+$")
+_INT_BASE = LazyPattern(r"^0o[0-7]+$|^0x[0-9a-fA-F]+$")
+_FLOAT = LazyPattern(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_SPECIAL_FLOAT = LazyPattern(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 @record

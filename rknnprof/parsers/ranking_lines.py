@@ -20,11 +20,11 @@ if TYPE_CHECKING:
 SHARE_DIGITS = 6
 """Digits of a fraction a row's share (its TimeRatio / 100) is rounded to (``stat_of``)."""
 TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
-HEADER_RE = re.compile(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
-VALUE_RE = re.compile(r"^\d+(?:\.\d+)?%?$")
+HEADER_RE = LazyPattern(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
+VALUE_RE = LazyPattern(r"^\d+(?:\.\d+)?%?$")
 _OP_TYPE_RE = LazyPattern(r"[A-Za-z_][\w.-]*\Z")
 """An op type token (only lines that are not rows are tested: compiled on first use)."""
-VALUES_RE = re.compile(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
+VALUES_RE = LazyPattern(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
 """Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
 _ALIASES = {
     "callnumber": "calls",

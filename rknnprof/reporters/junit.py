@@ -24,10 +24,10 @@ dropped.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, TextIO
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.reporters.base import RenderOptions, Reporter, fails
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rknnprof.compare import CompareResult, ProfileComparison
     from rknnprof.model import Finding, Report
 
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_FORBIDDEN = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:

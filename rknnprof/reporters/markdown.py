@@ -9,9 +9,9 @@ inject HTML. Estimates and profiles without a per-layer table carry a ``> [!WARN
 
 from __future__ import annotations
 
-import re
 from typing import TextIO
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _escape
 from rknnprof.reporters import _facts as F
@@ -60,7 +60,7 @@ def no_autolink(text: str) -> str:
     return _ISSUE_REF.sub(r"#&#8203;\1", text)
 
 
-_ISSUE_REF = re.compile(r"(?<![\w&/])\\?#(\d)")
+_ISSUE_REF = LazyPattern(r"(?<![\w&/])\\?#(\d)")
 
 
 def _cell(view: V.TableView, column: V.Column, row: int, largest: float) -> str:
