@@ -9,8 +9,10 @@ and because each format has characters of its own that text must never be read a
 terminal    :func:`terminal`: control characters (C0, DEL, C1) and bidi overrides become visible
             escapes (``\\x1b``, ``\\u202e``); the result goes into ``rich.text.Text``, never
             into a markup string, so ``[link=…]`` or ``[/]`` is shown as typed.
-HTML        ``html.escape`` (quotes included) at every interpolation, in text and in attributes
-            (``reporters/html.py``); the report holds no inline JSON and no log text in script.
+HTML        :func:`html` at every interpolation, in text and in attributes: ``html.escape``
+            (quotes included) of the text with its control and bidi characters shown as on
+            the terminal (tab, LF and CR kept: white space to HTML); the report holds no
+            inline JSON and no log text in script.
 Markdown    :func:`markdown` (punctuation, ``|``, ``<``, ``&`` backslash-escaped) or
             :func:`markdown_code` (a code span: backticks swapped, pipes escaped).
 CSV         :func:`csv_cell`: a text cell starting ``=``, ``+``, ``-``, ``@``, tab or CR gets a
@@ -23,6 +25,7 @@ annotations :func:`annotation_data` / :func:`annotation_property` (GitHub workfl
 from __future__ import annotations
 
 import re
+from html import escape as _html_escape
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lazy_re import LazyPattern
@@ -33,6 +36,10 @@ if TYPE_CHECKING:
 _INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Characters that move the cursor, change the terminal's state or reorder the text around them:
 C0 (tab and newline included: a cell or message is one line), DEL, C1, and the bidi controls."""
+_PAGE_INVISIBLE = LazyPattern(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+"""What a page must not take as it is: :data:`_INVISIBLE` but tab, LF and CR."""
 _MARKDOWN_SPECIAL = LazyPattern(r"([\\`*_\[\]<>|&~])")
 _XML_FORBIDDEN = r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 """Compiled on first use (``re``'s cache), not at import: a class spanning the whole of Unicode
@@ -58,6 +65,16 @@ def terminal_text(text: object, style: str = "") -> Text:
     from rich.text import Text
 
     return Text(terminal(text), style=style)
+
+
+def html(text: object) -> str:
+    """``text`` for an HTML page, in text or in an attribute: every control and bidi character
+    but tab, LF and CR shown as an escape (``\\u202e``), then ``html.escape`` (quotes
+    included). A bidi override would otherwise reorder the page's text around it."""
+    s = str(text)
+    if _PAGE_INVISIBLE.search(s):
+        s = _PAGE_INVISIBLE.sub(_visible, s)
+    return _html_escape(s)
 
 
 def message_line(text: object) -> str:

@@ -10,12 +10,12 @@ page says what the terminal says.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from html import escape
 from typing import TYPE_CHECKING, TextIO
 
 from rknnprof import __version__
 from rknnprof.reporters import check_views as K
 from rknnprof.reporters import compare_views as V
+from rknnprof.reporters._escape import html as escape
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from html import escape
 from importlib import resources
 from typing import TextIO
 
@@ -27,6 +26,7 @@ from rknnprof.model import Bound, Finding, Layer, Profile, Report, Target
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters import html_charts as C
+from rknnprof.reporters._escape import html as escape
 from rknnprof.reporters.base import RenderOptions, Reporter
 
 

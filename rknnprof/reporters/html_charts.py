@@ -1,6 +1,6 @@
 """Hand-made SVG/CSS charts for the HTML report (no chart library, no network).
 
-Each function returns an HTML fragment; every piece of log text goes through ``html.escape``.
+Each function returns an HTML fragment; every piece of log text goes through ``_escape.html``.
 Colours come from CSS classes ``b-<bound>`` so dark mode and print styles live in the CSS.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from html import escape
 
 from rknnprof.model import Layer, Profile, Roof, Target, Waterfall
 from rknnprof.reporters import _facts as F
+from rknnprof.reporters._escape import html as escape
 from rknnprof.reporters._views import TableView
 
 TIMELINE_W, TIMELINE_H, MARK_H = 1000.0, 160.0, 8.0
@@ -254,7 +254,7 @@ _STEP_CLASS = {"npu_layers": "b-compute", "cpu_layers": "b-cpu"}
 def waterfall_card(fall: Waterfall) -> str:
     """A waterfall of one inference's time (``analysis.waterfall``): one row per part, each bar
     starting where the previous one ended, so the last ends at the application's total; the
-    parts outside the layers in the ``balanced`` colour. Text and hover from ``html.escape``."""
+    parts outside the layers in the ``balanced`` colour. Text and hover from ``_escape.html``."""
     total = fall.total_us or 1.0
     label_w, bar_w = 230.0, WATERFALL_W - 230.0 - 80.0
     height = WATERFALL_ROW * (len(fall.steps) + 1) + 8

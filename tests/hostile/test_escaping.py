@@ -84,6 +84,40 @@ def test_compare_table_from_a_saved_report_keeps_controls_off_the_terminal(
     assert "AB\ufffd" in out and "[/]x" in out  # the saved report's strings were cleaned too
 
 
+# -- HTML ------------------------------------------------------------------------------------
+
+BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+BIDI_NAME = "Conv:/model.0/\u202egnp.exe\u202c/\u2066x\u2069\u200f"
+"""A name whose right-to-left override would show ``exe.png`` reversed around it in a page."""
+
+
+def test_html_rule_shows_controls_and_bidi_as_escapes():
+    assert E.html('<a href="x">\u202e\x01\x9b') == "&lt;a href=&quot;x&quot;&gt;\\u202e\\x01\\x9b"
+    assert E.html("tab\tand\nlines\r") == "tab\tand\nlines\r"  # white space to HTML
+    assert E.html("µs · 名前 'q'") == "µs · 名前 &#x27;q&#x27;"
+
+
+@pytest.mark.parametrize("command", ["analyze", "check"])
+def test_bidi_controls_in_a_name_do_not_reach_the_page(command, tmp_path, capsys, monkeypatch):
+    """The reader keeps bidi controls (they are text); the page shows them as escapes, as the
+    terminal does, in text and in attributes (the charts' hover titles)."""
+    path = log_with_name(tmp_path, BIDI_NAME)
+    budgets = tmp_path / "b.yaml"  # check's page shows the budget's pattern, from the file
+    budgets.write_text(
+        'budgets:\n  - metric: layer_time_us\n    match: "Conv:/model.0/\u202egnp*"\n    max: 1\n',
+        encoding="utf-8",
+    )
+    extra = ["--budgets", str(budgets)] if command == "check" else []
+    code, out, err = run(capsys, monkeypatch, command, path, *extra, "-f", "html")
+    assert code in (0, 1), err
+    assert not BIDI.search(out), repr(BIDI.search(out))
+    if command == "analyze":
+        assert "\\u202egnp.exe\\u202c" in out  # the name, its controls visible
+        assert 'title="Conv:/model.0/\\u202egnp.exe' in out  # an attribute too
+    else:
+        assert "layer_time_us[Conv:/model.0/\\u202egnp*]" in out
+
+
 # -- Markdown --------------------------------------------------------------------------------
 
 
