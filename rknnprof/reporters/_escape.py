@@ -17,7 +17,8 @@ Markdown    :func:`markdown` (punctuation, ``|``, ``<``, ``&`` backslash-escaped
             :func:`markdown_code` (a code span: backticks swapped, pipes escaped).
 CSV         :func:`csv_cell`: a text cell starting ``=``, ``+``, ``-``, ``@``, tab or CR gets a
             leading ``'`` (OWASP); numbers are not text cells and stay as they are.
-XML         ``xml.etree`` escaping plus :func:`xml_text` (characters XML 1.0 forbids removed).
+XML         ``xml.etree`` escaping plus :func:`xml_text` (characters XML 1.0 forbids removed);
+            JUnit's text is :func:`page_text` first (CI servers show it on a page).
 annotations :func:`annotation_data` / :func:`annotation_property` (GitHub workflow commands).
 =========== ===================================================================================
 """
@@ -67,14 +68,18 @@ def terminal_text(text: object, style: str = "") -> Text:
     return Text(terminal(text), style=style)
 
 
-def html(text: object) -> str:
-    """``text`` for an HTML page, in text or in an attribute: every control and bidi character
-    but tab, LF and CR shown as an escape (``\\u202e``), then ``html.escape`` (quotes
-    included). A bidi override would otherwise reorder the page's text around it."""
+def page_text(text: object) -> str:
+    """``text`` for a page a person reads (HTML, a CI server's test report): every control and
+    bidi character but tab, LF and CR shown as an escape (``\\u202e``). A bidi override would
+    otherwise reorder the text around it."""
     s = str(text)
-    if _PAGE_INVISIBLE.search(s):
-        s = _PAGE_INVISIBLE.sub(_visible, s)
-    return _html_escape(s)
+    return _PAGE_INVISIBLE.sub(_visible, s) if _PAGE_INVISIBLE.search(s) else s
+
+
+def html(text: object) -> str:
+    """``text`` for an HTML page, in text or in an attribute: :func:`page_text`, then
+    ``html.escape`` (quotes included)."""
+    return _html_escape(page_text(text))
 
 
 def message_line(text: object) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, TextIO
 
-from rknnprof.inputs.lazy_re import LazyPattern
+from rknnprof.reporters._escape import page_text, xml_text
 from rknnprof.reporters.base import RenderOptions, Reporter, fails
 
 if TYPE_CHECKING:
@@ -35,11 +35,11 @@ if TYPE_CHECKING:
     from rknnprof.compare import CompareResult, ProfileComparison
     from rknnprof.model import Finding, Report
 
-_FORBIDDEN = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
 
 def _clean(text: str) -> str:
-    return _FORBIDDEN.sub("", text)
+    """Text a CI server shows on a page: controls and bidi characters as escapes, and what XML
+    1.0 forbids besides dropped (``xml.etree`` escapes the rest)."""
+    return xml_text(page_text(text))
 
 
 def _case(suite: ET.Element, classname: str, name: str) -> ET.Element:

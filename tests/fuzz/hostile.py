@@ -7,8 +7,9 @@ A run fails when it:
 * raises anything but ``SystemExit`` (a traceback), or exits outside 0-3;
 * puts a control character on the terminal: stdout or stderr holds ESC, C1, DEL or a C0 other
   than tab/newline (after colour SGR sequences are removed, with ``--color always``);
-* lets a bidi control through to what a person reads (stderr, and the terminal, HTML and
-  Markdown reports), where it would reorder the text around it;
+* lets a bidi control through to what a person reads (stderr, and the terminal, HTML,
+  Markdown and JUnit reports: a CI server shows JUnit on a page), where it would reorder the
+  text around it;
 * writes a CSV cell a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR
   at the start, and not a plain number);
 * writes JSON a strict parser refuses (``NaN``, ``Infinity``), or JUnit XML that does not parse.
@@ -51,7 +52,7 @@ JSON_FORMATS = ("json", "trace", "model-explorer")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-READ_BY_PEOPLE = ("table", "html", "markdown")
+READ_BY_PEOPLE = ("table", "html", "markdown", "junit")
 """Formats a person reads as shown: no bidi control may reach them (machine formats keep the
 name as the log wrote it)."""
 BUDGETS = """budgets:

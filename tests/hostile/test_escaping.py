@@ -91,6 +91,11 @@ BIDI_NAME = "Conv:/model.0/\u202egnp.exe\u202c/\u2066x\u2069\u200f"
 """A name whose right-to-left override would show ``exe.png`` reversed around it in a page."""
 
 
+def test_page_rule_shows_controls_and_bidi_as_escapes():
+    """HTML and JUnit (a CI server's page) text: as the terminal shows it, white space kept."""
+    assert E.page_text("a\u202eb\x1b\u2066\tc\n") == "a\\u202eb\\x1b\\u2066\tc\n"
+
+
 def test_html_rule_shows_controls_and_bidi_as_escapes():
     assert E.html('<a href="x">\u202e\x01\x9b') == "&lt;a href=&quot;x&quot;&gt;\\u202e\\x01\\x9b"
     assert E.html("tab\tand\nlines\r") == "tab\tand\nlines\r"  # white space to HTML
