@@ -50,3 +50,19 @@ def test_no_bar_when_piped_quiet_or_small(tmp_path, monkeypatch):
         assert progress.FileProgress.wanted(f, _Terminal(), quiet=False)
         assert not progress.FileProgress.wanted(f, _Terminal(), quiet=True)
         assert not progress.FileProgress.wanted(f, io.StringIO(), quiet=False)
+
+
+def test_a_file_name_is_shown_as_typed(tmp_path, monkeypatch):
+    """The bar shows the file's name: never read as rich markup, its control and bidi
+    characters as escapes (a file name may hold any of them)."""
+    name = "[bold red]run\x1b]0;pwn\x07\u202egol.txt"
+    path = tmp_path / name
+    path.write_bytes(_log(tmp_path).read_bytes())
+    monkeypatch.setattr(progress, "MIN_BYTES", 1)
+    monkeypatch.setattr(progress, "REDRAW_SECONDS", 0.0)
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    api.parse_path(str(path))
+    drawn = terminal.getvalue()
+    assert "[bold red]run\\x1b]0;pwn\\x07\\u202egol.txt" in drawn
+    assert "\x1b]" not in drawn and "\x07" not in drawn and "\u202e" not in drawn

@@ -23,6 +23,17 @@ REDRAW_SECONDS = 0.25
 """Least time between two redraws of the bar."""
 
 
+def shown(label: str) -> str:
+    """A file name as the bar shows it: a character that is not printable (a control, a bidi
+    override) as an escape (``\\x1b``, ``\\u202e``), as the report shows log text."""
+    if label.isprintable():
+        return label
+    return "".join(
+        c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        for c in label
+    )
+
+
 class FileProgress:
     """A binary file, read through, with a progress bar of the bytes read so far (see the module
     docstring). Use as a context manager: the bar is removed on exit."""
@@ -34,14 +45,14 @@ class FileProgress:
         self.raw = raw
         self.size = os.fstat(raw.fileno()).st_size
         self.progress: Progress = Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),  # a file name, not rich markup
             BarColumn(),
             DownloadColumn(),
             console=Console(file=stream),
             transient=True,
             auto_refresh=False,
         )
-        self.task: TaskID = self.progress.add_task(label, total=self.size)
+        self.task: TaskID = self.progress.add_task(shown(label), total=self.size)
         self.done = 0
         self.next_redraw = 0.0  # time.monotonic() of the next redraw
 
