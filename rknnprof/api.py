@@ -10,6 +10,7 @@ read.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
@@ -17,6 +18,8 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO
 from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_profile
 from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
+from rknnprof.inputs.compressed import READ as COMPRESSION_READ
+from rknnprof.inputs.compressed import compression_of, unreadable
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.model.record import replace
@@ -116,6 +119,8 @@ def parse_stream(
         lines.close()  # sets stats.last_line also when reading stopped early
         if progress is not None:
             progress.finish()
+    if stats.compressed is not None:  # (stdin, or a file compressed twice)
+        raise InputError(unreadable(stats.compressed, piped=True), name)
     if stats.chatty_count:
         first = stats.chatty[0][0] if stats.chatty else None
         assembler.warnings.append(
@@ -169,7 +174,16 @@ def parse_path(path: str) -> Assembly:
             raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
-            return _parse_file(f, path)
+            kind = _compression(f)
+            if kind is None:
+                return _parse_file(f, path)
+            if kind not in COMPRESSION_READ:
+                raise InputError(unreadable(kind, piped=False), path)
+            return _parse_compressed(f, path, kind)
+    except InputError as e:  # (damaged compressed data: the reader does not know the path)
+        if e.path is None:
+            e.path = path
+        raise
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:
@@ -191,6 +205,45 @@ def _parse_file(f: BinaryIO, path: str) -> Assembly:
         return parse_stream(f, path)
     with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
         return parse_stream(watched, path)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
+
+
+def _compression(f: BinaryIO) -> str | None:
+    """The compression of a regular file with bytes in it, told by its first bytes (a device,
+    FIFO or ``/proc`` file is not peeked at: reading ahead could change how it reads; compressed
+    data there meets the reader's own check)."""
+    try:
+        status = os.fstat(f.fileno())
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
+        return None
+    return compression_of(f.peek(16)[:16])  # type: ignore[attr-defined]  # an open(..., "rb")
+
+
+def _parse_compressed(f: BinaryIO, path: str, kind: str) -> Assembly:
+    """A compressed file, read as the text it holds (:mod:`rknnprof.inputs.compressed`); the
+    progress bar counts the compressed bytes, against the file's size. Data that ends early is
+    read up to there, and a warning says so."""
+    from rknnprof.inputs.compressed import Decompressed
+    from rknnprof.inputs.progress import FileProgress
+
+    if FileProgress.wanted(f, sys.stderr, _quiet()):
+        with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
+            text = Decompressed(watched, kind)  # type: ignore[arg-type]  # reads like the file
+            assembly = parse_stream(text, path)  # type: ignore[arg-type]  # read and read1
+    else:
+        text = Decompressed(f, kind)
+        assembly = parse_stream(text, path)  # type: ignore[arg-type]  # read and read1
+    if text.cut is not None:
+        assembly.warnings.append(
+            ReportWarning(
+                path,
+                None,
+                f"{text.cut} after {text.given:,} bytes of text: the log is cut there, and the "
+                "report covers what came before it",
+            )
+        )
+    return assembly
 
 
 def no_data_message(assembly: Assembly) -> str:

@@ -100,7 +100,7 @@ def catalogue_messages() -> list[str]:
     for line in text.splitlines():
         m = re.match(r"^\| `(.*?)` (?:\(.*?\) )?\|", line)
         if m and "(click)" not in line:
-            messages.append(m.group(1))
+            messages.append(m.group(1).replace("\\|", "|"))  # (a pipe escaped in a table)
     return messages
 
 

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from rknnprof.errors import InputError
 from rknnprof.inputs.body import CHUNK_BYTES, MAX_LINE_CHARS, body_lines, line_reader
 from rknnprof.inputs.claims import Claim, Claimed, Reads, Skipper
+from rknnprof.inputs.compressed import compression_of, may_be_compressed
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
 from rknnprof.inputs.sanitize import clean
@@ -145,6 +146,9 @@ def _bodies(
     cut). A body of n newlines holds n + 1 lines. The runs ``source`` claims are passed on as
     they are, between bodies."""
     head = _read_head(read)  # type: ignore[arg-type]  # no claims before source.start()
+    stats.compressed = compression_of(head)
+    if stats.compressed is not None:  # (a file is decompressed before: see api.parse_path)
+        return  # not text: no lines (the caller says how to unpack it)
     encoding, bom = _sniff(head)
     stats.encoding, stats.bom = encoding, bom > 0
     decode = codecs.getincrementaldecoder(encoding)(errors="replace").decode
@@ -218,7 +222,8 @@ def _truncated(stats: ReadStats, number: int) -> None:
 
 
 def _read_head(read: Callable[[int], bytes]) -> bytes:
-    """The first read, extended only while it is too short to tell the encoding."""
+    """The first read, extended only while it is too short to tell the encoding, or whether
+    it is compressed."""
     head = b""
     while True:
         chunk = read(CHUNK_BYTES)
@@ -228,6 +233,8 @@ def _read_head(read: Callable[[int], bytes]) -> bytes:
         if len(head) < 3 and (codecs.BOM_UTF8.startswith(head) or head in (b"\xff", b"\xfe")):
             continue
         if len(head) < 32 and b"\x00" in head:
+            continue
+        if may_be_compressed(head):
             continue
         return head
 

@@ -34,6 +34,9 @@ class ReadStats:
     encoding: str = "utf-8"
     """Codec used: ``utf-8``, ``utf-16-le`` or ``utf-16-be``."""
     bom: bool = False
+    compressed: str | None = None
+    """The compression the input's first bytes show (``inputs/compressed.py``): then no line
+    is read."""
     lines: int = 0
     """Physical lines read (including dropped ones)."""
     logcat_format: str | None = None

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from fuzz.fuzz_support import apply, fuzz_settings, mutations, seed_logs, write_temp
 from rknnprof import cli
-from rknnprof.errors import EXIT_NO_DATA, EXIT_OK
+from rknnprof.errors import EXIT_NO_DATA, EXIT_OK, EXIT_USAGE
+from rknnprof.inputs.compressed import compression_of
 from tests.conftest import CORPUS
 
 CORPUS_LINES = [seed.split(b"\n") for seed in seed_logs(CORPUS)] if CORPUS.is_dir() else []
@@ -43,6 +44,13 @@ def run_cli(data: bytes) -> None:
     result = CliRunner().invoke(cli.cli, ["analyze", "-f", "json", str(path)])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
+    if compression_of(data[:16]) is not None and result.exit_code == EXIT_USAGE:
+        # compressed-looking bytes: an archive, or data that does not decompress (exit 2)
+        assert "Traceback" not in result.stdout + result.stderr
+        assert result.stdout == ""
+        (line,) = result.stderr.splitlines()
+        assert line.startswith(f"Error: {path}: ")
+        return
     check_cli_outcome(result.exit_code, result.stdout, result.stderr)
 
 
@@ -50,6 +58,8 @@ def run_cli(data: bytes) -> None:
 @given(st.binary(max_size=2000))
 @example(b"")
 @example(b"\x00\x01\x02binary\xff")
+@example(b"PK\x03\x04")
+@example(b"\x1f\x8b\x08\x00garbage")
 def test_cli_arbitrary_bytes(data: bytes) -> None:
     run_cli(data)
 

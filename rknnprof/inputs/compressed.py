@@ -1,0 +1,137 @@
+"""Compressed logs: a capture shared as ``logcat.txt.gz`` (or ``.bz2``, ``.xz``) is read as the
+text it holds, told by its first bytes, not its name. The standard library decompresses it as it
+is read (memory stays flat). A file that ends early -- an interrupted download, a cut
+attachment -- is read up to there and then said to be so (:attr:`Decompressed.cut`), as a log
+cut mid-table is; data that fails to decompress or its checksum is an error, since where the
+damage began is not known (garbled text before it would be read as a log). Formats the standard
+library cannot read (zstd) and archives (zip: which member?) get a one-line error saying how to
+unpack them.
+
+Contract: :func:`compression_of` names the format of a head of bytes (None: not compressed);
+:class:`Decompressed` reads a file of one of :data:`READ` with the ``read``/``read1`` of a binary
+file; :func:`unreadable` is the error for the others, and for compressed data on a pipe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import BinaryIO
+
+from rknnprof.errors import InputError
+
+MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"PK\x03\x04", "zip"),
+)
+"""The first bytes of each format."""
+_BLOCK_SIZES = {b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9"}
+READ = frozenset({"gzip", "bzip2", "xz"})
+"""The formats read as they are (the standard library's)."""
+_CAT = {"gzip": "zcat", "bzip2": "bzcat", "xz": "xzcat", "zstd": "zstdcat", "zip": "unzip -p"}
+
+
+def unreadable(kind: str, piped: bool) -> str:
+    """The one-line error for a compressed input not read here: a format the standard library
+    does not read, an archive, or compressed data on a pipe (``piped``)."""
+    cat = _CAT[kind]
+    if piped:
+        return (
+            f"{kind}-compressed input: decompress it into the pipe "
+            f"({cat} FILE | rknnprof analyze -)"
+        )
+    if kind == "zip":
+        return (
+            "a zip archive: extract the log first (unzip FILE), or pipe it "
+            "(unzip -p FILE LOG | rknnprof analyze -)"
+        )
+    return (
+        f"{kind}-compressed: decompress it first ({kind} -d FILE), or pipe it "
+        f"({cat} FILE | rknnprof analyze -)"
+    )
+
+
+_WHOLE = (
+    b"\x1f\x8b",
+    b"\xfd7zXZ\x00",
+    b"\x28\xb5\x2f\xfd",
+    b"PK\x03\x04",
+    *(b"BZh" + size + block for size in _BLOCK_SIZES for block in (b"1AY&SY", b"\x17rE8P\x90")),
+)
+"""Each format's first bytes in full (bzip2's with its block size and first block's magic)."""
+
+
+def may_be_compressed(head: bytes) -> bool:
+    """Whether ``head`` is too short to tell: a proper prefix of some format's first bytes (the
+    reader reads on until it can tell, so that how the input arrives never changes the
+    answer)."""
+    return any(len(head) < len(whole) and whole.startswith(head) for whole in _WHOLE)
+
+
+def compression_of(head: bytes) -> str | None:
+    """The format whose first bytes ``head`` starts with, or None. bzip2's ``BZh`` could begin
+    a line of text: its block size digit and the magic of its first block must follow."""
+    for magic, kind in MAGIC:
+        if head.startswith(magic):
+            if kind == "bzip2" and not (
+                head[3:4] in _BLOCK_SIZES and head[4:10] in (b"1AY&SY", b"\x17rE8P\x90")
+            ):
+                continue
+            return kind
+    return None
+
+
+class Decompressed:
+    """A compressed binary file read as the bytes it holds. A stream that ends before its end
+    marker ends there (:attr:`cut` says so); damaged data raises :class:`InputError`."""
+
+    def __init__(self, raw: BinaryIO, kind: str) -> None:
+        import zlib
+
+        self.kind = kind
+        self.cut: str | None = None
+        """Why the data ended early (None: it ended where it should)."""
+        self.given = 0
+        """Bytes of text given so far."""
+        self._file: BinaryIO
+        if kind == "gzip":
+            import gzip
+
+            self._file = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]  # a binary file
+            self._damage: tuple[type[Exception], ...] = (zlib.error, gzip.BadGzipFile)
+        elif kind == "bzip2":
+            import bz2
+
+            self._file = bz2.BZ2File(raw)  # type: ignore[assignment]  # a binary file
+            self._damage = (OSError,)  # "Invalid data stream"
+        elif kind == "xz":
+            import lzma
+
+            self._file = lzma.LZMAFile(raw)  # type: ignore[assignment]  # a binary file
+            self._damage = (lzma.LZMAError,)
+        else:
+            raise ValueError(f"not read here: {kind}")
+
+    def read1(self, size: int = -1) -> bytes:
+        return self._read(self._file.read1, size)  # type: ignore[attr-defined]  # each has read1
+
+    def read(self, size: int = -1) -> bytes:
+        return self._read(self._file.read, size)
+
+    def _read(self, method: Callable[[int], bytes], size: int) -> bytes:
+        if self.cut is not None:
+            return b""
+        try:
+            data = method(size)
+        except EOFError:  # cut short: the text before the cut decompressed as it should
+            self.cut = f"the {self.kind} data ends before its end marker"
+            return b""
+        except self._damage as e:  # where the damage began is not known: no text is trusted
+            raise InputError(
+                f"the {self.kind} data is damaged ({e}) after {self.given:,} bytes of text: "
+                "get the file again"
+            ) from None
+        self.given += len(data)
+        return data
