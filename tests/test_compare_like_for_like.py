@@ -181,3 +181,43 @@ def test_a_damaged_side_is_named_once(logs, tmp_path, capsys, monkeypatch):
         "CURRENT's table is damaged (layer ID 1 repeats (and 5 more): a row duplicated or a "
         "table printed twice under one header)"
     ]
+
+
+def _model(width: int, size: int = 640, reshaped: int = 8) -> Profile:
+    """An input and eight convs named as one YOLO graph; the first ``reshaped`` convs have
+    ``width`` channels (yolov5n against yolov5s: the same names, other widths)."""
+    layers = [
+        Layer(id=1, op_type="InputOperator", time_us=5, target=Target.CPU,
+              output_shapes=((1, 3, size, size),), full_name="InputOperator:images"),
+    ]  # fmt: skip
+    for k in range(8):
+        channels = width * (k + 1) if k < reshaped else 16 * (k + 1)
+        layers.append(
+            Layer(id=k + 2, op_type="Conv", time_us=100 + k, target=Target.NPU,
+                  output_shapes=((1, channels, size // 8, size // 8),),
+                  full_name=f"Conv:/model.{k}/conv/Conv")
+        )  # fmt: skip
+    return Profile(source=SourceSpan("x.log"), format="toolkit2-perf-table", layers=tuple(layers))
+
+
+def test_another_width_of_the_model_is_not_like_for_like():
+    """yolov5s against yolov5n: every layer aligns by FullName, the input is the same, and
+    nearly every layer's output shape differs: the runs are of two models."""
+    comp = compare_profiles(_model(width=16), _model(width=32))
+    assert (  # (the input layer's shape is the same: 8 of the 9 moved)
+        "layer shapes: 8 of 9 layers aligned by FullName have other output shapes under the "
+        "same input (another width of the model?)"
+    ) in comp.differences
+
+
+def test_a_few_reshaped_layers_or_another_input_size_are_not_called_another_width():
+    # channels padded on two layers (a MAC-usage fix): 2 of 9 moved, under a quarter
+    assert not any(
+        d.startswith("layer shapes:")
+        for d in compare_profiles(_model(16), _model(32, reshaped=2)).differences
+    )
+    # another input size moves every layer: the input shape line says it (a resolution fix is
+    # judged on the whole frame), not a second line
+    comp = compare_profiles(_model(16), _model(16, size=320))
+    assert "input shape: (1,3,640,640) vs (1,3,320,320)" in comp.differences
+    assert not any(d.startswith("layer shapes:") for d in comp.differences)

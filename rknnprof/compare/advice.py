@@ -64,6 +64,7 @@ UNLIKE = (
     "shows part of the model",
     "is damaged",
     "align by FullName or shapes",
+    "layer shapes:",
 )
 """``comparability`` lines that make a measured saving meaningless for every finding (a data
 type or core change is the fix itself for some rules, so it is judged per finding)."""

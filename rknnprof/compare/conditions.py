@@ -1,7 +1,7 @@
 """Like for like: the run conditions that differ between BASE and CURRENT (platform, versions,
 NPU frequency, cores used, model input shapes, data types, frames merged, measured vs
-estimated), and whether either side's table leaves rows out (then what it lacks is "not
-shown", never "removed" or "added")."""
+estimated, the layers' own shapes under one input shape), and whether either side's table
+leaves rows out (then what it lacks is "not shown", never "removed" or "added")."""
 
 from __future__ import annotations
 
@@ -80,6 +80,32 @@ def _frames_apart(base: int, current: int) -> tuple[int | None, int | None]:
     if base != current and min(base, current) < MIN_MEDIAN_FRAMES:
         return base, current
     return None, None
+
+
+RESHAPED_SHARE = 0.25
+"""From this share of the layers aligned by FullName with other output shapes, under one input
+shape, the runs are of other models (yolov5s against yolov5n: the same graph, every layer's
+channels changed); a fix that reshapes a few layers (channels padded to the NPU's alignment)
+stays under it."""
+
+
+def reshaped_layers(base: Profile, current: Profile, pairs: list[tuple[int, int]]) -> str | None:
+    """``layer shapes: …`` when, under the same (or an unknown) input shape, at least
+    :data:`RESHAPED_SHARE` of the layers aligned by FullName (``pairs``: BASE id, CURRENT id)
+    have other output shapes; else None."""
+    inputs = input_shapes(base), input_shapes(current)
+    if None not in inputs and inputs[0] != inputs[1]:
+        return None  # the input shape line says it, and a resolution fix is judged on it
+    before = {la.id: la.output_shapes for la in base.layers}
+    after = {la.id: la.output_shapes for la in current.layers}
+    known = [(before.get(b), after.get(c)) for b, c in pairs if before.get(b) and after.get(c)]
+    moved = sum(1 for b, c in known if b != c)
+    if not known or moved < len(known) * RESHAPED_SHARE:
+        return None
+    return (
+        f"layer shapes: {moved} of {len(known)} layers aligned by FullName have other output "
+        "shapes under the same input (another width of the model?)"
+    )
 
 
 def comparability(base: Profile, current: Profile) -> list[str]:

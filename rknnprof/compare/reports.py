@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rknnprof.compare.advice import AdviceOutcome, check_advice
-from rknnprof.compare.conditions import comparability, rows_left_out
+from rknnprof.compare.conditions import comparability, reshaped_layers, rows_left_out
 from rknnprof.compare.deltas import (
     LayerDelta,
     OpTypeDelta,
@@ -163,6 +163,13 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences.append(
             f"layers: only {strong} of {most} align by FullName or shapes (different models?)"
         )
+    named = [
+        (d.base_id, d.current_id)
+        for d in layers
+        if d.matched_by == "full_name" and d.base_id is not None and d.current_id is not None
+    ]
+    if (reshaped := reshaped_layers(base, current, named)) is not None:
+        differences.append(reshaped)
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
