@@ -26,7 +26,6 @@ annotations :func:`annotation_data` / :func:`annotation_property` (GitHub workfl
 from __future__ import annotations
 
 import re
-from html import escape as _html_escape
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lazy_re import LazyPattern
@@ -79,7 +78,9 @@ def page_text(text: object) -> str:
 def html(text: object) -> str:
     """``text`` for an HTML page, in text or in an attribute: :func:`page_text`, then
     ``html.escape`` (quotes included)."""
-    return _html_escape(page_text(text))
+    from html import escape  # (html.entities' table: only for the pages)
+
+    return escape(page_text(text))
 
 
 def message_line(text: object) -> str:
