@@ -10,7 +10,6 @@ read.
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
@@ -19,7 +18,7 @@ from rknnprof.analysis import DEFAULT_BOUND_RATIO, DEFAULT_RW_SHARE, analyze_pro
 from rknnprof.assemble import Assembler, Assembly
 from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.compressed import READ as COMPRESSION_READ
-from rknnprof.inputs.compressed import compression_of, unreadable
+from rknnprof.inputs.compressed import compression_of_file, unreadable
 from rknnprof.inputs.lines import ReadStats, read_lines
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.model.record import replace
@@ -174,7 +173,7 @@ def parse_path(path: str) -> Assembly:
             raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
-            kind = _compression(f)
+            kind = compression_of_file(f)
             if kind is None:
                 return _parse_file(f, path)
             if kind not in COMPRESSION_READ:
@@ -205,19 +204,6 @@ def _parse_file(f: BinaryIO, path: str) -> Assembly:
         return parse_stream(f, path)
     with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
         return parse_stream(watched, path)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
-
-
-def _compression(f: BinaryIO) -> str | None:
-    """The compression of a regular file with bytes in it, told by its first bytes (a device,
-    FIFO or ``/proc`` file is not peeked at: reading ahead could change how it reads; compressed
-    data there meets the reader's own check)."""
-    try:
-        status = os.fstat(f.fileno())
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
-        return None
-    return compression_of(f.peek(16)[:16])  # type: ignore[attr-defined]  # an open(..., "rb")
 
 
 def _parse_compressed(f: BinaryIO, path: str, kind: str) -> Assembly:

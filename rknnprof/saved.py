@@ -14,6 +14,7 @@ import os
 
 from rknnprof import model
 from rknnprof.errors import InputError
+from rknnprof.inputs.compressed import read_start
 from rknnprof.inputs.lines import MAX_LINE_CHARS
 from rknnprof.inputs.sanitize import clean
 from rknnprof.schema import SCHEMA_VERSION, report_from_dict, report_to_dict
@@ -49,9 +50,8 @@ def is_saved_report(path: str | os.PathLike[str]) -> bool:
     if str(path) == "-":
         return False
     try:
-        with open(path, "rb") as f:
-            head = f.read(_SNIFF_BYTES)
-    except OSError:
+        head, _ = read_start(str(path), _SNIFF_BYTES)  # (a gzip'd report too)
+    except (OSError, InputError):
         return False
     return looks_like_saved_report(head.decode("utf-8", errors="replace"))
 
@@ -61,9 +61,10 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
     import json  # here: a log's analysis never needs the decoder (1 ms of every start)
 
     try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size  # a regular file: refused before any read
-            data_bytes = b"" if size > MAX_REPORT_BYTES else f.read(MAX_REPORT_BYTES + 1)
+        size = os.stat(path).st_size  # a regular file: refused before any read
+        data_bytes = b""
+        if size <= MAX_REPORT_BYTES:  # (compressed: its text is counted as it is read)
+            data_bytes, _ = read_start(str(path), MAX_REPORT_BYTES + 1)
         if size > MAX_REPORT_BYTES or len(data_bytes) > MAX_REPORT_BYTES:
             mb, rest = divmod(MAX_REPORT_BYTES, 1024 * 1024)
             limit = f"{mb} MB" if not rest else f"{MAX_REPORT_BYTES:,} bytes"

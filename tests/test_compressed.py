@@ -201,3 +201,16 @@ def test_the_reader_tells_compressed_data_however_it_arrives(size):
         stats = ReadStats()
         assert [line.number for line in read_lines(Trickle(text, size), stats)] == [1]
         assert stats.compressed is None
+
+
+def test_a_compressed_saved_report_is_read_as_one(tmp_path, capsys, monkeypatch):
+    """``compare`` and ``check`` take a saved JSON report gzip'd as they take it plain."""
+    saved = tmp_path / "run.json"
+    code, _, err = _run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(saved))
+    assert code == 0, err
+    packed = tmp_path / "run.json.gz"
+    packed.write_bytes(gzip.compress(saved.read_bytes()))
+    code, out, err = _run(capsys, monkeypatch, "compare", str(packed), str(saved), "-f", "json")
+    assert code == 0, err
+    (comparison,) = json.loads(out)["comparisons"]
+    assert comparison["base_total_us"] == comparison["current_total_us"] == 28023

@@ -135,3 +135,39 @@ class Decompressed:
             ) from None
         self.given += len(data)
         return data
+
+
+def read_start(path: str, limit: int) -> tuple[bytes, bool]:
+    """At most ``limit`` bytes of the text of the file at ``path`` -- decompressed when it is a
+    gzip, bzip2 or xz file -- and whether it was compressed (a saved report read whole, or
+    sniffed). :class:`OSError` when it cannot be read; :class:`InputError` when its compressed
+    data is damaged; data cut short gives what came before the cut."""
+    with open(path, "rb") as f:
+        kind = compression_of_file(f)
+        if kind is None or kind not in READ:
+            return f.read(limit), False
+        text = Decompressed(f, kind)
+        parts, size = [], 0
+        while size < limit:
+            part = text.read(limit - size)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        return b"".join(parts), True
+
+
+def compression_of_file(f: BinaryIO) -> str | None:
+    """The compression of an open regular file with bytes in it, told by its first bytes. A
+    device, FIFO or ``/proc`` file is not peeked at: reading ahead could change how it reads
+    (compressed data there meets the reader's own check of its first bytes)."""
+    import os
+    import stat
+
+    try:
+        status = os.fstat(f.fileno())
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
+        return None
+    return compression_of(f.peek(16)[:16])  # type: ignore[attr-defined]  # open(..., "rb")
