@@ -174,11 +174,9 @@ def parse_path(path: str) -> Assembly:
     try:
         with open(path, "rb") as f:
             kind = compression_of_file(f)
-            if kind is None:
-                return _parse_file(f, path)
-            if kind not in COMPRESSION_READ:
+            if kind is not None and kind not in COMPRESSION_READ:
                 raise InputError(unreadable(kind, piped=False), path)
-            return _parse_compressed(f, path, kind)
+            return _parse_file(f, path, kind)
     except InputError as e:  # (damaged compressed data: the reader does not know the path)
         if e.path is None:
             e.path = path
@@ -195,31 +193,27 @@ def parse_path(path: str) -> Assembly:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
-def _parse_file(f: BinaryIO, path: str) -> Assembly:
+def _parse_file(f: BinaryIO, path: str, compression: str | None) -> Assembly:
     """A file, with a progress bar on a terminal stderr when it is long
-    (:mod:`rknnprof.inputs.progress`)."""
+    (:mod:`rknnprof.inputs.progress`: it counts the file's bytes, compressed or not)."""
     from rknnprof.inputs.progress import FileProgress
 
     if not FileProgress.wanted(f, sys.stderr, _quiet()):
-        return parse_stream(f, path)
+        return _parse_text(f, path, compression)
     with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
-        return parse_stream(watched, path)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
+        return _parse_text(watched, path, compression)  # type: ignore[arg-type]  # wraps the file with the reads parse_stream uses
 
 
-def _parse_compressed(f: BinaryIO, path: str, kind: str) -> Assembly:
-    """A compressed file, read as the text it holds (:mod:`rknnprof.inputs.compressed`); the
-    progress bar counts the compressed bytes, against the file's size. Data that ends early is
-    read up to there, and a warning says so."""
+def _parse_text(raw: BinaryIO, path: str, compression: str | None) -> Assembly:
+    """The file's text: its bytes, or what they decompress to
+    (:mod:`rknnprof.inputs.compressed`); compressed data that ends early is read up to there,
+    and a warning says so."""
+    if compression is None:
+        return parse_stream(raw, path)
     from rknnprof.inputs.compressed import Decompressed
-    from rknnprof.inputs.progress import FileProgress
 
-    if FileProgress.wanted(f, sys.stderr, _quiet()):
-        with FileProgress(f, os.path.basename(path), sys.stderr) as watched:
-            text = Decompressed(watched, kind)  # type: ignore[arg-type]  # reads like the file
-            assembly = parse_stream(text, path)  # type: ignore[arg-type]  # read and read1
-    else:
-        text = Decompressed(f, kind)
-        assembly = parse_stream(text, path)  # type: ignore[arg-type]  # read and read1
+    text = Decompressed(raw, compression)
+    assembly = parse_stream(text, path)  # type: ignore[arg-type]  # read and read1
     if text.cut is not None:
         assembly.warnings.append(
             ReportWarning(

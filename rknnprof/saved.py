@@ -50,7 +50,7 @@ def is_saved_report(path: str | os.PathLike[str]) -> bool:
     if str(path) == "-":
         return False
     try:
-        head, _ = read_start(str(path), _SNIFF_BYTES)  # (a gzip'd report too)
+        head = read_start(str(path), _SNIFF_BYTES)  # (a gzip'd report too)
     except (OSError, InputError):
         return False
     return looks_like_saved_report(head.decode("utf-8", errors="replace"))
@@ -64,7 +64,7 @@ def load_saved_report(path: str | os.PathLike[str]) -> model.Report:
         size = os.stat(path).st_size  # a regular file: refused before any read
         data_bytes = b""
         if size <= MAX_REPORT_BYTES:  # (compressed: its text is counted as it is read)
-            data_bytes, _ = read_start(str(path), MAX_REPORT_BYTES + 1)
+            data_bytes = read_start(str(path), MAX_REPORT_BYTES + 1)
         if size > MAX_REPORT_BYTES or len(data_bytes) > MAX_REPORT_BYTES:
             mb, rest = divmod(MAX_REPORT_BYTES, 1024 * 1024)
             limit = f"{mb} MB" if not rest else f"{MAX_REPORT_BYTES:,} bytes"

@@ -18,26 +18,14 @@ from pathlib import Path
 import pytest
 
 from rknnprof.inputs import progress
+from tests.hostile.helpers import run
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "sample_logs" / "yolov5s_rk3588_perf.txt"
 
 
-def _run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
-    from rknnprof.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def _report(capsys, monkeypatch, path: Path) -> dict:
-    code, out, err = _run(capsys, monkeypatch, "analyze", str(path), "-f", "json")
+    code, out, err = run(capsys, monkeypatch, "analyze", str(path), "-f", "json")
     assert code == 0, err
     return json.loads(out.replace(json.dumps(str(path))[1:-1], "LOG"))
 
@@ -84,7 +72,7 @@ def test_a_capture_cut_in_its_gzip_keeps_the_frames_before_the_cut(tmp_path, cap
     packed = gzip.compress(text)
     cut = tmp_path / "cut.log.gz"  # an interrupted download: 60 % of the compressed bytes
     cut.write_bytes(packed[: len(packed) * 6 // 10])
-    code, out, err = _run(capsys, monkeypatch, "analyze", str(cut), "-f", "json")
+    code, out, err = run(capsys, monkeypatch, "analyze", str(cut), "-f", "json")
     assert code == 0, err
     report = json.loads(out)
     given = len(zlib.decompressobj(31).decompress(packed[: len(packed) * 6 // 10]))
@@ -103,7 +91,7 @@ def test_damaged_data_is_an_error(tmp_path, capsys, monkeypatch):
     packed[middle : middle + 64] = bytes(64)  # zeros over the deflate stream
     damaged = tmp_path / "damaged.log.gz"
     damaged.write_bytes(bytes(packed))
-    code, out, err = _run(capsys, monkeypatch, "analyze", str(damaged))
+    code, out, err = run(capsys, monkeypatch, "analyze", str(damaged))
     assert code == 2
     assert out == ""
     (line,) = err.splitlines()
@@ -141,7 +129,7 @@ def _zip(path: Path) -> None:
 def test_what_is_not_read_gets_one_line(name, write, message, tmp_path, capsys, monkeypatch):
     path = tmp_path / name
     write(path)
-    code, out, err = _run(capsys, monkeypatch, "analyze", str(path))
+    code, out, err = run(capsys, monkeypatch, "analyze", str(path))
     assert code == 2
     assert err == f"Error: {path}: {message}\n"
     assert out == ""
@@ -155,7 +143,7 @@ def test_compressed_stdin_gets_one_line(capsys, monkeypatch):
             return False
 
     monkeypatch.setattr(sys, "stdin", _Stdin())
-    code, _, err = _run(capsys, monkeypatch, "analyze", "-")
+    code, _, err = run(capsys, monkeypatch, "analyze", "-")
     assert code == 2
     assert err == (
         "Error: <stdin>: gzip-compressed input: decompress it into the pipe "
@@ -166,10 +154,7 @@ def test_compressed_stdin_gets_one_line(capsys, monkeypatch):
 def test_the_progress_bar_counts_the_compressed_bytes(tmp_path, monkeypatch):
     """The bar's total is the file's size: it counts the compressed bytes read."""
     from rknnprof import api
-
-    class _Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
+    from tests.test_file_progress import _Terminal
 
     packed = tmp_path / "capture.log.gz"
     packed.write_bytes(gzip.compress(_capture(tmp_path)))
@@ -206,11 +191,11 @@ def test_the_reader_tells_compressed_data_however_it_arrives(size):
 def test_a_compressed_saved_report_is_read_as_one(tmp_path, capsys, monkeypatch):
     """``compare`` and ``check`` take a saved JSON report gzip'd as they take it plain."""
     saved = tmp_path / "run.json"
-    code, _, err = _run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(saved))
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(saved))
     assert code == 0, err
     packed = tmp_path / "run.json.gz"
     packed.write_bytes(gzip.compress(saved.read_bytes()))
-    code, out, err = _run(capsys, monkeypatch, "compare", str(packed), str(saved), "-f", "json")
+    code, out, err = run(capsys, monkeypatch, "compare", str(packed), str(saved), "-f", "json")
     assert code == 0, err
     (comparison,) = json.loads(out)["comparisons"]
     assert comparison["base_total_us"] == comparison["current_total_us"] == 28023

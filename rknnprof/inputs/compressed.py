@@ -7,7 +7,8 @@ damage began is not known (garbled text before it would be read as a log). Forma
 library cannot read (zstd) and archives (zip: which member?) get a one-line error saying how to
 unpack them.
 
-Contract: :func:`compression_of` names the format of a head of bytes (None: not compressed);
+Contract: :func:`compression_of` names the format of a head of bytes (None: not compressed),
+from :data:`FIRST_BYTES`;
 :class:`Decompressed` reads a file of one of :data:`READ` with the ``read``/``read1`` of a binary
 file; :func:`unreadable` is the error for the others, and for compressed data on a pipe.
 """
@@ -19,15 +20,21 @@ from typing import BinaryIO
 
 from rknnprof.errors import InputError
 
-MAGIC = (
+_BZIP2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")
+"""bzip2's first block magic (data) or end-of-stream magic (an empty file)."""
+FIRST_BYTES: tuple[tuple[bytes, str], ...] = (
     (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bzip2"),
+    *(
+        (b"BZh" + bytes([size]) + block, "bzip2")
+        for size in b"123456789"
+        for block in _BZIP2_BLOCKS
+    ),
     (b"\xfd7zXZ\x00", "xz"),
     (b"\x28\xb5\x2f\xfd", "zstd"),
     (b"PK\x03\x04", "zip"),
 )
-"""The first bytes of each format."""
-_BLOCK_SIZES = {b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9"}
+"""Each format's first bytes; bzip2's with its block size digit and first block's magic, since
+``BZh`` alone could begin a line of text."""
 READ = frozenset({"gzip", "bzip2", "xz"})
 """The formats read as they are (the standard library's)."""
 _CAT = {"gzip": "zcat", "bzip2": "bzcat", "xz": "xzcat", "zstd": "zstdcat", "zip": "unzip -p"}
@@ -53,34 +60,16 @@ def unreadable(kind: str, piped: bool) -> str:
     )
 
 
-_WHOLE = (
-    b"\x1f\x8b",
-    b"\xfd7zXZ\x00",
-    b"\x28\xb5\x2f\xfd",
-    b"PK\x03\x04",
-    *(b"BZh" + size + block for size in _BLOCK_SIZES for block in (b"1AY&SY", b"\x17rE8P\x90")),
-)
-"""Each format's first bytes in full (bzip2's with its block size and first block's magic)."""
-
-
 def may_be_compressed(head: bytes) -> bool:
     """Whether ``head`` is too short to tell: a proper prefix of some format's first bytes (the
     reader reads on until it can tell, so that how the input arrives never changes the
     answer)."""
-    return any(len(head) < len(whole) and whole.startswith(head) for whole in _WHOLE)
+    return any(len(head) < len(first) and first.startswith(head) for first, _ in FIRST_BYTES)
 
 
 def compression_of(head: bytes) -> str | None:
-    """The format whose first bytes ``head`` starts with, or None. bzip2's ``BZh`` could begin
-    a line of text: its block size digit and the magic of its first block must follow."""
-    for magic, kind in MAGIC:
-        if head.startswith(magic):
-            if kind == "bzip2" and not (
-                head[3:4] in _BLOCK_SIZES and head[4:10] in (b"1AY&SY", b"\x17rE8P\x90")
-            ):
-                continue
-            return kind
-    return None
+    """The format whose first bytes ``head`` starts with, or None."""
+    return next((kind for first, kind in FIRST_BYTES if head.startswith(first)), None)
 
 
 class Decompressed:
@@ -137,15 +126,15 @@ class Decompressed:
         return data
 
 
-def read_start(path: str, limit: int) -> tuple[bytes, bool]:
-    """At most ``limit`` bytes of the text of the file at ``path`` -- decompressed when it is a
-    gzip, bzip2 or xz file -- and whether it was compressed (a saved report read whole, or
-    sniffed). :class:`OSError` when it cannot be read; :class:`InputError` when its compressed
-    data is damaged; data cut short gives what came before the cut."""
+def read_start(path: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of the text of the file at ``path``, decompressed when it is a
+    gzip, bzip2 or xz file (a saved report, read whole or sniffed). :class:`OSError` when it
+    cannot be read; :class:`InputError` when its compressed data is damaged; data cut short
+    gives what came before the cut."""
     with open(path, "rb") as f:
         kind = compression_of_file(f)
-        if kind is None or kind not in READ:
-            return f.read(limit), False
+        if kind not in READ:
+            return f.read(limit)
         text = Decompressed(f, kind)
         parts, size = [], 0
         while size < limit:
@@ -154,7 +143,7 @@ def read_start(path: str, limit: int) -> tuple[bytes, bool]:
                 break
             parts.append(part)
             size += len(part)
-        return b"".join(parts), True
+        return b"".join(parts)
 
 
 def compression_of_file(f: BinaryIO) -> str | None:
