@@ -96,8 +96,10 @@ def test_ctrl_c_keeps_the_complete_frames_and_drops_the_partial_one() -> None:
     assert "Traceback" not in text
     assert "interrupted (Ctrl-C)" in text
     assert (
-        "a partial last frame (40 of 93 rows, no total line) was dropped: 3 complete frame(s) kept"
+        "a partial last frame (40 of 93 rows, no total line, 1 unreadable row) was dropped: 3 "
+        "complete frame(s) kept"
     ) in text
+    assert "skipped row" not in text  # the cut row 41: counted by the drop's warning
     [profile] = json.loads(out)["profiles"]
     assert profile["frames"] == 3 and profile["pid_tid"] == [2345, 2399]
     assert len(profile["layers"]) == 93 and profile["incomplete"] is None

@@ -73,6 +73,8 @@ from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 
 MAX_WARNINGS_PER_MODEL = 20
+SKIPPED_ROW = "skipped row: "
+"""How an unreadable row's warning begins (the reason follows)."""
 
 
 @record
@@ -241,7 +243,7 @@ class Assembler:
         items = [
             *notes,
             # (rows without a header: their block's one note names them)
-            *((s.line, f"skipped row: {s.reason}") for s in skipped if s.reason != ORPHAN_NOTE),
+            *((s.line, f"{SKIPPED_ROW}{s.reason}") for s in skipped if s.reason != ORPHAN_NOTE),
         ]
         for line, message in items:
             if model is not None:
@@ -431,11 +433,13 @@ class Assembler:
         warning; a first frame's warning replaces its rows' note of the assumed layout."""
         dropped = drop_partial_frames(self.models)
         firsts = {d.line for d in dropped if d.first}
-        if firsts:
+        cut_rows = frozenset().union(*(d.skipped_lines for d in dropped))
+        if firsts or cut_rows:
             self.warnings = [
                 w
                 for w in self.warnings
-                if w.line not in firsts or not w.message.startswith(HEADERLESS_NOTE_START)
+                if not (w.line in firsts and w.message.startswith(HEADERLESS_NOTE_START))
+                and not (w.line in cut_rows and w.message.startswith(SKIPPED_ROW))
             ]
         self.warnings += [ReportWarning(self.path, d.line, d.message) for d in dropped]
 

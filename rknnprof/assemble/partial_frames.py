@@ -9,7 +9,8 @@ stream printed, not a model of its own.
   while a frame was printed), before the model's whole frames; it replaces the note of the
   assumed layout its rows got.
 
-:func:`drop_partial_frames` removes them from the assembler's models and says what it dropped.
+:func:`drop_partial_frames` removes them from the assembler's models and says what it dropped;
+the frame's unreadable rows (the row a cut went through) are counted in that one warning.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class Dropped(NamedTuple):
     message: str
     first: bool
     """A partial first frame (its rows' note of the assumed layout goes with it)."""
+    skipped_lines: frozenset[int]
+    """Lines of the frame's unreadable rows (a row the cut went through): the drop's warning
+    counts them, their own warnings go with the frame."""
 
 
 def drop_partial_frames(models: Models) -> list[Dropped]:
@@ -55,11 +59,15 @@ def drop_partial_frames(models: Models) -> list[Dropped]:
         other, whole = found
         del models[key]
         kind = "first" if first else "last"
+        cut = part.skipped_total
+        if cut:
+            what += f", {cut} unreadable row{'s' if cut > 1 else ''}"
         message = (
             f"a partial {kind} frame ({len(signature.rows)} of {len(other.rows)} rows, {what}) was "
             f"dropped: {whole.frames} complete frame(s) kept"
         )
-        dropped.append(Dropped(part.first_line, message, first))
+        skipped = frozenset(row.line for row in part.skipped)
+        dropped.append(Dropped(part.first_line, message, first, skipped))
     return dropped
 
 

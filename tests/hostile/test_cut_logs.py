@@ -124,6 +124,26 @@ def test_a_partial_last_frame_cut_inside_a_row_is_dropped(tmp_path, tail, kept):
     _two_frames_and_the_partial_one_dropped(path)
 
 
+def test_a_row_cut_inside_its_cycles_is_counted_by_the_drop_warning(tmp_path):
+    """The input ends inside row 30's cycles cell (``... (1,128,40,40)  0/0``): the row is
+    unreadable, the frame is dropped with 29 rows read, and the one warning about the dropped
+    frame counts the cut row instead of a second warning beside it."""
+    lines = THREE_FRAMES.read_text().splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    last = lines[headers[2] + 2 + 29]
+    cut = last[: last.index("0/0/0") + 3]
+    path = tmp_path / "cut.txt"
+    path.write_text("".join(lines[: headers[2] + 2 + 29]) + cut)
+    report = analyze([str(path)])
+    (profile,) = report.profiles
+    assert profile.frames == 2 and profile.skipped_rows == ()
+    messages = [w.message for w in report.warnings]
+    assert messages == [
+        "a partial last frame (29 of 89 rows, no total line, 1 unreadable row) was dropped: 2 "
+        "complete frame(s) kept"
+    ]
+
+
 def test_a_last_ranking_cut_short_leaves_the_frames_complete(tmp_path):
     """The log ends inside the third frame's ranking (``ConvSigmoid 3 0`` of line 339, after
     its table and total line, 28003 us): the three frames' tables are whole and the profile
