@@ -124,6 +124,29 @@ def test_repeated_full_names_pair_in_order():
     assert sorted(align(base, cur)) == [(0, 0, "full_name"), (1, 1, "full_name")]
 
 
+def _at(size, conv_us, path):
+    """A one-conv model at a size x size input."""
+    shape = ((1, 3, size, size),)
+    return P(
+        L(1, "InputOperator", 4, "InputOperator:images", Target.CPU, "UINT8", outs=shape),
+        L(2, "ConvRelu", conv_us, "Conv:/model.0/conv/Conv", ins=shape),
+        path=path,
+    )
+
+
+def test_a_dynamic_shape_models_profiles_pair_by_input_shape():
+    """One model at two input shapes on each side, in another order: each input shape is
+    compared with itself (by order, 640 would be held against 320)."""
+    base = Report(profiles=(_at(640, 1000, "b"), _at(320, 250, "b")))
+    current = Report(profiles=(_at(320, 260, "c"), _at(640, 1100, "c")))
+    result = compare_reports(base, current)
+    assert [(c.base_total_us, c.current_total_us) for c in result.comparisons] == [
+        (1004, 1104),
+        (254, 264),
+    ]
+    assert not any("not like for like" in w for w in result.warnings)
+
+
 def test_self_compare_is_zero():
     comp = compare_profiles(BASE, BASE)
     assert comp.delta_us == 0 and comp.delta_pct == 0

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
 from synthetic_logs import interleave, runtime_prefixed, table, threadtime
 
 from rknnprof.api import analyze
 from rknnprof.assemble import Assembler
+from rknnprof.cli import cli
 from rknnprof.parsers.events import FallbackWarningEvent
 
 A_FRAMES = [[10, 100, 300, 5], [14, 120, 280, 5], [12, 80, 320, 7], [11, 90, 310, 5]]
@@ -66,6 +68,34 @@ def test_two_models_in_one_stream_are_two_profiles(tmp_path: Path) -> None:
     lines += runtime_prefixed(table(A_FRAMES[2], "yolo"))
     profiles = analyze(_write(tmp_path, lines), rules=False).profiles
     assert [(len(p.layers), p.frames) for p in profiles] == [(4, 3), (5, 2)]
+
+
+def test_a_dynamic_shape_model_gives_a_profile_per_input_shape(tmp_path: Path) -> None:
+    """One model (same op types and names) run at 64x64, then 32x32, then 64x64 again: the
+    InputOperator rows' shapes differ, so the frames are two profiles, each of its own frames'
+    medians, and the terminal summary names each one's input."""
+
+    def at(size: int, times: list[int]) -> list[str]:
+        small = f"(1,3,{size},{size})"
+        return [ln.replace("(1,3,64,64)", small.ljust(11)) for ln in table(times, "yolo")]
+
+    lines = []
+    for times in A_FRAMES[:2]:
+        lines += runtime_prefixed(at(64, times))
+    for times in ([3, 30, 70, 2], [5, 34, 76, 2]):
+        lines += runtime_prefixed(at(32, times))
+    lines += runtime_prefixed(at(64, A_FRAMES[2]))
+    path = _write(tmp_path, lines)
+    profiles = analyze(path, rules=False).profiles
+    assert [(p.layers[0].output_shapes, p.frames) for p in profiles] == [
+        (((1, 3, 64, 64),), 3),
+        (((1, 3, 32, 32),), 2),
+    ]
+    # medians per shape: (100, 120, 80) = 100 at 64x64; (30, 34) = 32 at 32x32
+    assert profiles[0].layers[1].time_us == 100 and profiles[1].layers[1].time_us == 32
+    result = CliRunner().invoke(cli, ["analyze", str(path)], env={"COLUMNS": "120"})
+    summaries = [ln for ln in result.stdout.splitlines() if "· total" in ln]
+    assert [ln.rsplit(" · ", 1)[1] for ln in summaries] == ["input 1x3x64x64", "input 1x3x32x32"]
 
 
 def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:

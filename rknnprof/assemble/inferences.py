@@ -38,7 +38,14 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.model.record import MutableRecord, record, replace
-from rknnprof.parsers.events import MissingHeader, RankingEvent, RowNames, Stream, TableEvent
+from rknnprof.parsers.events import (
+    InputShapes,
+    MissingHeader,
+    RankingEvent,
+    RowNames,
+    Stream,
+    TableEvent,
+)
 
 _T = TypeVar("_T")
 
@@ -479,6 +486,9 @@ class FrameSignature(NamedTuple):
     """Each row's (op type, full name) (``layers``)."""
     op_types: tuple[str, ...] = ()
     """The ranking's op types in order (``ranking``)."""
+    inputs: InputShapes = ()
+    """The input rows' shapes (``layers``): a dynamic-shape model's frames at each input
+    shape are a model of their own."""
 
 
 def frame_signature(
@@ -486,7 +496,9 @@ def frame_signature(
 ) -> FrameSignature | None:
     """What frames of one model share (None: the frame has nothing to merge)."""
     if table is not None and table.layers:
-        return FrameSignature("layers", table.family, table.measured, table.signature)
+        return FrameSignature(
+            "layers", table.family, table.measured, table.signature, inputs=table.input_shapes
+        )
     if ranking is not None and (ranking.stats or ranking.total is not None):
         return FrameSignature("ranking", op_types=tuple(s.op_type for s in ranking.stats))
     if table is not None and table.reported_total_time_us is not None:

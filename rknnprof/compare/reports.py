@@ -120,7 +120,8 @@ def compare_reports(
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
-    """Pair models by name when every one has a distinct name, else by order."""
+    """Pair models by name when every one has a distinct name, else by input shapes when each
+    side has the same distinct ones (a dynamic-shape model's profiles), else by order."""
     names_b = [p.model_name for p in base]
     names_c = [p.model_name for p in current]
     named = (
@@ -138,6 +139,12 @@ def pair_profiles(
         notes += [f"model {n} only in BASE" for n in names_b if n not in by_name]
         notes += [f"model {n} only in CURRENT" for n in names_c if n not in set(names_b)]
         return pairs, notes
+    inputs_b = [p.input_shapes for p in base]
+    inputs_c = [p.input_shapes for p in current]
+    distinct = len(set(inputs_b)) == len(inputs_b) and len(set(inputs_c)) == len(inputs_c)
+    if distinct and set(inputs_b) == set(inputs_c):
+        by_input = dict(zip(inputs_c, current))
+        return [(b, by_input[shapes]) for b, shapes in zip(base, inputs_b)], notes
     pairs = list(zip(base, current))
     if len(base) != len(current):
         notes.append(

@@ -963,6 +963,7 @@ def rknnprof_parsers_events_TableEvent(
     elided_rows: Any = D,
     row_times: Any = D,
     signature: Any = D,
+    input_shapes: Any = D,
 ) -> None:
     _set(self, "family", family)
     _set(self, "line", line)
@@ -979,6 +980,7 @@ def rknnprof_parsers_events_TableEvent(
     _set(self, "elided_rows", elided_rows)
     _set(self, "row_times", row_times)
     _set(self, "signature", signature)
+    _set(self, "input_shapes", input_shapes)
     self.__post_init__()
 
 
@@ -1018,6 +1020,7 @@ def rknnprof_parsers_fastpath_repeat_Carried(
     prefix_len: Any,
     plans: Any,
     names: Any = D,
+    inputs: Any = D,
     lines: Any = D,
 ) -> None:
     _set(self, "template", template)
@@ -1025,6 +1028,7 @@ def rknnprof_parsers_fastpath_repeat_Carried(
     _set(self, "prefix_len", prefix_len)
     _set(self, "plans", plans)
     _set(self, "names", names)
+    _set(self, "inputs", inputs)
     if lines is FACTORY:
         lines = self.__dataclass_fields__["lines"].default_factory()
     _set(self, "lines", lines)
@@ -1036,6 +1040,7 @@ def rknnprof_parsers_fastpath_repeat_RowPlan(
     op_type: Any,
     time: Any,
     full_name: Any,
+    output: Any,
     name_index: Any,
     name_spaced: Any,
 ) -> None:
@@ -1043,6 +1048,7 @@ def rknnprof_parsers_fastpath_repeat_RowPlan(
     _set(self, "op_type", op_type)
     _set(self, "time", time)
     _set(self, "full_name", full_name)
+    _set(self, "output", output)
     _set(self, "name_index", name_index)
     _set(self, "name_spaced", name_spaced)
 
@@ -1079,6 +1085,7 @@ def rknnprof_parsers_fastpath_template_Template(
     total_tail: Any = D,
     rows_seen: Any = D,
     ops_plain: Any = D,
+    inputs_raw: Any = D,
     ranks_seen: Any = D,
     names: Any = D,
     op_types: Any = D,
@@ -1126,6 +1133,7 @@ def rknnprof_parsers_fastpath_template_Template(
         rows_seen = self.__dataclass_fields__["rows_seen"].default_factory()
     _set(self, "rows_seen", rows_seen)
     _set(self, "ops_plain", ops_plain)
+    _set(self, "inputs_raw", inputs_raw)
     if ranks_seen is FACTORY:
         ranks_seen = self.__dataclass_fields__["ranks_seen"].default_factory()
     _set(self, "ranks_seen", ranks_seen)
@@ -1520,11 +1528,11 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.validity.RunCondition": "kind message line= spoils_timing= below_maximum=",
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",
-    "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= __post_init__",
+    "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= input_shapes= __post_init__",
     "rknnprof.parsers.failure_catalogue.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
-    "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= lines=factory()",
-    "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name name_index name_spaced",
-    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
+    "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= inputs= lines=factory()",
+    "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output name_index name_spaced",
+    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
     "rknnprof.parsers.table.columns.Column": "key header",
     "rknnprof.parsers.table.columns.RowParse": "values missing error=",
     "rknnprof.platforms.ChannelAlignment": "conv_in conv_out depthwise other",

@@ -7,7 +7,7 @@ from dataclasses import field
 from rknnprof.model.advice import Finding
 from rknnprof.model.enums import Target
 from rknnprof.model.figures import Roof, Waterfall
-from rknnprof.model.layers import Layer, OpTypeStat, SkippedRow, SourceSpan
+from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
 from rknnprof.model.record import Record, record
 from rknnprof.model.run import (
     BenchmarkRun,
@@ -151,6 +151,16 @@ class Profile(Record):
             return ""
         pid, tid = self.pid_tid
         return f"pid {pid}" + (f" tid {tid}" if tid > 0 else "")
+
+    @property
+    def input_shapes(self) -> tuple[tuple[Shape, ...], ...]:
+        """The InputOperator rows' output shapes, in row order: the shapes the model ran at
+        (frames at other ones are another profile)."""
+        return tuple(
+            la.output_shapes
+            for la in self.layers
+            if la.op_type == "InputOperator" and la.output_shapes
+        )
 
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""

@@ -22,6 +22,7 @@ from rknnprof.model import (
     KnownFailure,
     Layer,
     OpTypeStat,
+    Shape,
     SkippedRow,
     Versions,
 )
@@ -32,6 +33,10 @@ Stream = tuple[int, int] | None
 
 RowNames = tuple[tuple[str, str | None], ...]
 """(op type, full name) of each row of a table, in order."""
+InputShapes = tuple[tuple[int, tuple[Shape, ...] | None], ...]
+"""(row index, output shapes) of each ``InputOperator`` row of a table: the shapes the model
+ran at (a dynamic-shape model prints another set per input shape)."""
+INPUT_OPERATOR = "InputOperator"
 
 
 class MissingHeader(StrEnum):
@@ -77,14 +82,19 @@ class TableEvent(Record):
     """Each row's Time(us) (``Layer.time_us``; None: the row has none). Taken from ``layers``
     when not given."""
     signature: RowNames = None  # type: ignore[assignment]  # set in __post_init__
-    """Each row's (op type, full name): what frames of one model share. Taken from ``layers``
-    when not given."""
+    """Each row's (op type, full name): with :attr:`input_shapes`, what frames of one model
+    share. Taken from ``layers`` when not given."""
+    input_shapes: InputShapes = None  # type: ignore[assignment]  # set in __post_init__
+    """The input rows' shapes (:data:`InputShapes`): frames of one model at another input shape
+    are another profile. Taken from ``layers`` when not given."""
 
     def __post_init__(self) -> None:
         if self.row_times is None:
             object.__setattr__(self, "row_times", times_of(self.layers))
         if self.signature is None:
             object.__setattr__(self, "signature", names_of(self.layers))
+        if self.input_shapes is None:
+            object.__setattr__(self, "input_shapes", inputs_of(self.layers))
 
 
 def times_of(layers: Sequence[Layer]) -> tuple[float | None, ...]:
@@ -95,6 +105,13 @@ def times_of(layers: Sequence[Layer]) -> tuple[float | None, ...]:
 def names_of(layers: Sequence[Layer]) -> RowNames:
     """:attr:`TableEvent.signature` of a table with these layers."""
     return tuple((la.op_type, la.full_name) for la in layers)
+
+
+def inputs_of(layers: Sequence[Layer]) -> InputShapes:
+    """:attr:`TableEvent.input_shapes` of a table with these layers."""
+    return tuple(
+        (i, la.output_shapes) for i, la in enumerate(layers) if la.op_type == INPUT_OPERATOR
+    )
 
 
 @record

@@ -295,7 +295,7 @@ def _total_part(profile: Profile) -> str:
 
 
 def summary_parts(profile: Profile) -> list[str]:
-    """The one-second summary: platform, total (or benchmark runs), NPU/CPU split."""
+    """The one-second summary: platform, total (or benchmark runs), NPU/CPU split, input."""
     parts = [platform_text(profile)]
     if is_benchmark(profile):
         return parts + benchmark_parts(profile)
@@ -311,7 +311,19 @@ def summary_parts(profile: Profile) -> list[str]:
     split = target_split(profile)
     if split:
         parts.append(split)
+    inputs = input_text(profile)
+    if inputs:
+        parts.append(inputs)
     return parts
+
+
+def input_text(profile: Profile) -> str:
+    """``input 1x3x640x640`` (``inputs a, b``): the InputOperator rows' shapes, which tell a
+    dynamic-shape model's profiles apart; ``""`` without such a row."""
+    shapes = [shape_text(shapes, sep=", ") for shapes in profile.input_shapes]
+    if not shapes:
+        return ""
+    return f"input{'s' if len(shapes) > 1 else ''} {', '.join(shapes)}"
 
 
 def target_split(profile: Profile) -> str:

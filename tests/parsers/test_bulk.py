@@ -163,6 +163,13 @@ DAMAGE = {
     "the stream's pid changes": lambda ls: [
         line.replace(b"  2345  2399 ", b"  2346  2399 ") for line in ls
     ],
+    "another input shape": lambda ls: [
+        line.replace(b",80,80)  ", b",40,40)  ") if b"InputOperator " in line else line
+        for line in ls
+    ],
+    "another shape inside": lambda ls: [
+        line.replace(b",80,80)  ", b",40,40)  ") if b"  Add  " in line else line for line in ls
+    ],
 }
 
 
@@ -206,6 +213,33 @@ def test_a_damaged_frame_among_repeated_ones_reads_as_the_exact_path(
     for k in (6, frames // 2):  # one early (just after learning) and one in the bulk stretch
         data = _edit_frame(logcat, k, DAMAGE[name])
         _same(data, monkeypatch)
+
+
+def _at_two_input_shapes(data: bytes) -> bytes:
+    """Every frame k with k % 20 >= 12 at another input shape (a dynamic-shape model)."""
+    for k in range(len(_frame_spans(data))):
+        if k % 20 >= 12:
+            data = _edit_frame(data, k, DAMAGE["another input shape"])
+    return data
+
+
+def test_a_dynamic_shape_model_is_a_profile_per_input_shape(
+    logcat: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Frames of one model at two input shapes (runs of 12 frames at 80x80 and 8 at 40x40) are
+    two profiles, each of its own frames, with the bulk path on or off."""
+    data = _at_two_input_shapes(logcat)
+    assert _claims(data) > 0  # the bulk path reads the runs of frames at one shape
+    profiles, *_ = _read(data, True, monkeypatch)
+    frames = len(_frame_spans(data))
+    at_40 = [k for k in range(frames) if k % 20 >= 12]
+    shapes = [(p["layers"][0]["output_shapes"], p["frames"]) for p in profiles]
+    assert shapes[0][0] == [[1, 32, 80, 80]] and shapes[1][0] == [[1, 32, 40, 40]]
+    # every frame in one of them, but the capture's partial last one
+    last_cut = not logcat.rstrip().endswith(b"-" * 99)
+    assert shapes[1][1] == len(at_40) - (last_cut and frames - 1 in at_40)
+    assert shapes[0][1] + shapes[1][1] == frames - last_cut
+    _same(data, monkeypatch)
 
 
 def test_random_damage_reads_as_the_exact_path(

@@ -3,10 +3,11 @@
 At ``RKNN_LOG_LEVEL=4`` the runtime prints the same per-layer table for every inference; a day
 of logcat holds tens of thousands of them. Building a :class:`~rknnprof.model.Layer` per row
 of every frame costs more than reading the bytes, and frame merging only needs each row's
-time. So while a table's rows repeat the previous table of its stream (same header, and row
-by row the same op type and full name), :class:`RepeatedRows` keeps each row's text, and the
-table's ``TableEvent`` gets :class:`RepeatedLayers`: its layers, built only if someone looks at
-them, while the event's ``row_times`` and ``signature`` are there without building anything
+time. So while a table's rows repeat the previous table of its stream (same header, row by
+row the same op type and full name, input rows at the same shapes), :class:`RepeatedRows`
+keeps each row's text, and the table's ``TableEvent`` gets :class:`RepeatedLayers`: its
+layers, built only if someone looks at them, while the event's ``row_times``, ``signature``
+and ``input_shapes`` are there without building anything
 (nothing outside this package sees the difference). The first row that does not repeat -- or
 anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
 turns the rows kept so far into layers, and the table is read as usual.
@@ -38,11 +39,11 @@ from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import ROW_REQUIRED, Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
-from rknnprof.parsers.table.tokens import MAX_DIGITS, to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, parse_shapes, to_number
 
 if TYPE_CHECKING:
-    from rknnprof.model import Layer
-    from rknnprof.parsers.events import RowNames, TableEvent
+    from rknnprof.model import Layer, Shape
+    from rknnprof.parsers.events import InputShapes, RowNames, TableEvent
 
 PLAIN_KEYS = ROW_REQUIRED | {"mac", "workload", "rw", "sparse", "full_name"}
 """Columns whose value is one token as printed (``full_name``: the rest of the row). Headers
@@ -74,6 +75,8 @@ class RowPlan(Record):
     """None when the header has no Time(us)."""
     full_name: slice | None
     """None when the header has no FullName."""
+    output: slice | None
+    """The OutputShape token (None when the row has none): an input row's shapes."""
     name_index: int | None
     """Token index where FullName starts."""
     name_spaced: bool
@@ -122,6 +125,7 @@ def make_plan(
         op_type=spans[keys.index("op_type")],
         time=spans[keys.index("time")] if "time" in keys else None,
         full_name=full_name,
+        output=spans[keys.index("output")] if "output" in keys else None,
         name_index=name_index,
         name_spaced=full_name is not None and " ".join(body[full_name].split()) != body[full_name],
     )
@@ -158,6 +162,7 @@ class LinePlan(NamedTuple):
     time: slice | None
     full_name: slice | None
     """None when the plan has no FullName or a re-joined one (``plan.name`` then reads it)."""
+    output: slice | None
 
     @classmethod
     def place(cls, plan: RowPlan, start: int) -> LinePlan:
@@ -165,7 +170,7 @@ class LinePlan(NamedTuple):
             return None if span is None else slice(span.start + start, span.stop + start)
 
         name = None if plan.name_spaced else shift(plan.full_name)
-        return cls(start, plan, shift(plan.op_type), shift(plan.time), name)  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
+        return cls(start, plan, shift(plan.op_type), shift(plan.time), name, shift(plan.output))  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
 
 
 def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
@@ -187,6 +192,8 @@ class Carried(MutableRecord):
     """Row shape -> plan, shared along the stream's run of tables."""
     names: RowNames = ()
     """(op type, full name) of each template row: the frames' model signature, made once."""
+    inputs: InputShapes = ()
+    """The template's input rows' shapes: a row at another input shape is no repeat."""
     lines: dict[bytes, LinePlan] = field(default_factory=dict)
     """Line shape -> plan placed in the line, for lines the table block has read as repeated
     rows: every test it makes on a line before it reaches the row (rule, total, title, header,
@@ -202,6 +209,8 @@ class RepeatedRows:
         """Columns a row may leave empty and still be complete (``rows.MAY_BE_EMPTY``)."""
         self.names = carried.names
         """(op type, full name) of each template row."""
+        self.inputs = dict(carried.inputs)
+        """Row index -> output shapes, of the template's input rows."""
         self.rows: list[tuple[int, str, LinePlan]] = []
         """(line number, line text, plan placed in the line) of each row taken."""
         self.times: list[str | None] = []
@@ -252,6 +261,8 @@ class RepeatedRows:
         )
         if name != full_name:
             return False
+        if index in self.inputs and _output_shapes(text, placed) != self.inputs[index]:
+            return False  # the model at another input shape (a dynamic-shape model)
         self.rows.append((number, text, placed))
         self.times.append(text[placed.time] if placed.time is not None else None)
         return True
@@ -266,7 +277,7 @@ class RepeatedRows:
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.rows, row_times(self.times), self.names)
+        return RepeatedLayers(self.rows, row_times(self.times), self.names, self.carried.inputs)
 
 
 def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
@@ -276,23 +287,32 @@ def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
     ]
 
 
+def _output_shapes(text: str, placed: LinePlan) -> tuple[Shape, ...] | None:
+    """The output shapes of the row in ``text``, as its layer will have them (``build_layer``)."""
+    span = placed.output
+    return None if span is None else parse_shapes(text[span])[0]
+
+
 class RepeatedLayers(Lazy["Layer"]):
     """The layers of a table that repeats the previous table of its stream row for row, built on
     first use (:class:`~rknnprof.parsers.fastpath.lazy.Lazy`: it behaves as the tuple of layers the
     usual path would have built). Its :attr:`times` and :attr:`names` become the table event's
     ``row_times`` and ``signature``, which frame merging reads instead of the layers."""
 
-    __slots__ = ("_rows", "names", "times")
+    __slots__ = ("_rows", "inputs", "names", "times")
 
     def __init__(
         self,
         rows: list[tuple[int, str, LinePlan]] | None,
         times: tuple[float | None, ...],
         names: RowNames,
+        inputs: InputShapes,
     ) -> None:
         super().__init__()
         self.names = names
         """(op type, full name) of each row."""
+        self.inputs = inputs
+        """The input rows' shapes."""
         self.times = times
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
         self._rows = rows
@@ -322,9 +342,10 @@ class ReplayedLayers(RepeatedLayers):
         self,
         times: tuple[float | None, ...],
         names: RowNames,
+        inputs: InputShapes,
         replay: Callable[[], tuple[Layer, ...]],
     ) -> None:
-        super().__init__(None, times, names)
+        super().__init__(None, times, names, inputs)
         self._replay = replay
 
     def _make(self) -> tuple[Layer, ...]:

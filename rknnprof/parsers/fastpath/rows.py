@@ -15,7 +15,7 @@ from rknnprof.parsers.fastpath.repeat import row_times, shape_key
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
 from rknnprof.parsers.table.columns import TOTAL_TIME_RE
 from rknnprof.parsers.table.rows import repeated_row_plan
-from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, parse_shapes, to_number
 
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
@@ -67,7 +67,12 @@ def table_times(
                 if len(seen) >= MAX_SHAPES:
                     seen.clear()
                 seen[keys[i]] = plans[i] = plan
-    op_parts, name_slices, time_slices = zip(*plans)
+    if t.inputs_raw is None and not _learn_inputs(t, rows, plans):  # type: ignore[arg-type]  # no None left
+        return None
+    for i, shapes in t.inputs_raw:  # type: ignore[union-attr]  # learnt above
+        if rows[i][plans[i][3]] != shapes:  # type: ignore[index]  # a row of the template's has its output
+            return None  # another input shape (a dynamic-shape model): the exact path says
+    op_parts, name_slices, time_slices, _ = zip(*plans)
     ops, names = t.names
     # each row's op type and full name are the template row's: the same bytes where the shape
     # puts them (a digit-free op type is in the shape itself)
@@ -82,6 +87,18 @@ def table_times(
         return row_times([tok.decode() for tok in tokens])
     except (NumberOutOfRange, ValueError):
         return None
+
+
+def _learn_inputs(t: Template, rows: list[bytes], plans: list[RowPlace]) -> bool:
+    """The bytes of the input rows' output shapes, when this frame's parse to the template's."""
+    learnt = []
+    for i, shapes in t.carried.inputs:
+        span = plans[i][3]
+        if span is None or parse_shapes(rows[i][span].decode())[0] != shapes:
+            return False
+        learnt.append((i, rows[i][span]))
+    t.inputs_raw = learnt
+    return True
 
 
 def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowPlace | None:
@@ -101,7 +118,13 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
     op_part = slice(op.start + p, op.stop + p)
     if t.ops_plain:
         op_part = t.op_types.get(raw[op_part], b"")  # type: ignore[assignment]  # bytes: see RowPlace
-    return op_part, slice(name.start + p, name.stop + p), slice(time.start + p, time.stop + p)
+    out = placed.output
+    return (
+        op_part,
+        slice(name.start + p, name.stop + p),
+        slice(time.start + p, time.stop + p),
+        None if out is None else slice(out.start + p, out.stop + p),
+    )
 
 
 def total_of(t: Template, raw: bytes) -> float | None:

@@ -26,9 +26,10 @@ SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 
-RowPlace = tuple[bytes | slice, slice, slice]
+RowPlace = tuple[bytes | slice, slice, slice, slice | None]
 """Where a row line of one raw shape has its op type (the op type itself when no op type of the
-template has a digit, else its slice), its full name (slice) and its time (slice)."""
+template has a digit, else its slice), its full name, its time and its output shapes (slices;
+None: no OutputShape)."""
 
 
 class Integers(dict[bytes, int]):
@@ -93,6 +94,9 @@ class Template(MutableRecord):
     """Raw shape of a row line -> where its op type, full name and time are."""
     ops_plain: bool = False
     """No op type of the template has a digit."""
+    inputs_raw: list[tuple[int, bytes]] | None = None
+    """(row slot, the output shapes' bytes) of each input row, as a frame whose input rows
+    have the template's shapes prints them (None: not learnt yet)."""
     ranks_seen: set[bytes] = field(default_factory=set)
     """Raw shapes of complete ranking rows."""
     names: tuple[tuple[bytes, ...], list[bytes]] = ((), [])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.model.record import replace
 from rknnprof.parsers.base import Block
-from rknnprof.parsers.events import MissingHeader, TableEvent, names_of, times_of
+from rknnprof.parsers.events import MissingHeader, TableEvent, inputs_of, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.table.columns import (
@@ -368,7 +368,9 @@ class TableBlock(Block):
         if self.repeated_frame:
             return self.carried  # the template stays the last table read in full
         plans = self.carried.plans if self.carried and self.carried.columns == self.columns else {}
-        return Carried(result, self.columns, self.prefix_len, plans, result.signature)
+        return Carried(
+            result, self.columns, self.prefix_len, plans, result.signature, result.input_shapes
+        )
 
     def close(self) -> list[TableEvent]:
         events = self._close()
@@ -405,10 +407,10 @@ class TableBlock(Block):
             else:
                 return []
         if isinstance(layers, RepeatedLayers):  # its times and names without building it
-            times, names = layers.times, layers.names
+            times, names, inputs = layers.times, layers.names, layers.inputs
         else:
             layers = tuple(layers)
-            times, names = times_of(layers), names_of(layers)
+            times, names, inputs = times_of(layers), names_of(layers), inputs_of(layers)
         measured = not self._is_build_estimate(times)
         if not measured:  # the compiler's zeros are no times: the layers keep only their cycles
             layers = tuple(replace(la, time_us=None) for la in layers)
@@ -437,5 +439,6 @@ class TableBlock(Block):
                 elided_rows=self.elided,
                 row_times=times,
                 signature=names,
+                input_shapes=inputs,
             )
         ]
