@@ -11,7 +11,7 @@ Version lines (one line = one :class:`InfoEvent`):
 * C demos: ``sdk version: 2.0.0b0 (…) driver version: 0.7.2``; rknn_benchmark:
   ``rknn_api/rknnrt version: 2.1.0 (…), driver version: 0.9.6``
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
-  ``DRV: rknnrt: 1.5.0 (…)``
+  ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
 * ``rknn-toolkit-lite2 version: 2.1.0`` (the Python API version), ``target soc is RK3588``
 
 Frequency lists (one block = one :class:`FrequencyEvent`)::
@@ -45,10 +45,11 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),
     ("toolkit version", "toolkit", LazyPattern(rf"toolkit version:\s*{_V}")),
     ("rknnrt version", "runtime", LazyPattern(rf"rknn_api/rknnrt version:\s*{_V}")),
-    ("sdk", "runtime", LazyPattern(rf"\bsdk (?:api )?version:\s*{_V}", re.IGNORECASE)),
+    # (not ``\b``: a demo's own words run into it, ``板子的sdk version: 2.3.2``)
+    ("sdk", "runtime", LazyPattern(rf"(?<![A-Za-z0-9_])sdk (?:api )?version:\s*{_V}", re.I)),
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
-    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*rknnrt:\s*{_V}")),
+    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
     ("lite2 version", "api", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
     # the kernel's own line (dmesg): "[drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu"
     ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),

@@ -9,7 +9,9 @@
     FPS: 53.64
     ========================================================================
 
-Seen from rknn-toolkit 1.x (samples 29, 30). Sample 30 lost its newlines:
+Seen from rknn-toolkit 1.x (samples 29, 30); 1.7.x prints ``Average inference Time(us):
+2956.56`` in place of ``Total Time(us)`` (the mean of its timed runs), read the same way.
+Sample 30 lost its newlines:
 ``Total Time(us): 7140FPS: 140.06`` is one line, so both values are searched within the line.
 toolkit2's perf_debug=False short form is documented only by third-party parsers as the same
 ``Total Time(us):`` line; it is read the same way. The block opens on ``Total Time(us): N``
@@ -32,7 +34,9 @@ if TYPE_CHECKING:
 
 FAMILY = "eval_perf-totals"
 
-_TOTAL = LazyPattern(r"(?<![A-Za-z])Total Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)")
+_TOTAL = LazyPattern(
+    r"(?<![A-Za-z])(?:Total|Average inference) Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)"
+)
 _MAX_BLANKS = 2
 """Blank lines allowed between ``Total Time(us)`` and ``FPS`` (pasting damage)."""
 _FPS = LazyPattern(r"(?<![A-Za-z])FPS:\s*(?P<fps>\d+(?:\.\d+)?)")
@@ -65,11 +69,14 @@ class _Totals(Block):
 
 class TotalsParser(BlockParser):
     family = FAMILY
-    detection = "a `Total Time(us): N` line, optionally with `FPS: x` on it or on the next line"
+    detection = (
+        "a `Total Time(us): N` (1.7: `Average inference Time(us): N`) line, optionally with "
+        "`FPS: x` on it or on the next line"
+    )
     fields = "reported total time (us) and FPS; no layers"
 
     def opens(self, line: Line) -> Block | None:
-        if "Total Time(us):" not in line.text:
+        if "Total Time(us):" not in line.text and "Average inference Time(us):" not in line.text:
             return None
         total = _TOTAL.search(line.text)
         if total is None:

@@ -55,6 +55,17 @@ def test_other_wordings():
     )
     assert parse_info("  DRV: rknnrt: 1.5.0 (e6fe0c678@2023-05-25T08:09:20)")[0].runtime == "1.5.0"
     assert parse_info("hello world") is None
+    # a demo's own words run into "sdk" (rknn-toolkit2 issue 447)
+    v = parse_info(
+        "板子的sdk version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27) driver version: 0.7.2"
+    )
+    assert v is not None and (v[0].runtime, v[0].driver) == ("2.3.2", "0.7.2")
+    assert parse_info("hsdk version: 1.0") is None  # a word ending in "sdk" is not it
+    # toolkit1's RKNNAPI block: DRV is the board's runtime
+    assert (
+        parse_info("D RKNNAPI:   DRV: 1.7.3 (c4ea832 build: 2022-08-13 09:29:29)")[0].runtime
+        == "1.7.3"
+    )
 
 
 def test_the_kernels_driver_line():

@@ -15,6 +15,16 @@ def test_two_lines() -> None:
     assert (event.line, event.total_time_us, event.fps) == (2, 18642, 53.64)
 
 
+def test_toolkit1_17_average_inference_time() -> None:
+    """rknn-toolkit 1.7.5 (rknn-toolkit issue 511): the mean of the timed runs, same place."""
+    text = (
+        "========\n   Performance\n========\nAverage inference Time(us): 2956.56\n"
+        "FPS: 338.23\n========"
+    )
+    [event] = totals(text)
+    assert (event.line, event.total_time_us, event.fps) == (4, 2956.56, 338.23)
+
+
 def test_newlines_lost() -> None:
     [event] = totals("Total Time(us): 7140FPS: 140.06")
     assert (event.total_time_us, event.fps) == (7140, 140.06)
