@@ -24,11 +24,25 @@ UNKNOWN_FIX = (
 
 
 def one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
-    """The first failure of each catalogue entry, in log order."""
+    """The first failure of each catalogue entry, in log order; an entry met on several lines
+    says how many, the other lines (when they differ: another op) in its context."""
     first: dict[str, KnownFailure] = {}
+    lines: dict[str, list[str]] = {}
     for failure in failures:
         first.setdefault(failure.id, failure)
-    return tuple(first.values())
+        lines.setdefault(failure.id, []).append(failure.text)
+    out = []
+    for entry, failure in first.items():
+        met = lines[entry]
+        if len(met) > 1:
+            others = [text for text in dict.fromkeys(met) if text != failure.text]
+            failure = replace(
+                failure,
+                diagnosis=f"{failure.diagnosis}; {len(met)} such lines in the log",
+                context=(*others, *failure.context)[:_MAX_CONTEXT],
+            )
+        out.append(failure)
+    return tuple(out)
 
 
 def unknown_failure(note: NoteEvent) -> KnownFailure:

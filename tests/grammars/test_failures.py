@@ -334,6 +334,29 @@ def test_failure_only_input_exits_3_with_the_diagnosis(tmp_path, variant, via_st
     )
 
 
+def test_a_failure_met_on_several_lines_says_how_many(tmp_path):
+    """rknn-toolkit2 issue 447: three "failed to submit" lines, for Conv_0 then twice for
+    Mul_383: one failure, the first op named, the count in its diagnosis and the other op's
+    line in its context."""
+    line = (
+        "E RKNN: [07:24:22.771] failed to submit!, op id: {id}, op name: {op}, flags: 0x1, "
+        "task start: 1301, task number: 68, run task counter: 0, int status: 0\n"
+        "rknn_run fail! ret=-1\n"
+    )
+    data = "".join(line.format(id=i, op=op) for i, op in ((1, "Conv:Conv_0"), (167, "Mul:Mul_383")))
+    data += line.format(id=167, op="Mul:Mul_383")
+    result = run(["analyze", "-f", "json"], data.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = [f for f in json.loads(result.stdout)["failures"] if f["id"] != "unknown"]
+    assert failure["diagnosis"] == (
+        "an NPU task did not complete (failed to submit, op Conv:Conv_0); 3 such lines in the log"
+    )
+    assert [c for c in failure["context"] if "Mul:Mul_383" in c] == [
+        "failed to submit!, op id: 167, op name: Mul:Mul_383, flags: 0x1, task start: 1301, "
+        "task number: 68, run task counter: 0, int status: 0"
+    ]
+
+
 def test_failure_only_input_in_the_terminal_prints_no_report(tmp_path):
     result = run(
         ["analyze"], fixture("failure_rv1106_unsupported_op.txt").encode(), tmp_path, False
