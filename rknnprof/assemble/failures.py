@@ -16,6 +16,8 @@ UNKNOWN = "unknown"
 _NEAR = 2
 """Lines between an error report and a catalogue line for the report to be its context."""
 _MAX_CONTEXT = 5
+_MAX_LINES = 5
+"""Other lines of one catalogue entry named in its diagnosis (the rest counted)."""
 UNKNOWN_DIAGNOSIS = "an error the failures catalogue does not know"
 UNKNOWN_FIX = (
     "search the line in the rknn-toolkit2 / rknn-llm issue trackers; RKNN_LOG_LEVEL=4 "
@@ -25,21 +27,25 @@ UNKNOWN_FIX = (
 
 def one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
     """The first failure of each catalogue entry, in log order; an entry met on several lines
-    says how many, the other lines (when they differ: another op) in its context."""
+    names the others (``; also lines 8, 15``), their text in its context when it differs
+    (another op)."""
     first: dict[str, KnownFailure] = {}
-    lines: dict[str, list[str]] = {}
+    more: dict[str, list[KnownFailure]] = {}
     for failure in failures:
-        first.setdefault(failure.id, failure)
-        lines.setdefault(failure.id, []).append(failure.text)
+        if first.setdefault(failure.id, failure) is not failure:
+            more.setdefault(failure.id, []).append(failure)
     out = []
     for entry, failure in first.items():
-        met = lines[entry]
-        if len(met) > 1:
-            others = [text for text in dict.fromkeys(met) if text != failure.text]
+        if entry in more:
+            lines = [f.line for f in more[entry]]
+            shown = ", ".join(map(str, lines[:_MAX_LINES]))
+            if len(lines) > _MAX_LINES:
+                shown += f" +{len(lines) - _MAX_LINES} more"
+            others = [f.text for f in more[entry] if f.text != failure.text]
             failure = replace(
                 failure,
-                diagnosis=f"{failure.diagnosis}; {len(met)} such lines in the log",
-                context=(*others, *failure.context)[:_MAX_CONTEXT],
+                diagnosis=f"{failure.diagnosis}; also line{'s' * (len(lines) > 1)} {shown}",
+                context=tuple(dict.fromkeys((*others, *failure.context)))[:_MAX_CONTEXT],
             )
         out.append(failure)
     return tuple(out)

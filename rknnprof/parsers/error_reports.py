@@ -35,6 +35,8 @@ _IGNORED_E = ("rknn-toolkit", "version:")
 """``E rknn-toolkit2 version: 2.3.2`` is printed at E level but is not an error."""
 _RUNTIME_TAGS = frozenset({"RKNN", "RKNNAPI", "rkllm", "RKNPU"})
 """Components whose own lines say what failed (the rest report its consequences)."""
+_NPU_WORDS = ("rknn", "npu", "rkllm")
+"""An error line of another logcat tag counts when it names one of these."""
 _BANNER = LazyPattern(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
 """``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
 _MAX_CONTEXT = 5
@@ -49,10 +51,12 @@ def _error_tag(line: Line) -> str | None:
 
 
 def _error_message(line: Line) -> str | None:
-    """The message of an error-level line, or None."""
+    """The message of an error-level line, or None (a logcat line of another process's
+    component, such as the camera's ``E Camera: Error 1``, is not the runtime's failure; the
+    toolkit's own ``E eval_perf:`` lines have no pid and count)."""
     text = line.text.strip()
     if line.level == "E" and text:
-        return text
+        return text if line.stream is None or _about_the_npu(line.tag, text) else None
     if _PERF_RUN_FAIL in text:
         return text[text.index(_PERF_RUN_FAIL) :]
     if "E " not in text:  # both patterns need it; this runs on every line outside a block
@@ -64,6 +68,14 @@ def _error_message(line: Line) -> str | None:
     if not message or all(part in text for part in _IGNORED_E):
         return None
     return message
+
+
+def _about_the_npu(tag: str | None, text: str) -> bool:
+    """An error line of the runtime, or one that names it (an app's ``rknn_init fail!``)."""
+    if tag is None or tag in _RUNTIME_TAGS:
+        return True
+    words = f"{tag} {text}".lower()
+    return any(word in words for word in _NPU_WORDS)
 
 
 class _ErrorReport(Block):

@@ -88,3 +88,13 @@ def test_level_from_lines_stage_is_used() -> None:
 
 def test_version_line_at_e_level_is_not_an_error() -> None:
     assert run(ErrorReportParser(), lines_of("E rknn-toolkit2 version: 2.3.2")) == []
+
+
+def test_another_components_error_is_not_the_runtimes() -> None:
+    """rknn-toolkit2 issue 256 (Android Studio logcat): the camera's ``E Camera: Error 1`` is
+    not what failed in an RKNN app; an app's line that names the runtime is."""
+    camera = Line(3, "Error 1", (7928, 7928), "E", "Camera")
+    app = Line(4, "rknn_init fail! ret=-6", (7928, 7943), "E", "rkyolo4j")
+    assert run(ErrorReportParser(), [camera]) == []
+    [note] = of_type(run(ErrorReportParser(), [camera, app]), NoteEvent)
+    assert (note.message_line, note.message) == (4, "rknn_init fail! ret=-6")
