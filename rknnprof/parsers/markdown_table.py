@@ -11,7 +11,9 @@ by cell with the same token rules as a printed row. What a paste does to a table
   first cell is empty is row 4 (the IDs are given out in order);
 * a row with ``...`` cells (elided columns) cannot be read exactly: it is skipped with a
   warning naming its line, as is any other row whose cells do not fit the header;
-* a ``| ... |`` row marks elided rows (the table is incomplete).
+* a ``| ... |`` row marks elided rows (the table is incomplete); so does an empty row
+  (``|  |  |``, a PDF conversion's ``...``) between rows whose IDs are not consecutive, while
+  one between consecutive rows is nothing.
 
 Every row read is read exactly; the rest are :class:`~rknnprof.model.SkippedRow` records.
 """
@@ -71,6 +73,8 @@ class _MarkdownTable(Block):
         """IDs of a merged cell (``| 3 4 |``) still to give to the rows after it."""
         self.pending_line = 0
         self.elided = 0
+        self.empty_line: int | None = None
+        """An empty row after the last layer: rows elided if the next row's ID jumps."""
         self.total: float | None = None
         self.total_line: int | None = None
 
@@ -94,10 +98,12 @@ class _MarkdownTable(Block):
 
     def _row(self, number: int, text: str, cells: list[str]) -> None:
         present = [c for c in cells if c]
-        if present and all(c in ("...", "…", "....", "......") for c in present):
-            self.elided += 1
-            if self.elided == 1:
-                self.notes.append((number, "elided rows (`| ... |`): the table is incomplete"))
+        if not present:
+            if self.layers:
+                self.empty_line = number
+            return
+        if all(c in ("...", "…", "....", "......") for c in present):
+            self._elided(number, "elided rows (`| ... |`): the table is incomplete")
             return
         first = cells[0]
         if not first and self.pending_ids:
@@ -130,7 +136,21 @@ class _MarkdownTable(Block):
                 self.notes,
             )
             return
-        self.layers.append(build_layer(parse.values, number))
+        layer = build_layer(parse.values, number)
+        if self.empty_line is not None and self.layers and layer.id > self.layers[-1].id + 1:
+            missing = f"{self.layers[-1].id + 1}-{layer.id - 1}"
+            self._elided(
+                self.empty_line,
+                f"elided rows (an empty row where rows {missing} would be): the table is "
+                "incomplete",
+            )
+        self.empty_line = None
+        self.layers.append(layer)
+
+    def _elided(self, number: int, note: str) -> None:
+        self.elided += 1
+        if self.elided == 1:
+            self.notes.append((number, note))
 
     def close(self) -> list[Event]:
         if self.pending_ids:

@@ -72,3 +72,27 @@ def test_a_prose_pipe_table_is_not_a_profile(tmp_path):
     text = "| model | FPS |\n|---|---|\n| yolov5s | 48.4 |\n"
     result = run(["analyze"], text.encode(), tmp_path, False)
     assert result.exit_code == 3
+
+
+def test_an_empty_row_where_ids_jump_is_an_elision(tmp_path):
+    """A PDF-to-Markdown conversion turns the guide's ``....`` row into ``|  |  |  |``: between
+    rows 4 and 55 it marks rows 5-54 elided (not a damaged row); an empty row right after the
+    header, or between rows 55 and 56, is nothing."""
+    text = (
+        "| ID OpType DataType Target Time(us) |  |  |  |  |\n"
+        "|  |  |  |  |  |\n"
+        "| 1 | InputOperator | UINT8 | CPU | 17 |\n"
+        "| 4 | Conv | INT8 | NPU | 292 |\n"
+        "|  |  |  |  |  |\n"
+        "| 55 | Conv | INT8 | NPU | 374 |\n"
+        "|  |  |  |  |  |\n"
+        "| 56 | OutputOperator | INT8 | CPU | 11 |\n"
+        "Total Operator Elapsed Per Frame Time(us): 12631\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 0
+    assert ":5: elided rows (an empty row where rows 5-54 would be)" in result.stderr
+    (profile,) = profiles(text.encode(), tmp_path, False)
+    assert [la["id"] for la in profile["layers"]] == [1, 4, 55, 56]
+    assert profile["elided_rows"] == 1 and profile["skipped_rows"] == []
+    assert profile["validity"]["coverage"] == "elided"
