@@ -74,7 +74,9 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     if profile.format == WARNINGS_ONLY_FORMAT:
         return Coverage.NO_TABLE, "the log holds CPU-fallback warnings, no times"
     if not profile.measured:
-        return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): cycles, no measured time"
+        cycles = any(la.npu_cycles is not None for la in profile.layers)
+        what = "cycles, no measured time" if cycles else "op placement only, no cycles or time"
+        return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): {what}"
     if profile.format == CSV_FAMILY:
         return Coverage.UNKNOWN, (
             f"the eval_perf CSV side file prints no total line: cannot tell whether its {rows} "

@@ -180,7 +180,8 @@ _LISTED_GENERATIONS = 5
 
 def llm_summary(run: LlmRun) -> str:
     """RKLLM statistics in one line: with one generation its figures; with several the median
-    of each figure, said so, then each generation's own (the first five)."""
+    of each figure, said so (not the prefill's when the prompts' lengths differ over 2x: its
+    rate and time follow the length), then each generation's own (the first five)."""
 
     def rate(value: float | None) -> str:
         return f"{value:,.2f} tokens/s" if value is not None else "rate unknown"
@@ -213,10 +214,15 @@ def llm_summary(run: LlmRun) -> str:
         body = ", ".join([*parts, *extras])
         return f"RKLLM statistics (1 generation): {body}" if body else "RKLLM statistics"
     medians = []
-    if run.prefill_tokens_per_s is not None:
-        medians.append(f"prefill {rate(run.prefill_tokens_per_s)}")
-    if run.ttft_ms is not None:
-        medians.append(f"first token after {run.ttft_ms:,.0f} ms")
+    prompts = [g.prefill_tokens for g in run.per_generation if g.prefill_tokens]
+    if prompts and max(prompts) > 2 * min(prompts):
+        # a prefill's rate and time follow its prompt's length: no median of them
+        medians.append(f"prompts of {min(prompts)}-{max(prompts)} tokens (prefill per generation)")
+    else:
+        if run.prefill_tokens_per_s is not None:
+            medians.append(f"prefill {rate(run.prefill_tokens_per_s)}")
+        if run.ttft_ms is not None:
+            medians.append(f"first token after {run.ttft_ms:,.0f} ms")
     if run.decode_tokens_per_s is not None:
         medians.append(f"decode {rate(run.decode_tokens_per_s)}")
     text = f"RKLLM statistics, median of {run.generations} generations: "
@@ -300,7 +306,7 @@ def summary_parts(profile: Profile) -> list[str]:
     if is_benchmark(profile):
         return parts + benchmark_parts(profile)
     if not profile.layers and profile.frames > 1:
-        parts.append(plural(profile.frames, "frame"))
+        parts.append(plural(profile.frames, "generation" if profile.llm else "frame"))
     total = _total_part(profile)
     if total:
         parts.append(total)

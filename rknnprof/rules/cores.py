@@ -213,7 +213,16 @@ def _single_core_run(
     ]
     convs = [la for la in pairable if conv_speedup(la) > 1.0]
     small = [la for la in pairable if conv_speedup(la) <= 1.0]
-    conv_ids = {id(la) for la in convs} | {id(la) for la in small}
+    # convs of another data type (FP16): the measured conv speed-ups are INT8's
+    other_type = [
+        la
+        for la in at
+        if la.op_type in SPLIT_CONVS
+        and id(la) not in waits
+        and la.data_type
+        and la.data_type.upper() not in ("INT8", "UINT8")
+    ]
+    conv_ids = {id(la) for la in (*convs, *small, *other_type)}
     clock = npu_clock_mhz(profile, platform)
     measured = [la for la in at if la.op_type in MULTI_CORE_SPEEDUP and id(la) not in waits]
     unmeasured = sorted(
@@ -258,6 +267,12 @@ def _single_core_run(
             if la.op_type in unmeasured and id(la) not in waits and id(la) not in conv_ids
         )
         left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
+    if other_type:
+        types = "/".join(sorted({la.data_type for la in other_type if la.data_type}))
+        left_out.append(
+            f"{len(other_type)} {types} conv(s) {us(time_of(other_type))} (the conv speed-ups "
+            "measured are INT8's)"
+        )
     if small:
         left_out.append(
             f"{len(small)} conv(s) under {CONV_SPLIT_SPEEDUP[0][0]:,} cycles "

@@ -167,6 +167,24 @@ def test_a_build_time_table_is_an_estimate(tmp_path: Path, prefix: str) -> None:
     assert coverage(tmp_path, [prefix + line for line in lines]) is Coverage.ESTIMATE
 
 
+def test_a_placement_table_without_cycles_says_so(tmp_path: Path) -> None:
+    """toolkit2 2.3.2's build table of a pure-CPU model (a public tutorial): no cycles column,
+    so the estimate holds op placement only, not "cycles"."""
+    lines = [
+        "D RKNN: detect pure cpu op model.",
+        "D RKNN: Network Layer Information Table",
+        "D RKNN: ID   OpType         DataType Target InputShape OutputShape FullName",
+        "D RKNN: 0    InputOperator  FLOAT16  CPU    \\          (1,5)      InputOperator:input",
+        "D RKNN: 1    Acos           FLOAT16  CPU    (1,5)      (1,5)      Acos:acos",
+        "D RKNN: 2    OutputOperator FLOAT16  CPU    (1,5)      \\          OutputOperator:output",
+    ]
+    profile = profile_of(tmp_path, lines)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.ESTIMATE
+    assert profile.validity.coverage_reason == (
+        "a build-time estimate (3 rows): op placement only, no cycles or time"
+    )
+
+
 def test_fallback_warnings_alone_are_no_table_not_an_estimate(tmp_path: Path) -> None:
     # corpus 31's line (rknn-toolkit2 issue 490): a warning, no table; the verdict said "a
     # build-time estimate (0 rows): cycles, no measured time", though there are no cycles

@@ -134,8 +134,14 @@ def test_the_decode_rate_is_the_logs_own(tmp_path):
 def test_the_summary_says_it_is_a_median_and_invents_no_prompt(tmp_path):
     result = run(["analyze"], QWEN25_VL_V12.encode(), tmp_path, False)
     text = " ".join(result.stdout.split())
-    assert "RKLLM statistics, median of 2 generations: prefill 108.17 tokens/s" in text
-    assert "167 tokens" not in text
+    # the prompts (321 and 13 tokens) differ 25x: a median prefill rate (108.17 tokens/s) or
+    # first-token time of them describes no prompt; each generation's are shown
+    assert (
+        "RKLLM statistics, median of 2 generations: prompts of 13-321 tokens (prefill per "
+        "generation), decode 8.23 tokens/s" in text
+    )
+    assert "167 tokens" not in text and "108.17" not in text and "1,193 ms" not in text
+    assert "· 2 generations" in text and "frames" not in text  # two generations, not frames
     assert "generation 1 (line 4): prefill 321 tokens at 145.81 tokens/s" in text
     assert "generation 2 (line 19): prefill 13 tokens at 70.52 tokens/s" in text
     assert "decode 72 tokens at 8.26 tokens/s" in text

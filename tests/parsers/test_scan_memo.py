@@ -11,10 +11,10 @@ from rknnprof.parsers.events import NoteEvent
 def test_a_repeated_line_is_judged_with_its_level() -> None:
     text = "Start proc 4321:com.example/u0a123 for service"
     lines = [
-        Line(1, text, (1, 1), "I", "ActivityManager"),
-        Line(2, text, (1, 1), "I", "ActivityManager"),
-        Line(3, text, (1, 1), "E", "ActivityManager"),
-        Line(4, text, (1, 1), "I", "ActivityManager"),
+        Line(1, text, (1, 1), "I", "RKNN"),
+        Line(2, text, (1, 1), "I", "RKNN"),
+        Line(3, text, (1, 1), "E", "RKNN"),
+        Line(4, text, (1, 1), "I", "RKNN"),
     ]
     events = list(scan(lines))
     assert [(type(e), e.line) for e in events] == [(NoteEvent, 3)]

@@ -510,6 +510,11 @@ def test_rkn030_single_core_run_on_rk3588() -> None:
         4: pytest.approx(2002 * (1 - 1 / 1.56)),
     }
     assert "not counted: Conv 3,000 us (no measured speed-up)" in finding.message
+    # an FP16 conv: the measured conv speed-ups are INT8's, and the message says that
+    fp16 = L(1, "Conv", NPU, 3000, dtype="FLOAT16", workload_pct=one, npu_cycles=900_000)
+    [finding] = run("RKN030", P(fp16, *profile.layers[1:]), "rk3588")
+    assert "1 FLOAT16 conv(s) 3,000 us (the conv speed-ups measured are INT8's)" in finding.message
+    assert "no measured speed-up" not in finding.message
     assert "1 of rk3588's 3 NPU cores" in finding.message and "imbalance" not in finding.message
     # the idle cores are throughput, never latency
     assert finding.throughput_gain is not None and finding.throughput_gain.factor == 3
