@@ -14,6 +14,13 @@
   -> ``FallbackWarningEvent(kind="multicore", subject=<layer FullName>, reason="using 3Core
   fallback to single core mode", details=<the detail lines>)``. The runtime prints the record
   once per configuration attempt, so the same layer can come several times; one event per record.
+* The compiler's word for an op type it has no NPU kernel for (toolkit2 2.x build), its node type
+  on the same line or the next::
+
+    No lowering found for: unsupported_acos_node,
+    node type = Acos, use CustomOperatorLower instead.
+
+  -> ``FallbackWarningEvent(kind="cpu", subject=<node type>, reason="no NPU lowering …")``.
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ _MULTICORE = LazyPattern(
     r"Failed to config layer:\s*'(?P<name>[^']*)'\s*"
     r"(?P<reason>using \w+ fallback to single core mode)"
 )
+_NO_LOWERING = LazyPattern(r"No lowering found for:\s*(?P<name>[^,\s]*)")
+_NODE_TYPE = LazyPattern(r"node type\s*=\s*(?P<op>[A-Za-z_]\w*)")
 _DETAIL = LazyPattern(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
 _MAX_DETAILS = 4
 
@@ -88,16 +97,56 @@ class _MulticoreWarning(Block):
         ]
 
 
+class _NoLowering(Block):
+    """``No lowering found for: <node>,`` with ``node type = <Op>`` on it or the next line."""
+
+    def __init__(self, line: Line, node: str) -> None:
+        self.line = self.last_line = line.number
+        self.stream = line.stream
+        self.node = node
+        self.op: str | None = None
+        self._node_type(line.text)
+
+    def _node_type(self, text: str) -> None:
+        if (m := _NODE_TYPE.search(text)) is not None:
+            self.op = m.group("op")
+
+    def feed(self, line: Line) -> bool:
+        if self.op is not None or self.last_line != self.line:
+            return False
+        self._node_type(line.text)
+        if self.op is None:
+            return False
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        if self.op is None:
+            return []
+        reason = (
+            f"the compiler has no NPU lowering for {self.op} (`No lowering found for: "
+            f"{self.node}`): an op the NPU does not run"
+        )
+        return [
+            FallbackWarningEvent(
+                self.line, "cpu", self.op, reason, stream=self.stream, last_line=self.last_line
+            )
+        ]
+
+
 class FallbackWarningParser(BlockParser):
     family = FAMILY
     detection = (
         "`<Op> will fallback to CPU, because …` or `Failed to config layer: '<name>' using 3Core "
-        "fallback to single core mode,` anywhere in a line"
+        "fallback to single core mode,` anywhere in a line; `No lowering found for: <node>,` "
+        "with its `node type = <Op>`"
     )
     fields = "kind (cpu / multicore), op type or layer name, reason, detail lines"
 
     def opens(self, line: Line) -> Block | None:
         text = line.text
+        if "No lowering found for:" in text and (lowering := _NO_LOWERING.search(text)):
+            return _NoLowering(line, lowering.group("name"))
         if "fallback" not in text:
             return None
         if "will fallback to CPU" in text and (cpu := _CPU.search(text)):

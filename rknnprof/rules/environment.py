@@ -277,8 +277,8 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     )
     yield _finding(
         f"RKNPU driver {profile.versions.driver} is older than 0.9.2 (runtime "
-        f"{profile.versions.runtime or 'version not in the log'}): old drivers lack fixes the "
-        f"current librknnrt expects ({why})",
+        f"{profile.versions.runtime or 'version not in the log'}): drivers before 0.9.2 lack "
+        f"fixes later librknnrt releases rely on ({why})",
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
         f"{version_path(context)}) and keep librknnrt at the toolkit's version",
         0.0,

@@ -53,6 +53,23 @@ unrelated"""
     assert (second.subject, second.details, second.last_line) == ("Conv:/b", (), 6)
 
 
+def test_no_lowering_names_the_node_type_on_its_line_or_the_next() -> None:
+    """toolkit2 2.3.2 building a model with an Acos (a public tutorial's log): the node type
+    comes on the next line; a line without one is no warning."""
+    [event] = warnings(
+        "No lowering found for: unsupported_acos_node,\n"
+        "node type = Acos, use CustomOperatorLower instead.\n"
+    )
+    assert (event.kind, event.subject, event.line, event.last_line) == ("cpu", "Acos", 1, 2)
+    assert event.reason == (
+        "the compiler has no NPU lowering for Acos (`No lowering found for: "
+        "unsupported_acos_node`): an op the NPU does not run"
+    )
+    [event] = warnings("E RKNN: No lowering found for: n1, node type = Erf, use X instead.")
+    assert (event.subject, event.last_line) == ("Erf", 1)
+    assert warnings("No lowering found for: n1,\nsomething else\n") == []
+
+
 def test_other_lines_are_not_warnings() -> None:
     assert warnings("fallback to something else\nTranspose will run on NPU") == []
 
