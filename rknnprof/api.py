@@ -132,7 +132,7 @@ def parse_stream(
                 ),
             )
         )
-    return replace(assembler.finish(), lines=stats.last_line)
+    return replace(assembler.finish(), lines=stats.last_line, binary=stats.binary)
 
 
 def parse_live_stdin() -> Assembly:
@@ -237,6 +237,11 @@ def no_data_message(assembly: Assembly) -> str:
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"
+        if assembly.binary:
+            return (
+                "a binary file, not a log (control bytes at its start: an .rknn model?); "
+                "rknnprof reads the text a run prints: eval_perf(), RKNN_LOG_LEVEL=4, adb logcat"
+            )
         return (
             f"no RKNN profile data in {assembly.lines} line(s) (no per-layer table, ranking, "
             "totals or benchmark output)"

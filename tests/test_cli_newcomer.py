@@ -266,3 +266,26 @@ def test_check_junit_agrees_with_the_exit_code(
     result = invoke("check", SAMPLE, "--budgets", str(budgets), "-f", "junit", "--fail-on", fail_on)
     assert result.exit_code == code
     assert ET.fromstring(result.stdout).get("failures") == failures
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"RKNN\x00\x00\x00\x06\x00\x00", bytes((i * 97) % 255 + 1 for i in range(300))],
+    ids=["NUL bytes (a model file)", "control bytes, no UTF-8"],
+)
+def test_a_model_file_given_for_a_log_is_named_a_binary_file(tmp_path, head: bytes) -> None:
+    """A newcomer passes the .rknn model instead of the log its run printed: one line says it is
+    a binary file and what to give instead (exit 3), not "no RKNN profile data in 3 lines"."""
+    model = tmp_path / "yolov5s.rknn"
+    model.write_bytes(head + b"weights\n" * 40)
+    result = invoke("analyze", str(model))
+    assert result.exit_code == 3
+    assert result.stderr.strip() == (
+        f"Error: {model}: a binary file, not a log (control bytes at its start: an .rknn "
+        "model?); rknnprof reads the text a run prints: eval_perf(), RKNN_LOG_LEVEL=4, "
+        "adb logcat"
+    )
+    # a text log with a few control characters (a terminal capture) is still a text log
+    text = tmp_path / "log.txt"
+    text.write_bytes(b"\x1b[0mhello\x08 world\r\n" * 20)
+    assert "no RKNN profile data in 20 line(s)" in invoke("analyze", str(text)).stderr

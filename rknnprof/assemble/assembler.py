@@ -89,6 +89,8 @@ class Assembly(Record):
     """Lines read from the input (set by the reader; 0 = empty input)."""
     failures: tuple[KnownFailure, ...] = ()
     """Known failures of an input without profiles (one per catalogue entry, log order)."""
+    binary: bool = False
+    """The input's first bytes hold NULs (set by the reader): a model or another binary file."""
 
 
 MAX_PROFILES = 1_000

@@ -37,6 +37,9 @@ class ReadStats:
     compressed: str | None = None
     """The compression the input's first bytes show (``inputs/compressed.py``): then no line
     is read."""
+    binary: bool = False
+    """The input's first bytes hold NULs or many control bytes and are no UTF-16 text: a model
+    or another binary file, not a log (its lines are still read)."""
     lines: int = 0
     """Physical lines read (including dropped ones)."""
     logcat_format: str | None = None
