@@ -71,8 +71,11 @@ from rknnprof.parsers.events import (
 )
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
+from rknnprof.platforms.drivers import driver_too_old, min_driver_text
 
 MAX_WARNINGS_PER_MODEL = 20
+DRIVER_TOO_OLD = "driver-too-old"
+"""The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 SKIPPED_ROW = "skipped row: "
 """How an unreadable row's warning begins (the reason follows)."""
 
@@ -372,7 +375,30 @@ class Assembler:
             self._describe_leftovers()
             errors = [n for n in self.notes if n.kind == "error"]
             failures = no_profile_failures((ev.failure for ev in self.failures), errors)
+            failures = self._beside_an_old_driver(failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _beside_an_old_driver(self, failures: tuple[KnownFailure, ...]) -> tuple[KnownFailure, ...]:
+        """The telling failure, when the log's version lines name an RKNPU driver older than
+        :data:`~rknnprof.platforms.drivers.MIN_DRIVER` and its catalogue cause names the driver
+        among its causes, says so: ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2
+        points at the driver; ``Invalid RKNN model version`` does not."""
+        versions = Versions()
+        for info in self.context.infos.values():
+            versions = merge_versions(versions, info.versions)
+        if not failures or not driver_too_old(versions.driver):
+            return failures
+        if any(f.id == DRIVER_TOO_OLD for f in failures):
+            return failures  # the runtime said so itself
+        first = failures[0]
+        if "driver" not in first.cause.lower():
+            return failures  # a cause of its own (a model newer than the runtime, ...)
+        runtime = f" beside librknnrt {versions.runtime}" if versions.runtime else ""
+        note = (
+            f"; the log's RKNPU driver {versions.driver} is older than {min_driver_text()}"
+            f"{runtime}, a likely cause"
+        )
+        return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
 
     def _cpu_fallback_profile(self) -> Profile | None:
         """A log holding CPU-fallback warnings and no table: a profile of its own with no

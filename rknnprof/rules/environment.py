@@ -3,11 +3,11 @@ time spent outside the per-layer table (input/output copies, cache sync)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
+from rknnprof.platforms.drivers import driver_too_old
 from rknnprof.rules._util import (
     claim,
     grade,
@@ -26,8 +26,6 @@ from rknnprof.rules.outliers import SLOW_PACE, priced, siblings, slow_for_cycles
 from rknnprof.rules.sources import TOOLKIT2, cite, issue, sources
 
 NAME = "environment"
-MIN_DRIVER = (0, 9, 2)
-"""Drivers older than this are flagged (issue #4; User Guide §8.1.1 recommends at least 0.8.8)."""
 ZERO_COPY = (
     "use the zero-copy API: rknn_create_mem + rknn_set_io_mem with pass_through and the "
     "native layouts, and call rknn_mem_sync one way only (TO_DEVICE for inputs, "
@@ -38,11 +36,6 @@ ZERO_COPY_SOURCE = sources(
     cite("runtime-api", "rknn_create_mem, rknn_mem_sync"),
     issue("airockchip/rknn_model_zoo", 167),
 )
-
-
-def _version(text: str | None) -> tuple[int, ...] | None:
-    match = re.match(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?", text or "")
-    return tuple(int(g) for g in match.groups(default="0")) if match else None
 
 
 def _finding(
@@ -265,8 +258,7 @@ def version_path(context: RuleContext) -> str:
 
 
 def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
-    found = _version(profile.versions.driver)
-    if found is None or found >= MIN_DRIVER:
+    if not driver_too_old(profile.versions.driver):
         return
     cores = npu_cores(context, profile)
     why = (

@@ -357,6 +357,30 @@ def test_a_failure_met_on_several_lines_says_how_many(tmp_path):
     ]
 
 
+def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
+    """rknn-toolkit2 issue 447: the demo printed librknnrt 2.3.2 with RKNPU driver 0.7.2 after
+    the failures; the telling failure says the driver is older than 0.9.2. A driver of 0.9.8
+    adds nothing."""
+    fail = (
+        "E RKNN: [07:24:22.771] failed to submit!, op id: 1, op name: Conv:Conv_0, flags: 0x1, "
+        "task start: 1301, task number: 68, run task counter: 0, int status: 0\n"
+    )
+    for driver, said in (("0.7.2", True), ("0.9.8", False)):
+        version = f"sdk version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27) driver version: {driver}\n"
+        result = run(["analyze", "-f", "json"], (fail + version).encode(), tmp_path, False)
+        assert result.exit_code == 3
+        [failure] = json.loads(result.stdout)["failures"]
+        note = "; the log's RKNPU driver 0.7.2 is older than 0.9.2 beside librknnrt 2.3.2, a likely"
+        assert failure["diagnosis"].endswith(note + " cause") is said
+        assert failure["diagnosis"].startswith("an NPU task did not complete")
+    # a failure whose cause is not the driver (a model newer than the runtime) says nothing
+    version = "sdk version: 1.4.0 (a10f100eb@2022-09-09T09:07:14) driver version: 0.8.2\n"
+    text = version + "E RKNN: [01:19:04.510] Invalid RKNN model version 6\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "runtime-too-old-for-model" and "driver" not in failure["diagnosis"]
+
+
 def test_failure_only_input_in_the_terminal_prints_no_report(tmp_path):
     result = run(
         ["analyze"], fixture("failure_rv1106_unsupported_op.txt").encode(), tmp_path, False
