@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.markdown_table import cells_of
 from rknnprof.parsers.table.block import TableBlock
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
@@ -62,6 +63,8 @@ class Toolkit2TableParser(BlockParser):
     def opens(self, line: Line) -> Block | None:
         text = line.text
         if TITLE in text:
+            if cells_of(text) is not None:  # a Markdown table's caption row: that table's own
+                return None
             return TableBlock(line, self.family)
         if "OpType" in text:
             header = parse_header(text)

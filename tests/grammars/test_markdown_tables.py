@@ -77,8 +77,10 @@ def test_a_prose_pipe_table_is_not_a_profile(tmp_path):
 def test_an_empty_row_where_ids_jump_is_an_elision(tmp_path):
     """A PDF-to-Markdown conversion turns the guide's ``....`` row into ``|  |  |  |``: between
     rows 4 and 55 it marks rows 5-54 elided (not a damaged row); an empty row right after the
-    header, or between rows 55 and 56, is nothing."""
+    header, or between rows 55 and 56, is nothing. The title is the table's caption row."""
     text = (
+        "| Network Layer Information Table |  |  |  |  |\n"  # the caption row: no table of
+        "| --- | --- | --- | --- | --- |\n"  # its own ("title without a header")
         "| ID OpType DataType Target Time(us) |  |  |  |  |\n"
         "|  |  |  |  |  |\n"
         "| 1 | InputOperator | UINT8 | CPU | 17 |\n"
@@ -91,7 +93,8 @@ def test_an_empty_row_where_ids_jump_is_an_elision(tmp_path):
     )
     result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
     assert result.exit_code == 0
-    assert ":5: elided rows (an empty row where rows 5-54 would be)" in result.stderr
+    assert ":7: elided rows (an empty row where rows 5-54 would be)" in result.stderr
+    assert "title without a header" not in result.stderr
     (profile,) = profiles(text.encode(), tmp_path, False)
     assert [la["id"] for la in profile["layers"]] == [1, 4, 55, 56]
     assert profile["elided_rows"] == 1 and profile["skipped_rows"] == []
