@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 _V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
 _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
-    ("librknnrt", "runtime", LazyPattern(rf"librknnrt version:\s*{_V}")),
+    # (librknnmrt: the reduced runtime of RV1106/RV1103)
+    ("librknn", "runtime", LazyPattern(rf"librknnm?rt version:\s*{_V}")),
     ("Driver Information", "driver", LazyPattern(rf"Driver Information[:,]\s*version:\s*{_V}")),
     ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),
     ("toolkit version", "toolkit", LazyPattern(rf"toolkit version:\s*{_V}")),
@@ -55,6 +56,14 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),
 )
 _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
+_SOC_RE = LazyPattern(
+    # the board the toolkit found (``Get hardware info: target_platform = rv1126b``), the target
+    # set (``target set by user is: rv1106``, ``target is RK3568``), RKLLM's (``platform:
+    # RK3576``): only a Rockchip SoC's name counts after these words
+    r"(target_platform\s*[=:]|target set by user is:?|target is|platform:)\s*"
+    r"((?:rk|rv)\d{4}[a-z]?)(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
 _FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
 _FREQ_ITEM_RE = LazyPattern(r"^-\s*(\d+|Unknown)\s*$")
 
@@ -70,6 +79,8 @@ def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
             found[field_name] = m.group(1)
     platform = evidence = None
     if "target" in text and (m := _PLATFORM_RE.search(text)):
+        platform, evidence = m.group(2).lower(), m.group(0)
+    elif ("target" in text or "platform:" in text) and (m := _SOC_RE.search(text)):
         platform, evidence = m.group(2).lower(), m.group(0)
     if not found and platform is None:
         return None

@@ -91,3 +91,27 @@ def test_frequency_block():
     (ev,) = scan(Line(i, t) for i, t in enumerate(text, 1))
     assert isinstance(ev, FrequencyEvent) and ev.line == 1
     assert ev.frequencies == Frequencies((1800000, 2400000), (1000000000,), (None,))
+
+
+def test_the_boards_and_targets_other_wordings():
+    """Lines from public RV1106, RV1126B, RK3568 and RK3576 logs that name the SoC without
+    "target platform:"; only a Rockchip SoC's name counts after the looser words."""
+    cases = {
+        "I Get hardware info: target_platform = rv1126b, os = Linux, aarch = aarch64": "rv1126b",
+        "I target set by user is: rv1106": "rv1106",
+        "I Starting ntp or adb, target is RK3568": "rk3568",
+        "I rkllm: rkllm-runtime version: 1.2.3, rknpu driver version: 0.9.8, platform: RK3576": (
+            "rk3576"
+        ),
+    }
+    for line, platform in cases.items():
+        info = parse_info(line)
+        assert info is not None and info[1] == platform, line
+    assert parse_info("the target is ready") is None
+    assert parse_info("target is x86_64 version: none") is None
+
+
+def test_the_reduced_runtime_of_rv1106():
+    """RV1106/RV1103 print librknnmrt (rknn-toolkit2 issue 557)."""
+    line = "I RKNN: RKNN Runtime Information, librknnmrt version: 2.3.2 (429f97ae6b@2025-04-09T09:11:49)"
+    assert parse_info(line)[0].runtime == "2.3.2"  # type: ignore[index]
