@@ -74,8 +74,14 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     if profile.format == WARNINGS_ONLY_FORMAT:
         return Coverage.NO_TABLE, "the log holds CPU-fallback warnings, no times"
     if not profile.measured:
-        cycles = any(la.npu_cycles is not None for la in profile.layers)
-        what = "cycles, no measured time" if cycles else "op placement only, no cycles or time"
+        cycles = [la.npu_cycles for la in profile.layers if la.npu_cycles is not None]
+        what = (
+            "cycles, no measured time"
+            if any(cycles)
+            else "op placement only, every cycle count 0, no time"
+            if cycles
+            else "op placement only, no cycles or time"
+        )
         return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): {what}"
     if profile.format == CSV_FAMILY:
         return Coverage.UNKNOWN, (

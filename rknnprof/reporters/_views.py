@@ -114,7 +114,7 @@ def layer_table(profile: Profile, top: int) -> TableView | None:
         note = WEAK_NOTE if any(la.bound_weak for la in layers) else ""
         return TableView(title, tuple(columns), shares, note, layers=tuple(layers))
     cycled = [la for la in profile.layers if F.layer_cycles(la) is not None]
-    if cycled and not profile.measured:
+    if any(F.layer_cycles(la) for la in cycled) and not profile.measured:
         layers = sorted(cycled, key=lambda la: (-(F.layer_cycles(la) or 0), la.id))[:top]
         total = sum(F.layer_cycles(la) or 0 for la in cycled)
         shares = tuple((F.layer_cycles(la) or 0) / total if total else 0.0 for la in layers)
@@ -144,7 +144,11 @@ def layer_table(profile: Profile, top: int) -> TableView | None:
         )
     shown = len(layers)
     title = f"All {count} layers" if shown == count else f"First {shown} of {count} layers"
-    note = "per-layer times not in the log (Time column removed)"
+    note = (
+        "every cycle count and time in the table is 0: nothing to rank by (table order)"
+        if cycled
+        else "per-layer times not in the log (Time column removed)"
+    )
     return TableView(title, tuple(columns), (), note, tuple(layers))
 
 

@@ -11,6 +11,7 @@ from synthetic_logs import RULE, layer_row, table
 
 from rknnprof.api import load
 from rknnprof.model import Coverage, Profile
+from rknnprof.reporters._views import layer_table
 
 TIMES = [10, 500, 300, 200, 20]
 """InputOperator, three convolutions, OutputOperator: 1,030 us."""
@@ -183,6 +184,29 @@ def test_a_placement_table_without_cycles_says_so(tmp_path: Path) -> None:
     assert profile.validity.coverage_reason == (
         "a build-time estimate (3 rows): op placement only, no cycles or time"
     )
+
+
+def test_a_build_table_of_zero_cycles_says_so_and_ranks_nothing(tmp_path: Path) -> None:
+    """toolkit2 1.5's build statistics on RV1106 (a vendor wiki): every cycle count and time is
+    0. The verdict says so, and the terminal lists the rows in table order instead of a "top
+    by cycles" of zeros."""
+    header = (
+        f"{'ID':<5}{'OpType':<17}{'DataType':<9}{'Target':<7}{'InputShape':<41}"
+        f"{'OutputShape':<23}{'Cycles(DDR/NPU/Total)':<25}{'RW(KB)':<13}FullName"
+    )
+    rows = [
+        f"{i:<5}{'ConvClip':<17}{'INT8':<9}{'NPU':<7}{'(1,8,64,64),(8,8,3,3),(8)':<41}"
+        f"{'(1,8,64,64)':<23}{'0/0/0':<25}{64:<13}Conv:c{i}"
+        for i in (1, 2, 3)
+    ]
+    profile = profile_of(tmp_path, [RULE, header, RULE, *rows, RULE])
+    assert profile.validity is not None and profile.validity.coverage is Coverage.ESTIMATE
+    assert profile.validity.coverage_reason == (
+        "a build-time estimate (3 rows): op placement only, every cycle count 0, no time"
+    )
+    view = layer_table(profile, 15)
+    assert view is not None and view.title == "All 3 layers"
+    assert view.note.startswith("every cycle count and time in the table is 0")
 
 
 def test_fallback_warnings_alone_are_no_table_not_an_estimate(tmp_path: Path) -> None:
