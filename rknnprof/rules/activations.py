@@ -290,8 +290,12 @@ def _saving(
     return merged(parts), pairs, scaled, zoo
 
 
-def _multi_core_note(profile: Profile, layers: list[Layer], cores: int | None) -> str:
-    """What the run's cores say about the swap; nothing on a one-core SoC."""
+def _multi_core_note(
+    profile: Profile, layers: list[Layer], cores: int | None, splits: frozenset[str]
+) -> str:
+    """What the run's cores say about the swap; nothing on a one-core SoC, nor where the SoC
+    splits these op types too (``splits``: the platform's multi-core op types; RK3576 splits
+    ConvExSwish)."""
     if multi_core_run(profile):
         alone = [la for la in layers if single_core_slot(la)]
         if alone:
@@ -300,7 +304,7 @@ def _multi_core_note(profile: Profile, layers: list[Layer], cores: int | None) -
                 "(WorkLoad 100/0/0); ConvRelu would split"
             )
         return ""
-    if cores and cores > 1:
+    if cores and cores > 1 and any(la.op_type not in splits for la in layers):
         return (
             ". Under a multi-core mask they would stay on core 0 while ConvRelu splits "
             "(not counted)"
@@ -397,7 +401,8 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
             + (f" ({len(zoo)} layer(s) priced so)" if pairs_or(paired, scaled) else "")
         )
     cores = npu_cores(context, profile)
-    message += _multi_core_note(profile, layers, cores) + note(layers, flagged)
+    splits = frozenset(context.platform.multi_core_ops) if context.platform else frozenset()
+    message += _multi_core_note(profile, layers, cores, splits) + note(layers, flagged)
     yield Finding(
         code=CODE,
         name=NAME,

@@ -53,6 +53,18 @@ def test_activation_swap_under_a_multi_core_mask_pairs_with_a_split_twin() -> No
     assert "ran on core 0 alone" in found.message
 
 
+@pytest.mark.parametrize(("platform", "stays"), [("rk3588", True), ("rk3576", False)])
+def test_activation_swap_says_silu_stays_on_core_0_only_where_it_does(
+    platform: str, stays: bool
+) -> None:
+    """RK3588's multi-core op list leaves ConvExSwish on core 0; RK3576's splits it: the
+    finding says the SiLU convs would stay on core 0 only on the first (a public RK3588 log
+    read as RK3576 said both that and, in RKN030, that ConvExSwish splits)."""
+    [profile] = load(DATA / "RKN070.txt", platform=platform)
+    [found] = [f for f in profile.findings if f.code == "RKN070"]
+    assert ("would stay on core 0 while ConvRelu splits" in found.message) is stays
+
+
 def test_activation_swap_leaves_an_output_sigmoid_alone() -> None:
     [profile] = load(DATA / "RKN070_ok.txt")
     assert not [f for f in profile.findings if f.code == "RKN070"]
