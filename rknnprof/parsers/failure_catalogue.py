@@ -193,6 +193,20 @@ CATALOGUE: tuple[Entry, ...] = (
         _OLD_TK2 + "75",
     ),
     Entry(
+        "rknn-server-too-old",
+        ("rknn_server version is too old",),
+        _re(
+            r"rknn_server version is too old, please update rknn_server to at least (?P<want>\d[\w.]*)"
+        ),
+        "the board's rknn_server is older than this toolkit accepts (at least {want})",
+        "init_runtime(target=…) runs the model through rknn_server on the board, and the toolkit "
+        "refuses an rknn_server older than its own release",
+        "push the rknn_server and librknnrt of the toolkit's version to the board (rknpu2's "
+        "runtime/<OS>/rknn_server and librknn_api) and restart rknn_server",
+        _TK2 + "229",
+        confidence="medium",
+    ),
+    Entry(
         "api-header-mismatch",
         ("info_len(",),
         _re(r"(?P<call>rknn_\w+), info_len\((?P<got>\d+)\) < sizeof\((?P<struct>\w+)\)"),

@@ -108,6 +108,14 @@ LINES = {
         "E RKNNAPI: [09:11:02.114] rknn_init,  msg_ioctl_ack fail, data_len = 2048, expect 1024!",
         "104985 bytes, 103961 expected",
     ),
+    # _TK2 229 (toolkit2 2.3.0 against an older rknn_server, RK3568 Android); variant: the
+    # timestamped form, another release
+    "rknn-server-too-old": (
+        "E RKNNAPI: rknn_server version is too old, please update rknn_server to at least 2.3.0",
+        "E RKNNAPI: [10:02:11.410] rknn_server version is too old, please update rknn_server to "
+        "at least 2.1.0",
+        "older than this toolkit accepts (at least 2.3.0)",
+    ),
     # _TK1 440 (librknnrt 1.6.0, newer header); variant: logcat form, other sizes
     "api-header-mismatch": (
         "E RKNN: [07:13:44.229] rknn_query, info_len(372) < sizeof(rknn_tensor_attr)(376)!",
