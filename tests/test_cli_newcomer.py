@@ -289,3 +289,19 @@ def test_a_model_file_given_for_a_log_is_named_a_binary_file(tmp_path, head: byt
     text = tmp_path / "log.txt"
     text.write_bytes(b"\x1b[0mhello\x08 world\r\n" * 20)
     assert "no RKNN profile data in 20 line(s)" in invoke("analyze", str(text)).stderr
+
+
+def test_an_eval_memory_report_alone_says_what_it_is(tmp_path) -> None:
+    """toolkit2's eval_memory() dump (a public blog's yolov8n): memory, not time; exit 3 names it
+    instead of "no RKNN profile data"."""
+    dump = tmp_path / "mem.txt"
+    dump.write_text(
+        "=" * 54 + "\n            Memory Profile Info Dump\n" + "=" * 54 + "\n"
+        "NPU model memory detail(bytes):\n    Weight Memory: 8.06 MiB\n"
+        "    Internal Tensor Memory: 105.47 MiB\n    Total Memory: 117.25 MiB\n"
+    )
+    result = invoke("analyze", str(dump))
+    assert result.exit_code == 3
+    assert result.stderr.strip().endswith(
+        ": an eval_memory report only (line 2), no per-layer table"
+    )

@@ -160,3 +160,22 @@ def test_one_context_per_core_is_not_told_to_use_the_idle_cores(tmp_path: Path) 
     both = {p.pid_tid: p for p in analyze(_write(tmp_path, interleave(core0, core1, []))).profiles}
     assert set(both) == {(1200, 1201), (1300, 1301)}
     assert "RKN030" not in {f.code for f in both[(1200, 1201)].findings}
+
+
+def test_the_platform_a_log_names_wins_over_the_models_path(tmp_path: Path) -> None:
+    """An rknpu2 demo run from model/RV1106/ (a public RV1106 wiki): the platform is guessed
+    from the path and said to be; a line that names the SoC wins over the guess."""
+    demo = [
+        "# ./rknn_yolov5_demo model/RV1106/yolov5s-640-640.rknn ./model/bus.jpg",
+        "rknn_api/rknnrt version: 1.5.2 (c6b7b351a@2023-08-23T15:29:48), driver version: 0.7.2",
+        "Begin perf ...",
+        "   0: Elapse Time = 120.09ms, FPS = 8.33",
+        "model is NHWC input fmt",
+    ]
+    [profile] = analyze(_write(tmp_path, demo), rules=False).profiles
+    assert profile.platform == "rv1106"
+    assert (profile.platform_basis or "").startswith("guess: the model's path model/RV1106/")
+    named = ["I target set by user is: rk3588", *demo]
+    [profile] = analyze(_write(tmp_path, named), rules=False).profiles
+    assert profile.platform == "rk3588"
+    assert profile.platform_basis == "log: target set by user is: rk3588"

@@ -70,6 +70,7 @@ from rknnprof.parsers.events import (
     TotalsEvent,
 )
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
+from rknnprof.parsers.runtime_info import GUESS
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 from rknnprof.platforms.drivers import driver_too_old, min_driver_text
 
@@ -478,8 +479,11 @@ class Assembler:
         for info in context.infos.values():
             if applies_to(info.stream, stream):
                 versions = merge_versions(versions, info.versions)
-                if platform is None and info.platform:
-                    platform, evidence = info.platform, info.platform_evidence
+                guessed = (evidence or "").startswith(GUESS)
+                if info.platform and (platform is None or guessed):
+                    # (a line that names the SoC wins over a guess from the model's path)
+                    if platform is None or not (info.platform_evidence or "").startswith(GUESS):
+                        platform, evidence = info.platform, info.platform_evidence
         for ev in context.freqs.values():
             if applies_to(ev.stream, stream):
                 freqs = merge_frequencies(freqs, ev.frequencies)
@@ -503,7 +507,13 @@ class Assembler:
             layers=attach_fallbacks(profile.layers, belonging),
             versions=versions,
             platform=platform,
-            platform_basis=f"log: {evidence}" if evidence else None,
+            platform_basis=(
+                None
+                if not evidence
+                else evidence
+                if evidence.startswith(GUESS)
+                else f"log: {evidence}"
+            ),
             frequencies=freqs,
             fallback_warnings=fallbacks,
             npu_load_pct=loads[-1] if loads else (),
@@ -540,6 +550,9 @@ class Assembler:
             self.found.append(("fallback warnings", subjects))
         if self.context.loads:
             self.found.append(("NPU load readings", ""))
+        memory = [ev for ev in self.context.run_lines.values() if ev.kind == "eval-mem"]
+        if memory:  # (memory, not time: eval_memory() or init_runtime(eval_mem=True))
+            self.found.append(("an eval_memory report", f"line {min(ev.line for ev in memory)}"))
         tables = [n for n in self.notes if n.kind == "table"]
         for note in {n.message: n for n in tables}.values():
             self.found.append((f"{note.message} at line {note.line}", ""))

@@ -40,6 +40,7 @@ from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import BenchmarkRun, Versions
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import BenchmarkEvent, InfoEvent
+from rknnprof.parsers.runtime_info import model_path_platform
 from rknnprof.parsers.table.tokens import to_float
 
 if TYPE_CHECKING:
@@ -102,6 +103,8 @@ class _Benchmark(Block):
         self.version_line: int | None = None
         self.versions: Versions | None = None
         self.model_name: str | None = None
+        self.platform_guess: tuple[int, str, str] | None = None
+        """(line, platform, evidence) from the command's model path (model/RV1106/x.rknn)."""
         self.in_warmup = False
         self.warmup: list[float] = []
         self.runs: list[float] = []
@@ -136,6 +139,8 @@ class _Benchmark(Block):
             if self.versions is not None or self._has_results:
                 return False
             self.model_name = PurePosixPath(command.group("model")).name
+            if (guess := model_path_platform(text)) is not None:
+                self.platform_guess = (line.number, *guess)
         elif stripped == "Warmup ...":
             self.in_warmup = True
         elif stripped == "Begin perf ...":
@@ -162,6 +167,9 @@ class _Benchmark(Block):
         events: list[Event] = []
         if self.versions is not None and self.version_line is not None:
             events.append(InfoEvent(self.version_line, self.versions, stream=self.stream))
+        if self.platform_guess is not None:
+            line, platform, evidence = self.platform_guess
+            events.append(InfoEvent(line, Versions(), platform, evidence, stream=self.stream))
         if self._has_results:
             run = BenchmarkRun(
                 run_times_ms=tuple(self.runs),

@@ -196,7 +196,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "rknn-server-too-old",
         ("rknn_server version is too old",),
         _re(
-            r"rknn_server version is too old, please update rknn_server to at least (?P<want>\d[\w.]*)"
+            r"rknn_server version is too old, please update rknn_server to at least "
+            r"(?P<want>\d[\w.]*)"
         ),
         "the board's rknn_server is older than this toolkit accepts (at least {want})",
         "init_runtime(target=…) runs the model through rknn_server on the board, and the toolkit "

@@ -68,6 +68,24 @@ _FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
 _FREQ_ITEM_RE = LazyPattern(r"^-\s*(\d+|Unknown)\s*$")
 
 
+GUESS = "guess: "
+"""How a platform evidence that only suggests the SoC begins (``platform_basis`` keeps it)."""
+_MODEL_PATH_RE = LazyPattern(
+    # rknpu2's examples and vendor images keep a model per SoC: model/RK3588/yolov5s.rknn,
+    # /usr/share/model/RK3562/mobilenet_v1.rknn, model/RK3566_RK3568/…
+    r"[\w./-]*/((?:rk|rv)\d{4}[a-z]?)(?:_(?:rk|rv)\d{4}[a-z]?)*/[\w.-]+\.rknn\b",
+    re.IGNORECASE,
+)
+
+
+def model_path_platform(text: str) -> tuple[str, str] | None:
+    """(platform, evidence) guessed from an .rknn path in a per-SoC folder, or None."""
+    m = _MODEL_PATH_RE.search(text)
+    if m is None:
+        return None
+    return m.group(1).lower(), f"{GUESS}the model's path {m.group(0)} (pass --platform to be sure)"
+
+
 def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
     """(versions, platform, evidence) named on one line, or None when it names nothing."""
     found: dict[str, str] = {}
@@ -82,6 +100,8 @@ def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
         platform, evidence = m.group(2).lower(), m.group(0)
     elif ("target" in text or "platform:" in text) and (m := _SOC_RE.search(text)):
         platform, evidence = m.group(2).lower(), m.group(0)
+    elif ".rknn" in text and (guess := model_path_platform(text)) is not None:
+        platform, evidence = guess
     if not found and platform is None:
         return None
     return Versions(**found), platform, evidence
@@ -154,6 +174,7 @@ class RuntimeInfoParser(BlockParser):
             or "DRV:" in text
             or "target" in text
             or "Initialized rknpu" in text
+            or ".rknn" in text
         ):
             info = parse_info(text)
             if info is not None:

@@ -304,7 +304,8 @@ def resolve(
         platform = all_platforms().get(normalize(log_platform))
         if platform is None:
             return None, f"log: target platform: {log_platform} (no platform data)"
-        return platform, f"log: target platform: {log_platform}"
+        named = profile.platform_basis if profile is not None else None
+        return platform, named or f"log: target platform: {log_platform}"
     if profile is not None:
         guessed, basis = guess_from_profile(profile)
         if guessed:

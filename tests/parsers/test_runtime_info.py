@@ -115,3 +115,16 @@ def test_the_reduced_runtime_of_rv1106():
     """RV1106/RV1103 print librknnmrt (rknn-toolkit2 issue 557)."""
     line = "I RKNN: RKNN Runtime Information, librknnmrt version: 2.3.2 (429f97ae6b@2025-04-09T09:11:49)"
     assert parse_info(line)[0].runtime == "2.3.2"  # type: ignore[index]
+
+
+def test_a_model_in_a_per_soc_folder_suggests_the_soc():
+    """rknpu2's examples keep a model per SoC (model/RV1106/…); a vendor image keeps
+    /usr/share/model/RK3562/…: a guess, said to be one."""
+    info = parse_info("# ./rknn_yolov5_demo model/RV1106/yolov5s-640-640.rknn ./model/bus.jpg")
+    assert info is not None and info[1] == "rv1106"
+    assert info[2] == (
+        "guess: the model's path model/RV1106/yolov5s-640-640.rknn (pass --platform to be sure)"
+    )
+    info = parse_info("./demo model/RK3566_RK3568/yolov5s.rknn")
+    assert info is not None and info[1] == "rk3566"
+    assert parse_info("./demo models/yolov5s.rknn") is None
