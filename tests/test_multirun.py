@@ -179,3 +179,24 @@ def test_the_platform_a_log_names_wins_over_the_models_path(tmp_path: Path) -> N
     [profile] = analyze(_write(tmp_path, named), rules=False).profiles
     assert profile.platform == "rk3588"
     assert profile.platform_basis == "log: target set by user is: rk3588"
+
+
+def test_a_demo_timed_once_without_warm_up_says_so(tmp_path: Path) -> None:
+    """An rknpu2 demo's one ``0: Elapse Time`` (a public RV1106 wiki): the first run, cold;
+    the verdict names it. Two timed runs, or a warm-up, are not one cold run."""
+    demo = [
+        "rknn_api/rknnrt version: 1.5.2 (c6b7b351a@2023-08-23T15:29:48), driver version: 0.7.2",
+        "Begin perf ...",
+        "   0: Elapse Time = 120.09ms, FPS = 8.33",
+        "model is NHWC input fmt",
+    ]
+    [profile] = analyze(_write(tmp_path, demo), rules=False).profiles
+    assert profile.validity is not None
+    [cold] = [c for c in profile.validity.conditions if c.kind == "cold-run"]
+    assert cold.message.startswith("one timed run, no warm-up: a first run includes")
+    result = CliRunner().invoke(cli, ["analyze", str(tmp_path / "run.log")])
+    verdict = " ".join(result.stdout.split("\nbenchmark runs only")[0].split()[-12:])
+    assert verdict.endswith("no per-layer table · one timed run, no warm-up")
+    twice = [*demo[:3], "   1: Elapse Time = 110.00ms, FPS = 9.09", demo[3]]
+    [profile] = analyze(_write(tmp_path, twice), rules=False).profiles
+    assert profile.validity is not None and not profile.validity.conditions

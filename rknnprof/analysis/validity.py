@@ -213,6 +213,7 @@ def conditions_of(
     yield from _frequency_lists(profile, platform)
     yield from _clock_lines(profile, platform)
     yield from _eval_mem(profile)
+    yield from _cold_run(profile)
     spread = _frame_spread(profile)
     if spread is not None and spread > VARYING_SPREAD:
         yield RunCondition(
@@ -261,6 +262,20 @@ def _eval_mem(profile: Profile) -> Iterator[RunCondition]:
                 line=run.line,
             )
             return
+
+
+def _cold_run(profile: Profile) -> Iterator[RunCondition]:
+    """A demo timed once, with no warm-up and no average: its one run is the first one."""
+    bench = profile.benchmark
+    if bench is None or len(bench.run_times_ms) != 1 or bench.warmup_times_ms:
+        return
+    if bench.avg_time_ms is not None:
+        return
+    yield RunCondition(
+        ConditionKind.COLD_RUN,
+        "one timed run, no warm-up: a first run includes one-time costs (allocations, cold "
+        "caches); time ten or more runs after a warm-up (rknn_benchmark's loop count)",
+    )
 
 
 def _frame_spread(profile: Profile) -> float | None:

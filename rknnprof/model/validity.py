@@ -51,6 +51,8 @@ class ConditionKind(StrEnum):
     """Frames that vary more than the noise."""
     STALLED = "stalled-layers"
     """Layers whose time is tens of times what their cycles at the clock explain."""
+    COLD_RUN = "cold-run"
+    """A benchmark of one timed run and no warm-up: a first run's one-time costs included."""
 
 
 @record

@@ -164,7 +164,11 @@ def verdict_text(profile: Profile) -> str:
     for condition in v.conditions:
         if condition.below_maximum:
             parts.append(_fact(condition.message))
-        elif condition.kind in (ConditionKind.VARYING, ConditionKind.EVAL_MEM):
+        elif condition.kind in (
+            ConditionKind.VARYING,
+            ConditionKind.EVAL_MEM,
+            ConditionKind.COLD_RUN,
+        ):
             parts.append(_fact(condition.message))
     return "verdict: " + " · ".join(parts)
 
