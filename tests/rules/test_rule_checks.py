@@ -494,6 +494,24 @@ def test_rkn024_lone_ops_are_quiet() -> None:
 # --- RKN030 multi-core -----------------------------------------------------------------------
 
 
+def test_rkn030_on_two_cores_scales_the_three_core_speed_ups() -> None:
+    """RK3576 has two cores; the speed-ups were measured on RK3588's three. Amdahl's law keeps
+    the share of the layer three cores split: Add 1.65x -> p = (1 - 1/1.65) / (2/3) = 0.591,
+    1 / (0.409 + 0.591/2) = 1.419x on two, 945 us -> 279.2 us saved; Concat 1.56x -> 1.368x,
+    2002 us -> 539.0 us. A low-confidence model, said so."""
+    one = (100.0, 0.0)
+    profile = P(
+        L(1, "Conv", NPU, 3000, workload_pct=one),
+        L(3, "Add", NPU, 945, workload_pct=one),
+        L(4, "Concat", NPU, 2002, workload_pct=one),
+    )
+    [finding] = run("RKN030", profile, "rk3576")
+    assert dict(finding.saving_by_layer) == pytest.approx({3: 279.2, 4: 539.0}, abs=0.1)
+    assert "speed-ups scaled to 2 cores (Add 1.42x, Concat 1.37x" in finding.message
+    assert "the other core idle" in finding.message
+    assert finding.confidence is Confidence.LOW and "Amdahl's law" in finding.basis
+
+
 def test_rkn030_single_core_run_on_rk3588() -> None:
     one = (100.0, 0.0, 0.0)
     profile = P(
