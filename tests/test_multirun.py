@@ -174,7 +174,7 @@ def test_the_platform_a_log_names_wins_over_the_models_path(tmp_path: Path) -> N
     ]
     [profile] = analyze(_write(tmp_path, demo), rules=False).profiles
     assert profile.platform == "rv1106"
-    assert (profile.platform_basis or "").startswith("guess: the model's path model/RV1106/")
+    assert (profile.platform_basis or "").startswith("guess: the model's path …/RV1106/")
     named = ["I target set by user is: rk3588", *demo]
     [profile] = analyze(_write(tmp_path, named), rules=False).profiles
     assert profile.platform == "rk3588"

@@ -73,7 +73,9 @@ GUESS = "guess: "
 _MODEL_PATH_RE = LazyPattern(
     # rknpu2's examples and vendor images keep a model per SoC: model/RK3588/yolov5s.rknn,
     # /usr/share/model/RK3562/mobilenet_v1.rknn, model/RK3566_RK3568/…
-    r"[\w./-]*/((?:rk|rv)\d{4}[a-z]?)(?:_(?:rk|rv)\d{4}[a-z]?)*/[\w.-]+\.rknn\b",
+    # (from the folder on: a run of path characters before it would be scanned again from
+    # every start, quadratic in a long line)
+    r"/((?:rk|rv)\d{4}[a-z]?)(?:_(?:rk|rv)\d{4}[a-z]?)*/[\w.-]+\.rknn\b",
     re.IGNORECASE,
 )
 
@@ -83,7 +85,7 @@ def model_path_platform(text: str) -> tuple[str, str] | None:
     m = _MODEL_PATH_RE.search(text)
     if m is None:
         return None
-    return m.group(1).lower(), f"{GUESS}the model's path {m.group(0)} (pass --platform to be sure)"
+    return m.group(1).lower(), f"{GUESS}the model's path …{m.group(0)} (pass --platform to be sure)"
 
 
 def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:

@@ -31,6 +31,10 @@ LINES = {
     "an application's call time, blanks": "rknn_run use " + " " * N + "x",
     "an application's average run, tabs": "average run " + "\t" * N + "x",
     "a long word before 'will fallback to CPU'": "W RKNN: " + "a" * N + "! will fallback to CPU",
+    "path characters before '.rknn'": "a/" * (N // 2) + " x.rknn",
+    "per-SoC folders before '.rknn'": "/RK3588/a" * (N // 9) + ".rknx x.rknn",
+    "the board's platform, blanks": "I Get hardware info: target_platform =" + " " * N + "x",
+    "no lowering, blanks": "No lowering found for:" + " " * N + "x",
 }
 
 

@@ -123,7 +123,7 @@ def test_a_model_in_a_per_soc_folder_suggests_the_soc():
     info = parse_info("# ./rknn_yolov5_demo model/RV1106/yolov5s-640-640.rknn ./model/bus.jpg")
     assert info is not None and info[1] == "rv1106"
     assert info[2] == (
-        "guess: the model's path model/RV1106/yolov5s-640-640.rknn (pass --platform to be sure)"
+        "guess: the model's path …/RV1106/yolov5s-640-640.rknn (pass --platform to be sure)"
     )
     info = parse_info("./demo model/RK3566_RK3568/yolov5s.rknn")
     assert info is not None and info[1] == "rk3566"
