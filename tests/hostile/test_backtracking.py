@@ -1,7 +1,8 @@
 """No regular expression of the reader takes more than linear time on a line: each hostile line
 below (60,000 characters, under the reader's 65,536-character cap) took from 10 s to minutes to
 read before its pattern was made linear (a lazy tag followed by an unbounded blank run, two
-``\\s*`` around an optional ``=`` or ``:``, an optional ``uid:`` that gave back what it had read);
+``\\s*`` around an optional ``=`` or ``:``, an optional ``uid:`` that gave back what it had read,
+a run of path characters before a model's per-SoC folder);
 now each file takes tens of milliseconds. The bound is 30x that, so a slow machine passes and a
 quadratic pattern does not.
 """
