@@ -98,6 +98,27 @@ def test_a_dynamic_shape_model_gives_a_profile_per_input_shape(tmp_path: Path) -
     assert [ln.rsplit(" · ", 1)[1] for ln in summaries] == ["input 1x3x64x64", "input 1x3x32x32"]
 
 
+def test_check_names_each_input_shape_of_a_dynamic_shape_model(tmp_path: Path) -> None:
+    """The gate judges each profile of a dynamic-shape model and names it by its input."""
+    lines = []
+    for size, times in ((64, A_FRAMES[0]), (32, [3, 30, 70, 2])):
+        small = f"(1,3,{size},{size})".ljust(11)
+        lines += runtime_prefixed([ln.replace("(1,3,64,64)", small) for ln in table(times)])
+    path = _write(tmp_path, lines)
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 400\n")
+    result = CliRunner().invoke(
+        cli, ["check", str(path), "--budgets", str(budgets), "-f", "json"], env={"COLUMNS": "200"}
+    )
+    verdicts = json.loads(result.stdout)["verdicts"]
+    # 10 + 100 + 300 + 5 = 415 us at 64x64, over the 400 us budget; 3 + 30 + 70 + 2 = 105 at 32
+    assert [(v["model"], v["status"]) for v in verdicts] == [
+        (f"{path}#1 (input 1x3x64x64)", "fail"),
+        (f"{path}#2 (input 1x3x32x32)", "pass"),
+    ]
+    assert result.exit_code == 1
+
+
 def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:
     from rknnprof.inputs.lines import Line
     from rknnprof.parsers import scan

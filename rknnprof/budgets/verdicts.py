@@ -202,6 +202,10 @@ def check(
             label = f"{label}#{k + 1}"
         if len(report.profiles) > 1 and profile.stream_label:
             label = f"{label} ({profile.stream_label})"
+        if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
+            # (a dynamic-shape model's profiles: one per input shape)
+            shapes = ", ".join("x".join(map(str, s)) for one in profile.input_shapes for s in one)
+            label = f"{label} (input {shapes})"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:
