@@ -124,6 +124,8 @@ class Assembler:
         self.context = ContextEvents()
         self.notes: list[NoteEvent] = []
         self.failures: list[FailureEvent] = []
+        self.failures_met: Counter[tuple[str, Stream]] = Counter()
+        """Lines of each catalogue entry in each stream, past the ones kept."""
         self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
         self.profiles_capped = False
@@ -162,6 +164,7 @@ class Assembler:
             case LlmStatsEvent():
                 self._generation(event)
             case FailureEvent():
+                self.failures_met[event.failure.id, event.stream] += 1  # all: the count is told
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
 
@@ -375,9 +378,19 @@ class Assembler:
         if not profiles:
             self._describe_leftovers()
             errors = [n for n in self.notes if n.kind == "error"]
-            failures = no_profile_failures((ev.failure for ev in self.failures), errors)
+            failures = no_profile_failures(
+                (ev.failure for ev in self.failures), errors, self._failures_met(None)
+            )
             failures = self._beside_an_old_driver(failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _failures_met(self, stream: Stream | None) -> Counter[str]:
+        """Lines of each catalogue entry: of ``stream``'s (:func:`applies_to`), or all (None)."""
+        met: Counter[str] = Counter()
+        for (entry, where), count in self.failures_met.items():
+            if stream is None or applies_to(where, stream):
+                met[entry] += count
+        return met
 
     def _beside_an_old_driver(self, failures: tuple[KnownFailure, ...]) -> tuple[KnownFailure, ...]:
         """The telling failure, when the log's version lines name an RKNPU driver older than
@@ -493,7 +506,8 @@ class Assembler:
         fallbacks = tuple(dict.fromkeys((ev.subject, ev.reason) for ev in belonging))
         loads = [ev.load_pct for ev in context.loads_for(stream)]
         failures = one_per_entry(
-            ev.failure for ev in self.failures if applies_to(ev.stream, stream)
+            (ev.failure for ev in self.failures if applies_to(ev.stream, stream)),
+            self._failures_met(stream),
         )
         app = context.app_time_counts(stream, None)
         timed = bool(profile.layers or profile.ranking or profile.reported_total_time_us)

@@ -6,7 +6,7 @@ is told to update the driver), then an error before a warning, then log order.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rknnprof.model import KnownFailure
 from rknnprof.model.record import replace
@@ -25,7 +25,9 @@ UNKNOWN_FIX = (
 )
 
 
-def one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
+def one_per_entry(
+    failures: Iterable[KnownFailure], met: Mapping[str, int] | None = None
+) -> tuple[KnownFailure, ...]:
     """The first failure of each catalogue entry, in log order; an entry met on several lines
     names the others (``; also lines 8, 15``), their text in its context when it differs
     (another op)."""
@@ -36,15 +38,23 @@ def one_per_entry(failures: Iterable[KnownFailure]) -> tuple[KnownFailure, ...]:
             more.setdefault(failure.id, []).append(failure)
     out = []
     for entry, failure in first.items():
-        if entry in more:
-            lines = [f.line for f in more[entry]]
-            shown = ", ".join(map(str, lines[:_MAX_LINES]))
-            if len(lines) > _MAX_LINES:
-                shown += f" +{len(lines) - _MAX_LINES} more"
-            others = [f.text for f in more[entry] if f.text != failure.text]
+        lines = [f.line for f in more.get(entry, ())]
+        # (the failures kept are the input's first ones; ``met`` counts every line)
+        others_met = max(len(lines), (met or {}).get(entry, 0) - 1)
+        if others_met:
+            shown = lines[:_MAX_LINES]
+            rest = others_met - len(shown)
+            where = ", ".join(map(str, shown))
+            also = (
+                f"; also line{'s' * (others_met > 1)} {where}"
+                + (f" +{rest:,} more" if rest else "")
+                if shown
+                else f"; also on {rest:,} more line{'s' * (rest > 1)}"
+            )
+            others = [f.text for f in more.get(entry, ()) if f.text != failure.text]
             failure = replace(
                 failure,
-                diagnosis=f"{failure.diagnosis}; also line{'s' * (len(lines) > 1)} {shown}",
+                diagnosis=failure.diagnosis + also,
                 context=tuple(dict.fromkeys((*others, *failure.context)))[:_MAX_CONTEXT],
             )
         out.append(failure)
@@ -71,10 +81,13 @@ def _near(note: NoteEvent, line: int) -> bool:
 
 
 def no_profile_failures(
-    known: Iterable[KnownFailure], errors: Sequence[NoteEvent]
+    known: Iterable[KnownFailure],
+    errors: Sequence[NoteEvent],
+    met: Mapping[str, int] | None = None,
 ) -> tuple[KnownFailure, ...]:
-    """Every failure of an input without a profile, the telling one first."""
-    failures = list(one_per_entry(known))
+    """Every failure of an input without a profile, the telling one first (``met``: lines of
+    each entry in the input, the ones not kept too)."""
+    failures = list(one_per_entry(known, met))
     context: dict[int, list[str]] = {i: list(f.context) for i, f in enumerate(failures)}
     unknown: list[KnownFailure] = []
     for note in errors:

@@ -365,6 +365,19 @@ def test_a_failure_met_on_several_lines_says_how_many(tmp_path):
     ]
 
 
+def test_a_failure_on_thousands_of_lines_counts_them_all(tmp_path):
+    """A run that failed on every frame prints the line 10,000 times: the count is of every
+    line, not of the first ones kept (it said "+14 more")."""
+    line = (
+        "E RKNN: failed to submit!, op id: 1, op name: Conv_0, flags: 0x1, task start: 0, "
+        "task number: 1, run task counter: 0, int status: 0\n"
+    )
+    result = run(["analyze", "-f", "json"], (line * 10_000).encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["diagnosis"].endswith("; also lines 2, 3, 4, 5, 6 +9,994 more")
+
+
 def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
     """rknn-toolkit2 issue 447: the demo printed librknnrt 2.3.2 with RKNPU driver 0.7.2 after
     the failures; the telling failure says the driver is older than 0.9.2. A driver of 0.9.8
