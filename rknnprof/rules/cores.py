@@ -155,7 +155,7 @@ def _unsplit_in_multi_core_run(
         return
     kinds = sorted(
         {la.op_type for la in unsplit},
-        key=lambda op: -time_of(la for la in unsplit if la.op_type == op),
+        key=lambda op: (-time_of(la for la in unsplit if la.op_type == op), op),
     )
     yield Finding(
         code="RKN030",
@@ -244,7 +244,7 @@ def _single_core_run(
     unmeasured = sorted(
         {la.op_type for la in at if id(la) not in waits and id(la) not in conv_ids}
         - {la.op_type for la in measured},
-        key=lambda op: -time_of(la for la in at if la.op_type == op),
+        key=lambda op: (-time_of(la for la in at if la.op_type == op), op),
     )
     speedups = {op: on_cores(s, cores) for op, s in MULTI_CORE_SPEEDUP.items()}
     scaled = cores != MEASURED_CORES
@@ -270,7 +270,7 @@ def _single_core_run(
     mask = "RKNN_NPU_CORE_0_1_2" if cores == 3 else "RKNN_NPU_CORE_0_1"
     stays = sorted(
         {la.op_type for la in npu if la.op_type not in platform.multi_core_ops},
-        key=lambda op: -time_of(la for la in npu if la.op_type == op),
+        key=lambda op: (-time_of(la for la in npu if la.op_type == op), op),
     )
     kinds = ", ".join(sorted({la.op_type for la in splitting}))
     latency = (

@@ -177,7 +177,7 @@ def _from_layers(profile: Profile, context: RuleContext, total: float) -> Iterat
     on_cpu = f"; {len(cpu)} of them on the CPU ({', '.join(cpu)}), gone with the cut" if cpu else ""
     kinds = sorted(
         {la.op_type for la in layers},
-        key=lambda op: -time_of(la for la in layers if la.op_type == op),
+        key=lambda op: (-time_of(la for la in layers if la.op_type == op), op),
     )
     at, caveat = priced(profile, layers)
     saving = from_removal(

@@ -512,6 +512,19 @@ def test_rkn030_on_two_cores_scales_the_three_core_speed_ups() -> None:
     assert finding.confidence is Confidence.LOW and "Amdahl's law" in finding.basis
 
 
+def test_rkn030_names_op_types_of_equal_time_in_one_order() -> None:
+    """Split and MaxPool stay on core 0 with 4,124 us each: ties go by name, so the message
+    is the same in every run (set order follows the hash seed)."""
+    one = (100.0, 0.0, 0.0)
+    profile = P(
+        L(1, "Conv", NPU, 5000, workload_pct=one),
+        L(2, "Split", NPU, 4124, workload_pct=one),
+        L(3, "MaxPool", NPU, 4124, workload_pct=one),
+    )
+    [finding] = run("RKN030", profile, "rk3588")
+    assert "; MaxPool, Split stay on core 0 under any mask" in finding.message
+
+
 def test_rkn030_single_core_run_on_rk3588() -> None:
     one = (100.0, 0.0, 0.0)
     profile = P(
