@@ -40,9 +40,12 @@ _REQUIRED = frozenset({"id", "op_type", "target", "time"})
 
 
 def cells_of(text: str) -> list[str] | None:
-    """The cells of a pipe row (``| a | b |``), stripped; None when ``text`` is not one."""
+    """The cells of a pipe row (``| a | b |``, or one cell: ``| ... |``, ``|``), stripped; None
+    when ``text`` is not one."""
     s = text.strip()
-    if len(s) < 3 or s[0] != "|" or s[-1] != "|" or s.count("|") < 3:
+    if s == "|":  # (an empty row a conversion left one pipe of)
+        return [""]
+    if len(s) < 2 or s[0] != "|" or s[-1] != "|":
         return None
     return [cell.strip() for cell in s[1:-1].split("|")]
 

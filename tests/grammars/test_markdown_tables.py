@@ -99,3 +99,22 @@ def test_an_empty_row_where_ids_jump_is_an_elision(tmp_path):
     assert [la["id"] for la in profile["layers"]] == [1, 4, 55, 56]
     assert profile["elided_rows"] == 1 and profile["skipped_rows"] == []
     assert profile["validity"]["coverage"] == "elided"
+
+
+@pytest.mark.parametrize("marker", ["| ... |", "|  |", "|"])
+def test_a_one_cell_elision_row_keeps_the_table_going(tmp_path, marker):
+    """``| ... |`` (the docs' own elision marker), ``|  |`` or a lone ``|`` between rows 4 and
+    55 mark rows 5-54 elided; they used to end the table, the rows after them and the total
+    line read apart (a 2-row fragment, then a totals-only profile)."""
+    text = (
+        "| ID OpType DataType Target Time(us) |  |  |  |  |\n"
+        "| 1 | InputOperator | UINT8 | CPU | 17 |\n"
+        "| 4 | Conv | INT8 | NPU | 292 |\n"
+        f"{marker}\n"
+        "| 55 | Conv | INT8 | NPU | 374 |\n"
+        "| 56 | OutputOperator | INT8 | CPU | 11 |\n"
+        "Total Operator Elapsed Per Frame Time(us): 12631\n"
+    )
+    (profile,) = profiles(text.encode(), tmp_path, False)
+    assert [la["id"] for la in profile["layers"]] == [1, 4, 55, 56]
+    assert profile["elided_rows"] == 1 and profile["reported_total_time_us"] == 12631
