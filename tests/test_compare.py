@@ -147,6 +147,19 @@ def test_a_dynamic_shape_models_profiles_pair_by_input_shape():
     assert not any("not like for like" in w for w in result.warnings)
 
 
+def test_a_dynamic_shape_models_other_inputs_stay_unpaired():
+    """BASE at 640 and 320, CURRENT at 480 and 640: 640 with 640, named by its input; 320 and
+    480 are each on one side only (by order, 640 would have been held against 480)."""
+    base = Report(profiles=(_at(640, 1000, "b"), _at(320, 250, "b")))
+    current = Report(profiles=(_at(480, 560, "c"), _at(640, 1100, "c")))
+    result = compare_reports(base, current)
+    assert [(c.model, c.base_total_us, c.current_total_us) for c in result.comparisons] == [
+        ("input 1x3x640x640", 1004, 1104)
+    ]
+    assert "input 1x3x320x320 only in BASE" in result.warnings
+    assert "input 1x3x480x480 only in CURRENT" in result.warnings
+
+
 def test_self_compare_is_zero():
     comp = compare_profiles(BASE, BASE)
     assert comp.delta_us == 0 and comp.delta_pct == 0

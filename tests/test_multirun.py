@@ -119,6 +119,28 @@ def test_check_names_each_input_shape_of_a_dynamic_shape_model(tmp_path: Path) -
     assert result.exit_code == 1
 
 
+def test_check_does_not_judge_an_increase_against_another_input_shape(tmp_path: Path) -> None:
+    """A baseline at 32x32 and this run at 64x64: the max_increase budget is inconclusive
+    (another input shape), not a +295% regression; --allow-incomplete judges it anyway."""
+
+    def log(size: int, times: list[int]) -> Path:
+        small = f"(1,3,{size},{size})".ljust(11)
+        lines = runtime_prefixed([ln.replace("(1,3,64,64)", small) for ln in table(times)])
+        path = tmp_path / f"run{size}.log"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    base, now = log(32, [3, 30, 70, 2]), log(64, A_FRAMES[0])
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max_increase: 10%\n")
+    args = ["check", str(now), "--budgets", str(budgets), "--baseline", str(base), "-f", "json"]
+    [verdict] = json.loads(CliRunner().invoke(cli, args).stdout)["verdicts"]
+    assert verdict["status"] == "inconclusive"
+    assert "baseline: another input shape (1x3x32x32, this run 1x3x64x64)" in verdict["message"]
+    result = CliRunner().invoke(cli, [*args, "--allow-incomplete"])
+    assert json.loads(result.stdout)["verdicts"][0]["status"] == "fail"  # 105 -> 415 us
+
+
 def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:
     from rknnprof.inputs.lines import Line
     from rknnprof.parsers import scan

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
-from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target
+from rknnprof.model import Coverage, Profile, Report, ReportWarning, Shape, Target
 from rknnprof.model.record import Record, record
 from rknnprof.units import frame_ms
 
@@ -204,14 +204,15 @@ def check(
             label = f"{label} ({profile.stream_label})"
         if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
             # (a dynamic-shape model's profiles: one per input shape)
-            shapes = ", ".join("x".join(map(str, s)) for one in profile.input_shapes for s in one)
-            label = f"{label} (input {shapes})"
+            label = f"{label} (input {_shapes(profile.input_shapes)})"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:
             why = None if allow_incomplete else unjudgeable(b, profile)
             if why is None and base is not None and b.max_increase is not None:
                 base_why = None if allow_incomplete else unjudgeable(b, base)
+                if base_why is None and not allow_incomplete:
+                    base_why = _other_input(base, profile)
                 why = f"baseline: {base_why}" if base_why else None
             if why is None:
                 verdicts.append(judge(b, profile, base, label, no_base))
@@ -229,6 +230,22 @@ def check(
     return CheckResult(
         path, config.path, baseline_path, tuple(verdicts), tuple(warnings), comparison
     )
+
+
+def _other_input(base: Profile, profile: Profile) -> str | None:
+    """Why a baseline at another input shape cannot judge an increase, or None."""
+    if (
+        not base.input_shapes
+        or not profile.input_shapes
+        or base.input_shapes == profile.input_shapes
+    ):
+        return None
+    here = _shapes(profile.input_shapes)
+    return f"another input shape ({_shapes(base.input_shapes)}, this run {here})"
+
+
+def _shapes(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
+    return ", ".join("x".join(map(str, s)) for one in input_shapes for s in one)
 
 
 FRAME_METRICS = frozenset({"total_time_us", "frame_time_p50_us", "frame_time_p90_us"})

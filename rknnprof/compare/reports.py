@@ -16,8 +16,8 @@ from rknnprof.compare.deltas import (
     pct_change,
 )
 from rknnprof.errors import InputError
-from rknnprof.model import Profile, Report
-from rknnprof.model.record import Record, record
+from rknnprof.model import Profile, Report, Shape
+from rknnprof.model.record import Record, record, replace
 
 SAME_MODEL_SHARE = 0.5
 """Below this share of layers aligned by FullName or shapes, the runs are called possibly
@@ -107,7 +107,15 @@ def compare_reports(
 ) -> CompareResult:
     """Pair the models of the two reports and compare each pair."""
     pairs, notes = pair_profiles(base.profiles, current.profiles)
-    comparisons = tuple(compare_profiles(b, c) for b, c in pairs)
+    # (a dynamic-shape model's profiles: each pair named by its input)
+    several = max(len(base.profiles), len(current.profiles)) > 1
+    shapes = {p.input_shapes for p in (*base.profiles, *current.profiles)}
+    comparisons = tuple(
+        _by_input(compare_profiles(b, c), c)
+        if several and len(shapes) > 1
+        else compare_profiles(b, c)
+        for b, c in pairs
+    )
     warnings = [*notes]
     for comp in comparisons:
         label = f"{comp.model}: " if comp.model and len(comparisons) > 1 else ""
@@ -117,11 +125,26 @@ def compare_reports(
     return CompareResult(base_path, current_path, comparisons, tuple(warnings))
 
 
+def _shapes(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
+    """``1x3x640x640`` (inputs joined by ``, ``); ``?`` when the table shows none."""
+    return ", ".join("x".join(map(str, s)) for one in input_shapes for s in one) or "?"
+
+
+def _by_input(comp: ProfileComparison, current: Profile) -> ProfileComparison:
+    """``comp`` named by its input too: one of a dynamic-shape model's pairs."""
+    if not current.input_shapes:
+        return comp
+    shapes = _shapes(current.input_shapes)
+    name = f"{comp.model} (input {shapes})" if comp.model else f"input {shapes}"
+    return replace(comp, model=name)
+
+
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
     """Pair models by name when every one has a distinct name, else by input shapes when each
-    side has the same distinct ones (a dynamic-shape model's profiles), else by order."""
+    side's are distinct and some are on both sides (a dynamic-shape model's profiles: the
+    others are unpaired), else by order."""
     names_b = [p.model_name for p in base]
     names_c = [p.model_name for p in current]
     named = (
@@ -142,9 +165,13 @@ def pair_profiles(
     inputs_b = [p.input_shapes for p in base]
     inputs_c = [p.input_shapes for p in current]
     distinct = len(set(inputs_b)) == len(inputs_b) and len(set(inputs_c)) == len(inputs_c)
-    if distinct and set(inputs_b) == set(inputs_c):
+    if distinct and set(inputs_b) & set(inputs_c):
+        # a dynamic-shape model's profiles: each input shape with itself, the rest unpaired
         by_input = dict(zip(inputs_c, current))
-        return [(b, by_input[shapes]) for b, shapes in zip(base, inputs_b)], notes
+        pairs = [(b, by_input[shapes]) for b, shapes in zip(base, inputs_b) if shapes in by_input]
+        notes += [f"input {_shapes(s)} only in BASE" for s in inputs_b if s not in by_input]
+        notes += [f"input {_shapes(s)} only in CURRENT" for s in inputs_c if s not in inputs_b]
+        return pairs, notes
     pairs = list(zip(base, current))
     if len(base) != len(current):
         notes.append(
