@@ -114,6 +114,8 @@ class _NoLowering(Block):
     def feed(self, line: Line) -> bool:
         if self.op is not None or self.last_line != self.line:
             return False
+        if "No lowering found for:" in line.text:
+            return False  # the next node's record: this one named no node type
         self._node_type(line.text)
         if self.op is None:
             return False
@@ -123,9 +125,10 @@ class _NoLowering(Block):
     def close(self) -> list[Event]:
         if self.op is None:
             return []
+        # (not the node's name: one reason per op type, however many nodes the log names)
         reason = (
-            f"the compiler has no NPU lowering for {self.op} (`No lowering found for: "
-            f"{self.node}`): an op the NPU does not run"
+            f"the compiler has no NPU lowering for {self.op} (`No lowering found for: …, node "
+            f"type = {self.op}`): an op the NPU does not run"
         )
         return [
             FallbackWarningEvent(
