@@ -85,6 +85,10 @@ def model_path_platform(text: str) -> tuple[str, str] | None:
     m = _MODEL_PATH_RE.search(text)
     if m is None:
         return None
+    from rknnprof.platforms import names, normalize  # (their data: only for such a line)
+
+    if normalize(m.group(1)) not in names():
+        return None  # (a folder named like a SoC rknnprof has no data for: no guess)
     return m.group(1).lower(), f"{GUESS}the model's path …{m.group(0)} (pass --platform to be sure)"
 
 

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 FAMILY = "eval_perf-totals"
 
 _TOTAL = LazyPattern(
-    r"(?<![A-Za-z])(?:Total|Average inference) Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)"
+    # (not the start of another number: ``1e309`` is no 1 us)
+    r"(?<![A-Za-z])(?:Total|Average inference) Time\(us\):\s*(?P<total>\d+(?:\.\d+)?)(?![\d.eE])"
 )
 _MAX_BLANKS = 2
 """Blank lines allowed between ``Total Time(us)`` and ``FPS`` (pasting damage)."""

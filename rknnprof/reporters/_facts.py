@@ -330,7 +330,7 @@ def summary_parts(profile: Profile) -> list[str]:
 def input_text(profile: Profile) -> str:
     """``input 1x3x640x640`` (``inputs a, b``): the InputOperator rows' shapes, which tell a
     dynamic-shape model's profiles apart; ``""`` without such a row."""
-    shapes = [shape_text(shapes, sep=", ") for shapes in profile.input_shapes]
+    shapes = [text for shapes in profile.input_shapes if (text := shape_text(shapes, sep=", "))]
     if not shapes:
         return ""
     return f"input{'s' if len(shapes) > 1 else ''} {', '.join(shapes)}"

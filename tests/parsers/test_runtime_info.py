@@ -128,3 +128,4 @@ def test_a_model_in_a_per_soc_folder_suggests_the_soc():
     info = parse_info("./demo model/RK3566_RK3568/yolov5s.rknn")
     assert info is not None and info[1] == "rk3566"
     assert parse_info("./demo models/yolov5s.rknn") is None
+    assert parse_info("./demo model/RK9999/yolov5s.rknn") is None  # no data: no guess

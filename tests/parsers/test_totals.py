@@ -25,6 +25,12 @@ def test_toolkit1_17_average_inference_time() -> None:
     assert (event.line, event.total_time_us, event.fps) == (4, 2956.56, 338.23)
 
 
+def test_a_number_in_another_notation_is_not_its_first_digits() -> None:
+    """``1e309`` is not 1 us (it was read up to the ``e``)."""
+    assert totals("Average inference Time(us): 1e309\nFPS: 1") == []
+    assert totals("Total Time(us): 12.5.3") == []
+
+
 def test_newlines_lost() -> None:
     [event] = totals("Total Time(us): 7140FPS: 140.06")
     assert (event.total_time_us, event.fps) == (7140, 140.06)

@@ -91,3 +91,21 @@ def test_bars_are_rich_bars() -> None:
             with console.capture() as capture:
                 console.print(Bar(size=1.0, begin=0, end=share, width=width))
             assert capture.get().rstrip() == bar_text(share, 1.0, width), (share, width)
+
+
+def test_the_summary_names_the_input_shapes_it_has() -> None:
+    """``input 1x3x640x640``; two inputs ``inputs a, b``; an InputOperator with an empty shape
+    ``()`` adds nothing (it printed a bare ``input``)."""
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+    from rknnprof.reporters._facts import input_text
+
+    def at(*shapes):
+        layers = [
+            Layer(id=i, op_type="InputOperator", target=Target.CPU, output_shapes=(s,))
+            for i, s in enumerate(shapes)
+        ]
+        return Profile(source=SourceSpan("x"), format="t", layers=tuple(layers))
+
+    assert input_text(at((1, 3, 640, 640))) == "input 1x3x640x640"
+    assert input_text(at((1, 3, 64, 64), (1, 10))) == "inputs 1x3x64x64, 1x10"
+    assert input_text(at(())) == ""
