@@ -275,6 +275,8 @@ def finish_profile(
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
+    elif basis:  # a SoC the log names and rknnprof has no data for: said so
+        profile = replace(profile, platform_basis=basis)
     profile, warnings = analyze_profile(
         profile, platform=resolved, bound_ratio=bound_ratio, rw_share=rw_share
     )

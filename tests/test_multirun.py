@@ -243,3 +243,15 @@ def test_a_demo_timed_once_without_warm_up_says_so(tmp_path: Path) -> None:
     twice = [*demo[:3], "   1: Elapse Time = 110.00ms, FPS = 9.09", demo[3]]
     [profile] = analyze(_write(tmp_path, twice), rules=False).profiles
     assert profile.validity is not None and not profile.validity.conditions
+
+
+def test_a_soc_without_platform_data_is_said_to_be_one(tmp_path: Path) -> None:
+    """A log naming a SoC rknnprof has no data for: the platform stays the log's, and the
+    summary and platform_basis say there is no data for it (it showed a bare "RK9999")."""
+    lines = ["I Get hardware info: target_platform = rk9999, os = Linux", *table(A_FRAMES[0])]
+    path = _write(tmp_path, lines)
+    [profile] = analyze(path, rules=False).profiles
+    assert profile.platform == "rk9999"
+    assert profile.platform_basis == "log: target_platform = rk9999 (no platform data)"
+    result = CliRunner().invoke(cli, ["analyze", str(path)], env={"COLUMNS": "120"})
+    assert "RK9999 (no platform data) · total" in result.stdout

@@ -286,6 +286,10 @@ def guess_from_profile(profile: Profile) -> tuple[str | None, str | None]:
     return None, None
 
 
+NO_PLATFORM_DATA = "(no platform data)"
+"""How a platform basis ends for a SoC the log names and rknnprof has no data for."""
+
+
 def resolve(
     log_platform: str | None,
     override: str | None = None,
@@ -302,10 +306,12 @@ def resolve(
         return get(override), "--platform"
     if log_platform:
         platform = all_platforms().get(normalize(log_platform))
+        named = (profile.platform_basis if profile is not None else None) or (
+            f"log: target platform: {log_platform}"
+        )
         if platform is None:
-            return None, f"log: target platform: {log_platform} (no platform data)"
-        named = profile.platform_basis if profile is not None else None
-        return platform, named or f"log: target platform: {log_platform}"
+            return None, f"{named} {NO_PLATFORM_DATA}"
+        return platform, named
     if profile is not None:
         guessed, basis = guess_from_profile(profile)
         if guessed:

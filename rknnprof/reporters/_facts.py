@@ -26,6 +26,7 @@ from rknnprof.model import (
     ReportWarning,
     Target,
 )
+from rknnprof.platforms import NO_PLATFORM_DATA
 from rknnprof.reporters._figures import (
     BOUND_ORDER,
     bound_items,
@@ -248,8 +249,10 @@ def platform_text(profile: Profile) -> str:
     if not profile.platform:
         return "platform unknown"
     name = profile.platform.upper()
-    guessed = (profile.platform_basis or "").startswith("guess")
-    return f"{name} (guessed)" if guessed else name
+    basis = profile.platform_basis or ""
+    if basis.endswith(NO_PLATFORM_DATA):
+        return f"{name} {NO_PLATFORM_DATA}"
+    return f"{name} (guessed)" if basis.startswith("guess") else name
 
 
 def benchmark_parts(profile: Profile) -> list[str]:
