@@ -255,3 +255,22 @@ def test_a_soc_without_platform_data_is_said_to_be_one(tmp_path: Path) -> None:
     assert profile.platform_basis == "log: target_platform = rk9999 (no platform data)"
     result = CliRunner().invoke(cli, ["analyze", str(path)], env={"COLUMNS": "120"})
     assert "RK9999 (no platform data) · total" in result.stdout
+
+
+def test_two_socs_named_in_one_log_are_warned_about(tmp_path: Path) -> None:
+    """The user's target (rv1106) and the board the toolkit found (rk3588): the first line's is
+    used, and one warning names the other so the user can pass --platform."""
+    lines = [
+        "I target set by user is: rv1106",
+        "I Get hardware info: target_platform = rk3588, os = Linux",
+        *table(A_FRAMES[0]),
+    ]
+    report = analyze(_write(tmp_path, lines), rules=False)
+    assert report.profiles[0].platform == "rv1106"
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (
+            2,
+            "the log also names another SoC: rk3588 (line 2) beside rv1106, which the report "
+            "uses: pass --platform to choose",
+        )
+    ]

@@ -75,6 +75,7 @@ from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 from rknnprof.platforms.drivers import driver_too_old, min_driver_text
 
 MAX_WARNINGS_PER_MODEL = 20
+OTHER_SOC = "the log also names another SoC: "
 DRIVER_TOO_OLD = "driver-too-old"
 """The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 SKIPPED_ROW = "skipped row: "
@@ -384,6 +385,33 @@ class Assembler:
             failures = self._beside_an_old_driver(failures)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
+    def _other_socs(self, profile: Profile, platform: str | None, stream: Stream) -> None:
+        """One warning when the log's lines name another SoC than the one taken (the user's
+        target against the board's, say): which is right, the user says."""
+        named = {
+            info.platform: info.line
+            for info in self.context.infos.values()
+            if info.platform
+            and applies_to(info.stream, stream)
+            and not (info.platform_evidence or "").startswith(GUESS)
+        }
+        others = [(soc, line) for soc, line in named.items() if soc != platform]
+        if (
+            platform is None
+            or not others
+            or any(w.message.startswith(OTHER_SOC) for w in self.warnings)
+        ):
+            return
+        shown = ", ".join(f"{soc} (line {line})" for soc, line in others[:3])
+        self.warnings.append(
+            ReportWarning(
+                self.path,
+                others[0][1],
+                f"{OTHER_SOC}{shown} beside {platform}, which the report uses: pass --platform "
+                "to choose",
+            )
+        )
+
     def _failures_met(self, stream: Stream | None) -> Counter[str]:
         """Lines of each catalogue entry: of ``stream``'s (:func:`applies_to`), or all (None)."""
         met: Counter[str] = Counter()
@@ -497,6 +525,7 @@ class Assembler:
                     # (a line that names the SoC wins over a guess from the model's path)
                     if platform is None or not (info.platform_evidence or "").startswith(GUESS):
                         platform, evidence = info.platform, info.platform_evidence
+        self._other_socs(profile, platform, stream)
         for ev in context.freqs.values():
             if applies_to(ev.stream, stream):
                 freqs = merge_frequencies(freqs, ev.frequencies)
