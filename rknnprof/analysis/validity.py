@@ -107,6 +107,11 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
         return Coverage.COMPLETE, "a whole-run figure, no per-layer table"
     if profile.layers and profile.reported_total_time_us is None:
         return Coverage.FRAGMENT, f"{rows} rows and no total line to hold them to"
+    if profile.layers and all(layer.time_us is None for layer in profile.layers):
+        return Coverage.COMPLETE, (
+            f"{rows} rows without per-layer times (the table's total line says "
+            f"{profile.reported_total_time_us:,.0f} us)"
+        )
     if profile.layers:
         return Coverage.COMPLETE, f"{rows} rows, agreeing with the table's own total line"
     return Coverage.COMPLETE, f"{len(profile.ranking)} op types, their TimeRatio adding up"

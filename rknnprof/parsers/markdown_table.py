@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
 
 FAMILY = "markdown-pipe-table"
-_REQUIRED = frozenset({"id", "op_type", "target", "time"})
-"""Cells a row must give to be a layer (a table without Time(us) is not this family)."""
+_REQUIRED = frozenset({"id", "op_type", "target"})
+"""Cells a row must give to be a layer. Time(us) is not among them: an extraction that lost
+the column still says which op ran where (its rows are read without times, and said so)."""
 
 
 def cells_of(text: str) -> list[str] | None:
@@ -188,8 +189,8 @@ class _MarkdownTable(Block):
 class MarkdownTableParser(BlockParser):
     family: ClassVar[str] = FAMILY
     detection: ClassVar[str] = (
-        "a Markdown pipe-table header with ID, OpType, Target and Time(us), one name a cell or "
-        "squeezed into one cell (`| ID OpType DataType Target Time(us) |  |`)"
+        "a Markdown pipe-table header with ID, OpType and Target (Time(us) when kept), one name "
+        "a cell or squeezed into one cell (`| ID OpType DataType Target Time(us) |  |`)"
     )
     fields: ClassVar[str] = (
         "the per-layer columns the header names, row by row; PDF-merged ID cells given out in "

@@ -118,3 +118,33 @@ def test_a_one_cell_elision_row_keeps_the_table_going(tmp_path, marker):
     (profile,) = profiles(text.encode(), tmp_path, False)
     assert [la["id"] for la in profile["layers"]] == [1, 4, 55, 56]
     assert profile["elided_rows"] == 1 and profile["reported_total_time_us"] == 12631
+
+
+def test_a_pipe_table_without_a_time_column_is_read_for_its_placement(tmp_path):
+    """A Markdown extraction of the guide's multi-core example keeps ID, OpType, DataType,
+    Target and WorkLoad but no Time(us) (its total sits in a cell): the 9 rows are read (the CPU
+    Softmax is flagged), and the verdict says the rows have no times instead of "agreeing with
+    the table's own total line" (it was read as a totals-only run)."""
+    rows = [
+        ("1", "InputOperator", "UINT8", "CPU"),
+        ("2", "Conv", "UINT8", "NPU"),
+        ("3", "Softmax", "INT8", "CPU"),
+        ("4", "OutputOperator", "FLOAT16", "CPU"),
+    ]
+    text = "| ID | OpType | DataType |  | Target WorkLoad(0/1/2)-ImproveTherical |\n"
+    text += "| --- | --- | --- | --- | --- |\n"
+    text += "".join(
+        f"| {i} | {op} | {dt} | {t} | 100.0%/0.0%/0.0% - Up:0.0% |\n" for i, op, dt, t in rows
+    )
+    text += "| Total Operator Elapsed Time(us): 591 Total Memory RW Amount(MB): 0 |  |  |  |  |\n"
+    (profile,) = profiles(text.encode(), tmp_path, False)
+    assert [(la["id"], la["op_type"], la["target"]) for la in profile["layers"]] == [
+        (1, "InputOperator", "CPU"),
+        (2, "Conv", "NPU"),
+        (3, "Softmax", "CPU"),
+        (4, "OutputOperator", "CPU"),
+    ]
+    assert profile["validity"]["coverage_reason"] == (
+        "4 rows without per-layer times (the table's total line says 591 us)"
+    )
+    assert [f["layer_ids"] for f in profile["findings"] if f["code"] == "RKN001"] == [[3]]
