@@ -161,6 +161,18 @@ def _cut(profile: Profile) -> str | None:
         return (
             f"{len(profile.layers)} rows and no `Total Time(us):` line after them: the log is cut"
         )
+    bench = profile.benchmark
+    if (
+        bench is not None
+        and bench.warmup_times_ms
+        and not bench.run_times_ms
+        and bench.avg_time_ms is None
+        and bench.avg_fps is None
+    ):
+        return (
+            f"the log ends after {len(bench.warmup_times_ms)} warm-up run(s), before the timed "
+            "runs: the figures are the warm-up's"
+        )
     if not profile.layers and ranking_cut_short(profile.ranking):
         return (
             f"the ranking's TimeRatio column adds up to well under 100 % over its "

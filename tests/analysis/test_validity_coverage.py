@@ -221,3 +221,19 @@ def test_fallback_warnings_alone_are_no_table_not_an_estimate(tmp_path: Path) ->
     assert profile.validity is not None
     assert profile.validity.coverage is Coverage.NO_TABLE and not profile.validity.complete
     assert profile.validity.coverage_reason == "the log holds CPU-fallback warnings, no times"
+
+
+def test_a_benchmark_cut_before_its_timed_runs_is_cut(tmp_path: Path) -> None:
+    """rknn_benchmark's output ending in ``Begin p`` after five warm-up runs (corpus 20): the
+    figures are the warm-up's, so the log is cut (it said complete)."""
+    lines = [
+        "rknn_api/rknnrt version: 2.1.0 (967d001cc8@2024-08-07T19:28:19), driver version: 0.9.6",
+        "Warmup ...",
+        *(f"   {i}: Elapse Time = 27.{50 + i}ms, FPS = 36.3{i}" for i in range(5)),
+        "Begin p",
+    ]
+    profile = profile_of(tmp_path, lines)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.CUT
+    assert profile.validity.coverage_reason == (
+        "the log ends after 5 warm-up run(s), before the timed runs: the figures are the warm-up's"
+    )
