@@ -305,3 +305,15 @@ def test_an_eval_memory_report_alone_says_what_it_is(tmp_path) -> None:
     assert result.stderr.strip().endswith(
         ": an eval_memory report only (line 2), no per-layer table"
     )
+
+
+def test_rules_takes_a_rules_name_and_check_names_its_own_formats(tmp_path) -> None:
+    """`rknnprof rules` lists names beside codes, so a name is taken too; `check -o x.csv`
+    says which formats check writes (csv is analyze's)."""
+    result = invoke("rules", "activation-swap")
+    assert result.exit_code == 0 and result.stdout.startswith("# activation-swap (RKN070, ")
+    result = CliRunner().invoke(cli, ["check", SAMPLE, "-o", str(tmp_path / "c.csv")])
+    assert result.exit_code == 2
+    assert "(analyze's csv format, not one of check's: table, json, markdown, html, junit)" in (
+        result.stderr
+    )

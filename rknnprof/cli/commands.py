@@ -252,7 +252,7 @@ def rules_command(code: str | None) -> None:
         for rule in RULES:
             click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
         return
-    found = by_code(code)
+    found = by_code(code) or next((r for r in RULES if r.name == code), None)  # or its name
     if found is None:
         raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
     rule = found

@@ -200,7 +200,12 @@ def choose_format(command: str, fmt: str | None, output: str | None) -> str:
     guess = for_suffix(output, command)
     if guess is None:
         foreign = foreign_format(output, command)
-        hint = f" ({foreign[0]}'s {foreign[1]} format)" if foreign else ""
+        hint = (
+            f" ({foreign[0]}'s {foreign[1]} format, not one of {command}'s: "
+            f"{', '.join(format_names(command))})"
+            if foreign
+            else ""
+        )
         raise click.BadParameter(
             f"cannot tell the format from {output!r}{hint}; use --format", param_hint="'-o'"
         )
