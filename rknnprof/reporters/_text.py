@@ -35,6 +35,17 @@ def shorten_path(path: str, width: int) -> str:
     return path[:head] + "…" + path[len(path) - (width - 1 - head) :]
 
 
+def shorten_all(texts: Sequence[str], width: int) -> list[str]:
+    """:func:`shorten` of each, unless that makes two of them alike (``/model/model.…/conv/Conv``
+    for layers 10 and 12): then each name's start is what is cut (``…l.10/conv/Conv``), so the
+    end that tells them apart shows."""
+    short = [shorten(text, width) for text in texts]
+    if len(set(short)) == len(set(texts)) or width < 2:
+        return short
+    nodes = [text.partition(":")[2] if ":" in text.split("/", 1)[0] else text for text in texts]
+    return [node if len(node) <= width else "…" + node[-(width - 1) :] for node in nodes]
+
+
 def shorten(text: str | None, width: int) -> str:
     """Cut ``text`` to ``width`` characters with ``…`` in the middle (the start names the op, the
     end names the node, both matter)."""

@@ -24,6 +24,7 @@ from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters._escape import terminal, terminal_text
+from rknnprof.reporters._text import shorten_all
 from rknnprof.reporters.base import RenderOptions, Reporter
 from rknnprof.reporters.text_table import Spec, table_lines
 
@@ -242,6 +243,12 @@ class TableReporter(Reporter):
             for c in columns
         ]
         largest = max(view.shares, default=0.0) or 1.0
+        name_column = view.column("name")
+        names = (
+            shorten_all([terminal(cell) for cell in name_column.cells], name_width)
+            if name_column is not None
+            else []
+        )
         rows: list[list[Text]] = []
         for row in range(len(columns[0].cells)):
             cells: list[Text] = []
@@ -249,7 +256,7 @@ class TableReporter(Reporter):
                 if c.key == "bar":
                     cells.append(self._bar(view, row, largest, bar_width))
                 elif c.key == "name":
-                    cells.append(Text(F.shorten(terminal(c.cells[row]), name_width)))
+                    cells.append(Text(names[row]))
                 elif c.key == "bound":
                     cells.append(Text(c.cells[row], style=BOUND_STYLE[view.layers[row].bound]))
                 elif view.cpu_rows and c.key == "cpu_time_us" and view.cpu_rows[row]:

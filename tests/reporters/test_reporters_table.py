@@ -109,3 +109,21 @@ def test_the_summary_names_the_input_shapes_it_has() -> None:
     assert input_text(at((1, 3, 640, 640))) == "input 1x3x640x640"
     assert input_text(at((1, 3, 64, 64), (1, 10))) == "inputs 1x3x64x64, 1x10"
     assert input_text(at(())) == ""
+
+
+def test_names_cut_to_the_same_text_are_cut_at_their_start() -> None:
+    """Cut in the middle, layers 6 and 7 of corpus 01 both read ``/model.2/m.0/c…/conv/Conv``;
+    cut at the start they read ``…odel.2/m.0/cv1/conv/Conv`` and ``…cv2/conv/Conv``."""
+    from rknnprof.reporters._text import shorten_all
+
+    names = [
+        "Conv:/model.2/m.0/cv1/conv/Conv",
+        "Conv:/model.2/m.0/cv2/conv/Conv",
+        "Conv:/model.0/conv/Conv",
+    ]
+    assert shorten_all(names, 25) == [
+        "…odel.2/m.0/cv1/conv/Conv",
+        "…odel.2/m.0/cv2/conv/Conv",
+        "/model.0/conv/Conv",
+    ]
+    assert shorten_all(["Conv:/a/b", "Add:/a/c"], 25) == ["Conv:/a/b", "Add:/a/c"]
