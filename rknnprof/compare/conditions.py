@@ -72,6 +72,11 @@ MIN_MEDIAN_FRAMES = 3
 """Frames from which per-layer medians no longer hang on one frame (a warm-up, a stall)."""
 
 
+FRAMES_HINT = (
+    f" (a frame's times against medians: capture {MIN_MEDIAN_FRAMES} or more frames on both sides)"
+)
+
+
 def _frames_apart(base: int, current: int) -> tuple[int | None, int | None]:
     """The two frame counts when they make the runs unlike (one side's figures hang on fewer
     than :data:`MIN_MEDIAN_FRAMES` frames and the other's on a different count: a single
@@ -128,7 +133,9 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("frames merged", *_frames_apart(base.frames, current.frames)),
     ]
     lines = [
-        f"{what}: {b} vs {c}" for what, b, c in checks if b is not None and c is not None and b != c
+        f"{what}: {b} vs {c}" + (FRAMES_HINT if what == "frames merged" else "")
+        for what, b, c in checks
+        if b is not None and c is not None and b != c
     ]
     for side, profile in (("BASE", base), ("CURRENT", current)):
         validity = profile.validity
