@@ -126,6 +126,51 @@ def _gates(layers: Sequence[Layer], index: int, act: str) -> bool:
     )
 
 
+RANKED_SWAPS = ("SiLU", "GELU", "HardSwish", "Mish")
+"""Activations a ranking alone is priced for: never Sigmoid or Tanh, which a ranking cannot tell
+from a model output or a gate."""
+
+
+def _from_ranking(profile: Profile, total: float) -> Iterator[Finding]:
+    """A ranking table without per-layer rows: the fused non-ReLU conv op types' NPU time at the
+    model zoo's fraction (no pair, no cycles to hold a layer above: low)."""
+    stats = [
+        s
+        for s in profile.ranking
+        if FUSED_NON_RELU.get(s.op_type) in RANKED_SWAPS and s.npu_time_us > 0
+    ]
+    if not stats:
+        return
+    spent = sum(s.npu_time_us for s in stats)
+    saving = spent * ZOO_FRACTION
+    named = " and ".join(
+        f"{s.op_type} ({FUSED_NON_RELU[s.op_type]}) {us(s.npu_time_us)} in {s.calls} call(s)"
+        for s in stats
+    )
+    yield Finding(
+        code=CODE,
+        name=NAME,
+        severity=grade(saving, total, cap=Severity.WARNING),
+        message=(
+            f"{named} ({of_frame(spent / total, profile)}) in the ranking table (no per-layer "
+            f"rows); rknn_model_zoo's yolov5s_relu runs at {ZOO_FPS[1]:g} FPS against "
+            f"{ZOO_FPS[0]:g} for yolov5s (SiLU) on RK3588: {pct(ZOO_FRACTION)} of its SiLU "
+            "convs' own time"
+        ),
+        fix=(
+            "retrain with ReLU in place of the SiLU/GELU/HardSwish activations (as "
+            "rknn_model_zoo's yolov5s_relu); ConvRelu's activation is free; check the accuracy "
+            "after retraining"
+        ),
+        est_saving_us=saving,
+        estimate="the ranking's NPU time of these op types at the model zoo's fraction",
+        source=SOURCE,
+        basis=f"ranking table NPUTime of {', '.join(s.op_type for s in stats)} x "
+        f"{pct(ZOO_FRACTION)} ({ZOO}); no per-layer rows: no in-log pair, no cycles to check",
+        confidence=Confidence.LOW,
+    )
+
+
 def _candidates(profile: Profile) -> list[tuple[Layer, str, Layer | None]]:
     """(layer, activation name, the conv it follows when standalone) for every non-ReLU
     activation on the NPU that is not a model output."""
@@ -359,9 +404,15 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         lowest of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
         time the log supports for it (its same-shape sibling's, or its cycles at the table's
         median pace), named in the message: one frame's stall is no evidence for a saving.
+        A ranking table without per-layer rows: the SiLU/GELU/HardSwish/Mish conv op types'
+        NPU time at (3)'s 35.3 % (low: no pair, no cycles to hold a layer above; Sigmoid and
+        Tanh convs are left out, a ranking cannot tell them from an output or a gate).
     """
     candidates = _candidates(profile)
     total = total_us(profile)
+    if not profile.layers and total:
+        yield from _from_ranking(profile, total)
+        return
     if not candidates or not total:
         return
     flagged = outliers(profile)
@@ -439,11 +490,13 @@ RULES = (
             "by output size; else 35.3% of its time (rknn_model_zoo: yolov5s_relu saves 26.8% "
             "of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); never below "
             "the layer's own cycles at the clock; the basis names each layer's; a "
-            "single-frame outlier at the time the log supports"
+            "single-frame outlier at the time the log supports; a ranking table alone: its SiLU/"
+            "GELU/HardSwish/Mish convs' NPU time at 35.3%"
         ),
         confidence=(
             "high with an in-log pair, medium with the pairs' per-element cost or the "
-            "model-zoo figure; the finding takes the lowest of its layers'"
+            "model-zoo figure; the finding takes the lowest of its layers'; low from a ranking "
+            "alone"
         ),
     ),
 )

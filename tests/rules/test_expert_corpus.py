@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rknnprof.api import load
+from rknnprof.model import Confidence
 from tests.conftest import corpus_file
 
 
@@ -202,3 +203,15 @@ def test_27_norm_between_two_transposes_from_the_ranking() -> None:
     assert "together 48,286 us (26.4% of the frame)" in found.message
     assert "An assumption" in found.message
     assert not codes(only("28_"), "RKN072")
+
+
+def test_43_silu_priced_from_the_ranking_alone() -> None:
+    # 43's ranking: ConvExSwish 138 calls, 95,657 us NPU of the 131,201 us frame (72.9 %); no
+    # per-layer rows, so no pair and no cycles: the model zoo's 35.3 % of the SiLU convs' own
+    # time (26.8 % of yolov5s's frame over its ConvExSwish layers' 75.8 %), at low confidence
+    [found] = codes(only("43_"), "RKN070")
+    assert found.est_saving_us == pytest.approx(95657 * (1 - 48.4 / 66.1) / 0.758)
+    assert found.layer_ids == () and found.confidence is Confidence.LOW
+    assert found.message.startswith(
+        "ConvExSwish (SiLU) 95,657 us in 138 call(s) (72.9% of the frame) in the ranking table"
+    )
