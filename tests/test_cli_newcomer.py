@@ -317,3 +317,33 @@ def test_rules_takes_a_rules_name_and_check_names_its_own_formats(tmp_path) -> N
     assert "(analyze's csv format, not one of check's: table, json, markdown, html, junit)" in (
         result.stderr
     )
+
+
+def test_rules_wraps_to_the_terminal_and_not_when_piped() -> None:
+    """On an 80-column terminal every line of `rknnprof rules` fits (summaries ran to 165
+    characters); piped, each rule stays one line, for grep."""
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "80"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "rknnprof", "rules"], stdout=slave, env=env, timeout=60
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    lines = b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+    assert proc.returncode == 0 and lines[0].startswith("RKN001")
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) > len(RULES)  # some summaries wrapped under their column
+    piped = invoke("rules").stdout.splitlines()
+    assert [line.split()[0] for line in piped] == [rule.code for rule in RULES]

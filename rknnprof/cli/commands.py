@@ -249,8 +249,19 @@ def rules_command(code: str | None) -> None:
     from rknnprof.rules import RULES, by_code
 
     if code is None:
+        import shutil
+        import sys
+        import textwrap
+
+        # (wrapped on a terminal; piped, one line a rule, for grep)
+        on_tty = sys.stdout.isatty()
+        width = shutil.get_terminal_size((100, 24)).columns if on_tty else 10_000
         for rule in RULES:
-            click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  {rule.summary}")
+            head = f"{rule.code}  {rule.severity.value:<7}  {rule.name:<22}  "
+            lines = textwrap.wrap(rule.summary, max(30, width - len(head))) or [""]
+            click.echo(head + lines[0])
+            for line in lines[1:]:  # (wrapped under the summary's column)
+                click.echo(" " * len(head) + line)
         return
     found = by_code(code) or next((r for r in RULES if r.name == code), None)  # or its name
     if found is None:
