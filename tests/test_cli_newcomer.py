@@ -347,3 +347,15 @@ def test_rules_wraps_to_the_terminal_and_not_when_piped() -> None:
     assert len(lines) > len(RULES)  # some summaries wrapped under their column
     piped = invoke("rules").stdout.splitlines()
     assert [line.split()[0] for line in piped] == [rule.code for rule in RULES]
+
+
+def test_formats_folds_long_detection_text_at_80_columns() -> None:
+    """At 80 columns `rknnprof formats` cut cells (`'Cycles(DDR/NPU/Tota…`): the detection
+    strings the command exists to show now fold onto the next line instead."""
+    import re
+
+    result = invoke("formats", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    cut = set(re.findall(r"[A-Za-z]…", result.stdout)) - {"x…"}  # (`0x…` is the docs' own)
+    assert not cut

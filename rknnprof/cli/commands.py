@@ -296,8 +296,8 @@ def formats_command() -> None:
     inputs = Table(title="Inputs", title_justify="left", show_lines=True, expand=False)
     inputs.add_column("#", justify="right")
     inputs.add_column("Family", no_wrap=True)
-    inputs.add_column("Detected by")
-    inputs.add_column("Yields")
+    inputs.add_column("Detected by", overflow="fold")  # (a long token folds: never cut)
+    inputs.add_column("Yields", overflow="fold")
     for order, parser in enumerate(families(), start=1):
         inputs.add_row(str(order), parser.family, parser.detection, parser.fields)
     outputs = Table(
