@@ -2,7 +2,8 @@
 
 Per stream (logcat ``(pid, tid)``, or ``None``): a :class:`TableEvent` and the
 :class:`RankingEvent` after it make one *frame*. Frames of the same model — same stream, same
-layer signature (op types + full names) — merge into one Profile (how: :mod:`.inferences`).
+layer signature (op types + full names, input rows' shapes) — merge into one Profile (how:
+:mod:`.inferences`).
 Different models give separate profiles, in order of first appearance.
 
 A ranking table alone (or after a lone total line) gives a profile without layers. Totals and
@@ -24,9 +25,8 @@ from rknnprof.assemble.context import (
     attach_fallbacks,
     fallback_belongs,
     merge_frequencies,
-    merge_versions,
 )
-from rknnprof.assemble.failures import no_profile_failures, one_per_entry
+from rknnprof.assemble.failures import beside_an_old_driver, no_profile_failures, one_per_entry
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -47,7 +47,6 @@ from rknnprof.model import (
     ReportWarning,
     SkippedRow,
     SourceSpan,
-    Versions,
     tidy_number,
 )
 from rknnprof.model.record import Record, record, replace
@@ -72,12 +71,9 @@ from rknnprof.parsers.events import (
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.runtime_info import GUESS
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
-from rknnprof.platforms.drivers import driver_too_old, min_driver_text
 
 MAX_WARNINGS_PER_MODEL = 20
 OTHER_SOC = "the log also names another SoC: "
-DRIVER_TOO_OLD = "driver-too-old"
-"""The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 SKIPPED_ROW = "skipped row: "
 """How an unreadable row's warning begins (the reason follows)."""
 
@@ -382,65 +378,31 @@ class Assembler:
             failures = no_profile_failures(
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
             )
-            failures = self._beside_an_old_driver(failures)
+            failures = beside_an_old_driver(failures, self.context.versions_for(None))
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
-    def _other_socs(self, profile: Profile, platform: str | None, stream: Stream) -> None:
+    def _other_socs(self, platform: str, others: dict[str, int]) -> None:
         """One warning when the log's lines name another SoC than the one taken (the user's
         target against the board's, say): which is right, the user says."""
-        named = {
-            info.platform: info.line
-            for info in self.context.infos.values()
-            if info.platform
-            and applies_to(info.stream, stream)
-            and not (info.platform_evidence or "").startswith(GUESS)
-        }
-        others = [(soc, line) for soc, line in named.items() if soc != platform]
-        if (
-            platform is None
-            or not others
-            or any(w.message.startswith(OTHER_SOC) for w in self.warnings)
-        ):
+        if any(w.message.startswith(OTHER_SOC) for w in self.warnings):
             return
-        shown = ", ".join(f"{soc} (line {line})" for soc, line in others[:3])
+        shown = ", ".join(f"{soc} (line {line})" for soc, line in list(others.items())[:3])
         self.warnings.append(
             ReportWarning(
                 self.path,
-                others[0][1],
+                next(iter(others.values())),
                 f"{OTHER_SOC}{shown} beside {platform}, which the report uses: pass --platform "
                 "to choose",
             )
         )
 
-    def _failures_met(self, stream: Stream | None) -> Counter[str]:
-        """Lines of each catalogue entry: of ``stream``'s (:func:`applies_to`), or all (None)."""
+    def _failures_met(self, stream: Stream) -> Counter[str]:
+        """Lines of each catalogue entry in ``stream`` (:func:`applies_to`; None: all)."""
         met: Counter[str] = Counter()
         for (entry, where), count in self.failures_met.items():
-            if stream is None or applies_to(where, stream):
+            if applies_to(where, stream):
                 met[entry] += count
         return met
-
-    def _beside_an_old_driver(self, failures: tuple[KnownFailure, ...]) -> tuple[KnownFailure, ...]:
-        """The telling failure, when the log's version lines name an RKNPU driver older than
-        :data:`~rknnprof.platforms.drivers.MIN_DRIVER` and its catalogue cause names the driver
-        among its causes, says so: ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2
-        points at the driver; ``Invalid RKNN model version`` does not."""
-        versions = Versions()
-        for info in self.context.infos.values():
-            versions = merge_versions(versions, info.versions)
-        if not failures or not driver_too_old(versions.driver):
-            return failures
-        if any(f.id == DRIVER_TOO_OLD for f in failures):
-            return failures  # the runtime said so itself
-        first = failures[0]
-        if "driver" not in first.cause.lower():
-            return failures  # a cause of its own (a model newer than the runtime, ...)
-        runtime = f" beside librknnrt {versions.runtime}" if versions.runtime else ""
-        note = (
-            f"; the log's RKNPU driver {versions.driver} is older than {min_driver_text()}"
-            f"{runtime}, a likely cause"
-        )
-        return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
 
     def _cpu_fallback_profile(self) -> Profile | None:
         """A log holding CPU-fallback warnings and no table: a profile of its own with no
@@ -515,17 +477,11 @@ class Assembler:
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid
-        versions, platform, evidence, freqs = Versions(), None, None, None
         context = self.context
-        for info in context.infos.values():
-            if applies_to(info.stream, stream):
-                versions = merge_versions(versions, info.versions)
-                guessed = (evidence or "").startswith(GUESS)
-                if info.platform and (platform is None or guessed):
-                    # (a line that names the SoC wins over a guess from the model's path)
-                    if platform is None or not (info.platform_evidence or "").startswith(GUESS):
-                        platform, evidence = info.platform, info.platform_evidence
-        self._other_socs(profile, platform, stream)
+        versions, freqs = context.versions_for(stream), None
+        platform, evidence, others = context.platform_for(stream)
+        if platform is not None and others:
+            self._other_socs(platform, others)
         for ev in context.freqs.values():
             if applies_to(ev.stream, stream):
                 freqs = merge_frequencies(freqs, ev.frequencies)
@@ -567,10 +523,8 @@ class Assembler:
         )
 
     def _describe_leftovers(self) -> None:
-        versions = Versions()
+        versions = self.context.versions_for(None)
         infos = list(self.context.infos.values())
-        for info in infos:
-            versions = merge_versions(versions, info.versions)
         if infos:
             names = [
                 ("librknnrt", versions.runtime),

@@ -25,6 +25,7 @@ from rknnprof.parsers.events import (
     RunLineEvent,
     Stream,
 )
+from rknnprof.parsers.runtime_info import GUESS
 
 MAX_CONTEXT_RECORDS = 1_000
 """Distinct runtime-info, frequency, fallback-warning and NPU-load records (a repeat of one on
@@ -104,6 +105,25 @@ class ContextEvents:
     def _keep(self, store: dict[Hashable, Any], key: Hashable, event: ContextEvent) -> None:
         if key not in store and self._room(event.line):
             store[key] = event
+
+    def versions_for(self, stream: Stream) -> Versions:
+        """The versions the info lines of ``stream`` name (:func:`applies_to`; None: all)."""
+        versions = Versions()
+        for info in self.infos.values():
+            if applies_to(info.stream, stream):
+                versions = merge_versions(versions, info.versions)
+        return versions
+
+    def platform_for(self, stream: Stream) -> tuple[str | None, str | None, dict[str, int]]:
+        """(platform, evidence, other SoC -> line) for ``stream``: the first line that names the
+        SoC, else the first guess (a model's per-SoC folder); the other SoCs lines name."""
+        named = [i for i in self.infos.values() if i.platform and applies_to(i.stream, stream)]
+        sure = [i for i in named if not (i.platform_evidence or "").startswith(GUESS)]
+        if not named:
+            return None, None, {}
+        chosen = (sure or named)[0]
+        others = {i.platform: i.line for i in sure if i.platform != chosen.platform}
+        return chosen.platform, chosen.platform_evidence, others  # type: ignore[return-value]  # named: a platform
 
     def app_time_counts(self, stream: Stream, call: str | None) -> Counter[float]:
         """The times printed for ``call`` (None: the whole inference) by the application of

@@ -2,15 +2,18 @@
 error lines around each as context, and every other error report as a failure of id
 ``unknown``; the telling failure first: a catalogue entry before an unknown line (its diagnosis
 and fix say what to do: an RKLLM run that fails after ``your rknpu driver version is too low``
-is told to update the driver), then an error before a warning, then log order."""
+is told to update the driver), then an error before a warning, then log order. The telling
+failure names an RKNPU driver the version lines show too old, where its cause involves the
+driver (:func:`beside_an_old_driver`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rknnprof.model import KnownFailure
+from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
+from rknnprof.platforms.drivers import driver_too_old, min_driver_text
 
 UNKNOWN = "unknown"
 _NEAR = 2
@@ -104,3 +107,29 @@ def no_profile_failures(
         key=lambda f: (f.id == UNKNOWN, f.severity != "error", f.line),
     )
     return tuple(ordered)
+
+
+DRIVER_TOO_OLD = "driver-too-old"
+"""The failures catalogue's entry for the runtime's own 'driver version is too low'."""
+
+
+def beside_an_old_driver(
+    failures: tuple[KnownFailure, ...], versions: Versions
+) -> tuple[KnownFailure, ...]:
+    """The telling failure, when the log's ``versions`` name an RKNPU driver older than
+    :data:`~rknnprof.platforms.drivers.MIN_DRIVER` and its catalogue cause names the driver
+    among its causes, says so: ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2
+    points at the driver; ``Invalid RKNN model version`` does not."""
+    if not failures or not driver_too_old(versions.driver):
+        return failures
+    if any(f.id == DRIVER_TOO_OLD for f in failures):
+        return failures  # the runtime said so itself
+    first = failures[0]
+    if "driver" not in first.cause.lower():
+        return failures  # a cause of its own (a model newer than the runtime, ...)
+    runtime = f" beside librknnrt {versions.runtime}" if versions.runtime else ""
+    note = (
+        f"; the log's RKNPU driver {versions.driver} is older than {min_driver_text()}"
+        f"{runtime}, a likely cause"
+    )
+    return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
