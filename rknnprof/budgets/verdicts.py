@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
-from rknnprof.model import Coverage, Profile, Report, ReportWarning, Shape, Target
+from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target, inputs_text
 from rknnprof.model.record import Record, record
 from rknnprof.units import frame_ms
 
@@ -204,7 +204,7 @@ def check(
             label = f"{label} ({profile.stream_label})"
         if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
             # (a dynamic-shape model's profiles: one per input shape)
-            label = f"{label} (input {_shapes(profile.input_shapes)})"
+            label = f"{label} (input {inputs_text(profile.input_shapes)})"
         base = base_of.get(id(profile))
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:
@@ -240,12 +240,8 @@ def _other_input(base: Profile, profile: Profile) -> str | None:
         or base.input_shapes == profile.input_shapes
     ):
         return None
-    here = _shapes(profile.input_shapes)
-    return f"another input shape ({_shapes(base.input_shapes)}, this run {here})"
-
-
-def _shapes(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
-    return ", ".join("x".join(map(str, s)) for one in input_shapes for s in one)
+    here = inputs_text(profile.input_shapes)
+    return f"another input shape ({inputs_text(base.input_shapes)}, this run {here})"
 
 
 FRAME_METRICS = frozenset({"total_time_us", "frame_time_p50_us", "frame_time_p90_us"})

@@ -29,10 +29,7 @@ def rows_left_out(profile: Profile) -> str | None:
 def input_shapes(profile: Profile) -> str | None:
     """``(1,3,1920,1920)``: the model's input shapes, the output shapes of its InputOperator
     rows; None when the log shows none (a middle row's input is not the model's)."""
-    by_id = {  # one per InputOperator ID: a row printed twice is not a second input
-        la.id: la.output_shapes for la in profile.layers if la.op_type == "InputOperator"
-    }
-    shapes = [shape for outputs in by_id.values() for shape in (outputs or ())]
+    shapes = [shape for outputs in profile.input_shapes for shape in outputs]
     if not shapes:
         return None
     return " ".join("(" + ",".join(str(d) for d in shape) + ")" for shape in shapes)

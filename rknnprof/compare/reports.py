@@ -16,7 +16,7 @@ from rknnprof.compare.deltas import (
     pct_change,
 )
 from rknnprof.errors import InputError
-from rknnprof.model import Profile, Report, Shape
+from rknnprof.model import Profile, Report, Shape, inputs_text
 from rknnprof.model.record import Record, record, replace
 
 SAME_MODEL_SHARE = 0.5
@@ -125,16 +125,15 @@ def compare_reports(
     return CompareResult(base_path, current_path, comparisons, tuple(warnings))
 
 
-def _shapes(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
-    """``1x3x640x640`` (inputs joined by ``, ``); ``?`` when the table shows none."""
-    return ", ".join("x".join(map(str, s)) for one in input_shapes for s in one) or "?"
+def _input(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
+    return inputs_text(input_shapes) or "?"  # (a profile whose table shows no input row)
 
 
 def _by_input(comp: ProfileComparison, current: Profile) -> ProfileComparison:
     """``comp`` named by its input too: one of a dynamic-shape model's pairs."""
     if not current.input_shapes:
         return comp
-    shapes = _shapes(current.input_shapes)
+    shapes = inputs_text(current.input_shapes)
     name = f"{comp.model} (input {shapes})" if comp.model else f"input {shapes}"
     return replace(comp, model=name)
 
@@ -169,8 +168,8 @@ def pair_profiles(
         # a dynamic-shape model's profiles: each input shape with itself, the rest unpaired
         by_input = dict(zip(inputs_c, current))
         pairs = [(b, by_input[shapes]) for b, shapes in zip(base, inputs_b) if shapes in by_input]
-        notes += [f"input {_shapes(s)} only in BASE" for s in inputs_b if s not in by_input]
-        notes += [f"input {_shapes(s)} only in CURRENT" for s in inputs_c if s not in inputs_b]
+        notes += [f"input {_input(s)} only in BASE" for s in inputs_b if s not in by_input]
+        notes += [f"input {_input(s)} only in CURRENT" for s in inputs_c if s not in inputs_b]
         return pairs, notes
     pairs = list(zip(base, current))
     if len(base) != len(current):

@@ -24,7 +24,13 @@ from rknnprof.model.figures import (
     WaterfallStep,
 )
 from rknnprof.model.layers import Layer, OpTypeStat, Shape, SkippedRow, SourceSpan
-from rknnprof.model.profile import WARNINGS_ONLY_FORMAT, Profile, Report, ReportWarning
+from rknnprof.model.profile import (
+    WARNINGS_ONLY_FORMAT,
+    Profile,
+    Report,
+    ReportWarning,
+    inputs_text,
+)
 from rknnprof.model.run import (
     BenchmarkRun,
     Frequencies,
@@ -53,6 +59,7 @@ __all__ = [
     "LlmRun",
     "OpTypeStat",
     "Profile",
+    "inputs_text",
     "WARNINGS_ONLY_FORMAT",
     "Report",
     "ReportWarning",

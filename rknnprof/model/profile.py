@@ -154,17 +154,25 @@ class Profile(Record):
 
     @property
     def input_shapes(self) -> tuple[tuple[Shape, ...], ...]:
-        """The InputOperator rows' output shapes, in row order: the shapes the model ran at
-        (frames at other ones are another profile)."""
-        return tuple(
-            la.output_shapes
+        """The InputOperator rows' output shapes, in row order, one per ID (a row printed twice
+        is not a second input): the shapes the model ran at (frames at other ones are another
+        profile)."""
+        by_id = {
+            la.id: la.output_shapes
             for la in self.layers
             if la.op_type == "InputOperator" and la.output_shapes
-        )
+        }
+        return tuple(by_id.values())
 
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
+
+
+def inputs_text(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
+    """``1x3x640x640`` (several joined by ``, ``): :attr:`Profile.input_shapes` as the reports
+    name a profile by its input; ``""`` without a shape."""
+    return ", ".join(text for one in input_shapes for s in one if (text := "x".join(map(str, s))))
 
 
 @record

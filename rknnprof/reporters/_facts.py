@@ -25,6 +25,7 @@ from rknnprof.model import (
     Report,
     ReportWarning,
     Target,
+    inputs_text,
 )
 from rknnprof.platforms import NO_PLATFORM_DATA
 from rknnprof.reporters._figures import (
@@ -333,10 +334,10 @@ def summary_parts(profile: Profile) -> list[str]:
 def input_text(profile: Profile) -> str:
     """``input 1x3x640x640`` (``inputs a, b``): the InputOperator rows' shapes, which tell a
     dynamic-shape model's profiles apart; ``""`` without such a row."""
-    shapes = [text for shapes in profile.input_shapes if (text := shape_text(shapes, sep=", "))]
-    if not shapes:
+    text = inputs_text(profile.input_shapes)
+    if not text:
         return ""
-    return f"input{'s' if len(shapes) > 1 else ''} {', '.join(shapes)}"
+    return f"input{'s' if ', ' in text else ''} {text}"
 
 
 def target_split(profile: Profile) -> str:
