@@ -39,6 +39,21 @@ def _fixed_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 
+def read_all(fd: int, into: list[bytes] | None = None) -> bytes:
+    """Everything a pseudo-terminal's master ``fd`` gives until its other end closes (each
+    chunk also appended to ``into``, for a reader thread the test polls)."""
+    chunks = [] if into is None else into
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:  # (EIO: the terminal's other end closed)
+            break
+        if not data:
+            break
+        chunks.append(data)
+    return b"".join(chunks)
+
+
 def corpus_file(prefix: str) -> Path:
     """The corpus file whose name starts with ``prefix`` (``"01_"``), or skip."""
     if not CORPUS.is_dir():

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from rknnprof.cli import cli
 from rknnprof.rules import RULES
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, read_all
 
 SAMPLE = str(SAMPLES / "yolov5s_rk3588_perf.txt")
 FRAMES3 = str(SAMPLES / "yolov5s_rk3588_loglevel4_3frames.txt")
@@ -331,17 +331,8 @@ def test_rules_wraps_to_the_terminal_and_not_when_piped() -> None:
         [sys.executable, "-m", "rknnprof", "rules"], stdout=slave, env=env, timeout=60
     )
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    lines = read_all(master).decode().replace("\r\n", "\n").splitlines()
     os.close(master)
-    lines = b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
     assert proc.returncode == 0 and lines[0].startswith("RKN001")
     assert max(len(line) for line in lines) <= 80
     assert len(lines) > len(RULES)  # some summaries wrapped under their column

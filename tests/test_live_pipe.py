@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import read_all
 from synthetic_logs import table, threadtime
 
 REPO = Path(__file__).resolve().parent.parent
@@ -105,17 +106,8 @@ def test_progress_line_on_a_terminal_stderr() -> None:
     )
     os.close(slave)
     out, _ = proc.communicate(_capture(), timeout=30)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
+    err = read_all(master).decode(errors="replace")
     os.close(master)
-    err = b"".join(chunks).decode(errors="replace")
     assert proc.returncode == 0
     # the last frame is the third: 11 + 90 + 210 + 6 = 317 us
     assert "frames: 3  last frame: 0.32 ms" in err

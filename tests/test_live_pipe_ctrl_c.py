@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import corpus_file
+from conftest import corpus_file, read_all
 from synthetic_logs import threadtime
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,17 +46,6 @@ def _frames(lines: list[str]) -> list[str]:
     return out
 
 
-def _read_all(fd: int, into: list[bytes]) -> None:
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            return
-        if not data:
-            return
-        into.append(data)
-
-
 def test_ctrl_c_keeps_the_complete_frames_and_drops_the_partial_one() -> None:
     lines = _frames(corpus_file("07_").read_text().splitlines())
     cut_row = "11-30 10:00:05.200  2345  2399 D RKNN    : 41   ConvExSwish        INT8     NPU"
@@ -73,7 +62,7 @@ def test_ctrl_c_keeps_the_complete_frames_and_drops_the_partial_one() -> None:
     )
     os.close(slave)
     err: list[bytes] = []
-    reader = threading.Thread(target=_read_all, args=(master, err), daemon=True)
+    reader = threading.Thread(target=read_all, args=(master, err), daemon=True)
     reader.start()
     assert proc.stdin is not None
     for line in lines:  # a slow writer: one line at a time, as adb prints them
