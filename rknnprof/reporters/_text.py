@@ -42,8 +42,15 @@ def shorten_all(texts: Sequence[str], width: int) -> list[str]:
     short = [shorten(text, width) for text in texts]
     if len(set(short)) == len(set(texts)) or width < 2:
         return short
-    nodes = [text.partition(":")[2] if ":" in text.split("/", 1)[0] else text for text in texts]
+    nodes = [_node(text) for text in texts]
     return [node if len(node) <= width else "…" + node[-(width - 1) :] for node in nodes]
+
+
+def _node(text: str) -> str:
+    """``/model.2/cv2/conv/Conv`` of ``Conv:/model.2/cv2/conv/Conv``: the ONNX op type before
+    the colon repeats the op column; ``text`` itself without one."""
+    op_prefix, colon, node = text.partition(":")
+    return node if colon and node and " " not in op_prefix else text
 
 
 def shorten(text: str | None, width: int) -> str:
@@ -54,12 +61,9 @@ def shorten(text: str | None, width: int) -> str:
         return text
     if width < 1:
         return ""
-    op_prefix, colon, node = text.partition(":")
-    if colon and node and " " not in op_prefix:
-        # ``Conv:/model.2/cv2/conv/Conv``: the ONNX op type repeats the op column; drop it first
-        text = node
-        if len(text) <= width:
-            return text
+    text = _node(text)  # (the op type first)
+    if len(text) <= width:
+        return text
     head = (width - 1) * 3 // 5
     tail = width - 1 - head
     return text[:head] + "…" + (text[-tail:] if tail else "")
