@@ -120,11 +120,11 @@ EXIT_3: dict[str, str] = {
     "fail, ack=0, run_duration=-614079!",
     "22_": "line 1: the runtime returned an empty per-layer perf detail; also lines 8, 15: `Get "
     "model perf detail success, but detail is empty!`; fix: ",
-    "24_": "runtime information only (librknnrt 2.0.0b0, driver 0.9.2",
+    "24_": "runtime information only (runtime 2.0.0b0, driver 0.9.2",
     "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "
     "found`",
     "33_": "fallback warnings only (Conv:/model.22/dfl/conv/Conv)",
-    "34_": "runtime information only (librknnrt 2.3.0, driver 0.9.8",
+    "34_": "runtime information only (runtime 2.3.0, driver 0.9.8",
     "35_": "tensor memory allocation table (9 rows, addresses only, no timing)",
     "39_": "line 1: the model was built for another NPU than this board's: `The rknn model does not "
     "match the RKNPU hardware version!`; fix: ",

@@ -41,9 +41,9 @@ def test_missing_path_is_usage_error(run):
     [
         (
             "24_",
-            "runtime information only (librknnrt 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table",
+            "runtime information only (runtime 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table",
         ),
-        ("34_", "runtime information only (librknnrt 2.3.0, driver 0.9.8"),
+        ("34_", "runtime information only (runtime 2.3.0, driver 0.9.8"),
         ("25_", "line 8: an error the failures catalogue does not know: `ValueError: substring"),
         ("16_", "a perf table header without complete rows only (line 2, 1 cut row(s))"),
         ("13_", "a perf table title without its header"),
@@ -57,6 +57,19 @@ def test_no_profile_data_exit_3_one_line(run, corpus, prefix, words):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"Error: {path}: ") and words in lines[0]
+
+
+def test_reduced_runtime_is_not_named_librknnrt(run):
+    """RV1106/RV1103 print librknnmrt (rknn-toolkit2 issue 557): the message says "runtime",
+    as the reports do, not the name of the other library."""
+    log = (
+        "I RKNN: [10:01:02.003] RKNN Runtime Information, librknnmrt version: 2.3.2 "
+        "(429f97ae6b@2025-04-09T09:11:49)\n"
+    )
+    result = run("-", input=log.encode())
+    assert result.exit_code == 3
+    assert "runtime information only (runtime 2.3.2)" in result.stderr
+    assert "librknnrt" not in result.stderr
 
 
 def test_empty_stdin_exit_3(run):

@@ -527,7 +527,7 @@ class Assembler:
         infos = list(self.context.infos.values())
         if infos:
             names = [
-                ("librknnrt", versions.runtime),
+                ("runtime", versions.runtime),
                 ("librkllmrt", versions.llm_runtime),
                 ("driver", versions.driver),
                 ("toolkit", versions.toolkit),

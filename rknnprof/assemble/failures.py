@@ -127,7 +127,7 @@ def beside_an_old_driver(
     first = failures[0]
     if "driver" not in first.cause.lower():
         return failures  # a cause of its own (a model newer than the runtime, ...)
-    runtime = f" beside librknnrt {versions.runtime}" if versions.runtime else ""
+    runtime = f" beside runtime {versions.runtime}" if versions.runtime else ""
     note = (
         f"; the log's RKNPU driver {versions.driver} is older than {min_driver_text()}"
         f"{runtime}, a likely cause"

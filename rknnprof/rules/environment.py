@@ -272,7 +272,7 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         f"{profile.versions.runtime or 'version not in the log'}): drivers before 0.9.2 lack "
         f"fixes later librknnrt releases rely on ({why})",
         "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
-        f"{version_path(context)}) and keep librknnrt at the toolkit's version",
+        f"{version_path(context)}) and keep the board's runtime library at the toolkit's version",
         0.0,
         0.0,
         "0: no time attached",

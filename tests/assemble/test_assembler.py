@@ -147,7 +147,7 @@ def test_nothing_but_info_names_what_was_found():
     result = assemble(evs, "log")
     assert result.profiles == []
     assert result.found == [
-        ("runtime information", "librknnrt 2.3.0, driver 0.9.8"),
+        ("runtime information", "runtime 2.3.0, driver 0.9.8"),
         ("fallback warnings", "Conv:/dfl/Conv"),
     ]
 

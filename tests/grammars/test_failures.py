@@ -391,7 +391,7 @@ def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
         result = run(["analyze", "-f", "json"], (fail + version).encode(), tmp_path, False)
         assert result.exit_code == 3
         [failure] = json.loads(result.stdout)["failures"]
-        note = "; the log's RKNPU driver 0.7.2 is older than 0.9.2 beside librknnrt 2.3.2, a likely"
+        note = "; the log's RKNPU driver 0.7.2 is older than 0.9.2 beside runtime 2.3.2, a likely"
         assert failure["diagnosis"].endswith(note + " cause") is said
         assert failure["diagnosis"].startswith("an NPU task did not complete")
     # a failure whose cause is not the driver (a model newer than the runtime) says nothing
