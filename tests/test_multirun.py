@@ -245,6 +245,26 @@ def test_a_demo_timed_once_without_warm_up_says_so(tmp_path: Path) -> None:
     assert profile.validity is not None and not profile.validity.conditions
 
 
+def test_a_benchmark_ending_the_log_after_its_runs_may_be_cut(tmp_path: Path) -> None:
+    """Timed runs with nothing after them (no Avg line, no output) may be a loop the log cut:
+    a warning says so (a gate is not passed without a word), in words that fit one run."""
+    head = [
+        "rknn_api/rknnrt version: 2.3.0 (c949ad889d@2024-11-07T11:35:33), driver version: 0.9.8",
+        "Begin perf ...",
+        "   0: Elapse Time = 25.31ms, FPS = 39.51",
+    ]
+    [cut] = [w.message for w in analyze(_write(tmp_path, head), rules=False).warnings]
+    assert cut.startswith(
+        "the benchmark stops after its first timed run, with no Avg line or output after it: "
+        "the log may be cut inside the loop"
+    )
+    three = [*head, "   1: Elapse Time = 25.11ms, FPS = 39.82", "   2: Elapse Time = 25.20ms"]
+    [cut] = [w.message for w in analyze(_write(tmp_path, three), rules=False).warnings]
+    assert cut.startswith("the benchmark stops after 3 timed runs, with no Avg line or output")
+    ended = [*three, "model is NHWC input fmt"]
+    assert not analyze(_write(tmp_path, ended), rules=False).warnings
+
+
 def test_a_soc_without_platform_data_is_said_to_be_one(tmp_path: Path) -> None:
     """A log naming a SoC rknnprof has no data for: the platform stays the log's, and the
     summary and platform_basis say there is no data for it (it showed a bare "RK9999")."""

@@ -189,12 +189,16 @@ class _Benchmark(Block):
                 else ()
             )
             if self.runs and not self.followed and self.avg_time_ms is None:
+                runs = (
+                    "its first timed run, with no Avg line or output after it"
+                    if len(self.runs) == 1
+                    else f"{len(self.runs)} timed runs, with no Avg line or output after them"
+                )
                 notes += (
                     (
                         self.last_line,
-                        f"the benchmark stops after {len(self.runs)} timed run(s), with no Avg "
-                        "line or output after them: the log may be cut inside the loop, so its "
-                        "figures cover the runs shown only",
+                        f"the benchmark stops after {runs}: the log may be cut inside the loop, "
+                        "so its figures cover the runs shown only",
                     ),
                 )
             events.append(
