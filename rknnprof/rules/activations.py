@@ -370,12 +370,13 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     Why it costs time:
         The guide lists non-ReLU activations among the three kinds of inefficient operators
         (User Guide Table 8-5): ReLU is applied free as the conv writes its output, SiLU is not.
-        Corpus 01 measures it inside one table: #12 ConvExSwish 1x1 64->64 at 240x240 takes
-        2,306 us, #70 Conv with the same shapes and cycles 928 us. The model zoo's yolov5s_relu
-        runs at 66.1 FPS against 48.4 FPS for yolov5s on RK3588. And the fused non-ReLU convs do
-        not split across NPU cores (operator list: ConvolutionRelu is multi-core,
-        ConvolutionSwish is not; corpus 01 vs 03: ConvExSwish 3,921 us on one core, 3,973 us
-        under a three-core mask), while ConvRelu does.
+        A public RK3588 yolov8n profile (see Source) measures it inside one table: #12
+        ConvExSwish 1x1 64->64 at 240x240 takes 2,306 us, #70 Conv with the same shapes and
+        cycles 928 us. The model zoo's yolov5s_relu runs at 66.1 FPS against 48.4 FPS for
+        yolov5s on RK3588. And the fused non-ReLU convs do not split across NPU cores (operator
+        list: ConvolutionRelu is multi-core, ConvolutionSwish is not; the same profile on one
+        core and on three: ConvExSwish 3,921 us on one core, 3,973 us under a three-core mask),
+        while ConvRelu does.
 
     Example:
         57 ConvExSwish (SiLU) layer(s) take 100,965 us (78.6% of the frame); in this log #12
@@ -483,7 +484,10 @@ RULES = (
         "Convs with a fused non-ReLU activation (SiLU, GELU, HardSwish): ReLU is free and "
         "splits across cores",
         check_activation_swap,
-        source=SOURCE,
+        source=sources(
+            SOURCE,
+            cite("yolov8n-pair", "(ConvExSwish against Conv, one core against three)"),
+        ),
         basis=(
             "per layer: the difference against a same-shape plain conv in this log (a split "
             "twin under a multi-core mask); else the pairs' activation cost per output element "

@@ -30,8 +30,9 @@ from rknnprof.rules.sources import cite, sources
 CODE, NAME = "RKN073", "concat-copies"
 MIN_SHARE = 0.15
 """Concat time (at the times the log supports) at least this share of the frame raises the
-finding (RKN073.min_share). YOLO necks spend 5-10% of the frame in Concat (corpus 01 8.8%, 07
-6.9%, 36 8.1%, the bundled yolov5s 9.8%): the ordinary cost of their feature pyramids."""
+finding (RKN073.min_share). YOLO necks spend 5-10% of the frame in Concat (public RK3588
+profiles: yolov8n 8.8%, yolov5n 6.9%, yolo26n 8.1%; the bundled yolov5s 9.8%): the ordinary
+cost of their feature pyramids."""
 WINDOW = 3
 """A running concatenation's previous Concat is at most this many layers before it (08: #5
 Concat -> #6 conv -> #7 Concat)."""
@@ -107,17 +108,18 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
     Why it costs time:
         Concat is a data-transfer operator (User Guide Table 8-5): the NPU reads every input and
         writes the output through DDR, with no arithmetic (NPU cycles 0). RW(KB) counts what it
-        moves: reads and writes in the 1.5 runtime's tables (2x the output, corpus 08), the
-        inputs' bytes in the 2.x tables (1x, corpus 01, 07, 36). A running concatenation (a
-        Concat of an earlier Concat's output and one new layer's) copies the earlier features
-        again at every step. Channels that are not a multiple of the alignment for ops other
-        than conv (RK3588: 16 INT8, 8 FP16) are less DDR-friendly (User Guide §8.5.1).
+        moves: reads and writes in the 1.5 runtime's tables (2x the output, a public FP16 eval_perf
+        CSV), the inputs' bytes in the 2.x tables (1x, public yolov8n, yolov5n and yolo26n profiles;
+        see Source). A running concatenation (a Concat of an earlier Concat's output and one new
+        layer's) copies the earlier features again at every step. Channels that are not a multiple
+        of the alignment for ops other than conv (RK3588: 16 INT8, 8 FP16) are less DDR-friendly
+        (User Guide §8.5.1).
 
     Example:
         9 Concat layer(s) take 37,404 us (22.8% of the frame): ... Each copies its inputs into
         its output, no arithmetic: 230,400 KB moved (RW(KB)) at 4.5-11.9 GB/s in this log;
         #7, #16, #26, #38 take the output of the Concat just before, copying those channels
-        again (a running concatenation) ... (corpus 08, FusionNet FP16)
+        again (a running concatenation) ... (the public FP16 image-fusion network's CSV)
 
     How to fix:
         INT8 halves the bytes every Concat moves (RKN002 prices it for FP16 models); under a
@@ -128,13 +130,13 @@ def check_concat_copies(profile: Profile, context: RuleContext) -> Iterator[Find
         multiple of the alignment; re-profile to measure it.
 
     Estimate:
-        None (severity info): a log holds no evidence of what removing or shrinking a Concat
-        saves. No corpus log shows a Concat the compiler folded into its producers (a
-        same-shape Concat at ~0 us) or one run under another layout to pair with; the DDR
-        cycles only restate the copy the time already shows, and the model change that would
-        remove it (fewer dense connections) changes the network, so its time is not the
-        Concat's. The changes with evidence are other rules' findings (INT8: half the FP16
-        time, RKN002; multi-core: Concat 1.56x, RKN030).
+        None (severity info): a log holds no evidence of what removing or shrinking a Concat saves.
+        No public log read for rknnprof shows a Concat the compiler folded into its producers (a
+        same-shape Concat at ~0 us) or one run under another layout to pair with; the DDR cycles
+        only restate the copy the time already shows, and the model change that would remove it
+        (fewer dense connections) changes the network, so its time is not the Concat's. The changes
+        with evidence are other rules' findings (INT8: half the FP16 time, RKN002; multi-core:
+        Concat 1.56x, RKN030).
     """
     total = total_us(profile)
     if (
@@ -231,7 +233,13 @@ RULES = (
         "Concat copies taking a large share of the frame (dense blocks): what they cost and "
         "what would change them, no saving claimed",
         check_concat_copies,
-        source=SOURCE,
+        source=sources(
+            SOURCE,
+            cite("yolov8n-pair", "(Concat shares, RW(KB))"),
+            cite("yolov5n-640"),
+            cite("yolo26n-640"),
+            cite("fusionnet-fp16", "(RW(KB) of the 1.5 runtime, running concatenations)"),
+        ),
         basis=(
             "none: the log holds no evidence of what removing or shrinking a Concat saves "
             "(INT8 and multi-core, which have evidence, are RKN002's and RKN030's)"

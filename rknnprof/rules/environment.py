@@ -423,7 +423,8 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
 
     Example:
         the application's own inference time 151.68 ms is 20,482 us above the per-layer
-        table's 131.20 ms: 13.5% of each inference is spent outside the layers (corpus 43)
+        table's 131.20 ms: 13.5% of each inference is spent outside the layers (a user's
+        public RK3588 report, SDK 2.3.0)
 
     How to fix:
         Time end to end with rknn_benchmark at the default log level. Fix the clocks

@@ -440,16 +440,16 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
     Estimate:
         Per CPU layer: its time minus an NPU estimate, the bytes it moves (RW(KB), else the
         shapes times the dtype size) at a rate an NPU actually achieved: the same op type on the
-        NPU in this log (high confidence), else that op type in corpus 01 (Resize 1.54 GB/s,
-        medium), else this log's NPU non-conv layers (medium); never the DDR peak (33.8 GB/s
-        on RK3588 is 15-30x what NPU Resize achieves). Without any rate: the whole CPU time, an
-        upper bound (low). A normalisation, custom or not, takes this log's NPU normalisation
-        path (exNorm's bytes over its time plus the Transposes around it; high), else exNorm's
-        0.93 GB/s in a public RK3588 FP16 table (rknn_model_zoo#366; medium; the Transposes a
-        norm over another axis needs are then not priced), never a copy's rate; another custom
-        op takes no rate: the whole CPU time, an upper bound (low). Plus the time of
-        exDataConvert layers inside or beside the CPU island. The per-switch scheduling cost
-        is not in the log and is not counted.
+        NPU in this log (high confidence), else that op type in a public RK3588 yolov8n profile
+        (Resize 1.54 GB/s, see Source; medium), else this log's NPU non-conv layers (medium);
+        never the DDR peak (33.8 GB/s on RK3588 is 15-30x what NPU Resize achieves). Without any
+        rate: the whole CPU time, an upper bound (low). A normalisation, custom or not, takes
+        this log's NPU normalisation path (exNorm's bytes over its time plus the Transposes
+        around it; high), else exNorm's 0.93 GB/s in a public RK3588 FP16 table
+        (rknn_model_zoo#366; medium; the Transposes a norm over another axis needs are then not
+        priced), never a copy's rate; another custom op takes no rate: the whole CPU time, an
+        upper bound (low). Plus the time of exDataConvert layers inside or beside the CPU
+        island. The per-switch scheduling cost is not in the log and is not counted.
         Ranking-only profiles: the op type's CPU time (upper bound). A warning line without a
         row, or rows without times: 0, severity warning.
     """

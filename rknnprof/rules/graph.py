@@ -194,8 +194,9 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
 
     Why it costs time:
         Fused, the activation is applied as the conv writes its output; standalone, the whole
-        tensor makes another round trip through DDR. Corpus 08 (FP16 fusion net) runs four
-        LeakyRelu layers after ConvAdd for 10,390 us, 6.3% of its frame.
+        tensor makes another round trip through DDR. A public FP16 image-fusion network's
+        eval_perf CSV (RK3588, see Source) runs four LeakyRelu layers after ConvAdd for 10,390
+        us, 6.3% of its frame.
 
     Example:
         4 LeakyRelu layer(s) run on their own after a ConvAdd for 10,390 us (6.3% of the
@@ -211,7 +212,7 @@ def check_unfused_conv(profile: Profile, context: RuleContext) -> Iterator[Findi
         The standalone activations' time (each is removed; the fused conv's time is assumed
         unchanged, as the fusion rules imply). Confidence medium: a documented fusion, not a
         measured one. A layer RKN050 flags as a single-frame outlier counts at the time the log
-        supports (corpus 08: #32 at #44's 1,921 us, #22 at #34's 1,388 us), named in the
+        supports (that CSV: #32 at #44's 1,921 us, #22 at #34's 1,388 us), named in the
         message.
     """
     layers = profile.layers
@@ -396,7 +397,7 @@ RULES = (
         "Standalone activations that could fuse into their conv: non-ReLU after ConvAdd, "
         "or behind a Transpose/Reshape",
         check_unfused_conv,
-        source=UNFUSED_SOURCE,
+        source=sources(UNFUSED_SOURCE, cite("fusionnet-fp16", "(standalone LeakyRelu)")),
         basis=(
             "the standalone activations' measured time (each is removed; the fused conv's time"
             " is assumed unchanged), a single-frame outlier at the time the log supports"

@@ -87,12 +87,13 @@ def check_low_mac_usage(profile: Profile, context: RuleContext) -> Iterator[Find
         one change), listing the layers slowest first.
 
         Silent where no change removes the padding: the image input (3 channels are padded to
-        32 whatever the stem; a Focus/space-to-depth stem is no cheaper: corpus 07's s2d stem
-        spends 2,624 us where 36's plain 3x3/s2 stem at the same 640 input takes 1,888 us); a
+        32 whatever the stem; a Focus/space-to-depth stem is no cheaper: a public yolov5n
+        profile's s2d stem spends 2,624 us where a yolo26n profile's plain 3x3/s2 stem at the
+        same 640 input and core takes 1,888 us, see Source); a
         model output (a detection head's channels are fixed by its classes); channels below the
         multiple (16 channels cost what 32 do: fewer save nothing, "widening" saves nothing);
-        depthwise convs (cheaper than a regular conv: corpus 36 #115 costs 115,200 cycles
-        against 518,400 for a regular 80->80 3x3).
+        depthwise convs (cheaper than a regular conv: the yolo26n profile's #115 costs
+        115,200 cycles against 518,400 for a regular 80->80 3x3).
 
     Why it costs time:
         The NPU computes channels in multiples of the alignment table (User Guide §8.5.1
@@ -233,7 +234,11 @@ RULES = (
         Severity.WARNING,
         "Low-MAC-usage convs whose channel padding a pruning change removes",
         check_low_mac_usage,
-        source=sources(cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2")),
+        source=sources(
+            cite("guide", "§8.2.2, §8.5.1 Tables 8-1..8-4, §8.5.2"),
+            cite("yolov5n-640", "(a space-to-depth stem)"),
+            cite("yolo26n-640", "(a plain stem, a depthwise conv)"),
+        ),
         basis=(
             "the NPU cycles a pruning to the aligned channel count removes, at the NPU clock, "
             "only for the share of the layer's time its cycles explain (per layer)"

@@ -219,9 +219,10 @@ def check_norm_transposes(profile: Profile, context: RuleContext) -> Iterator[Fi
         exNorm normalises over axes [1] or [1,2,3] of NCHW only (operator list), so a
         LayerNorm over the last axis, or an InstanceNorm over [2,3], is rewritten as
         Transpose + exNorm + Transpose, each Transpose a full copy of the tensor through DDR;
-        the affine (gamma, beta) then runs as a separate per-channel Mul and Add. Corpus 27
-        (a UNet, FP16) spends 27,731 us in 2 Transposes beside 20,555 us of one exNorm, 26.4%
-        of its 183,003 us; the slimmed model of corpus 28 has neither.
+        the affine (gamma, beta) then runs as a separate per-channel Mul and Add. A user's
+        public RK3588 report of a UNet (FP16, ranking table) spends 27,731 us in 2 Transposes
+        beside 20,555 us of one exNorm, 26.4% of its 183,003 us; the slimmed model in the same
+        report has neither.
 
     Example:
         the ranking shows exNorm 20,555 us in 1 call(s) and Transpose 27,731 us in 2 call(s):

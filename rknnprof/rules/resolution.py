@@ -144,13 +144,13 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
         (RKN071.tall_ratio).
 
     Why it costs time:
-        A convolution's MACs and bytes grow with its output height x width, and so do the
-        bytes the copies between convs (Concat, Split, Add, Resize, MaxPool) move, so the
-        layers on feature maps cost in proportion to the input's pixels: corpus 01 runs
-        yolov8n at 1920x1920, 9x the pixels of 640x640, and its NPU layers take 127,303 us of
-        the 128,441 us frame. The same network at 640x640 on one RK3588 core (a public
-        profile, see Source) takes 15,116 us on the NPU: 88.1% less, against 88.9% from the
-        pixels, and every op type shrank 75-92%. The guide, for operators of the same size:
+        A convolution's MACs and bytes grow with its output height x width, and so do the bytes
+        the copies between convs (Concat, Split, Add, Resize, MaxPool) move, so the layers on
+        feature maps cost in proportion to the input's pixels: a public RK3588 profile (see
+        Source) runs yolov8n at 1920x1920, 9x the pixels of 640x640, and its NPU layers take
+        127,303 us of the 128,441 us frame. The same network at 640x640 on one RK3588 core (a
+        public profile, see Source) takes 15,116 us on the NPU: 88.1% less, against 88.9% from
+        the pixels, and every op type shrank 75-92%. The guide, for operators of the same size:
         "a size with a larger Width and a smaller Height is more friendly to DDR reading and
         writing" (Figure 8-11).
 
@@ -171,7 +171,7 @@ def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[F
         pool, fully connected layers and the CPU's input/output copies are not counted. A
         layer RKN050 flags as a single-frame outlier counts at the time the log supports for
         it (its same-shape sibling's, or its cycles at the table's median pace), named in the
-        message. Counted on the convs only (as before), the promise was 93,481 us on corpus 01
+        message. Counted on the convs only (as before), the promise was 93,481 us on that 1920 log
         and the real yolov8n pair delivered 121% of it (rknnprof's docs/track-record.md).
         (b) 0: the guide gives the direction, not a figure (severity info).
     """

@@ -75,6 +75,26 @@ DOCUMENTS: dict[str, Document] = {
         "a2040cc119fb247c3e01fe2ee189d2d5643cd851/reports/layer-profiles/raw/"
         "yolov8n_layer_perf.txt",
     ),
+    "yolov5n-640": Document(
+        "a public RK3588 yolov5n 640x640 per-layer profile, core 0, runtime 2.3.2 "
+        "(zshi20000922-a11y/RK3588-Yolo-Profile yolov5n_layer_perf.txt, at commit a2040cc)",
+        "https://github.com/zshi20000922-a11y/RK3588-Yolo-Profile/blob/"
+        "a2040cc119fb247c3e01fe2ee189d2d5643cd851/reports/layer-profiles/raw/"
+        "yolov5n_layer_perf.txt",
+    ),
+    "yolo26n-640": Document(
+        "a public RK3588 yolo26n 640x640 per-layer profile, core 0, runtime 2.3.2 "
+        "(zshi20000922-a11y/RK3588-Yolo-Profile yolo26n_layer_perf.txt, at commit a2040cc)",
+        "https://github.com/zshi20000922-a11y/RK3588-Yolo-Profile/blob/"
+        "a2040cc119fb247c3e01fe2ee189d2d5643cd851/reports/layer-profiles/raw/"
+        "yolo26n_layer_perf.txt",
+    ),
+    "fusionnet-fp16": Document(
+        "a public RK3588 FP16 image-fusion network's eval_perf CSV, toolkit2 1.5.0 "
+        "(InJuly7/Fusion_rknn eval_perf.csv, at commit 0aa4edf)",
+        "https://github.com/InJuly7/Fusion_rknn/blob/"
+        "0aa4edf4e41dfa06ad942fa8c78063b7bb6378a5/eval_perf.csv",
+    ),
     "yolo-contexts": Document(
         "a public RK3588 YOLOv8/YOLO11 board report, one context on core 0 against three "
         "contexts on cores 0/1/2 (zshi20000922-a11y/RK3588-Yolo-Profile reports/v8-v11, at "

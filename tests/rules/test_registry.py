@@ -121,6 +121,17 @@ def test_rules_command_lists_and_documents() -> None:
     assert all(section in doc.output for section in SECTIONS)
 
 
+def test_rule_docs_name_public_logs_not_test_files() -> None:
+    """A rule's documentation names the public logs it measured on (with their URLs under
+    Source), never this repository's test corpus ("corpus 01"), which a user does not have."""
+    runner = CliRunner()
+    for rule in RULES:
+        doc = runner.invoke(cli, ["rules", rule.code]).output
+        assert not re.search(r"\b[Cc]orpus\b", doc), rule.code
+    cited = runner.invoke(cli, ["rules", "RKN073"]).output.split("Source:")[1]
+    assert "InJuly7/Fusion_rknn/blob/0aa4edf" in cited and "yolo26n_layer_perf.txt" in cited
+
+
 def test_rules_command_unknown_code_exits_2() -> None:
     result = CliRunner().invoke(cli, ["rules", "RKN999"])
     assert result.exit_code == 2
