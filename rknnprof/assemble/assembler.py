@@ -26,7 +26,12 @@ from rknnprof.assemble.context import (
     fallback_belongs,
     merge_frequencies,
 )
-from rknnprof.assemble.failures import beside_an_old_driver, no_profile_failures, one_per_entry
+from rknnprof.assemble.failures import (
+    beside_an_old_driver,
+    no_profile_failures,
+    one_per_entry,
+    rkllm_on_rv1126b,
+)
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -378,7 +383,9 @@ class Assembler:
             failures = no_profile_failures(
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
             )
-            failures = beside_an_old_driver(failures, self.context.versions_for(None))
+            versions = self.context.versions_for(None)
+            failures = beside_an_old_driver(failures, versions)
+            failures = rkllm_on_rv1126b(failures, versions, self.context.platform_for(None)[0])
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
     def _other_socs(self, platform: str, others: dict[str, int]) -> None:

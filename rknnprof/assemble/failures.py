@@ -4,7 +4,8 @@ error lines around each as context, and every other error report as a failure of
 and fix say what to do: an RKLLM run that fails after ``your rknpu driver version is too low``
 is told to update the driver), then an error before a warning, then log order. The telling
 failure names an RKNPU driver the version lines show too old, where its cause involves the
-driver (:func:`beside_an_old_driver`)."""
+driver (:func:`beside_an_old_driver`); an RKLLM run's failed submit on RV1126B names the fix
+its maintainers gave (:func:`rkllm_on_rv1126b`)."""
 
 from __future__ import annotations
 
@@ -133,3 +134,26 @@ def beside_an_old_driver(
         f"{runtime}, a likely cause"
     )
     return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
+
+
+SUBMIT_FAILED = "submit-failed"
+
+
+def rkllm_on_rv1126b(
+    failures: tuple[KnownFailure, ...], versions: Versions, platform: str | None
+) -> tuple[KnownFailure, ...]:
+    """The telling failure, when it is ``failed to submit`` in an RKLLM run (the log names
+    librkllmrt) on RV1126B, gets the fix the rknn-llm maintainers gave for it there (an
+    InternVL3 demo's first NPU task failed until ``base_domain_id`` was 0), cited in the fix:
+    ``source`` stays the entry's one page."""
+    if not failures or failures[0].id != SUBMIT_FAILED:
+        return failures
+    if versions.llm_runtime is None or (platform or "").lower() != "rv1126b":
+        return failures
+    first = failures[0]
+    fix = (
+        "on RV1126B set param.extend_param.base_domain_id = 0 before rkllm_init (the fix the "
+        "rknn-llm maintainers gave for this failure there, confirmed by the reporter: "
+        "https://github.com/airockchip/rknn-llm/issues/483); else " + first.fix
+    )
+    return (replace(first, fix=fix), *failures[1:])

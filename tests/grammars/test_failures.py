@@ -402,6 +402,32 @@ def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
     assert failure["id"] == "runtime-too-old-for-model" and "driver" not in failure["diagnosis"]
 
 
+def test_an_rkllm_failed_submit_on_rv1126b_gets_the_maintainers_fix(tmp_path):
+    """rknn-llm issue 483: an InternVL3 demo on RV1126B (rkllm 1.2.3) failed its first NPU task
+    until param.extend_param.base_domain_id was 0 (the maintainers' answer, the reporter's
+    confirmation). The fix says so there, and only there: not on RK3588, not for an RKNN run."""
+    fail = (
+        "E RKNN: [16:37:05.732] failed to submit, op id: 0, op name: Unknown, flags: 0x5, "
+        "task start: 14, task number: 1, run task counter: 0, int status: 0\n"
+    )
+    rkllm = "I rkllm: rkllm-runtime version: 1.2.3, rknpu driver version: 0.9.8, platform: {}\n"
+    rknn = "I RKNN: [16:37:05.001] RKNN Driver Information, version: 0.9.8\nI target is {}\n"
+    for head, soc, said in (
+        (rkllm, "RV1126B", True),
+        (rkllm, "RK3588", False),
+        (rknn, "RV1126B", False),
+    ):
+        text = head.format(soc) + fail
+        result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+        assert result.exit_code == 3
+        [failure] = json.loads(result.stdout)["failures"]
+        assert failure["id"] == "submit-failed"
+        fix = "on RV1126B set param.extend_param.base_domain_id = 0 before rkllm_init"
+        assert failure["fix"].startswith(fix) is said, (head, soc)
+        assert ("rknn-llm/issues/483" in failure["fix"]) is said
+        assert "convert and run with the same, latest toolkit2" in failure["fix"]
+
+
 def test_failure_only_input_in_the_terminal_prints_no_report(tmp_path):
     result = run(
         ["analyze"], fixture("failure_rv1106_unsupported_op.txt").encode(), tmp_path, False
