@@ -116,12 +116,13 @@ class ContextEvents:
 
     def platform_for(self, stream: Stream) -> tuple[str | None, str | None, dict[str, int]]:
         """(platform, evidence, other SoC -> line) for ``stream``: the first line that names the
-        SoC, else the first guess (a model's per-SoC folder); the other SoCs lines name."""
+        SoC, the board's own word first (:func:`_authority`), else the first guess (a model's
+        per-SoC folder); the other SoCs lines name."""
         named = [i for i in self.infos.values() if i.platform and applies_to(i.stream, stream)]
         sure = [i for i in named if not (i.platform_evidence or "").startswith(GUESS)]
         if not named:
             return None, None, {}
-        chosen = (sure or named)[0]
+        chosen = min(sure or named, key=_authority)
         others = {i.platform: i.line for i in sure if i.platform != chosen.platform}
         return chosen.platform, chosen.platform_evidence, others  # type: ignore[return-value]  # named: a platform
 
@@ -221,3 +222,14 @@ def merge_frequencies(a: Frequencies | None, b: Frequencies) -> Frequencies:
     return Frequencies(
         cpu_khz=a.cpu_khz or b.cpu_khz, npu_hz=a.npu_hz or b.npu_hz, ddr_hz=a.ddr_hz or b.ddr_hz
     )
+
+
+def _authority(info: InfoEvent) -> int:
+    """How surely a line names the board's SoC (lower: surer): the board itself (the toolkit's
+    ``Get hardware info: target_platform = rv1103``, RKLLM's ``platform: RK3576``), then the
+    model's target (``target platform: rk3588``), then the target the user passed (``target set
+    by user is: rv1106``), which the toolkit refuses when it is not the board's."""
+    evidence = (info.platform_evidence or "").lower()
+    if evidence.startswith(("target_platform", "platform:")):
+        return 0
+    return 1 if evidence.startswith("target platform") else 2

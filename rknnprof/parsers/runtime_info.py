@@ -183,7 +183,9 @@ class RuntimeInfoParser(BlockParser):
             or ".rknn" in text
         ):
             info = parse_info(text)
-            if info is not None:
+            if info is not None and not (line.level == "E" and info[0] == Versions()):
+                # (an error naming a SoC, ``E init_runtime: get target_platform is rv1106, …``,
+                # is an error, not the SoC's line; ``E rknn-toolkit2 version:`` still counts)
                 return _InfoBlock(line, info)
         if "Frequency List" in text and (m := _FREQ_HEAD_RE.match(text.strip())):
             return _FrequencyBlock(line, m.group(1))

@@ -129,3 +129,20 @@ def test_a_model_in_a_per_soc_folder_suggests_the_soc():
     assert info is not None and info[1] == "rk3566"
     assert parse_info("./demo models/yolov5s.rknn") is None
     assert parse_info("./demo model/RK9999/yolov5s.rknn") is None  # no data: no guess
+
+
+def test_an_error_naming_a_soc_is_not_the_socs_line():
+    """``E init_runtime: get target_platform is rv1106, while required target_platform = …``
+    (rknn_model_zoo issue 408) is an error, not the line that names the board; an error-level
+    line that names a version still gives it."""
+    from rknnprof.parsers.runtime_info import RuntimeInfoParser
+
+    parser = RuntimeInfoParser()
+    error = "required target_platform = rv1103 (the target given: rv1106)"
+    assert parser.opens(Line(9, error, None, "E", "init_runtime")) is None
+    assert parser.opens(Line(9, error, None, "I", "init_runtime")) is not None
+    versions = "RKNN Runtime Information, librknnrt version: 2.3.2 (429f97ae6b@2025-04-09)"
+    block = parser.opens(Line(12, versions, None, "E", "RKNN"))
+    assert block is not None
+    [event] = block.close()
+    assert event.versions.runtime == "2.3.2"
