@@ -91,11 +91,15 @@ def no_profile_failures(
 ) -> tuple[KnownFailure, ...]:
     """Every failure of an input without a profile, the telling one first (``met``: lines of
     each entry in the input, the ones not kept too)."""
+    known = list(known)
     failures = list(one_per_entry(known, met))
+    index = {f.id: i for i, f in enumerate(failures)}
     context: dict[int, list[str]] = {i: list(f.context) for i, f in enumerate(failures)}
     unknown: list[KnownFailure] = []
     for note in errors:
-        owner = next((i for i, f in enumerate(failures) if _near(note, f.line)), None)
+        # (near any line of an entry: a traceback ending in the exception that repeats the
+        # runtime's line belongs to it)
+        owner = next((index[f.id] for f in known if _near(note, f.line)), None)
         if owner is None:
             unknown.append(unknown_failure(note))
         else:

@@ -28,7 +28,8 @@ FAMILY = "error-report"
 _E_PREFIX = LazyPattern(r"(?:^|\s)E (?P<tag>[\w.-]+)\s*:\s*(?:\[[\d:.]+\]\s*)?(?P<msg>.*)$")
 _E_BARE = LazyPattern(r"^E (?P<msg>[A-Z].*)$")
 _TRACEBACK = "Traceback (most recent call last):"
-_FRAME = LazyPattern(r'^\s+File "[^"]*", line \d+')
+_FRAME = LazyPattern(r'^(?:E )?\s+File "[^"]*", line \d+')
+"""A traceback frame; toolkit1 prints its own under an ``E`` prefix (``E   File "…"``)."""
 _EXCEPTION = LazyPattern(r"^(?:[\w.]+\.)?(?P<name>\w*(?:Error|Exception))(?::\s*(?P<msg>.*))?$")
 _PERF_RUN_FAIL = "IOCTL_CMD_PERF_RUN fail"
 _IGNORED_E = ("rknn-toolkit", "version:")

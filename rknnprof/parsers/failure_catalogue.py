@@ -120,6 +120,24 @@ CATALOGUE: tuple[Entry, ...] = (
         "medium",
         warning=True,
     ),
+    Entry(
+        "core-mask-unavailable",
+        ("unavailable core mask",),
+        _re(r"unavailable core mask found for current platform!?\s*max core mask = (?P<max>\d+)"),
+        "the core mask asks for NPU cores this SoC does not have (its highest mask is {max})",
+        "a mask names cores by bit: RK3588's three cores take masks up to 7, RK3576's two up to "
+        "3; a core count or mask written for RK3588 (an RKLLM demo's 3 cores, "
+        "RKNN_NPU_CORE_0_1_2) asks RK3576 for a core it lacks, and the runtime goes on with the "
+        "cores it has",
+        "set the cores the SoC has (RK3576: RKNN_NPU_CORE_0_1, or 2 in an RKLLM demo's core "
+        "count); a mask within the highest one the line names",
+        # (no thread answers this wording: the line's own figure, and the Runtime API
+        # Reference's rknn_set_core_mask, which lists each SoC's cores)
+        "https://github.com/airockchip/rknn-toolkit2/blob/v2.3.2/doc/"
+        "04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
+        "low",
+        warning=True,
+    ),
     # -- toolkit / runtime / driver / header / NPU generation mismatches -----------------------
     Entry(
         "runtime-too-old-for-model",
@@ -208,6 +226,53 @@ CATALOGUE: tuple[Entry, ...] = (
         confidence="medium",
     ),
     Entry(
+        "rknn-server-unreachable",
+        ("server connect fail", "device is abnormal, please start the rknn_server"),
+        _re(
+            r"server connect fail!?(?:\s*ret = (?P<ret>-?\d+)\((?P<why>\w+)\))?"
+            r"|rknn_server on the con\w*ted device is abnormal"
+        ),
+        "the toolkit could not reach rknn_server on the board (server connect fail)",
+        "init_runtime(target=…) runs the model through rknn_server on the board: it is not "
+        "running, it died (ERROR_PIPE, connection reset), or the board started another copy "
+        "than the one pushed (RV1126B, RV1106 and RV1103 start it from /oem/usr)",
+        "start rknn_server on the board as the toolkit's doc/rknn_server_proxy.md says and check "
+        "it stays up (`adb shell ps | grep rknn_server`), with the rknn_server and librknnrt of "
+        "the toolkit's version; on RV1126B, RV1106 and RV1103 put them in /oem/usr/bin and "
+        "/oem/usr/lib (the fix the reporter of airockchip/rknn-toolkit2#381 confirmed)",
+        _TK2 + "393",
+        "medium",
+    ),
+    Entry(
+        "device-unreachable",
+        ("Connect to Device",),
+        _re(r"Connect to Device \((?P<device>[^)]*)\) Failure \((?P<code>-?\d+)\)"),
+        "the toolkit could not connect to the board ({device})",
+        "init_runtime(target=…) reaches the board through adb (USB or network): the board is "
+        "not in `adb devices`, or another adb server holds port 5037 (`adb: error: cannot bind "
+        "listener`, as under WSL with mirrored networking beside Windows' adb)",
+        "check that `adb devices` lists the board (pass device_id= when several do); with "
+        "`cannot bind listener`, stop the other adb server (under WSL: turn mirrored networking "
+        "off and attach the board with usbipd-win, the reporter's fix)",
+        _OLD_TK2 + "330",
+        "medium",
+    ),
+    Entry(
+        "target-platform-mismatch",
+        ("while required target_platform",),
+        _re(
+            r"get target_platform is (?P<given>\w+), while required target_platform = "
+            r"(?P<board>\w+)"
+        ),
+        "the target given to init_runtime ({given}) is not the connected board's SoC ({board})",
+        "the toolkit checks the target against the SoC the board reports (`Get hardware info: "
+        "target_platform = …`); RV1103 and RV1106 are separate targets",
+        "pass target='{board}' to init_runtime and run a model converted for {board}",
+        # (the thread has no answer: the line names both SoCs)
+        _ZOO + "408",
+        "low",
+    ),
+    Entry(
         "api-header-mismatch",
         ("info_len(",),
         _re(r"(?P<call>rknn_\w+), info_len\((?P<got>\d+)\) < sizeof\((?P<struct>\w+)\)"),
@@ -236,14 +301,26 @@ CATALOGUE: tuple[Entry, ...] = (
     # -- model file integrity -------------------------------------------------------------------
     Entry(
         "rkllm-model-invalid",
-        ("invalid rknn llm model magic", "invalid magic characters"),
-        _re(r"invalid rknn llm model magic|invalid magic characters"),
+        ("invalid rknn llm model magic", "invalid magic characters", "invalid rkllm model"),
+        # (rkllm 1.2.1's wording: ``invalid rkllm model!``, rkllama issue 55)
+        _re(r"invalid rknn llm model magic|invalid magic characters|invalid rkllm model\b"),
         "librkllmrt cannot read the model file (invalid magic)",
         "the .rkllm was converted by an rkllm-toolkit version this runtime does not read, or is "
         "not a complete .rkllm file (rkllm-runtime 1.0 also rejects model families it lacks)",
         "convert the model with the rkllm-toolkit of the board's librkllmrt version (the "
         "`rkllm-runtime version:` line) and check the file is complete",
         _LLM + "235",
+    ),
+    Entry(
+        "rkllm-matmul-failed",
+        ("run failed",),
+        _re(r"matmul\((?P<kind>\w+)\) run failed"),
+        "librkllmrt's {kind} matmul failed on the NPU",
+        "the RKNPU kernel driver is older than this librkllmrt needs (the maintainers' answer "
+        "for driver 0.8.2)",
+        "update the board's RKNPU driver to 0.9.8 or newer (`cat /sys/kernel/debug/rknpu/"
+        "version` shows the current one)",
+        _LLM + "413",
     ),
     Entry(
         "rknn-model-invalid",

@@ -43,10 +43,25 @@ def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> Kn
 
 
 class _FailureLine(Block):
-    def __init__(self, event: FailureEvent) -> None:
+    def __init__(self, event: FailureEvent, line: Line) -> None:
         self.event = event
+        self.last = line.number
+        self.tag = line.tag
 
     def feed(self, line: Line) -> bool:
+        """Takes the message's indented continuation, which toolkit2 1.4 prints under the same
+        prefix (``E init_runtime:                https://…``): not an error of its own."""
+        text = line.text
+        if (
+            line.number == self.last + 1
+            and line.tag is not None
+            and line.tag == self.tag
+            and text[:4].isspace()
+            and text.strip()
+            and _match(line) is None
+        ):
+            self.last = line.number
+            return True
         return False
 
     def close(self) -> list[Event]:
@@ -72,7 +87,7 @@ class KnownFailureParser(BlockParser):
             return None
         entry, groups = found
         failure = failure_of(entry, groups, line.number, line.text)
-        return _FailureLine(FailureEvent(failure, line.stream))
+        return _FailureLine(FailureEvent(failure, line.stream), line)
 
 
 def _match(line: Line) -> tuple[Entry, dict[str, str]] | None:

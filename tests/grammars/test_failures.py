@@ -64,6 +64,15 @@ LINES = {
         "E RKNNAPI(1774): rknn3_model_init, core_mask 3 is not match with npu core number 1!",
         "core mask f",
     ),
+    # the line of a public RK3576 RKLLM demo page (rkllm 1.2.1, the demo's core count 3; the
+    # entry cites the Runtime API Reference: no thread answers this wording); variant: without
+    # the time stamp, as a public RK3576 service report quotes it
+    "core-mask-unavailable": (
+        "E RKNN: [08:04:38.229] rknn_set_core_mask: unavailable core mask found for current "
+        "platform! max core mask = 3",
+        "E RKNN: unavailable core mask found for current platform! max core mask = 3",
+        "its highest mask is 3",
+    ),
     # _TK2 7 (1.6.0 matmul API); variant: the 1.5-era wording (real: _RKNPU2 105)
     "invalid-core-mask": (
         "E RKNN: [18:09:24.926] rknn_set_core_mask: failed to set core mask: 3",
@@ -108,6 +117,29 @@ LINES = {
         "E RKNNAPI: [09:11:02.114] rknn_init,  msg_ioctl_ack fail, data_len = 2048, expect 1024!",
         "104985 bytes, 103961 expected",
     ),
+    # _TK2 393 (toolkit2 2.3.2, RV1126B); variant: the toolkit's own line after it, as 1.4.0
+    # printed it (real: _OLD_TK2 91)
+    "rknn-server-unreachable": (
+        "E RKNNAPI: rknn_init,  server connect fail!  ret = -9(ERROR_PIPE)!",
+        "E init_runtime: The rknn_server on the concected device is abnormal, please start the "
+        "rknn_server on the device according to:",
+        "could not reach rknn_server",
+    ),
+    # _OLD_TK2 330 (toolkit2 2.1.0 under WSL); variant: another device and code
+    "device-unreachable": (
+        "E init_runtime: Connect to Device (e1006d4c3b0eae29) Failure (-2), Please check the USB "
+        "or network connection!",
+        "E init_runtime: Connect to Device (192.168.1.37:5555) Failure (-1), Please check the USB "
+        "or network connection!",
+        "could not connect to the board (e1006d4c3b0eae29)",
+    ),
+    # _ZOO 408 (toolkit2 2.3.2, --target rv1106 on an RV1103 board); variant: RK3566 asked of
+    # an RK3568 board
+    "target-platform-mismatch": (
+        "E init_runtime: get target_platform is rv1106, while required target_platform = rv1103",
+        "E init_runtime: get target_platform is rk3566, while required target_platform = rk3568",
+        "(rv1106) is not the connected board's SoC (rv1103)",
+    ),
     # _TK2 229 (toolkit2 2.3.0 against an older rknn_server, RK3568 Android); variant: the
     # timestamped form, another release
     "rknn-server-too-old": (
@@ -134,6 +166,12 @@ LINES = {
         ": invalid magic characters '\ufffd\u0314\u0094'",
         "E RKNN: [08:48:14.826] invalid rknn llm model magic",
         "cannot read the model file",
+    ),
+    # _LLM 413 (RK3588, driver 0.8.2; the title of the thread); variant: another weight type
+    "rkllm-matmul-failed": (
+        "E rkllm: matmul(w8a8) run failed",
+        "E rkllm: matmul(w4a16) run failed",
+        "w8a8 matmul failed on the NPU",
     ),
     # _TK2 405 (librknnrt 2.3.2); variant: 1.2.1b5's wording (real: _OLD_TK2 119)
     "rknn-model-invalid": (
@@ -257,6 +295,8 @@ LINES = {
 }
 SOURCE_OF_LINE = {
     "core-mask-model-mismatch": "https://github.com/airockchip/rknn3-model-zoo/issues/2",
+    "core-mask-unavailable": "https://github.com/airockchip/rknn-toolkit2/blob/v2.3.2/doc/"
+    "04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
     "perf-too-many-clients": "https://github.com/rockchip-linux/rknpu/issues/9",
 }
 """The thread each first line was copied from, where the comment above does not name it with a
@@ -428,6 +468,59 @@ def test_an_rkllm_failed_submit_on_rv1126b_gets_the_maintainers_fix(tmp_path):
         assert "convert and run with the same, latest toolkit2" in failure["fix"]
 
 
+def test_rkllm_1_2_1_wording_of_an_invalid_model():
+    """rkllm 1.2.1b1 prints ``invalid rkllm model!`` (rkllama issue 55) for what 1.1.x called an
+    invalid magic: the same entry."""
+    block = KnownFailureParser().opens(Line(3, "E rkllm: invalid rkllm model!", None))
+    assert block is not None
+    [event] = block.close()
+    assert event.failure.id == "rkllm-model-invalid"
+
+
+def test_a_failure_messages_indented_continuation_is_not_a_failure(tmp_path):
+    """toolkit2 1.4.0 prints the rest of a message under the same prefix, indented, and a
+    traceback ending in an exception that repeats the runtime's line (rockchip-linux
+    rknn-toolkit2 issue 91): one failure, the rest its context."""
+    text = (
+        "E RKNNAPI: rknn_init,  server connect fail!  ret = -9(ERROR_PIPE)!\n"
+        "E init_runtime: The rknn_server on the concected device is abnormal, please start the "
+        "rknn_server on the device according to:\n"
+        "E init_runtime:                https://github.com/rockchip-linux/rknpu2/blob/master/"
+        "rknn_server_proxy.md\n"
+        "W init_runtime: ===================== WARN(5) =====================\n"
+        "E rknn-toolkit2 version: 1.4.0-22dcfef4\n"
+        "E init_runtime: Catch exception when init runtime!\n"
+        "E init_runtime: Traceback (most recent call last):\n"
+        'E init_runtime:   File "rknn/api/rknn_base.py", line 1985, in init_runtime\n'
+        "E init_runtime: ValueError: The rknn_server on the concected device is abnormal, please "
+        "start the rknn_server on the device according to:\n"
+        "E init_runtime:                https://github.com/rockchip-linux/rknpu2/blob/master/"
+        "rknn_server_proxy.md\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "rknn-server-unreachable" and failure["line"] == 1
+    assert failure["diagnosis"].endswith("; also lines 2, 9")
+    assert "Catch exception when init runtime!" in failure["context"]
+
+
+def test_toolkit1_traceback_frames_under_an_e_prefix_are_one_report(tmp_path):
+    """toolkit1 prints its traceback's frames as ``E   File "…"``: the runtime's line and the
+    exception after them are one failure (rknn_model_zoo issue 99), not two."""
+    text = (
+        "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!\n"
+        "E Catch exception when init runtime!\n"
+        "E Traceback (most recent call last):\n"
+        'E   File "rknn/api/rknn_base.py", line 1008, in rknn.api.rknn_base.RKNNBase.init_runtime\n'
+        "E Exception: RKNN init failed. error code: RKNN_ERR_MODEL_INVALID\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["text"].startswith("rknn_init,  msg_load_ack fail, ack = 1(ACK_FAIL)")
+    assert "RKNN init failed. error code: RKNN_ERR_MODEL_INVALID" in failure["context"]
+
+
 def test_failure_only_input_in_the_terminal_prints_no_report(tmp_path):
     result = run(
         ["analyze"], fixture("failure_rv1106_unsupported_op.txt").encode(), tmp_path, False
@@ -484,18 +577,30 @@ def test_the_drivers_line_in_logcat_is_known(tmp_path):
 
 
 def test_a_known_warning_is_told_before_an_unknown_error(tmp_path):
-    """RKLLM 1.3.0 on driver 0.8.2 (the rkllm demo's lines): the one error is unknown, the
-    driver warning is a catalogue entry with a fix; the headline gives the fix, the unknown
-    error follows in the JSON."""
-    text = (
+    """RKLLM 1.3.0 on driver 0.8.2 (the rkllm demo's lines): with an error the catalogue does
+    not know, the driver warning (a catalogue entry with a fix) is the headline and the
+    unknown error follows in the JSON. The demo's real error, ``matmul(w8a8) run failed``, is
+    catalogued (rknn-llm issue 413: the driver is too old): it is the headline, the warning
+    second."""
+    head = (
         "rkllm init start\n"
         "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7\n"
         "I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.8.2, platform: RK3588\n"
         "rkllm init success\n"
-        "E rkllm: matmul(w8a8) run failed\n"
     )
-    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    result = run(
+        ["analyze", "-f", "json"], (head + "E rkllm: decode 0 failed\n").encode(), tmp_path, False
+    )
     assert result.exit_code == 3
     assert ": line 2: the RKNPU kernel driver is older than this runtime wants" in result.stderr
     failures = json.loads(result.stdout)["failures"]
     assert [(f["line"], f["id"]) for f in failures] == [(2, "driver-too-old"), (5, "unknown")]
+    text = head + "E rkllm: matmul(w8a8) run failed\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert ": line 5: librkllmrt's w8a8 matmul failed on the NPU" in result.stderr
+    assert "update the board's RKNPU driver to 0.9.8 or newer" in result.stderr
+    failures = json.loads(result.stdout)["failures"]
+    assert [(f["line"], f["id"]) for f in failures] == [
+        (5, "rkllm-matmul-failed"),
+        (2, "driver-too-old"),
+    ]
