@@ -28,6 +28,7 @@ from rknnprof.parsers.ranking_lines import (
     has_title,
     header_columns,
     refuses,
+    rounding,
     row_keys,
     row_like,
     stat_of,
@@ -67,6 +68,8 @@ class RankingBlock(Block):
         self.lines: list[int] = []
         """Input line of each entry of ``stats``."""
         self.total_line: int | None = None
+        self.slack = 0.0
+        """How far the values printed in exponent form may be from the times (us), summed."""
         self.pending: tuple[Line, list[str]] | None = None
         """A row cut short (too few values), waiting for its continuation."""
         self.intruders: list[int] = []
@@ -126,6 +129,9 @@ class RankingBlock(Block):
         # a value holds at most one "%", at its end
         v = dict(zip(keys, map(to_float, joined.replace("%", "").split())))
         stat = stat_of(op, v, lambda: sum(s.calls for s in self.stats))
+        # (times from 1 s on are printed to six digits: the checks allow their rounding)
+        slack = sum(map(rounding, values)) if "e" in joined else 0.0
+        self.slack += slack
         if op == "Total":
             self.total, self.total_line = stat, line.number
         else:
@@ -136,7 +142,8 @@ class RankingBlock(Block):
             self.lines.append(line.number)
         if (
             _SUM_KEYS <= v.keys()
-            and abs(v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"]) > TIME_TOLERANCE_US
+            and abs(v["cpu"] + v.get("gpu", 0.0) + v["npu"] - v["total"])
+            > TIME_TOLERANCE_US + slack
         ):
             self.notes.append(
                 (
@@ -336,7 +343,7 @@ class RankingBlock(Block):
         ):
             column = sum(getattr(s, name) for s in self.stats)
             printed = getattr(self.total, name)
-            if abs(column - printed) > TIME_TOLERANCE_US:
+            if abs(column - printed) > TIME_TOLERANCE_US + self.slack:
                 self.notes.append(
                     (
                         self.total_line,

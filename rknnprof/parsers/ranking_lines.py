@@ -21,10 +21,12 @@ SHARE_DIGITS = 6
 """Digits of a fraction a row's share (its TimeRatio / 100) is rounded to (``stat_of``)."""
 TITLES = ("Operator Time Consuming Ranking Table", "Operator Time-Consuming Ranking:")
 HEADER_RE = LazyPattern(r"(?:^|\s)OpType\s+Call\s?Number(?:\s|$)")
-VALUE_RE = LazyPattern(r"^\d+(?:\.\d+)?%?$")
+VALUE_RE = LazyPattern(r"^\d+(?:\.\d+)?(?:e[+-]\d+)?%?$")
+"""A value: the runtime prints times with ``%g``, so from 1 s on in exponent form
+(``1.18313e+06``, six significant digits: see :func:`rounding`)."""
 _OP_TYPE_RE = LazyPattern(r"[A-Za-z_][\w.-]*\Z")
 """An op type token (only lines that are not rows are tested: compiled on first use)."""
-VALUES_RE = LazyPattern(r"\d+(?:\.\d+)?%?(?: \d+(?:\.\d+)?%?)*")
+VALUES_RE = LazyPattern(r"\d+(?:\.\d+)?(?:e[+-]\d+)?%?(?: \d+(?:\.\d+)?(?:e[+-]\d+)?%?)*")
 """Values joined by single spaces, each a VALUE_RE (for ``fullmatch``)."""
 _ALIASES = {
     "callnumber": "calls",
@@ -174,3 +176,13 @@ def _alias(word: str) -> str:
         if lower == name or lower.startswith(name.split("(")[0]) and len(lower) > 6:
             return key
     return word
+
+
+def rounding(token: str) -> float:
+    """How far a value printed in exponent form can be from the one it stands for: half a unit
+    of its last digit (``1.18313e+06``: 5 us); 0 for a value printed whole."""
+    if "e" not in token:
+        return 0.0
+    mantissa, exponent = token.rstrip("%").split("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (int(exponent) - decimals)

@@ -90,3 +90,58 @@ def test_37_elided_columns_derive_cpu_time(corpus):
         61,
     )
     assert any("CPU time" in m for _, m in r.notes)
+
+
+_RULE = "-" * 99
+_HEAD = (
+    "OpType             CallNumber   CPUTime(us)  GPUTime(us)  NPUTime(us)  TotalTime(us)  "
+    "TimeRatio(%)  "
+)
+
+
+def _ranking_text(total_row: str) -> str:
+    """A toolkit2 2.3.2 ranking of a 1.18 s frame (a public SigLIP ViT profile's rows): the
+    runtime prints its Total row's times with ``%g``, six significant digits."""
+    rows = [
+        "exSDPAttention     12           0            0            494854       494854         41.83%        ",
+        "ConvAdd            25           0            0            292962       292962         24.76%        ",
+        "Conv               40           0            0            268138       268138         22.66%        ",
+        "ConvExGelu         12           0            0            87159        87159          7.37%         ",
+        "exNorm             25           0            0            34664        34664          2.93%         ",
+        "Reshape            52           0            0            3178         3178           0.27%         ",
+        "Transpose          4            0            0            1582         1582           0.13%         ",
+        "Add                1            0            0            342          342            0.03%         ",
+        "Split              1            0            0            247          247            0.02%         ",
+        "OutputOperator     1            4            0            0            4              0.00%         ",
+        "InputOperator      1            2            0            0            2              0.00%         ",
+    ]
+    title = "                                 Operator Time Consuming Ranking Table            "
+    lines = [_RULE, title, _RULE, _HEAD, _RULE, *rows, _RULE, total_row, _RULE]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_total_row_in_exponent_form_is_read(tmp_path):
+    """``Total  6  0  1.18313e+06  1.18313e+06``: the times from 1 s on in exponent form, six
+    digits, are values (they were a skipped row), and their rounding (5 us here) is no
+    disagreement with the rows' sum (1,183,132 us). A Total off by more than that is one."""
+    path = tmp_path / "log.txt"
+    path.write_text(
+        _ranking_text(f"{'Total':<19}{'':<13}{'6':<13}{'0':<13}{'1.18313e+06':<13}1.18313e+06   ")
+    )
+    r = ranking(path)
+    assert not r.skipped and not r.notes
+    assert (r.total.cpu_time_us, r.total.npu_time_us, r.total.total_time_us) == (
+        6,
+        1183130,
+        1183130,
+    )
+    assert len(r.stats) == 11
+    path.write_text(
+        _ranking_text(f"{'Total':<19}{'':<13}{'6':<13}{'0':<13}{'1.18303e+06':<13}1.18303e+06   ")
+    )
+    r = ranking(path)
+    assert not r.skipped
+    assert [m for _, m in r.notes] == [
+        "ranking Total row: NPUTime 1183030 us but the rows above sum to 1183126 us",
+        "ranking Total row: TotalTime 1183030 us but the rows above sum to 1183132 us",
+    ]
