@@ -70,6 +70,13 @@ LIKELY_DECODE = ("Sigmoid", "Sub", "Mul", "Div", "Gather", "Slice", "exDataConve
 """Op types a ranking-only log mentions as probably part of the decode (named, not claimed)."""
 ATTENTION_OPS = frozenset({"exMatMul", "MatMul", "Gemm", "exSDPAttention"})
 """A softmax feeding one of these is attention, not decoding."""
+STRONG_MARKERS = SOFTMAX_OPS | {"Sigmoid", "Exp"}
+"""What only a decode does after a transformer's last projection: its Sub, Mul, Split and
+Concat are as likely a rotary position embedding (a public SmolVLA query probe: Split, Mul,
+Sub, Add, Concat after ``q_proj``)."""
+_LINEAR_NAMES = ("matmul", "gemm")
+"""A conv the compiler made of a MatMul or Gemm (``Conv:/q_proj_1/MatMul#2``): a linear
+layer, the mark of a transformer."""
 MAX_RANKED_CALLS = 3
 """Ranking only: a softmax op type with more calls than this (one per head, per block) is not
 read as post-processing."""
@@ -100,6 +107,7 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
     removes it too, so RKN001 leaves it to this rule (:func:`covered_layers`); other CPU layers
     are skipped, being RKN001's."""
     tail: list[Layer] = []
+    boundary: Layer | None = None
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
         if layer.is_io or layer.target is not Target.NPU and layer.op_type not in TAIL_OPS:
@@ -113,13 +121,28 @@ def _tail(layers: Sequence[Layer]) -> list[Layer]:
             and feeds(layers[index - 1], layer)
         )
         if is_conv(layer) and not (_is_dfl(layer) or after_softmax):
+            boundary = layer
             break
         if not is_conv(layer) and layer.op_type not in TAIL_OPS:
+            boundary = layer
             break
         tail.append(layer)
     tail.reverse()
     npu = [la for la in tail if la.target is Target.NPU]
-    return tail if any(la.op_type in DECODE_MARKERS or _is_dfl(la) for la in npu) else []
+    markers = STRONG_MARKERS if _transformer(layers, boundary) else DECODE_MARKERS
+    return tail if any(la.op_type in markers or _is_dfl(la) for la in npu) else []
+
+
+def _transformer(layers: Sequence[Layer], boundary: Layer | None) -> bool:
+    """The tail follows a transformer's linear layer (a MatMul made a conv, or an attention
+    or matmul op), or the model has attention or an exNorm: only a softmax, sigmoid or exp
+    marks its tail as a decode."""
+    name = (boundary.full_name or "").lower() if boundary is not None else ""
+    if boundary is not None and (
+        boundary.op_type in ATTENTION_OPS or any(word in name for word in _LINEAR_NAMES)
+    ):
+        return True
+    return any(la.op_type in ATTENTION_OPS or la.op_type == "exNorm" for la in layers)
 
 
 def _branch_decodes(layers: Sequence[Layer]) -> list[Layer]:
@@ -251,7 +274,10 @@ def check_post_processing(profile: Profile, context: RuleContext) -> Iterator[Fi
         tail after the last feature conv (a conv named DFL or fed by a softmax counts as decode;
         the tail holds only reshaping, elementwise and decode ops) when it holds a softmax-
         family op (exSoftmax13, Softmax, ArgMax, TopK…), a DFL, exDataConvert, Gather, Slice,
-        Sub, Div or Exp, plus any softmax/DFL layer with an OutputOperator within 6 layers (one
+        Sub, Div or Exp (after a transformer's linear layer, a conv named MatMul or Gemm, or in a
+        model with attention or exNorm: only a softmax-family op, Sigmoid, Exp or a DFL, since
+        its Split, Mul, Sub and Concat are as likely a rotary position embedding), plus any
+        softmax/DFL layer with an OutputOperator within 6 layers (one
         decode per branch) unless it feeds a MatMul or an attention. From the ranking table,
         when it shows softmax-family op types that no printed row does (ranking-only logs,
         elided rows), in at most 3 calls and with no MatMul or attention op type in the ranking:

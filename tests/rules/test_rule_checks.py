@@ -731,6 +731,29 @@ def test_rkn060_softmax_mid_network_is_not_post_processing() -> None:
     assert run("RKN060", P(*layers)) == []
 
 
+def test_rkn060_a_rotary_embedding_after_a_projection_is_not_a_decode() -> None:
+    """A public SmolVLA query probe (RK3588, FP16): Split, Mul, Sub, Add and Concat after the
+    ``q_proj`` MatMul the compiler made a conv are a rotary position embedding, not a decode
+    (RKN060 called it post-processing, error, 66% of the frame). A sigmoid there, or the
+    same Sub tail after a detector's plain conv, still is one."""
+    rope = [
+        L(7, "Split", NPU, 28, full_name="Split:/Split_2"),
+        L(8, "Mul", NPU, 30, full_name="Mul:/Mul_33"),
+        L(11, "Sub", NPU, 21, full_name="Sub:/Sub_2"),
+        L(13, "Add", NPU, 22, full_name="Add:/Add_4"),
+        L(14, "Concat", NPU, 25, full_name="Concat:/ScatterND_4_update_concat"),
+        L(15, "OutputOperator", CPU, 5),
+    ]
+    projection = L(4, "Conv", NPU, 60, full_name="Conv:/q_proj_1/MatMul#2")
+    assert run("RKN060", P(projection, *rope), "rk3588") == []
+    sigmoid = L(12, "Sigmoid", NPU, 40, full_name="Sigmoid:/head/Sigmoid")
+    [finding] = run("RKN060", P(projection, *rope[:-1], sigmoid, rope[-1]), "rk3588")
+    assert 12 in finding.layer_ids
+    detector = L(4, "Conv", NPU, 60, full_name="Conv:/model.22/cv3.2/Conv")
+    [finding] = run("RKN060", P(detector, *rope), "rk3588")
+    assert finding.layer_ids == (7, 8, 11, 13, 14)
+
+
 def test_rkn061_attention_per_platform() -> None:
     profile = P(
         L(1, "ConvExSwish", NPU, 8000),
