@@ -171,7 +171,10 @@ def _from_ranking(profile: Profile, total: float) -> Iterator[Finding]:
     if not norms or transpose is None or transpose.calls < 2 * calls or not calls:
         return
     share = min(1.0, 2 * calls / transpose.calls)
-    claimed = transpose.total_time_us * share
+    # (the Transposes' CPU time is RKN001's, which prices it from the same row: one cause,
+    # one finding, and the two savings never add up to more than the row's time)
+    on_npu = transpose.total_time_us - transpose.cpu_time_us
+    claimed = on_npu * share
     norm_time = sum(s.total_time_us for s in norms)
     names = ", ".join(f"{s.op_type} {us(s.total_time_us)} in {s.calls} call(s)" for s in norms)
     affine = [s for s in profile.ranking if s.op_type in AFFINE and s.total_time_us > 0]
@@ -187,6 +190,12 @@ def _from_ranking(profile: Profile, total: float) -> Iterator[Finding]:
             "frame). An assumption: the ranking alone cannot show the Transposes sit "
             "around the norm"
             + (
+                f"; their CPU time ({us(transpose.cpu_time_us)}) is RKN001's: the saving is "
+                f"the norms' share of the {us(on_npu)} on the NPU"
+                if transpose.cpu_time_us
+                else ""
+            )
+            + (
                 f"; {', '.join(s.op_type for s in affine)} may hold its per-channel "
                 "affine (not counted)"
                 if affine
@@ -195,7 +204,10 @@ def _from_ranking(profile: Profile, total: float) -> Iterator[Finding]:
         ),
         fix=FIX,
         est_saving_us=claimed,
-        estimate=f"Transpose time x {2 * calls}/{transpose.calls} (two per norm)",
+        estimate=(
+            f"Transpose time{' on the NPU' if transpose.cpu_time_us else ''} x "
+            f"{2 * calls}/{transpose.calls} (two per norm)"
+        ),
         source=SOURCE,
         basis=(
             f"ranking table: {2 * calls} of {transpose.calls} Transpose call(s) assumed to "
@@ -237,7 +249,8 @@ def check_norm_transposes(profile: Profile, context: RuleContext) -> Iterator[Fi
     Estimate:
         The wrapping Transposes/Reshapes and the per-channel Mul/Add, measured (the norm
         stays; confidence medium: whether the axis can change is the model's call). Ranking
-        only: the Transpose time x (2 x norm calls / Transpose calls), confidence low.
+        only: the Transpose time x (2 x norm calls / Transpose calls), confidence low; its
+        CPU time left out (RKN001 prices it from the same row).
     """
     total = total_us(profile)
     if not total:

@@ -137,6 +137,25 @@ def test_rkn001_ranking_only_profile() -> None:
     assert "87.7% of the frame" in finding.message  # 88001 / (88001 + 12220 + 103)
 
 
+def test_rkn072_from_a_ranking_leaves_the_transposes_cpu_time_to_rkn001() -> None:
+    """airockchip/rknn-toolkit2 issue 402's ranking: Transpose 15 calls, 12,618 us CPU + 6,833
+    us NPU; exNorm 4 calls. RKN001 prices the CPU time; RKN072 claimed 8/15 of the whole
+    19,451 us on top (10,374 us): together more than the row. It takes 8/15 of the NPU part."""
+    profile = P(
+        ranking=(
+            OpTypeStat("Gather", 4, 0, 59192, 59192),
+            OpTypeStat("Transpose", 15, 12618, 6833, 19451),
+            OpTypeStat("exNorm", 4, 0, 10947, 10947),
+        )
+    )
+    [cpu] = run("RKN001", profile, "rk3588")
+    [norm] = run("RKN072", profile, "rk3588")
+    assert cpu.est_saving_us == 12618
+    assert norm.est_saving_us == pytest.approx(6833 * 8 / 15)
+    assert cpu.est_saving_us + norm.est_saving_us <= 19451
+    assert "their CPU time (12,618 us) is RKN001's" in norm.message
+
+
 def test_rkn001_warning_without_rows() -> None:
     [finding] = run("RKN001", P(fallback_warnings=TRANSPOSE_PROFILE.fallback_warnings))
     assert finding.est_saving_us == 0 and "Transpose" in finding.message
