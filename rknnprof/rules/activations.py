@@ -126,7 +126,12 @@ def _gates(layers: Sequence[Layer], index: int, act: str) -> bool:
     )
 
 
-RANKED_SWAPS = ("SiLU", "GELU", "HardSwish", "Mish")
+NOT_BY_THE_ZOO = frozenset({"GELU"})
+"""Activations the model zoo's SiLU-against-ReLU figure does not price without an in-log twin:
+GELU, a transformer's MLP activation, where the CNN's figure measures nothing like it and a
+ReLU swap means pretraining the model again (a public SigLIP ViT profile was told to retrain
+its 12 ConvExGelu layers for 30,536 us)."""
+RANKED_SWAPS = ("SiLU", "HardSwish", "Mish")
 """Activations a ranking alone is priced for: never Sigmoid or Tanh, which a ranking cannot tell
 from a model output or a gate."""
 
@@ -247,10 +252,11 @@ def _saving(
     candidates: list[tuple[Layer, str, Layer | None]],
     flagged: Mapping[int, Outlier],
     clock_mhz: float | None,
-) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer], list[Layer]]:
+) -> tuple[Saving, list[tuple[Layer, Layer]], list[Layer], list[Layer], list[Layer]]:
     """The change's saving, layer by layer, with single-frame outliers (``flagged``) at the
     time the log supports (and never as a twin); the in-log pairs, the layers priced by the
-    pairs' cost per output element, and the model-zoo layers it rests on."""
+    pairs' cost per output element, the model-zoo layers it rests on, and the GELU layers left
+    unpriced (:data:`NOT_BY_THE_ZOO`)."""
     plain = supported((la for la in profile.layers if la.op_type in PLAIN_CONVS), flagged)
     multi = multi_core_run(profile)
     pairs: list[tuple[Layer, Layer]] = []
@@ -267,6 +273,9 @@ def _saving(
     rate = _per_element(pairs)
     scaled = [la for la in rest if la.data_type in rate and _elements(la)]
     zoo = [la for la in rest if not (la.data_type in rate and _elements(la))]
+    acts = {la.id: act for la, act, _ in candidates}
+    unpriced = [la for la in zoo if acts[la.id] in NOT_BY_THE_ZOO]
+    zoo = [la for la in zoo if acts[la.id] not in NOT_BY_THE_ZOO]
     parts = []
     if pairs:
         split = sum(used_cores(peer) > used_cores(la) for la, peer in pairs)
@@ -332,7 +341,7 @@ def _saving(
                 Confidence.MEDIUM,
             )
         )
-    return merged(parts), pairs, scaled, zoo
+    return merged(parts), pairs, scaled, zoo, unpriced
 
 
 def _multi_core_note(
@@ -396,18 +405,21 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         split, since ReLU convs split: the swap buys the split too): the measured difference
         against the fastest such twin (high); (2) without a twin, the activation's cost per
         output element those pairs measure (their differences over their output elements, per
-        data type), times the layer's output elements (medium); (3) without any pair, the
-        model zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame
-        (1 - 48.4/66.1), and only the activation changed, so the ConvExSwish layers (75.8% of
-        that frame) carry all of it: 35.3% of their own time (medium). (2) and (3) never leave
-        a layer below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation
-        after a plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the
-        lowest of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
+        data type), times the layer's output elements (medium); (3) without any pair, the model
+        zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame (1 - 48.4/66.1),
+        and only the activation changed, so the ConvExSwish layers (75.8% of that frame) carry
+        all of it: 35.3% of their own time (medium); not GELU layers, a transformer's MLP
+        activation, which only a twin prices (a CNN's SiLU figure measures nothing like them,
+        and a ReLU swap means pretraining the model again). (2) and (3) never leave a layer
+        below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation after a
+        plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the lowest
+        of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
         time the log supports for it (its same-shape sibling's, or its cycles at the table's
         median pace), named in the message: one frame's stall is no evidence for a saving.
-        A ranking table without per-layer rows: the SiLU/GELU/HardSwish/Mish conv op types'
-        NPU time at (3)'s 35.3 % (low: no pair, no cycles to hold a layer above; Sigmoid and
-        Tanh convs are left out, a ranking cannot tell them from an output or a gate).
+        A ranking table without per-layer rows: the SiLU/HardSwish/Mish conv op types' NPU
+        time at (3)'s 35.3 % (low: no pair, no cycles to hold a layer above; Sigmoid and Tanh
+        convs are left out, a ranking cannot tell them from an output or a gate, and GELU ones
+        as above).
     """
     candidates = _candidates(profile)
     total = total_us(profile)
@@ -418,9 +430,11 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         return
     flagged = outliers(profile)
     clock = npu_clock_mhz(profile, context.platform)
-    saving, paired, scaled, zoo = _saving(profile, candidates, flagged, clock)
+    saving, paired, scaled, zoo, unpriced = _saving(profile, candidates, flagged, clock)
     if saving.total_us <= 0:
         return
+    left = {la.id for la in unpriced}
+    candidates = [c for c in candidates if c[0].id not in left]
     layers = [la for la, _, _ in candidates]
     spent = time_of(layers)
     kinds = sorted(
@@ -491,11 +505,11 @@ RULES = (
         basis=(
             "per layer: the difference against a same-shape plain conv in this log (a split "
             "twin under a multi-core mask); else the pairs' activation cost per output element "
-            "by output size; else 35.3% of its time (rknn_model_zoo: yolov5s_relu saves 26.8% "
-            "of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); never below "
-            "the layer's own cycles at the clock; the basis names each layer's; a "
+            "by output size; else, GELU aside, 35.3% of its time (rknn_model_zoo: yolov5s_relu "
+            "saves 26.8% of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); "
+            "never below the layer's own cycles at the clock; the basis names each layer's; a "
             "single-frame outlier at the time the log supports; a ranking table alone: its SiLU/"
-            "GELU/HardSwish/Mish convs' NPU time at 35.3%"
+            "HardSwish/Mish convs' NPU time at 35.3%"
         ),
         confidence=(
             "high with an in-log pair, medium with the pairs' per-element cost or the "
