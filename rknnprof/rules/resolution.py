@@ -7,9 +7,11 @@ last axis holds 1, 3 or 4 channels).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import NONE, from_fraction
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape, Target
 from rknnprof.rules._util import claim, grade, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -43,9 +45,21 @@ def _hw(shape: Shape | None) -> tuple[int, int] | None:
     return None
 
 
+_NOT_AN_IMAGE = LazyPattern(
+    r"(?:^|[:/_.\s])(?:query|key|value|q|k|v|hidden\w*|attn|attention\w*|mask|tokens?|"
+    r"input_ids|embed\w*|position\w*|past\w*|state\w*)(?:$|[/_.\s\d])",
+    re.IGNORECASE,
+)
+"""An input named as an attention or token tensor (``InputOperator:query``, ``key``,
+``value``, ``hidden_states``): a (1, 3, 1024, 64) query is 3 heads of 1024 tokens, not an
+image (a public attention probe was told to feed its image rotated)."""
+
+
 def _inputs(profile: Profile) -> list[tuple[Layer, int, int]]:
     found = []
     for layer in profile.layers:
+        if _NOT_AN_IMAGE.search((layer.full_name or "").removeprefix("InputOperator:")):
+            continue
         if layer.op_type == "InputOperator" and layer.output_shapes:
             hw = _hw(layer.output_shapes[0])
             if hw is not None:
@@ -138,9 +152,10 @@ def _orientation(context: RuleContext, height: int, width: int, layer: Layer) ->
 def check_input_resolution(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
-        (a) An image input (an InputOperator with a 4-D NCHW or NHWC output) with at least
-        2x the pixels of 640x640, the input size of rknn_model_zoo's detection benchmarks
-        (option RKN071.min_ratio); (b) a tall input, height at least 1.5x the width
+        (a) An image input (an InputOperator with a 4-D NCHW or NHWC output, not named as an
+        attention or token tensor: query, key, value, hidden_states, mask…) with at least 2x
+        the pixels of 640x640, the input size of rknn_model_zoo's detection benchmarks (option
+        RKN071.min_ratio); (b) a tall input, height at least 1.5x the width
         (RKN071.tall_ratio).
 
     Why it costs time:

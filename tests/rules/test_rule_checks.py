@@ -798,6 +798,24 @@ def test_rkn070_gelu_of_a_transformer_is_not_priced_by_a_cnns_silu_figure() -> N
     assert finding.layer_ids == (7,) and finding.est_saving_us == pytest.approx(7263 - 5000)
 
 
+def test_rkn071_an_attention_tensor_is_not_an_image() -> None:
+    """A public attention probe (RK3588, FP16): inputs ``query``, ``key``, ``value`` of
+    (1, 3, 1024, 64) are 3 heads of 1024 tokens; RKN071 told it to feed the image rotated. An
+    input named ``images`` of that shape is still a tall image."""
+
+    def model(name: str):
+        return P(
+            L(1, "InputOperator", CPU, 1, o=((1, 3, 1024, 64),), full_name=f"InputOperator:{name}"),
+            L(4, "Conv", NPU, 29, i=((1, 3, 1024, 64), (3, 3, 1, 1)), o=((1, 3, 1024, 64),)),
+            L(12, "exSDPAttention", NPU, 400, o=((3, 64, 1, 1024),)),
+        )
+
+    for name in ("query", "key", "value", "hidden_states"):
+        assert run("RKN071", model(name), "rk3588") == [], name
+    [tall] = run("RKN071", model("images"), "rk3588")
+    assert "the input is tall (1024x64" in tall.message
+
+
 def test_rkn061_attention_per_platform() -> None:
     profile = P(
         L(1, "ConvExSwish", NPU, 8000),
