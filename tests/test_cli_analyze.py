@@ -72,6 +72,27 @@ def test_reduced_runtime_is_not_named_librknnrt(run):
     assert "librknnrt" not in result.stderr
 
 
+def test_the_applications_own_error_is_not_the_runtimes(run):
+    """A board log whose app crashed in its own json.dump after its runs: exit 3 with what the
+    log holds, the runtime's versions and the app's error named as its own (it was an
+    'unknown' runtime failure that hid the versions)."""
+    log = (
+        "I RKNN: [10:01:02.003] RKNN Runtime Information, librknnrt version: 2.3.2 "
+        "(429f97ae6b@2025-04-09T09:11:49)\n"
+        "Traceback (most recent call last):\n"
+        '  File "/root/app/board_eval_v2.py", line 266, in main\n'
+        "    json.dump(summary, f, indent=2)\n"
+        "TypeError: Object of type bool is not JSON serializable\n"
+    )
+    result = run("-f", "json", "-", input=log.encode())
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["failures"] == []
+    assert (
+        "runtime information (runtime 2.3.2) and the application's own error (line 5: "
+        "TypeError: Object of type bool is not JSON serializable) only, no per-layer table"
+    ) in result.stderr
+
+
 def test_empty_stdin_exit_3(run):
     result = run("-f", "json", "-", input=b"")
     assert result.exit_code == 3 and "Error: <stdin>: empty input" in result.stderr

@@ -55,6 +55,7 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.model.record import Record, record, replace
+from rknnprof.parsers.error_reports import APP_ERROR
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
@@ -567,6 +568,11 @@ class Assembler:
             where = best.last_line if best is not None else errors[0].line  # the exception ends it
             best = best or errors[0]
             self.found.append(("an error report", f"line {where}: {best.message}"))
+        own = [n for n in self.notes if n.kind == APP_ERROR]
+        if own:
+            self.found.append(
+                ("the application's own error", f"line {own[0].last_line}: {own[0].message}")
+            )
 
 
 _EXCEPTION_WORDS = LazyPattern(r"^\w*(?:Error|Exception)\b")

@@ -41,6 +41,8 @@ _NPU_WORDS = ("rknn", "npu", "rkllm")
 _BANNER = LazyPattern(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
 """``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
 _MAX_CONTEXT = 5
+APP_ERROR = "app-error"
+"""``NoteEvent.kind`` of a traceback of the application's own, which names no NPU."""
 
 
 def _error_tag(line: Line) -> str | None:
@@ -88,6 +90,10 @@ class _ErrorReport(Block):
         self.runtime: tuple[int, str] | None = None
         """The first of them the runtime itself printed (not a banner)."""
         self.exception: tuple[int, str] | None = None
+        self.traceback = False
+        self.about_the_npu = False
+        """A line of the block names rknn, npu or rkllm (a frame in the toolkit, a source line
+        calling it, the message)."""
         self.done = False
         self.feed(line)
 
@@ -98,6 +104,11 @@ class _ErrorReport(Block):
         if known_failure(text) is not None:  # a catalogue line says more: its own block
             return False
         stripped = text.strip()
+        if not self.about_the_npu:
+            lower = text.lower()
+            self.about_the_npu = any(word in lower for word in _NPU_WORDS)
+        if _TRACEBACK in text:
+            self.traceback = True
         exception = _EXCEPTION.match(stripped)
         if exception and not text[:1].isspace():
             self.exception = (line.number, stripped)
@@ -128,12 +139,15 @@ class _ErrorReport(Block):
             return []
         others = [m for _, m in [*self.messages, *([self.exception] if self.exception else [])]]
         context = tuple(dict.fromkeys(m[:200] for m in others if m != telling[1]))
+        # a Python traceback none of whose lines names the NPU, without a runtime error line:
+        # the application's own error (a json.dump of its results), not the runtime's failure
+        own = self.traceback and not self.messages and not self.about_the_npu
         return [
             NoteEvent(
                 FAMILY,
                 self.first_line,
                 self.last_line,
-                "error",
+                APP_ERROR if own else "error",
                 telling[1][:200],
                 self.stream,
                 message_line=telling[0],

@@ -245,7 +245,8 @@ class NoteEvent(NamedTuple):
     line: int
     last_line: int
     kind: str
-    """``table`` (a non-profile table was skipped) or ``error`` (the log reports a failure)."""
+    """``table`` (a non-profile table was skipped), ``error`` (the log reports a failure) or
+    ``app-error`` (a traceback of the application's own code that names no NPU)."""
     message: str
     """One line for the user, e.g. ``RKNN_LOG_LEVEL=3 SRAM allocation table (31 rows, …)``; for
     an error, its telling line."""

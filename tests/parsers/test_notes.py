@@ -98,3 +98,34 @@ def test_another_components_error_is_not_the_runtimes() -> None:
     assert run(ErrorReportParser(), [camera]) == []
     [note] = of_type(run(ErrorReportParser(), [camera, app]), NoteEvent)
     assert (note.message_line, note.message) == (4, "rknn_init fail! ret=-6")
+
+
+def test_a_traceback_of_the_applications_own_code_is_its_own_error() -> None:
+    """A public board log (RK3588, lite2 2.3.2): after ten episodes ran, the app's
+    ``json.dump`` of its results raised a TypeError, nothing of the NPU. It is the application's
+    own error (``app-error``), not the runtime's failure; a traceback through the toolkit (a
+    frame in ``rknn/api``) or a call of it in the app still is one."""
+    own = lines_of(
+        "Traceback (most recent call last):\n"
+        '  File "/root/Fast-LeWorldModel/board_eval_v2.py", line 266, in main\n'
+        "    json.dump(summary, f, indent=2)\n"
+        '  File "/usr/lib/python3.10/json/encoder.py", line 179, in default\n'
+        "TypeError: Object of type bool is not JSON serializable"
+    )
+    [note] = of_type(run(ErrorReportParser(), own), NoteEvent)
+    assert note.kind == "app-error"
+    assert note.message == "TypeError: Object of type bool is not JSON serializable"
+    toolkit = lines_of(
+        "Traceback (most recent call last):\n"
+        '  File "rknn/api/rknn_base.py", line 1008, in init_runtime\n'
+        "Exception: RKNN init failed. error code: RKNN_ERR_MODEL_INVALID"
+    )
+    called = lines_of(
+        "Traceback (most recent call last):\n"
+        '  File "demo.py", line 40, in <module>\n'
+        "    boxes = outputs[0]  # rknn_lite.inference returned None\n"
+        "TypeError: 'NoneType' object is not subscriptable"
+    )
+    for lines in (toolkit, called):
+        [note] = of_type(run(ErrorReportParser(), lines), NoteEvent)
+        assert note.kind == "error"
