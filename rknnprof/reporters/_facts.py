@@ -299,8 +299,13 @@ def _total_part(profile: Profile) -> str:
         return ""
     label = "est. total" if not profile.measured else "total"
     v = profile.validity
-    if profile.layers and reported is None and v is not None and not v.complete:
-        return f"rows shown sum to {frame_ms(total)}"  # no total line: not the frame's time
+    if (
+        v is not None
+        and not v.complete
+        and (profile.layers and reported is None or not profile.layers and profile.ranking)
+    ):
+        # no total line, or a ranking cut before its Total row: not the frame's time
+        return f"rows shown sum to {frame_ms(total)}"
     if profile.layers and reported is not None and frame_ms(reported) != frame_ms(total):
         if profile.elided_rows and reported > total:
             return f"rows shown {frame_ms(total)} of the log's {frame_ms(reported)} (rows elided)"

@@ -266,3 +266,29 @@ def test_html_for_ranking_estimate_no_time_and_toolkit1() -> None:
     legend = html.split('class="ops"')[1]
     assert "target unknown" in legend and ">NPU<" not in legend
     assert 'class="stack"' not in html and "<th>Bound</th>" not in html  # all unknown
+
+
+def test_a_ranking_cut_before_its_total_row_is_not_called_the_total(tmp_path) -> None:
+    """airockchip/rknn-toolkit2 issue 402's ranking (RKNN_LOG_LEVEL=4, blanks collapsed) stops
+    after its 16th row, no Total row, no closing rule: CUT. Its rows' ratios add up to nearly
+    100 %, yet the summary said ``total 175.63 ms``: it says what the rows shown add to."""
+    # (its first four rows, with the ratios they would print on their own: 99.99 %)
+    rows = [
+        ("Gather", 4, 0, 59192, "41.12"),
+        ("LSTM", 4, 0, 54359, "37.76"),
+        ("Transpose", 15, 12618, 6833, "13.51"),
+        ("exNorm", 4, 0, 10947, "7.60"),
+    ]
+    prefix = "D RKNN: [19:41:05.496] "
+    lines = [
+        f"{prefix}Operator Time Consuming Ranking Table",
+        f"{prefix}{'-' * 101}",
+        f"{prefix}OpType CallNumber CPUTime(us) GPUTime(us) NPUTime(us) TotalTime(us) TimeRatio(%)",
+        f"{prefix}{'-' * 101}",
+        *(f"{prefix}{op} {n} {cpu} 0 {npu} {cpu + npu} {r}%" for op, n, cpu, npu, r in rows),
+    ]
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n")
+    text = render("table", api.analyze(path), width=100)
+    assert "verdict: CUT SHORT" in text
+    assert "rows shown sum to 143.95 ms" in text and "total 143.95 ms" not in text
