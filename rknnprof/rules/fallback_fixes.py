@@ -123,12 +123,31 @@ SHUFFLE_FIX = (
 )
 
 
+SMALL_TRANSPOSE_FIX = (
+    "its tensors are far inside the NPU Transpose's size limit, so the size is not the cause: "
+    "check the permutation and data type against the Operator List (Transpose), or do the "
+    "permutation in the pre- or post-processing"
+)
+SMALL_HW = 2048
+"""Below every SoC's Transpose limit on the permuted h*w (RK3588: 8192, with 2048 on q)."""
+
+
+def _small(layer: Layer) -> bool:
+    """Every input tensor's last two dims multiply to at most :data:`SMALL_HW` (shapes known)."""
+    shapes = layer.input_shapes or ()
+    return bool(shapes) and all(
+        len(shape) >= 2 and shape[-1] * shape[-2] <= SMALL_HW for shape in shapes if shape
+    )
+
+
 def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
     """The change that fits the op's class: a custom op (GPU kernel, or the native norm), a
     normalisation, a layout op, an elementwise function, … The guide's channel-shuffle example
     only for ops that shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
     if is_custom(op):
         return CUSTOM_NORM_FIX if is_norm(op, layers) else CUSTOM_FIX
+    if op == "Transpose" and layers and all(_small(la) for la in layers):
+        return SMALL_TRANSPOSE_FIX
     if op in FIXES:
         return FIXES[op]
     if is_norm(op, layers):

@@ -156,6 +156,20 @@ def test_rkn072_from_a_ranking_leaves_the_transposes_cpu_time_to_rkn001() -> Non
     assert "their CPU time (12,618 us) is RKN001's" in norm.message
 
 
+def test_rkn001_a_small_transpose_is_not_told_to_fit_a_size_limit() -> None:
+    """A public build table: a 1x2x3x4 Transpose on the CPU was told to reshape so the permuted
+    h*w stays within the limit (h*w = 12). A big one still is."""
+    small = P(
+        L(1, "InputOperator", CPU, 0, o=((1, 2, 3, 4),)),
+        L(2, "Transpose", CPU, 50, i=((1, 2, 3, 4),), o=((1, 2, 4, 3),)),
+        L(3, "OutputOperator", CPU, 0),
+    )
+    [finding] = run("RKN001", small, "rk3588")
+    assert finding.fix.startswith("its tensors are far inside the NPU Transpose's size limit")
+    [finding] = run("RKN001", TRANSPOSE_PROFILE, "rk3588")
+    assert "permuted h*w stays within the platform limit" in finding.fix
+
+
 def test_rkn001_warning_without_rows() -> None:
     [finding] = run("RKN001", P(fallback_warnings=TRANSPOSE_PROFILE.fallback_warnings))
     assert finding.est_saving_us == 0 and "Transpose" in finding.message
