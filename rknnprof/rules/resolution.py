@@ -7,11 +7,9 @@ last axis holds 1, 3 or 4 channels).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import NONE, from_fraction
-from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Shape, Target
 from rknnprof.rules._util import claim, grade, of_frame, opt, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -45,20 +43,26 @@ def _hw(shape: Shape | None) -> tuple[int, int] | None:
     return None
 
 
-_NOT_AN_IMAGE = LazyPattern(
-    r"(?:^|[:/_.\s])(?:query|key|value|q|k|v|hidden\w*|attn|attention\w*|mask|tokens?|"
-    r"input_ids|embed\w*|position\w*|past\w*|state\w*)(?:$|[/_.\s\d])",
-    re.IGNORECASE,
-)
+_TENSOR_WORDS = frozenset({"query", "key", "value", "q", "k", "v", "attn", "mask", "input_ids"})
+_TENSOR_STARTS = ("hidden", "attention", "token", "embed", "position", "past", "state")
 """An input named as an attention or token tensor (``InputOperator:query``, ``key``,
 ``value``, ``hidden_states``): a (1, 3, 1024, 64) query is 3 heads of 1024 tokens, not an
 image (a public attention probe was told to feed its image rotated)."""
+_SEPARATORS = str.maketrans(":/._-", "     ")
+
+
+def _not_an_image(layer: Layer) -> bool:
+    """The input's name (after ``InputOperator:``) has a word of an attention or token tensor
+    (words split at ``:/._-`` and digits stripped)."""
+    name = (layer.full_name or "").removeprefix("InputOperator:").lower()
+    words = [w.rstrip("0123456789") for w in name.translate(_SEPARATORS).split()]
+    return any(w in _TENSOR_WORDS or w.startswith(_TENSOR_STARTS) for w in words)
 
 
 def _inputs(profile: Profile) -> list[tuple[Layer, int, int]]:
     found = []
     for layer in profile.layers:
-        if _NOT_AN_IMAGE.search((layer.full_name or "").removeprefix("InputOperator:")):
+        if _not_an_image(layer):
             continue
         if layer.op_type == "InputOperator" and layer.output_shapes:
             hw = _hw(layer.output_shapes[0])
