@@ -2,7 +2,8 @@
 stream printed, not a model of its own.
 
 * a partial **last** frame: the model's first rows without a total line after them (the end of
-  a capture, Ctrl-C on a live pipe); its last row may be cut after its op type (the input ended
+  a capture, Ctrl-C on a live pipe; also a frame the next one broke off, before or between
+  the model's whole frames); its last row may be cut after its op type (the input ended
   inside the row: ``... 2087  Con``, or ``... 236  31.11/0.``, a cut cell the row's reading
   takes for its FullName);
 * a partial **first** frame: the model's last rows read without their header (a capture started
@@ -58,17 +59,25 @@ def drop_partial_frames(models: Models) -> list[Dropped]:
             continue
         other, whole = found
         del models[key]
-        kind = "first" if first else "last"
+        kind = _where(part, whole, first)
         cut = part.skipped_total
         if cut:
             what += f", {cut} unreadable row{'s' if cut > 1 else ''}"
         message = (
-            f"a partial {kind} frame ({len(signature.rows)} of {len(other.rows)} rows, {what}) was "
+            f"a partial {kind}frame ({len(signature.rows)} of {len(other.rows)} rows, {what}) was "
             f"dropped: {whole.frames} complete frame(s) kept"
         )
         skipped = frozenset(row.line for row in part.skipped)
         dropped.append(Dropped(part.first_line, message, first, skipped))
     return dropped
+
+
+def _where(part: ModelFrames, whole: ModelFrames, headerless: bool) -> str:
+    """``first `` or ``last `` where the partial frame sits before or after the model's whole
+    frames, else nothing (a frame cut in the middle of the capture)."""
+    if headerless or part.first_line < whole.first_line:
+        return "first "
+    return "last " if part.first_line > whole.last_line else ""
 
 
 def _others(
@@ -98,13 +107,9 @@ def _ends(
 def _starts(
     signature: FrameSignature, part: ModelFrames, other: FrameSignature, whole: ModelFrames
 ) -> bool:
-    """``part``'s rows are the first rows of ``whole``'s model, after its frames; the last row
-    may be cut after its op type."""
+    """``part``'s rows are the first rows of ``whole``'s model, wherever the cut frame sits
+    (after its frames, between them, or before them: a table the next one's title broke
+    off); the last row may be cut after its op type."""
     rows, model = signature.rows, other.rows
     n = len(rows)
-    return (
-        0 < n < len(model)
-        and rows[: n - 1] == model[: n - 1]
-        and rows[-1][0] == model[n - 1][0]
-        and part.first_line > whole.first_line
-    )
+    return 0 < n < len(model) and rows[: n - 1] == model[: n - 1] and rows[-1][0] == model[n - 1][0]

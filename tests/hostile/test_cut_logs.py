@@ -105,6 +105,28 @@ def test_a_partial_last_frame_is_dropped(tmp_path):
     _two_frames_and_the_partial_one_dropped(path)
 
 
+@pytest.mark.parametrize(("at", "where"), [(0, "first "), (1, "")])
+def test_a_frame_the_next_one_broke_off_is_dropped_too(tmp_path, at, where):
+    """A table cut after 30 rows by the next frame's title, before the model's whole frames or
+    between them: dropped with a warning as a last one is. First in the file it was a model of
+    its own that a baseline was paired with by order, and a gate passed (-23.7%) while the
+    whole frames after it had regressed."""
+    lines = THREE_FRAMES.read_text().splitlines(keepends=True)
+    titles = [i for i, line in enumerate(lines) if "Network Layer Information Table" in line]
+    headers = [i for i, line in enumerate(lines) if "ID   OpType" in line]
+    start = titles[at] - 1  # the rule above the title
+    cut = lines[:start] + lines[start : headers[at] + 2 + 30] + lines[titles[at + 1] - 1 :]
+    path = tmp_path / "cut.txt"
+    path.write_text("".join(cut))
+    report = analyze([str(path)])
+    assert len(report.profiles) == 1 and report.profiles[0].frames == 2
+    assert any(
+        f"a partial {where}frame (30 of 89 rows, no total line) was dropped: 2 complete"
+        in w.message
+        for w in report.warnings
+    )
+
+
 @pytest.mark.parametrize(
     ("tail", "kept"),
     [
