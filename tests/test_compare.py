@@ -160,6 +160,35 @@ def test_a_dynamic_shape_models_other_inputs_stay_unpaired():
     assert "input 1x3x480x480 only in CURRENT" in result.warnings
 
 
+def _model(stem: str, times: tuple[int, ...], line: int) -> Profile:
+    layers = [L(k + 1, "Conv", t, f"Conv:/{stem}.{k}/Conv") for k, t in enumerate(times)]
+    return Profile(
+        source=SourceSpan("x.txt", line, line + 9),
+        format="toolkit2-perf-table",
+        layers=tuple(layers),
+    )
+
+
+def test_models_pair_by_their_layers_before_order():
+    """A capture where two processes print different models (yolov5n, yolo26n), the baseline
+    holds the yolo26n alone: order paired the yolov5n with it (-23.9%, a pass) and left the
+    yolo26n's +17% unjudged. Each model pairs with the one whose layers it shares; swapped
+    models pair crosswise; the one without a partner is named."""
+    v5, v26 = _model("v5", (1000, 2000), 1), _model("v26", (3000, 4000), 1)
+    slow_v26 = _model("v26", (3500, 4700), 20)
+    result = compare_reports(
+        Report(profiles=(v26,)), Report(profiles=(_model("v5", (900, 1900), 1), slow_v26))
+    )
+    [comp] = result.comparisons
+    assert (comp.base_total_us, comp.current_total_us) == (7000, 8200)
+    assert "a model of CURRENT (line 1) has no model of BASE with its layers" in result.warnings
+    swapped = compare_reports(Report(profiles=(v5, v26)), Report(profiles=(slow_v26, v5)))
+    assert [(c.base_total_us, c.current_total_us) for c in swapped.comparisons] == [
+        (3000, 3000),
+        (7000, 8200),
+    ]
+
+
 def test_self_compare_is_zero():
     comp = compare_profiles(BASE, BASE)
     assert comp.delta_us == 0 and comp.delta_pct == 0

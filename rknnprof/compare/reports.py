@@ -171,12 +171,59 @@ def pair_profiles(
         notes += [f"input {_input(s)} only in BASE" for s in inputs_b if s not in by_input]
         notes += [f"input {_input(s)} only in CURRENT" for s in inputs_c if s not in inputs_b]
         return pairs, notes
+    by_layers = _pair_by_layers(base, current)
+    if by_layers is not None:
+        pairs, notes = by_layers
+        return pairs, notes
     pairs = list(zip(base, current))
     if len(base) != len(current):
         notes.append(
             f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
             f"{len(pairs)} by order"
         )
+    return pairs, notes
+
+
+def _names(profile: Profile) -> set[str]:
+    return {la.full_name for la in profile.layers if la.full_name}
+
+
+def _pair_by_layers(
+    base: Sequence[Profile], current: Sequence[Profile]
+) -> tuple[list[tuple[Profile, Profile]], list[str]] | None:
+    """Each BASE model with the CURRENT one whose layers' FullNames it shares most (at least
+    :data:`SAME_MODEL_SHARE` of the larger's), when that pairs some model and not all are
+    paired as order would (two processes of a capture printing different models: order paired
+    a yolov5n with a yolo26n baseline and judged the yolo26n's regression against nothing);
+    None to pair by order."""
+    names_c = [_names(p) for p in current]
+    free = set(range(len(current)))
+    pairs: list[tuple[Profile, Profile]] = []
+    kept: list[int] = []
+    for b in base:
+        names = _names(b)
+        best, score = None, 0.0
+        for k in sorted(free):
+            most = max(len(names), len(names_c[k]))
+            share = len(names & names_c[k]) / most if most else 0.0
+            if share > score:
+                best, score = k, share
+        if best is not None and score >= SAME_MODEL_SHARE:
+            free.discard(best)
+            pairs.append((b, current[best]))
+            kept.append(best)
+    if not pairs or kept == list(range(len(pairs))) and len(base) == len(current):
+        return None  # (nothing shared, or the order's own pairs: order says it as before)
+    notes = [
+        f"a model of BASE (line {b.source.first_line}) has no model of CURRENT with its layers"
+        for b in base
+        if all(b is not pair[0] for pair in pairs)
+    ]
+    notes += [
+        f"a model of CURRENT (line {current[k].source.first_line}) has no model of BASE with its "
+        "layers"
+        for k in sorted(free)
+    ]
     return pairs, notes
 
 
