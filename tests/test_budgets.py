@@ -310,3 +310,33 @@ def test_every_metric_has_one_measure():
     from rknnprof.budgets.metrics import METRIC_VALUES
 
     assert list(METRIC_VALUES) == list(METRICS)
+
+
+def test_an_elided_table_is_judged_on_the_logs_own_totals():
+    """A table with rows elided (``......``) that prints its total line and a ranking (corpus
+    05's shape: 2 rows shown of a 20,274 us frame, ConvRelu 13,166 us and 433 us on the CPU in
+    the ranking): a forced judgement (--allow-incomplete) took the 2 rows shown (396 us, 21 us
+    of CPU). The totals are the log's total line and the ranking's."""
+    elided = P(
+        L(1, "InputOperator", 21, "InputOperator:data", Target.CPU),
+        L(2, "ConvRelu", 375, "Conv:conv1"),
+        elided_rows=1,
+        reported_total_time_us=20274,
+        ranking=(
+            OpTypeStat("ConvRelu", 36, 0, 13166, 13166),
+            OpTypeStat("Softmax", 1, 387, 0, 387),
+            OpTypeStat("InputOperator", 1, 46, 0, 46),
+        ),
+    )
+    assert verdict("{metric: total_time_us, max: 1}", current=elided, base=None).value == 20274
+    assert verdict("{metric: cpu_time_us, max: 1}", current=elided, base=None).value == 433
+    text = "{metric: op_type_time_us, op_type: ConvRelu, max: 1}"
+    assert verdict(text, current=elided, base=None).value == 13166
+
+
+def test_an_op_type_in_another_case_is_not_0_us():
+    """``op_type: convexswish`` passed at 0 us beside 1,750 us of ConvExSwish: inconclusive,
+    naming the spelling the log prints."""
+    v = verdict("{metric: op_type_time_us, op_type: convexswish, max: 100}")
+    assert v.status == "inconclusive"
+    assert "the model runs no op type spelt 'convexswish', but ConvExSwish" in v.message

@@ -73,7 +73,8 @@ def test_elided_rows_are_not_shown_not_removed(logs, capsys, monkeypatch):
     [comp] = json.loads(out)["comparisons"]
     assert comp["removed"] == [] and comp["added"] == []
     assert sorted(comp["not_shown"]) == ["Conv:/m/conv3/Conv", "Conv:/m/conv4/Conv"]
-    assert comp["partial_sides"] == ["CURRENT"]
+    # (its total is the log's own total line: the whole frame, so no partial side for totals)
+    assert comp["partial_sides"] == [] and comp["current_total_us"] == comp["base_total_us"]
     not_shown = [d for d in comp["layers"] if d["status"] == "not-shown"]
     assert {d["base_time_us"] for d in not_shown} == {700, 500}
     assert {d["delta_us"] for d in not_shown} == {0}
@@ -159,14 +160,24 @@ def test_1920x1920_against_1920x1088_is_not_like_for_like(corpus, tmp_path, caps
     assert "not like for like: input shape: (1,3,1920,1920) vs (1,3,1088,1920)" in doc["warnings"]
 
 
-def test_fail_over_does_not_judge_a_partial_side(logs, capsys, monkeypatch):
-    """BASE elided (rows 3 and 4 left out): CURRENT looks 100 % slower, but that is the rows
-    BASE does not show, not a slowdown."""
+def test_fail_over_does_not_judge_a_partial_side(logs, tmp_path, capsys, monkeypatch):
+    """BASE elided (rows 3 and 4 left out) without its total line: CURRENT looks 100 % slower,
+    but that is the rows BASE does not show, not a slowdown. With the total line, the totals
+    are the log's own lines, and a slower CURRENT fails (a compare of the rows shown had hidden
+    a +6.9 % regression behind -37.5 %)."""
+    cut = [line for line in elided(TIMES) if "Total Operator Elapsed" not in line]
+    no_total = write(tmp_path / "no_total.log", cut)
+    code, out, err = run(capsys, monkeypatch, "compare", no_total, logs["base"], "--fail-over", "5")
+    assert code == 0
+    assert "--fail-over not judged: BASE shows part of the model" in err
     code, out, err = run(
         capsys, monkeypatch, "compare", logs["elided"], logs["base"], "--fail-over", "5"
     )
-    assert code == 0
-    assert "--fail-over not judged: BASE shows part of the model" in err
+    assert code == 0 and "not judged" not in err
+    slower = write(tmp_path / "slower.log", elided([12, 900, 700, 500, 600, 25]))
+    code, out, err = run(capsys, monkeypatch, "compare", logs["base"], slower, "--fail-over", "5")
+    assert code == 1
+    assert "total time grew +12.3% (more than --fail-over 5%)" in err
 
 
 def test_a_damaged_side_is_named_once(logs, tmp_path, capsys, monkeypatch):

@@ -13,6 +13,7 @@ from functools import partial
 
 from rknnprof.analysis.figures import frame_percentiles_us
 from rknnprof.budgets.config import Budget
+from rknnprof.compare import profile_total
 from rknnprof.model import Layer, Profile, Severity, Target
 
 Measure = Callable[[Budget, Profile], tuple[float | None, str]]
@@ -24,14 +25,16 @@ def is_cpu_fallback(layer: Layer) -> bool:
 
 
 def _total_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    total = profile.total_time_us
+    # (a table with rows elided: the log's own total line, not the rows shown)
+    total = profile_total(profile)
     return total, "" if total is not None else "the input has no time"
 
 
 def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    if profile.layers:
+    # (rows elided: the ranking's whole-frame times, when the log printed one)
+    if profile.layers and not (profile.elided_rows and profile.ranking):
         return profile.time_on(target), ""
-    if stats := profile.op_stats or profile.ranking:
+    if stats := profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking:
         return float(
             sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us for s in stats)
         ), ""
@@ -50,14 +53,25 @@ def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
 
 def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     """The op type's time; 0 when a complete table (or the ranking) has no such op -- the model
-    does not run it, so it takes no time; unknown only when rows were elided or there are no
-    times at all."""
-    if profile.layers:
+    does not run it, so it takes no time; unknown when rows were elided or there are no times
+    at all, and when the model runs the op type in another case (``convexswish`` for
+    ``ConvExSwish`` passed at 0 us)."""
+    runs = {la.op_type for la in profile.layers} | {s.op_type for s in profile.ranking}
+    if budget.op_type not in runs:
+        wanted = (budget.op_type or "").lower()
+        spelt = sorted(op for op in runs if op.lower() == wanted)
+        if spelt:
+            return None, (
+                f"the model runs no op type spelt {budget.op_type!r}, but {', '.join(spelt)} "
+                "(op types are matched as the log prints them)"
+            )
+    if profile.layers and not (profile.elided_rows and profile.ranking):
         hits = [la for la in profile.layers if la.op_type == budget.op_type]
         if hits or not profile.elided_rows:
             return float(sum(la.time_us or 0.0 for la in hits)), ""
         return None, f"no {budget.op_type} layer among the rows shown (the log elided rows)"
-    stats = profile.op_stats or profile.ranking
+    # (rows elided: the ranking's whole-frame times)
+    stats = profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking
     if not stats:
         return None, "the input has no per-layer or per-op-type times"
     s = next((s for s in stats if s.op_type == budget.op_type), None)

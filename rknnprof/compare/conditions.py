@@ -26,6 +26,15 @@ def rows_left_out(profile: Profile) -> str | None:
     return None
 
 
+def whole_frame_total(profile: Profile) -> bool:
+    """The table elides rows (``......``) but prints its total line: the frame's time is that
+    line's, whatever rows are shown (a compare of the rows shown said -37.5% where the log's
+    total said +6.9%)."""
+    validity = profile.validity
+    elided = validity.coverage is Coverage.ELIDED if validity is not None else profile.elided_rows
+    return bool(elided) and profile.reported_total_time_us is not None
+
+
 def input_shapes(profile: Profile) -> str | None:
     """``(1,3,1920,1920)``: the model's input shapes, the output shapes of its InputOperator
     rows; None when the log shows none (a middle row's input is not the model's)."""
@@ -142,8 +151,13 @@ def comparability(base: Profile, current: Profile) -> list[str]:
             spoilers = "; ".join(c.message for c in validity.conditions if c.spoils_timing)
             lines.append(f"{side} is not a measurement ({spoilers})")
         if (why := rows_left_out(profile)) is not None:
+            total = (
+                "its total is the log's own total line"
+                if whole_frame_total(profile)
+                else "its total covers the rows shown only"
+            )
             lines.append(
-                f"{side} shows part of the model ({why}): its total covers the rows shown "
-                "only, and the layers it lacks are counted as not shown"
+                f"{side} shows part of the model ({why}): {total}, and the layers it lacks are "
+                "counted as not shown"
             )
     return lines

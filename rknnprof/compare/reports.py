@@ -6,7 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rknnprof.compare.advice import AdviceOutcome, check_advice
-from rknnprof.compare.conditions import comparability, reshaped_layers, rows_left_out
+from rknnprof.compare.conditions import (
+    comparability,
+    reshaped_layers,
+    rows_left_out,
+    whole_frame_total,
+)
 from rknnprof.compare.deltas import (
     LayerDelta,
     OpTypeDelta,
@@ -263,8 +268,11 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
         partial_sides=tuple(
             side
-            for side, partial in (("BASE", base_partial), ("CURRENT", current_partial))
-            if partial
+            for side, partial, profile in (
+                ("BASE", base_partial, base),
+                ("CURRENT", current_partial, current),
+            )
+            if partial and not whole_frame_total(profile)
         ),
         llm_rates=llm_rates(base, current),
         advice=check_advice(base, current, layers, differences),
@@ -298,5 +306,8 @@ def llm_rates(
 
 def profile_total(profile: Profile) -> float | None:
     """Per-frame total, microseconds: the model's ``total_time_us`` (the layers' sum, the log's
-    total line, or the ranking's rows), the same figure as the JSON's."""
+    total line, or the ranking's rows), the same figure as the JSON's; for a table with rows
+    elided, the log's own total line (:func:`whole_frame_total`)."""
+    if whole_frame_total(profile):
+        return profile.reported_total_time_us
     return profile.total_time_us
