@@ -54,6 +54,9 @@ _REDUCED = (
     "CPU and only the zero-copy API"
 )
 
+# (every run of a pattern that a later literal must follow is bounded, ``\w{1,64}``: a line of
+# ``rknn_`` repeated 13,000 times took 4 s to fail ``rknn_\w+, context config invalid`` from each
+# start; tests/hostile/test_backtracking.py feeds every entry such lines)
 CATALOGUE: tuple[Entry, ...] = (
     # -- reduced runtimes (librknnmrt, RV1106/RV1103) ------------------------------------------
     Entry(
@@ -84,7 +87,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "reduced-runtime-api",
         ("context config invalid",),
-        _re(r"(?P<call>rknn_\w+), context config invalid"),
+        _re(r"(?P<call>rknn_\w{1,64}), context config invalid"),
         "{call} is refused by this runtime (context config invalid)",
         _REDUCED + ": rknn_inputs_set / rknn_outputs_get are not there",
         "use rknn_create_mem + rknn_set_io_mem for inputs and outputs, as the rknpu2 "
@@ -189,7 +192,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "toolkit-generation-mismatch",
         ("Invalid target_platform",),
-        _re(r"Invalid target_platform '(?P<platform>[^']*)'"),
+        _re(r"Invalid target_platform '(?P<platform>[^']{0,64})'"),
         "this toolkit cannot build for {platform}",
         "RKNN-Toolkit2 builds only for RKNPU2 SoCs (RK3562/RK3566/RK3568/RK3576/RK3588, "
         "RV1103/RV1106, RV1126B); RV1109/RV1126/RK1808/RK3399Pro belong to RKNN-Toolkit1 and its "
@@ -246,7 +249,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "device-unreachable",
         ("Connect to Device",),
-        _re(r"Connect to Device \((?P<device>[^)]*)\) Failure \((?P<code>-?\d+)\)"),
+        _re(r"Connect to Device \((?P<device>[^)]{0,128})\) Failure \((?P<code>-?\d+)\)"),
         "the toolkit could not connect to the board ({device})",
         "init_runtime(target=…) reaches the board through adb (USB or network): the board is "
         "not in `adb devices`, or another adb server holds port 5037 (`adb: error: cannot bind "
@@ -275,7 +278,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "api-header-mismatch",
         ("info_len(",),
-        _re(r"(?P<call>rknn_\w+), info_len\((?P<got>\d+)\) < sizeof\((?P<struct>\w+)\)"),
+        _re(r"(?P<call>rknn_\w{1,64}), info_len\((?P<got>\d+)\) < sizeof\((?P<struct>\w+)\)"),
         "the application was built with another rknn_api.h than this librknnrt ({struct}: "
         "{got} bytes passed)",
         "the sizes of rknn_api.h structures change between SDK versions; an application "
@@ -402,7 +405,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "submit-failed",
         ("failed to submit",),
-        _re(r"failed to submit!?(?:,\s*op id: (?P<op_id>\d+), op name: (?P<op>[^,]+))?"),
+        _re(r"failed to submit!?(?:,\s*op id: (?P<op_id>\d+), op name: (?P<op>[^,]{1,256}))?"),
         "an NPU task did not complete (failed to submit, op {op})",
         "the NPU job of that op failed or timed out: most often a runtime bug or a toolkit, "
         "runtime and driver of different versions (fixed by newer releases), also inputs of "
@@ -447,7 +450,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "rkllm-unsupported-platform",
         ("Platform error: must be either",),
-        _re(r"Platform error: must be either (?P<supported>[^.]+)"),
+        _re(r"Platform error: must be either (?P<supported>[^.]{1,256})"),
         "RKLLM does not run on this SoC (librkllmrt supports {supported})",
         "librkllmrt runs only on the SoCs it names; RK3566/RK3568 (which it reports as `lite`) "
         "are not among them",

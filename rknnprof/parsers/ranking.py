@@ -47,6 +47,8 @@ _DEFAULT_COLUMNS = {
 RATIO_TOLERANCE_PCT = 0.05
 """TimeRatio is printed with 1 or 2 decimals: allow that rounding, in percentage points."""
 TIME_TOLERANCE_US = 0.5
+_COLUMN_KEYS = {"cpu_time_us": "cpu", "npu_time_us": "npu", "total_time_us": "total"}
+"""The ranking stat's time fields by their column keys."""
 MAX_INTRUDERS = 4
 """Foreign lines held inside a split ranking row before the row is given up (a debugger's
 stop prints a few: the stop line, its prompt, ``Continuing.``)."""
@@ -68,8 +70,9 @@ class RankingBlock(Block):
         self.lines: list[int] = []
         """Input line of each entry of ``stats``."""
         self.total_line: int | None = None
-        self.slack = 0.0
-        """How far the values printed in exponent form may be from the times (us), summed."""
+        self.slack: dict[str, float] = {}
+        """Column key -> how far its values printed in exponent form (the Total row's too) may
+        be from the times they stand for (us), summed."""
         self.pending: tuple[Line, list[str]] | None = None
         """A row cut short (too few values), waiting for its continuation."""
         self.intruders: list[int] = []
@@ -130,8 +133,12 @@ class RankingBlock(Block):
         v = dict(zip(keys, map(to_float, joined.replace("%", "").split())))
         stat = stat_of(op, v, lambda: sum(s.calls for s in self.stats))
         # (times from 1 s on are printed to six digits: the checks allow their rounding)
-        slack = sum(map(rounding, values)) if "e" in joined else 0.0
-        self.slack += slack
+        slack = 0.0
+        if "e" in joined:
+            for key, token in zip(keys, values):
+                if "e" in token:
+                    self.slack[key] = self.slack.get(key, 0.0) + rounding(token)
+                    slack += rounding(token)
         if op == "Total":
             self.total, self.total_line = stat, line.number
         else:
@@ -343,7 +350,8 @@ class RankingBlock(Block):
         ):
             column = sum(getattr(s, name) for s in self.stats)
             printed = getattr(self.total, name)
-            if abs(column - printed) > TIME_TOLERANCE_US + self.slack:
+            key = _COLUMN_KEYS[name]
+            if abs(column - printed) > TIME_TOLERANCE_US + self.slack.get(key, 0.0):
                 self.notes.append(
                     (
                         self.total_line,

@@ -180,9 +180,10 @@ def _alias(word: str) -> str:
 
 def rounding(token: str) -> float:
     """How far a value printed in exponent form can be from the one it stands for: half a unit
-    of its last digit (``1.18313e+06``: 5 us); 0 for a value printed whole."""
+    of its sixth significant digit (``%g`` prints six and drops trailing zeros: ``2e+06`` is
+    2.00000e+06, within 5 us, as ``1.18313e+06`` is); 0 for a value printed whole."""
     if "e" not in token:
         return 0.0
     mantissa, exponent = token.rstrip("%").split("e")
-    decimals = len(mantissa.partition(".")[2])
+    decimals = max(len(mantissa.partition(".")[2]), 5)
     return 0.5 * 10.0 ** (int(exponent) - decimals)

@@ -55,3 +55,31 @@ def read(path: Path) -> None:
         analyze(str(path))
     except NoProfileDataError:
         pass
+
+
+def _catalogue_lines() -> dict[str, str]:
+    """For every needle of the failures catalogue: the needle repeated to 60,000 characters,
+    and the needle followed by one 60,000-character word (``rknn_`` 13,000 times took 4 s a
+    line to fail ``rknn_\\w+, context config invalid`` from each start)."""
+    from rknnprof.parsers.failure_catalogue import CATALOGUE
+
+    lines = {}
+    for entry in CATALOGUE:
+        for needle in entry.needles:
+            lines[f"{entry.id}: {needle!r} repeated"] = needle * (N // max(len(needle), 1))
+            lines[f"{entry.id}: {needle!r} then a long word"] = needle + "rknn_" * (N // 5)
+    return lines
+
+
+CATALOGUE_LINES = _catalogue_lines()
+
+
+@pytest.mark.parametrize("line", CATALOGUE_LINES.values(), ids=CATALOGUE_LINES.keys())
+def test_a_catalogue_pattern_fails_in_linear_time(line: str) -> None:
+    from rknnprof.parsers.failure_catalogue import match
+
+    match(line)  # (compiles the patterns: not timed)
+    start = time.perf_counter()
+    match(line)
+    match(line + " rknn_run, context config invalid")
+    assert time.perf_counter() - start < BOUND_S / 4

@@ -349,6 +349,23 @@ def test_real_tables_repeated_are_read_in_bulk_and_equal(
     assert [p["frames"] for p in profiles] == [30]  # type: ignore[index]
 
 
+def test_a_ranking_total_in_exponent_form_is_read_in_bulk(
+    corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The runtime prints a frame of a second or more's ranking Total with ``%g``
+    (``1.18313e+06``): the bulk path declined every such frame (slower than the exact path
+    alone). Corpus 07's Total row written so (``1.4478e+04``, its 14,478 us): read in bulk, the
+    same report; a Total off by more than its rounding is read exactly, the same report."""
+    table = corpus("07_").read_text(encoding="utf-8").splitlines()
+    total = next(i for i, line in enumerate(table) if line.startswith("Total  "))
+    table[total] = table[total].replace("14370        14478", "1.437e+04    1.4478e+04")
+    data = _capture_of(table, 30)
+    assert _claims(data) >= 25
+    _same(data, monkeypatch)
+    table[total] = table[total].replace("1.4478e+04", "1.4481e+04")
+    _same(_capture_of(table, 30), monkeypatch)
+
+
 def test_logcat_long_layout_and_rknn_lines_inside_an_entry(
     logcat: bytes, rknn: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:

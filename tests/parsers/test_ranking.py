@@ -145,3 +145,24 @@ def test_a_total_row_in_exponent_form_is_read(tmp_path):
         "ranking Total row: NPUTime 1183030 us but the rows above sum to 1183126 us",
         "ranking Total row: TotalTime 1183030 us but the rows above sum to 1183132 us",
     ]
+
+
+def test_a_total_row_that_disagrees_with_its_rows_is_not_the_frame(tmp_path):
+    """A damaged Total row (``0e+00``, ``2e+06`` for rows of 1,183,132 us) was the profile's
+    total: ``total 0.00 ms`` (a budget passed) or 2,000 ms. It is warned about, and the frame
+    is the rows' sum; a Total row within its six printed digits is kept as printed."""
+    from rknnprof.api import analyze
+
+    for printed in ("0e+00", "2e+06", "1.18303e+06"):
+        path = tmp_path / "log.txt"
+        row = f"{'Total':<19}{'':<13}{'6':<13}{'0':<13}{printed:<13}{printed}   "
+        path.write_text(_ranking_text(row))
+        report = analyze(str(path))
+        [profile] = report.profiles
+        assert profile.total_time_us == 1183132, printed
+        assert any("ranking Total row: TotalTime" in w.message for w in report.warnings)
+    path.write_text(
+        _ranking_text(f"{'Total':<19}{'':<13}{'6':<13}{'0':<13}{'1.18313e+06':<13}1.18313e+06   ")
+    )
+    [profile] = analyze(str(path)).profiles
+    assert profile.total_time_us == 1183130

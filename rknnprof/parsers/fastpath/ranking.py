@@ -17,7 +17,7 @@ from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.ranking import RATIO_TOLERANCE_PCT, TIME_TOLERANCE_US, RankingBlock
-from rknnprof.parsers.ranking_lines import SHARE_DIGITS, plain_row, refuses, stat_of
+from rknnprof.parsers.ranking_lines import SHARE_DIGITS, plain_row, refuses, rounding, stat_of
 from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:
@@ -66,6 +66,8 @@ def ranking_total(
     if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
         return None  # (an op type ranked twice gets a note; their order may change)
     del flat[0::width]  # the op types: the values are left, row by row
+    if b"e" in b"".join(flat):
+        return None  # (a row's time in exponent form, a second or more: read line by line)
     values = list(map(float, flat))
     cols = {key: values[k :: width - 1] for k, key in enumerate(t.columns)}
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
@@ -81,10 +83,18 @@ def ranking_total(
         if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
             return None
         tv = dict(zip(total_keys, map(float, total_tokens[1:])))
-        if abs(tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit:
+        # (a frame of a second or more prints its Total in exponent form, six digits: the
+        # checks allow that rounding, as the ranking block does, column by column)
+        slack = dict.fromkeys(total_keys, 0.0)
+        for key, token in zip(total_keys, total_tokens[1:]):
+            if b"e" in token:
+                slack[key] = rounding(token.decode())
+        if abs(tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit + sum(
+            slack.values()
+        ):
             return None
         for key in ("cpu", "npu", "total"):  # the Total row against the column sums
-            if abs(sum(cols[key]) - tv[key]) > limit:
+            if abs(sum(cols[key]) - tv[key]) > limit + slack[key]:
                 return None
         denominator = tv["total"]
         if not denominator > 0:
