@@ -299,3 +299,7 @@ def test_two_socs_named_in_one_log_are_warned_about(tmp_path: Path) -> None:
     ]
     lines = ["I target set by user is: rv1106", "I target is RK3588", *table(A_FRAMES[0])]
     assert analyze(_write(tmp_path, lines), rules=False).profiles[0].platform == "rv1106"
+    # without a profile, the exit-3 line names the board's too (it named the user's target)
+    lines = ["I target set by user is: rk3576", "I Get hardware info: target_platform = rk3588"]
+    result = CliRunner().invoke(cli, ["analyze", str(_write(tmp_path, lines))])
+    assert result.exit_code == 3 and "runtime information only (rk3588)" in result.stderr

@@ -543,7 +543,7 @@ class Assembler:
                 ("API", versions.api),
             ]
             detail = ", ".join(f"{n} {v}" for n, v in names if v)
-            platform = next((i.platform for i in infos if i.platform), None)
+            platform = self.context.platform_for(None)[0]  # (the board's word first)
             if platform:
                 detail = f"{detail}, {platform}" if detail else platform
             self.found.insert(0, ("runtime information", detail))

@@ -12,6 +12,7 @@ there is no profile (exit 3), as a failure of id ``unknown`` when the catalogue 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lazy_re import LazyPattern
@@ -36,7 +37,8 @@ _IGNORED_E = ("rknn-toolkit", "version:")
 """``E rknn-toolkit2 version: 2.3.2`` is printed at E level but is not an error."""
 _RUNTIME_TAGS = frozenset({"RKNN", "RKNNAPI", "rkllm", "RKNPU"})
 """Components whose own lines say what failed (the rest report its consequences)."""
-_NPU_WORDS = ("rknn", "npu", "rkllm")
+_NPU_WORDS = LazyPattern(r"rknn|rkllm|rknpu|(?<![a-z])npu", re.IGNORECASE)
+"""Words that name the NPU's software (``npu`` not inside a word: ``input`` names nothing)."""
 """An error line of another logcat tag counts when it names one of these."""
 _BANNER = LazyPattern(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
 """``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
@@ -78,7 +80,7 @@ def _about_the_npu(tag: str | None, text: str) -> bool:
     if tag is None or tag in _RUNTIME_TAGS:
         return True
     words = f"{tag} {text}".lower()
-    return any(word in words for word in _NPU_WORDS)
+    return _NPU_WORDS.search(words) is not None
 
 
 class _ErrorReport(Block):
@@ -105,8 +107,7 @@ class _ErrorReport(Block):
             return False
         stripped = text.strip()
         if not self.about_the_npu:
-            lower = text.lower()
-            self.about_the_npu = any(word in lower for word in _NPU_WORDS)
+            self.about_the_npu = _NPU_WORDS.search(text) is not None
         if _TRACEBACK in text:
             self.traceback = True
         exception = _EXCEPTION.match(stripped)

@@ -129,3 +129,22 @@ def test_a_traceback_of_the_applications_own_code_is_its_own_error() -> None:
     for lines in (toolkit, called):
         [note] = of_type(run(ErrorReportParser(), lines), NoteEvent)
         assert note.kind == "error"
+
+
+def test_input_does_not_name_the_npu() -> None:
+    """``npu`` inside ``input`` named the NPU: an app's ``json.dump(inputs, …)`` traceback was
+    a runtime failure, and Android's ``E InputDispatcher`` line one too."""
+    own = lines_of(
+        "Traceback (most recent call last):\n"
+        '  File "/root/app/eval.py", line 266, in main\n'
+        "    json.dump(inputs, f, indent=2)\n"
+        "ValueError: invalid input file"
+    )
+    [note] = of_type(run(ErrorReportParser(), own), NoteEvent)
+    assert note.kind == "app-error"
+    dispatcher = Line(
+        3, "channel 'abc' ~ Channel is unrecoverably broken", (1, 2), "E", "InputDispatcher"
+    )
+    assert run(ErrorReportParser(), [dispatcher]) == []
+    rknpu = Line(4, "RKNPU: soft reset, the iommu is out of order", (1, 2), "E", "kernel")
+    assert of_type(run(ErrorReportParser(), [rknpu]), NoteEvent)
