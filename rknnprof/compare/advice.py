@@ -14,7 +14,8 @@ One verdict per finding (:data:`VERDICTS`):
 * ``partly``: less than that, and more than the noise: the share delivered is given;
 * ``more``: more than predicted, beyond the uncertainty;
 * ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target
-  and cores, time within the noise): the fix was not made, which is no miss of the estimate;
+  and cores, time not fallen beyond the noise; slower is said): the fix was not made, which
+  is no miss of the estimate;
 * ``cannot-tell``: the runs are not like for like (input shape, platform, cores, data type,
   a side that is not a measurement or shows part of the model), the layers are not all in
   both logs, or the finding promised frames per second and the logs hold no throughput
@@ -229,8 +230,13 @@ def _latency(
     measured = before_us - after_us
     where = f"{len(ids)} layer(s): {before_us:,.0f} us in BEFORE, {after_us:,.0f} us in AFTER"
     if unchanged:
+        moved = (
+            "time within the noise"
+            if abs(measured) <= max(NOISE_US, NOISE_SHARE * before_us)
+            else f"{-measured:,.0f} us slower, not from a fix"
+        )
         return outcome("not-made", measured, f"{where}; op type, data type, target and cores "
-                       "unchanged, time within the noise")  # fmt: skip
+                       f"unchanged, {moved}")  # fmt: skip
     share = measured / finding.est_saving_us
     if abs(share - 1.0) <= u:
         return outcome("delivered", measured, where)
@@ -241,7 +247,8 @@ def _latency(
 
 def _same_layer(before: Layer, after: Layer) -> bool:
     """The layer is what it was (no fix touched it): same op type, data type, target and
-    cores, and its time moved within the noise."""
+    cores, and its time did not fall beyond the noise (a layer that got slower was not fixed:
+    a regression read as a fix 'partly delivered' at -27%)."""
     if (before.op_type, before.data_type, before.target) != (
         after.op_type,
         after.data_type,
@@ -251,7 +258,7 @@ def _same_layer(before: Layer, after: Layer) -> bool:
     if _cores(before) != _cores(after):
         return False
     b, a = before.time_us or 0.0, after.time_us or 0.0
-    return abs(a - b) <= max(NOISE_US, NOISE_SHARE * b)
+    return b - a <= max(NOISE_US, NOISE_SHARE * b)
 
 
 def _cores(layer: Layer) -> int | None:

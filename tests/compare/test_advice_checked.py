@@ -101,6 +101,17 @@ def test_a_swap_that_kept_the_activation_is_not_made(tmp_path, before):
     assert outcome.verdict == "not-made"
 
 
+def test_layers_only_slower_are_a_fix_not_made(tmp_path, before):
+    """RKN070's layers kept their op type and got slower (factor -0.3: 30% of the promise
+    added): no fix was made; it read 'partly delivered' at -30%. A changed op type that
+    saved nothing stays a fix that delivered none of its promise."""
+    outcome, _ = _outcome(before, _after(tmp_path, before, -0.3, rename=None), "RKN070")
+    assert outcome.verdict == "not-made"
+    assert "us slower, not from a fix" in outcome.reason
+    outcome, _ = _outcome(before, _after(tmp_path, before, 0.0), "RKN070")
+    assert outcome.verdict == "partly" and "0% of the promise" in outcome.reason
+
+
 def _run(capsys, monkeypatch, *args):
     import sys
 
