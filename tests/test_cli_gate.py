@@ -270,6 +270,9 @@ def test_github_annotations_and_summary(files, capsys, monkeypatch):
     assert fallback.startswith(
         "::error file=run.txt,line=7,title=rknnprof budget cpu_fallback_layers max 0::"
     )
+    # a whole-run budget names the log (no line); it named nothing before
+    whole = next(x for x in errors if "Softmax" not in x)
+    assert whole.startswith("::error file=run.txt,title=rknnprof budget ")
     text = summary.read_text()
     assert text.startswith("earlier step\n## rknnprof check: ❌ fail")
     assert "| ❌ fail |" in text and "<details>" in text
@@ -289,6 +292,25 @@ def test_github_annotations_and_summary(files, capsys, monkeypatch):
     )
     json.loads(out)
     assert "::error " in err
+
+
+def test_a_warn_budget_that_fails_the_gate_is_an_error(files, capsys, monkeypatch):
+    """Under --fail-on warning a warn-level budget fails the gate (exit 1): its annotation is
+    ``::error`` (it was a ``::warning``, the failing budget without an error)."""
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1, level: warn}\n")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on", "warning"
+    )
+    assert code == 1
+    assert [
+        x.split(" ", 1)[0] for x in out.splitlines() if x.startswith("::") and "budget" in x
+    ] == ["::error"]
+    code, out, _ = run(capsys, monkeypatch, "check", files["cur"], "--budgets", path)
+    assert code == 0
+    assert [
+        x.split(" ", 1)[0] for x in out.splitlines() if x.startswith("::") and "budget" in x
+    ] == ["::warning"]
 
 
 def test_annotations_are_capped(files, capsys, monkeypatch):

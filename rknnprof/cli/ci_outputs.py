@@ -106,7 +106,11 @@ def annotate_errors(
 
 
 def annotate_check(
-    result: CheckResult, fmt: str, output: str | None, fail_on_inconclusive: bool = False
+    result: CheckResult,
+    fmt: str,
+    output: str | None,
+    fail_on_inconclusive: bool = False,
+    warn_fails: bool = False,
 ) -> None:
     """Failed, warned and unjudged budgets and the input's warnings as workflow-command
     annotations when ``GITHUB_ACTIONS=true``.
@@ -118,5 +122,5 @@ def annotate_check(
     from rknnprof.reporters.check_views import github_annotations
 
     to_stderr = _annotations_to_stderr(fmt, output)
-    for line in github_annotations(result, fail_on_inconclusive):
+    for line in github_annotations(result, fail_on_inconclusive, warn_fails):
         click.echo(line, err=to_stderr)

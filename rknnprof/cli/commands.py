@@ -502,7 +502,7 @@ def check(
     )
     renderer("check", fmt)(result, buf, options)
     emit(buf.getvalue(), output, color=options.color)
-    ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive)
+    ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive, fail_on == "warning")
     if summary:
         ci_outputs.summarize_check(result)
     failing = failing_statuses(fail_on, fail_on_inconclusive)

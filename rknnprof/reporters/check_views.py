@@ -171,18 +171,25 @@ def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> Non
 # ---- GitHub Actions ----------------------------------------------------------------------------
 
 
-def github_annotations(result: CheckResult, fail_on_inconclusive: bool = False) -> list[str]:
+def github_annotations(
+    result: CheckResult, fail_on_inconclusive: bool = False, warn_fails: bool = False
+) -> list[str]:
     """Workflow commands: ``::error`` for failed verdicts (and inconclusive ones under
-    ``--fail-on-inconclusive``); ``::warning`` for the budgets the gate could not judge (one
-    line), warn-level verdicts and the input's warnings; at most 10 of each command, plus a
+    ``--fail-on-inconclusive``, warn-level ones under ``--fail-on warning``: every verdict
+    that fails the gate); ``::warning`` for the budgets the gate could not judge (one line),
+    warn-level verdicts and the input's warnings; at most 10 of each command, plus a
     ``::notice`` when some were left out."""
-    errors = [v for v in result.verdicts if v.status == "fail"]
+    failing = {"fail"}
     if fail_on_inconclusive:
-        errors += [v for v in result.verdicts if v.status == "inconclusive"]
+        failing.add("inconclusive")
+    if warn_fails:
+        failing.add("warn")
+    errors = [v for v in result.verdicts if v.status in failing]
     warnings: list[str] = []
     if (line := unjudged_line(result)) and not fail_on_inconclusive:
         warnings.append(f"::warning title=rknnprof could not judge::{annotation_data(line)}")
-    warnings += _verdict_annotations([v for v in result.verdicts if v.status == "warn"], "warning")
+    warned = [v for v in result.verdicts if v.status == "warn" and not warn_fails]
+    warnings += _verdict_annotations(warned, "warning")
     warnings += [_input_warning(w, result.path) for w in result.warnings]
     lines = _verdict_annotations(errors, "error")[:ANNOTATION_CAP]
     if len(errors) > ANNOTATION_CAP:
@@ -213,13 +220,11 @@ def _verdict_annotations(chosen: list[Verdict], command: str) -> list[str]:
     lines = []
     for v in chosen:
         props = [f"title={annotation_property(f'rknnprof budget {v.budget.label}')}"]
-        if (
-            v.source_path
-            and v.source_line
-            and not Path(v.source_path).is_absolute()
-            and v.source_path != "-"
-        ):
-            props.insert(0, f"file={annotation_property(v.source_path)},line={v.source_line}")
+        if v.source_path and not Path(v.source_path).is_absolute() and v.source_path != "-":
+            # (the file, and the line where a layer's budget has one: a whole-run budget
+            # names the log)
+            where = f"file={annotation_property(v.source_path)}"
+            props.insert(0, f"{where},line={v.source_line}" if v.source_line else where)
         message = annotation_data(f"{v.model}: {v.message}")
         lines.append(f"::{command} {','.join(props)}::{message}")
     return lines
