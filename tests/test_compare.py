@@ -18,6 +18,7 @@ from rknnprof.model import (
     Target,
     Versions,
 )
+from rknnprof.model.record import replace
 from rknnprof.reporters.registry import format_names
 
 
@@ -207,13 +208,16 @@ def test_comparability_differences():
         L(1, "Conv", 10, "c", wl=(34.0, 33.0, 33.0)),
         platform="rk3588",
         versions=Versions(runtime="2.3.0", driver="0.9.8"),
-        frequencies=Frequencies(npu_hz=(800_000_000,)),
+        frequencies=Frequencies(npu_hz=(800_000_000,), ddr_hz=(528_000_000,)),
         frames=5,
     )
+    # (the DDR clock: a run at 528 MHz against the base's 2112 MHz passed as like for like)
+    base = replace(base, frequencies=Frequencies(npu_hz=(1_000_000_000,), ddr_hz=(2_112_000_000,)))
     diffs = compare_profiles(base, cur).differences
     assert diffs == (
         "runtime version: 2.3.2 vs 2.3.0",
         "NPU frequency: 1000 MHz vs 800 MHz",
+        "DDR frequency: 2112 MHz vs 528 MHz",
         "NPU cores used: core0 vs core0+1+2",
         "frames merged: 1 vs 5 (a frame's times against medians: capture 3 or more frames on "
         "both sides)",

@@ -1,5 +1,5 @@
 """Like for like: the run conditions that differ between BASE and CURRENT (platform, versions,
-NPU frequency, cores used, model input shapes, data types, frames merged, measured vs
+NPU and DDR frequency, cores used, model input shapes, data types, frames merged, measured vs
 estimated, the layers' own shapes under one input shape), and whether either side's table
 leaves rows out (then what it lacks is "not shown", never "removed" or "added")."""
 
@@ -68,10 +68,19 @@ def cores_used(profile: Profile) -> str | None:
     return "core" + "+".join(str(k) for k in sorted(cores))
 
 
-def _npu_mhz(profile: Profile) -> str | None:
-    freqs = profile.frequencies.npu_hz if profile.frequencies else ()
-    known = [f for f in freqs if f]
-    return "/".join(f"{f / 1e6:g} MHz" for f in known) if known else None
+def _mhz(profile: Profile, domain: str) -> str | None:
+    """The NPU or DDR clock the log names: its eval_perf frequency list, else its clock lines
+    (``Get DDR frequency: 528MHz``); None when it names none."""
+    freqs = profile.frequencies
+    hz = (freqs.npu_hz if domain == "NPU" else freqs.ddr_hz) if freqs else ()
+    known = [f / 1e6 for f in hz if f]
+    if not known:
+        known = [
+            run.mhz
+            for run in profile.run_lines
+            if run.kind == "clock" and run.domain == domain and run.mhz
+        ]
+    return "/".join(f"{mhz:g} MHz" for mhz in dict.fromkeys(known)) if known else None
 
 
 MIN_MEDIAN_FRAMES = 3
@@ -132,7 +141,8 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("runtime version", base.versions.runtime, current.versions.runtime),
         ("rkllm runtime version", base.versions.llm_runtime, current.versions.llm_runtime),
         ("driver version", base.versions.driver, current.versions.driver),
-        ("NPU frequency", _npu_mhz(base), _npu_mhz(current)),
+        ("NPU frequency", _mhz(base, "NPU"), _mhz(current, "NPU")),
+        ("DDR frequency", _mhz(base, "DDR"), _mhz(current, "DDR")),
         ("NPU cores used", cores_used(base), cores_used(current)),
         ("input shape", input_shapes(base), input_shapes(current)),
         ("data type", data_types(base), data_types(current)),
