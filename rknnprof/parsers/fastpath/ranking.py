@@ -56,18 +56,15 @@ def ranking_total(
     width = 1 + len(t.columns)
     # the values' "%" signs dropped first: from an op type too, which can only make two op
     # types alike or one "Total" (the frame is then read line by line)
-    flat = (
-        b" ".join([raw[p:] for raw in mine[t.ranks.start : t.ranks.stop]])
-        .replace(b"%", b"")
-        .split()
-    )
+    joined = b" ".join([raw[p:] for raw in mine[t.ranks.start : t.ranks.stop]])
+    if b"e+" in joined or b"e-" in joined:
+        return None  # (a row's time in exponent form, a second or more: read line by line)
+    flat = joined.replace(b"%", b"").split()
     n = len(t.ranks)
     ops = flat[0::width]
     if len(flat) != width * n or len(set(ops)) != n or b"Total" in ops:
         return None  # (an op type ranked twice gets a note; their order may change)
     del flat[0::width]  # the op types: the values are left, row by row
-    if b"e" in b"".join(flat):
-        return None  # (a row's time in exponent form, a second or more: read line by line)
     values = list(map(float, flat))
     cols = {key: values[k :: width - 1] for k, key in enumerate(t.columns)}
     cpu, npu, tot = cols["cpu"], cols["npu"], cols["total"]
