@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
     from rknnprof.inputs.records import Line
 
+_NO_SLACK = {"cpu": 0.0, "npu": 0.0, "total": 0.0}
+"""A Total row printed whole: no rounding to allow."""
 MARGIN = 1e-6
 """How far inside a ranking tolerance a value must be for a frame to be read in bulk."""
 _ROUNDING = 100 * 0.5 * 10.0**-SHARE_DIGITS + 1e-9
@@ -56,9 +58,8 @@ def ranking_total(
     width = 1 + len(t.columns)
     # the values' "%" signs dropped first: from an op type too, which can only make two op
     # types alike or one "Total" (the frame is then read line by line)
+    # (a row's time in exponent form is checked without its rounding: stricter, never looser)
     joined = b" ".join([raw[p:] for raw in mine[t.ranks.start : t.ranks.stop]])
-    if b"e+" in joined or b"e-" in joined:
-        return None  # (a row's time in exponent form, a second or more: read line by line)
     flat = joined.replace(b"%", b"").split()
     n = len(t.ranks)
     ops = flat[0::width]
@@ -75,17 +76,20 @@ def ranking_total(
     ratios = cols["ratio"]
     total: OpTypeStat | None = None
     if t.rank_total is not None:
-        total_tokens = mine[t.rank_total][p:].split()
+        raw_total = mine[t.rank_total][p:]
+        total_tokens = raw_total.split()
         total_keys = t.total_keys
         if total_tokens[0] != b"Total" or len(total_tokens) != 1 + len(total_keys):
             return None
         tv = dict(zip(total_keys, map(float, total_tokens[1:])))
         # (a frame of a second or more prints its Total in exponent form, six digits: the
         # checks allow that rounding, as the ranking block does, column by column)
-        slack = dict.fromkeys(total_keys, 0.0)
-        for key, token in zip(total_keys, total_tokens[1:]):
-            if b"e" in token:
-                slack[key] = rounding(token.decode())
+        slack = _NO_SLACK
+        if b"e" in raw_total:
+            slack = {
+                key: rounding(token.decode()) if b"e" in token else 0.0
+                for key, token in zip(total_keys, total_tokens[1:])
+            }
         if abs(tv["cpu"] + tv.get("gpu", 0.0) + tv["npu"] - tv["total"]) > limit + sum(
             slack.values()
         ):
