@@ -139,6 +139,10 @@ def test_check_does_not_judge_an_increase_against_another_input_shape(tmp_path: 
     assert "baseline: another input shape (1x3x32x32, this run 1x3x64x64)" in verdict["message"]
     result = CliRunner().invoke(cli, [*args, "--allow-incomplete"])
     assert json.loads(result.stdout)["verdicts"][0]["status"] == "fail"  # 105 -> 415 us
+    # the remedy fits the reason: a baseline at this shape, not a capture without a debugger
+    text = CliRunner().invoke(cli, args[:-2]).stdout
+    assert "Save a baseline at this run's input shape (--save-baseline)" in " ".join(text.split())
+    assert "no debugger" not in text
 
 
 def test_fallback_warning_goes_to_the_model_whose_layer_it_names() -> None:

@@ -48,11 +48,17 @@ def unjudged_line(result: CheckResult) -> str | None:
         return None
     reasons = list(dict.fromkeys(v.message.split(": not judged: ", 1)[-1] for v in unjudged))
     reasons = [r.removesuffix("; --allow-incomplete judges it anyway") for r in reasons]
+    # (what to do depends on why: a baseline at another input shape is no damaged capture)
+    shapes = all("another input shape" in r for r in reasons)
+    remedy = (
+        "Save a baseline at this run's input shape (--save-baseline)"
+        if shapes
+        else "Capture the run again (the whole table, no debugger or tensor dumps)"
+    ) + ", or pass --allow-incomplete to judge it anyway."
     return (
         f"The gate could not judge {len(unjudged)} of {len(result.verdicts)} budget(s): "
         f"{reasons[0]}{f' (and {len(reasons) - 1} more reason(s))' if len(reasons) > 1 else ''}"
-        ". Capture the run again (the whole table, no debugger or tensor dumps), or pass "
-        "--allow-incomplete to judge it anyway."
+        f". {remedy}"
     )
 
 
