@@ -340,3 +340,14 @@ def test_an_op_type_in_another_case_is_not_0_us():
     v = verdict("{metric: op_type_time_us, op_type: convexswish, max: 100}")
     assert v.status == "inconclusive"
     assert "the model runs no op type spelt 'convexswish', but ConvExSwish" in v.message
+
+
+def test_a_change_at_the_limit_shows_the_digit_that_decides():
+    """+4.99 % passes and +5.001 % fails an allowed +5 %: both read "+5.0%" before."""
+    base = P(L(1, "Conv", 14478, "Conv:x"))
+    text = "{metric: total_time_us, max_increase: 5%}"
+    under = verdict(text, current=P(L(1, "Conv", 14478 + 723, "Conv:x")), base=base)
+    over = verdict(text, current=P(L(1, "Conv", 14478 + 724, "Conv:x")), base=base)
+    assert under.status == "pass" and "(+4.99%)" in under.message
+    assert over.status == "fail" and "(+5.001%)" in over.message
+    assert "(+21.1%)" in verdict("{metric: total_time_us, max_increase: 20%}").message

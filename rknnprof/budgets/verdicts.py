@@ -296,7 +296,7 @@ def judge(
                 delta = value - base_value
                 change = f"{fmt_number(delta, True)}{unit}"
                 if base_value:
-                    change += f" ({delta / base_value * 100:+.1f}%)"
+                    change += f" ({_percent(delta / base_value, budget.max_increase)})"
                 change += f" vs baseline {amount(base_value)}"
                 allowed = f"allowed +{fmt_number(budget.max_increase * 100)}%"
                 if delta > base_value * budget.max_increase:
@@ -358,3 +358,13 @@ def introduced_fallbacks(base: Profile, current: Profile) -> list[tuple[str, int
         if i is None or base.layers[i].target is not Target.CPU:
             found.append((j, cur.full_name or f"{cur.op_type}#{cur.id}", cur.line))
     return [(name, line) for _, name, line in sorted(found)]
+
+
+def _percent(share: float, limit: float) -> str:
+    """``+6.9%``; with more digits where one decimal would read as the limit itself (a pass
+    at +4.996 % and a fail at +5.004 % both read ``+5.0%``)."""
+    for digits in (1, 2, 3):
+        text = f"{share * 100:+.{digits}f}"
+        if float(text) != round(limit * 100, digits) or share == limit:
+            return text + "%"
+    return text + "%"
