@@ -313,6 +313,20 @@ def test_a_warn_budget_that_fails_the_gate_is_an_error(files, capsys, monkeypatc
     ] == ["::warning"]
 
 
+def test_fail_on_inconclusive_says_the_gate_fails(files, capsys, monkeypatch):
+    """Under --fail-on-inconclusive an inconclusive gate exits 1: the verdict line says so (it
+    read 'INCONCLUSIVE' only)."""
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max_increase: 5%}\n")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on-inconclusive"
+    )
+    assert code == 1
+    assert (
+        "INCONCLUSIVE: 0 pass, 0 warn, 0 fail, 1 inconclusive (the gate fails: --fail-on-inconclusive)"
+        in " ".join(out.split())
+    )
+
+
 def test_annotations_are_capped(files, capsys, monkeypatch):
     many = "budgets:\n" + "".join(f"  - {{metric: total_time_us, max: {k}}}\n" for k in range(12))
     path = budgets(files["dir"], many)

@@ -303,6 +303,14 @@ def test_two_socs_named_in_one_log_are_warned_about(tmp_path: Path) -> None:
     ]
     lines = ["I target set by user is: rv1106", "I target is RK3588", *table(A_FRAMES[0])]
     assert analyze(_write(tmp_path, lines), rules=False).profiles[0].platform == "rv1106"
+    # many SoCs named: three shown, the rest counted
+    socs = ["rk3566", "rk3568", "rk3576", "rk3562", "rv1103"]
+    lines = [*(f"I target set by user is: {soc}" for soc in socs), *table(A_FRAMES[0])]
+    [warning] = analyze(_write(tmp_path, lines), rules=False).warnings
+    assert (
+        "rk3568 (line 2), rk3576 (line 3), rk3562 (line 4) and 1 more beside rk3566"
+        in warning.message
+    )
     # without a profile, the exit-3 line names the board's too (it named the user's target)
     lines = ["I target set by user is: rk3576", "I Get hardware info: target_platform = rk3588"]
     result = CliRunner().invoke(cli, ["analyze", str(_write(tmp_path, lines))])

@@ -395,6 +395,8 @@ class Assembler:
         if any(w.message.startswith(OTHER_SOC) for w in self.warnings):
             return
         shown = ", ".join(f"{soc} (line {line})" for soc, line in list(others.items())[:3])
+        if len(others) > 3:
+            shown += f" and {len(others) - 3} more"
         self.warnings.append(
             ReportWarning(
                 self.path,

@@ -103,8 +103,15 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     console.print(table)
     if line := unjudged_line(result):
         console.print(T(line, "bold yellow"), soft_wrap=True)
+    fails = (
+        " (the gate fails: --fail-on-inconclusive)"
+        if options.fail_on_inconclusive and result.overall == "inconclusive"
+        else ""
+    )
     console.print(
-        Text.assemble((result.overall.upper(), STYLES[result.overall]), f": {counts(result)}")
+        Text.assemble(
+            (result.overall.upper(), STYLES[result.overall]), f": {counts(result)}{fails}"
+        )
     )
 
 
