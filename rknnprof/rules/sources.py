@@ -95,6 +95,14 @@ DOCUMENTS: dict[str, Document] = {
         "https://github.com/InJuly7/Fusion_rknn/blob/"
         "0aa4edf4e41dfa06ad942fa8c78063b7bb6378a5/eval_perf.csv",
     ),
+    "smolvla-rope-3core": Document(
+        "a public RK3588 three-core per-layer profile of a SmolVLA query projection and rotary "
+        "embedding, FP16, runtime 2.3.2 (OujaKivi/fast-lewm-rknn query_producer_profile.txt, "
+        "at commit 065c95a)",
+        "https://github.com/OujaKivi/fast-lewm-rknn/blob/"
+        "065c95a73ab817f123340431c3745cd0e0dc80c3/results/smolvla_libero/"
+        "cross_boundary_probes/query_producer_profile.txt",
+    ),
     "yolo-contexts": Document(
         "a public RK3588 YOLOv8/YOLO11 board report, one context on core 0 against three "
         "contexts on cores 0/1/2 (zshi20000922-a11y/RK3588-Yolo-Profile reports/v8-v11, at "

@@ -830,6 +830,25 @@ def test_rkn071_an_attention_tensor_is_not_an_image() -> None:
     assert "the input is tall (1024x64" in tall.message
 
 
+def test_rkn030_a_broadcast_mul_is_not_counted_as_splitting() -> None:
+    """A public three-core profile ran its broadcast Muls ((1,50,15,32) x (1,50,1,32)) on core
+    0 while its same-shape Add split: on a one-core run, RKN030 said "only Conv, Mul split" for
+    an attention probe's broadcast Muls. A same-shape Mul still counts."""
+    conv = L(
+        4, "Conv", NPU, 3000, i=((1, 3, 1024, 64), (3, 3, 1, 1)), workload_pct=(100.0, 0.0, 0.0)
+    )
+    wide = L(
+        5, "Mul", NPU, 3000, i=((1, 3, 1024, 64), (1, 1, 1, 1)), workload_pct=(100.0, 0.0, 0.0)
+    )
+    same = L(
+        6, "Mul", NPU, 3000, i=((1, 3, 1024, 64), (1, 3, 1024, 64)), workload_pct=(100.0, 0.0, 0.0)
+    )
+    [finding] = run("RKN030", P(conv, wide), "rk3588")
+    assert "only Conv split" in finding.message
+    [finding] = run("RKN030", P(conv, same), "rk3588")
+    assert "only Conv, Mul split" in finding.message
+
+
 def test_rkn061_attention_per_platform() -> None:
     profile = P(
         L(1, "ConvExSwish", NPU, 8000),
