@@ -369,11 +369,13 @@ CATALOGUE: tuple[Entry, ...] = (
         _re(r"errno: 14"),
         "the NPU could not map a buffer (errno 14, Bad address)",
         "a large model's weights (GBs) do not fit the NPU's IOMMU address domain: two large "
-        "models in one domain, too little free memory, or an RKNPU driver older than the "
-        "runtime wants",
+        "models in one domain, another process holding the NPU's address space (a demo "
+        "service started at boot; the kernel logs `RKNPU: failed to allocate IOVA`), too "
+        "little free memory, or an RKNPU driver older than the runtime wants",
         "give each large model its own domain (RKLLMParam.extend_param.base_domain_id 0 for "
-        "one, 1 for the next), free memory or use a smaller model, and update the RKNPU driver "
-        "and the runtime to their latest versions",
+        "one, 1 for the next), stop other processes that use the NPU (`fuser -v /dev/dri/*`), "
+        "free memory or use a smaller model, and update the RKNPU driver and the runtime to "
+        "their latest versions",
         _LLM + "437",
         "medium",
     ),

@@ -604,3 +604,18 @@ def test_a_known_warning_is_told_before_an_unknown_error(tmp_path):
         (5, "rkllm-matmul-failed"),
         (2, "driver-too-old"),
     ]
+
+
+def test_errno_14_names_another_process_holding_the_npu():
+    """A public RK3588 notes page: old demo services started at boot held the NPU's IOVA space
+    (the kernel's ``RKNPU: failed to allocate IOVA``); stopping them fixed errno 14 with the
+    driver and runtime already current. The cause and fix say so."""
+    text = (
+        "E RKNN: [01:13:18.648] failed to allocate handle, ret: -1, errno: 14, errstr: Bad address"
+    )
+    block = KnownFailureParser().opens(Line(1, text, None))
+    assert block is not None
+    [event] = block.close()
+    assert event.failure.id == "npu-address-space-full"
+    assert "another process holding the NPU's address space" in event.failure.cause
+    assert "stop other processes that use the NPU" in event.failure.fix
