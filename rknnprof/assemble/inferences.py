@@ -465,6 +465,10 @@ def _ranking_short(ranking: RankingEvent) -> tuple[int, str] | None:
     return None
 
 
+RANKING_TOTAL_SLACK_US = 1.0
+"""A Total row within this (or 1e-5 of the rows' sum: six printed digits) of its rows agrees."""
+
+
 def _ranking_total(ranking: RankingEvent) -> float | None:
     """The ranking's frame time: its Total row's, unless that row disagrees with the rows
     above it (a damaged ``0e+00``, a ``2e+06`` for 1,183,132 us: its own warning says so), then
@@ -475,10 +479,6 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
         if rows is None or abs(total - rows) <= max(RANKING_TOTAL_SLACK_US, rows * 1e-5):
             return total
     return rows
-
-
-RANKING_TOTAL_SLACK_US = 1.0
-"""A Total row within this (or 1e-5 of the rows' sum: six printed digits) of its rows agrees."""
 
 
 class FrameSignature(NamedTuple):

@@ -14,7 +14,7 @@ from functools import partial
 from rknnprof.analysis.figures import frame_percentiles_us
 from rknnprof.budgets.config import Budget
 from rknnprof.compare import profile_total
-from rknnprof.model import Layer, Profile, Severity, Target
+from rknnprof.model import Layer, OpTypeStat, Profile, Severity, Target
 
 Measure = Callable[[Budget, Profile], tuple[float | None, str]]
 """(budget, profile) -> (value, why it is ``None``; ``""`` when there is a value)."""
@@ -30,11 +30,22 @@ def _total_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     return total, "" if total is not None else "the input has no time"
 
 
+def _by_layers(profile: Profile) -> bool:
+    """Times are read off the layers: the table has rows, and either elides none or the log
+    printed no ranking (rows elided: the ranking's times cover the whole frame)."""
+    return bool(profile.layers) and not (profile.elided_rows and profile.ranking)
+
+
+def _op_type_stats(profile: Profile) -> tuple[OpTypeStat, ...]:
+    """The op types' times when :func:`_by_layers` does not hold: the ranking's for an elided
+    table, else the layers' aggregate or the ranking."""
+    return profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking
+
+
 def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    # (rows elided: the ranking's whole-frame times, when the log printed one)
-    if profile.layers and not (profile.elided_rows and profile.ranking):
+    if _by_layers(profile):
         return profile.time_on(target), ""
-    if stats := profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking:
+    if stats := _op_type_stats(profile):
         return float(
             sum(s.npu_time_us if target is Target.NPU else s.cpu_time_us for s in stats)
         ), ""
@@ -65,13 +76,12 @@ def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
                 f"the model runs no op type spelt {budget.op_type!r}, but {', '.join(spelt)} "
                 "(op types are matched as the log prints them)"
             )
-    if profile.layers and not (profile.elided_rows and profile.ranking):
+    if _by_layers(profile):
         hits = [la for la in profile.layers if la.op_type == budget.op_type]
         if hits or not profile.elided_rows:
             return float(sum(la.time_us or 0.0 for la in hits)), ""
         return None, f"no {budget.op_type} layer among the rows shown (the log elided rows)"
-    # (rows elided: the ranking's whole-frame times)
-    stats = profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking
+    stats = _op_type_stats(profile)
     if not stats:
         return None, "the input has no per-layer or per-op-type times"
     s = next((s for s in stats if s.op_type == budget.op_type), None)

@@ -219,10 +219,11 @@ def _pair_by_layers(
             kept.append(best)
     if not pairs or kept == list(range(len(pairs))) and len(base) == len(current):
         return None  # (nothing shared, or the order's own pairs: order says it as before)
+    paired = {id(b) for b, _ in pairs}
     notes = [
         f"a model of BASE (line {b.source.first_line}) has no model of CURRENT with its layers"
         for b in base
-        if all(b is not pair[0] for pair in pairs)
+        if id(b) not in paired
     ]
     notes += [
         f"a model of CURRENT (line {current[k].source.first_line}) has no model of BASE with its "

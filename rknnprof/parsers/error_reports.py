@@ -38,8 +38,9 @@ _IGNORED_E = ("rknn-toolkit", "version:")
 _RUNTIME_TAGS = frozenset({"RKNN", "RKNNAPI", "rkllm", "RKNPU"})
 """Components whose own lines say what failed (the rest report its consequences)."""
 _NPU_WORDS = LazyPattern(r"rknn|rkllm|rknpu|(?<![a-z])npu", re.IGNORECASE)
-"""Words that name the NPU's software (``npu`` not inside a word: ``input`` names nothing)."""
-"""An error line of another logcat tag counts when it names one of these."""
+"""Words that name the NPU's software (``npu`` not inside a word: ``input`` names nothing): an
+error line of another logcat tag counts when it names one, and a traceback that names none is
+the application's own."""
 _BANNER = LazyPattern(r"^(?:=+|-+|RKNN VERSION:|(?:API|DRV):\s.*)$")
 """``E RKNNAPI: =====``, ``E RKNNAPI: RKNN VERSION:``, ``E RKNNAPI:   API: 1.7.5 (…)``."""
 _MAX_CONTEXT = 5

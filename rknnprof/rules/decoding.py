@@ -138,9 +138,7 @@ def _transformer(layers: Sequence[Layer], boundary: Layer | None) -> bool:
     or matmul op), or the model has attention or an exNorm: only a softmax, sigmoid or exp
     marks its tail as a decode."""
     name = (boundary.full_name or "").lower() if boundary is not None else ""
-    if boundary is not None and (
-        boundary.op_type in ATTENTION_OPS or any(word in name for word in _LINEAR_NAMES)
-    ):
+    if any(word in name for word in _LINEAR_NAMES):
         return True
     return any(la.op_type in ATTENTION_OPS or la.op_type == "exNorm" for la in layers)
 
