@@ -178,6 +178,18 @@ def test_markdown_indented_table_parses():
     assert table.reported_total_time_us == 30
 
 
+def test_a_total_line_in_exponent_form_is_read_whole():
+    """``Time(us): 1.18313e+06`` was read as 1.2 us (the mantissa) and ``1e999999`` as 1 us: the
+    first is 1,183,130 us, the second is out of range and not read, with a note."""
+    rows = [ROW.format(id=i, op="Conv", t=10 * i, mac="", name=f"Conv:n{i}") for i in (1, 2)]
+    total = "Total Operator Elapsed Per Frame Time(us): {}"
+    (table,) = from_text("\n".join([HEADER, *rows, total.format("1.18313e+06")]))
+    assert table.reported_total_time_us == 1183130
+    (table,) = from_text("\n".join([HEADER, *rows, total.format("1e999999")]))
+    assert table.reported_total_time_us is None
+    assert any("total line not read" in note for _, note in table.notes)
+
+
 def test_garbled_row_is_kept_as_skipped_with_reason():
     bad = ROW.format(id=3, op="Conv", t="x12", mac="", name="Conv:n3")
     (table,) = from_text(

@@ -39,7 +39,11 @@ from rknnprof.parsers.table.tokens import (
 FAMILY_2X = "toolkit2-perf-table"
 FAMILY_15 = "toolkit2-perf-table-v15"
 
-TOTAL_TIME_RE = LazyPattern(rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER})")
+TOTAL_TIME_RE = LazyPattern(
+    # (an exponent is read with its figure: ``1.18313e+06`` was read as 1.2 us, ``1e999999``
+    # as 1 us; out of range, the line is not read and says so)
+    rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER}(?:[eE][+-]?\d+)?)"
+)
 TOTAL_RW_KB_RE = LazyPattern(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({NUMBER})")
 TOTAL_RW_MB_RE = LazyPattern(rf"Total Memory RW Amount\(MB\):\s*({NUMBER})")
 TITLE = "Network Layer Information Table"
