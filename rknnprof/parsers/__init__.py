@@ -99,6 +99,7 @@ def scan(
     carried = state.carried  # the last hand_over per stream/class
     opened_nothing = state.opened_nothing  # logcat repeats many messages
     recording = state.recording  # frames the skipper learns from
+    aside = state.aside  # blocks opened on lines an open block passed over
 
     def close(key: Stream, block: Block) -> Sequence[Event]:
         events = block.close()
@@ -112,6 +113,36 @@ def scan(
                 del recording[key]
         return events
 
+    def opened(line: Line, key: Stream, record: bool = True) -> Block | None:
+        """The block ``line`` opens (its stream's carried state handed to it), if any;
+        ``record``: a frame the skipper learns from may start there."""
+        seen = (line.text, line.level, line.tag)
+        if seen in opened_nothing:
+            return None
+        for parser in PARSERS:
+            try:
+                new = parser.opens(line)
+            except NumberOutOfRange:  # a damaged first line opens nothing
+                continue
+            if new is not None:
+                handed = carried.get((key, type(new)))
+                if handed is not None:
+                    new.take_over(handed)
+                    if record and skipper and (rec := skipper.recording(key, handed, line)):
+                        recording[key] = rec
+                return new
+        if len(opened_nothing) >= MAX_REMEMBERED:
+            opened_nothing.clear()
+        opened_nothing.add(seen)
+        return None
+
+    def fed(block: Block, line: Line) -> bool:
+        try:
+            return block.feed(line)
+        except NumberOutOfRange as e:  # a 400-digit figure: damage, the line is skipped
+            block.damaged(line, str(e))
+            return True
+
     for line in lines if skipper is None else skipper.checked(lines):
         if line.__class__ is not Line:  # a frame the skipper read, fitting the stream's state
             frame: BulkFrame = line  # type: ignore[assignment]
@@ -119,6 +150,8 @@ def scan(
             block = open_blocks.pop(key, None)
             if block is not None:
                 yield from close(key, block)
+            if key in aside:  # (the skipper takes no frame while one is open: see _state_fits)
+                yield from close(key, aside.pop(key))
             recording.pop(key, None)
             yield frame.table
             open_blocks[key] = frame.ranking
@@ -130,36 +163,40 @@ def scan(
         block = open_blocks.get(key)
         if block is not None:
             try:
-                fed = block.feed(line)
+                taken = block.feed(line)
             except NumberOutOfRange as e:  # a 400-digit figure: damage, the line is skipped
                 block.damaged(line, str(e))
+                taken = True
+            if taken:
+                if aside and key in aside:  # the block goes on after the lines it passed over
+                    yield from close(key, aside.pop(key))
                 continue
-            if fed:
+            if block.passes_over(line):  # read on its own, beside the open block
+                other = aside.get(key)
+                if other is not None:
+                    if fed(other, line):
+                        continue
+                    del aside[key]
+                    yield from close(key, other)
+                new = opened(line, key, record=False)
+                if new is not None:
+                    aside[key] = new
                 continue
             del open_blocks[key]
             yield from close(key, block)
-        seen = (line.text, line.level, line.tag)
-        if seen in opened_nothing:
-            continue
-        for parser in PARSERS:
-            try:
-                new = parser.opens(line)
-            except NumberOutOfRange:  # a damaged first line opens nothing
-                continue
-            if new is not None:
-                open_blocks[key] = new
-                handed = carried.get((key, type(new)))
-                if handed is not None:
-                    new.take_over(handed)
-                    if skipper is not None and (rec := skipper.recording(key, handed, line)):
-                        recording[key] = rec
-                break
-        else:
-            if len(opened_nothing) >= MAX_REMEMBERED:
-                opened_nothing.clear()
-            opened_nothing.add(seen)
+            other = aside.pop(key, None)
+            if other is not None:  # the block ended where it was: what it passed over goes on
+                if fed(other, line):
+                    open_blocks[key] = other
+                    continue
+                yield from close(key, other)
+        new = opened(line, key)
+        if new is not None:
+            open_blocks[key] = new
     for key, block in list(open_blocks.items()):
         yield from close(key, block)
+        if key in aside:
+            yield from close(key, aside.pop(key))
 
 
 def families() -> tuple[BlockParser, ...]:

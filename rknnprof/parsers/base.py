@@ -5,7 +5,9 @@
 one stream for plain text); when no block is open it asks each registered
 :class:`BlockParser` in ``PARSERS`` order whether the line *opens* one of its blocks. A block
 consumes lines until it sees one that is not its own (``feed`` returns False: the line is
-offered again to the parsers), then ``close()`` returns :mod:`~rknnprof.parsers.events`.
+offered again to the parsers), then ``close()`` returns :mod:`~rknnprof.parsers.events`. A block
+may instead pass over a line that is not its own (``passes_over``): the line is read as if the
+block were not there, in a block of its own beside it, and the block goes on with its next line.
 A block may pass what it learnt to the next block of its class on its stream (``hand_over`` /
 ``take_over``); that is a speed-up only, never a change in what is found.
 The next stage, :mod:`rknnprof.assemble`, turns the event stream into
@@ -35,6 +37,13 @@ class Block(ABC):
     def feed(self, line: Line) -> bool:
         """Take ``line`` if it belongs to this block and return True; return False to end the
         block without consuming the line."""
+
+    def passes_over(self, line: Line) -> bool:
+        """Asked after ``feed`` refused ``line``: True to stay open while ``scan`` reads the line
+        as if this block were not there (in a block of its own beside this one, closed when
+        this block takes a line again). The block then takes the line that resumes it, or
+        refuses it and ends where it was. The default ends the block."""
+        return False
 
     @abstractmethod
     def close(self) -> Sequence[Event]:

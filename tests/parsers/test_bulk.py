@@ -155,7 +155,18 @@ DAMAGE = {
     ],
     "a blank line inside": lambda ls: ls[:30] + [ls[30][:44]] + ls[30:],
     "a warning of the same thread inside": lambda ls: (
-        ls[:30] + [ls[30][:32] + b"W RKNN    : failed to submit"] + ls[30:]
+        ls[:30] + [ls[30][:31] + b"W RKNN    : failed to submit"] + ls[30:]
+    ),
+    "another message of the same thread inside": lambda ls: (
+        ls[:30] + [ls[30][:31] + b"D RKNN    : frame 17 queued"] + ls[30:]
+    ),
+    "a debugger stop of the same thread inside": lambda ls: (
+        ls[:30]
+        + [
+            ls[30][:31] + b"D RKNN    : " + text
+            for text in (b"Thread 1 hit Breakpoint 1, 0x7fb7e4c9a8 in ioctl ()", b"Continuing.")
+        ]
+        + ls[30:]
     ),
     "an escape sequence in a row": lambda ls: ls[:30] + [ls[30] + b"\x1b[0m"] + ls[31:],
     "a non-ASCII name": lambda ls: [line.replace(b"/model.9/", b"/mod\xc3\xa9l.9/") for line in ls],

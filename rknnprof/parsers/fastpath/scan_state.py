@@ -26,6 +26,9 @@ class ScanState:
 
     def __init__(self) -> None:
         self.open_blocks: dict[Stream, Block] = {}
+        self.aside: dict[Stream, Block] = {}
+        """Blocks opened on lines the stream's open block passed over (``Block.passes_over``);
+        a stream has one only while it has an open block."""
         self.carried: dict[tuple[Stream, type[Block]], object] = {}
         """The last ``hand_over`` per stream and block class."""
         self.opened_nothing: set[tuple[str, str | None, str | None]] = set()

@@ -229,6 +229,8 @@ class FrameSkipper:
         stream = template.stream
         if self.state.carried.get((stream, TableBlock)) is not template.carried:
             return False
+        if stream in self.state.aside:  # a line passed over is being read: line by line
+            return False
         block = self.state.open_blocks.get(stream)
         if block is None:  # the title goes to the parsers, as in the template's frame
             return True

@@ -1,7 +1,10 @@
 """The :class:`Block` that reads one per-layer table (either toolkit2 layout) and its total lines.
 
 States: ``pre`` (title, rules, banner; waiting for the header), ``rows``, ``after`` (total lines
-and rules after the rows). A foreign line ends the block and is offered to the other parsers.
+and rules after the rows). A foreign line ends the block and is offered to the other parsers;
+among rows with IDs it is passed over instead (:meth:`TableBlock.passes_over`: another
+thread's or the application's output, a failure line, read on its own), and the table goes on
+if its next line continues it.
 
 A table that repeats the previous table of its stream (the next frame of the same model) is
 read on the fast path of :mod:`rknnprof.parsers.fastpath.repeat`: its layers are built only when
@@ -17,6 +20,7 @@ from rknnprof.parsers.base import Block
 from rknnprof.parsers.events import MissingHeader, TableEvent, inputs_of, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
+from rknnprof.parsers.ranking_lines import has_title
 from rknnprof.parsers.table.columns import (
     DEFAULT_2X_COLUMNS,
     ROW_REQUIRED,
@@ -64,6 +68,18 @@ BUILD_ESTIMATE_NOTE = (
 )
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
+MAX_PASSED = 16
+"""Foreign lines in a row a table passes over before it ends where it was."""
+
+
+def passed_over(lines: list[int]) -> str:
+    """The note on lines a table passed over (:meth:`TableBlock.passes_over`), at the first."""
+    if len(lines) == 1:
+        return "other output inside the table (1 line): read on its own; the table goes on after it"
+    return (
+        f"other output inside the table ({len(lines)} lines, to line {lines[-1]}): read on "
+        "their own; the table goes on after them"
+    )
 
 
 class TableBlock(Block):
@@ -90,6 +106,8 @@ class TableBlock(Block):
         self.pending: tuple[int, list[str], RowParse] | None = None
         self.intruder: int | None = None
         """Line of a foreign line read while a row cut short was pending (spliced into it?)."""
+        self.passed: list[int] = []
+        """Lines passed over since the last line taken (:meth:`passes_over`)."""
         self.total_time: float | None = None
         self.total_line: int | None = None
         self.rw_kb: float | None = None
@@ -264,6 +282,11 @@ class TableBlock(Block):
         s = text.strip()
         if self.state == "pre":
             return self._feed_pre(line, s)
+        if self.passed:
+            if not self._resumes(text, s):
+                return False
+            self.notes.append((self.passed[0], passed_over(self.passed)))
+            self.passed = []
         if not s:
             self.last_line = line.number
             return True
@@ -320,6 +343,51 @@ class TableBlock(Block):
             return False
         self.last_line = line.number
         return True
+
+    def passes_over(self, line: Line) -> bool:
+        """A foreign line among rows with IDs (or between them and the total line): another
+        thread's or the application's output, a debugger's stop, a failure line. The table
+        stays open while scan reads the line on its own, and goes on if its next line of its
+        own continues it (:meth:`_resumes`); else it ends at its last row, as it would have."""
+        if (
+            len(self.passed) >= MAX_PASSED
+            or self.pending is not None
+            or self.columns is None
+            or self.state not in ("rows", "after")
+            or self.state == "after"
+            and self.total_time is not None
+            or not any(c.key == "id" for c in self.columns)
+        ):
+            return False
+        text = line.text
+        if TITLE in text or has_title(text) or ("OpType" in text and parse_header(text)):
+            return False  # another table begins
+        body, is_row = self._body(text)
+        if is_row or damage_reason(body, self.columns) is not None:
+            return False  # a row that does not continue this table's
+        self._stop_repeating()
+        if not self.layers or self.layers[-1].id is None:
+            return False
+        self.passed.append(line.number)
+        return True
+
+    def _resumes(self, text: str, s: str) -> bool:
+        """After lines passed over: ``text`` continues the table (the next row ID, the rule
+        after the rows, a total line)."""
+        if not s:
+            return False
+        if "Total " in text and (
+            TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text) or TOTAL_RW_MB_RE.search(text)
+        ):
+            return True
+        if self.state != "rows":
+            return False
+        if s[-1] in "-=" and is_rule(s):
+            return True
+        body, is_row = self._body(text)
+        first = body.split(None, 1)[0] if is_row else ""
+        last = self.layers[-1].id
+        return first.isdigit() and last is not None and int(first) == last + 1
 
     def _feed_pre(self, line: Line, s: str) -> bool:
         """Before the header: title, rules and banner lines are taken; the header starts the

@@ -100,7 +100,9 @@ def _row_like(tokens: list[str]) -> bool:
     a DDR/NPU/Total cycles cell, or a shape list among several cells."""
     if any(is_target(tok) for tok in tokens[:6]) or any(CYCLES_RE.match(tok) for tok in tokens):
         return True
-    return len(tokens) >= 5 and any(tok.startswith("(") and SHAPES_RE.match(tok) for tok in tokens)
+    return len(tokens) >= 5 and any(
+        tok.startswith("(") and tok != "()" and SHAPES_RE.match(tok) for tok in tokens
+    )  # ("()" alone is a call's, as a debugger's stop prints ``in ioctl () from``)
 
 
 def _has(values: dict[str, str], column: Column) -> bool:

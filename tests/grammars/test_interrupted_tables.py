@@ -1,0 +1,107 @@
+"""Other output inside a per-layer table: another thread's print, a runtime info line, a failure
+line, a debugger's stop. The table goes on after it when its next line continues it (the next
+row ID, the rule after the rows, a total line); the line itself is read on its own.
+
+``interrupted_table.txt``: a 5-row table (5, 144, 288, 60, 4 us; total line 501 us) with
+``Thread-2: frame 17 queued`` after row 2 (line 8) and the runtime's ``librknnrt version:
+2.3.2`` info line after row 4 (line 11), then its ranking (ConvRelu 2 calls, 432 us).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from grammar_transports import VARIANTS, fixture, profiles, run
+
+ROWS = [(1, 5), (2, 144), (3, 288), (4, 60), (5, 4)]
+"""(ID, Time(us)) of the fixture's rows, as printed."""
+
+
+def _rows(profile: dict) -> list[tuple[int, float]]:
+    return [(la["id"], la["time_us"]) for la in profile["layers"]]
+
+
+def _with(text: str, after_row: int, extra: list[str]) -> str:
+    """``text`` with ``extra`` lines after the row whose ID is ``after_row``."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{after_row}    "))
+    return "\n".join([*lines[: at + 1], *extra, *lines[at + 1 :]]) + "\n"
+
+
+@pytest.mark.parametrize("via_stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_table_goes_on_after_other_output(tmp_path, variant, via_stdin):
+    (profile,) = profiles(VARIANTS[variant](fixture("interrupted_table.txt")), tmp_path, via_stdin)
+    assert _rows(profile) == ROWS
+    assert profile["reported_total_time_us"] == 501
+    assert profile["validity"]["coverage"] == "complete"
+    assert profile["versions"]["runtime"] == "2.3.2"  # the info line was read on its own
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]][0] == (
+        "ConvRelu",
+        2,
+        432,
+    )
+
+
+def test_the_warnings_name_the_lines(tmp_path):
+    result = run(
+        ["analyze", "-f", "json"], fixture("interrupted_table.txt").encode(), tmp_path, False
+    )
+    assert result.exit_code == 0
+    assert ":8: other output inside the table (1 line): read on its own" in result.stderr
+    assert ":11: other output inside the table (1 line)" in result.stderr
+    assert "no total line" not in result.stderr and "without a table header" not in result.stderr
+
+
+def test_a_failure_line_inside_is_a_failure_and_the_table_whole(tmp_path):
+    text = _with(
+        fixture("interrupted_table.txt"),
+        3,
+        ["E RKNN: failed to submit!, op id: 4, op name: Add:/add, flags: 0x5, task start: 0"],
+    )
+    (profile,) = profiles(text.encode(), tmp_path)
+    assert _rows(profile) == ROWS
+    assert [(f["id"], f["line"]) for f in profile["failures"]] == [("submit-failed", 10)]
+
+
+def test_a_debugger_stop_inside_makes_the_run_no_measurement(tmp_path):
+    """A gdb stop printed among the rows (``in ioctl () from``: its ``()`` is no shape list)
+    is read as the debugger line it is: the whole table is one run, stalled by a debugger."""
+    stop = [
+        'Thread 1 "rknn_demo" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6',
+        "(gdb) continue",
+        "Continuing.",
+    ]
+    text = _with(fixture("interrupted_table.txt"), 3, stop)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert _rows(profile) == ROWS
+    assert profile["validity"]["coverage"] == "complete"
+    assert profile["validity"]["conditions"][0]["kind"] == "debugger"
+    assert profile["validity"]["conditions"][0]["line"] == 10
+    assert ":10: other output inside the table (3 lines, to line 12)" in result.stderr
+    assert "skipped row" not in result.stderr
+
+
+def test_a_row_that_does_not_continue_ends_the_table_where_it_was(tmp_path):
+    """After other output, a row with another ID than the next is no continuation: the table
+    ended at row 2 (cut: no total line), and the rows after it are read as before."""
+    text = fixture("interrupted_table.txt").replace("\n3    ConvRelu", "\n7    ConvRelu")
+    first, second = profiles(text.encode(), tmp_path)
+    assert _rows(first) == ROWS[:2]
+    assert first["validity"]["coverage"] == "cut"
+    assert [la["id"] for la in second["layers"]] == [7, 4, 5]
+
+
+def test_a_long_interruption_ends_the_table(tmp_path):
+    """Sixteen lines of other output are passed over; a seventeenth ends the table at row 2."""
+
+    def ids(extra: int) -> list[list[int]]:
+        text = _with(
+            fixture("interrupted_table.txt"), 2, [f"frame {i} queued" for i in range(extra)]
+        )
+        return [[la["id"] for la in p["layers"]] for p in profiles(text.encode(), tmp_path)]
+
+    assert ids(15) == [[1, 2, 3, 4, 5]]  # 15 + the fixture's own line 8
+    assert ids(16)[0] == [1, 2]
