@@ -1070,6 +1070,7 @@ def rknnprof_parsers_fastpath_template_Template(
     ranks: Any,
     rank_total: Any,
     columns: Any,
+    rank_closed: Any,
     rank_slots: Any = D,
     total_keys: Any = D,
     fixed: Any = D,
@@ -1104,6 +1105,7 @@ def rknnprof_parsers_fastpath_template_Template(
     _set(self, "ranks", ranks)
     _set(self, "rank_total", rank_total)
     _set(self, "columns", columns)
+    _set(self, "rank_closed", rank_closed)
     if rank_slots is FACTORY:
         rank_slots = self.__dataclass_fields__["rank_slots"].default_factory()
     _set(self, "rank_slots", rank_slots)
@@ -1534,7 +1536,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.parsers.failure_catalogue.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
     "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= inputs= lines=factory()",
     "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output name_index name_spaced",
-    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
+    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_closed rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
     "rknnprof.parsers.table.columns.Column": "key header",
     "rknnprof.parsers.table.columns.RowParse": "values missing error=",
     "rknnprof.platforms.ChannelAlignment": "conv_in conv_out depthwise other",

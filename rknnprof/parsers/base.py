@@ -30,6 +30,24 @@ if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
 
 
+MAX_PASSED_OVER = 16
+"""Lines in a row a block passes over (``Block.passes_over``) before it ends where it was."""
+
+
+def passed_over(lines: list[int], where: str) -> str:
+    """The note a block keeps, at the first of ``lines``, on the lines it passed over and went
+    on after (``where``: ``table``, ``ranking``)."""
+    if len(lines) == 1:
+        return (
+            f"other output inside the {where} (1 line): read on its own; the {where} goes on "
+            "after it"
+        )
+    return (
+        f"other output inside the {where} ({len(lines)} lines, to line {lines[-1]}): read on "
+        f"their own; the {where} goes on after them"
+    )
+
+
 class Block(ABC):
     """The state of one block being read (one table, one warning record, one info line)."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.model import OpTypeStat, SkippedRow, tidy_number
-from rknnprof.parsers.base import Block, BlockParser
+from rknnprof.parsers.base import MAX_PASSED_OVER, Block, BlockParser, passed_over
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.ranking_lines import (
@@ -33,6 +33,7 @@ from rknnprof.parsers.ranking_lines import (
     row_like,
     stat_of,
 )
+from rknnprof.parsers.table.columns import TITLE
 from rknnprof.parsers.table.tokens import is_rule, to_float
 
 if TYPE_CHECKING:
@@ -86,6 +87,8 @@ class RankingBlock(Block):
         """Cells of the row before the foreign text on its line."""
         self.closed = False
         """A rule line came after the last row (the runtime closes every ranking with one)."""
+        self.passed: list[int] = []
+        """Lines passed over since the last line taken (:meth:`passes_over`)."""
         if HEADER_RE.search(line.text):
             self._header(line)
 
@@ -171,8 +174,52 @@ class RankingBlock(Block):
             return body.split()
         return text.split()
 
+    def passes_over(self, line: Line) -> bool:
+        """A foreign line between ranking rows (another thread's or the application's output,
+        a failure line, a debugger's stop): the ranking stays open while scan reads the line
+        on its own, and goes on if its next line continues it (:meth:`_resumes`)."""
+        if (
+            len(self.passed) >= MAX_PASSED_OVER
+            or self.columns is None
+            or not self.stats
+            or self.total is not None
+            or self.closed
+            or self.pending is not None
+        ):
+            return False
+        text = line.text
+        if TITLE in text or "OpType" in text or has_title(text):
+            return False  # another table begins
+        tokens = self._tokens(text)
+        if tokens and VALUE_RE.match(tokens[0]) or row_like(tokens):
+            return False  # a row of a table without its header, or a damaged row
+        self.passed.append(line.number)
+        return True
+
+    def _resumes(self, text: str) -> bool:
+        """After lines passed over: ``text`` continues the ranking (the row of an op type not
+        ranked yet, the Total row) or ends it (a rule, taken as the ranking's last line)."""
+        s = text.strip()
+        if not s:
+            return False
+        if is_rule(s):
+            return True
+        tokens = self._tokens(text)
+        return (
+            len(tokens) >= 2
+            and VALUE_RE.match(tokens[1]) is not None
+            and VALUE_RE.match(tokens[0]) is None
+            and (tokens[0] == "Total" or tokens[0] not in self.ranked)
+        )
+
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
+        if self.passed:
+            if not self._resumes(line.text):
+                return False
+            if not is_rule(s):  # (a rule after them ends the ranking: they came after it)
+                self.notes.append((self.passed[0], passed_over(self.passed, "ranking")))
+            self.passed = []
         if not s or is_rule(s) or has_title(s):
             if self.stats and has_title(s):
                 return False  # the next table's title

@@ -4,7 +4,8 @@ row ID, the rule after the rows, a total line); the line itself is read on its o
 
 ``interrupted_table.txt``: a 5-row table (5, 144, 288, 60, 4 us; total line 501 us) with
 ``Thread-2: frame 17 queued`` after row 2 (line 8) and the runtime's ``librknnrt version:
-2.3.2`` info line after row 4 (line 11), then its ranking (ConvRelu 2 calls, 432 us).
+2.3.2`` info line after row 4 (line 11), then its ranking (ConvRelu 2 calls 432 us, Add 1 call
+60 us, InputOperator 5 us, OutputOperator 4 us; Total 501 us).
 """
 
 from __future__ import annotations
@@ -105,3 +106,31 @@ def test_a_long_interruption_ends_the_table(tmp_path):
 
     assert ids(15) == [[1, 2, 3, 4, 5]]  # 15 + the fixture's own line 8
     assert ids(16)[0] == [1, 2]
+
+
+RANKING = [("ConvRelu", 2, 432), ("Add", 1, 60), ("InputOperator", 1, 0), ("OutputOperator", 1, 0)]
+"""The fixture's ranking as printed: (op type, calls, NPU us)."""
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_ranking_goes_on_after_other_output(tmp_path, variant):
+    text = fixture("interrupted_table.txt").replace(
+        "\nAdd                1", "\nThread-2: frame 18 queued\nAdd                1"
+    )
+    result = run(["analyze", "-f", "json"], VARIANTS[variant](text), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert ":24: other output inside the ranking (1 line): read on its own" in result.stderr
+    assert "not read" not in result.stderr and "not ranked" not in result.stderr
+
+
+def test_a_row_ranked_again_after_other_output_ends_the_ranking(tmp_path):
+    """After other output, the row of an op type already ranked is no continuation (two
+    frames' rankings run together): the ranking ends at its last row, as it would have."""
+    text = fixture("interrupted_table.txt").replace(
+        "\nAdd                1", "\nThread-2: frame 18 queued\nConvRelu           2"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile, *_) = json.loads(result.stdout)["profiles"]
+    assert [r["op_type"] for r in profile["ranking"]] == ["ConvRelu"]
+    assert "other output inside the ranking" not in result.stderr

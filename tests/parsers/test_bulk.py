@@ -168,6 +168,11 @@ DAMAGE = {
         ]
         + ls[30:]
     ),
+    "another message of the same thread inside the ranking": lambda ls: [
+        *ls[: len(ls) - 8],
+        ls[30][:31] + b"D RKNN    : rknn_outputs_get: done",
+        *ls[len(ls) - 8 :],
+    ],
     "an escape sequence in a row": lambda ls: ls[:30] + [ls[30] + b"\x1b[0m"] + ls[31:],
     "a non-ASCII name": lambda ls: [line.replace(b"/model.9/", b"/mod\xc3\xa9l.9/") for line in ls],
     "cut in the middle": lambda ls: ls[:60],
@@ -358,6 +363,28 @@ def test_real_tables_repeated_are_read_in_bulk_and_equal(
     _same(data, monkeypatch)
     profiles = _read(data, True, monkeypatch)[0]
     assert [p["frames"] for p in profiles] == [30]  # type: ignore[index]
+
+
+def test_a_ranking_left_open_passes_over_the_demos_prints(
+    corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Corpus 01 without the rule that closes its ranking (no Total row either): the C demo's
+    ``rknn_run`` after a frame's ranking is passed over, and the next frame's rule ends the
+    ranking without a note; one frame also has a print between two ranking rows, which is
+    noted. The same both ways."""
+    table = corpus("01_").read_text(encoding="utf-8").splitlines()
+    assert table[-1].startswith("-" * 40)
+    data = _capture_of(table[:-1], 30)
+    at = data.index(b"RKNN    : MaxPool   ", len(data) // 2)
+    start = data.rfind(b"\n", 0, at) + 1
+    prefix = data[start : at + len(b"RKNN    : ")]
+    inside = data[:start] + prefix + b"rknn_outputs_get\n" + data[start:]
+    for capture in (data, inside):
+        assert _claims(capture) >= 20
+        _same(capture, monkeypatch)
+    warnings = [w.message for w in _read(inside, True, monkeypatch)[1]]  # type: ignore[union-attr]
+    assert sum("other output inside the ranking" in w for w in warnings) == 1
+    assert not any("other output" in w.message for w in _read(data, True, monkeypatch)[1])  # type: ignore[union-attr]
 
 
 def test_a_ranking_total_in_exponent_form_is_read_in_bulk(

@@ -196,6 +196,11 @@ class BulkRanking(Block):
                 return True
         return self._exact().feed(line)
 
+    def passes_over(self, line: Line) -> bool:
+        if self.real is None and (self.total is not None or self.template.rank_closed):
+            return False  # (as the ranking block would say: it read its Total row, or its rule)
+        return self._exact().passes_over(line)
+
     def damaged(self, line: Line, reason: str) -> None:
         self._exact().damaged(line, reason)
 

@@ -63,6 +63,9 @@ class Template(MutableRecord):
     """Slot of the ranking's Total row (None: the runtime prints none, before 2.3)."""
     columns: tuple[str, ...]
     """The ranking's column keys."""
+    rank_closed: bool
+    """The ranking's block ended closed (a rule after its last row): it passes over no line
+    (``RankingBlock.passes_over``), nor does the block a frame read in bulk leaves open."""
     rank_slots: list[int] = field(default_factory=list)
     """The ranking's op-type rows and its Total row."""
     total_keys: list[str] = field(default_factory=list)
@@ -179,6 +182,7 @@ def template_of(
         ranks=rank_range,
         rank_total=rank_total,
         columns=tuple(block.columns),
+        rank_closed=block.closed,
         fixed=[i for i in range(len(lines)) if i not in special],
     )
     template.checked = [*template.fixed, total]

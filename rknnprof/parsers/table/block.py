@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rknnprof.model.record import replace
-from rknnprof.parsers.base import Block
+from rknnprof.parsers.base import MAX_PASSED_OVER, Block, passed_over
 from rknnprof.parsers.events import MissingHeader, TableEvent, inputs_of, names_of, times_of
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
@@ -68,18 +68,6 @@ BUILD_ESTIMATE_NOTE = (
 )
 MAX_SHORT_ROW_NOTES = 5
 """Short rows named one by one per table; later ones are counted in one more note."""
-MAX_PASSED = 16
-"""Foreign lines in a row a table passes over before it ends where it was."""
-
-
-def passed_over(lines: list[int]) -> str:
-    """The note on lines a table passed over (:meth:`TableBlock.passes_over`), at the first."""
-    if len(lines) == 1:
-        return "other output inside the table (1 line): read on its own; the table goes on after it"
-    return (
-        f"other output inside the table ({len(lines)} lines, to line {lines[-1]}): read on "
-        "their own; the table goes on after them"
-    )
 
 
 class TableBlock(Block):
@@ -285,7 +273,7 @@ class TableBlock(Block):
         if self.passed:
             if not self._resumes(text, s):
                 return False
-            self.notes.append((self.passed[0], passed_over(self.passed)))
+            self.notes.append((self.passed[0], passed_over(self.passed, "table")))
             self.passed = []
         if not s:
             self.last_line = line.number
@@ -350,7 +338,7 @@ class TableBlock(Block):
         stays open while scan reads the line on its own, and goes on if its next line of its
         own continues it (:meth:`_resumes`); else it ends at its last row, as it would have."""
         if (
-            len(self.passed) >= MAX_PASSED
+            len(self.passed) >= MAX_PASSED_OVER
             or self.pending is not None
             or self.columns is None
             or self.state not in ("rows", "after")
