@@ -365,3 +365,76 @@ def test_debugger_capture_times_are_not_judged_counts_are(tmp_path, capsys, monk
     assert code == 0
     code, out, err = run(capsys, monkeypatch, "check", "gdb.log", "--fail-on-inconclusive")
     assert code == 1 and "The gate could not judge 1 of 2 budget(s)" in out
+
+
+# ---- compare --fail-over: a damaged or stalled run's total is not judged ----------------------
+
+CLEAN_TOTAL = sum(dl.TIMES)  # 2,437 us
+
+
+def _compare(capsys, monkeypatch, tmp_path, base: str, current: str):
+    (tmp_path / "before.log").write_text(base)
+    (tmp_path / "after.log").write_text(current)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(
+        capsys, monkeypatch, "compare", "before.log", "after.log", "--fail-over", "5", "-f", "json"
+    )
+    [comp] = json.loads(out)["comparisons"]
+    return code, comp, err
+
+
+@pytest.mark.parametrize(
+    ("make", "current_total"),
+    [(dl.printed_twice, 2 * CLEAN_TOTAL), (dl.duplicated_row, CLEAN_TOTAL + dl.TIMES[2])],
+    ids=["printed-twice", "duplicated-row"],
+)
+def test_compare_does_not_judge_a_damaged_table(make, current_total, capsys, monkeypatch, tmp_path):
+    """A table printed twice (+100 %) and one with a duplicated row whose total line was made
+    to match (+28.7 %): neither is a regression of the model; --fail-over says it cannot judge
+    (it failed on both, and called the first 'part of the model')."""
+    clean = "\n".join(dl.table(dl.TIMES)) + "\n"
+    damaged, _ = make()
+    code, comp, err = _compare(capsys, monkeypatch, tmp_path, clean, damaged)
+    assert comp["base_total_us"] == CLEAN_TOTAL and comp["current_total_us"] == current_total
+    assert comp["unjudged"] == ["CURRENT's table is damaged"]
+    assert comp["partial_sides"] == []
+    assert code == 0
+    assert "after.log: --fail-over not judged: CURRENT's table is damaged" in err
+    assert "shows part of the model" not in err
+    code, comp, err = _compare(capsys, monkeypatch, tmp_path, damaged, clean)
+    assert comp["unjudged"] == ["BASE's table is damaged"] and code == 0
+
+
+def test_compare_does_not_judge_a_stalled_baseline(capsys, monkeypatch, tmp_path):
+    """A baseline taken under gdb (its conv 112 ms, the run held up) against a clean run of
+    the same model at 30 + 1,200 + 763 us: -98 %, which passed --fail-over without a word of
+    the gate's; now it is not judged, and says why."""
+    from synthetic_logs import cycles_row, debugger_capture, table_of
+
+    rows = [
+        cycles_row(1, "InputOperator", 0, 0, 30, "InputOperator:in", "CPU", ("\\", "(1,64,80,80)")),
+        cycles_row(2, "ConvRelu", 410000, 102400, 1200, "Conv:/conv1/Conv"),
+        cycles_row(
+            3, "OutputOperator", 0, 0, 763, "OutputOperator:out", "CPU", ("(1,64,80,80)", "\\")
+        ),
+    ]
+    clean = "\n".join(table_of(rows, 30 + 1200 + 763)) + "\n"
+    stalled = "\n".join(debugger_capture()) + "\n"
+    code, comp, err = _compare(capsys, monkeypatch, tmp_path, stalled, clean)
+    assert comp["base_total_us"] == 30 + 112000 + 763
+    assert comp["unjudged"] == ["BASE is not a measurement"]
+    assert code == 0 and "--fail-over not judged: BASE is not a measurement" in err
+
+
+def test_compare_judges_a_clean_regression(capsys, monkeypatch, tmp_path):
+    """Two clean tables, one conv 900 -> 1,170 us (+11.1 % of the frame): judged, exit 1."""
+    slower = [*dl.TIMES[:1], round(dl.TIMES[1] * 1.3), *dl.TIMES[2:]]
+    code, comp, err = _compare(
+        capsys,
+        monkeypatch,
+        tmp_path,
+        "\n".join(dl.table(dl.TIMES)) + "\n",
+        "\n".join(dl.table(slower)) + "\n",
+    )
+    assert comp["unjudged"] == [] and comp["delta_us"] == 270
+    assert code == 1 and "more than --fail-over 5%" in err

@@ -330,7 +330,10 @@ def formats_command() -> None:
     "--fail-over",
     type=FiniteFloatRange(min=0),
     metavar="PCT",
-    help="Exit 1 when the total time grew by more than PCT percent.",
+    help=(
+        "Exit 1 when the total time grew by more than PCT percent (not judged, with a warning,"
+        " when a run shows part of the model, has a damaged table or is no measurement)."
+    ),
 )
 @click.option(
     "--expect",
@@ -384,10 +387,10 @@ def compare(
         ci_outputs.summarize_compare(result, top)
     if fail_over is not None:
         for comp in result.comparisons:
-            if comp.partial_sides:
+            if comp.unjudged:
                 click.echo(
                     f"Warning: {message_line(comp.model or current)}: --fail-over not judged: "
-                    f"{' and '.join(comp.partial_sides)} shows part of the model",
+                    f"{'; '.join(comp.unjudged)}",
                     err=True,
                 )
     if expects:

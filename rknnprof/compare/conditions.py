@@ -15,10 +15,14 @@ PARTIAL_COVERAGES = frozenset(
 
 def rows_left_out(profile: Profile) -> str | None:
     """Why the profile's table may leave layers out (elided, cut, a fragment, a format that
-    cannot tell), or None: from ``Profile.validity``, else ``incomplete`` and elided rows."""
+    cannot tell), or None: from ``Profile.validity`` when it has one (a damaged table is said
+    to be damaged, not partial: a table printed twice disagrees with its total line by having
+    too many rows), else ``incomplete`` and elided rows."""
     validity = profile.validity
-    if validity is not None and validity.coverage in PARTIAL_COVERAGES:
-        return f"{validity.coverage.value}: {validity.coverage_reason}"
+    if validity is not None:
+        if validity.coverage in PARTIAL_COVERAGES:
+            return f"{validity.coverage.value}: {validity.coverage_reason}"
+        return None
     if profile.elided_rows:
         return f"the log elided rows ({profile.elided_rows} elision line(s))"
     if profile.incomplete:

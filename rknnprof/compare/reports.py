@@ -21,7 +21,7 @@ from rknnprof.compare.deltas import (
     pct_change,
 )
 from rknnprof.errors import InputError
-from rknnprof.model import Profile, Report, Shape, inputs_text
+from rknnprof.model import Coverage, Profile, Report, Shape, inputs_text
 from rknnprof.model.record import Record, record, replace
 
 SAME_MODEL_SHARE = 0.5
@@ -52,6 +52,10 @@ class ProfileComparison(Record):
     partial_sides: tuple[str, ...] = ()
     """``BASE`` and/or ``CURRENT`` when that run's table leaves rows out (elided, cut): its
     total covers the rows shown, so the total change is not like for like."""
+    unjudged: tuple[str, ...] = ()
+    """Why the total change is not judged (``--fail-over``, faster/slower), one phrase per
+    side and cause: ``CURRENT shows part of the model``, ``BASE's table is damaged``,
+    ``CURRENT is not a measurement``; empty when it is judged."""
     llm_rates: tuple[tuple[str, float | None, float | None], ...] = ()
     """RKLLM profiles: (figure, BASE, CURRENT) for ``decode_tokens_per_s``,
     ``prefill_tokens_per_s``, ``init_ms``, ``peak_memory_mb``; empty for other profiles."""
@@ -96,11 +100,12 @@ class CompareResult(Record):
 
     def slowed_by_more_than(self, pct: float) -> list[ProfileComparison]:
         """Comparisons whose total grew by more than ``pct`` percent (a side that shows part
-        of the model gives no total change to judge)."""
+        of the model, whose table is damaged or that is no measurement gives no total change
+        to judge: ``unjudged``)."""
         return [
             c
             for c in self.comparisons
-            if c.delta_pct is not None and c.delta_pct > pct and not c.partial_sides
+            if c.delta_pct is not None and c.delta_pct > pct and not c.unjudged
         ]
 
 
@@ -242,6 +247,14 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         rows_left_out(current) is not None,
     )
     layers = layer_deltas(base.layers, current.layers, base_partial, current_partial)
+    partial_sides = tuple(
+        side
+        for side, partial, profile in (
+            ("BASE", base_partial, base),
+            ("CURRENT", current_partial, current),
+        )
+        if partial and not whole_frame_total(profile)
+    )
     differences = comparability(base, current)
     most = max(len(base.layers), len(current.layers))
     strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
@@ -267,18 +280,28 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences=tuple(differences),
         layers=tuple(by_abs_delta(layers)),
         op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
-        partial_sides=tuple(
-            side
-            for side, partial, profile in (
-                ("BASE", base_partial, base),
-                ("CURRENT", current_partial, current),
-            )
-            if partial and not whole_frame_total(profile)
-        ),
+        partial_sides=partial_sides,
+        unjudged=unjudged_sides(base, current, partial_sides),
         llm_rates=llm_rates(base, current),
         advice=check_advice(base, current, layers, differences),
         still_advised=tuple(still_advised(current).items()),
     )
+
+
+def unjudged_sides(base: Profile, current: Profile, partial: tuple[str, ...]) -> tuple[str, ...]:
+    """Why the total change of ``base`` -> ``current`` is not judged (``partial``: the sides
+    that show part of the model): a damaged table's total is not the model's (a table printed
+    twice sums to twice its frame), a run stalled by a debugger is no measurement."""
+    out = []
+    for side, profile in (("BASE", base), ("CURRENT", current)):
+        validity = profile.validity
+        if side in partial:
+            out.append(f"{side} shows part of the model")
+        if validity is not None and validity.coverage is Coverage.DAMAGED:
+            out.append(f"{side}'s table is damaged")
+        if validity is not None and not validity.is_measurement:
+            out.append(f"{side} is not a measurement")
+    return tuple(out)
 
 
 def still_advised(profile: Profile) -> dict[str, float]:

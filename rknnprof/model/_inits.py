@@ -424,6 +424,7 @@ def rknnprof_compare_reports_ProfileComparison(
     layers: Any,
     op_types: Any,
     partial_sides: Any = D,
+    unjudged: Any = D,
     llm_rates: Any = D,
     advice: Any = D,
     still_advised: Any = D,
@@ -439,6 +440,7 @@ def rknnprof_compare_reports_ProfileComparison(
     _set(self, "layers", layers)
     _set(self, "op_types", op_types)
     _set(self, "partial_sides", partial_sides)
+    _set(self, "unjudged", unjudged)
     _set(self, "llm_rates", llm_rates)
     _set(self, "advice", advice)
     _set(self, "still_advised", still_advised)
@@ -1507,7 +1509,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.compare.deltas.LayerDelta": "name op_type status matched_by base_id current_id base_time_us current_time_us delta_us delta_pct base_target current_target base_data_type current_data_type",
     "rknnprof.compare.deltas.OpTypeDelta": "op_type base_calls current_calls base_time_us current_time_us delta_us delta_pct",
     "rknnprof.compare.reports.CompareResult": "base_path current_path comparisons warnings=",
-    "rknnprof.compare.reports.ProfileComparison": "base_source current_source model base_total_us current_total_us delta_us delta_pct differences layers op_types partial_sides= llm_rates= advice= still_advised=",
+    "rknnprof.compare.reports.ProfileComparison": "base_source current_source model base_total_us current_total_us delta_us delta_pct differences layers op_types partial_sides= unjudged= llm_rates= advice= still_advised=",
     "rknnprof.model.advice.Finding": "code name severity message fix layer_ids= est_saving_us= estimate= source= saving_by_layer= basis= confidence= throughput_gain=",
     "rknnprof.model.advice.ThroughputGain": "factor bound",
     "rknnprof.model.figures.Roof": "kind label value data_type= cores=",

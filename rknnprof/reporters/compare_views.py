@@ -62,11 +62,7 @@ def headline(comp: ProfileComparison) -> str:
     model = f"{comp.model}: " if comp.model else ""
     if comp.llm_rates:
         return model + " · ".join(_llm_change(*rate) for rate in comp.llm_rates[:2])
-    partial = (
-        f" — {' and '.join(comp.partial_sides)} shows part of the model: not like for like"
-        if comp.partial_sides
-        else ""
-    )
+    partial = f" — {'; '.join(comp.unjudged)}: not like for like" if comp.unjudged else ""
     return (
         f"{model}total {frame_ms(comp.base_total_us)} → {frame_ms(comp.current_total_us)} "
         f"({us(comp.delta_us, True)} us, {pct(comp.delta_pct)}){partial}"
@@ -156,7 +152,7 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
         style = "red" if (comp.delta_us or 0) > 0 else "green"
-        if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
+        if comp.unjudged:  # a total of the rows shown, or damaged: neither faster nor slower
             style = "yellow"
         console.print(T(headline(comp), style))
         if comp.advice:

@@ -75,7 +75,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     """One model's comparison under an ``<h{level}>`` headline: the largest layer changes and
     the op types."""
     trend = "up" if (comp.delta_us or 0) > 0 else "down"
-    if comp.partial_sides:  # a total of the rows shown: neither faster nor slower
+    if comp.unjudged:  # a total of the rows shown, or damaged: neither faster nor slower
         trend = "partial"
     parts = [f'<h{level} class="{trend}">{escape(V.headline(comp))}</h{level}>\n']
     if comp.advice:

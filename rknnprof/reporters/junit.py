@@ -149,8 +149,8 @@ def _total_case(
         f"total {comp.base_total_us / 1000:,.2f} ms -> {comp.current_total_us / 1000:,.2f} ms "
         f"({comp.delta_pct:+.1f}%)"
     )
-    if comp.partial_sides:
-        why = f"{' and '.join(comp.partial_sides)} shows part of the model: {line} not judged"
+    if comp.unjudged:
+        why = f"{'; '.join(comp.unjudged)}: {line} not judged"
         if fail_over is not None:
             _bump(suite, "skipped")
             ET.SubElement(case, "skipped", message=_clean(why))
