@@ -438,3 +438,27 @@ def test_compare_judges_a_clean_regression(capsys, monkeypatch, tmp_path):
     )
     assert comp["unjudged"] == [] and comp["delta_us"] == 270
     assert code == 1 and "more than --fail-over 5%" in err
+
+
+def test_a_whole_table_under_a_cut_ranking_is_judged(capsys, monkeypatch, tmp_path):
+    """The per-layer table and its total line whole (2,437 us), its ranking cut after its
+    first row (ConvRelu: four convs, 2,400 us, 98.48 % of the frame): the table is complete
+    and judged, with the ranking's cut said; the ranking lacks InputOperator and
+    OutputOperator because it is cut, which is no disagreement (it made the table 'damaged'
+    and the budget inconclusive)."""
+    convs = sum(dl.TIMES[1:-1])
+    rows = [("ConvRelu", 4, 0, convs), ("OutputOperator", 1, 25, 0), ("InputOperator", 1, 12, 0)]
+    ranking = dl.ranking(rows, CLEAN_TOTAL, total_row=True)
+    text = "\n".join([*dl.table(dl.TIMES), *ranking[:6]]) + "\n"
+    assert ranking[5].startswith("ConvRelu           4            0            0            2400")
+    (tmp_path / "run.log").write_text(text)
+    (tmp_path / "rknnprof.yaml").write_text(TOTAL_BUDGET)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, monkeypatch, "check", "run.log", "-f", "json")
+    [verdict] = json.loads(out)["verdicts"]
+    assert verdict["status"] == "pass" and verdict["value"] == CLEAN_TOTAL
+    assert "the ranking table stops here with no Total row" in err
+    assert "disagree with the ranking" not in err
+    code, out, err = run(capsys, monkeypatch, "analyze", "run.log", "-f", "json")
+    validity = json.loads(out)["profiles"][0]["validity"]
+    assert validity["coverage"] == "complete"
