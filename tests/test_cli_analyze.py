@@ -93,6 +93,25 @@ def test_the_applications_own_error_is_not_the_runtimes(run):
     ) in result.stderr
 
 
+def test_a_syntax_error_is_the_applications_own(run):
+    """Python reports a script that does not compile with the frame alone (no ``Traceback``
+    line): the script's own error, not a runtime failure 'the catalogue does not know' to be
+    searched in the RKNN trackers."""
+    log = (
+        '  File "/home/user/demo/app.py", line 3\n'
+        '    print "running"\n'
+        "    ^^^^^^^^^^^^^^^\n"
+        "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?\n"
+    )
+    result = run("-f", "json", "-", input=log.encode())
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["failures"] == []
+    assert "the application's own error only (line 4: SyntaxError: Missing parentheses" in (
+        result.stderr
+    )
+    assert "catalogue" not in result.stderr
+
+
 def test_empty_stdin_exit_3(run):
     result = run("-f", "json", "-", input=b"")
     assert result.exit_code == 3 and "Error: <stdin>: empty input" in result.stderr

@@ -109,7 +109,7 @@ class _ErrorReport(Block):
         stripped = text.strip()
         if not self.about_the_npu:
             self.about_the_npu = _NPU_WORDS.search(text) is not None
-        if _TRACEBACK in text:
+        if _TRACEBACK in text or _FRAME.match(text):  # (a SyntaxError prints a frame alone)
             self.traceback = True
         exception = _EXCEPTION.match(stripped)
         if exception and not text[:1].isspace():
