@@ -351,7 +351,8 @@ def _single_core_run(
         fix=(
             f"for frames per second, one context per core: rknn_dup_context, then "
             f"rknn_set_core_mask(ctx_i, RKNN_NPU_CORE_i), one thread each (up to {cores}x); for "
-            f"one frame's latency, rknn_set_core_mask(ctx, {mask}) (the saving above)"
+            f"one frame's latency, rknn_set_core_mask(ctx, {mask})"
+            + (" (for the op types above that split)" if splitting else " (no gain here)")
         ),
         layer_ids=tuple(la.id for la in split),
         estimate=f"latency with {mask}: the measured speed-ups of the splittable op types",
