@@ -118,7 +118,7 @@ EXIT_3: dict[str, str] = {
     # failures (parsers/failure_catalogue.py, or `unknown`): the diagnosis, then the line
     "21_": "line 10: the whole-model perf run failed (IOCTL_CMD_PERF_RUN fail): `IOCTL_CMD_PERF_RUN "
     "fail, ack=0, run_duration=-614079!",
-    "22_": "line 1: the runtime returned an empty per-layer perf detail; also lines 8, 15: `Get "
+    "22_": "line 1: the runtime returned an empty per-layer perf detail (also lines 8, 15): `Get "
     "model perf detail success, but detail is empty!`; fix: ",
     "24_": "runtime information only (runtime 2.0.0b0, driver 0.9.2",
     "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "

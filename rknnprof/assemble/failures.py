@@ -33,7 +33,7 @@ def one_per_entry(
     failures: Iterable[KnownFailure], met: Mapping[str, int] | None = None
 ) -> tuple[KnownFailure, ...]:
     """The first failure of each catalogue entry, in log order; an entry met on several lines
-    names the others (``; also lines 8, 15``), their text in its context when it differs
+    names the others (`` (also lines 8, 15)``), their text in its context when it differs
     (another op)."""
     first: dict[str, KnownFailure] = {}
     more: dict[str, list[KnownFailure]] = {}
@@ -50,10 +50,10 @@ def one_per_entry(
             rest = others_met - len(shown)
             where = ", ".join(map(str, shown))
             also = (
-                f"; also line{'s' * (others_met > 1)} {where}"
-                + (f" +{rest:,} more" if rest else "")
+                f" (also line{'s' * (others_met > 1)} {where}"
+                + (f" +{rest:,} more)" if rest else ")")
                 if shown
-                else f"; also on {rest:,} more line{'s' * (rest > 1)}"
+                else f" (also on {rest:,} more line{'s' * (rest > 1)})"
             )
             others = [f.text for f in more.get(entry, ()) if f.text != failure.text]
             failure = replace(

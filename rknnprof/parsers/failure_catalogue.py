@@ -117,8 +117,10 @@ CATALOGUE: tuple[Entry, ...] = (
         "Compiler/Model Version is 1.3.0 now`), the matmul API of older runtimes and RK3588S "
         "boards with an RKNPU driver before 0.9.6 refuse multi-core masks (the runtime falls "
         "back to single-core auto mode)",
-        "use RKNN_NPU_CORE_AUTO (0) on single-core SoCs; else rebuild the model with the "
-        "toolkit of the board's runtime and update the RKNPU driver (0.9.6 or newer)",
+        "use RKNN_NPU_CORE_AUTO (0) on single-core SoCs; with the matmul API (`NN "
+        "Compiler/Model Version is 0.0.0`: no model), update librknnrt, whose older matmul API "
+        "runs on one core; else rebuild the model with the toolkit of the board's runtime and "
+        "update the RKNPU driver (0.9.6 or newer)",
         _TK2 + "7",
         "medium",
         warning=True,
@@ -249,14 +251,19 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "device-unreachable",
         ("Connect to Device",),
-        _re(r"Connect to Device \((?P<device>[^)]{0,128})\) Failure \((?P<code>-?\d+)\)"),
-        "the toolkit could not connect to the board ({device})",
+        # (toolkit2 1.6 prints no device: `Connect to Device Failure (-1), Please check the
+        # USB connection!`, rknn_model_zoo issue 120, after adb's own version clash)
+        _re(r"Connect to Device (?:\((?P<device>[^)]{0,128})\) )?Failure \((?P<code>-?\d+)\)"),
+        "the toolkit could not connect to the board through adb",
         "init_runtime(target=…) reaches the board through adb (USB or network): the board is "
-        "not in `adb devices`, or another adb server holds port 5037 (`adb: error: cannot bind "
-        "listener`, as under WSL with mirrored networking beside Windows' adb)",
-        "check that `adb devices` lists the board (pass device_id= when several do); with "
-        "`cannot bind listener`, stop the other adb server (under WSL: turn mirrored networking "
-        "off and attach the board with usbipd-win, the reporter's fix)",
+        "not in `adb devices`, two adb versions fight over the server (`adb server version (41) "
+        "doesn't match this client (40); killing...`), or another adb server holds port 5037 "
+        "(`adb: error: cannot bind listener`, as under WSL with mirrored networking beside "
+        "Windows' adb)",
+        "check that `adb devices` lists the board (pass device_id= when several do); keep one adb "
+        "on the PATH (the SDK's or the system's); with `cannot bind listener`, stop the other "
+        "adb server (under WSL: turn mirrored networking off and attach the board with "
+        "usbipd-win, the reporter's fix)",
         _OLD_TK2 + "330",
         "medium",
     ),

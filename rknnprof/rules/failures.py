@@ -32,8 +32,8 @@ def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Fin
         older than the runtime wants, part of the model that never ran.
 
     Example:
-        line 3: core mask 3 is not valid for this NPU (`E RKNN: Not support core mask: 3,
-        fallback to single core auto mode`): only multi-core NPUs take a core mask …
+        line 3: core mask 3 is not valid for this NPU (also line 5) (`E RKNN: Not support core
+        mask: 3, fallback to single core auto mode`): only multi-core NPUs take a core mask …
 
     How to fix:
         The entry's fix (``docs/errors.md`` lists every entry with its cause, fix and source).
