@@ -235,11 +235,15 @@ def _floor_us(layer: Layer, clock_mhz: float | None) -> float:
 
 
 def _per_element(pairs: Sequence[tuple[Layer, Layer]]) -> dict[str | None, float]:
-    """The activation's cost per output element, us, per data type, from the in-log pairs:
-    sum of (layer - twin) over the sum of their output elements."""
+    """The activation's cost per output element, us, per data type, from the in-log pairs
+    that ran on the same cores: sum of (layer - twin) over the sum of their output elements.
+    A twin that ran split prices its own layer only: its gap is mostly the split, which grows
+    with a layer's time, not with its output elements."""
     spent: dict[str | None, float] = {}
     elements: dict[str | None, int] = {}
     for layer, peer in pairs:
+        if used_cores(peer) != used_cores(layer):
+            continue
         gap = (layer.time_us or 0.0) - (peer.time_us or 0.0)
         if gap > 0 and _elements(layer):
             spent[layer.data_type] = spent.get(layer.data_type, 0.0) + gap
@@ -404,8 +408,10 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         and data type; on one core the same cores, under a multi-core mask also a twin that ran
         split, since ReLU convs split: the swap buys the split too): the measured difference
         against the fastest such twin (high); (2) without a twin, the activation's cost per
-        output element those pairs measure (their differences over their output elements, per
-        data type), times the layer's output elements (medium); (3) without any pair, the model
+        output element the pairs on the same cores measure (their differences over their output
+        elements, per data type; a split twin's difference is mostly the split, which grows
+        with a layer's time, not its outputs), times the layer's output elements (medium);
+        (3) without such a pair, the model
         zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame (1 - 48.4/66.1),
         and only the activation changed, so the ConvExSwish layers (75.8% of that frame) carry
         all of it: 35.3% of their own time (medium); not GELU layers, a transformer's MLP
@@ -449,10 +455,16 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
     if shown:
         layer, peer = max(shown, key=lambda pair: (pair[0].time_us or 0) - (pair[1].time_us or 0))
         cost = 1.0 - (peer.time_us or 0.0) / (layer.time_us or 1.0)
+        split = used_cores(peer) > used_cores(layer)
         message += (
             f"; in this log {label(layer)} takes {us(layer.time_us or 0)} against "
-            f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes: "
-            f"{pct(cost)} of its time is the activation"
+            f"{us(peer.time_us or 0)} for {label(peer)} with the same shapes"
+            + (
+                f", which ran split across {used_cores(peer)} cores: the swap would save "
+                f"{pct(cost)} of its time under this run's mask"
+                if split
+                else f": {pct(cost)} of its time is the activation"
+            )
         )
     if scaled:
         message += (
