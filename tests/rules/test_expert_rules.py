@@ -210,6 +210,31 @@ def test_norm_chain_through_a_reshape_and_a_transpose() -> None:
     assert found.layer_ids == (2, 3, 4, 5, 6, 7) and found.est_saving_us == 125
 
 
+def test_a_transpose_after_a_bare_norm_is_the_next_ops() -> None:
+    """A SigLIP vision tower's last LayerNorm, as a public FP16 RK3588 profile prints it: the
+    exNorm over (1,768,1,1024) fed by the encoder's conv, then a Transpose to (1,1024,1,768)
+    and the connector's Reshape. Nothing moves an axis into the norm (its other LayerNorms of
+    that shape ran bare): the Transpose restores the layout the Reshape wants, and no export of
+    the norm removes it (RKN072 priced it at 2,181 us)."""
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+
+    def lay(i, op, t, a, b):
+        return Layer(i, op, Target.NPU, input_shapes=a, output_shapes=(b,), time_us=t)
+
+    x, t = (1, 768, 1, 1024), (1, 1024, 1, 768)
+    layers = (
+        lay(1, "ConvAdd", 22000, (x, (768, 3072, 1, 1)), x),
+        lay(2, "exNorm", 900, (x, (1, 768, 1, 1), (1, 768, 1, 1)), x),
+        lay(3, "Transpose", 1500, (x,), t),
+        lay(4, "Reshape", 681, (t, (4,)), (1, 32, 8, 3072)),
+        lay(5, "Conv", 3000, ((1, 3072, 32, 8),), (1, 960, 32, 8)),
+    )
+    profile = Profile(SourceSpan("x"), "t", layers=layers)
+    assert not list(by_code("RKN072").check(profile, RuleContext()))
+
+
 def test_post_processing_leaves_attention_softmax_alone() -> None:
     # a softmax feeding exMatMul near the output is attention; a ranking with MatMul and 12
     # Softmax calls is a transformer's
