@@ -294,3 +294,24 @@ def test_renderers(fmt):
         assert len(lines) == 1 + 7
     else:
         assert "+710" in text and "NPU→CPU" in text
+
+
+def test_a_wrapped_advice_line_keeps_its_indent(tmp_path):
+    """The table's 'Advice from BEFORE' lines wrap under their first letter, not at the left
+    edge among the section titles."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    result = CliRunner().invoke(
+        cli, ["compare", str(sample), str(sample), "--color", "never"], env={"COLUMNS": "60"}
+    )
+    lines = result.stdout.splitlines()
+    start = lines.index("Advice from BEFORE, checked against AFTER") + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith(" "))
+    advice = lines[start:end]
+    assert len(advice) > 3 and advice[0].startswith(" RKN070 activation-swap: not made")
+    assert lines[end].startswith("89 layers: 0 added")  # the next section, right after

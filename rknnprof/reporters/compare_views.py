@@ -131,6 +131,7 @@ def changed_layers(comp: ProfileComparison) -> list[LayerDelta]:
 
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
+    from rich.padding import Padding
     from rich.text import Text
 
     from rknnprof.reporters._escape import terminal_text as T
@@ -157,8 +158,8 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         console.print(T(headline(comp), style))
         if comp.advice:
             console.print(T(ADVICE_TITLE, "bold"))
-            for outcome in comp.advice:
-                console.print(T(" " + advice_line(outcome)))
+            for outcome in comp.advice:  # (wrapped lines keep the indent)
+                console.print(Padding(T(advice_line(outcome)), (0, 0, 0, 1), expand=False))
         shown = changed_layers(comp)[: options.top]
         if comp.layers:
             console.print(T(summary_counts(comp)))
