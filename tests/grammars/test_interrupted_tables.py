@@ -134,3 +134,61 @@ def test_a_row_ranked_again_after_other_output_ends_the_ranking(tmp_path):
     (profile, *_) = json.loads(result.stdout)["profiles"]
     assert [r["op_type"] for r in profile["ranking"]] == ["ConvRelu"]
     assert "other output inside the ranking" not in result.stderr
+
+
+def _clean() -> str:
+    """The fixture without its two foreign lines (lines 8 and 11)."""
+    lines = fixture("interrupted_table.txt").splitlines()
+    return "\n".join(lines[:7] + lines[8:10] + lines[11:]) + "\n"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ["17 frames queued", "NPU core 1 idle", "app: got output tensor (1,64,80,80)"],
+    ids=["a-number-first", "npu", "a-shape"],
+)
+@pytest.mark.parametrize("where", ["Total Operator", "Total Memory"])
+def test_other_output_after_the_rows_keeps_the_total_lines(tmp_path, extra, where):
+    """After the rule that closes the rows no line is a row, so a line that would read as a
+    damaged row among them (a number first, NPU, a shape) is other output there: the total
+    lines after it are the table's (it was cut there: no total line, a second profile of 0
+    layers). The same between the two total lines (the RW total was lost)."""
+    lines = _clean().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(where))
+    text = "\n".join([*lines[:at], extra, *lines[at:]]) + "\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert _rows(profile) == ROWS
+    assert (profile["reported_total_time_us"], profile["reported_rw_kb"]) == (501, 1800)
+    assert profile["validity"]["coverage"] == "complete"
+    assert f":{at + 1}: other output inside the table (1 line)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "E RKNN: failed to submit!, op id: 3, op name: Conv:/c2/Conv, cycles 0/0/0",
+        "E RKNN: NPU failed to submit!, op id: 3, op name: Conv:/c2/Conv",
+    ],
+    ids=["a-cycles-cell", "npu"],
+)
+def test_a_failure_line_that_looks_like_a_damaged_row_is_a_failure(tmp_path, failure):
+    """A failure line among the rows that names the NPU or holds a cycles-like cell was kept
+    as a damaged row: the failure was lost."""
+    (profile,) = profiles(_with(_clean(), 2, [failure]).encode(), tmp_path)
+    assert _rows(profile) == ROWS
+    assert [(f["id"], f["line"]) for f in profile["failures"]] == [("submit-failed", 8)]
+    assert profile["skipped_rows"] == []
+
+
+def test_the_table_goes_on_after_a_damaged_row_and_other_output(tmp_path):
+    """Row 3's time damaged (``28x8``: a skipped row), then other output, then row 4: row 4
+    continues the last row read (3), not the last row kept (2)."""
+    lines = _clean().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("3    "))
+    lines[at] = lines[at].replace("288          ", "28x8         ")
+    text = "\n".join([*lines[: at + 1], "Thread-2: frame 17 queued", *lines[at + 1 :]]) + "\n"
+    (profile,) = profiles(text.encode(), tmp_path)
+    assert _rows(profile) == [(1, 5), (2, 144), (4, 60), (5, 4)]
+    assert [row["line"] for row in profile["skipped_rows"]] == [at + 1]
+    assert profile["reported_total_time_us"] == 501

@@ -326,17 +326,18 @@ class TableBlock(Block):
                 )
         elif self.pending is not None and intruder is None and not known_failure(text):
             self.intruder = line.number  # a foreign line spliced into the pending row? held
-        elif not self._keep_as_skipped(line, body):
-            self._flush()
+        elif known_failure(text) is not None or not self._keep_as_skipped(line, body):
+            self._flush()  # (a failure line is read as one, even when it names the NPU)
             return False
         self.last_line = line.number
         return True
 
     def passes_over(self, line: Line) -> bool:
-        """A foreign line among rows with IDs (or between them and the total line): another
-        thread's or the application's output, a debugger's stop, a failure line. The table
-        stays open while scan reads the line on its own, and goes on if its next line of its
-        own continues it (:meth:`_resumes`); else it ends at its last row, as it would have."""
+        """A foreign line among rows with IDs (or between them and the total lines): another
+        thread's or the application's output, a debugger's stop, a failure line (also one that
+        names the NPU or holds a cycles-like cell). The table stays open while scan reads the
+        line on its own, and goes on if its next line of its own continues it
+        (:meth:`_resumes`); else it ends at its last row, as it would have."""
         if (
             len(self.passed) >= MAX_PASSED_OVER
             or self.pending is not None
@@ -344,6 +345,7 @@ class TableBlock(Block):
             or self.state not in ("rows", "after")
             or self.state == "after"
             and self.total_time is not None
+            and self.rw_kb is not None
             or not any(c.key == "id" for c in self.columns)
         ):
             return False
@@ -351,13 +353,28 @@ class TableBlock(Block):
         if TITLE in text or has_title(text) or ("OpType" in text and parse_header(text)):
             return False  # another table begins
         body, is_row = self._body(text)
-        if is_row or damage_reason(body, self.columns) is not None:
+        if is_row:
             return False  # a row that does not continue this table's
+        if (
+            self.state == "rows"
+            and known_failure(text) is None
+            and damage_reason(body, self.columns) is not None
+        ):
+            return False  # (kept as a damaged row when it came: here it ended the rows)
         self._stop_repeating()
-        if not self.layers or self.layers[-1].id is None:
+        if self._last_id() is None:
             return False
         self.passed.append(line.number)
         return True
+
+    def _last_id(self) -> int | None:
+        """The ID of the last row read: the last layer's, or a skipped row's after it."""
+        last = self.layers[-1] if self.layers else None
+        if self.skipped and (last is None or (last.line or 0) < self.skipped[-1].line):
+            head = self.skipped[-1].text.split(None, 1)[:1]
+            if head and head[0].isdigit() and len(head[0]) <= 9:
+                return int(head[0])
+        return None if last is None else last.id
 
     def _resumes(self, text: str, s: str) -> bool:
         """After lines passed over: ``text`` continues the table (the next row ID, the rule
@@ -374,7 +391,7 @@ class TableBlock(Block):
             return True
         body, is_row = self._body(text)
         first = body.split(None, 1)[0] if is_row else ""
-        last = self.layers[-1].id
+        last = self._last_id()
         return first.isdigit() and last is not None and int(first) == last + 1
 
     def _feed_pre(self, line: Line, s: str) -> bool:
