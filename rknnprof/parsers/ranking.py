@@ -27,13 +27,14 @@ from rknnprof.parsers.ranking_lines import (
     foreign_cut,
     has_title,
     header_columns,
+    passable,
     refuses,
+    resumes,
     rounding,
     row_keys,
     row_like,
     stat_of,
 )
-from rknnprof.parsers.table.columns import TITLE
 from rknnprof.parsers.table.tokens import is_rule, to_float
 
 if TYPE_CHECKING:
@@ -115,7 +116,11 @@ class RankingBlock(Block):
         block (the bulk reader asks before it reads a frame in the block's place). False
         when unsure."""
         return refuses(
-            text, bool(self.stats), self.columns is not None and self.pending is None, self._tokens
+            text,
+            bool(self.stats),
+            self.columns is not None and self.pending is None,
+            self._tokens,
+            None if self.columns is None else len(self.columns),
         )
 
     def _row(self, line: Line, tokens: list[str]) -> None:
@@ -175,42 +180,32 @@ class RankingBlock(Block):
         return text.split()
 
     def passes_over(self, line: Line) -> bool:
-        """A foreign line between ranking rows (another thread's or the application's output,
-        a failure line, a debugger's stop): the ranking stays open while scan reads the line
-        on its own, and goes on if its next line continues it (:meth:`_resumes`)."""
+        """A foreign line among the ranking's rows or before its Total row (another thread's
+        or the application's output, a failure line, a debugger's stop): the ranking stays
+        open while scan reads the line on its own, and goes on if its next line continues it
+        (:meth:`_resumes`)."""
         if (
             len(self.passed) >= MAX_PASSED_OVER
             or self.columns is None
             or not self.stats
             or self.total is not None
-            or self.closed
             or self.pending is not None
+            or not passable(line.text, self._tokens(line.text))
         ):
             return False
-        text = line.text
-        if TITLE in text or "OpType" in text or has_title(text):
-            return False  # another table begins
-        tokens = self._tokens(text)
-        if tokens and VALUE_RE.match(tokens[0]) or row_like(tokens):
-            return False  # a row of a table without its header, or a damaged row
         self.passed.append(line.number)
         return True
 
     def _resumes(self, text: str) -> bool:
         """After lines passed over: ``text`` continues the ranking (the row of an op type not
-        ranked yet, the Total row) or ends it (a rule, taken as the ranking's last line)."""
+        ranked yet, the Total row) or ends it (a rule, taken as the ranking's last line); after
+        the rule that closes the rows, only the Total row continues it."""
         s = text.strip()
         if not s:
             return False
         if is_rule(s):
-            return True
-        tokens = self._tokens(text)
-        return (
-            len(tokens) >= 2
-            and VALUE_RE.match(tokens[1]) is not None
-            and VALUE_RE.match(tokens[0]) is None
-            and (tokens[0] == "Total" or tokens[0] not in self.ranked)
-        )
+            return not self.closed
+        return resumes(self._tokens(text), self.ranked, self.closed)
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
@@ -251,6 +246,8 @@ class RankingBlock(Block):
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
             if not row_like(tokens):
                 return False
+        elif len(tokens) > len(self.columns) + 1 and not row_like(tokens):
+            return False  # words after a number: a sentence (a debugger's stop), not a row
         if self._short(tokens):
             self.pending = (line, tokens)
         else:

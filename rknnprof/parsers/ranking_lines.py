@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import OpTypeStat, tidy_number
+from rknnprof.parsers.table.columns import TITLE as TABLE_TITLE
 from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Collection, Sequence
 
 SHARE_DIGITS = 6
 """Digits of a fraction a row's share (its TimeRatio / 100) is rounded to (``stat_of``)."""
@@ -133,11 +134,16 @@ def plain_row(text: str, columns: Sequence[str]) -> bool:
 
 
 def refuses(
-    text: str, has_rows: bool, ready: bool, tokens_of: Callable[[str], list[str]] = str.split
+    text: str,
+    has_rows: bool,
+    ready: bool,
+    tokens_of: Callable[[str], list[str]] = str.split,
+    columns: int | None = None,
 ) -> bool:
     """What ``RankingBlock.refuses`` says of ``text`` for a block that has rows
-    (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
-    row as the block does. Mirrors the first tests of ``RankingBlock.feed``."""
+    (``has_rows``) and, when ``ready``, its columns (``columns`` of them, when known) and
+    nothing pending; ``tokens_of`` splits a row as the block does. Mirrors the first tests of
+    ``RankingBlock.feed``."""
     s = text.strip()
     if not s or is_rule(s):
         return False
@@ -149,7 +155,31 @@ def refuses(
     if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
         # (a row cut by foreign text is taken while the table is open: unsure)
         return not row_like(tokens) and foreign_cut(text, tokens, len(tokens)) is None
-    return False
+    return (  # words after a number: a sentence, not a row
+        columns is not None
+        and len(tokens) > columns + 1
+        and not row_like(tokens)
+        and foreign_cut(text, tokens, len(tokens)) is None
+    )
+
+
+def passable(text: str, tokens: list[str]) -> bool:
+    """Whether a ranking with rows and no Total row yet may pass over ``text`` (``tokens``: its
+    cells as the block splits them): not a title, header or rule (another table's), not a
+    line that starts with a value or is mostly values (a row of a table without its header, a
+    damaged row)."""
+    if TABLE_TITLE in text or "OpType" in text or has_title(text) or is_rule(text.strip()):
+        return False
+    return not (tokens and VALUE_RE.match(tokens[0])) and not row_like(tokens)
+
+
+def resumes(tokens: list[str], ranked: Collection[str], closed: bool) -> bool:
+    """Whether a ranking that passed over lines goes on at a line of ``tokens``: its Total
+    row, or (before the rule that closes its rows, ``closed``) the row of an op type not in
+    ``ranked``."""
+    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+        return False
+    return tokens[0] == "Total" or not closed and tokens[0] not in ranked
 
 
 def has_title(text: str) -> bool:

@@ -192,3 +192,31 @@ def test_the_table_goes_on_after_a_damaged_row_and_other_output(tmp_path):
     assert _rows(profile) == [(1, 5), (2, 144), (4, 60), (5, 4)]
     assert [row["line"] for row in profile["skipped_rows"]] == [at + 1]
     assert profile["reported_total_time_us"] == 501
+
+
+def test_the_ranking_goes_on_to_its_total_row_after_its_rule(tmp_path):
+    """The runtime closes the ranking's rows with a rule, then prints its Total row: other
+    output between the two is passed over and the Total row read (it was 'a ranking row
+    without a header line, not read')."""
+    total_row = "\nTotal" + " " * 16
+    text = _clean().replace(total_row, "\nThread-2: frame 18 queued" + total_row, 1)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert "without a header line" not in result.stderr
+    assert "stops here with no Total row" not in result.stderr
+    line = text.splitlines().index("Thread-2: frame 18 queued") + 1
+    assert f":{line}: other output inside the ranking (1 line)" in result.stderr
+
+
+def test_a_debugger_stop_inside_the_ranking_is_a_debugger_line(tmp_path):
+    """``Thread 1 "x" hit Breakpoint 1, … in ioctl () from …`` between two ranking rows was
+    taken for a damaged ranking row (its second word is a number), so the run still counted
+    as a measurement."""
+    stop = 'Thread 1 "x" hit Breakpoint 1, 0x0000007f8a1b2c3d in ioctl () from /lib/libc.so.6'
+    text = _clean().replace("\nAdd                1", f"\n{stop}\nAdd                1", 1)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert profile["validity"]["conditions"][0]["kind"] == "debugger"
+    assert "skipped row" not in result.stderr

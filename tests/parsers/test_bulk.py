@@ -173,6 +173,11 @@ DAMAGE = {
         ls[30][:31] + b"D RKNN    : rknn_outputs_get: done",
         *ls[len(ls) - 8 :],
     ],
+    "a debugger stop of the same thread inside the ranking": lambda ls: [
+        *ls[: len(ls) - 8],
+        ls[30][:31] + b"D RKNN    : Thread 1 hit Breakpoint 1, 0x7fb7e4c9a8 in ioctl () from x",
+        *ls[len(ls) - 8 :],
+    ],
     "an escape sequence in a row": lambda ls: ls[:30] + [ls[30] + b"\x1b[0m"] + ls[31:],
     "a non-ASCII name": lambda ls: [line.replace(b"/model.9/", b"/mod\xc3\xa9l.9/") for line in ls],
     "cut in the middle": lambda ls: ls[:60],

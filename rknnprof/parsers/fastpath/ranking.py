@@ -12,12 +12,20 @@ from operator import add, mul, sub, truediv
 from typing import TYPE_CHECKING
 
 from rknnprof.model import OpTypeStat
-from rknnprof.parsers.base import Block
+from rknnprof.parsers.base import MAX_PASSED_OVER, Block
 from rknnprof.parsers.events import RankingEvent
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, Template, same_line
 from rknnprof.parsers.ranking import RATIO_TOLERANCE_PCT, TIME_TOLERANCE_US, RankingBlock
-from rknnprof.parsers.ranking_lines import SHARE_DIGITS, plain_row, refuses, rounding, stat_of
+from rknnprof.parsers.ranking_lines import (
+    SHARE_DIGITS,
+    VALUE_RE,
+    passable,
+    plain_row,
+    refuses,
+    rounding,
+    stat_of,
+)
 from rknnprof.parsers.table.tokens import is_rule
 
 if TYPE_CHECKING:
@@ -169,6 +177,8 @@ class BulkRanking(Block):
         self.last_line = last_line
         self._lines = lines
         self.real: RankingBlock | None = None
+        self.passed: list[int] = []
+        """Lines passed over before the ranking was read exactly (``RankingBlock.passed``)."""
 
     def _exact(self) -> RankingBlock:
         if self.real is None:
@@ -178,17 +188,21 @@ class BulkRanking(Block):
                 fed = real.feed(line)
                 assert fed
             real.last_line = self.last_line
+            real.passed, self.passed = self.passed, []
             self.real = real
         return self.real
 
     def refuses(self, text: str) -> bool:
         if self.real is not None:
             return self.real.refuses(text)
-        return refuses(text, True, True)  # rows, columns, nothing pending, no pasted prefix
+        # rows, columns, nothing pending, no pasted prefix
+        return refuses(text, True, True, columns=len(self.template.columns))
 
     def feed(self, line: Line) -> bool:
-        if self.real is None:
-            if refuses(line.text, True, True):
+        if self.real is None and self.passed and not self._may_resume(line.text):
+            return False
+        if self.real is None and not self.passed:
+            if refuses(line.text, True, True, columns=len(self.template.columns)):
                 return False
             s = line.text.strip()
             if not s or is_rule(s):
@@ -197,9 +211,31 @@ class BulkRanking(Block):
         return self._exact().feed(line)
 
     def passes_over(self, line: Line) -> bool:
-        if self.real is None and (self.total is not None or self.template.rank_closed):
-            return False  # (as the ranking block would say: it read its Total row, or its rule)
-        return self._exact().passes_over(line)
+        # (as the ranking block would say, from the line alone: a frame read in bulk has rows,
+        # columns, nothing pending and no pasted prefix)
+        if self.real is not None:
+            return self.real.passes_over(line)
+        if (
+            self.total is not None
+            or len(self.passed) >= MAX_PASSED_OVER
+            or not passable(line.text, line.text.split())
+        ):
+            return False
+        self.passed.append(line.number)
+        return True
+
+    def _may_resume(self, text: str) -> bool:
+        """After lines passed over: whether ``text`` may continue the ranking (the ranking
+        block read exactly decides; ``ranking_lines.resumes``)."""
+        s = text.strip()
+        if not s:
+            return False
+        if is_rule(s):
+            return not self.template.rank_closed
+        tokens = text.split()
+        return (
+            len(tokens) >= 2 and bool(VALUE_RE.match(tokens[1])) and not VALUE_RE.match(tokens[0])
+        )
 
     def damaged(self, line: Line, reason: str) -> None:
         self._exact().damaged(line, reason)

@@ -65,5 +65,7 @@ class Recording:
         self.done = True
         ranking = events[0] if len(events) == 1 else None
         if isinstance(block, RankingBlock) and isinstance(ranking, RankingEvent):
-            lines = self.lines[:-1]  # the last one ended the ranking: the next frame's
+            # (the last line ended the ranking: the next frame's; lines it passed over before
+            # it are not the frame's either)
+            lines = [line for line in self.lines[:-1] if line.number <= ranking.last_line]
             self.learn(lines, self.table, ranking, block, self.carried)
