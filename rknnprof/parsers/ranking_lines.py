@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import OpTypeStat, tidy_number
 from rknnprof.parsers.table.columns import TITLE as TABLE_TITLE
-from rknnprof.parsers.table.tokens import MAX_DIGITS, is_rule
+from rknnprof.parsers.table.tokens import MAX_DIGITS, ROW_START_RE, is_rule
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
@@ -166,11 +166,11 @@ def refuses(
 def passable(text: str, tokens: list[str]) -> bool:
     """Whether a ranking with rows and no Total row yet may pass over ``text`` (``tokens``: its
     cells as the block splits them): not a title, header or rule (another table's), not a
-    line that starts with a value or is mostly values (a row of a table without its header, a
-    damaged row)."""
+    per-layer row (a table without its header) nor a line mostly of values (a damaged row); a
+    line that only starts with a number (``3 frames dropped``) is other output."""
     if TABLE_TITLE in text or "OpType" in text or has_title(text) or is_rule(text.strip()):
         return False
-    return not (tokens and VALUE_RE.match(tokens[0])) and not row_like(tokens)
+    return not ROW_START_RE.match(" ".join(tokens)) and not row_like(tokens)
 
 
 def resumes(tokens: list[str], ranked: Collection[str], closed: bool) -> bool:

@@ -220,3 +220,13 @@ def test_a_debugger_stop_inside_the_ranking_is_a_debugger_line(tmp_path):
     assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
     assert profile["validity"]["conditions"][0]["kind"] == "debugger"
     assert "skipped row" not in result.stderr
+
+
+def test_a_print_that_starts_with_a_number_inside_the_ranking(tmp_path):
+    """``3 frames dropped`` between two ranking rows ended the ranking, and its other rows were
+    'ranking rows without a header line, not read'; a per-layer row there still ends it."""
+    text = _clean().replace("\nAdd                1", "\n3 frames dropped\nAdd                1", 1)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert ":22: other output inside the ranking (1 line)" in result.stderr
