@@ -1,6 +1,6 @@
 """Issue #2, done-when: the same numbers come out of a corpus table however it reaches us —
 a file, stdin, every line behind ``D RKNN: [..]``, wrapped in ``adb logcat -v threadtime``
-lines with tag RKNN, CRLF line ends, UTF-16 with a BOM, or indented as in a docs page.
+lines with tag RKNN, CRLF line ends, UTF-16 with a BOM, indented as in a docs page, or quoted.
 
 Expected values are read from the logs (row counts, the total line, a few rows checked by eye).
 """
@@ -34,6 +34,8 @@ VARIANTS = {
     "utf16-bom": lambda t: t.encode("utf-16"),  # Python writes the BOM for "utf-16"
     # pasted from a documentation page's code block: every line indented
     "indented": lambda t: "".join(f"    {line}\n" for line in t.splitlines()).encode(),
+    # quoted in an issue or a README: every line behind a Markdown blockquote marker
+    "blockquote": lambda t: "".join(f"> {line}\n" for line in t.splitlines()).encode(),
 }
 
 # corpus prefix, layers, total line (us), {id: (op_type, target, time_us)} read from the log

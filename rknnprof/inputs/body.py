@@ -56,8 +56,20 @@ def body_lines(
                 # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
                 yield new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
                 continue
+            if s[:1] == ">" and s[1:2] != ">" and other.long_entry is None:
+                # a Markdown blockquote's marker (a log quoted in an issue; not ``>>>``, a
+                # Python prompt): the line under it is read as it would be unquoted
+                yield from body_lines(unquote(s), number - 1, other, stats)
+                continue
             line = other.line(number, s)
             yield number if line is None else line
+
+
+def unquote(line: str) -> str:
+    """``line`` without its Markdown blockquote markers (``> `` or ``>``, nested ones too)."""
+    while line[:1] == ">" and line[1:2] != ">":
+        line = line[2:] if line[1:2] == " " else line[1:]
+    return line
 
 
 _grammar: tuple[Any, ...] = ()

@@ -43,10 +43,12 @@ VARIANTS = {
     "utf16-bom": lambda t: t.encode("utf-16"),
     # a log pasted from a documentation page's code block (e.g. the Radxa docs' RKLLM runs)
     "indented": lambda t: "".join(f"    {line}\n" for line in t.splitlines()).encode(),
+    # a log quoted in an issue or a README (a MiniCPM-V RKLLM run quoted ``>I rkllm: …``)
+    "blockquote": lambda t: "".join(f">{line}\n" for line in t.splitlines()).encode(),
 }
 """Every transport; each takes the fixture's text and gives the bytes read."""
 
-TEXT_VARIANTS = ("plain", "crlf", "utf16-bom", "indented")
+TEXT_VARIANTS = ("plain", "crlf", "utf16-bom", "indented", "blockquote")
 """The transports that keep each line's own prefix (for logs whose lines carry their own tag,
 such as ``I rkllm: …``)."""
 
