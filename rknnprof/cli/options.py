@@ -336,4 +336,16 @@ def model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -
         raise click.BadParameter(
             f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes", param=param
         )
+    if not unit and ("." in m.group(1) or float(m.group(1)) < MIN_BARE_BYTES):
+        raise click.BadParameter(
+            f"{value!r} without a unit is bytes, too few for a model: give its unit, such as "
+            f"{m.group(1)}GB or {m.group(1)}MB",
+            param=param,
+        )
     return float(m.group(1)) * _SIZE_UNITS[unit]
+
+
+MIN_BARE_BYTES = 1_000_000
+"""A ``--model-size`` without a unit is bytes: below a megabyte (or with a fraction) it is a
+size whose unit was left out (``--model-size 7.81`` meant 7.81 GB: it read as 7.81 bytes and
+put the decode bound at 4 billion tokens/s)."""

@@ -124,6 +124,25 @@ def test_a_bad_model_size_is_a_usage_error(tmp_path, size):
     assert result.exit_code == 2 and "--model-size" in result.stderr
 
 
+@pytest.mark.parametrize("size", ["7.81", "7810"])
+def test_a_model_size_without_its_unit_is_a_usage_error(tmp_path, size):
+    """``--model-size 7.81`` (meant: GB) read as 7.81 bytes: '0.00 GB of weights', a decode
+    bound of 4 billion tokens/s. A bare number is bytes only from a megabyte on."""
+    result = run(
+        ["analyze", "--model-size", size], fixture("rkllm_v1_3.txt").encode(), tmp_path, False
+    )
+    assert result.exit_code == 2
+    assert f"'{size}' without a unit is bytes, too few for a model" in result.stderr
+    assert f"{size}GB" in result.stderr
+    ok = run(
+        ["analyze", "-f", "json", "--model-size", "1000000000"],
+        fixture("rkllm_v1_3.txt").encode(),
+        tmp_path,
+        False,
+    )
+    assert ok.exit_code == 0
+
+
 def test_terminal_summary(tmp_path):
     result = run(["analyze"], fixture("rkllm_v1_3.txt").encode(), tmp_path, False)
     assert result.exit_code == 0
