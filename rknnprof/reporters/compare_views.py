@@ -193,6 +193,8 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
                 console.print(
                     Text.assemble(T(change_note(d), "bold"), " ", T(d.name)), soft_wrap=True
                 )
+        if not comp.op_types:  # (an RKLLM run: its rates are the headline)
+            continue
         console.print(T("Op types", "bold"))
         table = new_table()
         for col in ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"):
@@ -234,6 +236,8 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
                 f"{markdown(change_note(d))} |\n"
             )
         out.write("\n")
+    if not comp.op_types:  # (an RKLLM run: its rates are the headline)
+        return
     out.write("| Op type | Calls | Base us | Current us | Δ us | Δ % |\n")
     out.write("|---|--:|--:|--:|--:|--:|\n")
     for o in comp.op_types[:top]:

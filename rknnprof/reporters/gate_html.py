@@ -118,14 +118,15 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
         )
         for o in comp.op_types[:top]
     ]
-    parts.append(
-        _table(
-            "Op types",
-            ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"),
-            rows,
-            (False, True, True, True, True, True),
+    if rows:  # (an RKLLM run has none: its rates are the headline)
+        parts.append(
+            _table(
+                "Op types",
+                ("Op type", "Calls", "Base us", "Current us", "Δ us", "Δ %"),
+                rows,
+                (False, True, True, True, True, True),
+            )
         )
-    )
     return "".join(parts)
 
 

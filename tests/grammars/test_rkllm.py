@@ -192,3 +192,17 @@ def test_check_judges_tokens_per_second_budgets(tmp_path):
         "prefill_tokens_per_s": ("pass", 200),
         "peak_memory_mb": ("pass", 1024),
     }
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_compare_of_two_rkllm_runs_prints_no_empty_op_type_table(tmp_path, fmt):
+    """An RKLLM run has rates, no op types: compare printed an 'Op types' header over no row."""
+    log = tmp_path / "run.txt"
+    log.write_text(fixture("rkllm_v1_3.txt"))
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    result = CliRunner().invoke(cli, ["compare", str(log), str(log), "-f", fmt])
+    assert result.exit_code == 0
+    assert "decode 20.16" in result.stdout and "Op type" not in result.stdout
