@@ -201,7 +201,7 @@ def llm_summary(run: LlmRun) -> str:
         if prefill[0] is not None:
             parts.append(f"prefill {prefill[0]} tokens at {rate(prefill[1])}")
         if ttft is not None:
-            parts.append(f"first token after {ttft:,.0f} ms")
+            parts.append(f"first token {ttft:,.0f} ms into rkllm_run")
         if decode[0] is not None:
             parts.append(f"decode {decode[0]} tokens at {rate(decode[1])}")
         return parts
@@ -228,7 +228,7 @@ def llm_summary(run: LlmRun) -> str:
         if run.prefill_tokens_per_s is not None:
             medians.append(f"prefill {rate(run.prefill_tokens_per_s)}")
         if run.ttft_ms is not None:
-            medians.append(f"first token after {run.ttft_ms:,.0f} ms")
+            medians.append(f"first token {run.ttft_ms:,.0f} ms into rkllm_run")
     if run.decode_tokens_per_s is not None:
         medians.append(f"decode {rate(run.decode_tokens_per_s)}")
     text = f"RKLLM statistics, median of {run.generations} generations: "
