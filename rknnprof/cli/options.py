@@ -337,9 +337,9 @@ def model_size(_ctx: click.Context, param: click.Parameter, value: str | None) -
             f"{value!r}: expected a size such as 1.9GB, 1900MB or bytes", param=param
         )
     if not unit and ("." in m.group(1) or float(m.group(1)) < MIN_BARE_BYTES):
+        why = "no whole number of bytes" if "." in m.group(1) else "too few bytes for a model"
         raise click.BadParameter(
-            f"{value!r} without a unit is bytes, too few for a model: give its unit, such as "
-            f"{m.group(1)}GB or {m.group(1)}MB",
+            f"{value!r} without a unit is {why}: give its unit, such as 1.9GB or 1900MB",
             param=param,
         )
     return float(m.group(1)) * _SIZE_UNITS[unit]

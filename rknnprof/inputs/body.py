@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.inputs.records import Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
@@ -56,9 +57,10 @@ def body_lines(
                 # the runtime's own "D RKNN: [hh:mm:ss.mmm] " (RKNN_LOG_LEVEL=4): hot too
                 yield new_line(Line, (number, s[m.end() :], None, s[0], "RKNN"))
                 continue
-            if s[:1] == ">" and s[1:2] != ">" and other.long_entry is None:
+            if s[:1] == ">" and s[1:2] != ">":
                 # a Markdown blockquote's marker (a log quoted in an issue; not ``>>>``, a
-                # Python prompt): the line under it is read as it would be unquoted
+                # Python prompt): the line under it is read as it would be unquoted (a quoted
+                # ``-v long`` entry's blank line ``>`` ends it)
                 yield from body_lines(unquote(s), number - 1, other, stats)
                 continue
             line = other.line(number, s)
@@ -66,10 +68,14 @@ def body_lines(
 
 
 def unquote(line: str) -> str:
-    """``line`` without its Markdown blockquote markers (``> `` or ``>``, nested ones too)."""
-    while line[:1] == ">" and line[1:2] != ">":
-        line = line[2:] if line[1:2] == " " else line[1:]
-    return line
+    """``line`` without its Markdown blockquote markers (``> `` or ``>``, nested ones too), in
+    one cut (a line of 32,000 markers took 25 ms cut one at a time)."""
+    m = _QUOTE_MARKERS.match(line)
+    return line if m is None else line[m.end() :]
+
+
+_QUOTE_MARKERS = LazyPattern(r"(?:>(?!>) ?)+")
+"""Blockquote markers at a line's start; not ``>>``, a Python prompt's."""
 
 
 _grammar: tuple[Any, ...] = ()

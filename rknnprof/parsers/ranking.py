@@ -33,6 +33,7 @@ from rknnprof.parsers.ranking_lines import (
     rounding,
     row_keys,
     row_like,
+    sentence,
     stat_of,
 )
 from rknnprof.parsers.table.tokens import is_rule, to_float
@@ -116,11 +117,7 @@ class RankingBlock(Block):
         block (the bulk reader asks before it reads a frame in the block's place). False
         when unsure."""
         return refuses(
-            text,
-            bool(self.stats),
-            self.columns is not None and self.pending is None,
-            self._tokens,
-            None if self.columns is None else len(self.columns),
+            text, bool(self.stats), self.columns is not None and self.pending is None, self._tokens
         )
 
     def _row(self, line: Line, tokens: list[str]) -> None:
@@ -180,14 +177,14 @@ class RankingBlock(Block):
         return text.split()
 
     def passes_over(self, line: Line) -> bool:
-        """A foreign line among the ranking's rows or before its Total row (another thread's
-        or the application's output, a failure line, a debugger's stop): the ranking stays
+        """A foreign line after the ranking's header, among its rows or before its Total row
+        (another thread's or the application's output, a failure line, a debugger's stop):
+        the ranking stays
         open while scan reads the line on its own, and goes on if its next line continues it
         (:meth:`_resumes`)."""
         if (
             len(self.passed) >= MAX_PASSED_OVER
             or self.columns is None
-            or not self.stats
             or self.total is not None
             or self.pending is not None
             or not passable(line.text, self._tokens(line.text))
@@ -203,9 +200,10 @@ class RankingBlock(Block):
         s = text.strip()
         if not s:
             return False
+        closed = self.closed and bool(self.stats)  # (not the rule under the header)
         if is_rule(s):
-            return not self.closed
-        return resumes(self._tokens(text), self.ranked, self.closed)
+            return not closed
+        return resumes(self._tokens(text), self.ranked, closed)
 
     def feed(self, line: Line) -> bool:
         s = line.text.strip()
@@ -246,8 +244,10 @@ class RankingBlock(Block):
         if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
             if not row_like(tokens):
                 return False
-        elif len(tokens) > len(self.columns) + 1 and not row_like(tokens):
-            return False  # words after a number: a sentence (a debugger's stop), not a row
+        elif sentence(tokens):
+            return False  # words after a number (`Frame 1 done`, a debugger's stop): no row
+        if ended and (self.total is not None or tokens[0] != "Total"):
+            return False  # after its Total row, or the rule after its rows, only a Total row
         if self._short(tokens):
             self.pending = (line, tokens)
         else:

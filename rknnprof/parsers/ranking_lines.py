@@ -66,6 +66,12 @@ def damaged_header(text: str) -> bool:
     )
 
 
+def sentence(tokens: list[str]) -> bool:
+    """A line whose second cell is a value but which is no row, whole, short or damaged: words
+    after the value (``Frame 12 done``, ``Thread 1 "x" hit Breakpoint 1, ...``)."""
+    return not row_like(tokens) and not all(VALUE_RE.match(tok) for tok in tokens[1:])
+
+
 def row_like(tokens: list[str]) -> bool:
     """A damaged ranking row (a letter in a number, swapped cells): mostly numbers after one
     word. Kept as a skipped row instead of ending the table silently."""
@@ -134,16 +140,12 @@ def plain_row(text: str, columns: Sequence[str]) -> bool:
 
 
 def refuses(
-    text: str,
-    has_rows: bool,
-    ready: bool,
-    tokens_of: Callable[[str], list[str]] = str.split,
-    columns: int | None = None,
+    text: str, has_rows: bool, ready: bool, tokens_of: Callable[[str], list[str]] = str.split
 ) -> bool:
     """What ``RankingBlock.refuses`` says of ``text`` for a block that has rows
-    (``has_rows``) and, when ``ready``, its columns (``columns`` of them, when known) and
-    nothing pending; ``tokens_of`` splits a row as the block does. Mirrors the first tests of
-    ``RankingBlock.feed``."""
+    (``has_rows``) and, when ``ready``, its columns and nothing pending; ``tokens_of`` splits a
+    row as the block does. Mirrors the first tests of ``RankingBlock.feed`` (False when
+    unsure: a row after the block's end is refused by the block, not here)."""
     s = text.strip()
     if not s or is_rule(s):
         return False
@@ -155,12 +157,8 @@ def refuses(
     if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
         # (a row cut by foreign text is taken while the table is open: unsure)
         return not row_like(tokens) and foreign_cut(text, tokens, len(tokens)) is None
-    return (  # words after a number: a sentence, not a row
-        columns is not None
-        and len(tokens) > columns + 1
-        and not row_like(tokens)
-        and foreign_cut(text, tokens, len(tokens)) is None
-    )
+    # words after a number: a sentence, not a row (a row cut by foreign text: unsure)
+    return sentence(tokens) and foreign_cut(text, tokens, len(tokens)) is None
 
 
 def passable(text: str, tokens: list[str]) -> bool:
@@ -178,6 +176,8 @@ def resumes(tokens: list[str], ranked: Collection[str], closed: bool) -> bool:
     row, or (before the rule that closes its rows, ``closed``) the row of an op type not in
     ``ranked``."""
     if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+        return False
+    if sentence(tokens):
         return False
     return tokens[0] == "Total" or not closed and tokens[0] not in ranked
 

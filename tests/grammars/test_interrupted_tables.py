@@ -230,3 +230,42 @@ def test_a_print_that_starts_with_a_number_inside_the_ranking(tmp_path):
     (profile,) = json.loads(result.stdout)["profiles"]
     assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
     assert ":22: other output inside the ranking (1 line)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "tail", [["Frame 1 done"], ["avg 15.3 ms"], ["Inference 1 done", "rknn_destroy", "Bye"]]
+)
+def test_a_print_after_the_whole_ranking_is_no_ranking_row(tmp_path, tail):
+    """A short print after the ranking's Total row and rule (``Frame 1 done``) was a skipped
+    ranking row on the profile's last line: 'its last row is cut short', so a single-frame run
+    read as cut and its gates went unjudged (a +30 % regression passed --fail-over)."""
+    text = _clean() + "\n".join(tail) + "\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert profile["validity"]["coverage"] == "complete"
+    assert profile["skipped_rows"] == [] and "skipped row" not in result.stderr
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+
+
+def test_a_short_print_between_ranking_rows_is_passed_over(tmp_path):
+    """``Frame 12 done`` (a value after a word, words after it) between two ranking rows was a
+    skipped ranking row; it is read as prose between the rows (no row, no warning)."""
+    text = _clean().replace("\\nAdd                1", "\\nFrame 12 done\\nAdd                1", 1)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert "skipped row" not in result.stderr
+
+
+@pytest.mark.parametrize("after", ["OpType", "-----"], ids=["the-header", "its-rule"])
+def test_a_print_before_the_first_ranking_row_keeps_the_ranking(tmp_path, after):
+    """``rknn_run done`` right after the ranking's header (or the rule under it) ended the
+    block: every row became 'a ranking row without a header line, not read'."""
+    lines = _clean().splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("OpType"))
+    at = header + 1 if after == "OpType" else header + 2
+    text = "\n".join([*lines[:at], "rknn_run done", *lines[at:]]) + "\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert [(r["op_type"], r["calls"], r["npu_time_us"]) for r in profile["ranking"]] == RANKING
+    assert "without a header line" not in result.stderr

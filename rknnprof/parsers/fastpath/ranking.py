@@ -196,13 +196,13 @@ class BulkRanking(Block):
         if self.real is not None:
             return self.real.refuses(text)
         # rows, columns, nothing pending, no pasted prefix
-        return refuses(text, True, True, columns=len(self.template.columns))
+        return refuses(text, True, True)
 
     def feed(self, line: Line) -> bool:
         if self.real is None and self.passed and not self._may_resume(line.text):
             return False
         if self.real is None and not self.passed:
-            if refuses(line.text, True, True, columns=len(self.template.columns)):
+            if refuses(line.text, True, True):
                 return False
             s = line.text.strip()
             if not s or is_rule(s):
