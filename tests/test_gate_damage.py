@@ -462,3 +462,42 @@ def test_a_whole_table_under_a_cut_ranking_is_judged(capsys, monkeypatch, tmp_pa
     code, out, err = run(capsys, monkeypatch, "analyze", "run.log", "-f", "json")
     validity = json.loads(out)["profiles"][0]["validity"]
     assert validity["coverage"] == "complete"
+
+
+def _ranking_only(rows: list[tuple[str, int, int, int]], twice: bool = False) -> str:
+    """A ranking-only log of ``rows`` whose Total row is the clean run's (99,004 us)."""
+    lines = dl.ranking(dl.RANKING_ROWS, dl.RANKING_FRAME_US, total_row=True)
+    body = dl.ranking(rows, dl.RANKING_FRAME_US, total_row=False)[5:]
+    at = 5 + len(dl.RANKING_ROWS)
+    return "\n".join([*lines[:5], *body, *(body if twice else []), *lines[at:]]) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "rows", "twice", "current"),
+    [
+        ("printed-twice", dl.RANKING_ROWS, True, 2 * dl.RANKING_FRAME_US),
+        (
+            "a-value-x10",
+            [*dl.RANKING_ROWS[:3], ("Conv", 22, 0, 240000), *dl.RANKING_ROWS[4:]],
+            False,
+            dl.RANKING_FRAME_US + 216000,
+        ),
+    ],
+    ids=["printed-twice", "a-value-x10"],
+)
+def test_a_damaged_ranking_only_log_is_not_judged(
+    name, rows, twice, current, capsys, monkeypatch, tmp_path
+):
+    """A ranking-only log whose rows are printed twice under one header, or one of whose values
+    gained a digit: its own Total row still says 99,004 us and its warnings say the rows do not
+    add up to it, yet the verdict was 'complete' and --fail-over failed at +100 % / +218 %."""
+    clean = _ranking_only(dl.RANKING_ROWS)
+    code, comp, err = _compare(capsys, monkeypatch, tmp_path, clean, _ranking_only(rows, twice))
+    assert comp["base_total_us"] == dl.RANKING_FRAME_US
+    assert comp["current_total_us"] == current
+    assert comp["unjudged"] == ["CURRENT's table is damaged"] and code == 0
+    code, out, err = run(capsys, monkeypatch, "analyze", "after.log", "-f", "json")
+    validity = json.loads(out)["profiles"][0]["validity"]
+    assert validity["coverage"] == "damaged"
+    said = "ranked twice" if twice else "the ranking's Total row and its rows disagree"
+    assert said in validity["coverage_reason"]

@@ -16,6 +16,7 @@ Rules, the gate, compare and every reporter read the verdict; none judges the lo
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -130,6 +131,15 @@ def _damage(profile: Profile) -> str | None:
             f"the rows sum to {total:,.0f} us but the log's total line says {reported:,.0f} us: "
             "rows damaged, missing or duplicated"
         )
+    if not profile.layers and profile.ranking:
+        counts = Counter(s.op_type for s in profile.ranking)
+        twice = [op for op, n in counts.items() if n > 1]
+        if twice:
+            more = f" (and {len(twice) - 1} more)" if len(twice) > 1 else ""
+            return (
+                f"op type {twice[0]} is ranked twice{more}: a ranking printed twice or a row "
+                "duplicated (its rows sum to more than its frame)"
+            )
     if profile.incomplete is not None and "disagree" in profile.incomplete:
         return profile.incomplete
     if check_ranking(profile, profile.op_stats):

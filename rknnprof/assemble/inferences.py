@@ -162,6 +162,9 @@ class ModelFrames(MutableRecord):
     ranking_short: tuple[int, str] | None = None
     """(last line, why) of a ranking without a Total row that was cut after its last row
     shown: its TimeRatio adds up to well under 100 %, or no rule closes it."""
+    ranking_disagrees: tuple[int, float, float] | None = None
+    """(line, the Total row's TotalTime, the rows' sum) of the first ranking-only frame whose
+    Total row disagrees with its rows (a value damaged: which one is right cannot be told)."""
     mismatched: list[tuple[int, float, float]] = field(default_factory=list)
     """(total line, sum of the rows, the total line's figure) of the first
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
@@ -239,6 +242,17 @@ class ModelFrames(MutableRecord):
                 if total is not None:
                     self.add_reported_total(total)
                     self.add_frame_time(total)
+                if (
+                    table is None
+                    and self.ranking_disagrees is None
+                    and ranking.total is not None
+                    and total != ranking.total.total_time_us
+                ):
+                    self.ranking_disagrees = (
+                        ranking.last_line,
+                        ranking.total.total_time_us,
+                        total or 0.0,
+                    )
 
     def _count(self) -> None:
         """Count the pending row times into the per-row counters."""
@@ -305,6 +319,12 @@ class ModelFrames(MutableRecord):
             return (
                 f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                 f"total line (first: line {self.mismatched[0][0]})"
+            )
+        if self.ranking_disagrees is not None:
+            line, said, rows = self.ranking_disagrees
+            return (
+                f"the ranking's Total row and its rows disagree (line {line}: {said:,.0f} us "
+                f"against {rows:,.0f} us): a value damaged"
             )
         if self.elided:
             return (
