@@ -315,3 +315,24 @@ def test_a_wrapped_advice_line_keeps_its_indent(tmp_path):
     advice = lines[start:end]
     assert len(advice) > 3 and advice[0].startswith(" RKN070 activation-swap: not made")
     assert lines[end].startswith("89 layers: 0 added")  # the next section, right after
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_like_for_like_warnings_once_on_a_terminal(tmp_path, monkeypatch, terminal):
+    """On a terminal the table report shows the 'not like for like' lines, and stderr (the
+    same screen) repeated them: printed twice. Elsewhere stderr keeps them (a file, a pipe, CI
+    annotations)."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli, output
+
+    monkeypatch.setattr(output, "one_terminal", lambda: terminal)
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    text = sample.read_text(encoding="utf-8")
+    other = tmp_path / "rk3566.txt"
+    other.write_text(text.replace("target platform: rk3588", "target platform: rk3566"))
+    result = CliRunner().invoke(cli, ["compare", str(sample), str(other), "--color", "never"])
+    assert "Warning: not like for like: platform" in result.stdout
+    assert ("not like for like" in result.stderr) is not terminal

@@ -368,7 +368,7 @@ def compare(
     from rknnprof.api import load_report
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.options import choose_format
-    from rknnprof.cli.output import emit, print_warnings, render_options
+    from rknnprof.cli.output import emit, one_terminal, print_warnings, render_options
     from rknnprof.compare import compare_reports
     from rknnprof.reporters import renderer
 
@@ -376,7 +376,8 @@ def compare(
     fmt = choose_format("compare", fmt, output)
     base_report, after_report = load_report(base), load_report(current)
     result = compare_reports(base_report, after_report, base, current)
-    print_warnings(result.warnings)
+    if not (fmt == "table" and output in (None, "-") and one_terminal()):
+        print_warnings(result.warnings)  # (the table on the terminal shows them already)
     buf = io.StringIO()
     options = replace(
         render_options(color, output, top), fail_over=fail_over, expects=tuple(expects)

@@ -285,6 +285,12 @@ def print_report_warnings(warnings: Iterable[ReportWarning]) -> None:
         click.echo(f"Warning: {message_line(f'{where}: {w.message}')}", err=True)
 
 
+def one_terminal() -> bool:
+    """Standard output and standard error are both a terminal: a report printed there already
+    shows the warnings stderr would repeat."""
+    return all(stream is not None and stream.isatty() for stream in (sys.stdout, sys.stderr))
+
+
 def print_warnings(lines: Iterable[str]) -> None:
     """``Warning: <line>`` on stderr, one per line (``compare`` and ``check``; none with
     ``-q``). The same prefix as :func:`print_report_warnings`."""
