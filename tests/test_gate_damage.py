@@ -501,3 +501,16 @@ def test_a_damaged_ranking_only_log_is_not_judged(
     assert validity["coverage"] == "damaged"
     said = "ranked twice" if twice else "the ranking's Total row and its rows disagree"
     assert said in validity["coverage_reason"]
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_check_warnings_once_on_a_terminal(gate_dir, capsys, monkeypatch, terminal):
+    """The check table shows the input's warnings; on a terminal stderr repeated them."""
+    from rknnprof.cli import output
+
+    monkeypatch.setattr(output, "one_terminal", lambda: terminal)
+    text, _ = dl.printed_twice()
+    (gate_dir / "run.log").write_text(text)
+    code, out, err = run(capsys, monkeypatch, "check", "run.log")
+    assert "layer ID 1 repeats" in out
+    assert ("layer ID 1 repeats" in err) is not terminal

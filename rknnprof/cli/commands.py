@@ -486,7 +486,13 @@ def check(
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.gate import BUDGET_FILES, find_budgets_file, run_check
     from rknnprof.cli.options import choose_format
-    from rknnprof.cli.output import emit, print_warnings, render_options, require_stdin
+    from rknnprof.cli.output import (
+        emit,
+        one_terminal,
+        print_warnings,
+        render_options,
+        require_stdin,
+    )
     from rknnprof.reporters import renderer
 
     _startup_done()
@@ -499,7 +505,8 @@ def check(
             )
     require_stdin((path,))
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
-    print_warnings(result.warnings)
+    if not (fmt == "table" and output in (None, "-") and one_terminal()):
+        print_warnings(result.warnings)  # (the table on the terminal shows them already)
     buf = io.StringIO()
     options = replace(
         render_options(color, output), fail_on=fail_on, fail_on_inconclusive=fail_on_inconclusive
