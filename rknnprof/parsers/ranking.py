@@ -33,6 +33,7 @@ from rknnprof.parsers.ranking_lines import (
     rounding,
     row_keys,
     row_like,
+    row_shaped,
     sentence,
     stat_of,
 )
@@ -241,7 +242,7 @@ class RankingBlock(Block):
             self.cut, self.cut_cells = (self.last_line, self.closed), cut
             self.last_line = line.number
             return True
-        if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+        if not row_shaped(tokens):
             if not row_like(tokens):
                 return False
         elif sentence(tokens):

@@ -66,6 +66,11 @@ def damaged_header(text: str) -> bool:
     )
 
 
+def row_shaped(tokens: list[str]) -> bool:
+    """An op type then a value: the shape of a ranking row (whole, short or damaged)."""
+    return len(tokens) >= 2 and bool(VALUE_RE.match(tokens[1])) and not VALUE_RE.match(tokens[0])
+
+
 def sentence(tokens: list[str]) -> bool:
     """A line whose second cell is a value but which is no row, whole, short or damaged: words
     after the value (``Frame 12 done``, ``Thread 1 "x" hit Breakpoint 1, ...``)."""
@@ -129,7 +134,7 @@ def plain_row(text: str, columns: Sequence[str]) -> bool:
     if not s or is_rule(s) or has_title(s):
         return False
     tokens = text.split()
-    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+    if not row_shaped(tokens):
         return False
     op, values = tokens[0], tokens[1:]
     if op != "Total" and 0 < len(values) < len(columns):
@@ -154,7 +159,7 @@ def refuses(
     if not ready:
         return False
     tokens = tokens_of(text)
-    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+    if not row_shaped(tokens):
         # (a row cut by foreign text is taken while the table is open: unsure)
         return not row_like(tokens) and foreign_cut(text, tokens, len(tokens)) is None
     # words after a number: a sentence, not a row (a row cut by foreign text: unsure)
@@ -175,7 +180,7 @@ def resumes(tokens: list[str], ranked: Collection[str], closed: bool) -> bool:
     """Whether a ranking that passed over lines goes on at a line of ``tokens``: its Total
     row, or (before the rule that closes its rows, ``closed``) the row of an op type not in
     ``ranked``."""
-    if len(tokens) < 2 or not VALUE_RE.match(tokens[1]) or VALUE_RE.match(tokens[0]):
+    if not row_shaped(tokens):
         return False
     if sentence(tokens):
         return False

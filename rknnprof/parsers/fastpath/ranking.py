@@ -19,11 +19,11 @@ from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, Template, same
 from rknnprof.parsers.ranking import RATIO_TOLERANCE_PCT, TIME_TOLERANCE_US, RankingBlock
 from rknnprof.parsers.ranking_lines import (
     SHARE_DIGITS,
-    VALUE_RE,
     passable,
     plain_row,
     refuses,
     rounding,
+    row_shaped,
     stat_of,
 )
 from rknnprof.parsers.table.tokens import is_rule
@@ -232,10 +232,7 @@ class BulkRanking(Block):
             return False
         if is_rule(s):
             return not self.template.rank_closed
-        tokens = text.split()
-        return (
-            len(tokens) >= 2 and bool(VALUE_RE.match(tokens[1])) and not VALUE_RE.match(tokens[0])
-        )
+        return row_shaped(text.split())
 
     def damaged(self, line: Line, reason: str) -> None:
         self._exact().damaged(line, reason)

@@ -41,6 +41,7 @@ from rknnprof.parsers.table.rows import (
     TableLimits,
     body_of,
     damage_reason,
+    is_total_line,
     missing_columns,
 )
 from rknnprof.parsers.table.tokens import (
@@ -343,9 +344,7 @@ class TableBlock(Block):
             or self.pending is not None
             or self.columns is None
             or self.state not in ("rows", "after")
-            or self.state == "after"
-            and self.total_time is not None
-            and self.rw_kb is not None
+            or (self.state == "after" and self.total_time is not None and self.rw_kb is not None)
             or not any(c.key == "id" for c in self.columns)
         ):
             return False
@@ -381,9 +380,7 @@ class TableBlock(Block):
         after the rows, a total line)."""
         if not s:
             return False
-        if "Total " in text and (
-            TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text) or TOTAL_RW_MB_RE.search(text)
-        ):
+        if is_total_line(text):
             return True
         if self.state != "rows":
             return False

@@ -129,6 +129,13 @@ def body_of(text: str, prefix_len: int) -> tuple[str, bool]:
     return stripped, False
 
 
+def is_total_line(text: str) -> bool:
+    """A table's total line (elapsed time, memory read/write in KB or MB)."""
+    return "Total " in text and bool(
+        TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text) or TOTAL_RW_MB_RE.search(text)
+    )
+
+
 def repeated_row_plan(text: str, carried: Carried) -> LinePlan | None:
     """The plan a table block reading ``carried``'s table again would place in the line
     ``text`` among its rows (:meth:`TableBlock.feed` with every row so far repeated, nothing
@@ -138,9 +145,7 @@ def repeated_row_plan(text: str, carried: Carried) -> LinePlan | None:
     s = text.strip()
     if not s or s[-1] in "-=" and is_rule(s):
         return None
-    if "Total " in text and (
-        TOTAL_TIME_RE.search(text) or TOTAL_RW_KB_RE.search(text) or TOTAL_RW_MB_RE.search(text)
-    ):
+    if is_total_line(text):
         return None
     if TITLE in s or "OpType" in text and parse_header(text) is not None:
         return None
