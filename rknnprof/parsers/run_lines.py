@@ -13,6 +13,8 @@
       (gdb) continue
       * thread #1, stop reason = breakpoint 1.1
 
+  (a prompt that sets up or starts the program, ``(gdb) run``, comes before the run: not one);
+
 * trace lines: strace's ``ioctl(3, DRM_IOCTL_RKNPU_MEM_SYNC, …) = 0``, an ltrace / uprobe call
   line ``rknn_mem_sync(0x…, …)``;
 * the runtime dumping every tensor (``RKNN_LOG_LEVEL`` debugging with tensor dumps on)::
@@ -62,6 +64,13 @@ _DUMP = LazyPattern(r"\bdump npy tensor to:")
 _EVAL_MEM = LazyPattern(r"\beval_mem\s*=\s*True\b|\bMemory Profile Info Dump\b")
 
 _DEBUGGER_WORDS = ("reakpoint", "atchpoint", "gdb", "lldb", "stop reason")
+_BEFORE_START = LazyPattern(
+    r"^\((?:gdb|lldb)\)\s*(?:$|(?:r|run|start|starti|b|br|break|tbreak|rbreak|catch|set|"
+    r"settings|file|exec-file|symbol-file|target|dir|directory|handle|process launch|"
+    r"breakpoint set|quit|q)\b)"
+)
+"""A debugger prompt whose command sets up or starts the program (or an empty one): typed
+before it runs, it holds nothing up. A prompt after a stop (``continue``, ``bt``) is one."""
 
 
 class _RunLine(Block):
@@ -90,7 +99,9 @@ def read_run_line(text: str) -> tuple[str, str | None, float | None] | None:
             return "eval-mem", None, None
     if ("ioctl" in text or "IOCTL" in text or "mem_sync(" in text) and _TRACE.search(text):
         return "trace", None, None
-    if any(word in text for word in _DEBUGGER_WORDS) and _DEBUGGER.search(text.strip()):
+    if any(word in text for word in _DEBUGGER_WORDS) and _DEBUGGER.search(stripped := text.strip()):
+        if _BEFORE_START.search(stripped):
+            return None
         return "debugger", None, None
     return None
 

@@ -34,6 +34,30 @@ def test_debugger_trace_and_dumps_inside_the_run_spoil_its_times(tmp_path: Path)
     assert validity.complete  # the table itself is whole
 
 
+def test_a_program_run_under_gdb_without_a_stop_is_a_measurement(tmp_path: Path) -> None:
+    # gdb's prompts that set up and start the program come before the run: nothing stops it
+    session = [
+        "Reading symbols from ./rknn_yolov5_demo...",
+        "(gdb) break rknn_destroy",
+        "Breakpoint 1 at 0x5555559a10",
+        "(gdb) run",
+        "Starting program: /userdata/rknn_yolov5_demo model/yolov5s.rknn model/bus.jpg",
+        "[Thread debugging using libthread_db enabled]",
+    ]
+    validity = verdict(analysed(tmp_path, [*session, *table([10, 500, 300, 200, 20])]))
+    assert validity.is_measurement
+    assert not [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+
+
+def test_a_continue_before_the_table_says_the_program_was_stopped(tmp_path: Path) -> None:
+    # (the stop's own line not pasted: the prompt that resumes it is inside the run)
+    lines = ["(gdb) run", "I RKNN: [10:00:00.000] rknn_init", "(gdb) c", "Continuing."]
+    validity = verdict(analysed(tmp_path, [*lines, *table([10, 500, 300, 200, 20])]))
+    assert not validity.is_measurement
+    [debugger] = [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+    assert debugger.line == 3 and "1 debugger line(s)" in debugger.message
+
+
 def test_the_ddr_clock_line_is_read_and_held_against_the_rk3588_maximum(tmp_path: Path) -> None:
     validity = verdict(analysed(tmp_path, debugger_capture()))
     [clock] = [c for c in validity.conditions if c.kind is ConditionKind.CLOCK]

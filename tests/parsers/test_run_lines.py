@@ -38,6 +38,8 @@ def test_clock_lines_are_read_in_mhz(text: str, domain: str, mhz: float) -> None
             "debugger",
         ),
         ("(gdb) continue", "debugger"),
+        ("(gdb) bt", "debugger"),  # a prompt after a stop
+        ("(lldb) thread continue", "debugger"),
         ("* thread #1, name = 'demo', stop reason = breakpoint 1.1", "debugger"),
         ("ioctl(3, DRM_IOCTL_RKNPU_MEM_SYNC, 0x7fc3a1b2c0) = 0", "trace"),
         ("[pid  4242] ioctl(5, _IOC(_IOC_READ|_IOC_WRITE, 0x64, 0x41, 0x28), 0x7f) = 0", "trace"),
@@ -62,6 +64,10 @@ def test_debugger_trace_dump_and_eval_mem_lines(text: str, kind: str) -> None:
         "    - 1800000",
         "rknn_run",
         "set breakpoint at main",
+        "(gdb) run",  # prompts typed before the program runs hold nothing up
+        "(gdb) break rknn_run",
+        "(lldb) process launch -- model.rknn",
+        "(gdb) ",
         "I RKNN: [10:00:00.000] dump the model to a file",
         "eval_mem=False",
         "Total Operator Elapsed Per Frame Time(us): 1030",
