@@ -14,8 +14,10 @@ One verdict per finding (:data:`VERDICTS`):
 * ``partly``: less than that, and more than the noise: the share delivered is given;
 * ``more``: more than predicted, beyond the uncertainty;
 * ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target
-  and cores, time not fallen beyond the noise; slower is said): the fix was not made, which
-  is no miss of the estimate;
+  and cores; for a fix that shows only in the time, :attr:`~rknnprof.rules.Rule.fix_shows_in_rows`
+  false, also the time not fallen beyond the noise): the fix was not made, which is no miss
+  of the estimate; a time that moved is said (slower, or faster from another cause: a
+  rebuild, another runtime);
 * ``cannot-tell``: the runs are not like for like (input shape, platform, cores, data type,
   a side that is not a measurement or shows part of the model), the layers are not all in
   both logs, or the finding promised frames per second and the logs hold no throughput
@@ -124,7 +126,8 @@ def check_advice(
         elif finding.est_saving_us > 0 and changed and _differs(changed, differences):
             outcomes.append(_frame(finding, before, after, changed, unlike, differences))
         elif finding.est_saving_us > 0:
-            outcomes.append(_latency(finding, layers, after_layers, by_base, unlike))
+            visible = rule is None or rule.fix_shows_in_rows
+            outcomes.append(_latency(finding, layers, after_layers, by_base, unlike, visible))
     return tuple(outcomes)
 
 
@@ -194,7 +197,9 @@ def _latency(
     after_layers: dict[int, Layer],
     by_base: dict[int, LayerDelta],
     unlike: list[str],
+    visible: bool,
 ) -> AdviceOutcome:
+    """``visible``: the fix shows in the layers' rows (``Rule.fix_shows_in_rows``)."""
     ids = [i for i, _ in finding.saving_by_layer] or list(finding.layer_ids)
     u = UNCERTAINTY[finding.confidence]
 
@@ -226,15 +231,16 @@ def _latency(
             unchanged = False
             continue
         after_us += counterpart.time_us or 0.0
-        unchanged = unchanged and _same_layer(la, counterpart)
+        unchanged = unchanged and _same_layer(la, counterpart, time_too=not visible)
     measured = before_us - after_us
     where = f"{len(ids)} layer(s): {before_us:,.0f} us in BEFORE, {after_us:,.0f} us in AFTER"
     if unchanged:
-        moved = (
-            "time within the noise"
-            if abs(measured) <= max(NOISE_US, NOISE_SHARE * before_us)
-            else f"{-measured:,.0f} us slower, not from a fix"
-        )
+        if abs(measured) <= max(NOISE_US, NOISE_SHARE * before_us):
+            moved = "time within the noise"
+        elif measured < 0:
+            moved = f"{-measured:,.0f} us slower, not from a fix"
+        else:
+            moved = f"{measured:,.0f} us faster, from another cause than this fix"
         return outcome("not-made", measured, f"{where}; op type, data type, target and cores "
                        f"unchanged, {moved}")  # fmt: skip
     share = measured / finding.est_saving_us
@@ -245,10 +251,12 @@ def _latency(
     return outcome("partly", measured, f"{where}: {max(share, 0.0):.0%} of the promise")
 
 
-def _same_layer(before: Layer, after: Layer) -> bool:
+def _same_layer(before: Layer, after: Layer, *, time_too: bool) -> bool:
     """The layer is what it was (no fix touched it): same op type, data type, target and
-    cores, and its time did not fall beyond the noise (a layer that got slower was not fixed:
-    a regression read as a fix 'partly delivered' at -27%)."""
+    cores; with ``time_too`` (a fix only the time shows) its time did not fall beyond the
+    noise either (a layer that got slower was not fixed: a regression read as a fix 'partly
+    delivered' at -27%; one that got faster with its row unchanged, from a rebuild, was no
+    fix of a data type 'partly delivered' at 3%)."""
     if (before.op_type, before.data_type, before.target) != (
         after.op_type,
         after.data_type,
@@ -257,6 +265,8 @@ def _same_layer(before: Layer, after: Layer) -> bool:
         return False
     if _cores(before) != _cores(after):
         return False
+    if not time_too:
+        return True
     b, a = before.time_us or 0.0, after.time_us or 0.0
     return b - a <= max(NOISE_US, NOISE_SHARE * b)
 

@@ -63,6 +63,11 @@ class Rule(Record):
     """The run condition the fix itself changes, as ``compare`` names it (``input shape``), or
     empty: ``compare`` judges such a finding on the whole frame when that condition differs,
     instead of calling the runs not like for like."""
+    fix_shows_in_rows: bool = True
+    """Whether the fix shows in its layers' rows (an op type, data type, target or core count
+    changed, a layer gone): ``compare`` then holds a finding whose layers all kept theirs as
+    not made, however their time moved. False when only the time can show it (sparse
+    weights, a clock)."""
 
     @property
     def doc(self) -> str:

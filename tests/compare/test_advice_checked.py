@@ -112,6 +112,29 @@ def test_layers_only_slower_are_a_fix_not_made(tmp_path, before):
     assert outcome.verdict == "partly" and "0% of the promise" in outcome.reason
 
 
+def test_layers_faster_with_their_rows_unchanged_are_a_fix_not_made(tmp_path, before):
+    """RKN070's layers kept their op type (ConvExSwish) and got faster by half the promise
+    (a rebuild, another runtime): the swap was not made, whatever moved the time; it read
+    'partly delivered' at 50%."""
+    outcome, _ = _outcome(before, _after(tmp_path, before, 0.5, rename=None), "RKN070")
+    assert outcome.verdict == "not-made"
+    assert outcome.delivered_share == pytest.approx(0.5, abs=0.01)
+    assert "us faster, from another cause than this fix" in outcome.reason
+
+
+def test_a_fix_only_the_time_shows_is_judged_on_the_time(tmp_path, before, monkeypatch):
+    """A rule whose fix leaves the rows as they were (sparse weights, a clock): layers that
+    got faster are its fix, partly delivered."""
+    from rknnprof.compare import advice
+    from rknnprof.model.record import replace
+
+    rule = advice.by_code("RKN070")
+    assert rule is not None and rule.fix_shows_in_rows
+    monkeypatch.setattr(advice, "by_code", lambda code: replace(rule, fix_shows_in_rows=False))
+    outcome, _ = _outcome(before, _after(tmp_path, before, 0.5, rename=None), "RKN070")
+    assert outcome.verdict == "partly" and "50% of the promise" in outcome.reason
+
+
 def _run(capsys, monkeypatch, *args):
     import sys
 
