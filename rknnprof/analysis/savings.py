@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TypedDict
 
 from rknnprof.analysis.mac import used_cores
-from rknnprof.model import Confidence, Finding, Layer
+from rknnprof.model import BoundBasis, Confidence, Finding, Layer
 from rknnprof.model.record import Record, record, replace
 from rknnprof.units import part_us
 
@@ -255,11 +255,12 @@ def from_pairs(
 
 def achieved_rate_gbs(layers: Iterable[Layer]) -> float | None:
     """Bytes per second the layers achieved in the log, GB/s: sum(RW(KB) x 1024) / sum(time);
-    ``None`` when no layer has both (a view moving nothing has RW but ~0 time: time 0 rows are
-    left out)."""
+    ``None`` when no layer has both. Views are left out (a reshape moving nothing of its own:
+    RW but ~0 time, or the classification's ``view``, faster than the DDR's peak): one 1 us
+    view beside a 120 us copy of the same bytes doubled the rate."""
     nbytes = seconds = 0.0
     for layer in layers:
-        if layer.rw_kb and layer.time_us:
+        if layer.rw_kb and layer.time_us and layer.bound_basis is not BoundBasis.VIEW:
             nbytes += layer.rw_kb * 1024.0
             seconds += layer.time_us * 1e-6
     return nbytes / seconds / 1e9 if seconds else None

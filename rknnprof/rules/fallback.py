@@ -303,7 +303,7 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             name="cpu-fallback",
             severity=grade(saving.total_us, total) if cpu_time else Severity.WARNING,
             message=message,
-            fix=fix_for(op, layers),
+            fix=fix_for(op, layers, profile.layers),
             layer_ids=tuple(la.id for la in layers) + tuple(c.id for c in converts),
             estimate="CPU time minus the same bytes at an NPU rate achieved in the log (or a "
             "public peer log), plus the conversion layers beside the CPU island",

@@ -54,6 +54,23 @@ LAYOUT_FIX = (
     "end the exported model before this reshape (do it on the output in post-processing), "
     "or keep the tensor 4-D so the NPU Reshape takes it"
 )
+LAYOUT_OUTPUT_FIX = (
+    "it reshapes a model output: end the exported model before it and do the reshape in "
+    "post-processing"
+)
+LAYOUT_RANK_FIX = "keep the tensor 4-D across the reshape so the NPU Reshape takes it"
+LAYOUT_BATCH_FIX = (
+    "it moves data into or out of the batch axis (N {before} -> {after}): keep the heads or "
+    "groups off the batch axis, a (1, C, H, W) layout throughout; or force it onto the NPU "
+    "with rknn.config(op_target={{'<its output tensor>': 'npu'}}) (RKNN-Toolkit2 API Reference, "
+    "config) and check the accuracy"
+)
+LAYOUT_FORCE_FIX = (
+    "a 4-D reshape inside the model: force it onto the NPU with "
+    "rknn.config(op_target={'<its output tensor>': 'npu'}) (RKNN-Toolkit2 API Reference, config) "
+    "and check the accuracy, or fold it into the neighbouring op's layout in the exported model"
+)
+LAYOUT_OPS = ("Reshape", "Flatten", "Squeeze", "Unsqueeze")
 MATH_FIX = (
     "the NPU has no kernel for this elementwise function: compute it outside the model "
     "(post-processing), or approximate it with NPU ops (Mul/Add polynomial, a LUT activation) "
@@ -79,7 +96,7 @@ FIXES = {
     "Pad": PAD_FIX,
     **dict.fromkeys(SOFTMAX_OPS, SOFTMAX_FIX),
     **dict.fromkeys(POOL_OPS, POOL_FIX),
-    **dict.fromkeys(("Reshape", "Flatten", "Squeeze", "Unsqueeze"), LAYOUT_FIX),
+    **dict.fromkeys(LAYOUT_OPS, LAYOUT_FIX),
     **dict.fromkeys(
         (
             "Acos",
@@ -140,14 +157,35 @@ def _small(layer: Layer) -> bool:
     )
 
 
-def fix_for(op: str, layers: Sequence[Layer] = ()) -> str:
+def _layout_fix(layer: Layer, outputs: Sequence[Layer]) -> str:
+    """A layout op's fix by where it stands and its tensors: it feeds a model output (an
+    OutputOperator takes its output shape), a tensor not 4-D, the batch axis changing, or a
+    4-D reshape inside the model; the general fix when its shapes are not known."""
+    ins, outs = layer.input_shapes or (), layer.output_shapes or ()
+    if not ins or not outs or not ins[0] or not outs[0]:
+        return LAYOUT_FIX
+    if any(outs[0] in (out.input_shapes or ()) for out in outputs):
+        return LAYOUT_OUTPUT_FIX
+    if len(ins[0]) != 4 or len(outs[0]) != 4:
+        return LAYOUT_RANK_FIX
+    if ins[0][0] != outs[0][0]:
+        return LAYOUT_BATCH_FIX.format(before=ins[0][0], after=outs[0][0])
+    return LAYOUT_FORCE_FIX
+
+
+def fix_for(op: str, layers: Sequence[Layer] = (), model: Sequence[Layer] = ()) -> str:
     """The change that fits the op's class: a custom op (GPU kernel, or the native norm), a
-    normalisation, a layout op, an elementwise function, … The guide's channel-shuffle example
-    only for ops that shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
+    normalisation, a layout op (by where it stands in ``model``, the profile's layers, and its
+    tensors), an elementwise function, … The guide's channel-shuffle example only for ops that
+    shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
     if is_custom(op):
         return CUSTOM_NORM_FIX if is_norm(op, layers) else CUSTOM_FIX
     if op == "Transpose" and layers and all(_small(la) for la in layers):
         return SMALL_TRANSPOSE_FIX
+    if op in LAYOUT_OPS and layers and model:
+        outputs = [la for la in model if la.op_type == "OutputOperator"]
+        fixes = {_layout_fix(la, outputs) for la in layers}
+        return fixes.pop() if len(fixes) == 1 else LAYOUT_FIX
     if op in FIXES:
         return FIXES[op]
     if is_norm(op, layers):

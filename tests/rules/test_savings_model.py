@@ -99,6 +99,25 @@ def test_fraction_removal_and_rate_stay_within_each_layer_time() -> None:
     )
 
 
+def test_a_view_is_left_out_of_an_achieved_rate() -> None:
+    """A public FP16 table's two NPU Reshapes of 93 KB: a copy in 120 us and a view in 1 us
+    (95 GB/s, past any DDR's peak: classified ``view``); the rate is the copy's, 0.79 GB/s,
+    not the pair's 1.57."""
+    from rknnprof.model import BoundBasis
+
+    copy = Layer(id=9, op_type="Reshape", target=Target.NPU, time_us=120.0, rw_kb=93.0)
+    view = Layer(
+        id=18,
+        op_type="Reshape",
+        target=Target.NPU,
+        time_us=1.0,
+        rw_kb=93.0,
+        bound_basis=BoundBasis.VIEW,
+    )
+    assert achieved_rate_gbs([copy, view]) == pytest.approx(93 * 1024 / 120e-6 / 1e9)
+    assert achieved_rate_gbs([view]) is None
+
+
 def test_combination_and_noise_floor() -> None:
     from rknnprof.model import Finding, Severity
 
