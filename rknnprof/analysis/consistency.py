@@ -63,12 +63,19 @@ def check_total(profile: Profile) -> list[Note]:
     if disagreement is None:
         return []
     total, reported = disagreement
-    how = (
-        "sum of layer times"
-        if profile.frames == 1
-        else (f"sum of per-layer medians over {profile.frames} frames")
-    )
-    return [(line, f"{how} is {_fmt(total)} us but the log's total line says {_fmt(reported)} us")]
+    if profile.frames > 1:  # (each frame was held to its own total line when it was read)
+        return [
+            (
+                line,
+                f"the per-layer medians over {profile.frames} frames sum to {_fmt(total)} us, "
+                f"the frames' total lines to {_fmt(reported)} us (median): frames differ in "
+                "which layers are slow; the frame's time is the total lines'",
+            )
+        ]
+    return [
+        (line, f"sum of layer times is {_fmt(total)} us but the log's total line says "
+         f"{_fmt(reported)} us")
+    ]  # fmt: skip
 
 
 def check_cycles(profile: Profile) -> list[Note]:

@@ -331,7 +331,11 @@ def llm_rates(
 def profile_total(profile: Profile) -> float | None:
     """Per-frame total, microseconds: the model's ``total_time_us`` (the layers' sum, the log's
     total line, or the ranking's rows), the same figure as the JSON's; for a table with rows
-    elided, the log's own total line (:func:`whole_frame_total`)."""
+    elided, the log's own total line (:func:`whole_frame_total`); for several frames, the
+    median frame's (``frame_time_p50_us``): the sum of per-layer medians is no frame's time
+    when frames differ in which layer is slow (5 frames of 6,520 us summed to 5,020)."""
     if whole_frame_total(profile):
         return profile.reported_total_time_us
+    if profile.frames > 1 and profile.frame_time_p50_us is not None:
+        return profile.frame_time_p50_us
     return profile.total_time_us

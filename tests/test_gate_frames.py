@@ -1,0 +1,102 @@
+"""Several frames of one model: each frame is held to its own total line as it is read, so the
+sum of per-layer medians differing from the frames' total lines is no damage (frames differ in
+which layer is slow), and the gates judge the median frame.
+
+Five frames of 10 + 4 x 1,000 + 10 us (4,020 us) against five where a different conv takes
++1,500 us in each (5,520 us a frame, +37.3 %); the per-layer medians sum to 4,020 us in both."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from synthetic_logs import table
+
+from rknnprof.api import load
+from rknnprof.cli import main
+from rknnprof.model import Coverage
+
+BASE = [10, 1000, 1000, 1000, 1000, 10]
+
+
+def frames(slow: bool) -> list[str]:
+    lines = []
+    for frame in range(5):
+        times = list(BASE)
+        if slow:
+            times[1 + frame % 4] += 1500
+        lines += table(times)
+    return lines
+
+
+def write(tmp_path: Path, name: str, slow: bool) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(frames(slow)) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_frames_slow_in_different_layers_are_a_whole_table(tmp_path: Path) -> None:
+    [profile] = load(write(tmp_path, "cur.txt", slow=True), rules=False)
+    assert profile.frames == 5
+    assert profile.total_time_us == 4020  # the per-layer medians
+    assert profile.frame_time_p50_us == 5520  # every frame's own total
+    assert profile.validity is not None
+    assert profile.validity.coverage is Coverage.COMPLETE, profile.validity
+
+
+def test_compare_judges_the_median_frame(tmp_path: Path, capsys, monkeypatch) -> None:
+    base, cur = write(tmp_path, "base.txt", slow=False), write(tmp_path, "cur.txt", slow=True)
+    code, out, err = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1, out + err
+    assert "4.02 ms → 5.52 ms (+1,500 us, +37.3%)" in out
+    assert "damaged" not in out + err
+
+
+def test_check_fails_the_total_budget_on_the_median_frame(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    base, cur = write(tmp_path, "base.txt", slow=False), write(tmp_path, "cur.txt", slow=True)
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text(
+        "budgets:\n  - metric: total_time_us\n    max_increase: 5%\n"
+        "  - metric: total_time_us\n    max: 5000\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(
+        capsys, monkeypatch, "check", cur, "--budgets", str(budgets), "--baseline", base,
+        "-f", "json",
+    )  # fmt: skip
+    assert code == 1
+    verdicts = json.loads(out)["verdicts"]
+    assert [(v["status"], v["value"], v["baseline_value"]) for v in verdicts] == [
+        ("fail", 5520.0, 4020.0),
+        ("fail", 5520.0, None),
+    ]
+    assert verdicts[0]["message"].startswith("total_time_us = 5.52 ms: +1,500 us (+37.3%)")
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_a_frame_that_disagrees_with_its_own_total_line_is_still_damage(
+    tmp_path: Path, slow: bool
+) -> None:
+    lines = frames(slow)
+    totals = [i for i, line in enumerate(lines) if line.startswith("Total Operator Elapsed")]
+    lines[totals[2]] = "Total Operator Elapsed Per Frame Time(us): 9999"
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.validity is not None
+    assert profile.validity.coverage is Coverage.DAMAGED, profile.validity
