@@ -58,7 +58,9 @@ class Progress:
 
     def __init__(self, stream: IO[str] | None = None, enabled: bool | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = (self.stream.isatty() and not _quiet()) if enabled is None else enabled
+        if enabled is None:  # (no stderr at all with 2>&-: nothing to show)
+            enabled = self.stream is not None and self.stream.isatty() and not _quiet()
+        self.enabled = enabled
         self.frames = 0
         self.last_frame_us: float | None = None
         self._shown = False

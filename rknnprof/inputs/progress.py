@@ -60,7 +60,7 @@ class FileProgress:
     def wanted(raw: BinaryIO, stream: IO[str], quiet: bool) -> bool:
         """Whether a bar is worth showing for ``raw``: a regular file of at least
         :data:`MIN_BYTES`, stderr a terminal, no ``-q``."""
-        if quiet or not stream.isatty():
+        if quiet or stream is None or not stream.isatty():  # (None: stderr closed, 2>&-)
             return False
         try:
             return os.fstat(raw.fileno()).st_size >= MIN_BYTES

@@ -4,6 +4,7 @@ nothing else said; the command's own code when it wrote nothing there."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,33 @@ def test_the_script_entry_point_is_the_console_function():
     in process."""
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     assert 'rknnprof = "rknnprof.cli:console"' in text
+
+
+def _no_stderr(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes]:
+    """Run ``rknnprof ARGS`` with no stderr at all (``2>&-``: fd 2 closed, ``sys.stderr`` None)."""
+    child = subprocess.run(
+        [sys.executable, "-m", "rknnprof", *args],
+        input=stdin,
+        stdout=subprocess.PIPE,
+        preexec_fn=lambda: os.close(2),  # noqa: PLW1509 - the child starts without fd 2
+        check=False,
+        timeout=120,
+    )
+    return child.returncode, child.stdout
+
+
+@pytest.mark.parametrize("name", ["analyze", "analyze-json", "compare", "check", "rules"])
+def test_without_stderr_a_command_exits_with_its_own_code(name, budgets):
+    """``2>&-`` made every command exit 1, the gate-failed code, with nothing written: the
+    progress bar asked a missing stderr whether it is a terminal."""
+    code, out = _no_stderr([a.format(b=budgets) for a in COMMANDS[name]])
+    assert code == 0 and out
+
+
+def test_without_stderr_stdin_is_read_and_a_failed_gate_still_fails(tmp_path):
+    code, out = _no_stderr(["analyze", "-", "-f", "json"], stdin=SAMPLE.read_bytes())
+    assert code == 0 and out.startswith(b"{")
+    budget = tmp_path / "b.yaml"
+    budget.write_text("budgets:\n  - metric: total_time_us\n    max: 1000\n", encoding="utf-8")
+    code, out = _no_stderr(["check", LOG, "--budgets", str(budget)])
+    assert code == 1 and b"FAIL" in out
