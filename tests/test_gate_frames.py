@@ -100,3 +100,28 @@ def test_a_frame_that_disagrees_with_its_own_total_line_is_still_damage(
     [profile] = load(str(path), rules=False)
     assert profile.validity is not None
     assert profile.validity.coverage is Coverage.DAMAGED, profile.validity
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+
+
+def test_a_log_cut_inside_the_ranking_keeps_its_whole_table(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """The bundled log cut in the middle of the ranking's Add row (no newline, as a capture
+    stopped while printing): its 89 rows and total line are all there, so the table is whole
+    and compare judges it; it read 'shows part of the model' and left --fail-over unjudged."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    cut = text[: text.index("Add                7") + len("Add                7")]
+    path = tmp_path / "cut.txt"
+    path.write_text(cut, encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.validity is not None and profile.validity.complete, profile.validity
+    assert len(profile.layers) == 89 and profile.total_time_us == 28023
+    code, out, err = run(capsys, monkeypatch, "compare", str(SAMPLE), str(path), "--fail-over", "5")
+    assert code == 0 and "not judged" not in err and "part of the model" not in out + err
+    # a cut inside the table itself is still a cut
+    inside = text[: text.index("ConvSigmoid")]
+    path.write_text(inside, encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.validity is not None and not profile.validity.complete
