@@ -172,6 +172,25 @@ def test_introduced_cpu_fallback_is_named():
     assert verdict("{metric: cpu_fallback_layers, max: 2}", base=CURRENT).status == "pass"
 
 
+def test_a_cpu_layer_a_partial_baseline_does_not_show_is_not_introduced():
+    """A baseline with no per-layer table (a ranking or a benchmark alone) or one whose rows
+    may be left out (elided) cannot say a CPU layer is new: a note, not a failure (an elided
+    baseline's Resize, on the CPU in both runs, failed a clean run as 'introduced')."""
+    ranking_only = Profile(
+        source=SourceSpan("base.txt"),
+        format="toolkit2-ranking",
+        ranking=(OpTypeStat("Resize", 1, 300, 0, 300),),
+    )
+    v = verdict("{metric: cpu_fallback_layers, max: 2}", base=ranking_only)
+    assert v.status == "pass"
+    assert "whether 2 CPU layer(s) are new cannot be told: the baseline has no per-layer table" in (
+        v.message
+    )
+    elided = P(*BASE.layers[:3], BASE.layers[5], elided_rows=1, reported_total_time_us=2130)
+    v = verdict("{metric: cpu_fallback_layers, max: 2}", base=elided)
+    assert v.status == "pass" and "may leave layers out (the log elided rows" in v.message
+
+
 def test_ranking_only_metrics():
     ranking = Profile(
         source=SourceSpan("27.txt"),

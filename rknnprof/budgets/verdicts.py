@@ -312,11 +312,13 @@ def judge(
     layers: tuple[str, ...] = ()
     line = None
     if budget.metric == "cpu_fallback_layers" and base is not None:
-        introduced = introduced_fallbacks(base, profile)
+        introduced, untold = introduced_fallbacks(base, profile)
         if introduced:
             layers = tuple(name for name, _ in introduced)
             line = introduced[0][1]
             problems.append(f"CPU fallback introduced: {', '.join(layers)}")
+        if untold:
+            notes.append(f"whether {untold} CPU layer(s) are new cannot be told: {base_gap(base)}")
     if problems:
         status = "fail" if budget.level == "error" else "warn"
         return verdict(
@@ -343,21 +345,38 @@ def judge(
     )
 
 
-def introduced_fallbacks(base: Profile, current: Profile) -> list[tuple[str, int | None]]:
+def introduced_fallbacks(
+    base: Profile, current: Profile
+) -> tuple[list[tuple[str, int | None]], int]:
     """(layer name, input line) of CURRENT's CPU layers (not I/O) that ran elsewhere in BASE
-    or are new."""
+    or are new; and how many have no counterpart in a BASE that may leave them out (rows
+    elided or cut, a ranking or a benchmark alone: :func:`base_gap`), which cannot be told
+    new (an elided baseline's Resize read as 'introduced' and failed a clean run)."""
     from rknnprof.compare import align
 
-    found = []
+    gap = base_gap(base) is not None
+    found, untold = [], 0
     for i, j, _ in align(base.layers, current.layers):
         if j is None:
             continue
         cur = current.layers[j]
         if not is_cpu_fallback(cur):
             continue
-        if i is None or base.layers[i].target is not Target.CPU:
+        if i is None and gap:
+            untold += 1
+        elif i is None or base.layers[i].target is not Target.CPU:
             found.append((j, cur.full_name or f"{cur.op_type}#{cur.id}", cur.line))
-    return [(name, line) for _, name, line in sorted(found)]
+    return [(name, line) for _, name, line in sorted(found)], untold
+
+
+def base_gap(base: Profile) -> str | None:
+    """Why the baseline may not show every layer (no per-layer table, rows left out), or None."""
+    from rknnprof.compare.conditions import rows_left_out
+
+    if not base.layers:
+        return "the baseline has no per-layer table"
+    left_out = rows_left_out(base)
+    return f"the baseline's table may leave layers out ({left_out})" if left_out else None
 
 
 def _percent(share: float, limit: float) -> str:
