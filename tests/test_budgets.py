@@ -244,6 +244,15 @@ BAD = [
         "percentage",
     ),
     ("budgets:\n  - metric: total_time_us\n    max_increase: 5\n", 3, "max_increase", "'5%'"),
+    # 1 read as 100 % where 1 % was meant
+    ("budgets:\n  - metric: total_time_us\n    max_increase: 1\n", 3, "max_increase", "'1%'"),
+    # a rate falls when a run slows: a limit on its increase fails the faster run
+    (
+        "budgets:\n  - metric: decode_tokens_per_s\n    max_increase: 5%\n",
+        3,
+        "max_increase",
+        "give min (tokens per second) instead",
+    ),
     (
         "budgets:\n  - metric: total_time_us\n    max: 1\n    level: fatal\n",
         4,

@@ -41,6 +41,8 @@ SELECTORS = {
     "severity": {"findings"},
 }
 REQUIRED_SELECTOR = {"layer_time_us": "match", "op_type_time_us": "op_type"}
+HIGHER_IS_BETTER = frozenset({"decode_tokens_per_s", "prefill_tokens_per_s"})
+"""Rates: a slower run lowers them, so ``max_increase`` (a budget on growth) is refused."""
 BUDGET_KEYS = ("metric", "max", "min", "max_increase", "min_delta", "level", "name", *SELECTORS)
 TOP_KEYS = ("version", "baseline", "budgets")
 LEVELS = ("error", "warn")
@@ -187,6 +189,14 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, k, "expected a non-empty string")
             kwargs[key] = value
+    if "max_increase" in kwargs and metric in HIGHER_IS_BETTER:
+        raise _err(
+            path,
+            values["max_increase"][1],
+            f"{where}.max_increase",
+            f"{metric} is a rate (a slower run lowers it): a limit on its increase would fail "
+            "a faster run; give min (tokens per second) instead",
+        )
     if "max" not in kwargs and "min" not in kwargs and "max_increase" not in kwargs:
         raise ConfigError(f"{where}: needs max, min or max_increase", path, line)
     if "min_delta" in kwargs and "max_increase" not in kwargs:
@@ -237,7 +247,8 @@ _PERCENT = LazyPattern(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
 def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
-    """``"5%"`` -> 0.05; ``0.05`` -> 0.05. A bare number above 1 is refused as ambiguous."""
+    """``"5%"`` -> 0.05; ``0.05`` -> 0.05. A bare number of 1 or more is refused as ambiguous
+    (``1`` read as 100 % where 1 % was meant)."""
     if isinstance(value, str):
         if m := _PERCENT.match(value):
             digits = len(m.group(1).replace(".", ""))
@@ -251,7 +262,7 @@ def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:
             f"expected a percentage like '5%' or a fraction like 0.05, got {show(value)}",
         )
     frac = _non_negative(value, path, node, key)
-    if frac > 1:
+    if frac >= 1:
         raise _err(
             path,
             node,
