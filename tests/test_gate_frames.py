@@ -125,3 +125,32 @@ def test_a_log_cut_inside_the_ranking_keeps_its_whole_table(
     path.write_text(inside, encoding="utf-8")
     [profile] = load(str(path), rules=False)
     assert profile.validity is not None and not profile.validity.complete
+
+
+RKLLM = Path(__file__).resolve().parent / "data" / "grammars" / "rkllm_v1_2.txt"
+
+
+def test_fail_over_on_runs_without_a_frame_time_warns_it_is_not_judged(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """Two RKLLM runs, the second's first generation at a third of the prefill rate and half
+    the decode rate (medians of the two generations: decode 10.38 -> 7.75 tokens/s): --fail-over
+    has no time per frame to judge, and says so (it passed without a word)."""
+    text = RKLLM.read_text(encoding="utf-8")
+    for before, after in (
+        ("Prefill       250.00           50        5.00                     200.00",
+         "Prefill       750.00           50        15.00                    66.67"),
+        ("Generate      2000.00          21        95.24                    10.50",
+         "Generate      4000.00          21        190.48                   5.25"),
+    ):  # fmt: skip
+        assert before in text
+        text = text.replace(before, after)
+    slow = tmp_path / "slow.txt"
+    slow.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, "compare", str(RKLLM), str(slow), "--fail-over", "5")
+    assert code == 0
+    assert "decode 10.38 → 7.75 tokens/s (-25.3%)" in out
+    assert (
+        "--fail-over not judged: neither run gives a time per frame (RKLLM: its rates are "
+        "compared, not gated)"
+    ) in err

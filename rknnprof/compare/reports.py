@@ -291,9 +291,19 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
 def unjudged_sides(base: Profile, current: Profile, partial: tuple[str, ...]) -> tuple[str, ...]:
     """Why the total change of ``base`` -> ``current`` is not judged (``partial``: the sides
     that show part of the model): a damaged table's total is not the model's (a table printed
-    twice sums to twice its frame), a run stalled by a debugger is no measurement."""
+    twice sums to twice its frame), a run stalled by a debugger is no measurement, and a side
+    with no time per frame (an RKLLM run, a build-time estimate) or a zero one gives no change
+    (it passed --fail-over without a word)."""
     out = []
-    for side, profile in (("BASE", base), ("CURRENT", current)):
+    sides = (("BASE", base), ("CURRENT", current))
+    untimed = [side for side, profile in sides if profile_total(profile) is None]
+    if untimed:
+        what = "neither run gives a" if len(untimed) == 2 else f"{untimed[0]} gives no"
+        llm = " (RKLLM: its rates are compared, not gated)" if base.llm or current.llm else ""
+        out.append(f"{what} time per frame{llm}")
+    elif not profile_total(base):
+        out.append("BASE's time per frame is 0")
+    for side, profile in sides:
         validity = profile.validity
         if side in partial:
             out.append(f"{side} shows part of the model")
