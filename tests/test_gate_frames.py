@@ -154,3 +154,38 @@ def test_fail_over_on_runs_without_a_frame_time_warns_it_is_not_judged(
         "--fail-over not judged: neither run gives a time per frame (RKLLM: its rates are "
         "compared, not gated)"
     ) in err
+
+
+def _rknnprof(*args: str, stdin: bytes) -> tuple[int, str, str]:
+    import subprocess
+
+    child = subprocess.run(
+        [sys.executable, "-m", "rknnprof", *args],
+        input=stdin,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    return child.returncode, child.stdout.decode(), child.stderr.decode()
+
+
+def test_a_baseline_on_stdin_is_read(tmp_path: Path) -> None:
+    """``--baseline -`` was a missing file (its budgets inconclusive, a regression passed);
+    ``compare - CURRENT`` said the file '-' does not exist."""
+    base, cur = write(tmp_path, "base.txt", slow=False), write(tmp_path, "cur.txt", slow=True)
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n", "utf-8")
+    stdin = Path(base).read_bytes()
+    code, out, err = _rknnprof(
+        "check", cur, "--budgets", str(budgets), "--baseline", "-", stdin=stdin
+    )
+    assert code == 1 and "not found" not in err
+    assert out.rstrip().endswith("FAIL: 0 pass, 0 warn, 1 fail, 0 inconclusive")
+    code, out, _ = _rknnprof("compare", "-", cur, "--fail-over", "5", stdin=stdin)
+    assert code == 1 and "4.02 ms → 5.52 ms" in out
+    code, _, err = _rknnprof("compare", "-", "-", stdin=stdin)
+    assert code == 2 and "BASE and CURRENT cannot both be stdin" in err
+    code, _, err = _rknnprof(
+        "check", "-", "--budgets", str(budgets), "--baseline", "-", stdin=stdin
+    )
+    assert code == 2 and "PATH and --baseline cannot both be stdin" in err

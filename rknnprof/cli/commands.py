@@ -322,8 +322,8 @@ def formats_command() -> None:
 
 
 @cli.command()
-@click.argument("base", type=click.Path(exists=True, dir_okay=False))
-@click.argument("current", type=click.Path(exists=True, dir_okay=False))
+@click.argument("base", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("current", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @format_option("compare")
 @output_option()
 @click.option(
@@ -373,6 +373,8 @@ def compare(
     from rknnprof.reporters import renderer
 
     _startup_done()
+    if base == current == "-":
+        raise click.UsageError("BASE and CURRENT cannot both be stdin ('-')")
     fmt = choose_format("compare", fmt, output)
     base_report, after_report = load_report(base), load_report(current)
     result = compare_reports(base_report, after_report, base, current)
@@ -430,9 +432,10 @@ def compare(
 )
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     help="Saved JSON report or log to judge max_increase against (overrides the "
-    "file's baseline:). A missing file makes relative budgets inconclusive.",
+    "file's baseline:; - reads a log from stdin). A missing file makes relative budgets "
+    "inconclusive.",
 )
 @click.option(
     "--save-baseline",

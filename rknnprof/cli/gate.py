@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
     from rknnprof.model import Finding, Profile, Report
@@ -47,8 +49,10 @@ def run_check(
         raise NoProfileDataError("no RKNN profile in the input", path)
     baseline_path = baseline or config.baseline
     base_report, note = None, None
+    if baseline_path == "-" and path == "-":
+        raise click.UsageError("PATH and --baseline cannot both be stdin ('-')")
     if baseline_path:
-        if Path(baseline_path).is_file():
+        if baseline_path == "-" or Path(baseline_path).is_file():
             base_report = load_report(baseline_path)
         elif os.path.exists(baseline_path):  # a directory, FIFO or device: never "not found"
             raise InputError("baseline is not a regular file", baseline_path)
