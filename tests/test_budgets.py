@@ -191,6 +191,21 @@ def test_a_cpu_layer_a_partial_baseline_does_not_show_is_not_introduced():
     assert v.status == "pass" and "may leave layers out (the log elided rows" in v.message
 
 
+def test_a_findings_code_may_be_a_prefix_or_a_rule_name():
+    """``code: RKN07`` counts RKN070-RKN073 (as ``--select`` reads a prefix); ``code:
+    activation-swap`` is RKN070 (both counted nothing and passed)."""
+    current = P(
+        *CURRENT.layers,
+        findings=(
+            Finding("RKN070", "activation-swap", Severity.WARNING, "m", "f"),
+            Finding("RKN072", "norm-transposes", Severity.INFO, "m", "f"),
+        ),
+    )
+    assert verdict("{metric: findings, code: RKN07, max: 5}", current=current).value == 2
+    v = verdict("{metric: findings, code: activation-swap, max: 5}", current=current)
+    assert v.value == 1 and v.budget.code == "RKN070"
+
+
 def test_ranking_only_metrics():
     ranking = Profile(
         source=SourceSpan("27.txt"),
@@ -244,6 +259,8 @@ BAD = [
         "percentage",
     ),
     ("budgets:\n  - metric: total_time_us\n    max_increase: 5\n", 3, "max_increase", "'5%'"),
+    # a code no rule has matched no finding and passed
+    ("budgets:\n  - metric: findings\n    code: RKN999\n    max: 0\n", 3, "code", "no rule code"),
     # 1 read as 100 % where 1 % was meant
     ("budgets:\n  - metric: total_time_us\n    max_increase: 1\n", 3, "max_increase", "'1%'"),
     # a rate falls when a run slows: a limit on its increase fails the faster run

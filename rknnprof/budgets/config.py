@@ -184,7 +184,7 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
                 value = {"warn": "warning"}.get(value, value)
             if key == "severity" and value not in [s.value for s in Severity]:
                 raise _err(path, vnode, k, f"expected info, warning or error, got {show(value)}")
-            kwargs[key] = value.upper() if key == "code" else value
+            kwargs[key] = _rule_code(value, path, vnode, k) if key == "code" else value
         elif key == "name":
             if not isinstance(value, str) or not value:
                 raise _err(path, vnode, k, "expected a non-empty string")
@@ -244,6 +244,23 @@ def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
 
 
 _PERCENT = LazyPattern(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+
+
+def _rule_code(value: str, path: str, node: yaml.Node, key: str) -> str:
+    """A rule code or a prefix of some (``RKN07``, as ``--select`` takes), upper-cased, or a
+    rule's name (``activation-swap``) as its code; anything else is refused (a typo matched no
+    finding and passed)."""
+    from rknnprof.rules import RULES
+
+    named = next((rule.code for rule in RULES if rule.name == value.lower()), None)
+    if named is not None:
+        return named
+    code = value.upper()
+    if not any(rule.code.startswith(code) for rule in RULES):
+        raise _err(
+            path, node, key, f"no rule code starts with {show(value)} (see `rknnprof rules`)"
+        )
+    return code
 
 
 def _fraction(value: Any, path: str, node: yaml.Node, key: str) -> float:

@@ -91,7 +91,7 @@ def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
 def _findings(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     found = profile.findings
     if budget.code:
-        found = tuple(f for f in found if f.code.upper() == budget.code)
+        found = tuple(f for f in found if f.code.upper().startswith(budget.code))
     if budget.severity:
         rank = Severity(budget.severity).rank
         found = tuple(f for f in found if f.severity.rank >= rank)
