@@ -402,6 +402,14 @@ def compare(
         unmet = unmet_expectations(
             [(dict(c.still_advised), c.advice) for c in result.comparisons], expects
         )
+        advised = {o.code for c in result.comparisons for o in c.advice}
+        for code, _ in expects:
+            if code not in advised:
+                click.echo(
+                    f"Warning: --expect {code}: BEFORE's advice holds no {code} finding that "
+                    "promised a saving: nothing to check",
+                    err=True,
+                )
         for line in unmet:
             click.echo(f"Error: {message_line(line)} (--expect)", err=True)
         if unmet:

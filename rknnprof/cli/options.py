@@ -287,6 +287,10 @@ def rule_expectation(value: str) -> tuple[str, float | None]:
     code = code.strip().upper()
     if not re.fullmatch(r"RKN\d{3}", code):
         raise click.BadParameter(f"{value}: expected a rule code such as RKN070[:50%]")
+    from rknnprof.rules import by_code
+
+    if by_code(code) is None:
+        raise click.BadParameter(f"{value}: no rule has the code {code} (see `rknnprof rules`)")
     if not share:
         return code, None
     text = share.strip()

@@ -178,6 +178,24 @@ def test_expect_fails_when_the_finding_was_not_made(tmp_path, capsys, monkeypatc
 def test_expect_refuses_what_is_not_a_rule_code(capsys, monkeypatch):
     code, out, err = _run(capsys, monkeypatch, "compare", str(LOG07), str(LOG07), "--expect", "x")
     assert code == 2 and "expected a rule code such as RKN070[:50%]" in err
+    # a code of the right shape that no rule has: a typo made the gate always pass
+    code, out, err = _run(
+        capsys, monkeypatch, "compare", str(LOG07), str(LOG07), "--expect", "RKN999"
+    )
+    assert code == 2 and "no rule has the code RKN999" in err
+
+
+def test_expect_warns_when_before_never_advised_the_code(capsys, monkeypatch):
+    """07 gets no RKN002 (it is INT8): nothing was promised, so nothing fails, but it is said
+    (it passed without a word)."""
+    code, out, err = _run(
+        capsys, monkeypatch, "compare", str(LOG07), str(LOG07), "--expect", "RKN002"
+    )
+    assert code == 0
+    assert (
+        "Warning: --expect RKN002: BEFORE's advice holds no RKN002 finding that promised a "
+        "saving: nothing to check"
+    ) in err
 
 
 def test_the_json_document_carries_each_verdict(tmp_path, capsys, monkeypatch, before):
