@@ -327,6 +327,35 @@ def test_fail_on_inconclusive_says_the_gate_fails(files, capsys, monkeypatch):
     )
 
 
+def test_the_verdict_line_and_json_say_what_fail_on_does(files, capsys, monkeypatch):
+    """A warn verdict under --fail-on warning exits 1 and a failed one under --fail-on never
+    exits 0: the headline said WARN / FAIL with no word, and the JSON had no field for it."""
+    import json
+
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1, level: warn}\n")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on", "warning"
+    )
+    assert code == 1
+    assert out.rstrip().endswith(
+        "WARN: 0 pass, 1 warn, 0 fail, 0 inconclusive (the gate fails: --fail-on warning)"
+    )
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on", "warning",
+        "-f", "json",
+    )  # fmt: skip
+    assert code == 1
+    report = json.loads(out)
+    assert report["overall"] == "warn" and report["gate_fails"] is True
+    path = budgets(files["dir"], "budgets:\n  - {metric: total_time_us, max: 1}\n")
+    code, out, _ = run(
+        capsys, monkeypatch, "check", files["cur"], "--budgets", path, "--fail-on", "never",
+        "-f", "markdown",
+    )  # fmt: skip
+    assert code == 0
+    assert "1 fail, 0 inconclusive (the gate passes: --fail-on never)" in out
+
+
 def test_annotations_are_capped(files, capsys, monkeypatch):
     many = "budgets:\n" + "".join(f"  - {{metric: total_time_us, max: {k}}}\n" for k in range(12))
     path = budgets(files["dir"], many)

@@ -62,6 +62,34 @@ def unjudged_line(result: CheckResult) -> str | None:
     )
 
 
+def gate_fails(result: CheckResult, options: RenderOptions) -> bool:
+    """Whether the verdicts make ``check`` exit 1 under ``--fail-on`` and
+    ``--fail-on-inconclusive`` (the exit code's own test)."""
+    from rknnprof.budgets import failing_statuses
+
+    failing = failing_statuses(options.fail_on, options.fail_on_inconclusive)
+    return any(result.count(status) for status in failing)
+
+
+def gate_note(result: CheckResult, options: RenderOptions) -> str:
+    """`` (the gate fails: --fail-on warning)`` when the exit code is not what the overall
+    verdict reads as (a warn or an inconclusive verdict that fails the run, a failed budget
+    that does not), else ``""``: the headline said WARN while the run exited 1."""
+    fails = gate_fails(result, options)
+    if fails == (result.overall == "fail"):
+        return ""
+    if not fails:
+        return f" (the gate passes: --fail-on {options.fail_on})"
+    why = (
+        [f"--fail-on {options.fail_on}"]
+        if result.count("warn") and options.fail_on != "error"
+        else []
+    )
+    if options.fail_on_inconclusive and result.count("inconclusive"):
+        why.append("--fail-on-inconclusive")
+    return f" (the gate fails: {', '.join(why)})"
+
+
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.text import Text
@@ -103,14 +131,10 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     console.print(table)
     if line := unjudged_line(result):
         console.print(T(line, "bold yellow"), soft_wrap=True)
-    fails = (
-        " (the gate fails: --fail-on-inconclusive)"
-        if options.fail_on_inconclusive and result.overall == "inconclusive"
-        else ""
-    )
     console.print(
         Text.assemble(
-            (result.overall.upper(), STYLES[result.overall]), f": {counts(result)}{fails}"
+            (result.overall.upper(), STYLES[result.overall]),
+            f": {counts(result)}{gate_note(result, options)}",
         )
     )
 
@@ -120,7 +144,10 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     options = options or RenderOptions()
     out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
     base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
-    out.write(f"{code(result.path)} with {code(result.budgets_path)}{base}: {counts(result)}\n\n")
+    out.write(
+        f"{code(result.path)} with {code(result.budgets_path)}{base}: {counts(result)}"
+        f"{gate_note(result, options)}\n\n"
+    )
     if line := unjudged_line(result):
         out.write(f"> ❔ **{markdown(line)}**\n\n")
     for warning in result.warnings:
@@ -144,8 +171,10 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
         out.write("</details>\n\n")
 
 
-def check_to_dict(result: CheckResult) -> dict[str, Any]:
+def check_to_dict(result: CheckResult, options: RenderOptions | None = None) -> dict[str, Any]:
     from rknnprof import __version__
+
+    options = options or RenderOptions()
 
     def budget(b: Any) -> dict[str, Any]:
         return {f.name: getattr(b, f.name) for f in fields(b)} | {"label": b.label}
@@ -158,6 +187,7 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
         "budgets": result.budgets_path,
         "baseline": result.baseline_path,
         "overall": result.overall,
+        "gate_fails": gate_fails(result, options),
         "counts": {s: result.count(s) for s in ("pass", "warn", "fail", "inconclusive")},
         "verdicts": [
             {
@@ -177,7 +207,7 @@ def check_to_dict(result: CheckResult) -> dict[str, Any]:
 
 
 def render_json(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
-    json.dump(check_to_dict(result), out, indent=2, ensure_ascii=False, allow_nan=False)
+    json.dump(check_to_dict(result, options), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")
 
 
