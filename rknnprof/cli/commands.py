@@ -177,6 +177,7 @@ def analyze(
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
         print_report_warnings,
+        refuse_overwrite,
         require_stdin,
         stdin_is_terminal,
         stdout_is_terminal,
@@ -195,6 +196,7 @@ def analyze(
     fmt = choose_format("analyze", fmt, output)
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
+    refuse_overwrite(paths, o=output)
     options = RenderOptions(
         top=top,
         color=use_color(color, not to_file and stdout_is_terminal()),
@@ -368,13 +370,20 @@ def compare(
     from rknnprof.api import load_report
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.options import choose_format
-    from rknnprof.cli.output import emit, one_terminal, print_warnings, render_options
+    from rknnprof.cli.output import (
+        emit,
+        one_terminal,
+        print_warnings,
+        refuse_overwrite,
+        render_options,
+    )
     from rknnprof.compare import compare_reports
     from rknnprof.reporters import renderer
 
     _startup_done()
     if base == current == "-":
         raise click.UsageError("BASE and CURRENT cannot both be stdin ('-')")
+    refuse_overwrite((base, current), o=output)
     fmt = choose_format("compare", fmt, output)
     base_report, after_report = load_report(base), load_report(current)
     result = compare_reports(base_report, after_report, base, current)
@@ -501,6 +510,7 @@ def check(
         emit,
         one_terminal,
         print_warnings,
+        refuse_overwrite,
         render_options,
         require_stdin,
     )
@@ -515,6 +525,9 @@ def check(
                 f"no --budgets given and none of {', '.join(BUDGET_FILES)} in the current folder"
             )
     require_stdin((path,))
+    refuse_overwrite((path, budgets_path, *([baseline] if baseline else [])), o=output)
+    # (--save-baseline over --baseline is the ratchet: the baseline is read first)
+    refuse_overwrite((path, budgets_path), save_baseline=save_baseline)
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     if not (fmt == "table" and output in (None, "-") and one_terminal()):
         print_warnings(result.warnings)  # (the table on the terminal shows them already)

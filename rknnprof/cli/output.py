@@ -266,6 +266,26 @@ def require_stdin(paths: Iterable[str]) -> None:
         raise InputError("cannot read: standard input is closed", "-")
 
 
+def refuse_overwrite(inputs: Iterable[str], **outputs: str | None) -> None:
+    """A usage error when an output (``o="report.json"``) is one of the input files: the log
+    was replaced by its own report without a word (``analyze run.txt -o run.txt``)."""
+    for option, target in outputs.items():
+        if target in (None, "-"):
+            continue
+        for path in inputs:
+            if path == "-":
+                continue
+            try:
+                same = os.path.samefile(path, target)  # type: ignore[arg-type]  # None skipped
+            except OSError:  # (the output does not exist yet, or the input is gone)
+                same = False
+            if same:
+                name = "-" + option if len(option) == 1 else "--" + option.replace("_", "-")
+                raise click.UsageError(
+                    f"{name} {target} is the input {path}: it would be overwritten"
+                )
+
+
 def save_report(report: Report, path: str) -> None:
     """Write ``report`` as the JSON contract (``check --save-baseline``)."""
     from rknnprof.reporters import RenderOptions, renderer

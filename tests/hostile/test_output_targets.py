@@ -162,3 +162,42 @@ def test_closed_stdout_with_o_file_still_works(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(out.read_text())["profiles"]
+
+
+def test_an_output_onto_an_input_is_refused(tmp_path):
+    """``analyze run.txt -o run.txt`` replaced the log by its own report without a word (as
+    did compare's -o and check's --save-baseline); the ratchet ``--baseline b.json
+    --save-baseline b.json`` stays allowed (the baseline is read first)."""
+    import subprocess
+    import sys
+
+    from tests.hostile.helpers import SAMPLE
+
+    log = tmp_path / "run.txt"
+    log.write_bytes(SAMPLE.read_bytes())
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n", "utf-8")
+    base = tmp_path / "base.json"
+
+    def rknnprof(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "rknnprof", *map(str, args)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+
+    for args, option in (
+        (("analyze", log, "-o", tmp_path / "." / "run.txt"), "-o"),
+        (("compare", SAMPLE, log, "-o", log), "-o"),
+        (("check", log, "--budgets", budgets, "--save-baseline", log), "--save-baseline"),
+        (("check", log, "--budgets", budgets, "-f", "json", "-o", budgets), "-o"),
+    ):
+        done = rknnprof(*args)
+        assert done.returncode == 2, done.stderr
+        assert f"Error: {option} " in done.stderr and "it would be overwritten" in done.stderr
+        assert log.read_bytes() == SAMPLE.read_bytes()
+    assert rknnprof("check", log, "--budgets", budgets, "--save-baseline", base).returncode == 0
+    done = rknnprof("check", log, "--budgets", budgets, "--baseline", base, "--save-baseline", base)
+    assert done.returncode == 0, done.stderr
