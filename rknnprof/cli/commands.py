@@ -330,11 +330,12 @@ def formats_command() -> None:
 @output_option()
 @click.option(
     "--fail-over",
-    type=FiniteFloatRange(min=0),
+    type=FiniteFloatRange(min=0, percent=True),
     metavar="PCT",
     help=(
-        "Exit 1 when the total time grew by more than PCT percent (not judged, with a warning,"
-        " when a run shows part of the model, has a damaged table or is no measurement)."
+        "Exit 1 when the total time grew by more than PCT percent (5 or 5%; not judged, with a "
+        "warning, when a run shows part of the model, has a damaged table, is no measurement "
+        "or gives no time per frame)."
     ),
 )
 @click.option(

@@ -305,13 +305,24 @@ def rule_expectation(value: str) -> tuple[str, float | None]:
 
 class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses ``nan`` and ``inf`` (a NaN passes every
-    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced)."""
+    comparison test, so ``--bound-ratio nan`` relabelled most layers as balanced) and Python's
+    digit separators (``1_0`` read as 10); with ``percent``, a trailing ``%`` is allowed
+    (``--fail-over 5%``)."""
+
+    def __init__(self, *args: Any, percent: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.percent = percent
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
     ) -> float:
         import math
 
+        if isinstance(value, str):
+            if "_" in value:
+                self.fail(f"{value!r} is not a number.", param, ctx)
+            if self.percent and value.strip().endswith("%"):
+                value = value.strip()[:-1]
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)

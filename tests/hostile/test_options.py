@@ -26,6 +26,22 @@ def test_fail_over_must_be_finite(value, capsys, monkeypatch):
     assert "is not a finite number" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("value", ["1_0", "5_%"])
+def test_fail_over_refuses_digit_separators(value, capsys, monkeypatch):
+    """``--fail-over 1_0`` was read as 10 (Python's float syntax)."""
+    code, _, err = run(
+        capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE), "--fail-over", value
+    )
+    assert code == 2 and f"{value!r} is not a number" in err
+
+
+def test_fail_over_takes_a_percent_sign(capsys, monkeypatch):
+    code, _, err = run(
+        capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE), "--fail-over", "5%"
+    )
+    assert code == 0, err
+
+
 @pytest.mark.parametrize(
     "args",
     [
