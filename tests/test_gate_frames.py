@@ -189,3 +189,32 @@ def test_a_baseline_on_stdin_is_read(tmp_path: Path) -> None:
         "check", "-", "--budgets", str(budgets), "--baseline", "-", stdin=stdin
     )
     assert code == 2 and "PATH and --baseline cannot both be stdin" in err
+
+
+def _threads(tmp_path: Path, name: str, runs: list[tuple[int, float]]) -> str:
+    """One frame per thread of pid 100, in order: (tid, factor on the layers' times)."""
+    from synthetic_logs import threadtime
+
+    lines: list[str] = []
+    for n, (tid, factor) in enumerate(runs):
+        times = [round(t * factor) for t in (10, 1000, 2000, 3000, 10)]
+        lines += threadtime(table(times, model="det"), 100, tid, start_ms=100 * n)
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("order", [[(110, 1.0), (111, 1.3)], [(111, 1.3), (110, 1.0)]])
+def test_every_thread_running_the_model_is_judged(tmp_path, capsys, monkeypatch, order) -> None:
+    """A model run by two threads (one profile each, logcat keys by pid and tid), the second
+    30 % slower, against one thread's baseline: each thread is compared, so the regression
+    fails whatever the print order (it passed when the slow thread came second: one thread
+    was paired, the other noted as having no model of BASE with its layers)."""
+    base = _threads(tmp_path, "base.txt", [(110, 1.0)])
+    cur = _threads(tmp_path, "cur.txt", order)
+    code, out, err = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1
+    assert "pid 100 tid 110: total 6.02 ms → 6.02 ms (+0 us, +0.0%)" in out
+    assert "pid 100 tid 111: total 6.02 ms → 7.83 ms (+1,806 us, +30.0%)" in out
+    assert "has no model of BASE" not in err
+    assert "runs the layers of BASE's model (line 2) as another run does" in err
