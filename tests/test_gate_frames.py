@@ -218,3 +218,44 @@ def test_every_thread_running_the_model_is_judged(tmp_path, capsys, monkeypatch,
     assert "pid 100 tid 111: total 6.02 ms → 7.83 ms (+1,806 us, +30.0%)" in out
     assert "has no model of BASE" not in err
     assert "runs the layers of BASE's model (line 2) as another run does" in err
+
+
+def _benchmark(name: str, side: int, ms: float) -> list[str]:
+    """One rknn_common_test run as it prints: versions, tensors, three timed runs, Avg."""
+    return [
+        "rknn_api/rknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27), driver version: 0.9.8",
+        "model input num: 1, output num: 1",
+        "input tensors:",
+        f"  index=0, name={name}, n_dims=4, dims=[1, {side}, {side}, 3], n_elems=150528, "
+        "size=150528, fmt=NHWC, type=INT8, qnt_type=AFFINE, zp=0, scale=0.007812",
+        "output tensors:",
+        "  index=0, name=out, n_dims=2, dims=[1, 1001, 0, 0], n_elems=1001, size=2002, "
+        "fmt=UNDEFINED, type=FP16, qnt_type=AFFINE, zp=0, scale=1.000000",
+        "custom string: ",
+        "Begin perf ...",
+        *(f"   {i}: Elapse Time = {ms:.2f}ms, FPS = {1000 / ms:.2f}" for i in range(3)),
+        f"Avg Time {ms:.2f}ms, Avg FPS = {1000 / ms:.3f}",
+    ]
+
+
+def test_benchmarks_of_several_models_pair_by_their_input_tensors(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """Two models benchmarked one after the other, in the other order in CURRENT, the
+    mobilenet 90 % slower: paired by order, the mobilenet was held against the yolo and the
+    regression passed."""
+    base = tmp_path / "base.txt"
+    base.write_text(
+        "\n".join(_benchmark("mobilenet", 224, 10) + _benchmark("yolo", 640, 20)) + "\n", "utf-8"
+    )
+    cur = tmp_path / "cur.txt"
+    cur.write_text(
+        "\n".join(_benchmark("yolo", 640, 19) + _benchmark("mobilenet", 224, 19)) + "\n", "utf-8"
+    )
+    [first, _] = load(str(base), rules=False)
+    assert first.benchmark is not None
+    assert first.benchmark.inputs == ("mobilenet [1,224,224,3]",)
+    code, out, err = run(capsys, monkeypatch, "compare", str(base), str(cur), "--fail-over", "5")
+    assert code == 1
+    assert "input mobilenet [1,224,224,3]: total 10.00 ms → 19.00 ms (+9,000 us, +90.0%)" in out
+    assert "input yolo [1,640,640,3]: total 20.00 ms → 19.00 ms (-1,000 us, -5.0%)" in out

@@ -48,6 +48,12 @@ def input_shapes(profile: Profile) -> str | None:
     return " ".join("(" + ",".join(str(d) for d in shape) + ")" for shape in shapes)
 
 
+def _printed_inputs(profile: Profile) -> str | None:
+    """A benchmark's input tensors as it printed them (``images [1,640,640,3]``), or None."""
+    bench = profile.benchmark
+    return ", ".join(bench.inputs) if bench is not None and bench.inputs else None
+
+
 def data_types(profile: Profile) -> str | None:
     """``INT8`` or ``FLOAT16+INT8``: the data types of the layers run on the NPU (all layers
     when no target is known); None when the table has no DataType column, or leaves rows out
@@ -149,6 +155,7 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("DDR frequency", _mhz(base, "DDR"), _mhz(current, "DDR")),
         ("NPU cores used", cores_used(base), cores_used(current)),
         ("input shape", input_shapes(base), input_shapes(current)),
+        ("input tensors", _printed_inputs(base), _printed_inputs(current)),
         ("data type", data_types(base), data_types(current)),
         ("frames merged", *_frames_apart(base.frames, current.frames)),
     ]

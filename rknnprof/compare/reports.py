@@ -165,11 +165,12 @@ def _by_run(comp: ProfileComparison, profile: Profile) -> ProfileComparison:
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
-    """Pair models by name when every one has a distinct name, else by input shapes when each
-    side's are distinct and some are on both sides (a dynamic-shape model's profiles: the
-    others are unpaired), else by order."""
-    names_b = [p.model_name for p in base]
-    names_c = [p.model_name for p in current]
+    """Pair models by name (a benchmark's printed input tensors where the log names no model
+    file) when every one has a distinct one, else by input shapes when each side's are
+    distinct and some are on both sides (a dynamic-shape model's profiles: the others are
+    unpaired), else by order."""
+    names_b = [_model_key(p) for p in base]
+    names_c = [_model_key(p) for p in current]
     named = (
         all(names_b)
         and all(names_c)
@@ -180,8 +181,8 @@ def pair_profiles(
         return [(base[0], current[0])], []
     notes: list[str] = []
     if named:
-        by_name = {p.model_name: p for p in current}
-        pairs = [(b, by_name[b.model_name]) for b in base if b.model_name in by_name]
+        by_name = dict(zip(names_c, current))
+        pairs = [(b, by_name[n]) for b, n in zip(base, names_b) if n in by_name]
         notes += [f"model {n} only in BASE" for n in names_b if n not in by_name]
         notes += [f"model {n} only in CURRENT" for n in names_c if n not in set(names_b)]
         return pairs, notes
@@ -206,6 +207,16 @@ def pair_profiles(
             f"{len(pairs)} by order"
         )
     return pairs, notes
+
+
+def _model_key(profile: Profile) -> str | None:
+    """What names the model run: its file name, else a benchmark's input tensors as printed
+    (two rknn_common_test runs in swapped order paired a 224x224 mobilenet with a 640x640
+    yolo by order)."""
+    if profile.model_name:
+        return profile.model_name
+    bench = profile.benchmark
+    return f"input {', '.join(bench.inputs)}" if bench is not None and bench.inputs else None
 
 
 def _names(profile: Profile) -> set[str]:
@@ -319,7 +330,7 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
-        model=current.model_name or base.model_name,
+        model=_model_key(current) or _model_key(base),
         base_total_us=b_total,
         current_total_us=c_total,
         delta_us=delta,

@@ -762,11 +762,13 @@ def rknnprof_model_run_BenchmarkRun(
     warmup_times_ms: Any = D,
     avg_time_ms: Any = D,
     avg_fps: Any = D,
+    inputs: Any = D,
 ) -> None:
     _set(self, "run_times_ms", run_times_ms)
     _set(self, "warmup_times_ms", warmup_times_ms)
     _set(self, "avg_time_ms", avg_time_ms)
     _set(self, "avg_fps", avg_fps)
+    _set(self, "inputs", inputs)
 
 
 def rknnprof_model_run_Frequencies(
@@ -1527,7 +1529,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.profile.Profile": "source format measured= layers= frames= reported_total_time_us= reported_rw_kb= frame_times_us= ranking= op_stats= platform= platform_basis= versions=factory() frequencies= model_name= benchmark= npu_load_pct= app_time_us= app_calls= waterfall= roofs= fallback_warnings= skipped_rows= findings= pid_tid= reported_total_line= elided_rows= ranking_line= incomplete= frame_total_us= frame_time_p50_us= frame_time_p90_us= potential_saving_us= llm= failures= headerless= run_lines= validity= npu_clock=",
     "rknnprof.model.profile.Report": "profiles warnings= failures= no_profile=",
     "rknnprof.model.profile.ReportWarning": "path line message",
-    "rknnprof.model.run.BenchmarkRun": "run_times_ms= warmup_times_ms= avg_time_ms= avg_fps=",
+    "rknnprof.model.run.BenchmarkRun": "run_times_ms= warmup_times_ms= avg_time_ms= avg_fps= inputs=",
     "rknnprof.model.run.Frequencies": "cpu_khz= npu_hz= ddr_hz=",
     "rknnprof.model.run.KnownFailure": "id line text diagnosis cause fix source confidence= severity= context=",
     "rknnprof.model.run.LlmGeneration": "line prefill_ms= prefill_tokens= prefill_tokens_per_s= generate_ms= generate_tokens= decode_tokens_per_s= ttft_ms=",

@@ -84,6 +84,9 @@ class BenchmarkRun(Record):
     """``Avg Time`` as printed, milliseconds."""
     avg_fps: float | None = None
     """``Avg FPS`` as printed, frames per second."""
+    inputs: tuple[str, ...] = ()
+    """The input tensors the program printed (``input tensors:``), each as its name and dims
+    (``images [1,640,640,3]``): which model ran, where the log names no model file."""
 
 
 @record

@@ -57,6 +57,12 @@ _COMMAND = LazyPattern(r"(?:rknn_benchmark|rknn_common_test|_demo)\S*\s+(?P<mode
 _ELAPSE = LazyPattern(r"^\s*\d+:\s*Elapse Time\s*=\s*(?P<ms>\d+(?:\.\d+)?)\s*ms")
 _AVG_TIME = LazyPattern(r"Avg (?:elapse )?Time\s*+=?\s*+(?P<ms>\d+(?:\.\d+)?)\s*ms", re.IGNORECASE)
 _AVG_FPS = LazyPattern(r"Avg FPS\s*=\s*(?P<fps>\d+(?:\.\d+)?)")
+_TENSOR = LazyPattern(
+    r"^\s*index=\d+, name=(?P<name>[^,]*), n_dims=\d+, dims=\[(?P<dims>[\d, ]*)\]"
+)
+"""An ``input tensors:`` line (rknn_benchmark's ``dump_tensor_attr``): its name and dims."""
+MAX_INPUTS = 16
+"""Input tensors kept per benchmark (a model's inputs are a handful)."""
 _RUN_START = LazyPattern(r"^\s*\d+(?::|$)")
 """The start of a run line (``   3: Elapse …``), also one the input cut short."""
 _TOP_ROW = LazyPattern(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
@@ -103,6 +109,9 @@ class _Benchmark(Block):
         self.version_line: int | None = None
         self.versions: Versions | None = None
         self.model_name: str | None = None
+        self.inputs: list[str] = []
+        self.tensors = ""
+        """``input`` or ``output``: the tensor list being printed, else ``""``."""
         self.platform_guess: tuple[int, str, str] | None = None
         """(line, platform, evidence) from the command's model path (model/RV1106/x.rknn)."""
         self.in_warmup = False
@@ -156,6 +165,12 @@ class _Benchmark(Block):
                 self.avg_time_ms = to_float(avg_time.group("ms"))
             if (avg_fps := _AVG_FPS.search(text)) is not None:
                 self.avg_fps = to_float(avg_fps.group("fps"))
+        elif stripped in ("input tensors:", "output tensors:"):
+            self.tensors = stripped.split()[0]
+        elif stripped.startswith("index=") and (tensor := _TENSOR.match(text)) is not None:
+            if self.tensors == "input" and len(self.inputs) < MAX_INPUTS:
+                dims = ",".join(d.strip() for d in tensor.group("dims").split(","))
+                self.inputs.append(f"{tensor.group('name').strip()} [{dims}]")
         elif stripped.startswith(_OWN_PREFIXES) or _TOP_ROW.match(stripped):
             pass
         else:
@@ -176,6 +191,7 @@ class _Benchmark(Block):
                 warmup_times_ms=tuple(self.warmup),
                 avg_time_ms=self.avg_time_ms,
                 avg_fps=self.avg_fps,
+                inputs=tuple(self.inputs),
             )
             notes: tuple[tuple[int, str], ...] = (
                 (
