@@ -276,7 +276,7 @@ def refuse_overwrite(inputs: Iterable[str], **outputs: str | None) -> None:
             if path == "-":
                 continue
             try:
-                same = os.path.samefile(path, target)  # type: ignore[arg-type]  # None skipped
+                same = os.path.samefile(path, target)
             except OSError:  # (the output does not exist yet, or the input is gone)
                 same = False
             if same:
