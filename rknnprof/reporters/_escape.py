@@ -6,9 +6,10 @@ rules are the second line, because saved JSON reports and budgets files do not p
 and because each format has characters of its own that text must never be read as:
 
 =========== ===================================================================================
-terminal    :func:`terminal`: control characters (C0, DEL, C1) and bidi overrides become visible
-            escapes (``\\x1b``, ``\\u202e``); the result goes into ``rich.text.Text``, never
-            into a markup string, so ``[link=…]`` or ``[/]`` is shown as typed.
+terminal    :func:`terminal`: control characters (C0, DEL, C1), bidi overrides and zero-width
+            characters become visible escapes (``\\x1b``, ``\\u202e``, ``\\u200b``); the
+            result goes into ``rich.text.Text``, never into a markup string, so ``[link=…]``
+            or ``[/]`` is shown as typed.
 HTML        :func:`html` at every interpolation, in text and in attributes: ``html.escape``
             (quotes included) of the text with its control and bidi characters shown as on
             the terminal (tab, LF and CR kept: white space to HTML); the report holds no
@@ -33,11 +34,17 @@ from rknnprof.inputs.lazy_re import LazyPattern
 if TYPE_CHECKING:
     from rich.text import Text
 
-_INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Characters that move the cursor, change the terminal's state or reorder the text around them:
-C0 (tab and newline included: a cell or message is one line), DEL, C1, and the bidi controls."""
+_INVISIBLE = LazyPattern(
+    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    r"\u2066-\u2069\ufeff]"
+)
+"""Characters that move the cursor, change the terminal's state, reorder the text around them
+or take no room: C0 (tab and newline included: a cell or message is one line), DEL, C1, the
+bidi controls, and the zero-width ones (two layer names that differ by a U+200B looked the
+same)."""
 _PAGE_INVISIBLE = LazyPattern(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u2069\ufeff]"
 )
 """What a page must not take as it is: :data:`_INVISIBLE` but tab, LF and CR."""
 _MARKDOWN_SPECIAL = LazyPattern(r"([\\`*_\[\]<>|&~])")

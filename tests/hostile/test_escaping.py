@@ -52,6 +52,9 @@ def test_markup_in_a_name_is_shown_as_typed(name, color, tmp_path, capsys, monke
 def test_terminal_rule_shows_controls_as_escapes():
     assert E.terminal("A\x1bcB\x9b2J\x01\x7f\u202e") == "A\\x1bcB\\x9b2J\\x01\\x7f\\u202e"
     assert E.terminal("plain · text µs") == "plain · text µs"
+    # zero-width characters: 'Conv:/a\u200b' and 'Conv:/a' looked the same in a report
+    assert E.terminal("a\u200bb\u200dc\ufeffd\xade") == "a\\u200bb\\u200dc\\ufeffd\\xade"
+    assert E.page_text("a\u2060b\tc") == "a\\u2060b\tc"
 
 
 def _saved_report(tmp_path, name, time_us=100.0):
