@@ -46,3 +46,14 @@ def percent(fraction: float | None) -> str:
     if 0 < fraction < 0.0005:
         return "<0.1%"
     return f"{fraction * 100:.1f}%"
+
+
+def signed_percent_beside(share: float, limit: float) -> str:
+    """``+6.9%`` for the fraction ``share``, with more digits where one decimal would read as
+    ``limit`` (a fraction) itself: a pass at +4.996 % and a fail at +5.004 % both read
+    ``+5.0%``."""
+    for digits in (1, 2, 3):
+        text = f"{share * 100:+.{digits}f}"
+        if float(text) != round(limit * 100, digits) or share == limit:
+            return text + "%"
+    return text + "%"

@@ -259,3 +259,39 @@ def test_benchmarks_of_several_models_pair_by_their_input_tensors(
     assert code == 1
     assert "input mobilenet [1,224,224,3]: total 10.00 ms → 19.00 ms (+9,000 us, +90.0%)" in out
     assert "input yolo [1,640,640,3]: total 20.00 ms → 19.00 ms (-1,000 us, -5.0%)" in out
+
+
+def test_the_fail_over_error_gives_the_digits_that_tell_it_from_the_limit(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """+5.01 % read '+5.0% (more than --fail-over 5%)'. 10 + 4 x 1,000 + 10 us is 4,020 us;
+    4,222 us is +5.02 %."""
+    base = tmp_path / "base.txt"
+    base.write_text("\n".join(table(BASE)) + "\n", encoding="utf-8")
+    cur = tmp_path / "cur.txt"
+    cur.write_text("\n".join(table([10, 1000, 1000, 1000, 1202, 10])) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, monkeypatch, "compare", str(base), str(cur), "--fail-over", "5")
+    assert code == 1
+    assert "total time grew +5.02% (more than --fail-over 5%)" in err
+
+
+def test_a_fail_over_error_names_the_run_of_an_unnamed_model(tmp_path, capsys, monkeypatch):
+    """Two processes printing two unnamed models, the second 30 % slower: the error named
+    only the file."""
+    from synthetic_logs import interleave, threadtime
+
+    def capture(name: str, factor: float) -> str:
+        one = threadtime(table([10, 1000, 2000, 3000, 10], model="a"), 100, 101)
+        two = threadtime(
+            table([round(t * factor) for t in (10, 500, 500, 10)], model="b"), 200, 201
+        )
+        path = tmp_path / name
+        path.write_text("\n".join(interleave(one, two)) + "\n", encoding="utf-8")
+        return str(path)
+
+    code, _, err = run(
+        capsys, monkeypatch, "compare", capture("base.txt", 1.0), capture("cur.txt", 1.3),
+        "--fail-over", "5",
+    )  # fmt: skip
+    assert code == 1
+    assert "Error: pid 200 tid 201: total time grew +30.0% (more than --fail-over 5%)" in err

@@ -18,7 +18,7 @@ from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target, inputs_text
 from rknnprof.model.record import Record, record
-from rknnprof.units import frame_ms
+from rknnprof.units import frame_ms, signed_percent_beside
 
 if TYPE_CHECKING:
     from rknnprof.compare import CompareResult
@@ -296,7 +296,7 @@ def judge(
                 delta = value - base_value
                 change = f"{fmt_number(delta, True)}{unit}"
                 if base_value:
-                    change += f" ({_percent(delta / base_value, budget.max_increase)})"
+                    change += f" ({signed_percent_beside(delta / base_value, budget.max_increase)})"
                 change += f" vs baseline {amount(base_value)}"
                 allowed = f"allowed +{fmt_number(budget.max_increase * 100)}%"
                 if delta > base_value * budget.max_increase:
@@ -377,13 +377,3 @@ def base_gap(base: Profile) -> str | None:
         return "the baseline has no per-layer table"
     left_out = rows_left_out(base)
     return f"the baseline's table may leave layers out ({left_out})" if left_out else None
-
-
-def _percent(share: float, limit: float) -> str:
-    """``+6.9%``; with more digits where one decimal would read as the limit itself (a pass
-    at +4.996 % and a fail at +5.004 % both read ``+5.0%``)."""
-    for digits in (1, 2, 3):
-        text = f"{share * 100:+.{digits}f}"
-        if float(text) != round(limit * 100, digits) or share == limit:
-            return text + "%"
-    return text + "%"

@@ -33,6 +33,7 @@ from rknnprof.cli.options import (
 from rknnprof.errors import EXIT_FAILED, NoProfileDataError, RknnprofError
 from rknnprof.model import Report
 from rknnprof.reporters._escape import message_line
+from rknnprof.units import signed_percent_beside
 
 
 class _Group(click.Group):
@@ -427,7 +428,8 @@ def compare(
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
         errors = [
             (
-                f"{message_line(comp.model or current)}: total time grew {comp.delta_pct:+.1f}% "
+                f"{message_line(comp.model or current)}: total time grew "
+                f"{signed_percent_beside(comp.delta_pct / 100, fail_over / 100)} "
                 f"(more than --fail-over {fail_over:g}%)"
             )
             for comp in slow

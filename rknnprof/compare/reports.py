@@ -128,9 +128,12 @@ def compare_reports(
     )
     # (one model run by several threads or contexts on a side: each pair named by its run)
     shared = [id(p) for pair in pairs for p in pair]
+    # (and several unnamed models: each by its run, so a --fail-over error says which grew)
     comparisons = tuple(
         _by_run(comp, c if shared.count(id(b)) > 1 else b)
         if shared.count(id(b)) > 1 or shared.count(id(c)) > 1
+        else _by_run(comp, c)
+        if comp.model is None and len(pairs) > 1
         else comp
         for comp, (b, c) in zip(comparisons, pairs)
     )
