@@ -429,7 +429,7 @@ def compare(
         errors = [
             (
                 f"{message_line(comp.model or current)}: total time grew "
-                f"{signed_percent_beside(comp.delta_pct / 100, fail_over / 100)} "
+                f"{signed_percent_beside((comp.delta_pct or 0.0) / 100, fail_over / 100)} "
                 f"(more than --fail-over {fail_over:g}%)"
             )
             for comp in slow
