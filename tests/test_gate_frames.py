@@ -295,3 +295,19 @@ def test_a_fail_over_error_names_the_run_of_an_unnamed_model(tmp_path, capsys, m
     )  # fmt: skip
     assert code == 1
     assert "Error: pid 200 tid 201: total time grew +30.0% (more than --fail-over 5%)" in err
+
+
+def test_a_timed_table_against_a_run_without_one_is_named_so(tmp_path, capsys, monkeypatch):
+    """A per-layer table against a benchmark of the same model read 'only 0 of 6 layers align
+    (different models?)' and 'frames merged: 1 vs 3'."""
+    base = tmp_path / "base.txt"
+    base.write_text("\n".join(table(BASE)) + "\n", encoding="utf-8")
+    bench = tmp_path / "bench.txt"
+    bench.write_text("\n".join(_benchmark("images", 640, 5)) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, monkeypatch, "compare", str(base), str(bench))
+    assert code == 0
+    assert (
+        "not like for like: per-layer table: timed layer by layer vs none (an uninstrumented "
+        "run: its total only)"
+    ) in err
+    assert "align by FullName" not in err and "frames merged" not in err

@@ -68,6 +68,7 @@ UNLIKE = (
     "is damaged",
     "align by FullName or shapes",
     "layer shapes:",
+    "per-layer table:",
 )
 """``comparability`` lines that make a measured saving meaningless for every finding (a data
 type or core change is the fix itself for some rules, so it is judged per finding)."""

@@ -102,6 +102,19 @@ FRAMES_HINT = (
 )
 
 
+def _table_kind(profile: Profile) -> str:
+    """Whether the run has a per-layer table, or what it is without one (an uninstrumented
+    run's total, a benchmark, a ranking, an RKLLM run): a timed table against an untimed run
+    is named as such, not as 'only 0 of 89 layers align'."""
+    if profile.layers:
+        return "timed layer by layer"
+    if profile.llm is not None:
+        return "none (an RKLLM run)"
+    if profile.ranking:
+        return "none (a ranking by op type)"
+    return "none (an uninstrumented run: its total only)"
+
+
 def _frames_apart(base: int, current: int) -> tuple[int | None, int | None]:
     """The two frame counts when they make the runs unlike (one side's figures hang on fewer
     than :data:`MIN_MEDIAN_FRAMES` frames and the other's on a different count: a single
@@ -157,7 +170,22 @@ def comparability(base: Profile, current: Profile) -> list[str]:
         ("input shape", input_shapes(base), input_shapes(current)),
         ("input tensors", _printed_inputs(base), _printed_inputs(current)),
         ("data type", data_types(base), data_types(current)),
-        ("frames merged", *_frames_apart(base.frames, current.frames)),
+        (
+            "per-layer table",
+            *(
+                (_table_kind(base), _table_kind(current))
+                if bool(base.layers) != bool(current.layers)
+                else (None, None)
+            ),
+        ),
+        (
+            "frames merged",
+            *(
+                _frames_apart(base.frames, current.frames)
+                if base.layers and current.layers
+                else (None, None)  # (a benchmark's runs are no merged frames)
+            ),
+        ),
     ]
     lines = [
         f"{what}: {b} vs {c}" + (FRAMES_HINT if what == "frames merged" else "")

@@ -319,7 +319,7 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     differences = comparability(base, current)
     most = max(len(base.layers), len(current.layers))
     strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
-    if most and strong < most * SAME_MODEL_SHARE:
+    if base.layers and current.layers and strong < most * SAME_MODEL_SHARE:
         differences.append(
             f"layers: only {strong} of {most} align by FullName or shapes (different models?)"
         )
