@@ -81,15 +81,28 @@ _MODEL_PATH_RE = LazyPattern(
 
 
 def model_path_platform(text: str) -> tuple[str, str] | None:
-    """(platform, evidence) guessed from an .rknn path in a per-SoC folder, or None."""
+    """(platform, evidence) guessed from an .rknn path in a per-SoC folder, or None. A folder
+    shared by several SoCs (``RK3566_RK3568``) names one only when their facts agree: the
+    first one's DDR figures were taken for an RK3568 board."""
     m = _MODEL_PATH_RE.search(text)
     if m is None:
         return None
-    from rknnprof.platforms import names, normalize  # (their data: only for such a line)
+    from rknnprof.platforms import all_platforms, normalize  # (their data: only for such a line)
 
-    if normalize(m.group(1)) not in names():
+    named = [normalize(soc) for soc in _SOC_IN_FOLDER.findall(m.group(0).split("/")[1])]
+    known = all_platforms()
+    if any(soc not in known for soc in named):
         return None  # (a folder named like a SoC rknnprof has no data for: no guess)
-    return m.group(1).lower(), f"{GUESS}the model's path …{m.group(0)} (pass --platform to be sure)"
+    from dataclasses import replace
+
+    first = replace(known[named[0]], name="")
+    if any(replace(known[soc], name="") != first for soc in named[1:]):
+        return None  # (members that differ, in DDR above all: --platform says which)
+    return named[0], f"{GUESS}the model's path …{m.group(0)} (pass --platform to be sure)"
+
+
+_SOC_IN_FOLDER = LazyPattern(r"(?:rk|rv)\d{4}[a-z]?", re.IGNORECASE)
+"""Each SoC a per-SoC folder's name holds (``RK3566_RK3568``: two)."""
 
 
 def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
