@@ -97,6 +97,14 @@ def label(layer: Layer) -> str:
     return f"#{layer.id} {layer.op_type}" + (f" ({name})" if name else "")
 
 
+def first_few(items: Sequence[str], limit: int = 3) -> str:
+    """The first ``limit`` items, then ``+N more``: a list cut short says so."""
+    shown = list(items[:limit])
+    if len(items) > limit:
+        shown.append(f"+{len(items) - limit} more")
+    return ", ".join(shown)
+
+
 def labels(layers: Sequence[Layer], limit: int = 3, times: bool = True) -> str:
     """The ``limit`` slowest layers as labels with their times, then ``+N more``."""
     ranked = sorted(layers, key=lambda la: -(la.time_us or 0.0))

@@ -32,6 +32,7 @@ from rknnprof.model import (
 from rknnprof.rules._util import (
     claim,
     cores_of,
+    first_few,
     grade,
     labels,
     multi_core_run,
@@ -165,7 +166,7 @@ def _unsplit_in_multi_core_run(
         message=(
             f"under a multi-core mask, {len(unsplit)} NPU layer(s) ran on core 0 alone (WorkLoad "
             f"{core0_only(cores)}) for {us(spent)} ({of_frame(spent / total, profile)}) while the "
-            f"other {cores - 1} core(s) idled; op types: {', '.join(kinds[:5])}; "
+            f"other {cores - 1} core(s) idled; op types: {first_few(kinds, 5)}; "
             f"largest: {labels(unsplit)}"
         ),
         fix=CONTEXT_PER_CORE + " instead of one multi-core context",
@@ -316,7 +317,7 @@ def _single_core_run(
             for la in at
             if la.op_type in unmeasured and id(la) not in waits and id(la) not in conv_ids
         )
-        left_out.append(f"{', '.join(unmeasured[:3])} {us(time)} (no measured speed-up)")
+        left_out.append(f"{first_few(unmeasured)} {us(time)} (no measured speed-up)")
     if other_type:
         types = "/".join(sorted({la.data_type for la in other_type if la.data_type}))
         left_out.append(
@@ -335,6 +336,10 @@ def _single_core_run(
         )
     if left_out:
         latency += f"; not counted: {', '.join(left_out)}"
+    where = (
+        f"(every WorkLoad {core0_only(cores)}; {us(npu_time)} of NPU time on core 0, "
+        f"{'the other core' if cores == 2 else f'the other {cores - 1}'} idle)"
+    )
     yield Finding(
         code="RKN030",
         name="multi-core-imbalance",
@@ -342,10 +347,17 @@ def _single_core_run(
         if saving.total_us
         else Severity.INFO,
         message=(
-            f"the run used 1 of {platform.name}'s {cores} NPU cores (every WorkLoad "
-            f"{core0_only(cores)}; {us(npu_time)} of NPU time on core 0, "
-            f"{'the other core' if cores == 2 else f'the other {cores - 1}'} idle). {latency}"
-            + (f"; {', '.join(stays[:3])} stay on core 0 under any mask" if stays else "")
+            (
+                f"the run used 1 of {platform.name}'s {cores} NPU cores {where}."
+                if splitting
+                # (op types that stay on core 0 under any mask print this WorkLoad under every
+                # mask: the log cannot tell which one the run had)
+                else f"every layer ran on core 0 of {platform.name}'s {cores} NPU cores {where}, "
+                "as its op types do under any core mask: which mask the run had, the log "
+                "cannot tell."
+            )
+            + f" {latency}"
+            + (f"; {first_few(stays)} stay on core 0 under any mask" if stays else "")
             + caveat
         ),
         fix=(
@@ -357,7 +369,7 @@ def _single_core_run(
         layer_ids=tuple(la.id for la in split),
         estimate=f"latency with {mask}: the measured speed-ups of the splittable op types",
         source=SOURCE,
-        throughput_gain=_contexts(cores, "this run used one core"),
+        throughput_gain=_contexts(cores, "this run kept every layer on core 0"),
         **saving.fields(),
     )
 
@@ -379,7 +391,7 @@ def _fallback_warnings(profile: Profile, cores: int | None, total: float) -> Ite
         severity=Severity.INFO,
         message=(
             f"the runtime could not split {len(failed)} layer(s) across cores and ran them "
-            f"on one core: {', '.join(failed[:3])}"
+            f"on one core: {first_few(failed)}"
             + (f" +{len(failed) - 3} more" if len(failed) > 3 else "")
             + timed
         ),
