@@ -374,9 +374,17 @@ class Assembler:
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
         self.warnings += [w for ev in self.llm.values() for w in llm_warnings(self.path, ev)]
         ordered = [p for _, p in sorted(numbered, key=lambda item: item[0])]
+        warned = None
         if not ordered and (warned := self._cpu_fallback_profile()) is not None:
             ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
+        if warned is not None:  # (no table: the log's errors are all it says beside the warning,
+            # a build that failed on a Loop included: the unknown ones are kept too)
+            errors = [n for n in self.notes if n.kind == "error"]
+            told = no_profile_failures(
+                (ev.failure for ev in self.failures), errors, self._failures_met(None)
+            )
+            profiles = [replace(profiles[0], failures=told)]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()

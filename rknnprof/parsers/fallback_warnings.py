@@ -21,6 +21,13 @@
     node type = Acos, use CustomOperatorLower instead.
 
   -> ``FallbackWarningEvent(kind="cpu", subject=<node type>, reason="no NPU lowering …")``.
+* The toolkit's word for an ONNX op it has no RKNN op for (toolkit2 2.x build), the custom
+  operator it becomes on the same line or the next::
+
+    W RKNN: Meet RKNN unsupport Operator: name = 'chunkwise_scan', type = Scan,
+            it will be treated as a custom operator.
+
+  -> ``FallbackWarningEvent(kind="cpu", subject=<type>, reason="… a custom operator …")``.
 """
 
 from __future__ import annotations
@@ -49,6 +56,11 @@ _MULTICORE = LazyPattern(
 )
 _NO_LOWERING = LazyPattern(r"No lowering found for:\s*(?P<name>[^,\s]*)")
 _NODE_TYPE = LazyPattern(r"node type\s*=\s*(?P<op>[A-Za-z_]\w*)")
+_UNSUPPORTED = LazyPattern(
+    r"Meet RKNN unsupport(?:ed)? Operator:\s*name\s*=\s*'(?P<name>[^']*)',\s*type\s*=\s*"
+    r"(?P<op>[A-Za-z_]\w*)"
+)
+_CUSTOM = "treated as a custom operator"
 _DETAIL = LazyPattern(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
 _MAX_DETAILS = 4
 
@@ -137,12 +149,42 @@ class _NoLowering(Block):
         ]
 
 
+class _Unsupported(Block):
+    """``Meet RKNN unsupport Operator: name = '<node>', type = <Op>,`` and ``it will be
+    treated as a custom operator.`` on it or the next line."""
+
+    def __init__(self, line: Line, op: str) -> None:
+        self.line = self.last_line = line.number
+        self.stream = line.stream
+        self.op = op
+        self.custom = _CUSTOM in line.text
+
+    def feed(self, line: Line) -> bool:
+        if self.custom or self.last_line != self.line or _CUSTOM not in line.text:
+            return False
+        self.custom = True
+        self.last_line = line.number
+        return True
+
+    def close(self) -> list[Event]:
+        reason = (
+            f"the toolkit has no NPU op for {self.op} (`Meet RKNN unsupport Operator: …, type = "
+            f"{self.op}`)" + (": it runs as a custom operator, on the CPU" if self.custom else "")
+        )
+        return [
+            FallbackWarningEvent(
+                self.line, "cpu", self.op, reason, stream=self.stream, last_line=self.last_line
+            )
+        ]
+
+
 class FallbackWarningParser(BlockParser):
     family = FAMILY
     detection = (
         "`<Op> will fallback to CPU, because …` or `Failed to config layer: '<name>' using 3Core "
         "fallback to single core mode,` anywhere in a line; `No lowering found for: <node>,` "
-        "with its `node type = <Op>`"
+        "with its `node type = <Op>`; `Meet RKNN unsupport Operator: name = '<node>', type = "
+        "<Op>,`"
     )
     fields = "kind (cpu / multicore), op type or layer name, reason, detail lines"
 
@@ -150,6 +192,8 @@ class FallbackWarningParser(BlockParser):
         text = line.text
         if "No lowering found for:" in text and (lowering := _NO_LOWERING.search(text)):
             return _NoLowering(line, lowering.group("name"))
+        if "unsupport" in text and (unsupported := _UNSUPPORTED.search(text)):
+            return _Unsupported(line, unsupported.group("op"))
         if "fallback" not in text:
             return None
         if "will fallback to CPU" in text and (cpu := _CPU.search(text)):

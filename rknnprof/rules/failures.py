@@ -48,7 +48,8 @@ def check_known_failures(profile: Profile, context: RuleContext) -> Iterator[Fin
             name="known-failure",
             severity=severity,
             message=(
-                f"line {failure.line}: {failure.diagnosis} (`{failure.text}`): {failure.cause}"
+                f"line {failure.line}: {failure.diagnosis} (`{failure.text}`)"
+                + (f": {failure.cause}" if failure.cause else "")
             ),
             fix=failure.fix,
             est_saving_us=0.0,

@@ -78,6 +78,45 @@ def test_no_lowering_names_the_node_type_on_its_line_or_the_next() -> None:
     assert len({e.reason for e in warnings(many)}) == 1
 
 
+def test_an_unsupported_operator_becomes_a_custom_one() -> None:
+    """toolkit2 2.x building a model with an ONNX Scan (a public benchmark's notes): the
+    custom-operator line is the next one, indented."""
+    [event] = warnings(
+        "W RKNN: Meet RKNN unsupport Operator: name = 'chunkwise_scan', type = Scan,\n"
+        "        it will be treated as a custom operator.\n"
+        "D RKNN: detect pure cpu op model.\n"
+    )
+    assert (event.kind, event.subject, event.line, event.last_line) == ("cpu", "Scan", 1, 2)
+    assert event.reason == (
+        "the toolkit has no NPU op for Scan (`Meet RKNN unsupport Operator: …, type = Scan`): "
+        "it runs as a custom operator, on the CPU"
+    )
+    [event] = warnings("Meet RKNN unsupport Operator: name = 'x', type = Loop,\nother\n")
+    assert (event.subject, event.last_line) == ("Loop", 1)
+    assert event.reason.endswith("type = Loop`)")
+
+
+def test_a_fallback_warning_beside_a_failed_build_keeps_the_failure(tmp_path) -> None:
+    """A log with a CPU-fallback warning and no table, whose build then failed on a Loop
+    (an error the catalogue does not know): the failure was dropped, the run read as advice."""
+    from rknnprof.api import analyze
+
+    path = tmp_path / "build.txt"
+    path.write_text(
+        "W RKNN: Meet RKNN unsupport Operator: name = 'chunkwise_scan', type = Scan,\n"
+        "        it will be treated as a custom operator.\n"
+        "E RKNN: build: The Loop('chunkwise_loop') will cause the graph to be a dynamic graph!\n",
+        encoding="utf-8",
+    )
+    [profile] = analyze([str(path)]).profiles
+    assert [f.code for f in profile.findings] == ["RKN080", "RKN001"]
+    failure = profile.findings[0]
+    assert failure.message == (
+        "line 3: an error the failures catalogue does not know (`build: The Loop('chunkwise_loop') "
+        "will cause the graph to be a dynamic graph!`)"
+    )
+
+
 def test_other_lines_are_not_warnings() -> None:
     assert warnings("fallback to something else\nTranspose will run on NPU") == []
 
