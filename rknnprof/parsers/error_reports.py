@@ -128,6 +128,9 @@ class _ErrorReport(Block):
         return True
 
     def _add(self, line: Line, message: str) -> None:
+        if self.messages and _BANNER.match(message):
+            return  # (a version banner's rules and lines: they filled the context before the
+            # line that said RKNN_ERR_MODEL_INVALID)
         if len(self.messages) < _MAX_CONTEXT + 1:
             self.messages.append((line.number, message))
         if self.runtime is None and _error_tag(line) in _RUNTIME_TAGS:
@@ -139,7 +142,8 @@ class _ErrorReport(Block):
         telling = self.runtime or self.exception or first
         if telling is None:
             return []
-        others = [m for _, m in [*self.messages, *([self.exception] if self.exception else [])]]
+        # (the exception first: the line that names the error code, before what led to it)
+        others = [m for _, m in [*([self.exception] if self.exception else []), *self.messages]]
         context = tuple(dict.fromkeys(m[:200] for m in others if m != telling[1]))
         # a Python traceback none of whose lines names the NPU, without a runtime error line:
         # the application's own error (a json.dump of its results), not the runtime's failure

@@ -100,6 +100,29 @@ def test_another_components_error_is_not_the_runtimes() -> None:
     assert (note.message_line, note.message) == (4, "rknn_init fail! ret=-6")
 
 
+def test_a_version_banner_does_not_crowd_out_the_error_code() -> None:
+    """rknn-toolkit 1.7.5 on RV1126 (a public issue thread): the RKNNAPI version banner filled
+    the context, and the exception naming RKNN_ERR_MODEL_INVALID was cut."""
+    text = "\n".join(
+        [
+            "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!",
+            "E RKNNAPI: ==============================================",
+            "E RKNNAPI: RKNN VERSION:",
+            "E RKNNAPI:   API: 1.7.5 (bb79b30 build: 2023-06-20 09:54:19)",
+            "E RKNNAPI:   DRV: 1.7.5 (bb79b30 build: 2023-07-18 10:56:54)",
+            "E RKNNAPI: ==============================================",
+            "E Catch exception when init runtime!",
+            "E Traceback (most recent call last):",
+            'E   File "rknn/api/rknn_base.py", line 1008, in rknn.api.rknn_base.RKNNBase.init_runtime',
+            "E Exception: RKNN init failed. error code: RKNN_ERR_MODEL_INVALID",
+        ]
+    )
+    [note] = of_type(run(ErrorReportParser(), lines_of(text)), NoteEvent)
+    assert note.message.startswith("rknn_init,  msg_load_ack fail")
+    assert any("error code: RKNN_ERR_MODEL_INVALID" in c for c in note.context), note.context
+    assert not [c for c in note.context if "RKNN VERSION" in c or c.startswith("===")]
+
+
 def test_a_traceback_of_the_applications_own_code_is_its_own_error() -> None:
     """A public board log (RK3588, lite2 2.3.2): after ten episodes ran, the app's
     ``json.dump`` of its results raised a TypeError, nothing of the NPU. It is the application's
