@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rknnprof.analysis.savings import from_removal
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Confidence, Finding, Layer, Profile, Severity
 from rknnprof.rules._util import (
     feeds,
@@ -74,10 +75,13 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
 
     How to fix:
         Rewrite the chain as a single Reshape or Transpose (or none) in the source model;
-        move layout changes to where the data is small.
+        move layout changes to where the data is small. Layers the toolkit inserted (FullName
+        ending ``_rs`` or ``_tp``) are no node of the source model: they go when the source
+        model hands the op they feed (exSDPAttention) the layout it reads.
 
     Estimate:
-        The chain's time minus its most expensive member (one op is assumed to remain).
+        The chain's time minus its most expensive member (one op is assumed to remain: the
+        guide's advice, not measured, so medium confidence).
     """
     norm = {la.id for la in norm_layers(profile)}
     chains: list[list[Layer]] = []
@@ -103,27 +107,74 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
         for la in sorted((by_id[x.id] for x in c), key=lambda la: -(la.time_us or 0.0))[1:]
     ]
     saving = from_removal(
-        gone, f"the measured time of all but the largest op of each of the {len(chains)} chain(s)"
+        gone,
+        f"the measured time of all but the largest op of each of the {len(chains)} chain(s)",
+        Confidence.MEDIUM,  # (that one op can stand for each chain is the guide's advice)
     )
     shown = "; ".join(" -> ".join(label(la) for la in c) for c in chains[:2])
     more = f"; +{len(chains) - 2} more chain(s)" if len(chains) > 2 else ""
+    inserted = [la for c in chains for la in c if INSERTED.search(la.full_name or "")]
+    fed = sorted(
+        {
+            after.op_type
+            for c in chains
+            if any(la in inserted for la in c)
+            and (after := _after(profile, c[-1])) is not None
+            and after.op_type not in RESHAPES
+            and not after.is_io
+        }
+    )
+    attention = any(op in ATTENTION_OPS for op in fed)
+    toolkit = (
+        f"; {len(inserted)} of them ({us(time_of(inserted))}) are the toolkit's own (FullName "
+        "ending _rs or _tp: inserted to fit the layout of the op they feed), no node of the "
+        "source model"
+        if inserted
+        else ""
+    )
+    fix = (
+        "rewrite each chain as one Reshape or Transpose in the source model (User Guide §8.4.4 "
+        "'combining similar terms')"
+    )
+    if inserted:
+        fix = (
+            f"the toolkit's own reshapes go when the source model hands "
+            f"{'/'.join(fed) or 'the op they feed'} the layout it takes"
+            + (
+                " (for attention: q/k/v in the layout the op reads, not a (B,N,H,D) tensor "
+                "the toolkit must transpose and reshape into it)"
+                if attention
+                else ""
+            )
+            + "; the other chains: "
+            + fix
+        )
     yield Finding(
         code="RKN022",
         name="mergeable-reshapes",
         severity=grade(saving.total_us, total_us(profile), Severity.WARNING),
         message=(
             f"{len(chains)} chain(s) of back-to-back layout ops (matched by shape) take "
-            f"{us(time_of(la for c in chains for la in c))}: {shown}{more}{caveat}"
+            f"{us(time_of(la for c in chains for la in c))}: {shown}{more}{toolkit}{caveat}"
         ),
-        fix=(
-            "rewrite each chain as one Reshape or Transpose in the source model "
-            "(User Guide §8.4.4 'combining similar terms')"
-        ),
+        fix=fix,
         layer_ids=tuple(la.id for c in chains for la in c),
         estimate="each chain's time minus its largest member",
         source=cite("guide", "§8.4.4"),
         **saving.fields(),
     )
+
+
+ATTENTION_OPS = frozenset({"exSDPAttention", "exMatMul", "MatMul"})
+INSERTED = LazyPattern(r"_(?:rs|tp)\d*$")
+"""A FullName the toolkit gave a layout op it inserted (``…/Mul_output_0_tp_rs``): the
+inserted reshape's ``_rs``, the inserted transpose's ``_tp``."""
+
+
+def _after(profile: Profile, layer: Layer) -> Layer | None:
+    """The layer after ``layer`` in the table, if any."""
+    index = profile.layers.index(layer)
+    return profile.layers[index + 1] if index + 1 < len(profile.layers) else None
 
 
 AFTER_ADD_FUSES = {"Relu"}
@@ -388,7 +439,7 @@ RULES = (
         check_mergeable_reshapes,
         source=sources(cite("guide", "§8.4.4, §8.5.2 Table 8-5")),
         basis=("the measured time of every op of each chain but its largest"),
-        confidence="high",
+        confidence="medium (that one op can stand for a chain is the guide's advice, not measured)",
     ),
     Rule(
         "RKN023",

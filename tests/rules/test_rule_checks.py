@@ -448,6 +448,31 @@ def test_rkn022_chains_are_one_finding_and_tiny_ones_are_noise() -> None:
     assert ranked.severity is Severity.INFO
 
 
+def test_rkn022_names_the_toolkits_own_reshapes_and_the_op_they_feed() -> None:
+    """A public FP16 SigLIP block: a Transpose and a Reshape the toolkit inserted before
+    exSDPAttention (FullNames ending _tp, _tp_rs): no node of the source model to merge; the
+    fix is the layout handed to the attention op. Medium confidence: that one op remains is
+    the guide's advice, not measured."""
+    name = "/vision_model/encoder/layers.0/self_attn/Mul_output_0"
+    profile = P(
+        L(5, "Mul", NPU, 300, o=((2, 1024, 12, 64),)),
+        L(6, "Transpose", NPU, 3465, i=((2, 1024, 12, 64),), o=((2, 12, 64, 1024),),
+          full_name=f"Transpose:{name}_tp"),
+        L(7, "Reshape", NPU, 4824, i=((2, 12, 64, 1024),), o=((24, 64, 1, 1024),),
+          full_name=f"Reshape:{name}_tp_rs"),
+        L(8, "exSDPAttention", NPU, 9000, i=((24, 64, 1, 1024),)),
+    )  # fmt: skip
+    [finding] = run("RKN022", profile)
+    assert finding.est_saving_us == 3465 and finding.confidence is Confidence.MEDIUM
+    assert "2 of them (8,289 us) are the toolkit's own (FullName ending _rs or _tp" in (
+        finding.message
+    )
+    assert finding.fix.startswith(
+        "the toolkit's own reshapes go when the source model hands exSDPAttention the layout "
+        "it takes (for attention:"
+    )
+
+
 def test_rkn022_single_or_unchained() -> None:
     single = P(L(1, "Reshape", NPU, 30, i=((1, 4),), o=((4,),)), L(2, "Conv", NPU, 10))
     unchained = P(
