@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
@@ -114,6 +115,8 @@ def no_profile_failures(
     return tuple(ordered)
 
 
+_WANTED = LazyPattern(r"(?:upgrade to|>=)\s*(\d+(?:\.\d+)+)")
+"""The driver version a runtime's 'driver version is too low' line asks for."""
 DRIVER_TOO_OLD = "driver-too-old"
 """The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 
@@ -121,10 +124,29 @@ DRIVER_TOO_OLD = "driver-too-old"
 def beside_an_old_driver(
     failures: tuple[KnownFailure, ...], versions: Versions
 ) -> tuple[KnownFailure, ...]:
-    """The telling failure, when the log's ``versions`` name an RKNPU driver older than
-    :data:`~rknnprof.platforms.drivers.MIN_DRIVER` and its catalogue cause names the driver
-    among its causes, says so: ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2
-    points at the driver; ``Invalid RKNN model version`` does not."""
+    """The telling failure, when its catalogue cause names the driver among its causes and
+    the runtime itself asked for a newer driver (``please upgrade to 0.9.7``), or the log's
+    ``versions`` name one older than :data:`~rknnprof.platforms.drivers.MIN_DRIVER`, says so:
+    ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2 points at the driver, errno
+    14 after the runtime asked for 0.9.7 leads its fix with it; ``Invalid RKNN model version``
+    does not."""
+    if failures and failures[0].id != DRIVER_TOO_OLD and "driver" in failures[0].cause.lower():
+        asked = next((f for f in failures if f.id == DRIVER_TOO_OLD), None)
+        if asked is not None:  # the runtime said it wants a newer driver: that comes first
+            first = failures[0]
+            wanted = _WANTED.search(asked.text)
+            version = f" ({wanted.group(1)} or later)" if wanted else ""
+            return (
+                replace(
+                    first,
+                    diagnosis=first.diagnosis
+                    + f"; the runtime asks for a newer RKNPU driver (line {asked.line}), a "
+                    "likely cause",
+                    fix=f"first update the RKNPU driver to what the runtime asks for{version}; "
+                    f"if it still fails: {first.fix}",
+                ),
+                *failures[1:],
+            )
     if not failures or not driver_too_old(versions.driver):
         return failures
     if any(f.id == DRIVER_TOO_OLD for f in failures):

@@ -619,3 +619,26 @@ def test_errno_14_names_another_process_holding_the_npu():
     assert event.failure.id == "npu-address-space-full"
     assert "another process holding the NPU's address space" in event.failure.cause
     assert "stop other processes that use the NPU" in event.failure.fix
+
+
+def test_errno_14_after_the_runtime_asks_for_a_newer_driver_leads_with_it(tmp_path):
+    """RKLLM 1.3.0 on driver 0.9.2 (a public RK3588 notes page): the runtime's own line asks for
+    0.9.7, then the 4 GB model fails with errno 14. The fix led with base_domain_id (for
+    several models; one was loaded): it now leads with the driver the runtime asked for."""
+    text = (
+        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7\n"
+        "I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.9.2, platform: RK3588\n"
+        "E RKNN: failed to allocate handle, ret: -1, errno: 14, errstr: Bad address\n"
+        "E rkllm: rkllm_init failed\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    first = json.loads(result.stdout)["failures"][0]
+    assert first["id"] == "npu-address-space-full"
+    assert first["diagnosis"].endswith(
+        "; the runtime asks for a newer RKNPU driver (line 1), a likely cause"
+    )
+    assert first["fix"].startswith(
+        "first update the RKNPU driver to what the runtime asks for (0.9.7 or later); if it "
+        "still fails: give each large model its own domain"
+    )
