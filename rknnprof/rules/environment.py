@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
-from rknnprof.platforms.drivers import driver_too_old
+from rknnprof.platforms.drivers import driver_too_old, version_tuple
 from rknnprof.rules._util import (
     claim,
     grade,
@@ -267,12 +267,33 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         if cores and cores > 1
         else "the guide ties some operator optimisations to the driver version"
     )
+    runtime = version_tuple(profile.versions.runtime)
+    toolkit = profile.versions.toolkit
+    if runtime is not None and runtime < OLD_RUNTIME:  # (a runtime of the driver's own time)
+        said = (
+            f"RKNPU driver {profile.versions.driver} and runtime {profile.versions.runtime} "
+            "both predate driver 0.9.2: the fixes later releases carry are in neither "
+            f"({why})"
+        )
+        fix = (
+            "update the board's SDK together, the kernel with its RKNPU driver (0.9.2 or later; "
+            f"check {version_path(context)}) and the runtime library, to a current release"
+        )
+    else:
+        said = (
+            f"RKNPU driver {profile.versions.driver} is older than 0.9.2 (runtime "
+            f"{profile.versions.runtime or 'version not in the log'}): drivers before 0.9.2 lack "
+            f"fixes later librknnrt releases rely on ({why})"
+        )
+        fix = (
+            "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
+            f"{version_path(context)})"
+        )
+    if toolkit:
+        fix += f", and keep the board's runtime library at the toolkit's version ({toolkit})"
     yield _finding(
-        f"RKNPU driver {profile.versions.driver} is older than 0.9.2 (runtime "
-        f"{profile.versions.runtime or 'version not in the log'}): drivers before 0.9.2 lack "
-        f"fixes later librknnrt releases rely on ({why})",
-        "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
-        f"{version_path(context)}) and keep the board's runtime library at the toolkit's version",
+        said,
+        fix,
         0.0,
         0.0,
         "0: no time attached",
@@ -280,6 +301,10 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         untimed=Severity.WARNING,
     )
 
+
+OLD_RUNTIME = (1, 5)
+"""Runtimes older than this predate driver 0.9.2 themselves (librknnrt 1.4.x, 2022): the
+driver's age is the SDK's, updated with it."""
 
 WATERFALL_FIX = (
     ZERO_COPY + "; do resize and colour conversion on the RGA (librga) instead of "

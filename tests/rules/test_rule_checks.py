@@ -756,7 +756,17 @@ def test_rkn050_clock_and_driver() -> None:
     findings = run("RKN050", low, "rk3588")
     messages = " | ".join(f.message for f in findings)
     assert "DDR frequency is Unknown" in messages
-    assert "driver 0.8.2 is older than 0.9.2" in messages
+    # (a runtime of the driver's own time: the SDK is updated together)
+    [driver] = [f for f in findings if "driver 0.8.2" in f.message]
+    assert driver.message.startswith(
+        "RKNPU driver 0.8.2 and runtime 1.4.0 both predate driver 0.9.2"
+    )
+    assert driver.fix.startswith("update the board's SDK together")
+    assert "toolkit's version" not in driver.fix  # (no toolkit version in the log)
+    newer = replace(low, versions=Versions(driver="0.8.2", runtime="2.3.2", toolkit="2.3.2"))
+    [driver] = [f for f in run("RKN050", newer, "rk3588") if "driver 0.8.2" in f.message]
+    assert "driver 0.8.2 is older than 0.9.2 (runtime 2.3.2)" in driver.message
+    assert driver.fix.endswith("keep the board's runtime library at the toolkit's version (2.3.2)")
     [clock] = [f for f in findings if "800 MHz" in f.message]
     assert clock.est_saving_us == pytest.approx(8000 * (1 - 800 / 1000))
     ok = P(
