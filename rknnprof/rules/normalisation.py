@@ -77,10 +77,12 @@ def _per_channel(layer: Layer, main: tuple[int, ...] | None) -> bool:
 def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
     """The layers around the norm at ``index``: up to two Transposes/Reshapes feeding it (each
     feeding the next), up to two it feeds, then per-channel Mul/Add; the norm itself is first.
-    Empty when no Transpose is among the wrappers, or none feeds the norm: an axis exNorm does
-    not take is moved in and back out, while a Transpose after it alone restores the layout
-    the next op wants (a ViT's last LayerNorm before its connector's Reshape, whose 25 other
-    LayerNorms of the same shape ran bare)."""
+    Empty when no Transpose is among the wrappers, or the wrappers are on one side only: an
+    axis exNorm does not take is moved in and back out, while a Transpose after it alone
+    restores the layout the next op wants (a ViT's last LayerNorm before its connector's
+    Reshape, whose 25 other LayerNorms of the same shape ran bare) and one before it alone
+    brings the model's input to the channel-major layout the convs after it want too (a
+    public FP16 model: its input's Transpose, then exNorm over axis 1, then a 1x1 conv)."""
     norm = layers[index]
     before: list[Layer] = []
     head = norm
@@ -102,7 +104,7 @@ def _chain(layers: Sequence[Layer], index: int) -> list[Layer]:
         tail = layers[k]
         k += 1
     wrappers = before + after
-    if not before or not any(la.op_type == "Transpose" for la in wrappers):
+    if not before or not after or not any(la.op_type == "Transpose" for la in wrappers):
         return []
     affine: list[Layer] = []
     while (
@@ -225,8 +227,9 @@ def check_norm_transposes(profile: Profile, context: RuleContext) -> Iterator[Fi
     What it finds:
         A normalisation (exNorm, exLayerNorm, or InstanceNormalization / GroupNormalization /
         LayerNormalization on the CPU) wrapped in up to two Transposes/Reshapes on each side,
-        at least one a Transpose and at least one feeding the norm (a Transpose after a bare
-        norm restores the layout the next op wants), and the per-channel Mul/Add right after:
+        at least one a Transpose and at least one on each side (a Transpose on one side alone
+        moves the layout for the ops after it, not for the norm), and the per-channel Mul/Add
+        right after:
         InstanceNorm, GroupNorm or LayerNorm exported over an axis the NPU norm does not take.
         One finding
         for the model. Without layer rows: a ranking with at least two Transpose calls per

@@ -235,6 +235,29 @@ def test_a_transpose_after_a_bare_norm_is_the_next_ops() -> None:
     assert not list(by_code("RKN072").check(profile, RuleContext()))
 
 
+def test_a_transpose_before_a_norm_alone_is_the_inputs_layout() -> None:
+    """A public three-core FP16 table: the model input (1,50,1,480) transposed to (1,480,1,50),
+    an exNorm over axis 1, then a 1x1 conv that wants that layout too. Nothing moves an axis
+    back out: the Transpose is the input's, no export of the norm removes it (RKN072 called it
+    a wrapper)."""
+    from rknnprof.model import Layer, Profile, SourceSpan, Target
+    from rknnprof.rules import by_code
+    from rknnprof.rules.base import RuleContext
+
+    def lay(i, op, t, a, b):
+        return Layer(i, op, Target.NPU, input_shapes=a, output_shapes=(b,), time_us=t)
+
+    x, t = (1, 50, 1, 480), (1, 480, 1, 50)
+    layers = (
+        lay(5, "InputOperator", 5, (x,), x),
+        lay(6, "Transpose", 58, (x,), t),
+        lay(7, "exNorm", 40, (t, (1, 480, 1, 1), (1, 480, 1, 1)), t),
+        lay(8, "Conv", 120, (t, (960, 480, 1, 1)), (1, 960, 1, 50)),
+    )
+    profile = Profile(SourceSpan("x"), "t", layers=layers)
+    assert not list(by_code("RKN072").check(profile, RuleContext()))
+
+
 def test_post_processing_leaves_attention_softmax_alone() -> None:
     # a softmax feeding exMatMul near the output is attention; a ranking with MatMul and 12
     # Softmax calls is a transformer's
