@@ -230,12 +230,21 @@ def _parse_text(raw: BinaryIO, path: str, compression: str | None) -> Assembly:
 
 def no_data_message(assembly: Assembly) -> str:
     """One line naming what an input without profile data did hold: the diagnosis and fix of
-    its first known failure, when it has one."""
+    its first known failure, when it has one (a warning only, after what else the log holds:
+    an RKLLM run that warned of its driver and went on to ``rkllm init success``)."""
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
         also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
-        return f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
+        told = f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
+        if not assembly.found or any(f.severity != "warning" for f in assembly.failures):
+            return told
+        return f"{_found(assembly)}; a warning, {told}"
+    return _found(assembly)
+
+
+def _found(assembly: Assembly) -> str:
+    """What an input without profile data holds, in words."""
     if not assembly.found:
         if not assembly.lines:
             return "empty input, no RKNN profile data"

@@ -642,3 +642,23 @@ def test_errno_14_after_the_runtime_asks_for_a_newer_driver_leads_with_it(tmp_pa
         "first update the RKNPU driver to what the runtime asks for (0.9.7 or later); if it "
         "still fails: give each large model its own domain"
     )
+
+
+def test_a_run_that_only_warned_says_what_it_holds_first(tmp_path):
+    """RKLLM 1.3.0 on driver 0.8.2 that went on to ``rkllm init success``: a warning, no
+    failure. The exit-3 line gave the warning alone, as if the run had failed, and lost the
+    versions the log does hold."""
+    text = (
+        "rkllm init start\n"
+        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7\n"
+        "I rkllm: rkllm-runtime version: 1.3.0, rknpu driver version: 0.8.2, platform: RK3588\n"
+        "rkllm init success\n"
+    )
+    result = run(["analyze"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    assert ": runtime information only (librkllmrt 1.3.0, driver 0.8.2, rk3588), no per-layer " in (
+        result.stderr
+    )
+    assert "table; a warning, line 2: the RKNPU kernel driver is older than this runtime" in (
+        result.stderr
+    )
