@@ -311,3 +311,27 @@ def test_a_timed_table_against_a_run_without_one_is_named_so(tmp_path, capsys, m
         "run: its total only)"
     ) in err
     assert "align by FullName" not in err and "frames merged" not in err
+
+
+def test_compare_and_check_fit_their_head_line_and_pad_no_lines(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """At 100 columns compare printed a 221-character first line (two long paths) and padded
+    23 lines with blanks to the width; check did the same."""
+    monkeypatch.setenv("COLUMNS", "100")
+    folder = tmp_path / ("a-long-folder-name-" * 4)
+    folder.mkdir()
+    base = folder / ("base-run-of-the-model-" * 3 + ".txt")
+    base.write_text("\n".join(table(BASE)) + "\n", encoding="utf-8")
+    cur = write(folder, "cur-run-of-the-model-" * 3 + ".txt", slow=True)
+    budgets = folder / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n", "utf-8")
+    for args in (
+        ("compare", str(base), cur),
+        ("check", cur, "--budgets", str(budgets), "--baseline", str(base)),
+    ):
+        _, out, _ = run(capsys, monkeypatch, *args)
+        lines = out.splitlines()
+        assert len(lines[0]) <= 100, lines[0]
+        assert "…" in lines[0]
+        assert not [line for line in lines if line != line.rstrip()]

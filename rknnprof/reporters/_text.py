@@ -6,6 +6,7 @@ Nothing here knows a profile; :mod:`rknnprof.reporters._facts` phrases the model
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TextIO
 
 from rknnprof.model import Shape
 from rknnprof.units import cell, frame_ms, part_us, percent
@@ -33,6 +34,15 @@ def shorten_path(path: str, width: int) -> str:
         return "…"[:width]
     head = (width - 1) // 3
     return path[:head] + "…" + path[len(path) - (width - 1 - head) :]
+
+
+def fit_paths(paths: Sequence[str], room: int) -> list[str]:
+    """``paths`` cut (:func:`shorten_path`) so that together they take at most ``room``
+    characters, each at least 20: a header line naming several files fits the terminal."""
+    if sum(map(len, paths)) <= room:
+        return list(paths)
+    each = max(20, room // max(len(paths), 1))
+    return [shorten_path(path, each) for path in paths]
 
 
 def shorten_all(texts: Sequence[str], width: int) -> list[str]:
@@ -85,3 +95,9 @@ def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
     shown = ", ".join(str(i) for i in ids[:limit])
     more = f" +{len(ids) - limit} more" if len(ids) > limit else ""
     return f"layer{'s' if len(ids) > 1 else ''} {shown}{more}"
+
+
+def write_stripped(out: TextIO, text: str) -> None:
+    """``text`` written line by line without trailing blanks (rich pads every line of a
+    console to its width; trailing blanks only make diffs and pastes noisy)."""
+    out.write("".join(line.rstrip() + "\n" for line in text.splitlines()))

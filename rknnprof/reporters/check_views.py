@@ -11,6 +11,7 @@ say how many more there are.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import fields
 from pathlib import Path
@@ -91,6 +92,15 @@ def gate_note(result: CheckResult, options: RenderOptions) -> str:
 
 
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
+    """The terminal view, its lines without the blanks rich pads them to the width with."""
+    from rknnprof.reporters._text import write_stripped
+
+    buffer = io.StringIO()
+    _render_table(result, buffer, options)
+    write_stripped(out, buffer.getvalue())
+
+
+def _render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.text import Text
 
@@ -103,9 +113,14 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
         highlight=False,
         force_terminal=options.color or None,
     )
-    base = f" against {result.baseline_path}" if result.baseline_path else ""
+    from rknnprof.reporters._text import fit_paths
+
+    named = [p for p in (result.path, result.budgets_path, result.baseline_path) if p]
+    fixed = len("check  with ") + (len(" against ") if result.baseline_path else 0)
+    shown = fit_paths(named, console.width - fixed)
+    base = f" against {shown[2]}" if result.baseline_path else ""
     console.print(
-        Text.assemble(("check", "bold"), " ", T(f"{result.path} with {result.budgets_path}{base}")),
+        Text.assemble(("check", "bold"), " ", T(f"{shown[0]} with {shown[1]}{base}")),
         soft_wrap=True,
     )
     for warning in result.warnings:

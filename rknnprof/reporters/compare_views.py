@@ -8,6 +8,7 @@ Only formatting here; every number comes from :mod:`rknnprof.compare`.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
@@ -130,12 +131,21 @@ def changed_layers(comp: ProfileComparison) -> list[LayerDelta]:
 
 
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
+    """The terminal view, its lines without the blanks rich pads them to the width with."""
+    from rknnprof.reporters._text import write_stripped
+
+    buffer = io.StringIO()
+    _render_table(result, buffer, options)
+    write_stripped(out, buffer.getvalue())
+
+
+def _render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
     from rknnprof.reporters._escape import terminal_text as T
-    from rknnprof.reporters._text import shorten
+    from rknnprof.reporters._text import fit_paths, shorten
     from rknnprof.reporters.table import new_table
 
     console = Console(
@@ -145,10 +155,10 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
         highlight=False,
         force_terminal=options.color or None,
     )
-    console.print(
-        Text.assemble(("compare", "bold"), " ", T(f"{result.base_path} → {result.current_path}")),
-        soft_wrap=True,
+    base, current = fit_paths(
+        (result.base_path, result.current_path), console.width - len("compare  → ")
     )
+    console.print(Text.assemble(("compare", "bold"), " ", T(f"{base} → {current}")), soft_wrap=True)
     for warning in result.warnings:
         console.print(Text.assemble(("Warning:", "yellow"), " ", T(warning)), soft_wrap=True)
     for comp in result.comparisons:
