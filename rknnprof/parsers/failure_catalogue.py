@@ -507,6 +507,21 @@ CATALOGUE: tuple[Entry, ...] = (
         "https://github.com/rockchip-linux/rknpu/issues/9",
     ),
     Entry(
+        "board-refused-model",
+        ("ACK_FAIL",),
+        _re(r"msg_load_ack fail, ack = 1\(ACK_FAIL\)"),
+        "the board's NPU runtime refused the model as it loaded it (msg_load_ack ACK_FAIL)",
+        "RKNN-Toolkit1 connected to a board (RV1126/RV1109, RK1808) sends the model to the "
+        "board's rknn_server, which loads it and answers only ACK_FAIL: the reason is in the "
+        "board's log, not the PC's (a quantized layer its runtime rejects, rknn_QuantCheck, in "
+        "the cited thread; a board runtime of another version than the toolkit's)",
+        "run again with the board's rknn_server restarted under RKNN_LOG_LEVEL=5 and read its "
+        "log for the layer it rejects; keep the board's rknn_server and librknn_runtime at the "
+        "toolkit's version",
+        _ZOO + "215",
+        "low",
+    ),
+    Entry(
         "perf-debug-not-enabled",
         ("undefined symbol: rknn_get_run_time",),
         _re(r"undefined symbol: rknn_get_run_time"),

@@ -266,6 +266,12 @@ LINES = {
         "rkllm_init failed",
     ),
     # rknpu 9 (RK3399Pro, toolkit1); variant: the RKNNAPI-tagged form of the same runtime
+    # _ZOO 215 (toolkit1 1.7.5 on RV1126); variant: the rknn-toolkit copy of the thread (485)
+    "board-refused-model": (
+        "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!",
+        "rknn_init, msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!",
+        "refused the model as it loaded it",
+    ),
     "perf-too-many-clients": (
         "rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect 0(ACK_SUCC)",
         "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect "
