@@ -48,7 +48,11 @@ def fit_paths(paths: Sequence[str], room: int) -> list[str]:
 def shorten_all(texts: Sequence[str], width: int) -> list[str]:
     """:func:`shorten` of each, unless that makes two of them alike (``/model/model.…/conv/Conv``
     for layers 10 and 12): then each name's start is what is cut (``…l.10/conv/Conv``), so the
-    end that tells them apart shows."""
+    end that tells them apart shows. When one name must lose its op-class prefix to fit, every
+    one does: a column of ``Reshape:prop_q_groups`` beside ``prop_out_channels_rs`` read as two
+    kinds of name."""
+    if any(len(text) > width for text in texts):
+        texts = [_node(text) for text in texts]
     short = [shorten(text, width) for text in texts]
     if len(set(short)) == len(set(texts)) or width < 2:
         return short

@@ -127,3 +127,17 @@ def test_names_cut_to_the_same_text_are_cut_at_their_start() -> None:
         "/model.0/conv/Conv",
     ]
     assert shorten_all(["Conv:/a/b", "Add:/a/c"], 25) == ["Conv:/a/b", "Add:/a/c"]
+
+
+def test_names_lose_their_op_prefix_all_or_none() -> None:
+    """A public FP16 table's column: one name too long kept the others' ``Reshape:`` while it
+    lost its own; one form for the column now."""
+    from rknnprof.reporters._text import shorten_all
+
+    names = ["Reshape:prop_out_channels_rs", "Reshape:prop_q_groups", "Conv:audit_original_2conv"]
+    assert shorten_all(names, 24) == [
+        "prop_out_channels_rs",
+        "prop_q_groups",
+        "audit_original_2conv",
+    ]
+    assert shorten_all(names[1:2], 24) == ["Reshape:prop_q_groups"]
