@@ -220,16 +220,20 @@ def test_every_thread_running_the_model_is_judged(tmp_path, capsys, monkeypatch,
     assert "runs the layers of BASE's model (line 2) as another run does" in err
 
 
-def _benchmark(name: str, side: int, ms: float) -> list[str]:
-    """One rknn_common_test run as it prints: versions, tensors, three timed runs, Avg."""
+def _benchmark(
+    name: str, side: int, ms: float, output: str = "out", command: str | None = None
+) -> list[str]:
+    """One rknn_common_test run as it prints: versions, tensors, three timed runs, Avg
+    (``command``: the pasted command line before it, naming the model file)."""
     return [
+        *([f"# ./rknn_benchmark {command}.rknn"] if command else []),
         "rknn_api/rknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27), driver version: 0.9.8",
         "model input num: 1, output num: 1",
         "input tensors:",
         f"  index=0, name={name}, n_dims=4, dims=[1, {side}, {side}, 3], n_elems=150528, "
         "size=150528, fmt=NHWC, type=INT8, qnt_type=AFFINE, zp=0, scale=0.007812",
         "output tensors:",
-        "  index=0, name=out, n_dims=2, dims=[1, 1001, 0, 0], n_elems=1001, size=2002, "
+        f"  index=0, name={output}, n_dims=2, dims=[1, 1001, 0, 0], n_elems=1001, size=2002, "
         "fmt=UNDEFINED, type=FP16, qnt_type=AFFINE, zp=0, scale=1.000000",
         "custom string: ",
         "Begin perf ...",
@@ -335,3 +339,40 @@ def test_compare_and_check_fit_their_head_line_and_pad_no_lines(
         assert len(lines[0]) <= 100, lines[0]
         assert "…" in lines[0]
         assert not [line for line in lines if line != line.rstrip()]
+
+
+def test_benchmarks_pair_by_file_on_one_side_and_tensors_on_the_other(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """A baseline that pasted its command lines (model files named) against a run that did not:
+    'nothing to compare' (exit 2) since the file names and the tensors were one namespace;
+    models sharing their input (yolov5 and yolov8 both take images [1,640,640,3]) pair by
+    their outputs too."""
+
+    def log(name: str, runs: list[tuple[str, str, float]], named: bool) -> str:
+        lines = []
+        for model, output, ms in runs:
+            lines += _benchmark("images", 640, ms, output, model if named else None)
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return str(path)
+
+    base = log("base.txt", [("yolov5s", "output0", 20), ("yolov8n", "318", 30)], named=True)
+    cur = log("cur.txt", [("yolov8n", "318", 30), ("yolov5s", "output0", 31)], named=False)
+    code, out, err = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1, err
+    assert "total 20.00 ms → 31.00 ms (+11,000 us, +55.0%)" in out
+    assert "total 30.00 ms → 30.00 ms (+0 us, +0.0%)" in out
+
+
+def test_a_ranking_cut_on_a_line_boundary_leaves_the_table_whole(tmp_path) -> None:
+    """The bundled log cut after a whole ranking row (no Total row, no closing rule), its rows
+    adding up to 99.5 %: the op types after the cut were read as 'has layers but is not
+    ranked', a damaged table, and compare left a regression unjudged."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    end = text.index("\n", text.index("MaxPool            3")) + 1
+    path = tmp_path / "cut.txt"
+    path.write_text(text[:end], encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.ranking_cut
+    assert profile.validity is not None and profile.validity.complete, profile.validity

@@ -138,10 +138,28 @@ def check_ids(profile: Profile) -> list[Note]:
     return notes
 
 
+def ranking_cut(profile: Profile) -> bool:
+    """The ranking below the table is cut: its TimeRatio adds up to well under 100 %, no
+    Total row nor closing rule ends it (``Profile.ranking_cut``), or the log ends inside one of
+    its rows, after the table's total line (the op types it lacks are then the cut's; the rows
+    shown may add up to 99 %)."""
+    if profile.ranking_cut or ranking_cut_short(profile.ranking):
+        return True
+    last, total_line = profile.source.last_line, profile.reported_total_line
+    skipped = profile.skipped_rows
+    return (
+        bool(skipped and profile.layers)
+        and last is not None
+        and total_line is not None
+        and skipped[-1].line >= last
+        and skipped[-1].line > total_line
+    )
+
+
 def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[Note]:
     """The aggregation from layers against the printed ranking (single complete frames only).
-    A ranking cut short (its TimeRatio adding up to well under 100 %: the parser warns of it)
-    is held to the op types it ranks: the ones it lacks are the cut's, not damage."""
+    A ranking cut (:func:`ranking_cut`) is held to the op types it ranks: the ones it lacks
+    are the cut's, not damage."""
     if not profile.ranking or not profile.layers or profile.elided_rows or profile.frames != 1:
         return []
     if any(la.time_us is None for la in profile.layers):
@@ -157,7 +175,7 @@ def check_ranking(profile: Profile, op_stats: tuple[OpTypeStat, ...]) -> list[No
             a, b = getattr(mine, name), getattr(printed, name)
             if abs(a - b) > 0.5:
                 diffs.append(f"{printed.op_type} {name} {_fmt(a)} from layers vs {_fmt(b)} ranked")
-    if not ranking_cut_short(profile.ranking):  # (a cut ranking lacks its smallest op types)
+    if not ranking_cut(profile):  # (a cut ranking lacks its smallest op types)
         diffs += [f"{op} has layers but is not ranked" for op in ours]
     if not diffs:
         return []

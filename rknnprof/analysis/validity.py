@@ -20,7 +20,12 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rknnprof.analysis.consistency import check_ranking, id_problems, total_disagreement
+from rknnprof.analysis.consistency import (
+    check_ranking,
+    id_problems,
+    ranking_cut,
+    total_disagreement,
+)
 from rknnprof.analysis.optypes import ranking_cut_short
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
@@ -197,8 +202,7 @@ def _cut(profile: Profile) -> str | None:
             # the last frame's ranking, cut by the end of the log: the profile keeps the first
             # frame's (a last frame cut inside its table is dropped when frames are merged)
             return None
-        total_line = profile.reported_total_line
-        if profile.layers and total_line is not None and profile.skipped_rows[-1].line > total_line:
+        if ranking_cut(profile):
             return None  # the ranking after the table's total line is cut: the table is whole
         return f"its last row is cut short (line {profile.skipped_rows[-1].line})"
     return None

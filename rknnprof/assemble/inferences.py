@@ -457,6 +457,7 @@ class ModelFrames(MutableRecord):
             elided_rows=self.elided,
             headerless=self.headerless,
             ranking_line=self.ranking_line,
+            ranking_cut=self.ranking_short is not None,
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )

@@ -3,7 +3,7 @@ a saved JSON report) is :func:`rknnprof.api.load_report`'s job, not the comparis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rknnprof.compare.advice import AdviceOutcome, check_advice
 from rknnprof.compare.conditions import (
@@ -168,42 +168,29 @@ def _by_run(comp: ProfileComparison, profile: Profile) -> ProfileComparison:
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
-    """Pair models by name (a benchmark's printed input tensors where the log names no model
-    file) when every one has a distinct one, else by input shapes when each side's are
-    distinct and some are on both sides (a dynamic-shape model's profiles: the others are
-    unpaired), else by order."""
-    names_b = [_model_key(p) for p in base]
-    names_c = [_model_key(p) for p in current]
-    named = (
-        all(names_b)
-        and all(names_c)
-        and len(set(names_b)) == len(names_b)
-        and len(set(names_c)) == len(names_c)
-    )
+    """Pair models by the first key that names every one on both sides apart and that some
+    share: the model file's name, a benchmark's printed tensors (where no file is named:
+    one side may name its files and the other not), the input shapes (a dynamic-shape
+    model's profiles: the others unpaired); else by their layers, else by order."""
     if len(base) == 1 and len(current) == 1:
         return [(base[0], current[0])], []
-    notes: list[str] = []
-    if named:
-        by_name = dict(zip(names_c, current))
-        pairs = [(b, by_name[n]) for b, n in zip(base, names_b) if n in by_name]
-        notes += [f"model {n} only in BASE" for n in names_b if n not in by_name]
-        notes += [f"model {n} only in CURRENT" for n in names_c if n not in set(names_b)]
-        return pairs, notes
-    inputs_b = [p.input_shapes for p in base]
-    inputs_c = [p.input_shapes for p in current]
-    distinct = len(set(inputs_b)) == len(inputs_b) and len(set(inputs_c)) == len(inputs_c)
-    if distinct and set(inputs_b) & set(inputs_c):
-        # a dynamic-shape model's profiles: each input shape with itself, the rest unpaired
-        by_input = dict(zip(inputs_c, current))
-        pairs = [(b, by_input[shapes]) for b, shapes in zip(base, inputs_b) if shapes in by_input]
-        notes += [f"input {_input(s)} only in BASE" for s in inputs_b if s not in by_input]
-        notes += [f"input {_input(s)} only in CURRENT" for s in inputs_c if s not in inputs_b]
-        return pairs, notes
+    for key, what in (
+        (lambda p: p.model_name, "model"),
+        (_printed_tensors, "model with tensors"),
+        (lambda p: _input(p.input_shapes), "input"),
+    ):
+        keyed = _pair_by(key, what, base, current)
+        if keyed is not None:
+            return keyed
     by_layers = _pair_by_layers(base, current)
     if by_layers is not None:
-        pairs, notes = by_layers
-        return pairs, notes
+        return by_layers
+    names_b, names_c = [p.model_name for p in base], [p.model_name for p in current]
+    if all(names_b) and all(names_c):  # (every model named, none on both sides)
+        notes = [f"model {n} only in BASE" for n in names_b]
+        return [], notes + [f"model {n} only in CURRENT" for n in names_c]
     pairs = list(zip(base, current))
+    notes = []
     if len(base) != len(current):
         notes.append(
             f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
@@ -212,10 +199,41 @@ def pair_profiles(
     return pairs, notes
 
 
+def _pair_by(
+    key: Callable[[Profile], str | None],
+    what: str,
+    base: Sequence[Profile],
+    current: Sequence[Profile],
+) -> tuple[list[tuple[Profile, Profile]], list[str]] | None:
+    """Each model with the other side's of the same ``key``, when every model on both sides
+    has one, each side's are distinct and some are on both; the rest named in notes."""
+    keys_b, keys_c = [key(p) for p in base], [key(p) for p in current]
+    if not (all(keys_b) and all(keys_c)):
+        return None
+    if len(set(keys_b)) < len(keys_b) or len(set(keys_c)) < len(keys_c):
+        return None
+    if not set(keys_b) & set(keys_c):
+        return None
+    by_key = dict(zip(keys_c, current))
+    pairs = [(b, by_key[k]) for b, k in zip(base, keys_b) if k in by_key]
+    notes = [f"{what} {k} only in BASE" for k in keys_b if k not in by_key]
+    notes += [f"{what} {k} only in CURRENT" for k in keys_c if k not in set(keys_b)]
+    return pairs, notes
+
+
+def _printed_tensors(profile: Profile) -> str | None:
+    """A benchmark's input and output tensors as it printed them: which model ran where no
+    file is named (two rknn_common_test runs in swapped order paired a 224x224 mobilenet with
+    a 640x640 yolo by order; yolov5 and yolov8 take the same input, not the same outputs)."""
+    bench = profile.benchmark
+    if bench is None or not bench.inputs:
+        return None
+    outputs = f" -> {', '.join(bench.outputs)}" if bench.outputs else ""
+    return f"{', '.join(bench.inputs)}{outputs}"
+
+
 def _model_key(profile: Profile) -> str | None:
-    """What names the model run: its file name, else a benchmark's input tensors as printed
-    (two rknn_common_test runs in swapped order paired a 224x224 mobilenet with a 640x640
-    yolo by order)."""
+    """A model's name in a comparison: its file's, else a benchmark's input tensors."""
     if profile.model_name:
         return profile.model_name
     bench = profile.benchmark

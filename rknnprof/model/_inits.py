@@ -679,6 +679,7 @@ def rknnprof_model_profile_Profile(
     reported_total_line: Any = D,
     elided_rows: Any = D,
     ranking_line: Any = D,
+    ranking_cut: Any = D,
     incomplete: Any = D,
     frame_total_us: Any = D,
     frame_time_p50_us: Any = D,
@@ -721,6 +722,7 @@ def rknnprof_model_profile_Profile(
     _set(self, "reported_total_line", reported_total_line)
     _set(self, "elided_rows", elided_rows)
     _set(self, "ranking_line", ranking_line)
+    _set(self, "ranking_cut", ranking_cut)
     _set(self, "incomplete", incomplete)
     _set(self, "frame_total_us", frame_total_us)
     _set(self, "frame_time_p50_us", frame_time_p50_us)
@@ -763,12 +765,14 @@ def rknnprof_model_run_BenchmarkRun(
     avg_time_ms: Any = D,
     avg_fps: Any = D,
     inputs: Any = D,
+    outputs: Any = D,
 ) -> None:
     _set(self, "run_times_ms", run_times_ms)
     _set(self, "warmup_times_ms", warmup_times_ms)
     _set(self, "avg_time_ms", avg_time_ms)
     _set(self, "avg_fps", avg_fps)
     _set(self, "inputs", inputs)
+    _set(self, "outputs", outputs)
 
 
 def rknnprof_model_run_Frequencies(
@@ -1526,10 +1530,10 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.layers.OpTypeStat": "op_type calls cpu_time_us npu_time_us total_time_us gpu_time_us= unknown_time_us= share=",
     "rknnprof.model.layers.SkippedRow": "line text reason",
     "rknnprof.model.layers.SourceSpan": "path first_line= last_line=",
-    "rknnprof.model.profile.Profile": "source format measured= layers= frames= reported_total_time_us= reported_rw_kb= frame_times_us= ranking= op_stats= platform= platform_basis= versions=factory() frequencies= model_name= benchmark= npu_load_pct= app_time_us= app_calls= waterfall= roofs= fallback_warnings= skipped_rows= findings= pid_tid= reported_total_line= elided_rows= ranking_line= incomplete= frame_total_us= frame_time_p50_us= frame_time_p90_us= potential_saving_us= llm= failures= headerless= run_lines= validity= npu_clock=",
+    "rknnprof.model.profile.Profile": "source format measured= layers= frames= reported_total_time_us= reported_rw_kb= frame_times_us= ranking= op_stats= platform= platform_basis= versions=factory() frequencies= model_name= benchmark= npu_load_pct= app_time_us= app_calls= waterfall= roofs= fallback_warnings= skipped_rows= findings= pid_tid= reported_total_line= elided_rows= ranking_line= ranking_cut= incomplete= frame_total_us= frame_time_p50_us= frame_time_p90_us= potential_saving_us= llm= failures= headerless= run_lines= validity= npu_clock=",
     "rknnprof.model.profile.Report": "profiles warnings= failures= no_profile=",
     "rknnprof.model.profile.ReportWarning": "path line message",
-    "rknnprof.model.run.BenchmarkRun": "run_times_ms= warmup_times_ms= avg_time_ms= avg_fps= inputs=",
+    "rknnprof.model.run.BenchmarkRun": "run_times_ms= warmup_times_ms= avg_time_ms= avg_fps= inputs= outputs=",
     "rknnprof.model.run.Frequencies": "cpu_khz= npu_hz= ddr_hz=",
     "rknnprof.model.run.KnownFailure": "id line text diagnosis cause fix source confidence= severity= context=",
     "rknnprof.model.run.LlmGeneration": "line prefill_ms= prefill_tokens= prefill_tokens_per_s= generate_ms= generate_tokens= decode_tokens_per_s= ttft_ms=",

@@ -87,6 +87,9 @@ class Profile(Record):
     and op-type aggregates cover only the printed rows."""
     ranking_line: int | None = None
     """1-based line where the log's ranking table (``ranking``) begins, for warnings."""
+    ranking_cut: bool = False
+    """The ranking table stops with no Total row, its TimeRatio adding up to well under 100 %
+    or no rule closing it (the log cut inside it): the op types it lacks are the cut's."""
     incomplete: str | None = None
     """Why the figures may not cover the whole run, or None: a printed table without the total
     line the runtime always ends it with (the log was cut), frames that disagree with their

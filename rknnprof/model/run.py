@@ -87,6 +87,8 @@ class BenchmarkRun(Record):
     inputs: tuple[str, ...] = ()
     """The input tensors the program printed (``input tensors:``), each as its name and dims
     (``images [1,640,640,3]``): which model ran, where the log names no model file."""
+    outputs: tuple[str, ...] = ()
+    """The output tensors it printed (``output tensors:``), as :attr:`inputs`."""
 
 
 @record

@@ -62,7 +62,7 @@ _TENSOR = LazyPattern(
 )
 """An ``input tensors:`` line (rknn_benchmark's ``dump_tensor_attr``): its name and dims."""
 MAX_INPUTS = 16
-"""Input tensors kept per benchmark (a model's inputs are a handful)."""
+"""Input (and output) tensors kept per benchmark (a model's are a handful)."""
 _RUN_START = LazyPattern(r"^\s*\d+(?::|$)")
 """The start of a run line (``   3: Elapse …``), also one the input cut short."""
 _TOP_ROW = LazyPattern(r"^\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-\s+\d+\s*$")
@@ -110,6 +110,7 @@ class _Benchmark(Block):
         self.versions: Versions | None = None
         self.model_name: str | None = None
         self.inputs: list[str] = []
+        self.outputs: list[str] = []
         self.tensors = ""
         """``input`` or ``output``: the tensor list being printed, else ``""``."""
         self.platform_guess: tuple[int, str, str] | None = None
@@ -168,9 +169,10 @@ class _Benchmark(Block):
         elif stripped in ("input tensors:", "output tensors:"):
             self.tensors = stripped.split()[0]
         elif stripped.startswith("index=") and (tensor := _TENSOR.match(text)) is not None:
-            if self.tensors == "input" and len(self.inputs) < MAX_INPUTS:
+            listed = self.inputs if self.tensors == "input" else self.outputs
+            if self.tensors and len(listed) < MAX_INPUTS:
                 dims = ",".join(d.strip() for d in tensor.group("dims").split(","))
-                self.inputs.append(f"{tensor.group('name').strip()} [{dims}]")
+                listed.append(f"{tensor.group('name').strip()} [{dims}]")
         elif stripped.startswith(_OWN_PREFIXES) or _TOP_ROW.match(stripped):
             pass
         else:
@@ -192,6 +194,7 @@ class _Benchmark(Block):
                 avg_time_ms=self.avg_time_ms,
                 avg_fps=self.avg_fps,
                 inputs=tuple(self.inputs),
+                outputs=tuple(self.outputs),
             )
             notes: tuple[tuple[int, str], ...] = (
                 (
