@@ -376,3 +376,75 @@ def test_a_ranking_cut_on_a_line_boundary_leaves_the_table_whole(tmp_path) -> No
     [profile] = load(str(path), rules=False)
     assert profile.ranking_cut
     assert profile.validity is not None and profile.validity.complete, profile.validity
+
+
+def _runs(tmp_path: Path, name: str, runs: list[tuple[int, int, str, float]]) -> str:
+    """One frame per (pid, tid, model, factor), printed one after the other: model ``det``
+    (10 + 1,000 + 2,000 + 3,000 + 10 us) or ``cls`` (10 + 500 + 500 + 10 us)."""
+    from synthetic_logs import threadtime
+
+    lines: list[str] = []
+    for n, (pid, tid, model, factor) in enumerate(runs):
+        base = (10, 1000, 2000, 3000, 10) if model == "det" else (10, 500, 500, 10)
+        times = [round(t * factor) for t in base]
+        lines += threadtime(table(times, model=model), pid, tid, start_ms=100 * n)
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_two_models_in_several_threads_never_pair_by_order(tmp_path, capsys, monkeypatch):
+    """BASE: det in two threads, cls in one; CURRENT: det in one, cls in two, one of them
+    twice as slow. The layers paired det with det and cls with one cls, and the rest went to
+    order: BASE's second det thread against the slow cls (-68.8 %), whose +100 % was never
+    judged."""
+    base = _runs(
+        tmp_path, "base.txt", [(100, 101, "det", 1), (100, 102, "det", 1), (200, 201, "cls", 1)]
+    )
+    cur = _runs(
+        tmp_path, "cur.txt", [(100, 101, "det", 1), (200, 201, "cls", 2), (200, 202, "cls", 1)]
+    )
+    code, out, err = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1
+    assert "pid 200 tid 201: total 1.02 ms → 2.04 ms (+1,020 us, +100.0%)" in out
+    assert "-68.8%" not in out and "align by FullName" not in err
+
+
+def test_check_judges_a_thread_against_every_baseline_thread_of_its_model(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """A baseline of the model in two threads (6.02 and 7.83 ms), one current thread at 7.83
+    ms: check judged it against whichever baseline thread was paired last (print order)."""
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max_increase: 5%\n", "utf-8")
+    cur = _runs(tmp_path, "cur.txt", [(100, 101, "det", 1.3)])
+    for order in ([(100, 101, "det", 1), (100, 102, "det", 1.3)],
+                  [(100, 102, "det", 1.3), (100, 101, "det", 1)]):  # fmt: skip
+        base = _runs(tmp_path, "base.txt", order)
+        code, out, _ = run(
+            capsys, monkeypatch, "check", cur, "--budgets", str(budgets), "--baseline", base,
+            "-f", "json",
+        )  # fmt: skip
+        assert code == 1
+        verdicts = json.loads(out)["verdicts"]
+        assert sorted((v["status"], v["baseline_value"]) for v in verdicts) == [
+            ("fail", 6020.0),
+            ("pass", 7826.0),
+        ]
+        assert {v["model"].rsplit(" vs baseline ", 1)[1] for v in verdicts} == {
+            "pid 100 tid 101",
+            "pid 100 tid 102",
+        }
+
+
+def test_runs_of_other_models_are_not_judged(capsys, monkeypatch) -> None:
+    """yolov5s against mobilenetv2 (the bundled samples: no layer aligns): the total change
+    is no regression of either; --fail-over says it cannot judge it (it failed at +84 %
+    the other way round)."""
+    mobilenet = SAMPLE.parent / "mobilenetv2_rk3588_eval_perf_v15.txt"
+    code, out, err = run(
+        capsys, monkeypatch, "compare", str(mobilenet), str(SAMPLE), "--fail-over", "5"
+    )
+    assert code == 0
+    assert "— the runs are of other models" in out
+    assert "--fail-over not judged: the runs are of other models (their layers barely align)" in err

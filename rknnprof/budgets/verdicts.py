@@ -186,12 +186,13 @@ def check(
         warnings += warning_lines(baseline, "baseline ")
     if baseline_note:
         warnings.append(baseline_note)
-    base_of: dict[int, Profile] = {}
+    bases_of: dict[int, list[Profile]] = {}
     comparison = None
     if baseline is not None:
         pairs, notes = pair_profiles(baseline.profiles, report.profiles)
         warnings += notes
-        base_of = {id(cur): base for base, cur in pairs}
+        for base, cur in pairs:  # (a run of the model in several baseline threads: each)
+            bases_of.setdefault(id(cur), []).append(base)
         if pairs:
             comparison = compare_reports(baseline, report, baseline_path or "baseline", path)
             warnings += [w for w in comparison.warnings if w not in warnings]
@@ -205,31 +206,50 @@ def check(
         if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
             # (a dynamic-shape model's profiles: one per input shape)
             label = f"{label} (input {inputs_text(profile.input_shapes)})"
-        base = base_of.get(id(profile))
+        bases: list[Profile | None] = list(bases_of.get(id(profile), [])) or [None]
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:
-            why = None if allow_incomplete else unjudgeable(b, profile)
-            if why is None and base is not None and b.max_increase is not None:
-                base_why = None if allow_incomplete else unjudgeable(b, base)
-                if base_why is None and not allow_incomplete:
-                    base_why = _other_input(base, profile)
-                why = f"baseline: {base_why}" if base_why else None
-            if why is None:
-                verdicts.append(judge(b, profile, base, label, no_base))
-                continue
-            verdicts.append(
-                Verdict(
-                    status="inconclusive",
-                    budget=b,
-                    model=label,
-                    source_path=profile.source.path,
-                    message=f"{b.metric}: not judged: {why}; --allow-incomplete judges it anyway",
-                    unjudgeable=True,
-                )
-            )
+            # (an increase is judged against every baseline run of the model, each named: the
+            # last one paired was the only one, and which it was hung on print order)
+            several = b.max_increase is not None and len(bases) > 1
+            for against in bases if several else bases[:1]:
+                named = f"{label} vs baseline {_run_of(against)}" if several and against else label
+                verdicts.append(_verdict(b, profile, against, named, no_base, allow_incomplete))
     return CheckResult(
         path, config.path, baseline_path, tuple(verdicts), tuple(warnings), comparison
     )
+
+
+def _verdict(
+    b: Budget,
+    profile: Profile,
+    base: Profile | None,
+    label: str,
+    no_base: str,
+    allow_incomplete: bool,
+) -> Verdict:
+    """One budget's verdict on ``profile`` (against ``base``), or inconclusive with why."""
+    why = None if allow_incomplete else unjudgeable(b, profile)
+    if why is None and base is not None and b.max_increase is not None:
+        base_why = None if allow_incomplete else unjudgeable(b, base)
+        if base_why is None and not allow_incomplete:
+            base_why = _other_input(base, profile)
+        why = f"baseline: {base_why}" if base_why else None
+    if why is None:
+        return judge(b, profile, base, label, no_base)
+    return Verdict(
+        status="inconclusive",
+        budget=b,
+        model=label,
+        source_path=profile.source.path,
+        message=f"{b.metric}: not judged: {why}; --allow-incomplete judges it anyway",
+        unjudgeable=True,
+    )
+
+
+def _run_of(profile: Profile) -> str:
+    """``pid 100 tid 102``, else ``line N``: which of a model's runs a profile is."""
+    return profile.stream_label or f"line {profile.source.first_line}"
 
 
 def _other_input(base: Profile, profile: Profile) -> str | None:

@@ -268,8 +268,8 @@ def _pair_by_layers(
             free.discard(best)
             pairs.append((b, current[best]))
             kept.append(best)
-    if not pairs or kept == list(range(len(pairs))) and len(base) == len(current):
-        return None  # (nothing shared, or the order's own pairs: order says it as before)
+    if not pairs or kept == list(range(len(base))) and len(base) == len(current):
+        return None  # (nothing shared, or every model the order's own pair: order says it)
     # a model left over that runs the layers of one already paired (another thread or context
     # of it: a thread pool's frames, one profile per thread) is compared with it too: four of
     # five threads 30 % slower passed, judged on the one thread paired
@@ -296,7 +296,7 @@ def _pair_by_layers(
             )
         else:
             pairs.append((base[twin], current[k]))
-            run = current[k].stream_label or f"the model at line {current[k].source.first_line}"
+            run = current[k].stream_label or f"model at line {current[k].source.first_line}"
             notes.append(
                 f"CURRENT's {run} runs the layers of BASE's model (line "
                 f"{base[twin].source.first_line}) as another run does: compared with it too "
@@ -360,7 +360,12 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         layers=tuple(by_abs_delta(layers)),
         op_types=tuple(by_abs_delta(op_type_deltas(base, current))),
         partial_sides=partial_sides,
-        unjudged=unjudged_sides(base, current, partial_sides),
+        unjudged=unjudged_sides(base, current, partial_sides)
+        + tuple(
+            "the runs are of other models (their layers barely align)"
+            for d in differences
+            if d.startswith("layers: only")
+        ),
         llm_rates=llm_rates(base, current),
         advice=check_advice(base, current, layers, differences),
         still_advised=tuple(still_advised(current).items()),
