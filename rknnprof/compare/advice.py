@@ -13,8 +13,8 @@ One verdict per finding (:data:`VERDICTS`):
   (:data:`UNCERTAINTY`, by the finding's confidence) of the predicted one;
 * ``partly``: less than that, and more than the noise: the share delivered is given;
 * ``more``: more than predicted, beyond the uncertainty;
-* ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target
-  and cores; for a fix that shows only in the time, :attr:`~rknnprof.rules.Rule.fix_shows_in_rows`
+* ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target,
+  cores and shapes; for a fix that shows only in the time, :attr:`~rknnprof.rules.Rule.fix_shows_in_rows`
   false, also the time not fallen beyond the noise): the fix was not made, which is no miss
   of the estimate; a time that moved is said (slower, or faster from another cause: a
   rebuild, another runtime);
@@ -242,8 +242,8 @@ def _latency(
             moved = f"{-measured:,.0f} us slower, not from a fix"
         else:
             moved = f"{measured:,.0f} us faster, from another cause than this fix"
-        return outcome("not-made", measured, f"{where}; op type, data type, target and cores "
-                       f"unchanged, {moved}")  # fmt: skip
+        return outcome("not-made", measured, f"{where}; op type, data type, target, cores "
+                       f"and shapes unchanged, {moved}")  # fmt: skip
     share = measured / finding.est_saving_us
     if abs(share - 1.0) <= u:
         return outcome("delivered", measured, where)
@@ -253,8 +253,8 @@ def _latency(
 
 
 def _same_layer(before: Layer, after: Layer, *, time_too: bool) -> bool:
-    """The layer is what it was (no fix touched it): same op type, data type, target and
-    cores; with ``time_too`` (a fix only the time shows) its time did not fall beyond the
+    """The layer is what it was (no fix touched it): same op type, data type, target, cores
+    and shapes; with ``time_too`` (a fix only the time shows) its time did not fall beyond the
     noise either (a layer that got slower was not fixed: a regression read as a fix 'partly
     delivered' at -27%; one that got faster with its row unchanged, from a rebuild, was no
     fix of a data type 'partly delivered' at 3%)."""
@@ -266,6 +266,8 @@ def _same_layer(before: Layer, after: Layer, *, time_too: bool) -> bool:
         return False
     if _cores(before) != _cores(after):
         return False
+    if (before.input_shapes, before.output_shapes) != (after.input_shapes, after.output_shapes):
+        return False  # (a pruned conv: RKN011's fix shows in its shapes alone)
     if not time_too:
         return True
     b, a = before.time_us or 0.0, after.time_us or 0.0

@@ -122,6 +122,27 @@ def test_layers_faster_with_their_rows_unchanged_are_a_fix_not_made(tmp_path, be
     assert "us faster, from another cause than this fix" in outcome.reason
 
 
+def test_a_layer_whose_shapes_changed_was_touched_by_a_fix() -> None:
+    """RKN011's pruning (48 -> 32 input channels) keeps the conv's op type, data type, target
+    and cores: only its shapes and time show it. It read 'not made'."""
+    from rknnprof.compare.advice import _same_layer
+    from rknnprof.model import Layer, Target
+
+    def conv(channels: int, time_us: float) -> Layer:
+        return Layer(
+            id=5,
+            op_type="ConvRelu",
+            target=Target.NPU,
+            data_type="INT8",
+            input_shapes=((1, channels, 80, 80), (64, channels, 3, 3)),
+            output_shapes=((1, 64, 80, 80),),
+            time_us=time_us,
+        )
+
+    assert not _same_layer(conv(48, 600), conv(32, 400), time_too=False)
+    assert _same_layer(conv(48, 600), conv(48, 400), time_too=False)
+
+
 def test_a_fix_only_the_time_shows_is_judged_on_the_time(tmp_path, before, monkeypatch):
     """A rule whose fix leaves the rows as they were (sparse weights, a clock): layers that
     got faster are its fix, partly delivered."""
