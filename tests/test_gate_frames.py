@@ -448,3 +448,27 @@ def test_runs_of_other_models_are_not_judged(capsys, monkeypatch) -> None:
     assert code == 0
     assert "— the runs are of other models" in out
     assert "--fail-over not judged: the runs are of other models (their layers barely align)" in err
+
+
+@pytest.mark.parametrize("lost", [2, 4])
+def test_a_frame_that_lost_only_its_total_line_is_no_cut(tmp_path, lost: int) -> None:
+    """Five frames whose third (or last) lost its total line: its rows are as many as the
+    other frames', which print theirs. It read 'the log may be cut' and left the gate
+    unjudged, while a log cut one row earlier (the partial frame dropped) was judged."""
+    lines = frames(True)
+    totals = [i for i, line in enumerate(lines) if line.startswith("Total Operator Elapsed")]
+    del lines[totals[lost]]
+    path = tmp_path / "lost.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.frames == 5 and profile.frame_time_p50_us == 5520
+    assert profile.validity is not None and profile.validity.complete, profile.validity
+
+
+def test_a_single_frame_without_its_total_line_is_still_cut(tmp_path) -> None:
+    lines = table(BASE)
+    lines = [line for line in lines if not line.startswith("Total Operator Elapsed")]
+    path = tmp_path / "one.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path), rules=False)
+    assert profile.validity is not None and not profile.validity.complete

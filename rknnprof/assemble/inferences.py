@@ -311,7 +311,9 @@ class ModelFrames(MutableRecord):
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
-        if self.untotalled_line is not None:
+        if self.untotalled_line is not None and not self.reported_totals:
+            # (a frame merged with others has their rows; when some of them printed a total
+            # line, one without it lost that line alone, the last frame of a cut log too)
             return (
                 f"no total line after the table (line {self.untotalled_line}): the log may be cut"
             )
@@ -342,14 +344,21 @@ class ModelFrames(MutableRecord):
         """(line, message) warnings about these frames, once they are all in: a cut table,
         frames that disagree with their total lines, the limits reached."""
         notes = []
-        if self.untotalled_line is not None:
+        if self.untotalled_line is not None and self.reported_totals:
+            notes.append(
+                (
+                    self.untotalled_line,
+                    "a frame has no total line after it: its rows are as many as the other "
+                    "frames', which print theirs (that line alone is lost)",
+                )
+            )
+        elif self.untotalled_line is not None:
             notes.append(
                 (
                     self.untotalled_line,
                     (
                         "the table has no total line after it: the log may be cut, so its times "
-                        "may "
-                        "miss layers; the profile is marked incomplete"
+                        "may miss layers; the profile is marked incomplete"
                     ),
                 )
             )
