@@ -472,3 +472,17 @@ def test_a_single_frame_without_its_total_line_is_still_cut(tmp_path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     [profile] = load(str(path), rules=False)
     assert profile.validity is not None and not profile.validity.complete
+
+
+def test_medians_that_hide_per_frame_spikes_are_said_so(tmp_path, capsys, monkeypatch) -> None:
+    """Frames slow in a different layer each: compare said 'no layer changed' under a +37.3 %
+    total, and an npu_time_us budget passed on the medians without a word."""
+    base, cur = write(tmp_path, "base.txt", slow=False), write(tmp_path, "cur.txt", slow=True)
+    _, out, _ = run(capsys, monkeypatch, "compare", base, cur)
+    assert "no layer's median changed, yet the frame total did" in " ".join(out.split())
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: npu_time_us\n    max: 4500\n", "utf-8")
+    code, out, _ = run(capsys, monkeypatch, "check", cur, "--budgets", str(budgets), "-f", "json")
+    [verdict] = json.loads(out)["verdicts"]
+    assert verdict["status"] == "pass" and code == 0
+    assert "they sum to 4.02 ms, the median frame takes 5.52 ms" in verdict["message"]

@@ -247,6 +247,25 @@ def _verdict(
     )
 
 
+MEDIAN_METRICS = frozenset({"npu_time_us", "cpu_time_us", "layer_time_us", "op_type_time_us"})
+"""Metrics read off the layers' times: medians over the frames when frames are merged."""
+
+
+def _medians_apart(budget: Budget, profile: Profile) -> str | None:
+    """A note when ``budget`` reads per-layer medians of frames whose total lines are 1 % or
+    more above the medians' sum (frames slow in a different layer each: the medians hide it),
+    or None."""
+    frame, layers = profile.frame_time_p50_us, profile.total_time_us
+    if budget.metric not in MEDIAN_METRICS or profile.frames < 2 or not frame or not layers:
+        return None
+    if abs(frame - layers) < 0.01 * frame:
+        return None
+    return (
+        f"per-layer medians over {profile.frames} frames: they sum to {frame_ms(layers)}, the "
+        f"median frame takes {frame_ms(frame)} (frames are slow in different layers)"
+    )
+
+
 def _run_of(profile: Profile) -> str:
     """``pid 100 tid 102``, else ``line N``: which of a model's runs a profile is."""
     return profile.stream_label or f"line {profile.source.first_line}"
@@ -293,6 +312,8 @@ def judge(
     shown = f"{budget.metric} = {amount(value)}"
     problems: list[str] = []
     notes: list[str] = []
+    if (spikes := _medians_apart(budget, profile)) is not None:
+        notes.append(spikes)
     inconclusive = ""
     base_value = None
     if budget.max is not None:

@@ -122,6 +122,21 @@ def advice_line(o: AdviceOutcome) -> str:
 NO_LAYER_CHANGED = "no layer changed"
 """Said in place of the list of layer changes when every aligned layer kept its time, target and
 data type (a run judged against itself)."""
+MEDIANS_HELD = (
+    "no layer's median changed, yet the frame total did: frames are slow in different layers "
+    "each time (a layer's time is its median over the frames)"
+)
+"""Said instead when the total moved by 1 % or more all the same (per-frame spikes)."""
+
+
+def no_layer_changed(comp: ProfileComparison) -> str:
+    """What stands for the list of layer changes when none changed (:data:`MEDIANS_HELD` when
+    the total moved anyway)."""
+    return (
+        MEDIANS_HELD
+        if comp.delta_pct is not None and abs(comp.delta_pct) >= 1
+        else NO_LAYER_CHANGED
+    )
 
 
 def changed_layers(comp: ProfileComparison) -> list[LayerDelta]:
@@ -174,7 +189,7 @@ def _render_table(result: CompareResult, out: TextIO, options: RenderOptions) ->
         if comp.layers:
             console.print(T(summary_counts(comp)))
         if comp.layers and not shown:
-            console.print(T(f"Largest layer changes: {NO_LAYER_CHANGED}", "bold"))
+            console.print(T(f"Largest layer changes: {no_layer_changed(comp)}", "bold"))
         elif comp.layers:
             rows = [
                 (
@@ -235,7 +250,7 @@ def render_markdown_comparison(comp: ProfileComparison, out: TextIO, top: int) -
     if comp.layers:
         out.write(f"{summary_counts(comp)}\n\n")
     if comp.layers and not shown:
-        out.write(f"Largest layer changes: {NO_LAYER_CHANGED}.\n\n")
+        out.write(f"Largest layer changes: {no_layer_changed(comp)}.\n\n")
     elif comp.layers:
         out.write("| Layer | Op | Base us | Current us | Δ us | Δ % | Note |\n")
         out.write("|---|---|--:|--:|--:|--:|---|\n")

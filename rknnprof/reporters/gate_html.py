@@ -85,7 +85,7 @@ def comparison_html(comp: ProfileComparison, top: int, level: int = 2) -> str:
     if comp.layers:
         parts.append(f"<p>{escape(V.summary_counts(comp))}</p>\n")
     if comp.layers and not shown:
-        parts.append(f"<p>Largest layer changes: {V.NO_LAYER_CHANGED}.</p>\n")
+        parts.append(f"<p>Largest layer changes: {escape(V.no_layer_changed(comp))}.</p>\n")
     elif comp.layers:
         layer_rows = [
             (
