@@ -186,6 +186,14 @@ def test_a_cpu_layer_a_partial_baseline_does_not_show_is_not_introduced():
     assert "whether 2 CPU layer(s) are new cannot be told: the baseline has no per-layer table" in (
         v.message
     )
+    # a ranking whose Softmax ran on the NPU alone tells the CPU Softmax is new
+    npu_softmax = Profile(
+        source=SourceSpan("base.txt"),
+        format="toolkit2-ranking",
+        ranking=(OpTypeStat("Resize", 1, 300, 0, 300), OpTypeStat("Softmax", 1, 0, 200, 200)),
+    )
+    v = verdict("{metric: cpu_fallback_layers, max: 2}", base=npu_softmax)
+    assert v.status == "fail" and "CPU fallback introduced: Softmax:/model.22/Softmax" in v.message
     elided = P(*BASE.layers[:3], BASE.layers[5], elided_rows=1, reported_total_time_us=2130)
     v = verdict("{metric: cpu_fallback_layers, max: 2}", base=elided)
     assert v.status == "pass" and "may leave layers out (the log elided rows" in v.message

@@ -396,6 +396,8 @@ def introduced_fallbacks(
     from rknnprof.compare import align
 
     gap = base_gap(base) is not None
+    # (a baseline's ranking tells an op type that ran on the NPU alone: no CPU time)
+    npu_only = {s.op_type for s in base.ranking if s.cpu_time_us == 0 and s.npu_time_us > 0}
     found, untold = [], 0
     for i, j, _ in align(base.layers, current.layers):
         if j is None:
@@ -403,7 +405,7 @@ def introduced_fallbacks(
         cur = current.layers[j]
         if not is_cpu_fallback(cur):
             continue
-        if i is None and gap:
+        if i is None and gap and cur.op_type not in npu_only:
             untold += 1
         elif i is None or base.layers[i].target is not Target.CPU:
             found.append((j, cur.full_name or f"{cur.op_type}#{cur.id}", cur.line))
