@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import io
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -531,6 +532,18 @@ def check(
     refuse_overwrite((path, budgets_path, *([baseline] if baseline else [])), o=output)
     # (--save-baseline over --baseline is the ratchet: the baseline is read first)
     refuse_overwrite((path, budgets_path), save_baseline=save_baseline)
+    if save_baseline == "-":
+        raise click.UsageError(
+            "--save-baseline - would mix the baseline's JSON into the verdict on stdout: give a "
+            "file"
+        )
+    if (
+        save_baseline
+        and output
+        and output != "-"
+        and os.path.abspath(save_baseline) == (os.path.abspath(output))
+    ):
+        raise click.UsageError(f"-o and --save-baseline are both {output}: give two files")
     result = run_check(path, budgets_path, baseline, save_baseline, allow_incomplete)
     if not (fmt == "table" and output in (None, "-") and one_terminal()):
         print_warnings(result.warnings)  # (the table on the terminal shows them already)

@@ -298,6 +298,12 @@ def rule_expectation(value: str) -> tuple[str, float | None]:
         number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
     except ValueError:
         number = -1.0
+    if not text.isascii() or "_" in text:
+        number = -1.0
+    if not text.endswith("%") and number > 1:  # (5 read as 500 %: budgets refuse it too)
+        raise click.BadParameter(
+            f"{value}: {text} would mean {number:.0%}; write {text}% or {number / 100:g}"
+        )
     if not 0 <= number <= 10:
         raise click.BadParameter(f"{value}: the share must be like 50% or 0.5")
     return code, number
@@ -319,7 +325,7 @@ class FiniteFloatRange(click.FloatRange):
         import math
 
         if isinstance(value, str):
-            if "_" in value:
+            if "_" in value or not value.isascii():  # (1_0, a fullwidth or Arabic-Indic 5)
                 self.fail(f"{value!r} is not a number.", param, ctx)
             if self.percent and value.strip().endswith("%"):
                 value = value.strip()[:-1]

@@ -273,16 +273,18 @@ def refuse_overwrite(inputs: Iterable[str], **outputs: str | None) -> None:
         if target in (None, "-"):
             continue
         for path in inputs:
-            if path == "-":
-                continue
             try:
-                same = os.path.samefile(path, target)
-            except OSError:  # (the output does not exist yet, or the input is gone)
+                if path == "-":  # (stdin redirected from the file: `< run.txt -o run.txt`)
+                    same = os.path.samestat(os.fstat(0), os.stat(target))
+                else:
+                    same = os.path.samefile(path, target)
+            except (OSError, ValueError):  # (the output does not exist yet, no stdin, …)
                 same = False
             if same:
                 name = "-" + option if len(option) == 1 else "--" + option.replace("_", "-")
+                what = "stdin's file" if path == "-" else path
                 raise click.UsageError(
-                    f"{name} {target} is the input {path}: it would be overwritten"
+                    f"{name} {target} is the input {what}: it would be overwritten"
                 )
 
 

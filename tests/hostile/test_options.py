@@ -76,3 +76,19 @@ def test_trace_may_go_to_json(tmp_path, capsys, monkeypatch):
         capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "trace", "-o", str(tmp_path / "t.json")
     )
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("value", ["５", "٥"])
+def test_fail_over_refuses_digits_that_are_not_ascii(value, capsys, monkeypatch):
+    code, _, err = run(
+        capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE), "--fail-over", value
+    )
+    assert code == 2 and "is not a number" in err
+
+
+def test_expect_refuses_a_bare_share_above_one(capsys, monkeypatch):
+    """``--expect RKN070:5`` was read as 500 % (budgets refuse a bare 5 as ambiguous)."""
+    code, _, err = run(
+        capsys, monkeypatch, "compare", str(SAMPLE), str(SAMPLE), "--expect", "RKN070:5"
+    )
+    assert code == 2 and "5 would mean 500%; write 5% or 0.05" in err

@@ -201,3 +201,38 @@ def test_an_output_onto_an_input_is_refused(tmp_path):
     assert rknnprof("check", log, "--budgets", budgets, "--save-baseline", base).returncode == 0
     done = rknnprof("check", log, "--budgets", budgets, "--baseline", base, "--save-baseline", base)
     assert done.returncode == 0, done.stderr
+
+
+def test_outputs_that_would_clobber_or_mix_are_refused(tmp_path):
+    """``analyze - -o run.txt < run.txt`` replaced the log; ``-o x --save-baseline x`` left a
+    baseline the next run refused; ``--save-baseline -`` mixed the baseline's JSON into the
+    verdict on stdout."""
+    import subprocess
+    import sys
+
+    from tests.hostile.helpers import SAMPLE
+
+    log = tmp_path / "run.txt"
+    log.write_bytes(SAMPLE.read_bytes())
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 1000000\n", "utf-8")
+
+    def rknnprof(*args, stdin=None):
+        return subprocess.run(
+            [sys.executable, "-m", "rknnprof", *map(str, args)],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+
+    with log.open("rb") as fh:
+        done = rknnprof("analyze", "-", "-o", log, stdin=fh)
+    assert done.returncode == 2 and "is the input stdin's file" in done.stderr
+    assert log.read_bytes() == SAMPLE.read_bytes()
+    out = tmp_path / "x.json"
+    done = rknnprof("check", log, "--budgets", budgets, "-o", out, "--save-baseline", out)
+    assert done.returncode == 2 and "both" in done.stderr and not out.exists()
+    done = rknnprof("check", log, "--budgets", budgets, "--save-baseline", "-")
+    assert done.returncode == 2 and "--save-baseline - would mix" in done.stderr
