@@ -34,18 +34,21 @@ from rknnprof.inputs.lazy_re import LazyPattern
 if TYPE_CHECKING:
     from rich.text import Text
 
-_INVISIBLE = LazyPattern(
-    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
-    r"\u2066-\u2069\ufeff]"
+_ZERO_WIDTH = (
+    r"\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
+"""Characters that take no room or reorder the text around them: the soft hyphen, the
+combining grapheme joiner, Hangul fillers, Khmer and Mongolian format characters, zero-width
+spaces and joiners, bidi controls, the invisible operators and deprecated format characters,
+variation selectors, the BOM, musical format characters, and the tag and variation-selector
+supplement planes (a tag character made two layer names print alike)."""
+_INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
 """Characters that move the cursor, change the terminal's state, reorder the text around them
 or take no room: C0 (tab and newline included: a cell or message is one line), DEL, C1, the
 bidi controls, and the zero-width ones (two layer names that differ by a U+200B looked the
 same)."""
-_PAGE_INVISIBLE = LazyPattern(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e"
-    r"\u2060-\u2064\u2066-\u2069\ufeff]"
-)
+_PAGE_INVISIBLE = LazyPattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
 """What a page must not take as it is: :data:`_INVISIBLE` but tab, LF and CR."""
 _MARKDOWN_SPECIAL = LazyPattern(r"([\\`*_\[\]<>|&~])")
 _XML_FORBIDDEN = r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
@@ -58,7 +61,9 @@ MAX_MESSAGE_CHARS = 2000
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def terminal(text: object) -> str:
@@ -110,9 +115,10 @@ def markdown_code(text: str) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` on one line: CR and LF become spaces, other controls are dropped."""
+    """``text`` on one line: CR and LF become spaces, other controls and invisible characters
+    escapes (``\\u200b``: dropped, two names differing by one printed alike)."""
     s = text.replace("\r", " ").replace("\n", " ")
-    return _INVISIBLE.sub("", s) if _INVISIBLE.search(s) else s
+    return _INVISIBLE.sub(_visible, s) if _INVISIBLE.search(s) else s
 
 
 def csv_cell(value: object) -> object:

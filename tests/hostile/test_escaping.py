@@ -55,6 +55,10 @@ def test_terminal_rule_shows_controls_as_escapes():
     # zero-width characters: 'Conv:/a\u200b' and 'Conv:/a' looked the same in a report
     assert E.terminal("a\u200bb\u200dc\ufeffd\xade") == "a\\u200bb\\u200dc\\ufeffd\\xade"
     assert E.page_text("a\u2060b\tc") == "a\\u2060b\tc"
+    # a tag character, a combining grapheme joiner, a variation selector, a Hangul filler
+    assert E.terminal("m.0\U000e0041/\u034f\ufe0f\u3164") == "m.0\\U000e0041/\\u034f\\ufe0f\\u3164"
+    # Markdown shows them too (they were dropped: two names printed alike)
+    assert E.markdown("a\u200bb") == "a\\\\u200bb"
 
 
 def _saved_report(tmp_path, name, time_us=100.0):
