@@ -14,8 +14,9 @@ One verdict per finding (:data:`VERDICTS`):
 * ``partly``: less than that, and more than the noise: the share delivered is given;
 * ``more``: more than predicted, beyond the uncertainty;
 * ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target,
-  cores and shapes; for a fix that shows only in the time, :attr:`~rknnprof.rules.Rule.fix_shows_in_rows`
-  false, also the time not fallen beyond the noise): the fix was not made, which is no miss
+  cores and shapes; for a fix that shows only in the time,
+  :attr:`~rknnprof.rules.Rule.fix_shows_in_rows` false, also the time not fallen beyond the
+  noise): the fix was not made, which is no miss
   of the estimate; a time that moved is said (slower, or faster from another cause: a
   rebuild, another runtime);
 * ``cannot-tell``: the runs are not like for like (input shape, platform, cores, data type,
