@@ -354,6 +354,7 @@ def test_the_verdict_line_and_json_say_what_fail_on_does(files, capsys, monkeypa
     )  # fmt: skip
     assert code == 0
     assert "1 fail, 0 inconclusive (the gate passes: --fail-on never)" in out
+    assert out.startswith("## rknnprof check: ❌ fail (the gate passes: --fail-on never)")
 
 
 def test_annotations_are_capped(files, capsys, monkeypatch):

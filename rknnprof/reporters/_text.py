@@ -38,11 +38,24 @@ def shorten_path(path: str, width: int) -> str:
 
 def fit_paths(paths: Sequence[str], room: int) -> list[str]:
     """``paths`` cut (:func:`shorten_path`) so that together they take at most ``room``
-    characters, each at least 20: a header line naming several files fits the terminal."""
-    if sum(map(len, paths)) <= room:
+    terminal cells (a CJK character takes two), each at least 20: a header line naming several
+    files fits the terminal. Whole when cutting would print two different paths alike."""
+    from rich.cells import cell_len
+
+    if sum(map(cell_len, paths)) <= room:
         return list(paths)
     each = max(20, room // max(len(paths), 1))
-    return [shorten_path(path, each) for path in paths]
+    cut = []
+    for path in paths:
+        width = each
+        short = shorten_path(path, width)
+        while cell_len(short) > each and width > 2:
+            width -= 1
+            short = shorten_path(path, width)
+        cut.append(short)
+    if len(set(cut)) < len(set(paths)):
+        return list(paths)
+    return cut
 
 
 def shorten_all(texts: Sequence[str], width: int) -> list[str]:

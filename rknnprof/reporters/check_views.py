@@ -157,7 +157,10 @@ def _render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> N
 def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | None = None) -> None:
     """The verdict as GitHub-flavoured Markdown (PR comment, ``$GITHUB_STEP_SUMMARY``)."""
     options = options or RenderOptions()
-    out.write(f"## rknnprof check: {ICONS[result.overall]} {result.overall}\n\n")
+    out.write(
+        f"## rknnprof check: {ICONS[result.overall]} {result.overall}"
+        f"{markdown(gate_note(result, options))}\n\n"
+    )
     base = f" against {code(result.baseline_path)}" if result.baseline_path else ""
     out.write(
         f"{code(result.path)} with {code(result.budgets_path)}{base}: {counts(result)}"

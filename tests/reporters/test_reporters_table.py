@@ -141,3 +141,16 @@ def test_names_lose_their_op_prefix_all_or_none() -> None:
         "audit_original_2conv",
     ]
     assert shorten_all(names[1:2], 24) == ["Reshape:prop_q_groups"]
+
+
+def test_header_paths_fit_by_cells_and_never_print_alike() -> None:
+    """Two paths that differ in a middle folder printed alike once cut (``…/run.txt →
+    …/run.txt``), and CJK paths were cut by characters: the header took 169 columns of 100."""
+    from rich.cells import cell_len
+
+    from rknnprof.reporters._text import fit_paths
+
+    twins = [f"/logs/{'p' * 30}/{side}/{'x' * 30}/run.txt" for side in "ab"]
+    assert fit_paths(twins, 80) == twins
+    cjk = fit_paths(["/数据/" + "模型日志" * 20 + ".txt", "/b.txt"], 80)
+    assert sum(map(cell_len, cjk)) <= 80 and cjk[0].endswith("模型日志.txt")
