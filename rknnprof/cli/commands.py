@@ -61,7 +61,9 @@ class _Group(click.Group):
             try:
                 return super().invoke(ctx)
             except RknnprofError as e:
-                click.echo(f"Error: {message_line(e)}", err=True)
+                from rknnprof.cli.output import echo_err
+
+                echo_err(f"Error: {message_line(e)}")
                 ctx.exit(e.exit_code)
         except BrokenPipeError:  # click's own handler would exit 1
             from rknnprof.cli.output import reader_gone
@@ -178,6 +180,7 @@ def analyze(
     from rknnprof.cli.gate import gate_findings, gate_line
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
+        echo_err,
         print_report_warnings,
         refuse_overwrite,
         require_stdin,
@@ -222,7 +225,7 @@ def analyze(
     stream(lambda out: render(report, out, options), output, options.color)
     tripped = gate_findings(report, fail_on)
     for profile, finding in tripped:
-        click.echo(f"Error: {gate_line(profile, finding, fail_on)}", err=True)
+        echo_err(f"Error: {gate_line(profile, finding, fail_on)}")
     ci_outputs.annotate_errors(
         [
             (
@@ -374,6 +377,7 @@ def compare(
     from rknnprof.cli import ci_outputs
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
+        echo_err,
         emit,
         one_terminal,
         print_warnings,
@@ -403,10 +407,9 @@ def compare(
     if fail_over is not None:
         for comp in result.comparisons:
             if comp.unjudged:
-                click.echo(
+                echo_err(
                     f"Warning: {message_line(comp.model or current)}: --fail-over not judged: "
-                    f"{'; '.join(comp.unjudged)}",
-                    err=True,
+                    f"{'; '.join(comp.unjudged)}"
                 )
     if expects:
         from rknnprof.compare import unmet_expectations
@@ -417,13 +420,12 @@ def compare(
         advised = {o.code for c in result.comparisons for o in c.advice}
         for code, _ in expects:
             if code not in advised:
-                click.echo(
+                echo_err(
                     f"Warning: --expect {code}: BEFORE's advice holds no {code} finding that "
-                    "promised a saving: nothing to check",
-                    err=True,
+                    "promised a saving: nothing to check"
                 )
         for line in unmet:
-            click.echo(f"Error: {message_line(line)} (--expect)", err=True)
+            echo_err(f"Error: {message_line(line)} (--expect)")
         if unmet:
             raise SystemExit(EXIT_FAILED)
     if fail_over is not None and (slow := result.slowed_by_more_than(fail_over)):
@@ -436,7 +438,7 @@ def compare(
             for comp in slow
         ]
         for error in errors:
-            click.echo(f"Error: {error}", err=True)
+            echo_err(f"Error: {error}")
         ci_outputs.annotate_errors(
             [("rknnprof compare --fail-over", e, current, None) for e in errors], fmt, output
         )

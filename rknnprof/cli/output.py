@@ -266,6 +266,18 @@ def require_stdin(paths: Iterable[str]) -> None:
         raise InputError("cannot read: standard input is closed", "-")
 
 
+def echo_err(text: str) -> None:
+    """``text`` and a newline on stderr; a stderr that cannot take it (``2>/dev/full``) loses
+    the line, not the run's exit code (every code read 1). A reader gone away is still a
+    broken pipe."""
+    try:
+        click.echo(text, err=True)
+    except BrokenPipeError:
+        raise
+    except OSError:
+        pass
+
+
 def refuse_overwrite(inputs: Iterable[str], **outputs: str | None) -> None:
     """A usage error when an output (``o="report.json"``) is one of the input files: the log
     was replaced by its own report without a word (``analyze run.txt -o run.txt``)."""
@@ -304,7 +316,7 @@ def print_report_warnings(warnings: Iterable[ReportWarning]) -> None:
         return
     for w in warnings:
         where = f"{w.path}:{w.line}" if w.line is not None else w.path
-        click.echo(f"Warning: {message_line(f'{where}: {w.message}')}", err=True)
+        echo_err(f"Warning: {message_line(f'{where}: {w.message}')}")
 
 
 def one_terminal() -> bool:
@@ -319,4 +331,4 @@ def print_warnings(lines: Iterable[str]) -> None:
     if is_quiet():
         return
     for line in lines:
-        click.echo(f"Warning: {message_line(line)}", err=True)
+        echo_err(f"Warning: {message_line(line)}")

@@ -56,20 +56,27 @@ def _run() -> None:
         if isinstance(rc, int) and rc:  # ctx.exit(n) returns n when standalone_mode is off
             sys.exit(rc)
     except RknnprofError as e:
-        click.echo(f"Error: {message_line(e)}", err=True)
+        _say(f"Error: {message_line(e)}")
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        _say("Aborted.")
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as e:  # a group called bare: its help, not an error
         click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
         sys.exit(0)
     except click.UsageError as e:  # one line, not click's usage + hint + blank + error
         command = e.ctx.command_path if e.ctx is not None else "rknnprof"
-        click.echo(f"Error: {message_line(usage_text(e))} (see '{command} --help')", err=True)
+        _say(f"Error: {message_line(usage_text(e))} (see '{command} --help')")
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        click.echo(f"Error: {message_line(e.format_message())}", err=True)
+        _say(f"Error: {message_line(e.format_message())}")
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+
+
+def _say(line: str) -> None:
+    """``line`` on stderr, whatever stderr can take (:func:`rknnprof.cli.output.echo_err`)."""
+    from rknnprof.cli.output import echo_err
+
+    echo_err(line)

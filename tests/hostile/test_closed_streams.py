@@ -130,3 +130,22 @@ def test_without_stderr_stdin_is_read_and_a_failed_gate_still_fails(tmp_path):
     budget.write_text("budgets:\n  - metric: total_time_us\n    max: 1000\n", encoding="utf-8")
     code, out = _no_stderr(["check", LOG, "--budgets", str(budget)])
     assert code == 1 and b"FAIL" in out
+
+
+def test_a_full_stderr_keeps_the_exit_codes(tmp_path):
+    """``2>/dev/full``: a usage error exited 1 (the gate-failed code), as did a failed input
+    read: writing its one line failed. The line is lost, the code is the documented one."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    codes = {}
+    for name, args in (("usage", ["analyze", "/no/such/log"]), ("no-data", ["analyze", "-"])):
+        with open("/dev/full", "w") as full:
+            codes[name] = subprocess.run(
+                [sys.executable, "-m", "rknnprof", *args],
+                input=b"nothing to read\n",
+                stdout=subprocess.DEVNULL,
+                stderr=full,
+                check=False,
+                timeout=120,
+            ).returncode
+    assert codes == {"usage": 2, "no-data": 3}
