@@ -5,7 +5,7 @@ Nothing here knows a profile; :mod:`rknnprof.reporters._facts` phrases the model
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
 from rknnprof.model import Shape
@@ -45,17 +45,27 @@ def fit_paths(paths: Sequence[str], room: int) -> list[str]:
     if sum(map(cell_len, paths)) <= room:
         return list(paths)
     each = max(20, room // max(len(paths), 1))
-    cut = []
-    for path in paths:
+
+    def fit(path: str, cut: Callable[[str, int], str]) -> str:
         width = each
-        short = shorten_path(path, width)
+        short = cut(path, width)
         while cell_len(short) > each and width > 2:
             width -= 1
-            short = shorten_path(path, width)
-        cut.append(short)
-    if len(set(cut)) < len(set(paths)):
-        return list(paths)
-    return cut
+            short = cut(path, width)
+        return short
+
+    # cut in the middle; where that prints two paths alike, keep their ends (the file names);
+    # where those are alike too, whole
+    for cut in (shorten_path, _path_end):
+        shown = [fit(path, cut) for path in paths]
+        if len(set(shown)) == len(set(paths)):
+            return shown
+    return list(paths)
+
+
+def _path_end(path: str, width: int) -> str:
+    """``…`` and the last ``width - 1`` characters of ``path``, when it is longer."""
+    return path if len(path) <= width else "…" + path[len(path) - (width - 1) :]
 
 
 def shorten_all(texts: Sequence[str], width: int) -> list[str]:

@@ -152,5 +152,8 @@ def test_header_paths_fit_by_cells_and_never_print_alike() -> None:
 
     twins = [f"/logs/{'p' * 30}/{side}/{'x' * 30}/run.txt" for side in "ab"]
     assert fit_paths(twins, 80) == twins
+    # alike cut in the middle, told apart by their ends: the file names
+    runs = [f"/logs/{'p' * 30}/{side}-run-of-the-model-123456.txt" for side in ("bas", "cur")]
+    assert fit_paths(runs, 80) == ["…" + runs[0][-39:], "…" + runs[1][-39:]]
     cjk = fit_paths(["/数据/" + "模型日志" * 20 + ".txt", "/b.txt"], 80)
     assert sum(map(cell_len, cjk)) <= 80 and cjk[0].endswith("模型日志.txt")
