@@ -486,3 +486,16 @@ def test_medians_that_hide_per_frame_spikes_are_said_so(tmp_path, capsys, monkey
     [verdict] = json.loads(out)["verdicts"]
     assert verdict["status"] == "pass" and code == 0
     assert "they sum to 4.02 ms, the median frame takes 5.52 ms" in verdict["message"]
+
+
+def test_one_thread_against_several_of_the_baselines_is_named_by_theirs(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """One current thread against the baseline's two: each comparison was named 'pid 100 tid
+    101' and 'pid 100 tid 102' though CURRENT has no tid 102; it is BASE's run that differs."""
+    base = _runs(tmp_path, "base.txt", [(100, 101, "det", 1), (100, 102, "det", 1.3)])
+    cur = _runs(tmp_path, "cur.txt", [(100, 101, "det", 1.3)])
+    code, out, _ = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1
+    assert "against BASE's pid 100 tid 101: total 6.02 ms → 7.83 ms" in out
+    assert "against BASE's pid 100 tid 102: total 7.83 ms → 7.83 ms" in out

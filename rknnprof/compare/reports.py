@@ -130,10 +130,11 @@ def compare_reports(
     shared = [id(p) for pair in pairs for p in pair]
     # (and several unnamed models: each by its run, so a --fail-over error says which grew)
     comparisons = tuple(
-        _by_run(comp, c if shared.count(id(b)) > 1 else b)
-        if shared.count(id(b)) > 1 or shared.count(id(c)) > 1
+        # (one CURRENT run against several of BASE's: named by BASE's)
+        _by_run(comp, b, "against BASE's ")
+        if shared.count(id(c)) > 1
         else _by_run(comp, c)
-        if comp.model is None and len(pairs) > 1
+        if shared.count(id(b)) > 1 or comp.model is None and len(pairs) > 1
         else comp
         for comp, (b, c) in zip(comparisons, pairs)
     )
@@ -159,9 +160,10 @@ def _by_input(comp: ProfileComparison, current: Profile) -> ProfileComparison:
     return replace(comp, model=name)
 
 
-def _by_run(comp: ProfileComparison, profile: Profile) -> ProfileComparison:
-    """``comp`` named by the run (thread, context) of ``profile``, one of several of a model."""
-    run = profile.stream_label or f"line {profile.source.first_line}"
+def _by_run(comp: ProfileComparison, profile: Profile, whose: str = "") -> ProfileComparison:
+    """``comp`` named by the run (thread, context) of ``profile``, one of several of a model
+    (``whose``: ``against BASE's `` when ``profile`` is BASE's)."""
+    run = whose + (profile.stream_label or f"line {profile.source.first_line}")
     return replace(comp, model=f"{comp.model} ({run})" if comp.model else run)
 
 
