@@ -18,8 +18,9 @@ BEFORE's findings are then held against AFTER: each promised saving against what
 measured on the same layers, with a verdict (:mod:`~rknnprof.compare.advice`).
 
 Modules: :mod:`~rknnprof.compare.align` (the three passes), :mod:`~rknnprof.compare.deltas`
-(layer and op-type deltas), :mod:`~rknnprof.compare.conditions` (like for like) and
-:mod:`~rknnprof.compare.reports` (pairing models, the result types). The
+(layer and op-type deltas), :mod:`~rknnprof.compare.conditions` (like for like),
+:mod:`~rknnprof.compare.pairing` (which model of BASE with which of CURRENT) and
+:mod:`~rknnprof.compare.reports` (comparing the pairs, the result types). The
 comparison judges analysed reports handed to it; reading either side (a log or a saved JSON
 report) is :func:`rknnprof.api.load_report`.
 """
@@ -36,13 +37,12 @@ from rknnprof.compare.deltas import (
     op_type_deltas,
     op_type_times,
 )
+from rknnprof.compare.pairing import SAME_MODEL_SHARE, pair_profiles
 from rknnprof.compare.reports import (
-    SAME_MODEL_SHARE,
     CompareResult,
     ProfileComparison,
     compare_profiles,
     compare_reports,
-    pair_profiles,
     profile_total,
 )
 
