@@ -499,3 +499,33 @@ def test_one_thread_against_several_of_the_baselines_is_named_by_theirs(
     assert code == 1
     assert "against BASE's pid 100 tid 101: total 6.02 ms → 7.83 ms" in out
     assert "against BASE's pid 100 tid 102: total 7.83 ms → 7.83 ms" in out
+
+
+def _bench_log(tmp_path: Path, name: str, runs: list[tuple[str | None, float]]) -> str:
+    """Benchmarks of models that print the same tensors, each named by its file or not."""
+    lines: list[str] = []
+    for model, ms in runs:
+        lines += _benchmark("images", 640, ms, "output0", model)
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_renamed_model_file_pairs_by_what_is_left(tmp_path, capsys, monkeypatch) -> None:
+    """Two models, one file renamed (yolov8s -> yolov8s_v2) and 50 % slower: the names paired
+    yolov5s and stopped; yolov8s was 'only in BASE' and its +50 % never judged."""
+    base = _bench_log(tmp_path, "base.txt", [("yolov5s", 20), ("yolov8s", 30)])
+    cur = _bench_log(tmp_path, "cur.txt", [("yolov5s", 20), ("yolov8s_v2", 45)])
+    code, out, _ = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 1
+    assert "yolov8s_v2.rknn: total 30.00 ms → 45.00 ms (+15,000 us, +50.0%)" in out
+
+
+def test_models_nothing_tells_apart_are_not_paired_by_order(tmp_path, capsys, monkeypatch):
+    """yolov5s and yolov5m named in BASE, unnamed and in the other order in CURRENT, with the
+    same tensors: order held each against the other (+150 %, a clean run failed)."""
+    base = _bench_log(tmp_path, "base.txt", [("yolov5s", 20), ("yolov5m", 50)])
+    cur = _bench_log(tmp_path, "cur.txt", [(None, 50), (None, 20)])
+    code, _, err = run(capsys, monkeypatch, "compare", base, cur, "--fail-over", "5")
+    assert code == 2
+    assert "nothing to compare: the models cannot be paired: BASE names them" in err

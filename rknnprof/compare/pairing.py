@@ -18,38 +18,82 @@ def input_text(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
     return inputs_text(input_shapes) or "?"  # (a profile whose table shows no input row)
 
 
+KEYS: tuple[tuple[Callable[[Profile], str | None], str], ...] = ()
+"""(key, what it is called in notes), tried in turn: set below, once the keys are defined."""
+
+
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
-    """Pair models by the first key that names every one on both sides apart and that some
-    share: the model file's name, a benchmark's printed tensors (where no file is named:
-    one side may name its files and the other not), the input shapes (a dynamic-shape
-    model's profiles: the others unpaired); else by their layers, else by order."""
+    """Pair models by each key in turn (:data:`KEYS`: the model file's name, a benchmark's
+    printed tensors, the input shapes), each on the models the keys before it left, where it
+    names every one of them apart on both sides and some share it; then by their layers; by
+    order only when nothing else paired any and the order cannot mislead. A model left over
+    is named in a note."""
     if len(base) == 1 and len(current) == 1:
         return [(base[0], current[0])], []
-    for key, what in (
-        (lambda p: p.model_name, "model"),
-        (_printed_tensors, "model with tensors"),
-        (lambda p: input_text(p.input_shapes), "input"),
-    ):
-        keyed = _pair_by(key, what, base, current)
-        if keyed is not None:
-            return keyed
-    by_layers = _pair_by_layers(base, current)
-    if by_layers is not None:
-        return by_layers
+    pairs: list[tuple[Profile, Profile]] = []
+    notes: list[str] = []
+    left_b, left_c = list(base), list(current)
+    for key, what in KEYS:
+        keyed = _pair_by(key, what, left_b, left_c)
+        if keyed is None:
+            continue
+        pairs += keyed[0]
+        if what == "input":  # (a dynamic-shape model's other inputs: each on its side alone)
+            return pairs, keyed[1]
+        left_b, left_c = _unpaired(left_b, left_c, keyed[0])
+        if not left_b or not left_c:
+            break
+    if left_b and left_c:
+        by_layers = _pair_by_layers(left_b, left_c, whole=not pairs)
+        if by_layers is not None:
+            pairs += by_layers[0]
+            notes += by_layers[1]
+            return pairs, notes
+    if pairs:
+        return pairs, notes + _leftover_notes(left_b, left_c)
     names_b, names_c = [p.model_name for p in base], [p.model_name for p in current]
     if all(names_b) and all(names_c):  # (every model named, none on both sides)
         notes = [f"model {n} only in BASE" for n in names_b]
         return [], notes + [f"model {n} only in CURRENT" for n in names_c]
+    for side, names in (("BASE", names_b), ("CURRENT", names_c)):
+        if len({n for n in names if n}) > 1:  # (other models, which the other side names not)
+            return [], [
+                f"the models cannot be paired: {side} names them "
+                f"({', '.join(n for n in names if n)}), the other side does not, and nothing "
+                "else tells them apart"
+            ]
     pairs = list(zip(base, current))
-    notes = []
-    if len(base) != len(current):
-        notes.append(
-            f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
-            f"{len(pairs)} by order"
-        )
+    notes = [
+        f"BASE has {len(base)} models, CURRENT {len(current)}: paired the first "
+        f"{len(pairs)} by order"
+        if len(base) != len(current)
+        else f"the {len(pairs)} models are paired by order: nothing in the logs tells them apart"
+    ]
     return pairs, notes
+
+
+def _unpaired(
+    base: Sequence[Profile], current: Sequence[Profile], pairs: Sequence[tuple[Profile, Profile]]
+) -> tuple[list[Profile], list[Profile]]:
+    """The models of each side no pair holds."""
+    paired = {id(p) for pair in pairs for p in pair}
+    return [b for b in base if id(b) not in paired], [c for c in current if id(c) not in paired]
+
+
+def _leftover_notes(base: Sequence[Profile], current: Sequence[Profile]) -> list[str]:
+    """``model yolov8s_v2.rknn only in CURRENT``: the models no key nor their layers paired."""
+    return [
+        f"model {_label(p)} only in {side}"
+        for side, left in (("BASE", base), ("CURRENT", current))
+        for p in left
+    ]
+
+
+def _label(profile: Profile) -> str:
+    """A model's name in a note: its file's, its printed tensors, else where it starts."""
+    return profile.model_name or _printed_tensors(profile) or f"at line {profile.source.first_line}"
 
 
 def _pair_by(
@@ -98,7 +142,7 @@ def _names(profile: Profile) -> set[str]:
 
 
 def _pair_by_layers(
-    base: Sequence[Profile], current: Sequence[Profile]
+    base: Sequence[Profile], current: Sequence[Profile], whole: bool = True
 ) -> tuple[list[tuple[Profile, Profile]], list[str]] | None:
     """Each BASE model with the CURRENT one whose layers' FullNames it shares most (at least
     :data:`SAME_MODEL_SHARE` of the larger's), when that pairs some model and not all are
@@ -121,7 +165,7 @@ def _pair_by_layers(
             free.discard(best)
             pairs.append((b, current[best]))
             kept.append(best)
-    if not pairs or kept == list(range(len(base))) and len(base) == len(current):
+    if not pairs or whole and kept == list(range(len(base))) and len(base) == len(current):
         return None  # (nothing shared, or every model the order's own pair: order says it)
     # a model left over that runs the layers of one already paired (another thread or context
     # of it: a thread pool's frames, one profile per thread) is compared with it too: four of
@@ -168,3 +212,10 @@ def _most_alike(names: set[str], others: Sequence[set[str]]) -> int | None:
         if share > score:
             best, score = k, share
     return best if score >= SAME_MODEL_SHARE else None
+
+
+KEYS = (
+    (lambda p: p.model_name, "model"),
+    (_printed_tensors, "model with tensors"),
+    (lambda p: input_text(p.input_shapes), "input"),
+)

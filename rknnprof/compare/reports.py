@@ -139,7 +139,10 @@ def compare_reports(
         label = f"{comp.model}: " if comp.model and len(comparisons) > 1 else ""
         warnings += [f"{label}not like for like: {d}" for d in comp.differences]
     if not comparisons:
-        raise InputError("nothing to compare: no model appears in both inputs", current_path)
+        why = next((n for n in notes if n.startswith("the models cannot be paired")), None)
+        raise InputError(
+            f"nothing to compare: {why or 'no model appears in both inputs'}", current_path
+        )
     return CompareResult(base_path, current_path, comparisons, tuple(warnings))
 
 
