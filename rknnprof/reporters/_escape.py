@@ -35,14 +35,16 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 _ZERO_WIDTH = (
-    r"\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    # the Unicode format characters (general category Cf, Unicode 15)
+    r"\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    r"\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    # and the characters that print as nothing without being one: the combining grapheme
+    # joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other variation selectors
+    r"\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
 )
-"""Characters that take no room or reorder the text around them: the soft hyphen, the
-combining grapheme joiner, Hangul fillers, Khmer and Mongolian format characters, zero-width
-spaces and joiners, bidi controls, the invisible operators and deprecated format characters,
-variation selectors, the BOM, musical format characters, and the tag and variation-selector
-supplement planes (a tag character made two layer names print alike)."""
+"""Characters that take no room or reorder the text around them (a tag character made two
+layer names print alike): escaped wherever log text is shown, but in CSV cells."""
 _INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
 """Characters that move the cursor, change the terminal's state, reorder the text around them
 or take no room: C0 (tab and newline included: a cell or message is one line), DEL, C1, the

@@ -57,6 +57,8 @@ def test_terminal_rule_shows_controls_as_escapes():
     assert E.page_text("a\u2060b\tc") == "a\\u2060b\tc"
     # a tag character, a combining grapheme joiner, a variation selector, a Hangul filler
     assert E.terminal("m.0\U000e0041/\u034f\ufe0f\u3164") == "m.0\\U000e0041/\\u034f\\ufe0f\\u3164"
+    # every format character (Cf): interlinear annotation, Arabic number signs, Egyptian
+    assert E.terminal("a\ufffbb\u0600c\U00013439") == "a\\ufffbb\\u0600c\\U00013439"
     # Markdown shows them too (they were dropped: two names printed alike)
     assert E.markdown("a\u200bb") == "a\\\\u200bb"
 
