@@ -247,8 +247,8 @@ def _verdict(
     )
 
 
-MEDIAN_METRICS = frozenset({"npu_time_us", "cpu_time_us", "layer_time_us", "op_type_time_us"})
-"""Metrics read off the layers' times: medians over the frames when frames are merged."""
+MEDIAN_METRICS = frozenset({"npu_time_us", "cpu_time_us"})
+"""Whole-frame metrics read off the layers' times: medians over the frames when merged."""
 
 
 def _medians_apart(budget: Budget, profile: Profile) -> str | None:
@@ -258,7 +258,7 @@ def _medians_apart(budget: Budget, profile: Profile) -> str | None:
     frame, layers = profile.frame_time_p50_us, profile.total_time_us
     if budget.metric not in MEDIAN_METRICS or profile.frames < 2 or not frame or not layers:
         return None
-    if abs(frame - layers) < 0.01 * frame:
+    if frame - layers < 0.01 * frame:  # (frames no slower than the medians say)
         return None
     return (
         f"per-layer medians over {profile.frames} frames: they sum to {frame_ms(layers)}, the "

@@ -93,7 +93,7 @@ def _leftover_notes(base: Sequence[Profile], current: Sequence[Profile]) -> list
 
 def _label(profile: Profile) -> str:
     """A model's name in a note: its file's, its printed tensors, else where it starts."""
-    return profile.model_name or _printed_tensors(profile) or f"at line {profile.source.first_line}"
+    return profile.model_name or printed_tensors(profile) or f"at line {profile.source.first_line}"
 
 
 def _pair_by(
@@ -118,7 +118,7 @@ def _pair_by(
     return pairs, notes
 
 
-def _printed_tensors(profile: Profile) -> str | None:
+def printed_tensors(profile: Profile) -> str | None:
     """A benchmark's input and output tensors as it printed them: which model ran where no
     file is named (two rknn_common_test runs in swapped order paired a 224x224 mobilenet with
     a 640x640 yolo by order; yolov5 and yolov8 take the same input, not the same outputs)."""
@@ -216,6 +216,6 @@ def _most_alike(names: set[str], others: Sequence[set[str]]) -> int | None:
 
 KEYS = (
     (lambda p: p.model_name, "model"),
-    (_printed_tensors, "model with tensors"),
+    (printed_tensors, "model with tensors"),
     (lambda p: input_text(p.input_shapes), "input"),
 )

@@ -19,7 +19,7 @@ from rknnprof.compare.deltas import (
     op_type_deltas,
     pct_change,
 )
-from rknnprof.compare.pairing import SAME_MODEL_SHARE, model_key, pair_profiles
+from rknnprof.compare.pairing import SAME_MODEL_SHARE, model_key, pair_profiles, printed_tensors
 from rknnprof.errors import InputError
 from rknnprof.model import Coverage, Profile, Report, inputs_text
 from rknnprof.model.record import Record, record, replace
@@ -133,6 +133,13 @@ def compare_reports(
         if shared.count(id(b)) > 1 or comp.model is None and len(pairs) > 1
         else comp
         for comp, (b, c) in zip(comparisons, pairs)
+    )
+    labels = [comp.model for comp in comparisons]
+    comparisons = tuple(  # (benchmarks of models with the same input: their outputs tell them)
+        replace(comp, model=f"tensors {tensors}")
+        if comp.model and labels.count(comp.model) > 1 and (tensors := printed_tensors(c))
+        else comp
+        for comp, (_, c) in zip(comparisons, pairs)
     )
     warnings = [*notes]
     for comp in comparisons:
