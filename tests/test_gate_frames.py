@@ -15,8 +15,8 @@ import pytest
 from synthetic_logs import table
 
 from rknnprof.api import load
-from rknnprof.cli import main
 from rknnprof.model import Coverage
+from tests.hostile.helpers import run
 
 BASE = [10, 1000, 1000, 1000, 1000, 10]
 
@@ -37,15 +37,13 @@ def write(tmp_path: Path, name: str, slow: bool) -> str:
     return str(path)
 
 
-def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+def _check_json(capsys, monkeypatch, log: str, budgets: Path, base: str) -> tuple[int, list]:
+    """``check LOG --budgets B --baseline BASE -f json``: (exit code, its verdicts)."""
+    code, out, _ = run(
+        capsys, monkeypatch, "check", log, "--budgets", str(budgets), "--baseline", base,
+        "-f", "json",
+    )  # fmt: skip
+    return code, json.loads(out)["verdicts"]
 
 
 def test_frames_slow_in_different_layers_are_a_whole_table(tmp_path: Path) -> None:
@@ -75,12 +73,8 @@ def test_check_fails_the_total_budget_on_the_median_frame(
         "  - metric: total_time_us\n    max: 5000\n",
         encoding="utf-8",
     )
-    code, out, _ = run(
-        capsys, monkeypatch, "check", cur, "--budgets", str(budgets), "--baseline", base,
-        "-f", "json",
-    )  # fmt: skip
+    code, verdicts = _check_json(capsys, monkeypatch, cur, budgets, base)
     assert code == 1
-    verdicts = json.loads(out)["verdicts"]
     assert [(v["status"], v["value"], v["baseline_value"]) for v in verdicts] == [
         ("fail", 5520.0, 4020.0),
         ("fail", 5520.0, None),
@@ -424,12 +418,8 @@ def test_check_judges_a_thread_against_every_baseline_thread_of_its_model(
     for order in ([(100, 101, "det", 1), (100, 102, "det", 1.3)],
                   [(100, 102, "det", 1.3), (100, 101, "det", 1)]):  # fmt: skip
         base = _runs(tmp_path, "base.txt", order)
-        code, out, _ = run(
-            capsys, monkeypatch, "check", cur, "--budgets", str(budgets), "--baseline", base,
-            "-f", "json",
-        )  # fmt: skip
+        code, verdicts = _check_json(capsys, monkeypatch, cur, budgets, base)
         assert code == 1
-        verdicts = json.loads(out)["verdicts"]
         assert sorted((v["status"], v["baseline_value"]) for v in verdicts) == [
             ("fail", 6020.0),
             ("pass", 7826.0),

@@ -157,18 +157,9 @@ def test_a_fix_only_the_time_shows_is_judged_on_the_time(tmp_path, before, monke
 
 
 def _run(capsys, monkeypatch, *args):
-    import sys
+    from tests.hostile.helpers import run
 
-    from rknnprof.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["rknnprof", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(capsys, monkeypatch, *args)
 
 
 def test_expect_passes_a_delivered_fix_and_fails_a_short_one(tmp_path, capsys, monkeypatch, before):
