@@ -237,8 +237,15 @@ def no_data_message(assembly: Assembly) -> str:
         more = len(assembly.failures) - 1
         also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
         told = f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
-        if not assembly.found or any(f.severity != "warning" for f in assembly.failures):
+        if not assembly.found:
             return told
+        if any(f.severity != "warning" for f in assembly.failures):  # (what else it holds after)
+            others = [
+                f"{kind}{f' ({detail})' if detail else ''}"
+                for kind, detail in assembly.found
+                if "error" not in kind
+            ]
+            return f"{told}; the log also holds {', '.join(others)}" if others else told
         return f"{_found(assembly)}; a warning, {told}"
     return _found(assembly)
 

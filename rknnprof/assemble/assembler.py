@@ -378,13 +378,17 @@ class Assembler:
         if not ordered and (warned := self._cpu_fallback_profile()) is not None:
             ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
-        if warned is not None:  # (no table: the log's errors are all it says beside the warning,
-            # a build that failed on a Loop included: the unknown ones are kept too)
+        if warned is not None:  # (no table: the log's errors are all it says beside the warning)
             errors = [n for n in self.notes if n.kind == "error"]
             told = no_profile_failures(
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
             )
-            profiles = [replace(profiles[0], failures=told)]
+            if any(f.severity == "error" for f in told):
+                # a build that failed (on a Loop) beside the warnings: the failure is the log's
+                # news, an input without data (exit 3), the warnings among what it holds
+                profiles = []
+            else:
+                profiles = [replace(profiles[0], failures=told)]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
             self._describe_leftovers()
