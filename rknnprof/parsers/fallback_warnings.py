@@ -169,7 +169,13 @@ class _Unsupported(Block):
     def close(self) -> list[Event]:
         reason = (
             f"the toolkit has no NPU op for {self.op} (`Meet RKNN unsupport Operator: …, type = "
-            f"{self.op}`)" + (": it runs as a custom operator, on the CPU" if self.custom else "")
+            f"{self.op}`)"
+            + (
+                ": it becomes a custom operator, which runs only with a CPU implementation "
+                "registered for it"
+                if self.custom
+                else ""
+            )
         )
         return [
             FallbackWarningEvent(

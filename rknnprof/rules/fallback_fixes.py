@@ -60,10 +60,10 @@ LAYOUT_OUTPUT_FIX = (
 )
 LAYOUT_RANK_FIX = "keep the tensor 4-D across the reshape so the NPU Reshape takes it"
 LAYOUT_BATCH_FIX = (
-    "it moves data into or out of the batch axis (N {before} -> {after}): keep the heads or "
-    "groups off the batch axis, a (1, C, H, W) layout throughout; or force it onto the NPU "
+    "it moves data into or out of the batch axis (N {before} -> {after}): force it onto the NPU "
     "with rknn.config(op_target={{'<its output tensor>': 'npu'}}) (RKNN-Toolkit2 API Reference, "
-    "config) and check the accuracy"
+    "config) and check the accuracy; where the ops around it allow (an attention op reads its "
+    "heads on N), keep the heads or groups off the batch axis instead"
 )
 LAYOUT_FORCE_FIX = (
     "a 4-D reshape inside the model: force it onto the NPU with "

@@ -126,12 +126,12 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
     )
     attention = any(op in ATTENTION_OPS for op in fed)
     toolkit = (
-        f"; {len(inserted)} of them ({us(time_of(inserted))}) are the toolkit's own (FullName "
-        "ending _rs or _tp: inserted to fit the layout of the op they feed), no node of the "
-        "source model"
+        f"; {len(inserted)} of their layers are the toolkit's own (FullName ending _rs or _tp: "
+        "inserted to fit the layout of the op they feed), no node of the source model"
         if inserted
         else ""
     )
+    plain = [c for c in chains if not any(la in inserted for la in c)]
     fix = (
         "rewrite each chain as one Reshape or Transpose in the source model (User Guide §8.4.4 "
         "'combining similar terms')"
@@ -146,8 +146,7 @@ def check_mergeable_reshapes(profile: Profile, context: RuleContext) -> Iterator
                 if attention
                 else ""
             )
-            + "; the other chains: "
-            + fix
+            + (f"; the other {len(plain)} chain(s): " + fix if plain else "")
         )
     yield Finding(
         code="RKN022",

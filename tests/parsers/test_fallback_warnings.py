@@ -89,7 +89,8 @@ def test_an_unsupported_operator_becomes_a_custom_one() -> None:
     assert (event.kind, event.subject, event.line, event.last_line) == ("cpu", "Scan", 1, 2)
     assert event.reason == (
         "the toolkit has no NPU op for Scan (`Meet RKNN unsupport Operator: …, type = Scan`): "
-        "it runs as a custom operator, on the CPU"
+        "it becomes a custom operator, which runs only with a CPU implementation registered "
+        "for it"
     )
     [event] = warnings("Meet RKNN unsupport Operator: name = 'x', type = Loop,\nother\n")
     assert (event.subject, event.last_line) == ("Loop", 1)

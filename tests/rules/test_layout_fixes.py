@@ -25,7 +25,7 @@ def output(shape: tuple[int, ...]) -> Layer:
 def test_a_reshape_that_folds_heads_out_of_the_batch_axis_says_so() -> None:
     layer = reshape((5, 64, 1, 150), (1, 960, 1, 50))
     fix = fix_for("Reshape", [layer], [layer, output((1, 256, 1, 50))])
-    assert "batch axis (N 5 -> 1)" in fix and "op_target" in fix
+    assert "batch axis (N 5 -> 1): force it onto the NPU" in fix and "op_target" in fix
     assert "end the exported model" not in fix
 
 
