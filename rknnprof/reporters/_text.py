@@ -5,8 +5,10 @@ Nothing here knows a profile; :mod:`rknnprof.reporters._facts` phrases the model
 
 from __future__ import annotations
 
+import functools
+import io
 from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from rknnprof.model import Shape
 from rknnprof.units import cell, frame_ms, part_us, percent
@@ -122,6 +124,23 @@ def finding_layers_text(ids: Iterable[int], limit: int = 8) -> str:
     shown = ", ".join(str(i) for i in ids[:limit])
     more = f" +{len(ids) - limit} more" if len(ids) > limit else ""
     return f"layer{'s' if len(ids) > 1 else ''} {shown}{more}"
+
+
+_R = TypeVar("_R")
+_O = TypeVar("_O")
+
+
+def stripped_view(render: Callable[[_R, TextIO, _O], None]) -> Callable[[_R, TextIO, _O], None]:
+    """``render`` (a terminal view), its lines written without trailing blanks
+    (:func:`write_stripped`)."""
+
+    @functools.wraps(render)
+    def view(result: _R, out: TextIO, options: _O) -> None:
+        buffer = io.StringIO()
+        render(result, buffer, options)
+        write_stripped(out, buffer.getvalue())
+
+    return view
 
 
 def write_stripped(out: TextIO, text: str) -> None:

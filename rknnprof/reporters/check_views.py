@@ -11,7 +11,6 @@ say how many more there are.
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import fields
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rknnprof.reporters._escape import annotation_data, annotation_property, markdown
 from rknnprof.reporters._escape import markdown_code as code
+from rknnprof.reporters._text import stripped_view
 from rknnprof.reporters.base import RenderOptions
 
 if TYPE_CHECKING:
@@ -91,16 +91,8 @@ def gate_note(result: CheckResult, options: RenderOptions) -> str:
     return f" (the gate fails: {', '.join(why)})"
 
 
+@stripped_view
 def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
-    """The terminal view, its lines without the blanks rich pads them to the width with."""
-    from rknnprof.reporters._text import write_stripped
-
-    buffer = io.StringIO()
-    _render_table(result, buffer, options)
-    write_stripped(out, buffer.getvalue())
-
-
-def _render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.text import Text
 

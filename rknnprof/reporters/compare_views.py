@@ -8,12 +8,12 @@ Only formatting here; every number comes from :mod:`rknnprof.compare`.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rknnprof.reporters._escape import csv_cell, markdown, markdown_code
+from rknnprof.reporters._text import stripped_view
 from rknnprof.reporters.base import RenderOptions
 from rknnprof.units import frame_ms
 
@@ -145,16 +145,8 @@ def changed_layers(comp: ProfileComparison) -> list[LayerDelta]:
     return [d for d in comp.layers if d.changed]
 
 
+@stripped_view
 def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
-    """The terminal view, its lines without the blanks rich pads them to the width with."""
-    from rknnprof.reporters._text import write_stripped
-
-    buffer = io.StringIO()
-    _render_table(result, buffer, options)
-    write_stripped(out, buffer.getvalue())
-
-
-def _render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text

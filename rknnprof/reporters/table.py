@@ -24,7 +24,7 @@ from rknnprof.model import Bound, Profile, Report
 from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters._escape import terminal, terminal_text
-from rknnprof.reporters._text import shorten_all
+from rknnprof.reporters._text import shorten_all, write_stripped
 from rknnprof.reporters.base import RenderOptions, Reporter
 from rknnprof.reporters.text_table import Spec, table_lines
 
@@ -146,8 +146,7 @@ class TableReporter(Reporter):
         for warning in (w for w in report.warnings if w.path not in placed):
             where = f"{warning.path}:{warning.line}" if warning.line else warning.path
             console.print(terminal_text(f"Warning: {where}: {warning.message}", "yellow"))
-        # rich pads every line to the console width; trailing blanks only make diffs noisy
-        out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
+        write_stripped(out, buffer.getvalue())
 
     # -- one profile -------------------------------------------------------------------------
     def _profile(
