@@ -64,11 +64,13 @@ from rknnprof.parsers.events import (
     FallbackWarningEvent,
     FrequencyEvent,
     InfoEvent,
+    InputShapes,
     LlmStatsEvent,
     MissingHeader,
     NoteEvent,
     NpuLoadEvent,
     RankingEvent,
+    RowNames,
     RunLineEvent,
     Stream,
     TableEvent,
@@ -122,6 +124,9 @@ class Assembler:
         self.path = path
         self.pending: dict[Stream, tuple[TableEvent | None, RankingEvent | None]] = {}
         self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
+        self.recent: dict[Stream, tuple[RowNames, InputShapes, tuple[str, bool], ModelFrames]] = {}
+        """Per stream, its last model with rows: the frame's row names and input shapes (the
+        objects), family and measured, which pick it again without hashing a signature."""
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
         self.context = ContextEvents()
@@ -179,8 +184,19 @@ class Assembler:
     def _frame(
         self, stream: Stream, table: TableEvent | None, ranking: RankingEvent | None
     ) -> None:
-        signature = frame_signature(table, ranking)
         first = table.line if table is not None else ranking.line  # type: ignore[union-attr]  # _flush passes a table or a ranking
+        recent = self.recent.get(stream)
+        if (
+            recent is not None
+            and table is not None
+            and recent[0] is table.signature
+            and recent[1] is table.input_shapes
+            and recent[2] == (table.family, table.measured)
+            and table.layers
+        ):
+            self._add(recent[3], table, ranking)  # the stream's last model (its signature's
+            return  # objects: the same frame shape), without hashing the signature again
+        signature = frame_signature(table, ranking)
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
             assert ranking is not None
             self._found(
@@ -217,6 +233,19 @@ class Assembler:
             if not self._profile_room(first):  # 100k distinct tiny tables: memory, time
                 return
             model = self.models[key] = ModelFrames(stream, family, measured, first, first)
+        if signature.kind == "layers":
+            assert table is not None  # (a layers signature is a table's)
+            self.recent[stream] = (
+                table.signature,
+                table.input_shapes,
+                (table.family, table.measured),
+                model,
+            )
+        self._add(model, table, ranking)
+
+    def _add(
+        self, model: ModelFrames, table: TableEvent | None, ranking: RankingEvent | None
+    ) -> None:
         model.add(table, ranking)
         if table is not None and (table.notes or table.skipped):
             self._notes(model, table.notes, table.skipped)

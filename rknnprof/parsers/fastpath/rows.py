@@ -57,8 +57,11 @@ def table_times(
     rows = mine[t.rows.start : t.rows.stop]
     keys = list(map(bytes.translate, rows, repeat(SHAPE)))
     seen = t.rows_seen
-    plans = list(map(seen.get, keys))
-    if None in plans:
+    plans: list[RowPlace | None]
+    try:
+        plans = list(map(seen.__getitem__, keys))
+    except KeyError:  # a raw shape not seen yet (no search for None in the usual case)
+        plans = list(map(seen.get, keys))
         for i, plan in enumerate(plans):
             if plan is None:
                 plan = _row_plan(t, rows[i], number + index[t.rows.start + i], read_line)
