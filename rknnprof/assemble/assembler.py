@@ -570,7 +570,9 @@ class Assembler:
             app_time_us=tidy_number(median_of(app)) if app and timed else None,
             app_calls=calls if timed else (),
             failures=failures,
-            run_lines=context.run_lines_for(stream, profile.source.last_line),
+            run_lines=context.run_lines_for(
+                stream, profile.source.first_line, profile.source.last_line
+            ),
         )
 
     def _describe_leftovers(self) -> None:

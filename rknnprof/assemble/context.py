@@ -55,6 +55,13 @@ class ContextEvents:
         """(kind, domain, MHz, stream) -> the first such line."""
         self.run_line_counts: Counter[Hashable] = Counter()
         """(kind, domain, MHz, stream) -> how many such lines."""
+        self.before_info: dict[Hashable, tuple[RunLineEvent, int]] = {}
+        """Debugger lines no runtime info line of their stream came before, (kind, domain,
+        MHz, stream) -> (the first, how many), until one comes."""
+        self.before_load: list[tuple[RunLineEvent, int, int]] = []
+        """(first, how many, the info line after them) of debugger lines a runtime info line
+        of their stream came after: the program stopped (at ``main``) before the runtime
+        loaded a model (:meth:`run_lines_for`)."""
         self.app_times: dict[tuple[Stream, str | None, str], Counter[float]] = {}
         """(stream, call, run) -> how often each time (microseconds) was printed; ``run`` is
         :attr:`AppTimeEvent.run` (``single`` or ``average``; a cold ``first`` run is not
@@ -67,6 +74,8 @@ class ContextEvents:
             case InfoEvent():
                 info = (event.versions, event.platform, event.platform_evidence, event.stream)
                 self._keep(self.infos, info, event)
+                if self.before_info:
+                    self._loaded(event)
             case FrequencyEvent():
                 self._keep(self.freqs, (event.frequencies, event.stream), event)
             case FallbackWarningEvent():
@@ -77,6 +86,10 @@ class ContextEvents:
                 self._keep(self.loads, event.stream, event)
             case RunLineEvent():
                 key = (event.kind, event.domain, event.mhz, event.stream)
+                if event.kind == "debugger" and not self._info_before(event.stream):
+                    first, count = self.before_info.get(key, (event, 0))
+                    self.before_info[key] = (first, count + 1)
+                    return
                 self._keep(self.run_lines, key, event)
                 if key in self.run_lines:
                     self.run_line_counts[key] += 1
@@ -86,6 +99,17 @@ class ContextEvents:
                 call = (event.stream, event.call, event.run)
                 if call in self.app_times or self._room(event.line):
                     self.app_times.setdefault(call, Counter())[event.time_us] += 1
+
+    def _info_before(self, stream: Stream) -> bool:
+        """A runtime info line of ``stream`` came already."""
+        return any(applies_to(stream, info.stream) for info in self.infos.values())
+
+    def _loaded(self, info: InfoEvent) -> None:
+        """The debugger lines no info line of their stream came before, now one has."""
+        for key, (first, count) in list(self.before_info.items()):
+            if applies_to(first.stream, info.stream):
+                del self.before_info[key]
+                self.before_load.append((first, count, info.line))
 
     def _room(self, line: int) -> bool:
         kept = (
@@ -136,12 +160,27 @@ class ContextEvents:
                 by_run[run].update(times)
         return by_run["average"] or by_run["single"]
 
-    def run_lines_for(self, stream: Stream, last_line: int | None) -> tuple[RunLine, ...]:
+    def run_lines_for(
+        self, stream: Stream, first_line: int | None, last_line: int | None
+    ) -> tuple[RunLine, ...]:
         """The run lines of ``stream`` (:func:`applies_to`) as ``Profile.run_lines``: clocks
-        wherever they stand, debugger, trace and dump lines when the first came before
-        ``last_line`` (the end of the profile's table: inside the run)."""
+        wherever they stand; debugger, trace and dump lines when the first came before
+        ``last_line`` (the end of the profile's table: inside the run), but debugger lines
+        that came before a runtime info line of the stream printed before ``first_line`` (the
+        table's start): stopped at ``main`` and continued before the runtime loaded the model,
+        they held up nothing the table measured."""
+        found = {key: (event, self.run_line_counts[key]) for key, event in self.run_lines.items()}
+        placed = [
+            (first, count)
+            for first, count, info in self.before_load
+            if first_line is None or info >= first_line
+        ]
+        for first, count in [*placed, *self.before_info.values()]:
+            key = (first.kind, first.domain, first.mhz, first.stream)
+            other, more = found.get(key, (first, 0))
+            found[key] = (min(first, other, key=_line), count + more)
         kept = []
-        for key, event in self.run_lines.items():
+        for event, count in sorted(found.values(), key=lambda item: item[0].line):
             if not applies_to(event.stream, stream):
                 continue
             if event.kind in INSIDE_RUN_KINDS and last_line is not None and event.line > last_line:
@@ -151,7 +190,7 @@ class ContextEvents:
                     kind=event.kind,
                     line=event.line,
                     text=event.text,
-                    count=self.run_line_counts[key],
+                    count=count,
                     domain=event.domain,
                     mhz=event.mhz,
                 )
@@ -161,6 +200,10 @@ class ContextEvents:
     def loads_for(self, stream: Stream) -> Iterator[NpuLoadEvent]:
         """NPU load readings that describe ``stream``'s profiles, the latest last."""
         return (ev for ev in self.loads.values() if applies_to(ev.stream, stream))
+
+
+def _line(event: RunLineEvent) -> int:
+    return event.line
 
 
 def applies_to(info_stream: Stream, profile_stream: Stream) -> bool:

@@ -58,6 +58,55 @@ def test_a_continue_before_the_table_says_the_program_was_stopped(tmp_path: Path
     assert debugger.line == 3 and "1 debugger line(s)" in debugger.message
 
 
+GDB_AT_MAIN = [
+    "(gdb) break main",
+    "Breakpoint 1 at 0x5555559a10: file src/main.cc, line 42.",
+    "(gdb) run",
+    "Starting program: /userdata/rknn_yolov5_demo model/yolov5s.rknn model/bus.jpg",
+    "Breakpoint 1, main (argc=3, argv=0x7ffffff5c8) at src/main.cc:42",
+    "42\t  rknn_context ctx = 0;",
+    "(gdb) c",
+    "Continuing.",
+]
+RUNTIME_INFO = runtime_prefixed(
+    [
+        "RKNN Runtime Information, librknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:08:16)",
+        "RKNN Driver Information, version: 0.9.8",
+    ]
+)
+
+
+def test_a_stop_at_main_before_the_runtime_loaded_the_model_is_a_measurement(
+    tmp_path: Path,
+) -> None:
+    # stopped at main and continued before rknn_init printed the runtime's version: the
+    # inference ran without a stop
+    lines = [*GDB_AT_MAIN, *RUNTIME_INFO, *table([10, 500, 300, 200, 20])]
+    validity = verdict(analysed(tmp_path, lines))
+    assert validity.is_measurement
+    assert not [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+
+
+def test_a_stop_inside_the_run_after_one_at_main_is_counted_alone(tmp_path: Path) -> None:
+    stop = (
+        'Thread 1 "rknn_demo" hit Breakpoint 2, 0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6'
+    )
+    lines = [*GDB_AT_MAIN, *RUNTIME_INFO, stop, "(gdb) c", *table([10, 500, 300, 200, 20])]
+    validity = verdict(analysed(tmp_path, lines))
+    assert not validity.is_measurement
+    [debugger] = [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+    # the stop at line 11 and its prompt; main's stop (line 5) and prompt (line 7) were before
+    assert debugger.line == 11 and "2 debugger line(s)" in debugger.message
+
+
+def test_a_stop_at_main_without_runtime_info_cannot_be_placed(tmp_path: Path) -> None:
+    # no line of the runtime before the table: the stop may have held up the inference
+    validity = verdict(analysed(tmp_path, [*GDB_AT_MAIN, *table([10, 500, 300, 200, 20])]))
+    assert not validity.is_measurement
+    [debugger] = [c for c in validity.conditions if c.kind is ConditionKind.DEBUGGER]
+    assert debugger.line == 5 and "2 debugger line(s)" in debugger.message
+
+
 def test_the_ddr_clock_line_is_read_and_held_against_the_rk3588_maximum(tmp_path: Path) -> None:
     validity = verdict(analysed(tmp_path, debugger_capture()))
     [clock] = [c for c in validity.conditions if c.kind is ConditionKind.CLOCK]
