@@ -15,7 +15,7 @@ from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
-from rknnprof.platforms.drivers import driver_too_old, min_driver_text
+from rknnprof.platforms.drivers import fixed_by, min_driver_text, old_for_runtime
 
 UNKNOWN = "unknown"
 _NEAR = 2
@@ -119,6 +119,7 @@ _WANTED = LazyPattern(r"(?:upgrade to|>=)\s*(\d+(?:\.\d+)+)")
 """The driver version a runtime's 'driver version is too low' line asks for."""
 DRIVER_TOO_OLD = "driver-too-old"
 """The failures catalogue's entry for the runtime's own 'driver version is too low'."""
+SUBMIT_FAILED = "submit-failed"
 
 
 def beside_an_old_driver(
@@ -126,10 +127,11 @@ def beside_an_old_driver(
 ) -> tuple[KnownFailure, ...]:
     """The telling failure, when its catalogue cause names the driver among its causes and
     the runtime itself asked for a newer driver (``please upgrade to 0.9.7``), or the log's
-    ``versions`` name one older than :data:`~rknnprof.platforms.drivers.MIN_DRIVER`, says so:
-    ``failed to submit`` beside librknnrt 2.3.2 and driver 0.7.2 points at the driver, errno
-    14 after the runtime asked for 0.9.7 leads its fix with it; ``Invalid RKNN model version``
-    does not."""
+    ``versions`` name one too old for the runtime (``drivers.old_for_runtime``) or a release
+    with a known ``failed to submit`` bug (``drivers.FIXED_BY``), says so: ``failed to submit``
+    beside librknnrt 2.3.2 and driver 0.7.2 points at the driver, beside driver 0.9.3 at its
+    fix, errno 14 after the runtime asked for 0.9.7 leads its fix with it; ``Invalid RKNN model
+    version`` does not."""
     if failures and failures[0].id != DRIVER_TOO_OLD and "driver" in failures[0].cause.lower():
         asked = next((f for f in failures if f.id == DRIVER_TOO_OLD), None)
         if asked is not None:  # the runtime said it wants a newer driver: that comes first
@@ -147,22 +149,27 @@ def beside_an_old_driver(
                 ),
                 *failures[1:],
             )
-    if not failures or not driver_too_old(versions.driver):
-        return failures
-    if any(f.id == DRIVER_TOO_OLD for f in failures):
-        return failures  # the runtime said so itself
+    if not failures or any(f.id == DRIVER_TOO_OLD for f in failures):
+        return failures  # (the runtime said so itself)
     first = failures[0]
     if "driver" not in first.cause.lower():
         return failures  # a cause of its own (a model newer than the runtime, ...)
+    fixed = fixed_by(versions.driver)
+    if fixed is not None and first.id in (SUBMIT_FAILED, "npu-job-timeout"):
+        note = (
+            f"; the log's RKNPU driver {versions.driver} fails NPU tasks that {fixed} runs "
+            "(radxa/kernel#312), a likely cause"
+        )
+        fix = f"first update the RKNPU driver to {fixed} or later; if it still fails: {first.fix}"
+        return (replace(first, diagnosis=first.diagnosis + note, fix=fix), *failures[1:])
+    if not old_for_runtime(versions.driver, versions.runtime):
+        return failures
     runtime = f" beside runtime {versions.runtime}" if versions.runtime else ""
     note = (
         f"; the log's RKNPU driver {versions.driver} is older than {min_driver_text()}"
         f"{runtime}, a likely cause"
     )
     return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
-
-
-SUBMIT_FAILED = "submit-failed"
 
 
 def rkllm_on_rv1126b(

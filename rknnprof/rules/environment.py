@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from rknnprof.analysis.savings import Saving, SavingFields, from_fraction, from_removal
 from rknnprof.model import Confidence, Finding, Profile, Severity, Target, Waterfall
-from rknnprof.platforms.drivers import driver_too_old, version_tuple
+from rknnprof.platforms.drivers import driver_too_old, fixed_by, min_driver_text, version_tuple
 from rknnprof.rules._util import (
     claim,
     grade,
@@ -258,6 +258,21 @@ def version_path(context: RuleContext) -> str:
 
 
 def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
+    fixed = fixed_by(profile.versions.driver)
+    if fixed is not None:
+        yield _finding(
+            f"RKNPU driver {profile.versions.driver} fails NPU tasks ('failed to submit') that "
+            f"drivers before and after it run: a public report on RK3588 found every model's "
+            f"first conv failing under it, fixed by {fixed}",
+            f"update the board's kernel / RKNPU driver to {fixed} or later (check "
+            f"{version_path(context)})",
+            0.0,
+            0.0,
+            "0: no time attached",
+            sources(issue("radxa/kernel", 312), issue(TOOLKIT2, 38)),
+            untimed=Severity.WARNING,
+        )
+        return
     if not driver_too_old(profile.versions.driver):
         return
     cores = npu_cores(context, profile)
@@ -269,24 +284,24 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     )
     runtime = version_tuple(profile.versions.runtime)
     toolkit = profile.versions.toolkit
+    least = min_driver_text()
     if runtime is not None and runtime < OLD_RUNTIME:  # (a runtime of the driver's own time)
         said = (
-            f"RKNPU driver {profile.versions.driver} and runtime {profile.versions.runtime} "
-            "both predate driver 0.9.2: the fixes later releases carry are in neither "
-            f"({why})"
+            f"RKNPU driver {profile.versions.driver} and runtime {profile.versions.runtime} are "
+            f"both of an SDK before 1.5: the fixes later releases carry are in neither ({why})"
         )
         fix = (
-            "update the board's SDK together, the kernel with its RKNPU driver (0.9.2 or later; "
-            f"check {version_path(context)}) and the runtime library, to a current release"
+            f"update the board's SDK together, the kernel with its RKNPU driver ({least} or "
+            f"later; check {version_path(context)}) and the runtime library, to a current release"
         )
     else:
         said = (
-            f"RKNPU driver {profile.versions.driver} is older than 0.9.2 (runtime "
-            f"{profile.versions.runtime or 'version not in the log'}): drivers before 0.9.2 lack "
-            f"fixes later librknnrt releases rely on ({why})"
+            f"RKNPU driver {profile.versions.driver} is older than {least} (runtime "
+            f"{profile.versions.runtime or 'version not in the log'}), the version the RKNN "
+            f"SDK guide recommends and librknnrt 2.x asks for ({why})"
         )
         fix = (
-            "update the board's kernel / RKNPU driver to 0.9.2 or later (check "
+            f"update the board's kernel / RKNPU driver to {least} or later (check "
             f"{version_path(context)})"
         )
     if toolkit:
@@ -297,13 +312,13 @@ def _driver(profile: Profile, context: RuleContext) -> Iterator[Finding]:
         0.0,
         0.0,
         "0: no time attached",
-        sources(cite("guide", "§8.1.1"), issue(TOOLKIT2, 294)),
+        sources(cite("guide", "§8.1.1"), issue(TOOLKIT2, 95), issue(TOOLKIT2, 294)),
         untimed=Severity.WARNING,
     )
 
 
 OLD_RUNTIME = (1, 5)
-"""Runtimes older than this predate driver 0.9.2 themselves (librknnrt 1.4.x, 2022): the
+"""Runtimes older than this are of the driver's own time (librknnrt 1.4.x, 2022): the
 driver's age is the SDK's, updated with it."""
 
 WATERFALL_FIX = (
@@ -422,10 +437,10 @@ def check_environment(profile: Profile, context: RuleContext) -> Iterator[Findin
         once per table when the log has no benchmark run to compare with), and, in the same
         finding, a log with no frequency list (nothing says the clocks were fixed); (b)
         NPU/DDR/CPU frequencies printed as Unknown, or an NPU clock below 95% of the platform
-        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.9.2 (the fix
-        names the SoC's own version node: /proc/rknpu/version on RV1106/RV1103/RV1126B,
-        /sys/kernel/debug/rknpu/version on RK35xx; the multi-core rationale only on
-        multi-core SoCs); (d) the
+        maximum (option RKN050.min_freq_ratio); (c) an RKNPU driver older than 0.8.8, or
+        0.9.3, whose 'failed to submit' 0.9.6 fixed (the fix names the SoC's own version
+        node: /proc/rknpu/version on RV1106/RV1103/RV1126B, /sys/kernel/debug/rknpu/version
+        on RK35xx; the multi-core rationale only on multi-core SoCs); (d) the
         application's own inference time (a ``Total inference time …: N ms`` line) or an
         rknn_benchmark Avg Time at least 1.1x the table's total (RKN050.outside_ratio); when
         the application also timed rknn_inputs_set / rknn_run / rknn_outputs_get, the finding

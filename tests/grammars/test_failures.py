@@ -426,8 +426,8 @@ def test_a_failure_on_thousands_of_lines_counts_them_all(tmp_path):
 
 def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
     """rknn-toolkit2 issue 447: the demo printed librknnrt 2.3.2 with RKNPU driver 0.7.2 after
-    the failures; the telling failure says the driver is older than 0.9.2. A driver of 0.9.8
-    adds nothing."""
+    the failures; the telling failure says the driver is older than 0.8.8 (what librknnrt 2.x
+    asks for). A driver of 0.9.8 adds nothing."""
     fail = (
         "E RKNN: [07:24:22.771] failed to submit!, op id: 1, op name: Conv:Conv_0, flags: 0x1, "
         "task start: 1301, task number: 68, run task counter: 0, int status: 0\n"
@@ -437,7 +437,7 @@ def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
         result = run(["analyze", "-f", "json"], (fail + version).encode(), tmp_path, False)
         assert result.exit_code == 3
         [failure] = json.loads(result.stdout)["failures"]
-        note = "; the log's RKNPU driver 0.7.2 is older than 0.9.2 beside runtime 2.3.2, a likely"
+        note = "; the log's RKNPU driver 0.7.2 is older than 0.8.8 beside runtime 2.3.2, a likely"
         assert failure["diagnosis"].endswith(note + " cause") is said
         assert failure["diagnosis"].startswith("an NPU task did not complete")
     # a failure whose cause is not the driver (a model newer than the runtime) says nothing
@@ -446,6 +446,32 @@ def test_a_failure_beside_an_old_driver_names_the_driver(tmp_path):
     result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
     [failure] = json.loads(result.stdout)["failures"]
     assert failure["id"] == "runtime-too-old-for-model" and "driver" not in failure["diagnosis"]
+
+
+def test_a_failed_submit_beside_driver_0_9_3_names_its_fix(tmp_path):
+    """airockchip/rknn-toolkit2 issue 38 (radxa/kernel issue 312): librknnrt 1.6.0 on driver
+    0.9.3 failed the MobileNet demo's first conv, which 0.8.2 ran and 0.9.6 fixed. Driver 0.8.2
+    beside runtime 1.5.0 (rockchip-linux/rknpu2 issue 91) is of the runtime's own time: no
+    note."""
+    fail = (
+        "E RKNN: [05:03:32.244] failed to submit!, op id: 1, op name: Conv:MobilenetV1/Conv2d_0, "
+        "flags: 0x5, task start: 0, task number: 38, run task counter: 0, int status: 0\n"
+    )
+    version = "driver version: 0.9.3, API version: 1.6.0 (9a7b5d24c@2023-12-13T17:31:11)\n"
+    result = run(
+        ["analyze", "-f", "json"], (version + "rknn_run\n" + fail).encode(), tmp_path, False
+    )
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["diagnosis"].endswith(
+        "; the log's RKNPU driver 0.9.3 fails NPU tasks that 0.9.6 runs (radxa/kernel#312), a "
+        "likely cause"
+    )
+    assert failure["fix"].startswith("first update the RKNPU driver to 0.9.6 or later; if it")
+    version = "sdk version: 1.5.0 (e6fe0c678@2023-05-25T08:09:20) driver version: 0.8.2\n"
+    result = run(["analyze", "-f", "json"], (version + fail).encode(), tmp_path, False)
+    [failure] = json.loads(result.stdout)["failures"]
+    assert "driver" not in failure["diagnosis"]
 
 
 def test_an_rkllm_failed_submit_on_rv1126b_gets_the_maintainers_fix(tmp_path):

@@ -760,13 +760,20 @@ def test_rkn050_clock_and_driver() -> None:
     # (a runtime of the driver's own time: the SDK is updated together)
     [driver] = [f for f in findings if "driver 0.8.2" in f.message]
     assert driver.message.startswith(
-        "RKNPU driver 0.8.2 and runtime 1.4.0 both predate driver 0.9.2"
+        "RKNPU driver 0.8.2 and runtime 1.4.0 are both of an SDK before 1.5"
     )
     assert driver.fix.startswith("update the board's SDK together")
     assert "toolkit's version" not in driver.fix  # (no toolkit version in the log)
     newer = replace(low, versions=Versions(driver="0.8.2", runtime="2.3.2", toolkit="2.3.2"))
     [driver] = [f for f in run("RKN050", newer, "rk3588") if "driver 0.8.2" in f.message]
-    assert "driver 0.8.2 is older than 0.9.2 (runtime 2.3.2)" in driver.message
+    assert "driver 0.8.2 is older than 0.8.8 (runtime 2.3.2)" in driver.message
+    # 0.8.8 and later pass, but 0.9.3, whose 'failed to submit' 0.9.6 fixed (radxa/kernel#312)
+    for version, flagged in (("0.8.8", False), ("0.9.2", False), ("0.9.3", True), ("0.9.6", False)):
+        current = replace(low, versions=Versions(driver=version, runtime="1.6.0"))
+        said = [f for f in run("RKN050", current, "rk3588") if f"driver {version}" in f.message]
+        assert bool(said) is flagged
+        if flagged:
+            assert "fixed by 0.9.6" in said[0].message and "0.9.6 or later" in said[0].fix
     assert driver.fix.endswith("keep the board's runtime library at the toolkit's version (2.3.2)")
     [clock] = [f for f in findings if "800 MHz" in f.message]
     assert clock.est_saving_us == pytest.approx(8000 * (1 - 800 / 1000))
