@@ -118,6 +118,11 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
             f"{rows} rows without per-layer times (the table's total line says "
             f"{profile.reported_total_time_us:,.0f} us)"
         )
+    if profile.layers and profile.reported_total_line is None:
+        return Coverage.COMPLETE, (
+            f"{rows} rows, agreeing with the ranking's Total row (the table's total line is "
+            "missing)"
+        )
     if profile.layers:
         return Coverage.COMPLETE, f"{rows} rows, agreeing with the table's own total line"
     return Coverage.COMPLETE, f"{len(profile.ranking)} op types, their TimeRatio adding up"

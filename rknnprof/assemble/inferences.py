@@ -168,6 +168,10 @@ class ModelFrames(MutableRecord):
     mismatched: list[tuple[int, float, float]] = field(default_factory=list)
     """(total line, sum of the rows, the total line's figure) of the first
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
+    total_lines: int = 0
+    """Frames whose table printed its own total line."""
+    ranking_totalled: int = 0
+    """Frames whose table printed no total line, held to their ranking's Total row."""
     mismatched_total: int = 0
     """Frames that disagree with their total line, all of them."""
     time_step: int = 0
@@ -197,6 +201,7 @@ class ModelFrames(MutableRecord):
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
+        rows_sum: float | None = None
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
@@ -208,7 +213,7 @@ class ModelFrames(MutableRecord):
             if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
                 self._count()
             try:  # (a sum over every row at once; a row without a time raises TypeError)
-                rows_sum: float | None = sum(row_times) if row_times else None  # type: ignore[arg-type]  # None raises
+                rows_sum = sum(row_times) if row_times else None  # type: ignore[arg-type]  # None raises
             except TypeError:  # rows without a time (None): the others are summed
                 times = [x for x in row_times if x is not None]
                 rows_sum = sum(times) if times else None
@@ -220,6 +225,7 @@ class ModelFrames(MutableRecord):
             if table.family in UNTOTALLED_FAMILIES and self.untold_line is None:
                 self.untold_line = table.line
             if table.reported_total_time_us is not None:
+                self.total_lines += 1
                 self.add_reported_total(table.reported_total_time_us)
                 self.total_line = self.total_line or table.total_line
             if self.reported_rw is None:
@@ -239,9 +245,22 @@ class ModelFrames(MutableRecord):
             self.last_line = max(self.last_line, ranking.last_line)
             if table is None or table.reported_total_time_us is None:
                 total = _ranking_total(ranking)
+                if table is not None and ranking.total is None:
+                    total = None  # (rows summed by op type: no total of the frame's own)
                 if total is not None:
                     self.add_reported_total(total)
-                    self.add_frame_time(total)
+                    if rows_sum is None:  # (else the rows gave the frame its time)
+                        self.add_frame_time(total)
+                if table is not None and total is not None:  # its Total row totals the table
+                    self.ranking_totalled += 1
+                    if (
+                        rows_sum is not None
+                        and not table.elided_rows
+                        and abs(rows_sum - total) > FRAME_TOLERANCE_US
+                    ):
+                        self.mismatched_total += 1
+                        if len(self.mismatched) <= MAX_FRAME_NOTES:
+                            self.mismatched.append((ranking.last_line, rows_sum, total))
                 if (
                     table is None
                     and self.ranking_disagrees is None
@@ -311,7 +330,7 @@ class ModelFrames(MutableRecord):
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
-        if self.untotalled_line is not None and not self.reported_totals:
+        if self.untotalled_line is not None and not self.reported_totals:  # (nor a ranking's)
             # (a frame merged with others has their rows; when some of them printed a total
             # line, one without it lost that line alone, the last frame of a cut log too)
             return (
@@ -344,12 +363,20 @@ class ModelFrames(MutableRecord):
         """(line, message) warnings about these frames, once they are all in: a cut table,
         frames that disagree with their total lines, the limits reached."""
         notes = []
-        if self.untotalled_line is not None and self.reported_totals:
+        if self.untotalled_line is not None and self.total_lines:
             notes.append(
                 (
                     self.untotalled_line,
                     "a frame has no total line after it: its rows are as many as the other "
                     "frames', which print theirs (that line alone is lost)",
+                )
+            )
+        elif self.untotalled_line is not None and self.ranking_totalled:
+            notes.append(
+                (
+                    self.untotalled_line,
+                    "the table has no total line after it: its rows are held to the ranking's "
+                    "Total row below it instead",
                 )
             )
         elif self.untotalled_line is not None:

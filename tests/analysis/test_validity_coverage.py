@@ -237,3 +237,32 @@ def test_a_benchmark_cut_before_its_timed_runs_is_cut(tmp_path: Path) -> None:
     assert profile.validity.coverage_reason == (
         "the log ends after 5 warm-up run(s), before the timed runs: the figures are the warm-up's"
     )
+
+
+def ranking_of_times(total_us: int) -> list[str]:
+    """The ranking of ``table(TIMES)``'s frame, its Total row saying ``total_us``."""
+    rows = [
+        ranking_row("ConvRelu", 3, 0, 1000, 97.09),
+        ranking_row("OutputOperator", 1, 20, 0, 1.94),
+        ranking_row("InputOperator", 1, 10, 0, 0.97),
+    ]
+    total = f"{'Total':<19}{'':<13}{30:<13}{0:<13}{total_us - 30:<13}{total_us:<15}"
+    return [*ranking(rows), total, RANKING_RULE]
+
+
+def test_a_table_without_its_total_line_is_held_to_its_rankings_total_row(
+    tmp_path: Path,
+) -> None:
+    # (a single frame: no "other frames" print a total line)
+    lines = [line for line in table(TIMES) if not line.startswith("Total Operator Elapsed")]
+    profile = profile_of(tmp_path, [*lines, *ranking_of_times(1030)])
+    assert profile.validity is not None and profile.validity.complete
+    assert profile.validity.coverage_reason == (
+        "5 rows, agreeing with the ranking's Total row (the table's total line is missing)"
+    )
+    assert profile.reported_total_time_us == 1030 and profile.reported_total_line is None
+    # a row's time damaged (500 -> 400): the rows no longer sum to the ranking's Total row
+    lines = [line for line in table([10, 400, 300, 200, 20]) if not line.startswith("Total Op")]
+    damaged = profile_of(tmp_path, [*lines, *ranking_of_times(1030)]).validity
+    assert damaged is not None and damaged.coverage is Coverage.DAMAGED
+    assert "930" in damaged.coverage_reason and "1,030" in damaged.coverage_reason
