@@ -10,6 +10,9 @@
 
       Thread 1 "app" hit Breakpoint 1, 0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6
       Breakpoint 2, rknn_mem_sync (ctx=…) at …
+      Thread 1 "app" received signal SIGINT, Interrupt.
+      0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6
+      #0  0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6
       (gdb) continue
       * thread #1, stop reason = breakpoint 1.1
 
@@ -54,6 +57,9 @@ _DEBUGGER = LazyPattern(
     r"(?:^|\bhit )(?:Breakpoint|Catchpoint|Watchpoint) \d+(?:\.\d+)?,"
     r"|^\((?:gdb|lldb)\)"
     r"|\bstop reason = (?:breakpoint|watchpoint)"
+    r"|\breceived signal SIG[A-Z0-9]+"
+    r"|^(?:#\d+\s+)?0x[0-9a-fA-F]+ in \S+ \(.*\)(?: (?:from|at) \S+)?$"
+    r"|^#\d+\s+\S+ \(.*\) (?:from|at) \S+$"
 )
 _TRACE = LazyPattern(
     r"^(?:\[pid\s+\d+\]\s+)?(?:\d+(?:\.\d+)?\s+)?ioctl\(\d+,"
@@ -63,7 +69,20 @@ _TRACE = LazyPattern(
 _DUMP = LazyPattern(r"\bdump npy tensor to:")
 _EVAL_MEM = LazyPattern(r"\beval_mem\s*=\s*True\b|\bMemory Profile Info Dump\b")
 
-_DEBUGGER_WORDS = ("reakpoint", "atchpoint", "gdb", "lldb", "stop reason")
+_DEBUGGER_WORDS = (
+    "reakpoint",
+    "atchpoint",
+    "gdb",
+    "lldb",
+    "stop reason",
+    "received signal",
+    ") from ",
+    ") at ",
+)
+"""Words one of which a debugger line holds (the pattern is tried only then): a stop's
+location and a backtrace frame (``0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6``,
+``#0  rknn_run (ctx=1) at rknn_api.cc:120``), a signal (``Thread 1 "app" received signal
+SIGINT, Interrupt.``)."""
 _BEFORE_START = LazyPattern(
     r"^\((?:gdb|lldb)\)\s*(?:$|(?:r|run|start|starti|b|br|break|tbreak|rbreak|catch|set|"
     r"settings|file|exec-file|symbol-file|target|dir|directory|handle|process launch|"

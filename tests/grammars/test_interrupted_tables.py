@@ -85,6 +85,49 @@ def test_a_debugger_stop_inside_makes_the_run_no_measurement(tmp_path):
     assert "skipped row" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("stop", "counted"),
+    [
+        # Ctrl-C under gdb: the signal, then where it stopped (a line that starts with a number)
+        (
+            [
+                'Thread 1 "rknn_demo" received signal SIGINT, Interrupt.',
+                "0x0000007fb7d2c0 in ioctl () from /lib/aarch64-linux-gnu/libc.so.6",
+                "(gdb) c",
+            ],
+            3,
+        ),
+        # a breakpoint in the application's code: gdb prints the source line it stopped at
+        # (read as the stop's, not counted)
+        (
+            [
+                'Thread 1 "demo" hit Breakpoint 2, rknn_outputs_get (ctx=1) at rknn_api.cc:100',
+                "100\t  return 0;",
+                "(gdb) c",
+            ],
+            2,
+        ),
+        # a breakpoint whose commands print one backtrace frame and continue, silently
+        (["#0  0x0000007fb7d2c0 in ioctl () from /lib/aarch64-linux-gnu/libc.so.6"], 1),
+    ],
+    ids=["signal", "source-line", "backtrace"],
+)
+def test_a_debugger_stop_whose_lines_start_with_a_number_keeps_the_table_whole(
+    tmp_path, stop, counted
+):
+    """gdb's stop lines that start with a digit (its location ``0x… in ioctl ()``, a source
+    line ``100<TAB>…``) are the debugger's, not damaged rows: the table goes on after them and
+    the run is no measurement."""
+    text = _with(fixture("interrupted_table.txt"), 3, stop)
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    (profile,) = json.loads(result.stdout)["profiles"]
+    assert _rows(profile) == ROWS
+    assert profile["validity"]["coverage"] == "complete"
+    [debugger] = [c for c in profile["validity"]["conditions"] if c["kind"] == "debugger"]
+    assert debugger["line"] == 10
+    assert f"{counted} debugger line(s)" in debugger["message"]
+
+
 def test_a_row_that_does_not_continue_ends_the_table_where_it_was(tmp_path):
     """After other output, a row with another ID than the next is no continuation: the table
     ended at row 2 (cut: no total line), and the rows after it are read as before."""

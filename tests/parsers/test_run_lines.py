@@ -41,6 +41,11 @@ def test_clock_lines_are_read_in_mhz(text: str, domain: str, mhz: float) -> None
         ("(gdb) bt", "debugger"),  # a prompt after a stop
         ("(lldb) thread continue", "debugger"),
         ("* thread #1, name = 'demo', stop reason = breakpoint 1.1", "debugger"),
+        ('Thread 1 "rknn_demo" received signal SIGINT, Interrupt.', "debugger"),
+        ("Program received signal SIGSEGV, Segmentation fault.", "debugger"),
+        ("0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6", "debugger"),  # where it stopped
+        ("#0  0x0000007fb7e4c9a8 in ioctl () from /lib/libc.so.6", "debugger"),  # a backtrace
+        ("#1  rknn_run (ctx=1, extend=0x0) at rknn_api.cc:120", "debugger"),
         ("ioctl(3, DRM_IOCTL_RKNPU_MEM_SYNC, 0x7fc3a1b2c0) = 0", "trace"),
         ("[pid  4242] ioctl(5, _IOC(_IOC_READ|_IOC_WRITE, 0x64, 0x41, 0x28), 0x7f) = 0", "trace"),
         ("rknn_mem_sync(0x55a0c0, 0x55a1f0, 1) = 0", "trace"),
@@ -71,6 +76,9 @@ def test_debugger_trace_dump_and_eval_mem_lines(text: str, kind: str) -> None:
         "I RKNN: [10:00:00.000] dump the model to a file",
         "eval_mem=False",
         "Total Operator Elapsed Per Frame Time(us): 1030",
+        "#1 frame done in 12 ms",  # a numbered print, not a backtrace frame
+        "loaded model (yolov5s) from /userdata in 0.2 s",
+        "0x1f in input 3 (tensor) at offset 0",  # no function called
     ],
 )
 def test_ordinary_lines_are_not_run_lines(text: str) -> None:

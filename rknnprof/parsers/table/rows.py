@@ -5,8 +5,10 @@ takes (:func:`repeated_row_plan`)."""
 
 from __future__ import annotations
 
+from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import SkippedRow
 from rknnprof.parsers.fastpath.repeat import TOO_MANY_DIGITS, Carried, LinePlan, plan_of, shape_key
+from rknnprof.parsers.run_lines import read_run_line
 from rknnprof.parsers.table.columns import (
     MAX_PREFIX,
     TITLE,
@@ -83,11 +85,17 @@ def missing_columns(values: dict[str, str], columns: tuple[Column, ...]) -> list
     return [c.header for c in columns if c.key not in MAY_BE_EMPTY and not _has(values, c)]
 
 
+_SOURCE_LINE = LazyPattern(r"\d+\t")
+"""gdb's source line at a stop (``100\t  return 0;``): a row's ID is followed by blanks."""
+
+
 def damage_reason(body: str, columns: tuple[Column, ...]) -> str | None:
     """Why ``body`` (neither a row nor a continuation) is a damaged row, or None when it is a
     foreign line: it starts with a number, or it holds a Target cell, a cycles cell or a shape
     list where a row would."""
     if body[:1].isdigit():
+        if _SOURCE_LINE.match(body) or read_run_line(body) is not None:
+            return None  # a debugger's stop (``0x7fb7e4c9a8 in ioctl () from …``, ``100\t  …``)
         return "starts with a number but is not a row (no OpType DataType Target after it)"
     if _row_like(body.split()):
         parse = parse_tokens(body.split(), columns)
