@@ -43,7 +43,7 @@ from rknnprof.assemble.inferences import (
     percentile_of,
 )
 from rknnprof.assemble.llm import llm_profile, llm_warnings
-from rknnprof.assemble.partial_frames import drop_partial_frames
+from rknnprof.assemble.partial_frames import damaged_copies, drop_partial_frames
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
@@ -525,6 +525,7 @@ class Assembler:
                 and not (w.line in cut_rows and w.message.startswith(SKIPPED_ROW))
             ]
         self.warnings += [ReportWarning(self.path, d.line, d.message) for d in dropped]
+        self.warnings += [ReportWarning(self.path, *found) for found in damaged_copies(self.models)]
 
     def _decorate(self, profile: Profile, profiles: list[Profile]) -> Profile:
         stream = profile.pid_tid

@@ -168,6 +168,8 @@ class ModelFrames(MutableRecord):
     mismatched: list[tuple[int, float, float]] = field(default_factory=list)
     """(total line, sum of the rows, the total line's figure) of the first
     :data:`MAX_FRAME_NOTES` + 1 frames that disagree."""
+    damaged: str | None = None
+    """Why these frames are a damaged copy of another model's (``partial_frames``), or None."""
     total_lines: int = 0
     """Frames whose table printed its own total line."""
     ranking_totalled: int = 0
@@ -330,6 +332,8 @@ class ModelFrames(MutableRecord):
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
+        if self.damaged is not None:
+            return self.damaged
         if self.untotalled_line is not None and not self.reported_totals:  # (nor a ranking's)
             # (a frame merged with others has their rows; when some of them printed a total
             # line, one without it lost that line alone, the last frame of a cut log too)

@@ -1,5 +1,5 @@
-"""Partial frames: a one-frame table that is only part of a model whose whole frames the same
-stream printed, not a model of its own.
+"""Partial and damaged frames: a one-frame table that is only part of a model whose whole
+frames the same stream printed, or a damaged copy of one, not a model of its own.
 
 * a partial **last** frame: the model's first rows without a total line after them (the end of
   a capture, Ctrl-C on a live pipe; also a frame the next one broke off, before or between
@@ -12,6 +12,12 @@ stream printed, not a model of its own.
 
 :func:`drop_partial_frames` removes them from the assembler's models and says what it dropped;
 the frame's unreadable rows (the row a cut went through) are counted in that one warning.
+
+* a **damaged** frame (:func:`damaged_copies`): a frame or two, printed among a model's frames
+  of the same stream, whose rows are that model's but for one (a FullName or op type changed,
+  a row lost or added): the runtime prints one model's table the same way every inference, so
+  it is a frame damaged in the log, not another model; it stays a profile of its own, marked
+  damaged (its budgets are not judged).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from rknnprof.assemble.inferences import FrameSignature, ModelFrames
-from rknnprof.parsers.events import Stream
+from rknnprof.parsers.events import RowNames, Stream
 
 Models = dict[tuple[Stream, FrameSignature], ModelFrames]
 """The assembler's models: (stream, signature) -> the frames merged so far."""
@@ -113,3 +119,64 @@ def _starts(
     rows, model = signature.rows, other.rows
     n = len(rows)
     return 0 < n < len(model) and rows[: n - 1] == model[: n - 1] and rows[-1][0] == model[n - 1][0]
+
+
+MAX_DAMAGED_FRAMES = 2
+"""A "model" of at most this many frames may be a damaged copy of another."""
+
+
+def damaged_copies(models: Models) -> list[tuple[int, str]]:
+    """Mark each damaged frame's model (module doc) with why (``ModelFrames.damaged``); the
+    (line, warning) of each."""
+    found = []
+    for key, part in models.items():
+        signature = key[1]
+        if signature.kind != "layers" or part.frames > MAX_DAMAGED_FRAMES:
+            continue
+        for other, whole in _others(models, key):
+            if not (
+                other.family == signature.family
+                and whole.frames > 2 * part.frames
+                and whole.first_line < part.first_line < whole.last_line
+            ):
+                continue
+            change = _one_row_apart(other.rows, signature.rows)
+            if change is None:
+                continue
+            part.damaged = (
+                f"{part.frames} frame(s) disagree with the {whole.frames} frames of the model at "
+                f"line {whole.first_line} around them ({change}): a frame damaged in the log"
+            )
+            found.append(
+                (
+                    part.first_line,
+                    f"a frame disagrees with the {whole.frames} frames of the model at line "
+                    f"{whole.first_line} around it ({change}): read as a damaged frame of its "
+                    "own, not another model",
+                )
+            )
+            break
+    return found
+
+
+def _one_row_apart(model: RowNames, rows: RowNames) -> str | None:
+    """How ``rows`` differ from ``model``'s by one row (``row 22 reads 'X' for 'Y'``, ``row 22
+    (Conv 'X') missing``, ``one row more: …``), or None when they differ otherwise."""
+    if len(rows) == len(model):
+        apart = [i for i, (a, b) in enumerate(zip(model, rows)) if a != b]
+        if len(apart) != 1:
+            return None
+        (op, name), (new_op, new_name) = model[apart[0]], rows[apart[0]]
+        if op != new_op:
+            return f"row {apart[0] + 1} reads op type {new_op} for {op}"
+        said = repr(new_name) if new_name else "no FullName"
+        return f"row {apart[0] + 1} reads {said} for {name!r}"
+    shorter, longer = (rows, model) if len(rows) < len(model) else (model, rows)
+    if len(longer) - len(shorter) != 1:
+        return None
+    at = next((i for i, (a, b) in enumerate(zip(shorter, longer)) if a != b), len(shorter))
+    if shorter[at:] != longer[at + 1 :]:
+        return None
+    op, name = longer[at]
+    what = f"row {at + 1} ({op} {name!r})"
+    return f"{what} missing" if longer is model else f"{what} added"

@@ -192,12 +192,17 @@ def _pair_by_layers(
                 "with its layers"
             )
         else:
+            apart = any(c.pid_tid == current[k].pid_tid for _, c in pairs)  # (one stream)
             pairs.append((base[twin], current[k]))
             run = current[k].stream_label or f"model at line {current[k].source.first_line}"
             notes.append(
                 f"CURRENT's {run} runs the layers of BASE's model (line "
                 f"{base[twin].source.first_line}) as another run does: compared with it too "
-                "(another thread or context of the model)"
+                + (
+                    "(frames of the same stream read apart from the rest: see their verdict)"
+                    if apart
+                    else "(another thread or context of the model)"
+                )
             )
     return pairs, notes
 

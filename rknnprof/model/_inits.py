@@ -166,6 +166,7 @@ def rknnprof_assemble_inferences_ModelFrames(
     ranking_short: Any = D,
     ranking_disagrees: Any = D,
     mismatched: Any = D,
+    damaged: Any = D,
     total_lines: Any = D,
     ranking_totalled: Any = D,
     mismatched_total: Any = D,
@@ -215,6 +216,7 @@ def rknnprof_assemble_inferences_ModelFrames(
     if mismatched is FACTORY:
         mismatched = self.__dataclass_fields__["mismatched"].default_factory()
     _set(self, "mismatched", mismatched)
+    _set(self, "damaged", damaged)
     _set(self, "total_lines", total_lines)
     _set(self, "ranking_totalled", ranking_totalled)
     _set(self, "mismatched_total", mismatched_total)
@@ -1513,7 +1515,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
     "rknnprof.assemble.assembler.Assembly": "profiles warnings found lines= failures= binary=",
-    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() total_lines= ranking_totalled= mismatched_total= time_step=",
+    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",
     "rknnprof.budgets.safe_yaml.Composite": "kind",

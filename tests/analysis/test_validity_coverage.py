@@ -266,3 +266,41 @@ def test_a_table_without_its_total_line_is_held_to_its_rankings_total_row(
     damaged = profile_of(tmp_path, [*lines, *ranking_of_times(1030)]).validity
     assert damaged is not None and damaged.coverage is Coverage.DAMAGED
     assert "930" in damaged.coverage_reason and "1,030" in damaged.coverage_reason
+
+
+def profiles_of(tmp_path: Path, lines: list[str]) -> list[Profile]:
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load(str(path), rules=False)
+
+
+def test_a_frame_one_row_apart_from_the_frames_around_it_is_damaged(tmp_path: Path) -> None:
+    # the runtime prints one model's table the same way every inference: a frame among its
+    # frames with one FullName changed (or one row lost) is damaged in the log
+    frame = table(TIMES)
+    renamed = [line.replace("Conv:/m/conv3/Conv", "Conv:/m/convX/Conv") for line in frame]
+    lost = [line for line in frame if "Conv:/m/conv3/Conv" not in line]
+    lost = [
+        line.replace("Time(us): 1030", "Time(us): 730") if line.startswith("Total Op") else line
+        for line in lost
+    ]
+    for damaged, change in (
+        (renamed, "row 3 reads 'Conv:/m/convX/Conv' for 'Conv:/m/conv3/Conv'"),
+        (lost, "row 3 (ConvRelu 'Conv:/m/conv3/Conv') missing"),
+    ):
+        whole, part = profiles_of(tmp_path, [*frame * 3, *damaged, *frame * 2])
+        assert whole.frames == 5 and whole.validity is not None and whole.validity.complete
+        assert part.frames == 1 and part.validity is not None
+        assert part.validity.coverage is Coverage.DAMAGED
+        assert part.validity.coverage_reason == (
+            f"1 frame(s) disagree with the 5 frames of the model at line {whole.source.first_line} "
+            f"around them ({change}): a frame damaged in the log"
+        )
+
+
+def test_two_models_of_one_stream_are_no_damage(tmp_path: Path) -> None:
+    # an application running a detector and a classifier in turn: each model's own frames
+    detector, classifier = table(TIMES, "det"), table([10, 40, 30, 5], "cls")
+    profiles = profiles_of(tmp_path, [*detector, *classifier, *detector, *detector])
+    assert [p.frames for p in profiles] == [3, 1]
+    assert all(p.validity is not None and p.validity.complete for p in profiles)
