@@ -514,3 +514,27 @@ def test_check_warnings_once_on_a_terminal(gate_dir, capsys, monkeypatch, termin
     code, out, err = run(capsys, monkeypatch, "check", "run.log")
     assert "layer ID 1 repeats" in out
     assert ("layer ID 1 repeats" in err) is not terminal
+
+
+def test_fallback_warnings_alone_fail_a_budget_they_already_exceed(tmp_path, capsys, monkeypatch):
+    """corpus 31's one line (airockchip/rknn-toolkit2 issue 490): no table, but the runtime warns
+    that Transpose falls back to the CPU. ``cpu_fallback_layers: max 0`` fails (at least one
+    layer does); ``max 1`` cannot be told from one warning and stays inconclusive."""
+    log = tmp_path / "fallback.txt"
+    log.write_text(
+        "W RKNN: [13:52:53.504] Transpose will fallback to CPU, because input shape has exceeded "
+        "the max limit, height(256) * width(2560) = 655360, required product no larger than "
+        "8192!\n"
+    )
+    budgets = tmp_path / "b.yaml"
+    for most, code, said in (
+        (0, 1, "cpu_fallback_layers >= 1: over max 0 (the log warns that Transpose falls back"),
+        (1, 0, "cpu_fallback_layers: not judged: the table is absent"),
+    ):
+        budgets.write_text(f"budgets:\n  - metric: cpu_fallback_layers\n    max: {most}\n")
+        result = run(
+            capsys, monkeypatch, "check", str(log), "--budgets", str(budgets), "-f", "json"
+        )
+        assert result[0] == code
+        [verdict] = json.loads(result[1])["verdicts"]
+        assert verdict["message"].startswith(said)

@@ -237,6 +237,8 @@ def _verdict(
         why = f"baseline: {base_why}" if base_why else None
     if why is None:
         return judge(b, profile, base, label, no_base)
+    if (over := _warned_over(b, profile, label)) is not None:
+        return over
     return Verdict(
         status="inconclusive",
         budget=b,
@@ -244,6 +246,33 @@ def _verdict(
         source_path=profile.source.path,
         message=f"{b.metric}: not judged: {why}; --allow-incomplete judges it anyway",
         unjudgeable=True,
+    )
+
+
+def _warned_over(b: Budget, profile: Profile, label: str) -> Verdict | None:
+    """``cpu_fallback_layers`` over its max on a log without a table whose CPU-fallback
+    warnings alone name more ops than the max allows (at least that many layers fall back),
+    else None: a count too low to pass can still be high enough to fail."""
+    if b.metric != "cpu_fallback_layers" or b.max is None or profile.layers:
+        return None
+    warned = list(
+        dict.fromkeys(op for op, why in profile.fallback_warnings if "single core" not in why)
+    )
+    if len(warned) <= b.max:
+        return None
+    ops = ", ".join(warned[:3]) + (f" +{len(warned) - 3} more" if len(warned) > 3 else "")
+    return Verdict(
+        status="fail" if b.level == "error" else "warn",
+        budget=b,
+        model=label,
+        source_path=profile.source.path,
+        message=(
+            f"cpu_fallback_layers >= {len(warned)}: over max {fmt_number(b.max)} (the log warns "
+            f"that {ops} {'falls' if len(warned) == 1 else 'fall'} back to the CPU; no "
+            "per-layer table to count them all)"
+        ),
+        value=float(len(warned)),
+        source_line=profile.source.first_line,
     )
 
 
