@@ -124,11 +124,14 @@ def one_line(text: str) -> str:
 
 
 def csv_cell(value: object) -> object:
-    """A text cell that a spreadsheet would read as a formula gets a leading ``'``; anything
-    else (numbers, empty cells) is returned unchanged."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """A text cell with its control and bidi characters shown as escapes (:func:`page_text`:
+    an ESC from a path or a log reaches no terminal a CSV is printed on, colour or not), and a
+    leading ``'`` when a spreadsheet would read it as a formula; anything else (numbers, empty
+    cells) is returned unchanged."""
+    if not isinstance(value, str):
+        return value
+    value = page_text(value)
+    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def xml_text(text: object) -> str:

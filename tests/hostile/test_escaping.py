@@ -210,6 +210,19 @@ def test_csv_keeps_negative_numbers_and_quotes_text():
     assert E.csv_cell(None) is None
 
 
+def test_csv_shows_an_escape_from_the_path_colour_or_not(tmp_path, capsys, monkeypatch):
+    """A file named with an ESC sequence: its source_path cells show ``\\x1b``, whether the
+    terminal is coloured or not (colour decided the CSV's bytes before)."""
+    path = tmp_path / "run_\x1b[31mred.txt"
+    path.write_text(Path(log_with_name(tmp_path, "Conv:/m/c")).read_text())
+    for colour in ("always", "never"):
+        code, out, err = run(
+            capsys, monkeypatch, "analyze", str(path), "-f", "csv", "--color", colour
+        )
+        assert code == 0, err
+        assert "\x1b" not in out and "run_\\x1b[31mred.txt" in out
+
+
 # -- XML and annotations ---------------------------------------------------------------------
 
 
