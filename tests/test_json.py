@@ -50,6 +50,7 @@ def test_contract_36(corpus):
         "model": None,
         "llm_runtime": None,
         "llm_toolkit": None,
+        "llm_dtype": None,
     }
     layer = p["layers"][1]
     assert layer["id"] == 2 and layer["target"] == "NPU" and layer["data_type"] == "UINT8"

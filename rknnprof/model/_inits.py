@@ -899,6 +899,7 @@ def rknnprof_model_run_Versions(
     model: Any = D,
     llm_runtime: Any = D,
     llm_toolkit: Any = D,
+    llm_dtype: Any = D,
 ) -> None:
     _set(self, "runtime", runtime)
     _set(self, "driver", driver)
@@ -907,6 +908,7 @@ def rknnprof_model_run_Versions(
     _set(self, "model", model)
     _set(self, "llm_runtime", llm_runtime)
     _set(self, "llm_toolkit", llm_toolkit)
+    _set(self, "llm_dtype", llm_dtype)
 
 
 # --- rknnprof.model.validity
@@ -1546,7 +1548,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.run.LlmRun": "generations= prefill_ms= prefill_tokens= prefill_tokens_per_s= generate_ms= generate_tokens= decode_steps= decode_tokens_per_s= init_ms= peak_memory_mb= ttft_ms= per_generation=",
     "rknnprof.model.run.NpuClock": "mhz basis note=",
     "rknnprof.model.run.RunLine": "kind line text count= domain= mhz=",
-    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= model= llm_runtime= llm_toolkit=",
+    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= model= llm_runtime= llm_toolkit= llm_dtype=",
     "rknnprof.model.validity.RunCondition": "kind message line= spoils_timing= below_maximum=",
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",

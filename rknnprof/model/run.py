@@ -24,6 +24,8 @@ class Versions(Record):
     """librkllmrt version (``rkllm-runtime version: 1.2.1``), e.g. ``1.2.1``."""
     llm_toolkit: str | None = None
     """rkllm-toolkit version that converted the model (``rkllm-toolkit version: 1.2.1``)."""
+    llm_dtype: str | None = None
+    """The RKLLM model's quantization as the runtime prints it (``model_dtype: W8A8``)."""
 
 
 @record

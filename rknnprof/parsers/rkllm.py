@@ -45,6 +45,7 @@ _RUNTIME = LazyPattern(
 _TOOLKIT = LazyPattern(
     r"rkllm-toolkit version:\s*(?P<toolkit>[\w.]+)"
     r"(?:.*?target_platform:\s*(?P<platform>\w+))?"
+    r"(?:.*?model_dtype:\s*(?P<dtype>\w+))?"
 )
 _HEADER = LazyPattern(r"^\s*Stage\s+Total Time \(ms\)\s+Tokens\b")
 _NUM = r"\d+(?:\.\d+)?"
@@ -71,7 +72,7 @@ def _info(line: Line) -> InfoEvent | None:
     if "rkllm-runtime version" in text and (m := _RUNTIME.search(text)):
         versions = Versions(llm_runtime=m["runtime"], driver=m["driver"])
     elif "rkllm-toolkit version" in text and (m := _TOOLKIT.search(text)):
-        versions = Versions(llm_toolkit=m["toolkit"])
+        versions = Versions(llm_toolkit=m["toolkit"], llm_dtype=m["dtype"])
     else:
         return None
     platform = m["platform"].lower() if m["platform"] else None

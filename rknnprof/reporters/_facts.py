@@ -455,6 +455,7 @@ def versions_text(profile: Profile) -> str:
             ("driver", v.driver),
             ("toolkit", v.toolkit),
             ("rkllm-toolkit", v.llm_toolkit),
+            ("model", v.llm_dtype),
             ("api", v.api),
             ("model format", v.model),
         )

@@ -10,10 +10,29 @@ from rknnprof.rules.base import Rule, RuleContext
 from rknnprof.rules.sources import issue, sources
 
 CODE = "RKN090"
+BENCHMARK = "rknn-llm benchmark.md (https://github.com/airockchip/rknn-llm/blob/main/benchmark.md)"
 SOURCE = sources(
     issue("airockchip/rknn-llm", 27, "decode speed and DDR frequency"),
     issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"),
+    BENCHMARK,
 )
+W4A16_SOCS = ("rk3576", "rv1126b")
+"""SoCs rknn-llm's benchmark runs W4A16 models on (about 1.5x W8A8's decode rate on RK3576:
+Qwen2 0.5B 32.56 against 21.73 tokens/s); it lists W8A8 alone for RK3588 and RK3562."""
+
+
+def smaller_weights(dtype: str | None, platform: str | None) -> str:
+    """What 'close to the bound' leaves to change, for the model's quantization and SoC."""
+    if dtype and dtype.upper().startswith("W4"):
+        return f"a smaller model (its weights are {dtype} already)"
+    if platform in W4A16_SOCS:
+        return (
+            f"a smaller model or W4A16 weights (about 1.5x W8A8's decode rate on {platform} in "
+            "rknn-llm's benchmark)"
+        )
+    if platform is None:
+        return "a smaller model, or W4A16 weights on an SoC rknn-llm runs them on (RK3576, RV1126B)"
+    return f"a smaller model (rknn-llm's benchmark runs {platform} at W8A8 only)"
 
 
 def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding]:
@@ -35,7 +54,8 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
         tokens/s)
 
     How to fix:
-        Close to the bound: a smaller model or lower-bit weights (W4A16) is the only way up.
+        Close to the bound: a smaller model, or W4A16 weights on an SoC rknn-llm runs them on
+        (RK3576, RV1126B; RK3588 and RK3562 run W8A8 only), is the only way up.
         Far from it: lock the DDR/NPU frequencies (scaling_frequency.sh), check the driver
         version, and keep other DDR users idle.
 
@@ -79,8 +99,9 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
         severity=Severity.INFO,
         message=message,
         fix=(
-            "close to the bound: a smaller model or lower-bit weights (W4A16); far from it: "
-            "lock the DDR/NPU frequencies, check the driver, keep other DDR users idle"
+            f"close to the bound: {smaller_weights(profile.versions.llm_dtype, name or None)}; "
+            "far from it: lock the DDR/NPU frequencies, check the driver, keep other DDR users "
+            "idle"
         ),
         est_saving_us=0.0,
         estimate="a verdict: no saving",

@@ -116,6 +116,29 @@ def test_decode_verdict_without_a_model_size_asks_for_it(tmp_path):
     assert "give --model-size" in finding["message"] and "33.8 GB/s peak" in finding["message"]
 
 
+@pytest.mark.parametrize(
+    ("platform", "dtype", "fix"),
+    [
+        # rknn-llm's benchmark.md runs RK3588 and RK3562 at W8A8 only, RK3576 and RV1126B at W4A16
+        ("RK3588", "W8A8", "a smaller model (rknn-llm's benchmark runs rk3588 at W8A8 only)"),
+        ("RK3576", "W8A8", "a smaller model or W4A16 weights (about 1.5x W8A8's decode rate on"),
+        ("RK3576", "W4A16", "a smaller model (its weights are W4A16 already)"),
+    ],
+)
+def test_the_decode_fix_offers_what_the_soc_and_the_model_allow(tmp_path, platform, dtype, fix):
+    """log 11 of a public Qwen2.5-VL-3B demo on RK3588 (W8A8) was told to try W4A16, which
+    rknn-llm does not run there; a W4A16 model on RK3576 was told the same."""
+    head = (
+        f"I rkllm: rkllm-runtime version: 1.2.1, rknpu driver version: 0.9.8, platform: {platform}\n"
+        f"I rkllm: rkllm-toolkit version: 1.2.1, max_context_limit: 4096, npu_core_num: 2, "
+        f"target_platform: {platform}, model_dtype: {dtype}\n"
+    )
+    (profile,) = profiles((head + fixture("rkllm_v1_3.txt")).encode(), tmp_path)
+    assert profile["versions"]["llm_dtype"] == dtype
+    [finding] = [f for f in profile["findings"] if f["code"] == "RKN090"]
+    assert finding["fix"].startswith(f"close to the bound: {fix}")
+
+
 @pytest.mark.parametrize("size", ["1.9XB", "-1GB", "GB"])
 def test_a_bad_model_size_is_a_usage_error(tmp_path, size):
     result = run(
