@@ -62,22 +62,33 @@ def _whole(value: float | None) -> int | None:
     return int(value) if value is not None else None
 
 
+def prompts_vary(runs: Sequence[LlmGeneration]) -> tuple[int, int] | None:
+    """(shortest, longest) prompt when the generations' prompts differ more than twofold (a
+    prefill's time and rate follow its prompt's length: no median of them), else None."""
+    prompts = [g.prefill_tokens for g in runs if g.prefill_tokens]
+    if prompts and max(prompts) > 2 * min(prompts):
+        return min(prompts), max(prompts)
+    return None
+
+
 def llm_run(events: Sequence[LlmStatsEvent]) -> LlmRun:
-    """The generations of one stream: each one's figures and the median of each figure."""
+    """The generations of one stream: each one's figures and the median of each figure (none
+    of the prefill's when the prompts differ more than twofold: :func:`prompts_vary`)."""
     runs = tuple(generation(e) for e in events)
     generate_tokens = _median([g.generate_tokens for g in runs])
+    prefill = [] if prompts_vary(runs) else runs
     return LlmRun(
         generations=len(events),
-        prefill_ms=_median([g.prefill_ms for g in runs]),
-        prefill_tokens=_whole(_median([g.prefill_tokens for g in runs])),
-        prefill_tokens_per_s=_median([g.prefill_tokens_per_s for g in runs]),
+        prefill_ms=_median([g.prefill_ms for g in prefill]),
+        prefill_tokens=_whole(_median([g.prefill_tokens for g in prefill])),
+        prefill_tokens_per_s=_median([g.prefill_tokens_per_s for g in prefill]),
         generate_ms=_median([g.generate_ms for g in runs]),
         generate_tokens=_whole(generate_tokens),
         decode_steps=_whole(generate_tokens),
         decode_tokens_per_s=_median([g.decode_tokens_per_s for g in runs]),
         init_ms=_median([e.init_ms for e in events]),
         peak_memory_mb=_median([e.peak_memory_mb for e in events]),
-        ttft_ms=_median([g.ttft_ms for g in runs]),
+        ttft_ms=_median([g.ttft_ms for g in prefill]),
         per_generation=runs,
     )
 

@@ -123,9 +123,20 @@ def _frame_time(which: int, budget: Budget, profile: Profile) -> tuple[float | N
 
 
 def _llm(field: str, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    from rknnprof.assemble.llm import prompts_vary
+
     if profile.llm is None:
         return None, "not an RKLLM profile (no `I rkllm:` stage table)"
     value = getattr(profile.llm, field)
+    if (
+        value is None
+        and field.startswith("prefill")
+        and (v := prompts_vary(profile.llm.per_generation))
+    ):
+        return None, (
+            f"the generations' prompts differ ({v[0]}-{v[1]} tokens): a prefill's rate follows "
+            "its prompt's length, no median of them"
+        )
     return value, "" if value is not None else f"the stage table gives no {field}"
 
 

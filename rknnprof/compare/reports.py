@@ -200,6 +200,8 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
     ]
     if (reshaped := reshaped_layers(base, current, named)) is not None:
         differences.append(reshaped)
+    if (prompts := other_prompts(base, current)) is not None:
+        differences.append(prompts)
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
@@ -263,15 +265,50 @@ def still_advised(profile: Profile) -> dict[str, float]:
 LLM_FIGURES = ("decode_tokens_per_s", "prefill_tokens_per_s", "init_ms", "peak_memory_mb")
 
 
+PROMPT_SLACK = 0.1
+"""Prompts whose lengths differ by more than this share are not like for like: a prefill's
+rate follows its prompt's length (13 tokens at 70.5 tokens/s, 321 at 145.8, one run)."""
+
+
 def llm_rates(
     base: Profile, current: Profile
 ) -> tuple[tuple[str, float | None, float | None], ...]:
-    """The RKLLM figures of two runs side by side (empty unless both are RKLLM profiles)."""
+    """The RKLLM figures of two runs side by side (empty unless both are RKLLM profiles); the
+    prefill rate only when both ran prompts of one length (:func:`other_prompts`)."""
     if base.llm is None or current.llm is None:
         return ()
+    apart = other_prompts(base, current) is not None
     return tuple(
-        (name, getattr(base.llm, name), getattr(current.llm, name)) for name in LLM_FIGURES
+        (name, getattr(base.llm, name), getattr(current.llm, name))
+        for name in LLM_FIGURES
+        if not (apart and name.startswith("prefill"))
+        and (getattr(base.llm, name) is not None or getattr(current.llm, name) is not None)
     )
+
+
+def other_prompts(base: Profile, current: Profile) -> str | None:
+    """``prompts: 321 vs 196 tokens (…)`` when two RKLLM runs' prompts differ in length by more
+    than :data:`PROMPT_SLACK` (or vary within a run), else None."""
+    if base.llm is None or current.llm is None:
+        return None
+    b, c = base.llm.prefill_tokens, current.llm.prefill_tokens
+    if b is None and c is None:
+        return None
+    if b and c and abs(b - c) <= PROMPT_SLACK * max(b, c):
+        return None
+    return (
+        f"prompts: {_prompts(base)} vs {_prompts(current)} tokens (a prefill's rate follows its "
+        "prompt's length: prefill not compared)"
+    )
+
+
+def _prompts(profile: Profile) -> str:
+    """``321``, or ``13-321`` for a run whose prompts differ more than twofold."""
+    from rknnprof.assemble.llm import prompts_vary
+
+    assert profile.llm is not None
+    varied = prompts_vary(profile.llm.per_generation)
+    return f"{varied[0]}-{varied[1]}" if varied else f"{profile.llm.prefill_tokens or '?'}"
 
 
 def profile_total(profile: Profile) -> float | None:

@@ -124,7 +124,9 @@ class LlmRun(Record):
     generations: int = 1
     """How many stage tables the log holds (the medians are over them)."""
     prefill_ms: float | None = None
-    """Median ``Prefill`` Total Time, milliseconds."""
+    """Median ``Prefill`` Total Time, milliseconds (this and the other prefill medians are
+    None when the generations' prompts differ more than twofold: a prefill's time and rate
+    follow its prompt's length; ``per_generation`` has each)."""
     prefill_tokens: int | None = None
     """Median ``Prefill`` Tokens (one generation's prompt only when ``generations`` is 1)."""
     prefill_tokens_per_s: float | None = None

@@ -118,9 +118,10 @@ def test_two_generations_are_reported_each_and_as_medians(tmp_path):
     )
     assert (second["generate_tokens"], second["decode_tokens_per_s"]) == (72, 8.26)
     assert llm["generations"] == 2
-    assert llm["prefill_tokens_per_s"] == 108.165  # (145.81 + 70.52) / 2
+    # prompts of 321 and 13 tokens: a median prefill (108.165 tokens/s, 1,192.9 ms to the first
+    # token) describes no prompt, and compare and check would judge it: none is given
+    assert (llm["prefill_tokens"], llm["prefill_tokens_per_s"], llm["ttft_ms"]) == (None,) * 3
     assert llm["decode_tokens_per_s"] == 8.235  # (8.21 + 8.26) / 2
-    assert llm["ttft_ms"] == 1192.9  # (2201.45 + 184.35) / 2
     assert (llm["init_ms"], llm["peak_memory_mb"]) == (3361.48, 6338.56)  # 6.19 GB
 
 
@@ -226,3 +227,50 @@ def test_init_line_wordings(text, runtime, driver, toolkit, platform):
     )
     assert versions.runtime is None and versions.toolkit is None
     assert event.platform == platform
+
+
+def test_prefill_is_not_judged_across_prompts_of_other_lengths(tmp_path):
+    """check gives no prefill rate of prompts 25x apart (public log: 321 and 13 tokens), and
+    compare none."""
+    log = tmp_path / "vl.txt"
+    log.write_text(QWEN25_VL_V12)
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: prefill_tokens_per_s\n    min: 100\n")
+    result = run(
+        ["check", "--budgets", str(budgets), "-f", "json"], log.read_bytes(), tmp_path, False
+    )
+    [verdict] = json.loads(result.stdout)["verdicts"]
+    assert verdict["status"] == "inconclusive"
+    assert verdict["message"] == (
+        "prefill_tokens_per_s: the generations' prompts differ (13-321 tokens): a prefill's "
+        "rate follows its prompt's length, no median of them"
+    )
+    result = run(["compare", "-f", "json", str(log)], log.read_bytes(), tmp_path, False)
+    [comparison] = json.loads(result.stdout)["comparisons"]
+    # (each side's prompts 25x apart: no prefill median to compare, and no row of dashes)
+    assert [name for name, *_ in comparison["llm_rates"]] == [
+        "decode_tokens_per_s",
+        "init_ms",
+        "peak_memory_mb",
+    ]
+
+
+def test_prefill_rates_of_prompts_of_other_lengths_are_not_compared():
+    from rknnprof.compare.reports import llm_rates, other_prompts
+    from rknnprof.model import LlmRun, Profile, SourceSpan
+
+    def run_of(prompt: int, rate: float) -> Profile:
+        llm = LlmRun(prefill_tokens=prompt, prefill_tokens_per_s=rate, decode_tokens_per_s=8.2)
+        return Profile(source=SourceSpan("x"), format="rkllm-runtime", llm=llm)
+
+    long, short, alike = run_of(321, 145.81), run_of(13, 70.52), run_of(300, 140.0)
+    assert other_prompts(long, short) == (
+        "prompts: 321 vs 13 tokens (a prefill's rate follows its prompt's length: prefill not "
+        "compared)"
+    )
+    assert [name for name, *_ in llm_rates(long, short)] == ["decode_tokens_per_s"]
+    assert other_prompts(long, alike) is None  # (within 10 %)
+    assert [name for name, *_ in llm_rates(long, alike)][:2] == [
+        "decode_tokens_per_s",
+        "prefill_tokens_per_s",
+    ]
