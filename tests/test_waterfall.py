@@ -152,6 +152,8 @@ def test_corpus_43_total_line_against_the_ranking() -> None:
     fall = _fall(profile)
     assert fall.total_us == 151683
     assert fall.has(WaterfallNoteKind.TIMER_SPAN_UNKNOWN) and "not in the log" in fall.notes[0].text
+    # a part of a frame in us, as the line above it says (it read 20.48 ms)
+    assert fall.notes[0].text.startswith("20,482 us of the application's 151.68 ms is outside")
 
 
 def test_perf_debug_false_total(tmp_path: Path) -> None:

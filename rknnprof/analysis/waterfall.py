@@ -32,7 +32,7 @@ from rknnprof.model import (
     WaterfallNoteKind,
     WaterfallStep,
 )
-from rknnprof.units import frame_ms
+from rknnprof.units import frame_ms, part_us
 
 CALLS = ("rknn_inputs_set", "rknn_run", "rknn_outputs_get")
 """The runtime calls an application times, in the order of one inference."""
@@ -158,7 +158,7 @@ def compute_waterfall(profile: Profile) -> Waterfall | None:
         notes.append(
             WaterfallNote(
                 WaterfallNoteKind.TIMER_SPAN_UNKNOWN,
-                f"{frame_ms(remainder)} of the application's {frame_ms(total)} is outside the "
+                f"{part_us(remainder)} of the application's {frame_ms(total)} is outside the "
                 "calls in the log: what its own timer spans (pre- and post-processing, other "
                 "work) is not in the log",
             )

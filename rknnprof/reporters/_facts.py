@@ -210,7 +210,10 @@ def llm_summary(run: LlmRun) -> str:
     if run.init_ms is not None:
         extras.append(f"init {run.init_ms:,.0f} ms")
     if run.peak_memory_mb is not None:
-        extras.append(f"peak memory {run.peak_memory_mb:,.0f} MB")
+        mb = run.peak_memory_mb
+        extras.append(
+            f"peak memory {mb / 1024:.2f} GB" if mb >= 1024 else f"peak memory {mb:,.0f} MB"
+        )
     if run.generations <= 1 or not run.per_generation:
         parts = stages(
             (run.prefill_tokens, run.prefill_tokens_per_s),

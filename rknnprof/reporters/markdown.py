@@ -70,7 +70,8 @@ def _cell(view: V.TableView, column: V.Column, row: int, largest: float) -> str:
     if column.key == "name":
         return code(text)
     if column.key == "bound":
-        return BOUND_MARK[view.layers[row].bound]
+        layer = view.layers[row]
+        return BOUND_MARK[layer.bound] + (V.WEAK_MARK if layer.bound_weak else "")
     if column.key == "cpu_time_us" and view.cpu_rows and view.cpu_rows[row]:
         return f"**{escape(text)}**"
     return escape(text)

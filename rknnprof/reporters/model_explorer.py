@@ -50,14 +50,14 @@ _CODES = {"bound": BOUND_CODES, "target": TARGET_CODES}
 _NAMES = {"time": "time us", "mac": "MACs"}
 
 _COLOURS = {  # the HTML report's light palette (assets/report.css), so both views read the same
-    "compute": "#1c8fb5",
+    "compute": "#0a6fb8",
     "bandwidth": "#b0389d",
-    "balanced": "#6b7fd7",
+    "balanced": "#d99a00",
     "cpu": "#d63b2f",
     "unknown": "#9aa1ad",
-    "NPU": "#1c8fb5",
+    "NPU": "#0a6fb8",
     "CPU": "#d63b2f",
-    "GPU": "#6b7fd7",
+    "GPU": "#d99a00",
 }
 _GRADIENT = [{"stop": 0, "bgColor": "#ffffff"}, {"stop": 1, "bgColor": "#d63b2f"}]
 

@@ -177,6 +177,16 @@ def test_terminal_summary(tmp_path):
     ) in (" ".join(result.stdout.split()))
 
 
+def test_peak_memory_is_shown_in_the_unit_the_log_gives():
+    """``Peak Memory Usage (GB) 6.19`` read back as ``6.19 GB`` (it showed 6,339 MB, four
+    digits of a three-digit figure); under 1 GB, MB."""
+    from rknnprof.model import LlmRun
+    from rknnprof.reporters._facts import llm_summary
+
+    assert "peak memory 6.19 GB" in llm_summary(LlmRun(peak_memory_mb=6.19 * 1024))
+    assert "peak memory 512 MB" in llm_summary(LlmRun(peak_memory_mb=512))
+
+
 def test_compare_shows_the_rates(tmp_path):
     base, current = tmp_path / "a.txt", tmp_path / "b.txt"
     base.write_text(fixture("rkllm_v1_3.txt"))

@@ -215,3 +215,17 @@ def test_every_corpus_table_maps() -> None:
                     prefix = layer.full_name.split(":", 1)[0]
                     assert not node.startswith(prefix + ":"), (layer.full_name, node)
     assert seen > 400  # 01, 07, 08, 36 and the fragments
+
+
+def test_the_palette_is_the_html_reports():
+    """Model Explorer's node colours are the HTML report's (assets/report.css, light theme), as
+    the README says: balanced was blue-violet in one and amber in the other."""
+    import re
+    from pathlib import Path
+
+    from rknnprof.reporters import model_explorer
+
+    css = (Path(model_explorer.__file__).parent / "assets" / "report.css").read_text()
+    light = dict(re.findall(r"--(\w+):(#[0-9a-f]{6})", css.split("}", 1)[0]))
+    for label in ("compute", "bandwidth", "balanced", "cpu", "unknown"):
+        assert model_explorer._COLOURS[label] == light[label], label

@@ -59,3 +59,15 @@ def test_estimates_and_no_layer_profiles() -> None:
     assert text.count("> [!WARNING]") == 4
     assert "layers by ESTIMATED cycles" in text and "NPU cyc" in text
     assert len(_tables(_html(text))) == 2  # ranking op table + estimated top layers
+
+
+def test_a_weak_bound_label_keeps_its_mark() -> None:
+    """The Markdown printed the ``? = weak label`` key but no ``?`` on the labels (the
+    terminal shows ``compute?``, the JSON ``bound_weak``)."""
+    profile = HAND_REPORT.profiles[0]
+    weak = replace(profile.layers[0], bound_weak=True)
+    report = replace(HAND_REPORT, profiles=(replace(profile, layers=(weak, *profile.layers[1:])),))
+    text = render("markdown", report, top=50)
+    row = next(line for line in text.splitlines() if line.startswith(f"| {weak.id} |"))
+    assert row.rstrip().endswith(f"{weak.bound.value}? |")
+    assert "? = weak label" in text
