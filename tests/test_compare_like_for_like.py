@@ -232,3 +232,28 @@ def test_a_few_reshaped_layers_or_another_input_size_are_not_called_another_widt
     comp = compare_profiles(_model(16), _model(16, size=320))
     assert "input shape: (1,3,640,640) vs (1,3,320,320)" in comp.differences
     assert not any(d.startswith("layer shapes:") for d in comp.differences)
+
+
+def test_an_elided_side_of_the_model_is_not_called_another_model(corpus):
+    """corpus 01 against corpus 03 (the same post's yolov8n with its rows elided: 3 shown):
+    the rows shown align; the rows the log left out are no sign of another model (it said
+    'only 3 of 108 align ... (different models?)')."""
+    from rknnprof.api import load
+
+    [base], [cur] = load(str(corpus("01_")), rules=False), load(str(corpus("03_")), rules=False)
+    comp = compare_profiles(base, cur)
+    assert not any(d.startswith("layers: only") for d in comp.differences)
+    assert "the runs are of other models (their layers barely align)" not in comp.unjudged
+
+
+def test_layers_of_other_models_are_not_paired_by_their_op_types_order(corpus):
+    """yolov5n (corpus 07) against yolo26n (corpus 36): few layers align by FullName or shapes;
+    pairing the rest by the order of their op types compared one model's Conv#4 with the
+    other's (a 645 -> 292 us 'change')."""
+    from rknnprof.api import load
+
+    [base], [cur] = load(str(corpus("07_")), rules=False), load(str(corpus("36_")), rules=False)
+    comp = compare_profiles(base, cur)
+    assert any(d.startswith("layers: only") for d in comp.differences)
+    assert not [d for d in comp.layers if d.matched_by == "order"]
+    assert {d.status for d in comp.layers if d.matched_by is None} == {"added", "removed"}

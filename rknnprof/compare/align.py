@@ -19,9 +19,11 @@ from rknnprof.model import Layer
 
 
 def align(
-    base: Sequence[Layer], current: Sequence[Layer]
+    base: Sequence[Layer], current: Sequence[Layer], by_order: bool = True
 ) -> list[tuple[int | None, int | None, str | None]]:
-    """Index pairs (base, current, how); ``None`` on one side for removed/added layers."""
+    """Index pairs (base, current, how); ``None`` on one side for removed/added layers.
+    ``by_order``: the third pass (False for runs of other models: op types in the same order
+    pair no layers of theirs)."""
     pairs: list[tuple[int | None, int | None, str | None]] = []
     free_b = list(range(len(base)))
     free_c = list(range(len(current)))
@@ -55,8 +57,8 @@ def align(
     )
     matcher = difflib.SequenceMatcher(
         None,
-        [base[i].op_type for i in free_b],
-        [current[j].op_type for j in free_c],
+        [base[i].op_type for i in free_b] if by_order else [],
+        [current[j].op_type for j in free_c] if by_order else [],
         autojunk=False,
     )
     used_b, used_c = set(), set()

@@ -83,12 +83,14 @@ def layer_deltas(
     current: Sequence[Layer],
     base_partial: bool = False,
     current_partial: bool = False,
+    by_order: bool = True,
 ) -> list[LayerDelta]:
-    """Every aligned layer. A layer only in one run is ``not-shown`` when the other run's table
-    leaves rows out (``base_partial`` / ``current_partial``): absent from the log is not absent
-    from the model."""
+    """Every aligned layer (``by_order``: see :func:`~rknnprof.compare.align.align`). A layer
+    only in one run is ``not-shown`` when the other run's table leaves rows out
+    (``base_partial`` / ``current_partial``): absent from the log is not absent from the
+    model."""
     out = []
-    for i, j, how in align(base, current):
+    for i, j, how in align(base, current, by_order):
         b = base[i] if i is not None else None
         c = current[j] if j is not None else None
         ref = c or b

@@ -187,11 +187,19 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         if partial and not whole_frame_total(profile)
     )
     differences = comparability(base, current)
-    most = max(len(base.layers), len(current.layers))
+    # (a side that leaves rows out can align only the rows it shows)
+    shown = [
+        len(p.layers) for p, part in ((base, base_partial), (current, current_partial)) if part
+    ]
+    most = min(shown) if shown else max(len(base.layers), len(current.layers))
     strong = sum(1 for d in layers if d.matched_by in ("full_name", "signature"))
     if base.layers and current.layers and strong < most * SAME_MODEL_SHARE:
         differences.append(
             f"layers: only {strong} of {most} align by FullName or shapes (different models?)"
+        )
+        # other models: op types in the same order pair none of their layers
+        layers = layer_deltas(
+            base.layers, current.layers, base_partial, current_partial, by_order=False
         )
     named = [
         (d.base_id, d.current_id)
