@@ -12,10 +12,8 @@ a gap is expected there (an ID that repeats or goes back is still reported).
 from __future__ import annotations
 
 from rknnprof.analysis.optypes import ranking_cut_short
-from rknnprof.model import OpTypeStat, Profile
+from rknnprof.model import ROW_SUM_TOLERANCE_US, OpTypeStat, Profile
 
-TOTAL_TOLERANCE_US = 0.5
-"""Single frame: the runtime's total is exactly the column sum; allow rounding only."""
 MERGED_TOLERANCE = 0.01
 """Merged frames: the sum of per-layer medians is not the median of the sums; allow 1 %."""
 
@@ -41,7 +39,7 @@ def total_disagreement(profile: Profile) -> tuple[float, float] | None:
     if not times or reported is None or profile.elided_rows:
         return None
     total = sum(times)
-    tolerance = TOTAL_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
+    tolerance = ROW_SUM_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
     return None if abs(total - reported) <= tolerance else (total, reported)
 
 

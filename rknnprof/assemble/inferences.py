@@ -29,6 +29,7 @@ from dataclasses import field
 from typing import NamedTuple, TypeVar, cast
 
 from rknnprof.model import (
+    ROW_SUM_TOLERANCE_US,
     BenchmarkRun,
     Layer,
     OpTypeStat,
@@ -72,8 +73,6 @@ RANKING_RATIO_SLACK = 0.002
 RANKING_ROW_ROUNDING = 0.0005
 """A printed TimeRatio's rounding, as a fraction: at most half of 0.1 % (the 1.5 layout's one
 decimal; the 2.x layout prints two)."""
-FRAME_TOLERANCE_US = 1.0
-"""How far a frame's row sum may be from its own total line (the runtime rounds each row)."""
 MAX_FRAME_TIMES = 10_000
 """Frame totals kept in order in ``Profile.frame_times_us`` (the first ones; a warning says
 when more were seen). ``frames`` and the p50/p90 still count every frame."""
@@ -258,7 +257,7 @@ class ModelFrames(MutableRecord):
                     if (
                         rows_sum is not None
                         and not table.elided_rows
-                        and abs(rows_sum - total) > FRAME_TOLERANCE_US
+                        and abs(rows_sum - total) > ROW_SUM_TOLERANCE_US
                     ):
                         self.mismatched_total += 1
                         if len(self.mismatched) <= MAX_FRAME_NOTES:
@@ -324,7 +323,7 @@ class ModelFrames(MutableRecord):
         elif (
             rows_sum is not None
             and not table.elided_rows
-            and abs(rows_sum - reported) > FRAME_TOLERANCE_US
+            and abs(rows_sum - reported) > ROW_SUM_TOLERANCE_US
         ):
             self.mismatched_total += 1
             if len(self.mismatched) <= MAX_FRAME_NOTES:
@@ -416,8 +415,8 @@ class ModelFrames(MutableRecord):
             notes += [
                 (
                     line,
-                    f"this frame's rows sum to {tidy_number(rows_sum)} us but its "
-                    f"total line says {tidy_number(reported)} us (a damaged or lost "
+                    f"this frame's rows sum to {tidy_number(rows_sum):,} us but its "
+                    f"total line says {tidy_number(reported):,} us (a damaged or lost "
                     "row); the profile is marked incomplete",
                 )
                 for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]

@@ -41,9 +41,16 @@ from rknnprof.model.run import (
     RunLine,
     Versions,
 )
-from rknnprof.model.validity import ConditionKind, Coverage, RunCondition, Validity
+from rknnprof.model.validity import (
+    ROW_SUM_TOLERANCE_US,
+    ConditionKind,
+    Coverage,
+    RunCondition,
+    Validity,
+)
 
 __all__ = [
+    "ROW_SUM_TOLERANCE_US",
     "BenchmarkRun",
     "Bound",
     "BoundBasis",

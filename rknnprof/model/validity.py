@@ -36,6 +36,12 @@ class Coverage(StrEnum):
     total line, a ranking that disagrees with the layers."""
 
 
+ROW_SUM_TOLERANCE_US = 0.5
+"""How far a frame's rows may sum from its own total line, microseconds: rounding only (the
+runtime's total line is the sum of the Time(us) column it prints). One frame or many, the
+same."""
+
+
 class ConditionKind(StrEnum):
     """What kind of fact about the run a :class:`RunCondition` is."""
 

@@ -304,3 +304,17 @@ def test_two_models_of_one_stream_are_no_damage(tmp_path: Path) -> None:
     profiles = profiles_of(tmp_path, [*detector, *classifier, *detector, *detector])
     assert [p.frames for p in profiles] == [3, 1]
     assert all(p.validity is not None and p.validity.complete for p in profiles)
+
+
+def test_a_frame_one_us_off_its_total_line_is_damaged_as_a_single_table_is(
+    tmp_path: Path,
+) -> None:
+    # the runtime's total line is the sum of the Time(us) column it prints: 1 us off is a
+    # damaged row in a single table, and was let through in frame 3 of 5 (1 us allowed there)
+    frame = table(TIMES)
+    off = [line.replace("Time(us): 1030", "Time(us): 1031") for line in frame]
+    single = profile_of(tmp_path, off).validity
+    assert single is not None and single.coverage is Coverage.DAMAGED
+    merged = profile_of(tmp_path, [*frame * 2, *off, *frame * 2])
+    assert merged.validity is not None and merged.validity.coverage is Coverage.DAMAGED
+    assert merged.validity.coverage_reason.startswith("1 of 5 frame(s) disagree")
