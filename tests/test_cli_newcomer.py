@@ -185,6 +185,18 @@ def test_rule_option_rejects_what_no_rule_reads() -> None:
     assert invoke("analyze", SAMPLE, "--rule-option", "RKN010.min_share=-1").exit_code == 2
 
 
+def test_a_share_option_takes_a_percentage_and_refuses_the_whole_frame() -> None:
+    # the doc says "at least 1% (option RKN010.min_layer_share)": "=1" meant 1 % and silently
+    # turned RKN010 off (a share of 1 is the whole frame); "1%" was refused
+    assert _findings("--rule-option", "RKN010.min_layer_share=0.5%") == _findings(
+        "--rule-option", "RKN010.min_layer_share=0.005"
+    )
+    result = invoke("analyze", SAMPLE, "--rule-option", "RKN010.min_layer_share=1")
+    assert result.exit_code == 2
+    assert "a share is a fraction of the frame, under 1 (1 is the whole frame)" in result.stderr
+    assert invoke("analyze", SAMPLE, "--rule-option", "RKN050.outside_ratio=1.2").exit_code == 0
+
+
 def test_every_option_a_rule_doc_names_is_read_by_that_rule() -> None:
     import inspect
     import re

@@ -248,12 +248,22 @@ def _parse_rule_options(
             raise click.BadParameter(
                 f"unknown rule option {name!r}; the rules read {', '.join(known)}", param=param
             )
+        number = number.strip()
+        percent = number.endswith("%")
         try:
-            chosen[name] = float(number)
+            chosen[name] = float(number[:-1] if percent else number) / (100 if percent else 1)
         except ValueError:
             chosen[name] = math.nan
         if not math.isfinite(chosen[name]) or chosen[name] < 0:
-            raise click.BadParameter(f"{value!r}: the value must be a number >= 0", param=param)
+            raise click.BadParameter(
+                f"{value!r}: the value must be a number >= 0 (or a percentage: 1%)", param=param
+            )
+        if name.endswith("share") and chosen[name] >= 1:
+            raise click.BadParameter(
+                f"{value!r}: a share is a fraction of the frame, under 1 (1 is the whole frame): "
+                f"0.01 or 1% for 1 %; --ignore {name.split('.')[0]} turns the rule off",
+                param=param,
+            )
     return chosen
 
 
