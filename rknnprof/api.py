@@ -290,7 +290,23 @@ def finish_profile(
     from rknnprof.rules import potential_saving_us, run_rules
     from rknnprof.rules.base import RuleContext
 
+    said, said_basis = profile.platform, profile.platform_basis
     resolved, basis = platforms.resolve(profile.platform, platform, profile=profile)
+    overridden = None
+    if (
+        platform
+        and said
+        and said_basis
+        and said_basis.startswith("log: ")
+        and resolved is not None
+        and platforms.normalize(said) != resolved.name
+    ):
+        overridden = ReportWarning(
+            profile.source.path,
+            profile.source.first_line,
+            f"--platform {resolved.name} overrides the log's own {said} "
+            f"({said_basis.removeprefix('log: ')}): its figures are judged by {resolved.name}'s",
+        )
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
     elif basis:  # a SoC the log names and rknnprof has no data for: said so
@@ -298,6 +314,8 @@ def finish_profile(
     profile, warnings = analyze_profile(
         profile, platform=resolved, bound_ratio=bound_ratio, rw_share=rw_share
     )
+    if overridden is not None:
+        warnings = [overridden, *warnings]
     if rules:
         context = RuleContext(
             platform=resolved, options=dict(rule_options or {}), busy_cores=busy_cores

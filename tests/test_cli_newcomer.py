@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from click.shell_completion import ShellComplete
@@ -362,3 +363,22 @@ def test_formats_folds_long_detection_text_at_80_columns() -> None:
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
     cut = set(re.findall(r"[A-Za-z]…", result.stdout)) - {"x…"}  # (`0x…` is the docs' own)
     assert not cut
+
+
+def test_a_platform_the_log_contradicts_is_said(tmp_path) -> None:
+    """``--platform rk3576`` on a log whose model names rk3588 (and whose WorkLoad shows three
+    cores) was taken without a word: RKN030 then spoke of two cores, RKN040 of rebuilding."""
+    result = invoke("analyze", SAMPLE, "--platform", "rk3576", "-f", "json")
+    assert result.exit_code == 0
+    assert (
+        "--platform rk3576 overrides the log's own rk3588 (target platform: rk3588): its "
+        "figures are judged by rk3576's"
+    ) in result.stderr
+    assert "overrides" not in invoke("analyze", SAMPLE, "--platform", "rk3588").stderr
+    plain = tmp_path / "plain.txt"  # (a log that names no SoC: the option is all there is)
+    plain.write_text(
+        "\n".join(
+            line for line in Path(SAMPLE).read_text().splitlines() if "rk3588" not in line.lower()
+        )
+    )
+    assert "overrides" not in invoke("analyze", str(plain), "--platform", "rk3576").stderr
