@@ -494,6 +494,43 @@ CATALOGUE: tuple[Entry, ...] = (
         _LLM + "183",
         "low",
     ),
+    # -- conversion (rknn.build) ------------------------------------------------------------------
+    Entry(
+        "register-field-overflow",
+        ("REGTASK: The bit width",),
+        _re(
+            r"REGTASK: The bit width of field value exceeds the limit"
+            r"[^\n]{0,200}?limit: 0x1fff, value: (?P<value>0x[0-9a-fA-F]{1,8})"
+        ),
+        "an op's size does not fit the NPU's 13-bit register field (value {value}, limit "
+        "0x1fff = 8,191)",
+        "the compiler writes each op's sizes into 13-bit register fields (at most 8,191, "
+        "0x1fff); a tensor whose compiled layout needs more along one axis (a high input "
+        "resolution, an elementwise op over a long flattened tensor) overflows it, and the "
+        "conversion may still write a model whose op computes wrong values",
+        "keep every axis the op sees under 8,192: a lower input resolution, or split or reshape "
+        "the tensor; an elementwise multiply or divide over a long tensor can become a 1x1 "
+        "convolution (the reporter's fix in the cited thread); then compare the converted "
+        "model's outputs with the original's (rknn.accuracy_analysis); RKNN(verbose=True) "
+        "prints the passes before the error",
+        _TK2 + "347",
+        "medium",
+    ),
+    Entry(
+        "argb-layer-config-failed",
+        ("failed to config argb mode layer",),
+        _re(r"failed to config argb mode layer"),
+        "the compiler could not lay out a layer in its ARGB mode (failed to config argb mode "
+        "layer), and the build aborted",
+        "reported converting YOLOv8 for RK3588 with rknn-toolkit2 1.6.0: the DFL head's "
+        "Softmax, newly run on the RK3588 NPU in that release, fails to compile (the same "
+        "model converts for RK3562/RK3566/RK3568)",
+        "export the model with airockchip/ultralytics_yolov8 (its ONNX leaves the DFL decoding "
+        "to post-processing), or convert with a newer rknn-toolkit2; RKNN(verbose=True) names "
+        "the passes before the error",
+        _OLD_TK2 + "272",
+        "medium",
+    ),
     # -- eval_perf and perf queries -------------------------------------------------------------
     Entry(
         "perf-too-many-clients",

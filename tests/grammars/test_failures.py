@@ -298,6 +298,22 @@ LINES = {
         "run_duration=-1!",
         "perf run failed",
     ),
+    # _TK2 347 (2.x, the target f3 field of RK3576); variant: the RK3588 (v2) lines of a
+    # 1920x1920 YOLOv8 with toolkit2 2.0.0b0 (real: a public blog post)
+    "register-field-overflow": (
+        "E RKNN: [07:20:49.982] REGTASK: The bit width of field value exceeds the limit, "
+        "target: f3, offset: 0x402c, shift = 0, limit: 0x1fff, value: 0xefff",
+        "E RKNN: [11:55:46.914] REGTASK: The bit width of field value exceeds the limit, "
+        "target: v2, offset: 0x4038, shift = 16, limit: 0x1fff, value: 0x11f70",
+        "(value 0xefff, limit 0x1fff = 8,191)",
+    ),
+    # _OLD_TK2 272 (toolkit2 1.6.0, YOLOv8-seg for RK3588); variant: the same line without the
+    # level and time stamp (a 2.0.0b0 build, real: a public blog post)
+    "argb-layer-config-failed": (
+        "E RKNN: [09:47:19.149] failed to config argb mode layer!",
+        "RKNN: [17:10:22.036] failed to config argb mode layer!",
+        "failed to config argb mode layer",
+    ),
 }
 SOURCE_OF_LINE = {
     "core-mask-model-mismatch": "https://github.com/airockchip/rknn3-model-zoo/issues/2",
