@@ -41,7 +41,7 @@ def test_missing_path_is_usage_error(run):
     [
         (
             "24_",
-            "runtime information only (runtime 2.0.0b0, driver 0.9.2, API 2.1.0), no per-layer table",
+            "runtime information only (runtime 2.0.0b0, driver 0.9.2, toolkit-lite2 2.1.0), no per-layer table",
         ),
         ("34_", "runtime information only (runtime 2.3.0, driver 0.9.8"),
         ("25_", "line 8: an error the failures catalogue does not know: `ValueError: substring"),

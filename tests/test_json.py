@@ -47,6 +47,7 @@ def test_contract_36(corpus):
         "driver": None,
         "toolkit": None,
         "api": None,
+        "lite": None,
         "model": None,
         "llm_runtime": None,
         "llm_toolkit": None,

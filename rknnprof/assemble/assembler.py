@@ -587,6 +587,7 @@ class Assembler:
                 ("toolkit", versions.toolkit),
                 ("rkllm-toolkit", versions.llm_toolkit),
                 ("API", versions.api),
+                ("toolkit-lite2", versions.lite),
             ]
             detail = ", ".join(f"{n} {v}" for n, v in names if v)
             platform = self.context.platform_for(None)[0]  # (the board's word first)

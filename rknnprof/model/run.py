@@ -18,6 +18,9 @@ class Versions(Record):
     """rknn-toolkit(2) / compiler version that built the model."""
     api: str | None = None
     """Toolkit API version (``D RKNNAPI: API:`` lines, toolkit2 1.x)."""
+    lite: str | None = None
+    """rknn-toolkit-lite2 version, the board's Python package (``rknn-toolkit-lite2
+    version: 2.3.2``)."""
     model: str | None = None
     """RKNN model format version (``RKNN Model Information, version: 6``)."""
     llm_runtime: str | None = None

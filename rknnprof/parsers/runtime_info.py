@@ -8,11 +8,13 @@ Version lines (one line = one :class:`InfoEvent`):
 * ``RKNN Driver Information[:,] version: 0.9.8``
 * ``RKNN Model Information, version: 6, toolkit version: 2.3.0(compiler version: …), …,
   target platform: rk3588, …``
-* C demos: ``sdk version: 2.0.0b0 (…) driver version: 0.7.2``; rknn_benchmark:
+* C demos: ``sdk version: 2.0.0b0 (…) driver version: 0.7.2``, ``driver version: 0.9.3, API
+  version: 1.6.0 (…)`` (librknnrt's), the toolkit's banner ``rknn-toolkit2 version: 1.5.0``;
+  rknn_benchmark:
   ``rknn_api/rknnrt version: 2.1.0 (…), driver version: 0.9.6``
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
   ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
-* ``rknn-toolkit-lite2 version: 2.1.0`` (the Python API version), ``target soc is RK3588``
+* ``rknn-toolkit-lite2 version: 2.1.0`` (the board's Python package), ``target soc is RK3588``
 
 Frequency lists (one block = one :class:`FrequencyEvent`)::
 
@@ -45,13 +47,17 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("Driver Information", "driver", LazyPattern(rf"Driver Information[:,]\s*version:\s*{_V}")),
     ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),
     ("toolkit version", "toolkit", LazyPattern(rf"toolkit version:\s*{_V}")),
+    # the toolkit's own banner (``W __init__: rknn-toolkit2 version: 1.5.0+1fa95b5c``)
+    ("toolkit2 version", "toolkit", LazyPattern(rf"\brknn-toolkit2 version:\s*{_V}")),
+    # C demos' rknn_query(RKNN_QUERY_SDK_VERSION): its api_version is librknnrt's
+    ("API version", "runtime", LazyPattern(rf"\bAPI version:\s*{_V}")),
     ("rknnrt version", "runtime", LazyPattern(rf"rknn_api/rknnrt version:\s*{_V}")),
     # (not ``\b``: a demo's own words run into it, ``板子的sdk version: 2.3.2``)
     ("sdk", "runtime", LazyPattern(rf"(?<![A-Za-z0-9_])sdk (?:api )?version:\s*{_V}", re.I)),
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
     ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
-    ("lite2 version", "api", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
+    ("lite2 version", "lite", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
     # the kernel's own line (dmesg): "[drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu"
     ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),
 )

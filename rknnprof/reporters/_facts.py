@@ -460,6 +460,7 @@ def versions_text(profile: Profile) -> str:
             ("rkllm-toolkit", v.llm_toolkit),
             ("model", v.llm_dtype),
             ("api", v.api),
+            ("toolkit-lite2", v.lite),
             ("model format", v.model),
         )
         if value

@@ -35,7 +35,9 @@ def test_comma_form_and_model_line_34(corpus):
 
 def test_24_lite2_and_runtime(corpus):
     evs = infos(corpus("24_"))
-    assert [e.versions.api for e in evs if e.versions.api] == ["2.1.0"]
+    # (the board's Python package, not an API of librknnrt: it printed as "api 2.1.0")
+    assert [e.versions.lite for e in evs if e.versions.lite] == ["2.1.0"]
+    assert not [e for e in evs if e.versions.api]
     assert [e.versions.runtime for e in evs if e.versions.runtime] == ["2.0.0b0"]
 
 
@@ -61,6 +63,12 @@ def test_other_wordings():
     )
     assert v is not None and (v[0].runtime, v[0].driver) == ("2.3.2", "0.7.2")
     assert parse_info("hsdk version: 1.0") is None  # a word ending in "sdk" is not it
+    # rknn-toolkit2 issue 38: a demo's rknn_query(SDK_VERSION), whose API version is librknnrt's
+    v = parse_info("driver version: 0.9.3, API version: 1.6.0 (9a7b5d24c@2023-12-13T17:31:11)")
+    assert v is not None and (v[0].driver, v[0].runtime) == ("0.9.3", "1.6.0")
+    # the toolkit's own banner (a public bit-brick docs page, toolkit2 1.5.0)
+    v = parse_info("W __init__: rknn-toolkit2 version: 1.5.0+1fa95b5c")
+    assert v is not None and v[0].toolkit == "1.5.0+1fa95b5c"
     # toolkit1's RKNNAPI block: DRV is the board's runtime
     assert (
         parse_info("D RKNNAPI:   DRV: 1.7.3 (c4ea832 build: 2022-08-13 09:29:29)")[0].runtime
