@@ -254,14 +254,7 @@ class ModelFrames(MutableRecord):
                         self.add_frame_time(total)
                 if table is not None and total is not None:  # its Total row totals the table
                     self.ranking_totalled += 1
-                    if (
-                        rows_sum is not None
-                        and not table.elided_rows
-                        and abs(rows_sum - total) > ROW_SUM_TOLERANCE_US
-                    ):
-                        self.mismatched_total += 1
-                        if len(self.mismatched) <= MAX_FRAME_NOTES:
-                            self.mismatched.append((ranking.last_line, rows_sum, total))
+                    self._hold(ranking.last_line, rows_sum, total, table.elided_rows)
                 if (
                     table is None
                     and self.ranking_disagrees is None
@@ -320,14 +313,16 @@ class ModelFrames(MutableRecord):
                 and self.untotalled_line is None
             ):
                 self.untotalled_line = table.last_line
-        elif (
-            rows_sum is not None
-            and not table.elided_rows
-            and abs(rows_sum - reported) > ROW_SUM_TOLERANCE_US
-        ):
+        else:
+            self._hold(table.total_line or table.last_line, rows_sum, reported, table.elided_rows)
+
+    def _hold(self, line: int, rows_sum: float | None, total: float, elided: int) -> None:
+        """A frame's rows against its total (its total line, or its ranking's Total row, at
+        ``line``): a disagreement beyond rounding is counted and the first few kept."""
+        if rows_sum is not None and not elided and abs(rows_sum - total) > ROW_SUM_TOLERANCE_US:
             self.mismatched_total += 1
             if len(self.mismatched) <= MAX_FRAME_NOTES:
-                self.mismatched.append((table.total_line or table.last_line, rows_sum, reported))
+                self.mismatched.append((line, rows_sum, total))
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
