@@ -42,9 +42,9 @@ from rknnprof.assemble.inferences import (
     median_of,
     percentile_of,
 )
+from rknnprof.assemble.leftovers import describe_leftovers
 from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.assemble.partial_frames import damaged_copies, drop_partial_frames
-from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     KnownFailure,
@@ -55,7 +55,6 @@ from rknnprof.model import (
     tidy_number,
 )
 from rknnprof.model.record import Record, record, replace
-from rknnprof.parsers.error_reports import APP_ERROR
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
@@ -420,7 +419,8 @@ class Assembler:
                 profiles = [replace(profiles[0], failures=told)]
         failures: tuple[KnownFailure, ...] = ()
         if not profiles:
-            self._describe_leftovers()
+            first, rest = describe_leftovers(self.context, self.notes)
+            self.found = [*first, *self.found, *rest]
             errors = [n for n in self.notes if n.kind == "error"]
             failures = no_profile_failures(
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
@@ -575,54 +575,6 @@ class Assembler:
                 stream, profile.source.first_line, profile.source.last_line
             ),
         )
-
-    def _describe_leftovers(self) -> None:
-        versions = self.context.versions_for(None)
-        infos = list(self.context.infos.values())
-        if infos:
-            names = [
-                ("runtime", versions.runtime),
-                ("librkllmrt", versions.llm_runtime),
-                ("driver", versions.driver),
-                ("toolkit", versions.toolkit),
-                ("rkllm-toolkit", versions.llm_toolkit),
-                ("API", versions.api),
-                ("toolkit-lite2", versions.lite),
-            ]
-            detail = ", ".join(f"{n} {v}" for n, v in names if v)
-            platform = self.context.platform_for(None)[0]  # (the board's word first)
-            if platform:
-                detail = f"{detail}, {platform}" if detail else platform
-            self.found.insert(0, ("runtime information", detail))
-        if self.context.freqs:
-            self.found.append(("frequency lists", ""))
-        if self.context.fallbacks:
-            fallbacks = self.context.fallbacks.values()
-            subjects = ", ".join(dict.fromkeys(ev.subject for ev in fallbacks))
-            self.found.append(("fallback warnings", subjects))
-        if self.context.loads:
-            self.found.append(("NPU load readings", ""))
-        memory = [ev for ev in self.context.run_lines.values() if ev.kind == "eval-mem"]
-        if memory:  # (memory, not time: eval_memory() or init_runtime(eval_mem=True))
-            self.found.append(("an eval_memory report", f"line {min(ev.line for ev in memory)}"))
-        tables = [n for n in self.notes if n.kind == "table"]
-        for note in {n.message: n for n in tables}.values():
-            self.found.append((f"{note.message} at line {note.line}", ""))
-        errors = [n for n in self.notes if n.kind == "error"]
-        if errors:
-            # the exception line of a traceback says most; else the first error message
-            best = next((n for n in errors if _EXCEPTION_WORDS.search(n.message)), None)
-            where = best.last_line if best is not None else errors[0].line  # the exception ends it
-            best = best or errors[0]
-            self.found.append(("an error report", f"line {where}: {best.message}"))
-        own = [n for n in self.notes if n.kind == APP_ERROR]
-        if own:
-            self.found.append(
-                ("the application's own error", f"line {own[0].last_line}: {own[0].message}")
-            )
-
-
-_EXCEPTION_WORDS = LazyPattern(r"^\w*(?:Error|Exception)\b")
 
 
 def assemble(events: Iterable[Event], path: str) -> Assembly:

@@ -1,0 +1,66 @@
+"""What an input without a profile held: the kinds of content :class:`Assembler` names in the
+one line an input without profile data exits with (``runtime information only (runtime
+2.0.0b0, driver 0.9.2), no per-layer table``), besides the kinds scan reported itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rknnprof.assemble.context import ContextEvents
+from rknnprof.inputs.lazy_re import LazyPattern
+from rknnprof.parsers.error_reports import APP_ERROR
+from rknnprof.parsers.events import NoteEvent
+
+Found = tuple[str, str]
+"""(kind, detail) of one kind of content: ``("frequency lists", "")``."""
+
+_EXCEPTION_WORDS = LazyPattern(r"^\w*(?:Error|Exception)\b")
+
+
+def describe_leftovers(
+    context: ContextEvents, notes: Sequence[NoteEvent]
+) -> tuple[list[Found], list[Found]]:
+    """(what to name before, what after) the kinds scan found: the runtime information first,
+    then frequency lists, fallback warnings, NPU load readings, an eval_memory report, table
+    notes, an error report and the application's own error."""
+    first: list[Found] = []
+    rest: list[Found] = []
+    versions = context.versions_for(None)
+    if context.infos:
+        names = [
+            ("runtime", versions.runtime),
+            ("librkllmrt", versions.llm_runtime),
+            ("driver", versions.driver),
+            ("toolkit", versions.toolkit),
+            ("rkllm-toolkit", versions.llm_toolkit),
+            ("API", versions.api),
+            ("toolkit-lite2", versions.lite),
+        ]
+        detail = ", ".join(f"{n} {v}" for n, v in names if v)
+        platform = context.platform_for(None)[0]  # (the board's word first)
+        if platform:
+            detail = f"{detail}, {platform}" if detail else platform
+        first.append(("runtime information", detail))
+    if context.freqs:
+        rest.append(("frequency lists", ""))
+    if context.fallbacks:
+        subjects = ", ".join(dict.fromkeys(ev.subject for ev in context.fallbacks.values()))
+        rest.append(("fallback warnings", subjects))
+    if context.loads:
+        rest.append(("NPU load readings", ""))
+    memory = [ev for ev in context.run_lines.values() if ev.kind == "eval-mem"]
+    if memory:  # (memory, not time: eval_memory() or init_runtime(eval_mem=True))
+        rest.append(("an eval_memory report", f"line {min(ev.line for ev in memory)}"))
+    tables = {n.message: n for n in notes if n.kind == "table"}  # (each message once)
+    rest.extend((f"{note.message} at line {note.line}", "") for note in tables.values())
+    errors = [n for n in notes if n.kind == "error"]
+    if errors:
+        # the exception line of a traceback says most; else the first error message
+        best = next((n for n in errors if _EXCEPTION_WORDS.search(n.message)), None)
+        where = best.last_line if best is not None else errors[0].line  # the exception ends it
+        best = best or errors[0]
+        rest.append(("an error report", f"line {where}: {best.message}"))
+    own = [n for n in notes if n.kind == APP_ERROR]
+    if own:
+        rest.append(("the application's own error", f"line {own[0].last_line}: {own[0].message}"))
+    return first, rest
