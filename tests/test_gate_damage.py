@@ -538,3 +538,29 @@ def test_fallback_warnings_alone_fail_a_budget_they_already_exceed(tmp_path, cap
         assert result[0] == code
         [verdict] = json.loads(result[1])["verdicts"]
         assert verdict["message"].startswith(said)
+
+
+def test_a_saved_report_edited_to_complete_is_held_to_its_numbers(tmp_path):
+    """A saved report whose verdict was edited to 'complete' (and its `incomplete` emptied) over
+    rows that sum to 730 us against its total line's 1,030 us (a row lost) passed its budgets:
+    the saved verdict was trusted. Its own numbers now say it is not."""
+    from dataclasses import replace
+
+    from synthetic_logs import table
+
+    from rknnprof.model import Validity
+
+    lines = table([10, 500, 300, 200, 20])
+    lines = [line for line in lines if "Conv:/m/conv3/Conv" not in line]  # 300 us lost
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n")
+    [profile] = analyze(path).profiles
+    assert profile.validity is not None and not profile.validity.complete
+    edited = replace(
+        profile, validity=Validity(Coverage.COMPLETE, "5 rows, agreeing"), incomplete=None
+    )
+    report = replace(analyze(path), profiles=(edited,))
+    result = check(parse_budgets(TOTAL_BUDGET), report, None, str(path))
+    [verdict] = result.verdicts
+    assert verdict.status == "inconclusive"
+    assert "its rows sum to 730 us against its total line's 1,030 us" in verdict.message

@@ -146,6 +146,16 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
             reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
     if not reasons and profile.incomplete:
         reasons.append(f"the profile is incomplete ({profile.incomplete})")
+    if not reasons and validity is not None and validity.complete:
+        from rknnprof.analysis.consistency import total_disagreement
+
+        # (a saved report's verdict is read as saved: one edited to 'complete' over rows that
+        # do not add up to its own total line is held to its numbers)
+        if (apart := total_disagreement(profile)) is not None:
+            reasons.append(
+                f"its verdict says complete, but its rows sum to {apart[0]:,.0f} us against its "
+                f"total line's {apart[1]:,.0f} us (a saved report edited or damaged)"
+            )
     if (
         not reasons
         and validity is None
