@@ -146,11 +146,12 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
             reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
     if not reasons and profile.incomplete:
         reasons.append(f"the profile is incomplete ({profile.incomplete})")
-    if not reasons and validity is not None and validity.complete:
+    if not reasons and validity is not None and validity.complete and profile.frames <= 1:
         from rknnprof.analysis.consistency import total_disagreement
 
         # (a saved report's verdict is read as saved: one edited to 'complete' over rows that
-        # do not add up to its own total line is held to its numbers)
+        # do not add up to its own total line is held to its numbers; merged frames' medians
+        # need not add up to their median total, as analysis' verdict knows)
         if (apart := total_disagreement(profile)) is not None:
             reasons.append(
                 f"its verdict says complete, but its rows sum to {apart[0]:,.0f} us against its "
