@@ -27,16 +27,7 @@ def describe_leftovers(
     rest: list[Found] = []
     versions = context.versions_for(None)
     if context.infos:
-        names = [
-            ("runtime", versions.runtime),
-            ("librkllmrt", versions.llm_runtime),
-            ("driver", versions.driver),
-            ("toolkit", versions.toolkit),
-            ("rkllm-toolkit", versions.llm_toolkit),
-            ("API", versions.api),
-            ("toolkit-lite2", versions.lite),
-        ]
-        detail = ", ".join(f"{n} {v}" for n, v in names if v)
+        detail = ", ".join(f"{n} {v}" for n, v in versions.named())
         platform = context.platform_for(None)[0]  # (the board's word first)
         if platform:
             detail = f"{detail}, {platform}" if detail else platform

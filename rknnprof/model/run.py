@@ -30,6 +30,22 @@ class Versions(Record):
     llm_dtype: str | None = None
     """The RKLLM model's quantization as the runtime prints it (``model_dtype: W8A8``)."""
 
+    def named(self) -> list[tuple[str, str]]:
+        """(label, version) of each version the log names, in the order reports show them
+        (``[("runtime", "2.3.2"), ("driver", "0.9.8")]``)."""
+        labelled = (
+            ("runtime", self.runtime),
+            ("librkllmrt", self.llm_runtime),
+            ("driver", self.driver),
+            ("toolkit", self.toolkit),
+            ("rkllm-toolkit", self.llm_toolkit),
+            ("model", self.llm_dtype),
+            ("api", self.api),
+            ("toolkit-lite2", self.lite),
+            ("model format", self.model),
+        )
+        return [(label, value) for label, value in labelled if value]
+
 
 @record
 class Frequencies(Record):

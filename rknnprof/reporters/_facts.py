@@ -449,23 +449,7 @@ def details_text(profile: Profile) -> str:
 
 def versions_text(profile: Profile) -> str:
     """``runtime 2.3.2 · driver 0.9.8`` from the versions the log names, or ``""``."""
-    v = profile.versions
-    parts = [
-        f"{label} {value}"
-        for label, value in (
-            ("runtime", v.runtime),
-            ("librkllmrt", v.llm_runtime),
-            ("driver", v.driver),
-            ("toolkit", v.toolkit),
-            ("rkllm-toolkit", v.llm_toolkit),
-            ("model", v.llm_dtype),
-            ("api", v.api),
-            ("toolkit-lite2", v.lite),
-            ("model format", v.model),
-        )
-        if value
-    ]
-    return " · ".join(parts)
+    return " · ".join(f"{label} {value}" for label, value in profile.versions.named())
 
 
 # -- advice --------------------------------------------------------------------------------------
