@@ -425,15 +425,16 @@ def gaps_note(profile: Profile) -> str:
 
 CLOCK_SOURCE = {
     "log": "the log's NPU clock",
-    "fixed-frequency-script": "scaling_frequency.sh",
-    "datasheet": "datasheet maximum",
+    "fixed-frequency-script": "assumed: scaling_frequency.sh's",
+    "datasheet": "assumed: the datasheet maximum",
 }
 """How the details line names where ``Profile.npu_clock`` comes from."""
 
 
 def clock_text(profile: Profile) -> str:
-    """``cycles at 1000 MHz (scaling_frequency.sh)``: the clock the layers' cycles were turned
-    into time at, when any layer's were; ``""`` otherwise."""
+    """``cycles at 1000 MHz (assumed: scaling_frequency.sh's)``: the clock the layers' cycles
+    were turned into time at, when any layer's were (an assumption unless the log printed it);
+    ``""`` otherwise."""
     clock = profile.npu_clock
     if clock is None or all(la.cycles_explained is None for la in profile.layers):
         return ""
@@ -441,7 +442,8 @@ def clock_text(profile: Profile) -> str:
 
 
 def details_text(profile: Profile) -> str:
-    """``toolkit2-perf-table · cycles at 1000 MHz (scaling_frequency.sh) · runtime 2.3.2``:
+    """``toolkit2-perf-table · cycles at 1000 MHz (assumed: scaling_frequency.sh's) · runtime
+    2.3.2``:
     input family, the NPU clock of the cycles, and versions."""
     parts = (profile.format, clock_text(profile), versions_text(profile))
     return " · ".join(p for p in parts if p)

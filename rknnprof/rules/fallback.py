@@ -333,7 +333,10 @@ def _cpu_saving(op: str, layers: list[Layer], converts: list[Layer], profile: Pr
         gbs, basis, confidence = rate
         changes = [(la, _bytes(la) or 0.0) for la in layers]
         moved = from_rate(
-            changes, gbs, f"CPU time minus the bytes at {gbs:.2f} GB/s ({basis})", confidence
+            changes,
+            gbs,
+            f"CPU time minus the time its bytes take at {gbs:.2f} GB/s ({basis})",
+            confidence,
         )
     return merged([moved, gone] if converts else [moved], confidence=moved.confidence)
 
