@@ -24,8 +24,9 @@
 
       D RKNN: [14:34:05.201] dump npy tensor to: /userdata/dumps/025_ConvClip_385_shape_….npy
 
-* eval_mem on: ``init_runtime(…, eval_mem=True)`` echoed, or the toolkit's
-  ``Memory Profile Info Dump`` banner that only an eval_mem run prints.
+* eval_mem on: ``init_runtime(…, eval_mem=True)`` echoed, the toolkit's warning ``Flag
+  eval_mem has been set``, or its ``Memory Profile Info Dump`` banner that only an eval_mem
+  run prints.
 
 A clean RKNN_LOG_LEVEL=4 capture prints none of the debugger, trace or dump lines: each one
 inside a run means its times are not a measurement of the model.
@@ -67,7 +68,9 @@ _TRACE = LazyPattern(
     r"|\brknn_mem_sync\(\s*0x"
 )
 _DUMP = LazyPattern(r"\bdump npy tensor to:")
-_EVAL_MEM = LazyPattern(r"\beval_mem\s*=\s*True\b|\bMemory Profile Info Dump\b")
+_EVAL_MEM = LazyPattern(
+    r"\beval_mem\s*=\s*True\b|\bMemory Profile Info Dump\b|\bFlag eval_mem has been set\b"
+)
 
 _DEBUGGER_WORDS = (
     "reakpoint",

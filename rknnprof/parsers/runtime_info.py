@@ -64,9 +64,10 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
 _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
 _SOC_RE = LazyPattern(
     # the board the toolkit found (``Get hardware info: target_platform = rv1126b``), the target
-    # set (``target set by user is: rv1106``, ``target is RK3568``), RKLLM's (``platform:
-    # RK3576``): only a Rockchip SoC's name counts after these words
-    r"(target_platform\s*[=:]|target set by user is:?|target is|platform:)\s*"
+    # set (``target set by user is: rv1106``, ``target is RK3568``, the command line's
+    # ``--target rk3588``), RKLLM's (``platform: RK3576``): only a Rockchip SoC's name counts
+    # after these words
+    r"(target_platform\s*[=:]|target set by user is:?|target is|platform:|--target[=\s])\s*"
     r"((?:rk|rv)\d{4}[a-z]?)(?![A-Za-z0-9])",
     re.IGNORECASE,
 )

@@ -55,6 +55,13 @@ def test_clock_lines_are_read_in_mhz(text: str, domain: str, mhz: float) -> None
         ),
         ("rknn.init_runtime(target='rk3588', perf_debug=True, eval_mem=True)", "eval-mem"),
         ("                          Memory Profile Info Dump", "eval-mem"),
+        # toolkit2 1.5's own warning at init_runtime (a public bit-brick docs page), lines before
+        # the dump the eval_mem line pointed at
+        (
+            "W init_runtime: Flag eval_mem has been set, it will affect the performance of "
+            "inference!",
+            "eval-mem",
+        ),
     ],
 )
 def test_debugger_trace_dump_and_eval_mem_lines(text: str, kind: str) -> None:

@@ -111,12 +111,16 @@ def test_the_boards_and_targets_other_wordings():
         "I rkllm: rkllm-runtime version: 1.2.3, rknpu driver version: 0.9.8, platform: RK3576": (
             "rk3576"
         ),
+        # the command line pasted above an eval_perf run (Rockchip's Quick Start, 4.1.3.2)
+        "python mobilenet.py --target rk3588 --eval_perf": "rk3588",
+        "python3 convert.py --target=rv1106": "rv1106",
     }
     for line, platform in cases.items():
         info = parse_info(line)
         assert info is not None and info[1] == platform, line
     assert parse_info("the target is ready") is None
     assert parse_info("target is x86_64 version: none") is None
+    assert parse_info("cmake --target install") is None
 
 
 def test_the_reduced_runtime_of_rv1106():
