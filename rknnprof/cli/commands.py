@@ -199,6 +199,9 @@ def analyze(
         paths = ("-",)
     to_file = output not in (None, "-")
     fmt = choose_format("analyze", fmt, output)
+    if fmt != "model-explorer" and (metric != "time" or graph_id is not None):
+        given = "--metric" if metric != "time" else "--graph-id"
+        echo_err(f"Warning: {given} applies to -f model-explorer only: ignored for -f {fmt}")
     rules = select_rules(select, ignore) if (select or ignore) else True
     require_stdin(paths)
     refuse_overwrite(paths, o=output)

@@ -312,7 +312,11 @@ def _total_part(profile: Profile) -> str:
     if profile.layers and reported is not None and frame_ms(reported) != frame_ms(total):
         if profile.elided_rows and reported > total:
             return f"rows shown {frame_ms(total)} of the log's {frame_ms(reported)} (rows elided)"
-        return f"{label} {frame_ms(total)} (log {frame_ms(reported)})"
+        if profile.frames > 1:  # (the sum of per-layer medians is no frame's own time)
+            return (
+                f"{label} {frame_ms(total)} (per-layer medians; median frame {frame_ms(reported)})"
+            )
+        return f"{label} {frame_ms(total)} (its total line {frame_ms(reported)})"
     return f"{label} {frame_ms(total)}"
 
 

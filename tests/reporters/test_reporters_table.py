@@ -32,7 +32,7 @@ def test_summary_top_layers_and_advice_at_80_columns() -> None:
     assert all(cell_len(line) <= 80 for line in lines)
     assert lines[0] == "yolov8n_demo.rknn (logs/yolo_rk3588.txt:3-40)"
     # 11640 us by hand: 12+1888+534+1195+113+2002+922+3150+1338+0+429+57; CPU 12+3150+57
-    assert "total 11.64 ms (log 11.65 ms)" in lines[1]
+    assert "total 11.64 ms (its total line 11.65 ms)" in lines[1]
     assert "NPU 72.3% / CPU 27.7%" in lines[1]
     assert lines[2] == "input 1x3x640x640"  # the InputOperator row's shape, wrapped at 80
     # bandwidth = Split 1195 + Concat 2002 = 3197 / 11640 = 27.5%
