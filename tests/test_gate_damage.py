@@ -564,3 +564,23 @@ def test_a_saved_report_edited_to_complete_is_held_to_its_numbers(tmp_path):
     [verdict] = result.verdicts
     assert verdict.status == "inconclusive"
     assert "its rows sum to 730 us against its total line's 1,030 us" in verdict.message
+
+
+def test_a_damaged_table_is_not_priced_as_a_clean_frame(tmp_path):
+    """The bundled sample with its Resize row (ID 60, 1,873 us on the CPU) printed twice: the
+    verdict is damaged, and no finding prices a saving from its rows (RKN001 priced ~1,693 us
+    of that Resize, RKN070 ~7,505 us of its SiLU convs, as shares of a doubled frame)."""
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    lines = sample.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("60 ") and "Resize" in line)
+    path = tmp_path / "doubled.txt"
+    path.write_text("\n".join([*lines[: at + 1], lines[at], *lines[at + 1 :]]) + "\n")
+    [profile] = analyze(path).profiles
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert profile.findings and all(f.est_saving_us == 0 for f in profile.findings)
+    priced = [f for f in profile.findings if f.basis.startswith("not priced: the table is damaged")]
+    assert {f.code for f in priced} >= {"RKN001", "RKN070"}
+    [clean] = analyze(sample).profiles  # (the same log whole: priced)
+    assert max(f.est_saving_us for f in clean.findings) > 7000

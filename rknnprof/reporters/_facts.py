@@ -161,6 +161,8 @@ def verdict_text(profile: Profile) -> str:
     else:
         head = coverage if v.complete else coverage.upper()
         parts = [f"{head}: {v.coverage_reason}"]
+        if v.coverage is Coverage.DAMAGED:  # (rules price nothing of it: rules/__init__.py)
+            parts[0] += ": nothing is priced"
     if v.stalled_layer_ids:
         parts.append(f"{plural(len(v.stalled_layer_ids), 'stalled layer')} not priced")
     for condition in v.conditions:

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 
 from rknnprof.analysis.savings import NONE, combined_saving_us, noise_floor_us, normalised
 from rknnprof.errors import ConfigError
-from rknnprof.model import Finding, Profile, Severity
+from rknnprof.model import Coverage, Finding, Profile, Severity
 from rknnprof.model.record import replace
 from rknnprof.rules import (
     activations,
@@ -195,6 +195,14 @@ def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
             est_saving_us=NONE.total_us,
             saving_by_layer=NONE.by_layer,
             basis="not priced: the run is not a measurement (see RKN051)",
+            confidence=NONE.confidence,
+        )
+    if validity.coverage is Coverage.DAMAGED:  # (rows doubled, lost or edited: no frame)
+        return replace(
+            finding,
+            est_saving_us=NONE.total_us,
+            saving_by_layer=NONE.by_layer,
+            basis=f"not priced: the table is damaged ({validity.coverage_reason})",
             confidence=NONE.confidence,
         )
     stalled = set(validity.stalled_layer_ids)
