@@ -26,13 +26,28 @@ if TYPE_CHECKING:
 FAMILY = "known-failure"
 
 
+MAX_QUOTE = 200
+"""Characters of a failure's line kept in ``KnownFailure.text``."""
+
+
+def quoted(text: str) -> str:
+    """The line, cut at a word boundary to at most :data:`MAX_QUOTE` characters with ``…``
+    when longer (a cut in the middle of a word or URL read as the line's own text)."""
+    s = text.strip()
+    if len(s) <= MAX_QUOTE:
+        return s
+    cut = s.rfind(" ", 0, MAX_QUOTE)
+    head = s[: cut if cut > MAX_QUOTE // 2 else MAX_QUOTE - 1].rstrip(" ,;:")
+    return head + "…"
+
+
 def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> KnownFailure:
     """The record of one matching line: the entry's texts with the line's values filled in."""
     values = defaultdict(lambda: "?", groups)
     return KnownFailure(
         id=entry.id,
         line=line,
-        text=text.strip()[:200],
+        text=quoted(text),
         diagnosis=entry.diagnosis.format_map(values),
         cause=entry.cause,
         fix=entry.fix.format_map(values),

@@ -710,3 +710,22 @@ def test_a_run_that_only_warned_says_what_it_holds_first(tmp_path):
     assert "table; a warning, line 2: the RKNPU kernel driver is older than this runtime" in (
         result.stderr
     )
+
+
+def test_a_long_failure_line_is_quoted_to_a_word_boundary():
+    """rknn-toolkit2 issue 447's line (264 characters) was quoted cut inside its URL ("… from:
+    htt"), which read as the runtime's own text; it is cut at a word, with an ellipsis."""
+    from rknnprof.parsers.known_failures import MAX_QUOTE, quoted
+
+    line = (
+        "E RKNN: [07:24:22.771] failed to submit!, op id: 1, op name: Conv:Conv_0, flags: 0x1, "
+        "task start: 1301, task number: 68, run task counter: 0, int status: 0, If using rknn, "
+        "update to the latest toolkit2 and runtime from: https://console.zbox.filez.com/l/I00fc3 "
+        "(PWD: rknn)."
+    )
+    said = quoted(line)
+    assert len(said) <= MAX_QUOTE and said.endswith("…")
+    kept = said[:-1]
+    assert line.startswith(kept) and line[len(kept)] == " "  # (cut where a word ends)
+    assert "https" not in said
+    assert quoted("E RKNN: short line ") == "E RKNN: short line"
