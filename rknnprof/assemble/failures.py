@@ -121,6 +121,7 @@ _WANTED = LazyPattern(r"(?:upgrade to|>=)\s*(\d+(?:\.\d+)+)")
 DRIVER_TOO_OLD = "driver-too-old"
 """The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 SUBMIT_FAILED = "submit-failed"
+JOB_TIMEOUT = "npu-job-timeout"
 
 
 def beside_an_old_driver(
@@ -156,7 +157,7 @@ def beside_an_old_driver(
     if "driver" not in first.cause.lower():
         return failures  # a cause of its own (a model newer than the runtime, ...)
     fixed = fixed_by(versions.driver)
-    if fixed is not None and first.id in (SUBMIT_FAILED, "npu-job-timeout"):
+    if fixed is not None and first.id in (SUBMIT_FAILED, JOB_TIMEOUT):
         note = (
             f"; the log's RKNPU driver {versions.driver} fails NPU tasks that {fixed} runs "
             "(radxa/kernel#312), a likely cause"

@@ -161,7 +161,7 @@ def damaged_copies(models: Models) -> list[tuple[int, str]]:
 
 def _one_row_apart(model: RowNames, rows: RowNames) -> str | None:
     """How ``rows`` differ from ``model``'s by one row (``row 22 reads 'X' for 'Y'``, ``row 22
-    (Conv 'X') missing``, ``one row more: …``), or None when they differ otherwise."""
+    (Conv 'X') missing`` or ``… added``), or None when they differ otherwise."""
     if len(rows) == len(model):
         apart = [i for i, (a, b) in enumerate(zip(model, rows)) if a != b]
         if len(apart) != 1:

@@ -18,10 +18,6 @@ def input_text(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:
     return inputs_text(input_shapes) or "?"  # (a profile whose table shows no input row)
 
 
-KEYS: tuple[tuple[Callable[[Profile], str | None], str], ...] = ()
-"""(key, what it is called in notes), tried in turn: set below, once the keys are defined."""
-
-
 def pair_profiles(
     base: Sequence[Profile], current: Sequence[Profile]
 ) -> tuple[list[tuple[Profile, Profile]], list[str]]:
@@ -219,8 +215,10 @@ def _most_alike(names: set[str], others: Sequence[set[str]]) -> int | None:
     return best if score >= SAME_MODEL_SHARE else None
 
 
-KEYS = (
+KEYS: tuple[tuple[Callable[[Profile], str | None], str], ...] = (
     (lambda p: p.model_name, "model"),
     (printed_tensors, "model with tensors"),
     (lambda p: input_text(p.input_shapes), "input"),
 )
+"""(key, what it is called in notes), tried in turn by :func:`pair_profiles` (defined last: the
+keys are the functions above)."""

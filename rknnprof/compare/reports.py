@@ -117,7 +117,7 @@ def compare_reports(
     several = max(len(base.profiles), len(current.profiles)) > 1
     shapes = {p.input_shapes for p in (*base.profiles, *current.profiles)}
     comparisons = tuple(
-        _byinput_text(compare_profiles(b, c), c)
+        _by_input(compare_profiles(b, c), c)
         if several and len(shapes) > 1
         else compare_profiles(b, c)
         for b, c in pairs
@@ -153,7 +153,7 @@ def compare_reports(
     return CompareResult(base_path, current_path, comparisons, tuple(warnings))
 
 
-def _byinput_text(comp: ProfileComparison, current: Profile) -> ProfileComparison:
+def _by_input(comp: ProfileComparison, current: Profile) -> ProfileComparison:
     """``comp`` named by its input too: one of a dynamic-shape model's pairs."""
     if not current.input_shapes:
         return comp

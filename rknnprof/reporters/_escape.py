@@ -44,7 +44,7 @@ _ZERO_WIDTH = (
     r"\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
 )
 """Characters that take no room or reorder the text around them (a tag character made two
-layer names print alike): escaped wherever log text is shown, but in CSV cells."""
+layer names print alike): escaped wherever log text is shown, CSV cells included."""
 _INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
 """Characters that move the cursor, change the terminal's state, reorder the text around them
 or take no room: C0 (tab and newline included: a cell or message is one line), DEL, C1, the

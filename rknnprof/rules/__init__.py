@@ -185,26 +185,14 @@ def run_rules(
 def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
     """``finding`` priced only from what the verdict (``Profile.validity``) lets the log
     support: nothing from a run that is not a measurement (a debugger, trace or dumps inside
-    it), nothing from a stalled layer."""
+    it) or from a damaged table, nothing from a stalled layer."""
     validity = profile.validity
     if validity is None or not finding.est_saving_us:
         return finding
     if not validity.is_measurement:
-        return replace(
-            finding,
-            est_saving_us=NONE.total_us,
-            saving_by_layer=NONE.by_layer,
-            basis="not priced: the run is not a measurement (see RKN051)",
-            confidence=NONE.confidence,
-        )
+        return _unpriced(finding, "the run is not a measurement (see RKN051)")
     if validity.coverage is Coverage.DAMAGED:  # (rows doubled, lost or edited: no frame)
-        return replace(
-            finding,
-            est_saving_us=NONE.total_us,
-            saving_by_layer=NONE.by_layer,
-            basis=f"not priced: the table is damaged ({validity.coverage_reason})",
-            confidence=NONE.confidence,
-        )
+        return _unpriced(finding, f"the table is damaged ({validity.coverage_reason})")
     stalled = set(validity.stalled_layer_ids)
     if not stalled or not any(i in stalled for i, _ in finding.saving_by_layer):
         return finding
@@ -214,6 +202,17 @@ def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
         saving_by_layer=kept,
         est_saving_us=float(sum(v for _, v in kept)),
         basis=f"{finding.basis}; stalled layers not priced (see RKN051)",
+    )
+
+
+def _unpriced(finding: Finding, why: str) -> Finding:
+    """``finding`` with no saving, its basis saying why (``not priced: …``)."""
+    return replace(
+        finding,
+        est_saving_us=NONE.total_us,
+        saving_by_layer=NONE.by_layer,
+        basis=f"not priced: {why}",
+        confidence=NONE.confidence,
     )
 
 

@@ -95,7 +95,8 @@ def damage_reason(body: str, columns: tuple[Column, ...]) -> str | None:
     list where a row would."""
     if body[:1].isdigit():
         if _SOURCE_LINE.match(body) or read_run_line(body) is not None:
-            return None  # a debugger's stop (``0x7fb7e4c9a8 in ioctl () from …``, ``100\t  …``)
+            return None  # how the run was taken: a debugger's stop (``0x7fb7e4c9a8 in ioctl
+            # () from …``, its source line ``100\t  …``), a trace line
         return "starts with a number but is not a row (no OpType DataType Target after it)"
     if _row_like(body.split()):
         parse = parse_tokens(body.split(), columns)
