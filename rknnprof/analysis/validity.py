@@ -121,11 +121,24 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     if profile.layers and profile.reported_total_line is None:
         return Coverage.COMPLETE, (
             f"{rows} rows, agreeing with the ranking's Total row (the table's total line is "
-            "missing)"
+            f"missing){_set_aside(profile)}"
         )
     if profile.layers:
-        return Coverage.COMPLETE, f"{rows} rows, agreeing with the table's own total line"
+        return Coverage.COMPLETE, (
+            f"{rows} rows, agreeing with the table's own total line{_set_aside(profile)}"
+        )
     return Coverage.COMPLETE, f"{len(profile.ranking)} op types, their TimeRatio adding up"
+
+
+def _set_aside(profile: Profile) -> str:
+    """What of a capture's frames was left out of the merge, for the coverage's reason."""
+    aside = profile.frames_set_aside
+    if not aside:
+        return ""
+    return (
+        f" in {profile.frames} of {profile.frames + aside} frames ({aside} set aside: "
+        "rows that disagree with their own total)"
+    )
 
 
 def _damage(profile: Profile) -> str | None:

@@ -26,6 +26,7 @@ from rknnprof.assemble.context import (
     fallback_belongs,
     merge_frequencies,
 )
+from rknnprof.assemble.counters import median_of, percentile_of
 from rknnprof.assemble.failures import (
     beside_an_old_driver,
     no_profile_failures,
@@ -39,8 +40,6 @@ from rknnprof.assemble.inferences import (
     FrameSignature,
     ModelFrames,
     frame_signature,
-    median_of,
-    percentile_of,
 )
 from rknnprof.assemble.leftovers import describe_leftovers
 from rknnprof.assemble.llm import llm_profile, llm_warnings

@@ -7,12 +7,14 @@ min/max) from a ``Counter`` of its times, so memory grows with the number of dis
 frames. While frames come in, their row times wait in one flat list (a frame is one ``list +=``,
 a loop in C); every :data:`COUNT_EVERY` frames each row's times are counted into its counter by
 one ``Counter.update`` of a slice of that list (C again), instead of a Python loop over every
-frame's rows. :func:`median_of` is the median of such a counter.
+frame's rows (medians of such counters: :mod:`rknnprof.assemble.counters`).
 
-The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``
-(:func:`percentile_of`), and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
+The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``,
+and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
 (``Profile.frame_times_us``). Frames that disagree with their total line are counted, the first
-:data:`MAX_FRAME_NOTES` + 1 kept for the warnings.
+:data:`MAX_FRAME_NOTES` + 1 kept for the warnings; their times wait outside the counters, and
+stay out when they are few among frames that agree (:meth:`ModelFrames.settle`: a value damaged
+in the log, not the model's time).
 
 So memory grows with the distinct times a log prints, not with its frames; and that is bounded
 too: past :data:`MAX_DISTINCT_TIMES` distinct values (a log whose every frame prints new
@@ -22,12 +24,11 @@ medians and percentiles are rounded to it, and a warning says so.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import field
-from typing import NamedTuple, TypeVar, cast
+from typing import NamedTuple, cast
 
+from rknnprof.assemble.counters import median_of, percentile_of, regrid
 from rknnprof.model import (
     ROW_SUM_TOLERANCE_US,
     BenchmarkRun,
@@ -48,7 +49,8 @@ from rknnprof.parsers.events import (
     TableEvent,
 )
 
-_T = TypeVar("_T")
+RowTimes = tuple[float | None, ...]
+"""A frame's rows' Time(us), microseconds (None: the row has no time)."""
 
 RANKING_FAMILY = "toolkit2-ranking"
 COUNT_EVERY = 256
@@ -78,43 +80,25 @@ MAX_FRAME_TIMES = 10_000
 when more were seen). ``frames`` and the p50/p90 still count every frame."""
 MAX_FRAME_NOTES = 5
 """Frames that disagree with their total line named one by one (the rest are counted)."""
+MAX_SET_ASIDE = 5
+"""Frames that disagree with their own total set aside at most (``Profile.frames_set_aside``):
+a value damaged in the log now and then, not a table the runtime prints otherwise."""
+SET_ASIDE_SHARE = 10
+"""...and at most one frame in this many: more, and every frame is merged and the profile is
+damaged (which total is right cannot be told)."""
 MAX_DISTINCT_TIMES = 200_000
 """Distinct (row, time) pairs, frame totals or total-line figures a model keeps exactly (a real
 capture has a few thousand); past it they go on a ten times coarser grid until half are free."""
 
 
-def median_of(counter: Counter[float]) -> float:
-    """Median of the multiset ``counter`` (value -> count)."""
-    n = sum(counter.values())
-    lo_i, hi_i = (n - 1) // 2, n // 2
-    seen, lo = 0, None
-    for value in sorted(counter):
-        seen += counter[value]
-        if lo is None and seen > lo_i:
-            lo = value
-        if seen > hi_i:
-            return tidy_number((lo + value) / 2) if lo != value else value  # type: ignore[operator]  # lo is set by now (lo_i <= hi_i)
-    raise ValueError("median of an empty counter")
+class _Aside(NamedTuple):
+    """The times of a frame set aside (:meth:`ModelFrames.settle`), to merge it after all."""
 
-
-def percentile_of(counter: Counter[float], q: float) -> float | None:
-    """Linear-interpolation percentile (``q`` in 0..100) of the multiset ``counter``: the same
-    number as ``analysis.stats.percentile`` of the values listed out; None when empty."""
-    n = sum(counter.values())
-    if not n:
-        return None
-    pos = (n - 1) * q / 100.0
-    lo_i = math.floor(pos)
-    hi_i = min(lo_i + 1, n - 1)
-    seen, lo = 0, None
-    for value in sorted(counter):
-        seen += counter[value]
-        if lo is None and seen > lo_i:
-            lo = float(value)
-        if seen > hi_i:
-            assert lo is not None
-            return lo + (float(value) - lo) * (pos - lo_i)
-    raise AssertionError("unreachable: the counts add up to n")
+    position: int
+    """Where its total goes in ``frame_times``, among the frames before it."""
+    row_times: RowTimes | None
+    frame_time: float | None
+    total: float | None
 
 
 @record(frozen=False, slots=False)
@@ -175,6 +159,12 @@ class ModelFrames(MutableRecord):
     """Frames whose table printed no total line, held to their ranking's Total row."""
     mismatched_total: int = 0
     """Frames that disagree with their total line, all of them."""
+    aside: list[_Aside] = field(default_factory=list)
+    """The frames that disagree with their own total, left out of the counters until
+    :meth:`settle` (at most :data:`MAX_SET_ASIDE`)."""
+    set_aside: int = 0
+    """Frames left out of the merge for good, once settled (``Profile.frames_set_aside``)."""
+    settled: bool = False
     time_step: int = 0
     """0: times counted as printed; else the grid (us) the counters round them to, set when
     they held more than :data:`MAX_DISTINCT_TIMES` distinct values."""
@@ -203,6 +193,8 @@ class ModelFrames(MutableRecord):
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
         rows_sum: float | None = None
+        reported: float | None = None  # the frame's own total: its total line, or its ranking's
+        held: tuple[int, float] | None = None  # (line, total) the rows are held to
         if table is not None:
             if not self.template:
                 self.template = tuple(table.layers)
@@ -210,25 +202,20 @@ class ModelFrames(MutableRecord):
             row_times = table.row_times
             if len(row_times) != len(self.template):
                 raise ValueError("a frame of a model with a different number of rows")
-            self.row_times += row_times
-            if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
-                self._count()
             try:  # (a sum over every row at once; a row without a time raises TypeError)
                 rows_sum = sum(row_times) if row_times else None  # type: ignore[arg-type]  # None raises
             except TypeError:  # rows without a time (None): the others are summed
                 times = [x for x in row_times if x is not None]
                 rows_sum = sum(times) if times else None
-            if rows_sum is not None:
-                self.add_frame_time(tidy_number(rows_sum))
-            elif table.reported_total_time_us is not None:
-                self.add_frame_time(table.reported_total_time_us)
-            self._check_total(table, rows_sum)
+            reported = table.reported_total_time_us
+            if reported is None:
+                self._untotalled(table)
+            else:
+                self.total_lines += 1
+                self.total_line = self.total_line or table.total_line
+                held = (table.total_line or table.last_line, reported)
             if table.family in UNTOTALLED_FAMILIES and self.untold_line is None:
                 self.untold_line = table.line
-            if table.reported_total_time_us is not None:
-                self.total_lines += 1
-                self.add_reported_total(table.reported_total_time_us)
-                self.total_line = self.total_line or table.total_line
             if self.reported_rw is None:
                 self.reported_rw = table.reported_rw_kb
             self.elided = max(self.elided, table.elided_rows)
@@ -245,27 +232,75 @@ class ModelFrames(MutableRecord):
             self.skipped_total += len(ranking.skipped)
             self.last_line = max(self.last_line, ranking.last_line)
             if table is None or table.reported_total_time_us is None:
-                total = _ranking_total(ranking)
+                reported = _ranking_total(ranking)
                 if table is not None and ranking.total is None:
-                    total = None  # (rows summed by op type: no total of the frame's own)
-                if total is not None:
-                    self.add_reported_total(total)
-                    if rows_sum is None:  # (else the rows gave the frame its time)
-                        self.add_frame_time(total)
-                if table is not None and total is not None:  # its Total row totals the table
+                    reported = None  # (rows summed by op type: no total of the frame's own)
+                if table is not None and reported is not None:  # its Total row totals the table
                     self.ranking_totalled += 1
-                    self._hold(ranking.last_line, rows_sum, total, table.elided_rows)
+                    held = (ranking.last_line, reported)
                 if (
                     table is None
                     and self.ranking_disagrees is None
                     and ranking.total is not None
-                    and total != ranking.total.total_time_us
+                    and reported != ranking.total.total_time_us
                 ):
                     self.ranking_disagrees = (
                         ranking.last_line,
                         ranking.total.total_time_us,
-                        total or 0.0,
+                        reported or 0.0,
                     )
+        frame_time = tidy_number(rows_sum) if rows_sum is not None else reported
+        rows = table.row_times if table is not None else None
+        if held is not None and self._disagrees(held, rows_sum, table):
+            if self.mismatched_total <= MAX_SET_ASIDE:
+                self.aside.append(_Aside(len(self.frame_times), rows, frame_time, reported))
+                return
+            self._count_back()  # (too many to set aside: every frame is merged)
+        self._count_times(rows, frame_time, reported)
+
+    def _count_times(
+        self, row_times: RowTimes | None, frame_time: float | None, total: float | None
+    ) -> None:
+        """One frame's times into the counters: its rows', its own (the rows' sum, else its
+        total), and its total line's (or its ranking Total row's)."""
+        if row_times is not None:
+            self.row_times += row_times
+            if len(self.row_times) >= min(COUNT_EVERY * len(row_times), MAX_PENDING_TIMES):
+                self._count()
+        if frame_time is not None:
+            self.add_frame_time(frame_time)
+        if total is not None:
+            self.add_reported_total(total)
+
+    def _count_back(self) -> None:
+        """The frames set aside merged after all (each frame total back in its place)."""
+        for shift, frame in enumerate(self.aside):
+            self._count_times(frame.row_times, None, frame.total)
+            if frame.frame_time is not None:
+                self.frame_time_counts[self._on_grid(frame.frame_time)] += 1
+                at = frame.position + shift
+                if at < MAX_FRAME_TIMES:
+                    self.frame_times.insert(at, frame.frame_time)
+                    del self.frame_times[MAX_FRAME_TIMES:]
+        self.aside.clear()
+        self._bound()
+
+    def settle(self) -> None:
+        """Once every frame is in: the frames that disagree with their own total stay set
+        aside when they are few (at most :data:`MAX_SET_ASIDE`, at most one in
+        :data:`SET_ASIDE_SHARE` of the frames) and others agree; else they are merged, and the
+        profile is damaged (:meth:`incomplete`)."""
+        if self.settled:
+            return
+        self.settled = True
+        kept = self.frames - len(self.aside)
+        if self.aside and (
+            self.mismatched_total > len(self.aside)
+            or self.mismatched_total * SET_ASIDE_SHARE > self.frames
+            or kept < 1
+        ):
+            self._count_back()
+        self.set_aside = len(self.aside)
 
     def _count(self) -> None:
         """Count the pending row times into the per-row counters."""
@@ -297,35 +332,42 @@ class ModelFrames(MutableRecord):
             return
         while self._distinct() > MAX_DISTINCT_TIMES // 2 and self.time_step < 10**19:
             self.time_step = self.time_step * 10 if self.time_step else 1
-            self.counts = [_regrid(c, self._row_on_grid) for c in self.counts]
-            self.frame_time_counts = _regrid(self.frame_time_counts, self._on_grid)
-            self.reported_totals = _regrid(self.reported_totals, self._on_grid)
+            self.counts = [regrid(c, self._row_on_grid) for c in self.counts]
+            self.frame_time_counts = regrid(self.frame_time_counts, self._on_grid)
+            self.reported_totals = regrid(self.reported_totals, self._on_grid)
 
-    def _check_total(self, table: TableEvent, rows_sum: float | None) -> None:
-        """Each frame against its own total line (a damaged row in one of many merged frames
-        hides in the medians); a printed table without one was cut."""
-        reported = table.reported_total_time_us
-        if reported is None:
-            if (
-                table.family in TOTALLED_FAMILIES
-                and table.measured
-                and not table.elided_rows
-                and self.untotalled_line is None
-            ):
-                self.untotalled_line = table.last_line
-        else:
-            self._hold(table.total_line or table.last_line, rows_sum, reported, table.elided_rows)
+    def _untotalled(self, table: TableEvent) -> None:
+        """A printed table without its total line was cut (the first such is kept)."""
+        if (
+            table.family in TOTALLED_FAMILIES
+            and table.measured
+            and not table.elided_rows
+            and self.untotalled_line is None
+        ):
+            self.untotalled_line = table.last_line
 
-    def _hold(self, line: int, rows_sum: float | None, total: float, elided: int) -> None:
-        """A frame's rows against its total (its total line, or its ranking's Total row, at
-        ``line``): a disagreement beyond rounding is counted and the first few kept."""
-        if rows_sum is not None and not elided and abs(rows_sum - total) > ROW_SUM_TOLERANCE_US:
-            self.mismatched_total += 1
-            if len(self.mismatched) <= MAX_FRAME_NOTES:
-                self.mismatched.append((line, rows_sum, total))
+    def _disagrees(
+        self, held: tuple[int, float], rows_sum: float | None, table: TableEvent | None
+    ) -> bool:
+        """Whether a frame's rows disagree with its total (its total line, or its ranking's Total
+        row, at ``line``) beyond rounding: each frame is held to its own total (a damaged row in
+        one of many merged frames hides in the medians); counted, the first few kept."""
+        line, total = held
+        if (
+            rows_sum is None
+            or table is None
+            or table.elided_rows
+            or abs(rows_sum - total) <= ROW_SUM_TOLERANCE_US
+        ):
+            return False
+        self.mismatched_total += 1
+        if len(self.mismatched) <= MAX_FRAME_NOTES:
+            self.mismatched.append((line, rows_sum, total))
+        return True
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
+        self.settle()
         if self.damaged is not None:
             return self.damaged
         if self.untotalled_line is not None and not self.reported_totals:  # (nor a ranking's)
@@ -334,7 +376,7 @@ class ModelFrames(MutableRecord):
             return (
                 f"no total line after the table (line {self.untotalled_line}): the log may be cut"
             )
-        if self.mismatched:
+        if self.mismatched and not self.set_aside:
             return (
                 f"{self.mismatched_total} of {self.frames} frame(s) disagree with their own "
                 f"total line (first: line {self.mismatched[0][0]})"
@@ -360,6 +402,7 @@ class ModelFrames(MutableRecord):
     def notes(self) -> list[tuple[int, str]]:
         """(line, message) warnings about these frames, once they are all in: a cut table,
         frames that disagree with their total lines, the limits reached."""
+        self.settle()
         notes = []
         if self.untotalled_line is not None and self.total_lines:
             notes.append(
@@ -406,13 +449,18 @@ class ModelFrames(MutableRecord):
                     "prints beside it ends with its total line: use that)",
                 )
             )
+        outcome = (
+            f": set aside, the profile merges the other {self.frames - self.set_aside} frames"
+            if self.set_aside
+            else "; the profile is marked incomplete"
+        )
         if self.frames > 1:  # a single frame's sum is checked against its total in analysis
             notes += [
                 (
                     line,
                     f"this frame's rows sum to {tidy_number(rows_sum):,} us but its "
                     f"total line says {tidy_number(reported):,} us (a damaged or lost "
-                    "row); the profile is marked incomplete",
+                    f"row){outcome}",
                 )
                 for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]
             ]
@@ -455,8 +503,10 @@ class ModelFrames(MutableRecord):
         return notes
 
     def profile(self, path: str) -> Profile:
+        self.settle()
         layers = self.template
-        if self.frames > 1:
+        merged = self.frames - self.set_aside
+        if merged > 1:
             self._count()
             for counter in self.counts:
                 counter.pop(None, None)  # rows without a time in some frames
@@ -472,18 +522,15 @@ class ModelFrames(MutableRecord):
             format=self.family if layers or not self.ranking else RANKING_FAMILY,
             measured=self.measured,
             layers=layers,
-            frames=self.frames,
+            frames=merged,
+            frames_set_aside=self.set_aside,
             reported_total_time_us=(
                 median_of(self.reported_totals) if self.reported_totals else None
             ),
             reported_rw_kb=self.reported_rw,
-            frame_times_us=tuple(self.frame_times) if self.frames > 1 else (),
-            frame_time_p50_us=percentile_of(self.frame_time_counts, 50)
-            if self.frames > 1
-            else None,
-            frame_time_p90_us=percentile_of(self.frame_time_counts, 90)
-            if self.frames > 1
-            else None,
+            frame_times_us=tuple(self.frame_times) if merged > 1 else (),
+            frame_time_p50_us=percentile_of(self.frame_time_counts, 50) if merged > 1 else None,
+            frame_time_p90_us=percentile_of(self.frame_time_counts, 90) if merged > 1 else None,
             ranking=self.ranking,
             skipped_rows=tuple(self.skipped),
             pid_tid=self.stream,
@@ -495,14 +542,6 @@ class ModelFrames(MutableRecord):
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
-
-
-def _regrid(counts: Counter[_T], on_grid: Callable[[_T], _T]) -> Counter[_T]:
-    """``counts`` with every value moved onto the grid (the counts of values that meet add)."""
-    out: Counter[_T] = Counter()
-    for value, count in counts.items():
-        out[on_grid(value)] += count
-    return out
 
 
 def _ranking_short(ranking: RankingEvent) -> tuple[int, str] | None:

@@ -36,6 +36,11 @@ class Profile(Record):
     layers: tuple[Layer, ...] = ()
     frames: int = 1
     """How many tables (inferences) were merged into this profile."""
+    frames_set_aside: int = 0
+    """Frames of this model read but left out of the merge (medians, ``frame_times_us``,
+    percentiles): each one's rows disagree with its own total line (a damaged row), and they are
+    few among frames that agree (``assemble.inferences.SET_ASIDE_SHARE``); more, and they are
+    merged and the profile is damaged (``incomplete``)."""
     reported_total_time_us: float | None = None
     """The log's own total line (``Total Operator Elapsed Per Frame Time(us)``,
     ``Total Time(us)``), microseconds; median over frames."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rknnprof.assemble import assemble
-from rknnprof.assemble.inferences import median_of
+from rknnprof.assemble.counters import median_of
 from rknnprof.model import BenchmarkRun, Frequencies, Layer, OpTypeStat, Target, Versions
 from rknnprof.parsers.events import (
     BenchmarkEvent,

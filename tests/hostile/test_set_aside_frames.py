@@ -1,0 +1,114 @@
+"""A capture of many frames where one frame's rows disagree with its own total line (a value
+damaged in the log): that frame is set aside, and the others, which agree, are merged and
+priced as a clean profile; a capture where such frames are more than one in ten stays damaged.
+
+The captures repeat the bundled sample's table (89 rows, total line 28,023 us; layer 2,
+``Conv:/model.0/conv/Conv``, 6,030 us) with its runtime lines once at the top."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rknnprof.api import load
+from rknnprof.model import Coverage
+from tests.hostile.helpers import SAMPLE, run
+
+FIRST_CONV_ROW_TIME = "6030         "
+"""Layer 2's Time(us) cell in the sample, padded as printed."""
+
+
+def capture(tmp_path: Path, frames: int, damaged: dict[int, str]) -> str:
+    """The sample's table ``frames`` times; frame i (0-based) in ``damaged`` has layer 2's time
+    cell replaced by ``damaged[i]`` (the total line left as printed)."""
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    head, table = lines[:4], lines[4:118]
+    assert "Network Layer Information Table" in table[1] and table[-2].startswith("Total ")
+    out = list(head)
+    for i in range(frames):
+        frame = list(table)
+        if i in damaged:
+            [row] = [k for k, line in enumerate(frame) if "Conv:/model.0/conv/Conv" in line]
+            assert FIRST_CONV_ROW_TIME in frame[row]
+            frame[row] = frame[row].replace(FIRST_CONV_ROW_TIME, damaged[i], 1)
+        out += frame
+    path = tmp_path / "capture.txt"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_one_damaged_frame_of_twenty_is_set_aside(tmp_path: Path, capsys, monkeypatch) -> None:
+    log = capture(tmp_path, 20, {6: "9030         "})  # frame 7: rows 31,023 us, total 28,023
+    code, out, err = run(capsys, monkeypatch, "analyze", "-f", "json", log)
+    assert code == 0, err
+    [profile] = json.loads(out)["profiles"]
+    assert profile["frames"] == 19 and profile["frames_set_aside"] == 1
+    assert len(profile["frame_times_us"]) == 19
+    assert set(profile["frame_times_us"]) == {28023}
+    [conv] = [layer for layer in profile["layers"] if layer["id"] == 2]
+    assert conv["time_max_us"] == 6030  # the 9,030 us of the damaged frame is in no figure
+    assert profile["incomplete"] is None
+    validity = profile["validity"]
+    assert validity["coverage"] == "complete"
+    assert validity["coverage_reason"] == (
+        "89 rows, agreeing with the table's own total line in 19 of 20 frames (1 set aside: "
+        "rows that disagree with their own total)"
+    )
+    # the frame's total line: the 7th table's, 4 + 6 * 114 + 96 lines down
+    assert (
+        f"{log}:784: this frame's rows sum to 31,023 us but its total line says 28,023 us (a "
+        "damaged or lost row): set aside, the profile merges the other 19 frames"
+    ) in " ".join(err.split())
+    # priced as a clean frame: the sample's first finding, as for the sample alone
+    first = profile["findings"][0]
+    assert first["code"] == "RKN070" and round(first["est_saving_us"]) == 7505
+
+
+def test_a_gate_on_the_other_frames_passes_with_the_frame_named(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    log = capture(tmp_path, 20, {6: "9030         "})
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 30000\n", encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, "check", log, "--budgets", str(budgets))
+    assert code == 0, out + err
+    assert "PASS" in out and "inconclusive" not in (out + err).split("0 inconclusive")[0]
+    assert "set aside, the profile merges the other 19 frames" in " ".join(err.split())
+
+
+def test_damaged_frames_over_one_in_ten_leave_the_profile_damaged(tmp_path: Path) -> None:
+    log = capture(tmp_path, 20, {3: "9030         ", 9: "7030         ", 15: "6031         "})
+    [profile] = load(log, rules=True)
+    assert profile.frames == 20 and profile.frames_set_aside == 0
+    assert (
+        profile.incomplete
+        == "3 of 20 frame(s) disagree with their own total line (first: line 442)"
+    )
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert all(f.est_saving_us == 0 for f in profile.findings)
+    # every frame merged, each frame's total in its place: the 9,030 us frame is layer 2's max
+    [conv] = [layer for layer in profile.layers if layer.id == 2]
+    assert conv.time_max_us == 9030
+    times = list(profile.frame_times_us)
+    assert (times[3], times[9], times[15]) == (31023, 29023, 28024)
+    assert times[:3] + times[4:9] + times[10:15] + times[16:] == [28023] * 17
+
+
+def test_more_than_five_damaged_frames_are_merged_whatever_their_share(tmp_path: Path) -> None:
+    log = capture(tmp_path, 70, dict.fromkeys(range(5, 65, 10), "6031         "))  # 6 of 70
+    [profile] = load(log, rules=False)
+    assert (profile.frames, profile.frames_set_aside) == (70, 0)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert profile.frame_times_us.count(28024) == 6 and profile.frame_times_us[5] == 28024
+
+
+def test_two_in_twenty_are_set_aside_and_a_single_table_is_never(tmp_path: Path) -> None:
+    log = capture(tmp_path, 20, {0: "9030         ", 19: "6031         "})
+    [profile] = load(log, rules=False)
+    assert (profile.frames, profile.frames_set_aside) == (18, 2)
+    assert profile.validity is not None and profile.validity.complete
+    assert profile.frame_times_us == (28023,) * 18
+    one = capture(tmp_path, 1, {0: "9030         "})
+    [profile] = load(one, rules=False)
+    assert (profile.frames, profile.frames_set_aside) == (1, 0)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
