@@ -228,12 +228,17 @@ def _cut(profile: Profile) -> str | None:
 
 def stalled_layers(profile: Profile, clock_mhz: float | None) -> list[Layer]:
     """Layers whose time is tens of times what their cycles at the clock explain (and at least
-    :data:`MIN_STALL_US` more): stalled, not slow. Reads ``Layer.cycles_explained`` where set,
-    else computes it at ``clock_mhz``."""
+    :data:`MIN_STALL_US` more): stalled, not slow. Only layers with NPU cycles: a row of DDR
+    cycles alone (``53032/0/53032``: a Transpose, a Reshape, an exSoftmax13 on the NPU) counts
+    the bytes the compiler moves, not the work, and such layers are often slow for real (the
+    DFL head of a detector, 14 ms of exSoftmax13 over 36,800 DDR cycles). Reads
+    ``Layer.cycles_explained`` where set, else computes it at ``clock_mhz``."""
     from rknnprof.analysis.savings import cycles_explained
 
     stalled = []
     for layer in profile.layers:
+        if not layer.npu_cycles:
+            continue  # (DDR cycles alone: the compiler did not model its work, only its bytes)
         share = layer.cycles_explained
         if share is None:
             share = cycles_explained(layer, clock_mhz)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     Bound,
+    BoundBasis,
     ConditionKind,
     Coverage,
     Finding,
@@ -424,6 +425,11 @@ def gaps_note(profile: Profile) -> str:
         return "no Target or cycle columns in this log: no NPU/CPU split, no bound"
     if no_target:
         return "no Target column in this log: no NPU/CPU split"
+    if no_bound and any(la.bound_basis is BoundBasis.NO_NPU_CYCLES for la in profile.layers):
+        return (
+            "no layer could be classified (NPU cycles 0: the compiler counted these layers' "
+            "bytes, not their work)"
+        )
     if no_bound:
         return "no layer could be classified (no cycles, no DDR bandwidth to judge RW against)"
     return ""

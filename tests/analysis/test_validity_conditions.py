@@ -9,6 +9,7 @@ from synthetic_logs import cycles_row, debugger_capture, runtime_prefixed, table
 
 from rknnprof.api import load
 from rknnprof.model import ConditionKind, Profile, Validity
+from rknnprof.reporters._facts import gaps_note
 
 
 def analysed(tmp_path: Path, lines: list[str], platform: str | None = None) -> Profile:
@@ -151,6 +152,27 @@ def test_a_slow_layer_that_its_cycles_explain_is_not_stalled(tmp_path: Path) -> 
     rows = [cycles_row(7, "ConvRelu", 12000, 900000, 2000, "Conv:/c7/Conv")]
     assert (
         verdict(analysed(tmp_path, table_of(rows, 2000), platform="rk3588")).stalled_layer_ids == ()
+    )
+
+
+def test_layers_with_ddr_cycles_alone_are_never_stalled(tmp_path: Path) -> None:
+    """A detector's DFL head on the NPU (yolov10#115, RK3588): ``36800/0/36800`` and 14,254 us
+    for an exSoftmax13, ``53032/0/53032`` and 5,556 us for a Transpose. Their DDR cycles at
+    1 GHz explain 37 and 53 us (387x, 105x), but NPU cycles 0 say the compiler counted their
+    bytes, not their work: such ops are slow for real, and priced (it read them as stalled and
+    left them out of RKN060's saving). A conv with NPU cycles that far off still is stalled."""
+    rows = [
+        cycles_row(103, "Transpose", 53032, 0, 5556, "Transpose:Transpose_240"),
+        cycles_row(104, "exSoftmax13", 36800, 0, 14254, "exSoftmax13:Softmax_241"),
+        cycles_row(105, "ConvRelu", 12000, 20000, 2000, "Conv:/c105/Conv"),
+    ]
+    profile = analysed(tmp_path, table_of(rows, 21810), platform="rk3588")
+    assert verdict(profile).stalled_layer_ids == (105,)
+    # the summary says why such rows have no bound: not "no cycles"
+    only_ddr = analysed(tmp_path, table_of(rows[:2], 19810), platform="rk3588")
+    assert gaps_note(only_ddr) == (
+        "no layer could be classified (NPU cycles 0: the compiler counted these layers' bytes, "
+        "not their work)"
     )
 
 
