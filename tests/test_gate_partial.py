@@ -1,0 +1,89 @@
+"""A partial table against a ``max``: the rows a cut, elided or fragmentary table shows are real,
+and the rows it leaves out can only add to a sum, so a sum already over its max fails (a fragment
+whose exSoftmax13 alone took 14,254 us was "not judged" against a max of 3,000). Under its max,
+it stays inconclusive; a damaged table (rows doubled) or a run that is not a measurement never
+fails on what it shows.
+
+The logs are written from the grammar (tests/damaged_logs.py); the figures are read off them:
+the cut table's four rows are InputOperator 12 us, ConvRelu 900, 700 and 500 us (2,112 us)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import damaged_logs as dl
+import pytest
+from synthetic_logs import debugger_capture, table_of
+
+from rknnprof.api import analyze
+from rknnprof.budgets import check, parse_budgets
+
+
+def _cut_log(tmp_path: Path) -> str:
+    path = tmp_path / "cut.txt"
+    path.write_text("\n".join(table_of(dl._rows(dl.TIMES)[:4], None)) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _verdict(log: str, budget: str):
+    config = parse_budgets(f"budgets:\n  - {budget}\n")
+    [verdict] = check(config, analyze(log), None, log).verdicts
+    return verdict
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        (
+            "{metric: total_time_us, max: 2000}",
+            "total_time_us >= 2.11 ms: over max 2.00 ms (what the log shows already reaches "
+            "that: the table is cut (no total line after the table (line 10): the log may be "
+            "cut), and the rows it leaves out can only add)",
+        ),
+        ("{metric: op_type_time_us, op_type: ConvRelu, max: 1500}", "op_type_time_us >= 2,100 us"),
+        ("{metric: layer_time_us, match: 'Conv:/m/conv2/*', max: 800}", "layer_time_us >= 900 us"),
+        ("{metric: npu_time_us, max: 2000}", "npu_time_us >= 2,100 us"),
+    ],
+)
+def test_a_sum_the_rows_shown_already_exceed_fails(
+    tmp_path: Path, budget: str, message: str
+) -> None:
+    verdict = _verdict(_cut_log(tmp_path), budget)
+    assert verdict.status == "fail", verdict
+    assert verdict.message.startswith(message), verdict.message
+    assert not verdict.unjudgeable
+
+
+def test_a_warning_level_budget_warns(tmp_path: Path) -> None:
+    budget = "{metric: total_time_us, max: 2000, level: warning}"
+    assert _verdict(_cut_log(tmp_path), budget).status == "warn"
+
+
+@pytest.mark.parametrize(
+    "budget",
+    [
+        "{metric: total_time_us, max: 3000}",  # 2,112 us shown: the rest may pass it or not
+        "{metric: cpu_fallback_layers, max: 0}",  # none shown (InputOperator is I/O)
+        "{metric: total_time_us, min: 5000}",  # a min is never proven by a part
+        "{metric: findings, max: 0}",  # not a sum of rows
+    ],
+)
+def test_under_its_max_a_partial_table_stays_inconclusive(tmp_path: Path, budget: str) -> None:
+    verdict = _verdict(_cut_log(tmp_path), budget)
+    assert verdict.status == "inconclusive" and verdict.unjudgeable, verdict
+
+
+def test_a_damaged_table_never_fails_on_what_it_shows(tmp_path: Path) -> None:
+    text, total = dl.printed_twice()  # its rows twice: 4,874 us, no frame's time
+    path = tmp_path / "twice.txt"
+    path.write_text(text, encoding="utf-8")
+    verdict = _verdict(str(path), "{metric: total_time_us, max: 3000}")
+    assert total == 4874 and verdict.status == "inconclusive", verdict
+
+
+def test_a_cut_run_under_a_debugger_never_fails_on_what_it_shows(tmp_path: Path) -> None:
+    lines = [line for line in debugger_capture() if "Total Operator Elapsed" not in line]
+    path = tmp_path / "gdb.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    verdict = _verdict(str(path), "{metric: total_time_us, max: 1000}")
+    assert verdict.status == "inconclusive" and "not a measurement" in verdict.message, verdict
