@@ -82,13 +82,14 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     if not profile.measured:
         cycles = [la.npu_cycles for la in profile.layers if la.npu_cycles is not None]
         what = (
-            "cycles, no measured time"
+            "compiler cycles, no measured time"
             if any(cycles)
-            else "op placement only, every cycle count 0, no time"
+            else "op placement only (every cycle count 0), no time"
             if cycles
             else "op placement only, no cycles or time"
         )
-        return Coverage.ESTIMATE, f"a build-time estimate ({rows} rows): {what}"
+        # (the verdict line puts the coverage first: "A BUILD-TIME ESTIMATE: 3 rows of …")
+        return Coverage.ESTIMATE, f"{rows} rows of {what}"
     if profile.format == CSV_FAMILY:
         return Coverage.UNKNOWN, (
             f"the eval_perf CSV side file prints no total line: cannot tell whether its {rows} "

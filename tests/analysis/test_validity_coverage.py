@@ -182,7 +182,7 @@ def test_a_placement_table_without_cycles_says_so(tmp_path: Path) -> None:
     profile = profile_of(tmp_path, lines)
     assert profile.validity is not None and profile.validity.coverage is Coverage.ESTIMATE
     assert profile.validity.coverage_reason == (
-        "a build-time estimate (3 rows): op placement only, no cycles or time"
+        "3 rows of op placement only, no cycles or time"
     )
 
 
@@ -202,7 +202,7 @@ def test_a_build_table_of_zero_cycles_says_so_and_ranks_nothing(tmp_path: Path) 
     profile = profile_of(tmp_path, [RULE, header, RULE, *rows, RULE])
     assert profile.validity is not None and profile.validity.coverage is Coverage.ESTIMATE
     assert profile.validity.coverage_reason == (
-        "a build-time estimate (3 rows): op placement only, every cycle count 0, no time"
+        "3 rows of op placement only (every cycle count 0), no time"
     )
     view = layer_table(profile, 15)
     assert view is not None and view.title == "All 3 layers"
