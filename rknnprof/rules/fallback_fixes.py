@@ -32,7 +32,9 @@ def is_norm(op: str, layers: Sequence[Layer]) -> bool:
 
 
 SOFTMAX_FIX = (
-    "move the softmax/DFL decoding out of the model and run it on the CPU after the score threshold"
+    "end the exported model before the softmax and compute it on the CPU: a classifier's "
+    "output needs only its top scores (the argmax of the logits), a detector's softmax/DFL "
+    "decoding runs after the score threshold, on the boxes that pass"
 )
 NORM_FIX = (
     "let the toolkit map the normalisation to its NPU kernel (exNorm): export the standard op "

@@ -65,7 +65,7 @@ CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
         ("RKN050", (0, 0), "rknn_benchmark"),
     ],
     "05_": [
-        ("RKN001", (387, 387), "softmax/DFL decoding out of the model"),
+        ("RKN001", (387, 387), "end the exported model before the softmax"),
         ("RKN050", (0, 0), "rknn_benchmark"),
     ],
     "07_": [
@@ -101,7 +101,7 @@ CARDS: dict[str, list[tuple[str, tuple[float, float], str]]] = {
         ("RKN050", (0, 0), "rknn_benchmark"),
     ],
     "38_": [
-        ("RKN001", (0, 0), "softmax/DFL decoding out of the model"),
+        ("RKN001", (0, 0), "end the exported model before the softmax"),
         ("RKN050", (0, 0), "rknn_benchmark"),
     ],
 }
