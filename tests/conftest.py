@@ -23,6 +23,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """Where the corpus is read from, or that it is absent (its tests then skip)."""
+    if CORPUS.is_dir():
+        return f"corpus: {CORPUS} ({len(list(CORPUS.glob('*.txt')))} logs)"
+    return f"corpus: {CORPUS} is absent: the tests that read it skip (set RKNNPROF_CORPUS)"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Without the corpus, one line at the end (``-q`` hides the header) says why so many tests
+    skipped."""
+    if not CORPUS.is_dir():
+        skipped = len(terminalreporter.stats.get("skipped", []))
+        terminalreporter.write_line(
+            f"corpus: {CORPUS} is absent, so most of the {skipped} skipped tests did not run; "
+            "set RKNNPROF_CORPUS to the folder of the corpus logs"
+        )
+
+
+def corpus_params(pattern: str = "*.txt") -> list[object]:
+    """The corpus files matching ``pattern``, sorted, as test parameters; without the corpus,
+    one skipped parameter that says why (pytest's own "got empty parameter set" does not)."""
+    if CORPUS.is_dir():
+        return sorted(CORPUS.glob(pattern))
+    reason = f"corpus folder {CORPUS} is absent (set RKNNPROF_CORPUS)"
+    return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-corpus")]
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # tests/fuzz/fuzz_support.py reads the count at import time
     if config.getoption("--fuzz-long"):

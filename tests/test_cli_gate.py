@@ -276,6 +276,9 @@ def test_github_annotations_and_summary(files, capsys, monkeypatch):
     text = summary.read_text()
     assert text.startswith("earlier step\n## rknnprof check: ❌ fail")
     assert "| ❌ fail |" in text and "<details>" in text
+    # the job fails (exit 1): the summary says the gate it applied, never "the gate passes"
+    heading = text.splitlines()[1]
+    assert "gate passes" not in heading and "--fail-on never" not in heading, heading
     # JSON on stdout stays clean: annotations go to stderr then
     code, out, err = run(
         capsys,
@@ -666,3 +669,17 @@ def test_compare_appends_step_summary(files, capsys, monkeypatch):
     assert text.startswith("## rknnprof compare") and "| `Softmax:/model.22/Softmax` |" in text
     run(capsys, monkeypatch, "compare", files["base"], files["cur"], "--no-summary")
     assert summary.read_text() == text
+
+
+def test_a_cpu_fallback_budget_names_the_layers_it_counted(tmp_path, capsys, monkeypatch):
+    """The bundled sample runs one layer on the CPU besides its I/O: row 60, Resize
+    ``Resize:/model.15/Resize`` (Target CPU). A max of 0 fails and says which layer, without a
+    baseline (the message read only ``cpu_fallback_layers = 1: over max 0``)."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    path = budgets(tmp_path, "budgets:\n  - metric: cpu_fallback_layers\n    max: 0\n")
+    code, out, _ = run(capsys, monkeypatch, "check", str(sample), "--budgets", path, "-f", "json")
+    assert code == 1
+    [verdict] = json.loads(out)["verdicts"]
+    assert verdict["message"] == "cpu_fallback_layers = 1: over max 0 (Resize:/model.15/Resize)"

@@ -408,9 +408,11 @@ def judge(
         notes.append(spikes)
     inconclusive = ""
     base_value = None
+    layers: tuple[str, ...] = ()
+    line = None
     if budget.max is not None:
         if value > budget.max:
-            problems.append(f"over max {amount(budget.max)}")
+            problems.append(f"over max {amount(budget.max)}{_cpu_layers(budget, profile)}")
         else:
             notes.append(f"max {amount(budget.max)}")
     if budget.min is not None:
@@ -442,8 +444,6 @@ def judge(
                         problems.append(f"{change}, {allowed}")
                 else:
                     notes.append(f"{change}, {allowed}")
-    layers: tuple[str, ...] = ()
-    line = None
     if budget.metric == "cpu_fallback_layers" and base is not None:
         introduced, untold = introduced_fallbacks(base, profile)
         if introduced:
@@ -476,6 +476,20 @@ def judge(
         value=value,
         baseline_value=base_value,
     )
+
+
+def _cpu_layers(budget: Budget, profile: Profile) -> str:
+    """`` (Resize:/model.15/Resize, …)``: the CPU layers a ``cpu_fallback_layers`` count is
+    made of, so a reviewer sees which without running ``analyze``; else ``""``."""
+    if budget.metric != "cpu_fallback_layers":
+        return ""
+    names = [
+        la.full_name or f"{la.op_type}#{la.id}" for la in profile.layers if is_cpu_fallback(la)
+    ]
+    if not names:
+        return ""
+    more = f" +{len(names) - 3} more" if len(names) > 3 else ""
+    return f" ({', '.join(names[:3])}{more})"
 
 
 def introduced_fallbacks(

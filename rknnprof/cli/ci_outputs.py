@@ -11,6 +11,7 @@ import errno
 import io
 import os
 import stat
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -55,14 +56,18 @@ def summarize_compare(result: CompareResult, top: int) -> None:
     append_step_summary(md.getvalue())
 
 
-def summarize_check(result: CheckResult) -> None:
-    """The verdict as Markdown in the step summary."""
+def summarize_check(result: CheckResult, fail_on: str, fail_on_inconclusive: bool) -> None:
+    """The verdict as Markdown in the step summary, with the gate the command applies
+    (``--fail-on``, ``--fail-on-inconclusive``)."""
     if not os.environ.get("GITHUB_STEP_SUMMARY"):
         return
     from rknnprof.reporters import renderer
 
     md = io.StringIO()
-    renderer("check", "markdown")(result, md, render_options("never", "-"))
+    options = replace(
+        render_options("never", "-"), fail_on=fail_on, fail_on_inconclusive=fail_on_inconclusive
+    )
+    renderer("check", "markdown")(result, md, options)
     append_step_summary(md.getvalue())
 
 

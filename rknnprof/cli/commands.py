@@ -560,7 +560,7 @@ def check(
     emit(buf.getvalue(), output, color=options.color)
     ci_outputs.annotate_check(result, fmt, output, fail_on_inconclusive, fail_on == "warning")
     if summary:
-        ci_outputs.summarize_check(result)
+        ci_outputs.summarize_check(result, fail_on, fail_on_inconclusive)
     failing = failing_statuses(fail_on, fail_on_inconclusive)
     if any(result.count(status) for status in failing):
         raise SystemExit(EXIT_FAILED)

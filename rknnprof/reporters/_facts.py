@@ -14,6 +14,7 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 
 from __future__ import annotations
 
+from rknnprof.analysis.figures import FRAME, share_basis
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     Bound,
@@ -493,11 +494,13 @@ def evidence_text(finding: Finding) -> str:
 
 
 def saving_text(finding: Finding, profile: Profile) -> str:
-    """``saves ~2,835 us (24.4%)`` (share of :func:`frame_total_us`), or ``""``."""
+    """``saves ~2,835 us (24.4%)`` (share of :func:`frame_total_us`; ``(24.4% of the rows
+    shown)`` when that is only a fragment's rows, :func:`share_basis`), or ``""``."""
     if not finding.est_saving_us:
         return ""
     frame = frame_total_us(profile)
-    share = f" ({fmt_pct(finding.est_saving_us / frame)})" if frame else ""
+    of = "" if share_basis(profile) == FRAME else f" {share_basis(profile)}"
+    share = f" ({fmt_pct(finding.est_saving_us / frame)}{of})" if frame else ""
     return f"saves ~{part_us(finding.est_saving_us)}{share}"
 
 

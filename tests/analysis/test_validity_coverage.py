@@ -181,9 +181,7 @@ def test_a_placement_table_without_cycles_says_so(tmp_path: Path) -> None:
     ]
     profile = profile_of(tmp_path, lines)
     assert profile.validity is not None and profile.validity.coverage is Coverage.ESTIMATE
-    assert profile.validity.coverage_reason == (
-        "3 rows of op placement only, no cycles or time"
-    )
+    assert profile.validity.coverage_reason == ("3 rows of op placement only, no cycles or time")
 
 
 def test_a_build_table_of_zero_cycles_says_so_and_ranks_nothing(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from test_failures_heldout import HELD_OUT
 
 from rknnprof.cli import cli
+from tests.conftest import corpus_params
 
 TESTS = Path(__file__).resolve().parent.parent
 GRAMMARS = TESTS / "data" / "grammars"
@@ -33,8 +34,8 @@ FAILURE_KEYS = [
 ]
 
 
-def _corpus_logs() -> list[Path]:
-    return sorted(CORPUS.glob("*.txt")) if CORPUS.is_dir() else []
+def _corpus_logs() -> list[object]:
+    return corpus_params()
 
 
 def _analyze(path: Path, *args: str):

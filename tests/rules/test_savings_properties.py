@@ -7,13 +7,14 @@ without layers added once, capped by the frame); findings are sorted by saving."
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from rknnprof.api import load
 from rknnprof.errors import RknnprofError
 from rknnprof.rules import potential_saving_us
-from tests.conftest import CORPUS, REPO
+from tests.conftest import CORPUS, REPO, corpus_params
 
 BUNDLED = sorted(
     [
@@ -25,8 +26,8 @@ BUNDLED = sorted(
 """Logs the rules were not tuned on: the samples, the rule fixtures, the held-back variants."""
 
 
-def _corpus() -> list[str]:
-    return sorted(p.name for p in CORPUS.glob("*.txt")) if CORPUS.is_dir() else []
+def _corpus() -> list[object]:
+    return [p.name if isinstance(p, Path) else p for p in corpus_params()]
 
 
 def _profiles(path):
