@@ -207,4 +207,7 @@ def test_08_the_order_and_the_combined_figure_at_the_supported_times() -> None:
     assert profile.potential_saving_us == pytest.approx(82238.0, abs=0.5)
     from rknnprof.reporters._facts import biggest_win
 
-    assert biggest_win(profile) == "biggest win: RKN002 float16 saves ~74,679 us (45.6% of the rows shown), advice 1"
+    assert (
+        biggest_win(profile)
+        == "biggest win: RKN002 float16 saves ~74,679 us (45.6% of the rows shown), advice 1"
+    )
