@@ -87,3 +87,48 @@ def test_a_cut_run_under_a_debugger_never_fails_on_what_it_shows(tmp_path: Path)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     verdict = _verdict(str(path), "{metric: total_time_us, max: 1000}")
     assert verdict.status == "inconclusive" and "not a measurement" in verdict.message, verdict
+
+
+def test_rows_pasted_twice_without_a_header_are_damage_not_a_sum(tmp_path: Path) -> None:
+    """Rows 1-6 pasted twice without their header (IDs go back from 6 to 1): no sum of them is
+    a lower bound of a frame (it read as a fragment whose 4,874 us 'already reached' a max)."""
+    rows = dl._rows(dl.TIMES)
+    path = tmp_path / "twice.txt"
+    path.write_text("\n".join(rows + rows) + "\n", encoding="utf-8")
+    [profile] = analyze(str(path)).profiles
+    assert profile.validity is not None and profile.validity.coverage.value == "damaged"
+    verdict = _verdict(str(path), "{metric: total_time_us, max: 3000}")
+    assert verdict.status == "inconclusive", verdict
+
+
+def test_a_ranking_that_cannot_be_the_elided_tables_is_damage(tmp_path: Path) -> None:
+    """An elided table (rows 1-2 and 5-6, total line 2,437 us) followed by a ranking of another
+    model that ranks no ConvRelu: the ranking is not the table's, and a max on an op type the
+    ranking gives 23,000 us does not fail (it read 'op_type_time_us >= 23,583 us')."""
+    rows = dl._rows(dl.TIMES)
+    table = table_of([*rows[:2], "......", *rows[4:]], sum(dl.TIMES))
+    other = dl.ranking(dl.RANKING_ROWS, dl.RANKING_FRAME_US, total_row=True)
+    path = tmp_path / "elided.txt"
+    path.write_text("\n".join([*table, *other]) + "\n", encoding="utf-8")
+    [profile] = analyze(str(path)).profiles
+    assert profile.validity is not None
+    assert profile.validity.coverage.value == "damaged", profile.validity
+    assert "InputOperator: the rows shown take 12 us, the ranking 4 us" in (
+        profile.validity.coverage_reason
+    )
+    verdict = _verdict(str(path), "{metric: op_type_time_us, op_type: Resize, max: 3000}")
+    assert verdict.status == "inconclusive", verdict
+
+
+def test_a_baseline_that_cannot_judge_an_increase_leaves_the_max_judged(tmp_path: Path) -> None:
+    """A whole run of 2,437 us against a cut baseline: the increase is not judged, but a max of
+    2,000 us is broken by this run alone (the whole verdict was inconclusive: exit 0)."""
+    whole = tmp_path / "whole.txt"
+    whole.write_text("\n".join(table_of(dl._rows(dl.TIMES), sum(dl.TIMES))) + "\n")
+    config = parse_budgets(
+        "budgets:\n  - metric: total_time_us\n    max: 2000\n    max_increase: 5%\n"
+    )
+    [verdict] = check(config, analyze(str(whole)), analyze(_cut_log(tmp_path))).verdicts
+    assert verdict.status == "fail", verdict
+    assert verdict.message.startswith("total_time_us = 2.44 ms: over max 2.00 ms; ")
+    assert "max_increase not judged: baseline: the table is cut" in verdict.message

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from rknnprof.analysis.consistency import (
     check_ranking,
+    elided_ranking_gap,
     id_problems,
     ranking_cut,
     total_disagreement,
@@ -45,6 +46,11 @@ STALL_RATIO = 50.0
 issue's debugger capture: a 1x1 conv at 549x). Clean public tables reach 16x (corpus 11, a
 224 us conv of 14,400 cycles), hand-written fixtures 35x: "tens of times" starts well above.
 """
+BYTES_ONLY_STALL_RATIO = 1000.0
+"""...or a thousand times, for a layer whose cycles count only its bytes (NPU cycles under
+1/:data:`BYTES_ONLY_SHARE` of its DDR cycles). The slowest such rows of public logs: 387x (an
+exSoftmax13 of a DFL head, yolov10#115) and 105x (a Transpose beside it)."""
+BYTES_ONLY_SHARE = 100
 MIN_STALL_US = 200.0
 """...and whose unexplained time is at least this, microseconds: a small op's fixed cost (task
 submission, tens of microseconds) is not a stall."""
@@ -90,6 +96,9 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
         )
         # (the verdict line puts the coverage first: "A BUILD-TIME ESTIMATE: 3 rows of …")
         return Coverage.ESTIMATE, f"{rows} rows of {what}"
+    doubled = _doubled(profile)
+    if doubled is not None and (profile.format == CSV_FAMILY or profile.headerless):
+        return Coverage.DAMAGED, doubled  # (rows doubled: no sum of them is a lower bound)
     if profile.format == CSV_FAMILY:
         return Coverage.UNKNOWN, (
             f"the eval_perf CSV side file prints no total line: cannot tell whether its {rows} "
@@ -142,12 +151,19 @@ def _set_aside(profile: Profile) -> str:
     )
 
 
+def _doubled(profile: Profile) -> str | None:
+    """Why the rows hold a row twice (an ID that repeats or goes back), or None."""
+    repeats = [message for kind, _, message in id_problems(profile) if kind in ("repeat", "back")]
+    if not repeats:
+        return None
+    more = f" (and {len(repeats) - 1} more)" if len(repeats) > 1 else ""
+    return f"{repeats[0]}{more}: a row duplicated or a table printed twice under one header"
+
+
 def _damage(profile: Profile) -> str | None:
     """Why the rows contradict themselves or the total line, or None."""
-    repeats = [message for kind, _, message in id_problems(profile) if kind in ("repeat", "back")]
-    if repeats:
-        more = f" (and {len(repeats) - 1} more)" if len(repeats) > 1 else ""
-        return f"{repeats[0]}{more}: a row duplicated or a table printed twice under one header"
+    if (doubled := _doubled(profile)) is not None:
+        return doubled
     # (merged frames: each frame was held to its own total line as it was read, and one that
     # disagreed is in ``incomplete`` below; the sum of per-layer medians is no frame's sum when
     # frames differ in which layer is slow)
@@ -171,6 +187,8 @@ def _damage(profile: Profile) -> str | None:
         return profile.incomplete
     if check_ranking(profile, profile.op_stats):
         return "the ranking table disagrees with the layers above it"
+    if (gap := elided_ranking_gap(profile)) is not None:
+        return f"the ranking table cannot be the elided table's above it ({gap})"
     return None
 
 
@@ -229,21 +247,23 @@ def _cut(profile: Profile) -> str | None:
 
 def stalled_layers(profile: Profile, clock_mhz: float | None) -> list[Layer]:
     """Layers whose time is tens of times what their cycles at the clock explain (and at least
-    :data:`MIN_STALL_US` more): stalled, not slow. Only layers with NPU cycles: a row of DDR
-    cycles alone (``53032/0/53032``: a Transpose, a Reshape, an exSoftmax13 on the NPU) counts
-    the bytes the compiler moves, not the work, and such layers are often slow for real (the
-    DFL head of a detector, 14 ms of exSoftmax13 over 36,800 DDR cycles). Reads
-    ``Layer.cycles_explained`` where set, else computes it at ``clock_mhz``."""
+    :data:`MIN_STALL_US` more): stalled, not slow. A row of DDR cycles alone
+    (``53032/0/53032``: a Transpose, a Reshape, an exSoftmax13 on the NPU) counts the bytes the
+    compiler moves, not the work, and such layers are often slow for real (the DFL head of a
+    detector, 14 ms of exSoftmax13 over 36,800 DDR cycles: 387x): it is held to
+    :data:`BYTES_ONLY_STALL_RATIO` instead. Reads ``Layer.cycles_explained`` where set, else
+    computes it at ``clock_mhz``."""
     from rknnprof.analysis.savings import cycles_explained
 
     stalled = []
     for layer in profile.layers:
-        if not layer.npu_cycles:
-            continue  # (DDR cycles alone: the compiler did not model its work, only its bytes)
         share = layer.cycles_explained
         if share is None:
             share = cycles_explained(layer, clock_mhz)
-        if share is None or not layer.time_us or share >= 1.0 / STALL_RATIO:
+        # (DDR cycles alone, or next to none of NPU: the compiler counted the bytes, not the work)
+        bytes_only = (layer.npu_cycles or 0) * BYTES_ONLY_SHARE < (layer.ddr_cycles or 0)
+        ratio = BYTES_ONLY_STALL_RATIO if bytes_only else STALL_RATIO
+        if share is None or not layer.time_us or share >= 1.0 / ratio:
             continue
         if layer.time_us * (1.0 - share) >= MIN_STALL_US:
             stalled.append(layer)

@@ -165,6 +165,9 @@ class ModelFrames(MutableRecord):
     set_aside: int = 0
     """Frames left out of the merge for good, once settled (``Profile.frames_set_aside``)."""
     settled: bool = False
+    template_aside: bool = False
+    """The layers (``template``) come from a frame set aside: the next frame kept replaces
+    them."""
     time_step: int = 0
     """0: times counted as printed; else the grid (us) the counters round them to, set when
     they held more than :data:`MAX_DISTINCT_TIMES` distinct values."""
@@ -196,7 +199,7 @@ class ModelFrames(MutableRecord):
         reported: float | None = None  # the frame's own total: its total line, or its ranking's
         held: tuple[int, float] | None = None  # (line, total) the rows are held to
         if table is not None:
-            if not self.template:
+            if not self.template or self.template_aside:
                 self.template = tuple(table.layers)
                 self.headerless = table.missing_header is MissingHeader.ASSUMED_LAYOUT
             row_times = table.row_times
@@ -254,8 +257,11 @@ class ModelFrames(MutableRecord):
         if held is not None and self._disagrees(held, rows_sum, table):
             if self.mismatched_total <= MAX_SET_ASIDE:
                 self.aside.append(_Aside(len(self.frame_times), rows, frame_time, reported))
+                # (the layers' other columns come from a frame kept: the next one's)
+                self.template_aside = self.template_aside or self.frames - len(self.aside) == 0
                 return
             self._count_back()  # (too many to set aside: every frame is merged)
+        self.template_aside = False
         self._count_times(rows, frame_time, reported)
 
     def _count_times(
@@ -288,16 +294,19 @@ class ModelFrames(MutableRecord):
     def settle(self) -> None:
         """Once every frame is in: the frames that disagree with their own total stay set
         aside when they are few (at most :data:`MAX_SET_ASIDE`, at most one in
-        :data:`SET_ASIDE_SHARE` of the frames) and others agree; else they are merged, and the
-        profile is damaged (:meth:`incomplete`)."""
+        :data:`SET_ASIDE_SHARE` of the frames), others agree, and each one's rows or its total
+        line put it among the frames kept (a frame both say is slow is not dropped from the
+        percentiles for a digit); else they are merged, and the profile is damaged
+        (:meth:`incomplete`)."""
         if self.settled:
             return
         self.settled = True
-        kept = self.frames - len(self.aside)
+        kept = self.frame_time_counts
         if self.aside and (
             self.mismatched_total > len(self.aside)
             or self.mismatched_total * SET_ASIDE_SHARE > self.frames
-            or kept < 1
+            or not kept
+            or not all(_within(frame, min(kept), max(kept)) for frame in self.aside)
         ):
             self._count_back()
         self.set_aside = len(self.aside)
@@ -542,6 +551,11 @@ class ModelFrames(MutableRecord):
             incomplete=self.incomplete(),
             benchmark=BenchmarkRun(avg_fps=median_of(self.fps)) if self.fps else None,
         )
+
+
+def _within(frame: _Aside, low: float, high: float) -> bool:
+    """Whether a frame set aside is among the frames kept by its rows' sum or its total."""
+    return any(low <= t <= high for t in (frame.frame_time, frame.total) if t is not None)
 
 
 def _ranking_short(ranking: RankingEvent) -> tuple[int, str] | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
 from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target, inputs_text
-from rknnprof.model.record import Record, record
+from rknnprof.model.record import Record, record, replace
 from rknnprof.units import frame_ms, signed_percent_beside
 
 if TYPE_CHECKING:
@@ -245,7 +245,9 @@ def _verdict(
         base_why = None if allow_incomplete else unjudgeable(b, base)
         if base_why is None and not allow_incomplete:
             base_why = _other_input(base, profile)
-        why = f"baseline: {base_why}" if base_why else None
+        if base_why:  # (the increase is not judged; a max or min of this run still is)
+            verdict = judge(b, profile, None, label, f"baseline: {base_why}")
+            return replace(verdict, unjudgeable=verdict.status == "inconclusive")
     if why is None:
         return judge(b, profile, base, label, no_base)
     if (over := _warned_over(b, profile, label) or _shown_over(b, profile, label)) is not None:
@@ -319,7 +321,8 @@ def _shown_over(b: Budget, profile: Profile, label: str) -> Verdict | None:
         or v.stalled_layer_ids
     ):
         return None
-    value, _ = metric_value(b, profile)
+    # the rows shown, never the ranking below them (the whole frame's, or another run's)
+    value, _ = metric_value(b, replace(profile, ranking=()))
     if value is None or value <= b.max:
         return None
     amount = partial(_amount, b.metric)
@@ -454,6 +457,8 @@ def judge(
             notes.append(f"whether {untold} CPU layer(s) are new cannot be told: {base_gap(base)}")
     if problems:
         status = "fail" if budget.level == "error" else "warn"
+        if inconclusive:  # (a max broken; the increase could not be judged: say so too)
+            problems.append(f"max_increase not judged: {inconclusive}")
         return verdict(
             status=status,
             message=f"{shown}: {'; '.join(problems)}",

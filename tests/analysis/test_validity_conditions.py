@@ -155,19 +155,23 @@ def test_a_slow_layer_that_its_cycles_explain_is_not_stalled(tmp_path: Path) -> 
     )
 
 
-def test_layers_with_ddr_cycles_alone_are_never_stalled(tmp_path: Path) -> None:
+def test_layers_with_ddr_cycles_alone_are_held_to_a_thousand_times(tmp_path: Path) -> None:
     """A detector's DFL head on the NPU (yolov10#115, RK3588): ``36800/0/36800`` and 14,254 us
     for an exSoftmax13, ``53032/0/53032`` and 5,556 us for a Transpose. Their DDR cycles at
     1 GHz explain 37 and 53 us (387x, 105x), but NPU cycles 0 say the compiler counted their
     bytes, not their work: such ops are slow for real, and priced (it read them as stalled and
-    left them out of RKN060's saving). A conv with NPU cycles that far off still is stalled."""
+    left them out of RKN060's saving). A conv with NPU cycles that far off still is stalled, and
+    so is a bytes-only row 10,000 times off (a MaxPool of 53,032 DDR cycles in 530 ms), NPU
+    cycles 0 or 1."""
     rows = [
         cycles_row(103, "Transpose", 53032, 0, 5556, "Transpose:Transpose_240"),
         cycles_row(104, "exSoftmax13", 36800, 0, 14254, "exSoftmax13:Softmax_241"),
         cycles_row(105, "ConvRelu", 12000, 20000, 2000, "Conv:/c105/Conv"),
+        cycles_row(106, "MaxPool", 53032, 0, 530043, "MaxPool:/p106"),
+        cycles_row(107, "MaxPool", 53032, 1, 530043, "MaxPool:/p107"),
     ]
-    profile = analysed(tmp_path, table_of(rows, 21810), platform="rk3588")
-    assert verdict(profile).stalled_layer_ids == (105,)
+    profile = analysed(tmp_path, table_of(rows, 1081896), platform="rk3588")
+    assert verdict(profile).stalled_layer_ids == (105, 106, 107)
     # the summary says why such rows have no bound: not "no cycles"
     only_ddr = analysed(tmp_path, table_of(rows[:2], 19810), platform="rk3588")
     assert gaps_note(only_ddr) == (

@@ -18,9 +18,16 @@ FIRST_CONV_ROW_TIME = "6030         "
 """Layer 2's Time(us) cell in the sample, padded as printed."""
 
 
-def capture(tmp_path: Path, frames: int, damaged: dict[int, str]) -> str:
+def capture(
+    tmp_path: Path,
+    frames: int,
+    damaged: dict[int, str],
+    rows: dict[int, tuple[str, str]] | None = None,
+    totals: dict[int, str] | None = None,
+) -> str:
     """The sample's table ``frames`` times; frame i (0-based) in ``damaged`` has layer 2's time
-    cell replaced by ``damaged[i]`` (the total line left as printed)."""
+    cell replaced by ``damaged[i]`` (the total line left as printed), in ``rows`` the row holding
+    ``rows[i][0]`` replaced by ``rows[i][1]``, in ``totals`` its total line's figure."""
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     head, table = lines[:4], lines[4:118]
     assert "Network Layer Information Table" in table[1] and table[-2].startswith("Total ")
@@ -31,6 +38,13 @@ def capture(tmp_path: Path, frames: int, damaged: dict[int, str]) -> str:
             [row] = [k for k, line in enumerate(frame) if "Conv:/model.0/conv/Conv" in line]
             assert FIRST_CONV_ROW_TIME in frame[row]
             frame[row] = frame[row].replace(FIRST_CONV_ROW_TIME, damaged[i], 1)
+        if rows and i in rows:
+            old, new = rows[i]
+            [row] = [k for k, line in enumerate(frame) if old in line]
+            frame[row] = new
+        if totals and i in totals:
+            [row] = [k for k, line in enumerate(frame) if line.startswith("Total Operator")]
+            frame[row] = f"Total Operator Elapsed Per Frame Time(us): {totals[i]}"
         out += frame
     path = tmp_path / "capture.txt"
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
@@ -112,3 +126,37 @@ def test_two_in_twenty_are_set_aside_and_a_single_table_is_never(tmp_path: Path)
     [profile] = load(one, rules=False)
     assert (profile.frames, profile.frames_set_aside) == (1, 0)
     assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+
+
+RESIZE_ROW = (
+    "60   Resize             INT8     CPU    (1,128,40,40),(0),(4)                    "
+    "(1,128,80,80)          0/0/0                    1873                              "
+    "0.0%/0.0%/0.0%       1000         Resize:/model.15/Resize"
+)
+"""Layer 60 of the sample as printed: a Resize on the CPU, 1,873 us."""
+
+
+def test_a_first_frame_set_aside_gives_the_layers_nothing(tmp_path: Path) -> None:
+    """Frame 1 reads the Resize as NPU at 18,730 us (its rows 44,880 us against its total line's
+    28,023): set aside, it must not be the frame the layers' Target and cycles come from (it
+    was: the CPU fallback vanished and a cpu_fallback_layers budget passed)."""
+    assert RESIZE_ROW in SAMPLE.read_text(encoding="utf-8")
+    damaged = RESIZE_ROW.replace("CPU ", "NPU ", 1).replace("1873 ", "18730", 1)
+    log = capture(tmp_path, 20, {}, rows={0: (RESIZE_ROW, damaged)})
+    [profile] = load(log, rules=True)
+    assert (profile.frames, profile.frames_set_aside) == (19, 1)
+    [resize] = [layer for layer in profile.layers if layer.id == 60]
+    assert resize.target.value == "CPU" and resize.time_us == 1873
+    assert any(f.code == "RKN001" for f in profile.findings)
+
+
+def test_a_slow_frame_whose_rows_and_total_agree_is_never_set_aside(tmp_path: Path) -> None:
+    """Frame 7 of 10 took 128 ms by its rows (layer 2 at 106,030 us: 128,023 us) and by its
+    total line (128,024 us): one us apart, but both far above every other frame's 28,023. It is
+    not dropped from the percentiles for a digit: the capture stays damaged (its p90 gate would
+    have passed at 28.02 ms)."""
+    log = capture(tmp_path, 10, {6: "106030       "}, totals={6: "128024"})
+    [profile] = load(log, rules=False)
+    assert (profile.frames, profile.frames_set_aside) == (10, 0)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert max(profile.frame_times_us) == 128023
