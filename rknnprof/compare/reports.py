@@ -142,9 +142,15 @@ def compare_reports(
         for comp, (_, c) in zip(comparisons, pairs)
     )
     warnings = [*notes]
-    for comp in comparisons:
+    for comp, pair in zip(comparisons, pairs):
         label = f"{comp.model}: " if comp.model and len(comparisons) > 1 else ""
         warnings += [f"{label}not like for like: {d}" for d in comp.differences]
+        warnings += [
+            f"{label}{side}: {p.frames_set_aside} frame(s) set aside (their rows disagree with "
+            f"their own total line): its figures are its other {p.frames} frames'"
+            for side, p in zip(("BASE", "CURRENT"), pair)
+            if p.frames_set_aside
+        ]
     if not comparisons:
         why = next((n for n in notes if n.startswith("the models cannot be paired")), None)
         raise InputError(

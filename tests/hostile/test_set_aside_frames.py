@@ -160,3 +160,16 @@ def test_a_slow_frame_whose_rows_and_total_agree_is_never_set_aside(tmp_path: Pa
     assert (profile.frames, profile.frames_set_aside) == (10, 0)
     assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
     assert max(profile.frame_times_us) == 128023
+
+
+def test_compare_says_a_side_had_frames_set_aside(tmp_path: Path, capsys, monkeypatch) -> None:
+    clean_dir, damaged_dir = tmp_path / "clean", tmp_path / "damaged"
+    clean_dir.mkdir()
+    damaged_dir.mkdir()
+    clean, damaged = capture(clean_dir, 20, {}), capture(damaged_dir, 20, {6: "9030         "})
+    code, out, err = run(capsys, monkeypatch, "compare", clean, damaged)
+    assert code == 0, err
+    assert (
+        "CURRENT: 1 frame(s) set aside (their rows disagree with their own total line): its "
+        "figures are its other 19 frames'"
+    ) in " ".join(err.split())
