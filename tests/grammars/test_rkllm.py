@@ -108,6 +108,28 @@ def test_decode_verdict_against_the_ddr_bound(tmp_path):
         "1.00 GB of weights: 20.2 GB/s, 60% of rk3588's DDR peak 33.8 GB/s (bound 33.8 "
         "tokens/s)"
     )
+    # 60% of the peak: near what RKLLM decodes reach (public RK3588 W8A8 runs: 42-63%), so the
+    # fix says which half applies
+    assert finding["fix"].startswith(
+        "at 60% of the peak, near what RKLLM decodes reach (42-63% in public RK3588 W8A8 runs): "
+        "a smaller model"
+    )
+    assert "VenomekPL/RockchipLlama" in finding["source"]
+
+
+def test_a_decode_far_below_the_bound_is_told_to_fix_the_board_first(tmp_path):
+    # 0.5 GB at 20.16 tokens/s: 10.1 GB/s, 30% of 33.8 GB/s
+    result = run(
+        ["analyze", "-f", "json", "--model-size", "0.5GB"],
+        fixture("rkllm_v1_3.txt").encode(),
+        tmp_path,
+        False,
+    )
+    [finding] = json.loads(result.stdout)["profiles"][0]["findings"]
+    assert finding["fix"].startswith(
+        "at 30% of the peak, well below what RKLLM decodes reach (42-63% in public RK3588 W8A8 "
+        "runs): lock the DDR/NPU frequencies"
+    )
 
 
 def test_decode_verdict_without_a_model_size_asks_for_it(tmp_path):
