@@ -297,7 +297,7 @@ def test_renderers(fmt):
 
 
 def test_a_wrapped_advice_line_keeps_its_indent(tmp_path):
-    """The table's 'Advice from BEFORE' lines wrap under their first letter, not at the left
+    """The table's 'Advice from BASE' lines wrap under their first letter, not at the left
     edge among the section titles."""
     from pathlib import Path
 
@@ -310,7 +310,7 @@ def test_a_wrapped_advice_line_keeps_its_indent(tmp_path):
         cli, ["compare", str(sample), str(sample), "--color", "never"], env={"COLUMNS": "60"}
     )
     lines = result.stdout.splitlines()
-    start = lines.index("Advice from BEFORE, checked against AFTER") + 1
+    start = lines.index("Advice from BASE, checked against CURRENT") + 1
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith(" "))
     advice = lines[start:end]
     assert len(advice) > 3 and advice[0].startswith(" RKN070 activation-swap: not made")

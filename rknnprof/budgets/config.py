@@ -164,7 +164,9 @@ def _budget(node: yaml.Node, path: str, index: int) -> Budget:
         if key == "level":
             value = LEVEL_ALIASES.get(value, value) if isinstance(value, str) else value
             if not isinstance(value, str) or value not in LEVELS:
-                raise _err(path, vnode, k, f"expected error or warn, got {show(value)}")
+                raise _err(
+                    path, vnode, k, f"expected error or warn (or warning), got {show(value)}"
+                )
             kwargs[key] = value
         elif key in ("max", "min", "min_delta"):
             kwargs[key] = _non_negative(value, path, vnode, k)

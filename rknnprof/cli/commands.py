@@ -253,8 +253,9 @@ def rules_command(code: str | None) -> None:
 
     \b
     Example:
-        rknnprof rules           # code, severity, name, summary
-        rknnprof rules RKN001    # what it finds, why, example, fix, estimate, source
+        rknnprof rules                  # code, severity, name, summary
+        rknnprof rules RKN001           # what it finds, why, example, fix, estimate, source
+        rknnprof rules activation-swap  # the same, by the rule's name
     """
     from rknnprof.rules import RULES, by_code
 
@@ -277,14 +278,39 @@ def rules_command(code: str | None) -> None:
     if found is None:
         raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
     rule = found
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((100, 24)).columns)
+
+    def wrapped(text: str) -> str:
+        """Each line of ``text`` wrapped to the terminal, under its own indent."""
+        out = []
+        for line in text.splitlines():
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(  # (a URL is never broken: it would not copy)
+                textwrap.fill(
+                    line,
+                    width,
+                    subsequent_indent=indent,
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+                if line
+                else ""
+            )
+        return "\n".join(out)
+
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
-    click.echo(f"{rule.summary}\n")
-    click.echo(rule.doc)
+    click.echo(wrapped(f"{rule.summary}\n"))
+    click.echo(wrapped(rule.doc))
     click.echo(
-        "\nPlatform facts (limits, clocks, multi-core op types) come from "
-        "rknnprof/platforms/*.yaml; the source keys they cite (OPL232, SCALE, DS-RK3588…) are "
-        "defined in docs/sources.md of the rknnprof source tree, with title, version, section "
-        "and public URL."
+        wrapped(
+            "\nPlatform facts (limits, clocks, multi-core op types) come from "
+            "rknnprof/platforms/*.yaml; the source keys they cite (OPL232, SCALE, DS-RK3588…) "
+            "are defined in docs/sources.md of the rknnprof source tree, with title, version, "
+            "section and public URL."
+        )
     )
 
 
@@ -352,7 +378,7 @@ def formats_command() -> None:
     multiple=True,
     metavar="CODE[:SHARE]",
     callback=lambda ctx, param, values: [rule_expectation(v) for v in values],
-    help="Exit 1 unless BEFORE's finding CODE was fixed: gone from AFTER's advice and "
+    help="Exit 1 unless BASE's finding CODE was fixed: gone from CURRENT's advice and "
     "delivered (at least SHARE of its promised saving, e.g. RKN070:50%, when given). "
     "Repeatable.",
 )
@@ -424,7 +450,7 @@ def compare(
         for code, _ in expects:
             if code not in advised:
                 echo_err(
-                    f"Warning: --expect {code}: BEFORE's advice holds no {code} finding that "
+                    f"Warning: --expect {code}: BASE's advice holds no {code} finding that "
                     "promised a saving: nothing to check"
                 )
         for line in unmet:

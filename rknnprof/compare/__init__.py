@@ -14,7 +14,7 @@ Before comparing, the two profiles are checked for being like for like (platform
 driver versions, NPU frequency, cores used, frames merged, measured vs estimated); each difference
 is reported as a warning, the comparison still runs.
 
-BEFORE's findings are then held against AFTER: each promised saving against what AFTER
+BASE's findings are then held against CURRENT: each promised saving against what CURRENT
 measured on the same layers, with a verdict (:mod:`~rknnprof.compare.advice`).
 
 Modules: :mod:`~rknnprof.compare.align` (the three passes), :mod:`~rknnprof.compare.deltas`

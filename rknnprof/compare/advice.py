@@ -1,10 +1,10 @@
-"""BEFORE's advice held against AFTER: did each fix deliver what its finding promised?
+"""BASE's advice held against CURRENT: did each fix deliver what its finding promised?
 
-``compare BEFORE AFTER`` takes BEFORE's findings (its rules ran when it was analysed, or they
-were saved with its report) and, for each one that promised a saving, measures what AFTER
+``compare BASE CURRENT`` takes BASE's findings (its rules ran when it was analysed, or they
+were saved with its report) and, for each one that promised a saving, measures what CURRENT
 saved on the same layers. The layers are the aligned pairs of :mod:`~rknnprof.compare.align`:
 by FullName first, so a fix that renames a layer's op type (ConvExSwish becoming ConvRelu),
-changes its data type (FP16 to INT8) or its target (CPU to NPU) keeps its pair; a layer AFTER
+changes its data type (FP16 to INT8) or its target (CPU to NPU) keeps its pair; a layer CURRENT
 no longer has (a head cut away) saved its whole time.
 
 One verdict per finding (:data:`VERDICTS`):
@@ -13,7 +13,7 @@ One verdict per finding (:data:`VERDICTS`):
   (:data:`UNCERTAINTY`, by the finding's confidence) of the predicted one;
 * ``partly``: less than that, and more than the noise: the share delivered is given;
 * ``more``: more than predicted, beyond the uncertainty;
-* ``not-made``: the finding's layers are unchanged in AFTER (same op type, data type, target,
+* ``not-made``: the finding's layers are unchanged in CURRENT (same op type, data type, target,
   cores and shapes; for a fix that shows only in the time,
   :attr:`~rknnprof.rules.Rule.fix_shows_in_rows` false, also the time not fallen beyond the
   noise): the fix was not made, which is no miss
@@ -81,29 +81,29 @@ every layer's time, not only the fix's."""
 
 @record
 class AdviceOutcome(Record):
-    """One of BEFORE's findings, checked against AFTER."""
+    """One of BASE's findings, checked against CURRENT."""
 
     code: str
     name: str
     verdict: str
     """One of :data:`VERDICTS`."""
     predicted_us: float
-    """The finding's ``est_saving_us``: what BEFORE's advice promised per frame, microseconds."""
+    """The finding's ``est_saving_us``: what BASE's advice promised per frame, microseconds."""
     measured_us: float | None
-    """BEFORE's time of the finding's layers minus AFTER's time of their counterparts (a layer
-    AFTER no longer has counts as 0), microseconds; ``None`` when it cannot be told."""
+    """BASE's time of the finding's layers minus CURRENT's time of their counterparts (a layer
+    CURRENT no longer has counts as 0), microseconds; ``None`` when it cannot be told."""
     delivered_share: float | None
     """``measured_us / predicted_us``; ``None`` with no measurement or no prediction."""
     uncertainty: float
     """The stated uncertainty the verdict used (a fraction of ``predicted_us``)."""
     layers: int
-    """How many of BEFORE's layers the finding is about."""
+    """How many of BASE's layers the finding is about."""
     reason: str
     """One line: the layers and their times, or why it cannot be told."""
     predicted_fps_factor: float | None = None
     """For a throughput finding: the promised frames-per-second multiplier."""
     measured_fps_factor: float | None = None
-    """AFTER's frames per second over BEFORE's, when both logs print them."""
+    """CURRENT's frames per second over BASE's, when both logs print them."""
 
 
 def check_advice(
@@ -113,7 +113,7 @@ def check_advice(
     differences: Iterable[str],
 ) -> tuple[AdviceOutcome, ...]:
     """Every finding of ``before`` that promised a saving (latency or throughput), judged
-    against ``after``; in BEFORE's order (largest promised saving first)."""
+    against ``after``; in BASE's order (largest promised saving first)."""
     differences = list(differences)
     unlike = [_first_clause(d) for d in differences if any(word in d for word in UNLIKE)]
     by_base = {d.base_id: d for d in deltas if d.base_id is not None}
@@ -156,7 +156,7 @@ def _frame(
     differences: Sequence[str],
 ) -> AdviceOutcome:
     """A finding whose fix changes ``changed`` (the input shape), judged on the whole frame:
-    BEFORE's frame minus AFTER's. The other like-for-like conditions still hold (a partial
+    BASE's frame minus CURRENT's. The other like-for-like conditions still hold (a partial
     side, another platform or clock, a non-measurement make it ``cannot-tell``), and so do the
     ones that move every layer (:data:`FRAME_CONFOUNDERS`)."""
     u = UNCERTAINTY[finding.confidence]
@@ -184,8 +184,8 @@ def _frame(
         return outcome("cannot-tell", None, "a log gives no frame total")
     measured = totals[0] - totals[1]
     where = (
-        f"the whole frame ({changed} is the fix): {totals[0]:,.0f} us in BEFORE, "
-        f"{totals[1]:,.0f} us in AFTER"
+        f"the whole frame ({changed} is the fix): {totals[0]:,.0f} us in BASE, "
+        f"{totals[1]:,.0f} us in CURRENT"
     )
     share = measured / finding.est_saving_us
     if abs(share - 1.0) <= u:
@@ -220,9 +220,9 @@ def _latency(
     for i in ids:
         la, d = layers.get(i), by_base.get(i)
         if la is None or d is None or la.time_us is None:
-            return outcome("cannot-tell", None, "some of its layers are not in BEFORE's table")
+            return outcome("cannot-tell", None, "some of its layers are not in BASE's table")
         if d.status == "not-shown":
-            return outcome("cannot-tell", None, "AFTER's table leaves some of its layers out")
+            return outcome("cannot-tell", None, "CURRENT's table leaves some of its layers out")
         pairs.append((la, d))
     before_us = sum(la.time_us or 0.0 for la, _ in pairs)
     after_us = 0.0
@@ -235,7 +235,7 @@ def _latency(
         after_us += counterpart.time_us or 0.0
         unchanged = unchanged and _same_layer(la, counterpart, time_too=not visible)
     measured = before_us - after_us
-    where = f"{len(ids)} layer(s): {before_us:,.0f} us in BEFORE, {after_us:,.0f} us in AFTER"
+    where = f"{len(ids)} layer(s): {before_us:,.0f} us in BASE, {after_us:,.0f} us in CURRENT"
     if unchanged:
         if abs(measured) <= max(NOISE_US, NOISE_SHARE * before_us):
             moved = "time within the noise"
@@ -307,7 +307,7 @@ def _throughput(
     if unlike:
         return outcome("cannot-tell", None, f"not like for like: {unlike[0]}")
     factor = fps[1] / fps[0]
-    where = f"{fps[0]:.1f} FPS in BEFORE, {fps[1]:.1f} in AFTER ({factor:.2f}x)"
+    where = f"{fps[0]:.1f} FPS in BASE, {fps[1]:.1f} in CURRENT ({factor:.2f}x)"
     if abs(factor - 1.0) <= NOISE_SHARE:
         return outcome("not-made", factor, f"{where}: within the noise")
     promised = gain.factor - 1.0
@@ -330,11 +330,11 @@ def unmet_expectations(
     comparisons: Iterable[tuple[Mapping[str, float], Sequence[AdviceOutcome]]],
     expects: Sequence[tuple[str, float | None]],
 ) -> list[str]:
-    """What ``compare --expect CODE[:SHARE]`` fails on, one line each: for every (AFTER's own
-    findings that still promise a saving, ``code -> est_saving_us``; BEFORE's outcomes) and
-    every expected rule code, the finding is still in AFTER's advice, or BEFORE's finding
+    """What ``compare --expect CODE[:SHARE]`` fails on, one line each: for every (CURRENT's own
+    findings that still promise a saving, ``code -> est_saving_us``; BASE's outcomes) and
+    every expected rule code, the finding is still in CURRENT's advice, or BASE's finding
     delivered less than ``SHARE`` of its promise (by default, less than its verdict calls
-    delivered), or its delivery cannot be told. A code BEFORE did not advise is no failure
+    delivered), or its delivery cannot be told. A code BASE did not advise is no failure
     (nothing was promised)."""
     return [
         line
@@ -351,13 +351,13 @@ def unmet_expectation(
     outcomes: Sequence[AdviceOutcome],
 ) -> str | None:
     """Why ``--expect CODE[:SHARE]`` fails for one comparison, or ``None`` when it is met (or
-    BEFORE did not advise ``code``)."""
+    BASE did not advise ``code``)."""
     outcome = next((o for o in outcomes if o.code == code), None)
     if outcome is None:
         return None
     if code in still:
         return (
-            f"{code} {outcome.name}: still in AFTER's advice (saves ~{still[code]:,.0f} us there)"
+            f"{code} {outcome.name}: still in CURRENT's advice (saves ~{still[code]:,.0f} us there)"
         )
     if outcome.verdict == "cannot-tell":
         return f"{code} {outcome.name}: cannot tell ({outcome.reason})"

@@ -56,7 +56,7 @@ class ProfileComparison(Record):
     """RKLLM profiles: (figure, BASE, CURRENT) for ``decode_tokens_per_s``,
     ``prefill_tokens_per_s``, ``init_ms``, ``peak_memory_mb``; empty for other profiles."""
     advice: tuple[AdviceOutcome, ...] = ()
-    """BEFORE's findings that promised a saving, each checked against CURRENT (AFTER):
+    """BASE's findings that promised a saving, each checked against CURRENT:
     :mod:`rknnprof.compare.advice`."""
     still_advised: tuple[tuple[str, float], ...] = ()
     """CURRENT's own findings that still promise a saving: (rule code, ``est_saving_us`` of its

@@ -39,7 +39,7 @@ class RenderOptions(Record):
     """``compare --fail-over PCT``: the growth of the total time, percent, that fails the run
     (the JUnit report marks exactly that as a failure)."""
     expects: tuple[tuple[str, float | None], ...] = ()
-    """``compare --expect CODE[:SHARE]``: BEFORE's findings the team set out to fix, each with
+    """``compare --expect CODE[:SHARE]``: BASE's findings the team set out to fix, each with
     the least share of its promise to deliver (``None``: what the verdict calls delivered)."""
     graph_id: str | None = None
     """``analyze --graph-id``: the ONNX graph name the model-explorer file keys its nodes by;

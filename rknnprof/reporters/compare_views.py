@@ -90,7 +90,7 @@ def summary_counts(comp: ProfileComparison) -> str:
     )
 
 
-ADVICE_TITLE = "Advice from BEFORE, checked against AFTER"
+ADVICE_TITLE = "Advice from BASE, checked against CURRENT"
 
 VERDICT_WORDS = {
     "delivered": "delivered",
@@ -306,7 +306,7 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
 
 
 def render_junit(result: CompareResult, out: TextIO, options: RenderOptions) -> None:
-    """The total time and BEFORE's advice as JUnit test cases
+    """The total time and BASE's advice as JUnit test cases
     (:func:`rknnprof.reporters.junit.render_compare_junit`)."""
     from rknnprof.reporters.junit import render_compare_junit
 

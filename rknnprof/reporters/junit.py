@@ -11,7 +11,7 @@ Jenkins, Azure, GitHub report actions.
   and passes otherwise, its findings in ``<system-out>``.
 * ``rknnprof compare -f junit`` (:func:`render_compare_junit`): one ``<testsuite>`` per model,
   a ``total time`` case (a ``<failure>`` past ``--fail-over``, ``<skipped>`` when a side shows
-  part of the model) and one case per finding of BEFORE that promised a saving, named by its
+  part of the model) and one case per finding of BASE that promised a saving, named by its
   rule (``RKN070 activation-swap``): a ``<failure>`` when ``--expect`` names it and it was
   not delivered, its verdict in ``<system-out>`` otherwise. The failures are exactly what
   makes the exit code 1.
@@ -122,7 +122,7 @@ def render_compare_junit(
     fail_over: float | None = None,
     expects: tuple[tuple[str, float | None], ...] = (),
 ) -> None:
-    """``compare`` as JUnit XML: the total time against ``--fail-over`` and BEFORE's advice
+    """``compare`` as JUnit XML: the total time against ``--fail-over`` and BASE's advice
     against ``--expect``, failing exactly where the exit code does."""
     root = ET.Element("testsuites", name="rknnprof compare")
     for comp in result.comparisons:
@@ -199,7 +199,7 @@ def _advice_cases(
             _bump(suite, "tests")
             ET.SubElement(
                 case, "system-out"
-            ).text = f"BEFORE did not advise {code}: nothing was promised"
+            ).text = f"BASE did not advise {code}: nothing was promised"
 
 
 class JunitReporter(Reporter):

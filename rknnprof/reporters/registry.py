@@ -157,7 +157,7 @@ _ALL: tuple[Format, ...] = (
         f"{_COMPARE}:render_junit",
         (".xml",),
         "JUnit XML for CI test tabs: the total time against --fail-over, one test case per "
-        "finding of BEFORE, failing when --expect names it and it was not delivered",
+        "finding of BASE, failing when --expect names it and it was not delivered",
     ),
     Format(
         "check",

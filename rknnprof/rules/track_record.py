@@ -29,7 +29,7 @@ TRACK_RECORD: dict[str, str] = {
     "RKN011": NONE_YET,
     "RKN020": (
         "1 real pair (yolov8n one core -> three cores): cannot tell, the Split rows are\n"
-        "elided in AFTER"
+        "elided in CURRENT"
     ),
     "RKN021": NONE_YET,
     "RKN022": NONE_YET,

@@ -1,4 +1,4 @@
-"""AFTER logs for ``compare``'s advice tests: a real per-layer table with rows rewritten in
+"""CURRENT logs for ``compare``'s advice tests: a real per-layer table with rows rewritten in
 place, as a fixed model would print them."""
 
 from __future__ import annotations

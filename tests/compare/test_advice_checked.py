@@ -1,6 +1,6 @@
-"""``compare BEFORE AFTER`` holds BEFORE's advice against AFTER (rknnprof/compare/advice.py).
+"""``compare BASE CURRENT`` holds BASE's advice against CURRENT (rknnprof/compare/advice.py).
 
-AFTER logs are built from a real corpus table (07, yolov5n on one RK3588 core, 2.3.2) by
+CURRENT logs are built from a real corpus table (07, yolov5n on one RK3588 core, 2.3.2) by
 applying a fix at a known factor, row by row in the printed table: the op type renamed as the
 fix renames it, the time cut by the finding's own per-layer promise times the factor, the
 total line rewritten to the new sum and the ranking table (which a fixed model would print
@@ -32,7 +32,7 @@ def _finding(report, code):
 
 
 def _after(tmp_path: Path, before, factor: float, rename: str | None = "ConvRelu") -> str:
-    """AFTER: RKN070's layers as ConvRelu, each faster by ``factor`` x its promised saving."""
+    """CURRENT: RKN070's layers as ConvRelu, each faster by ``factor`` x its promised saving."""
     layers = {la.id: la for la in before.profiles[0].layers}
     promise = dict(_finding(before, "RKN070").saving_by_layer)
     changes = {i: (rename, layers[i].time_us - factor * s) for i, s in promise.items()}
@@ -166,7 +166,7 @@ def test_expect_passes_a_delivered_fix_and_fails_a_short_one(tmp_path, capsys, m
     after = _after(tmp_path, before, 1.0)
     code, out, err = _run(capsys, monkeypatch, "compare", str(LOG07), after, "--expect", "RKN070")
     assert code == 0, err
-    assert "Advice from BEFORE, checked against AFTER" in out
+    assert "Advice from BASE, checked against CURRENT" in out
     assert "RKN070 activation-swap: delivered" in out
     half = _after(tmp_path, before, 0.5)
     code, out, err = _run(
@@ -184,7 +184,7 @@ def test_expect_fails_when_the_finding_was_not_made(tmp_path, capsys, monkeypatc
         capsys, monkeypatch, "compare", str(LOG07), str(same), "--expect", "RKN070"
     )
     assert code == 1
-    assert "RKN070 activation-swap: still in AFTER's advice" in err
+    assert "RKN070 activation-swap: still in CURRENT's advice" in err
 
 
 def test_expect_refuses_what_is_not_a_rule_code(capsys, monkeypatch):
@@ -205,7 +205,7 @@ def test_expect_warns_when_before_never_advised_the_code(capsys, monkeypatch):
     )
     assert code == 0
     assert (
-        "Warning: --expect RKN002: BEFORE's advice holds no RKN002 finding that promised a "
+        "Warning: --expect RKN002: BASE's advice holds no RKN002 finding that promised a "
         "saving: nothing to check"
     ) in err
 
@@ -250,7 +250,7 @@ def test_junit_fails_exactly_the_unmet_expectation(tmp_path, capsys, monkeypatch
     # RKN030 was not expected: its verdict is reported, it fails nothing
     assert cases["RKN030 multi-core-imbalance"].find("failure") is None
     assert cases["RKN030 multi-core-imbalance"].findtext("system-out", "").startswith("not-made")
-    # a code BEFORE never advised promised nothing: it passes, and says so
+    # a code BASE never advised promised nothing: it passes, and says so
     assert "nothing was promised" in cases["RKN002 (expected)"].findtext("system-out", "")
     assert "total 14.48 ms" in cases["total time"].findtext("system-out", "")
 
@@ -258,7 +258,7 @@ def test_junit_fails_exactly_the_unmet_expectation(tmp_path, capsys, monkeypatch
 def test_junit_total_time_fails_past_fail_over(tmp_path, capsys, monkeypatch, before):
     import xml.etree.ElementTree as ET
 
-    # AFTER: RKN070's layers 2x their promise *slower* (factor -2): the total grows
+    # CURRENT: RKN070's layers 2x their promise *slower* (factor -2): the total grows
     slower = _after(tmp_path, before, -2.0, rename=None)
     code, out, err = _run(
         capsys, monkeypatch, "compare", str(LOG07), slower, "-f", "junit", "--fail-over", "5"

@@ -1,11 +1,11 @@
 """RKN071's fix is another input size: ``compare`` judges it on the whole frame, where every other
 finding of the pair cannot be told (rknnprof/compare/advice.py, ``Rule.fix_changes``).
 
-AFTER logs are built from corpus 01 (yolov8n at 1920x1920 on one RK3588 core): every shape's
+CURRENT logs are built from corpus 01 (yolov8n at 1920x1920 on one RK3588 core): every shape's
 height and width of 60 or more divided by 3 (1920 -> 640, 960 -> 320 ... 60 -> 20: 1/9 of the
 pixels), every NPU row's time divided by ``shrink``, the CPU rows kept, the total line set to the
 new sum and the ranking dropped (the fixed model would print its own). Expected verdicts follow
-from the arithmetic on the log: BEFORE's frame is 128,441 us, its 98 NPU rows 127,303 us, and
+from the arithmetic on the log: BASE's frame is 128,441 us, its 98 NPU rows 127,303 us, and
 RKN071 promises 8/9 of those, 113,158 us (±40%, medium confidence).
 """
 
@@ -85,7 +85,7 @@ def test_resolution_at_the_pixels_rate_is_delivered_on_the_frame(tmp_path, befor
     # the frame lost 8/9 of the NPU rows' time (each row rounded to 1 us); the CPU rows stayed
     assert resolution.measured_us == pytest.approx(PROMISE_US, abs=100)
     assert resolution.delivered_share == pytest.approx(1.0, abs=0.01)
-    assert "the whole frame (input shape is the fix): 128,441 us in BEFORE" in resolution.reason
+    assert "the whole frame (input shape is the fix): 128,441 us in BASE" in resolution.reason
     # every other finding rests on layers that changed shape: cannot tell, and says why
     others = [o for code, o in outcomes.items() if code != "RKN071"]
     assert others and {o.verdict for o in others} == {"cannot-tell"}
@@ -104,7 +104,7 @@ def test_resolution_that_bought_half_its_promise_is_partly(tmp_path, before):
 
 
 def test_resolution_against_a_cut_table_cannot_tell(tmp_path, before):
-    # the frame is judged only where everything but the input shape is like for like: AFTER
+    # the frame is judged only where everything but the input shape is like for like: CURRENT
     # cut after its row 100 (no total line) shows part of the model
     lines = shrunk(9.0).splitlines()
     cut = next(n for n, line in enumerate(lines) if line.startswith("101 "))
