@@ -309,6 +309,27 @@ CATALOGUE: tuple[Entry, ...] = (
         _LLM + "62",
         warning=True,
     ),
+    Entry(
+        "npu-register-region-busy",
+        ("can't request region for resource",),
+        _re(
+            r"RKNPU:? \S{1,64}: (?:error -EBUSY: )?can't request region for resource "
+            r"\[mem (?P<range>0x[0-9a-fA-F]{1,16}-0x[0-9a-fA-F]{1,16})\]"
+        ),
+        "the RKNPU driver could not reserve the NPU registers at {range} (-EBUSY: another "
+        "device claims them), and maps them without the reservation",
+        "as it starts, the rknpu kernel driver reserves each NPU core's register range; when "
+        "the range is already claimed the kernel refuses (-EBUSY) and the driver maps the "
+        "registers anyway (its probe does so on -EBUSY) and goes on: `[drm] Initialized rknpu "
+        "…` follows. The cited thread shows it on an RK3576 (kernel 6.18, driver 0.9.8) whose "
+        "runtime then failed with `failed to open rknn device`; no one there has answered",
+        "none for this line, which the driver goes on after; where a run fails, the runtime's "
+        "own error line says why (the cited thread's: `failed to open rknn device`), with its "
+        "own fix",
+        "https://github.com/ophub/fnnas/issues/620",
+        "low",
+        warning=True,
+    ),
     # -- submit failures ------------------------------------------------------------------------
     Entry(
         "submit-failed",

@@ -215,6 +215,15 @@ LINES = {
         "to the new version: >= 0.8.8",
         "upgrade to 0.9.6",
     ),
+    # ophub/fnnas 620 (RK3576, kernel 6.18, driver 0.9.8, dmesg); variant: the wording of
+    # kernels that do not name the error (real: https://github.com/rockchip-linux/kernel/issues/371)
+    "npu-register-region-busy": (
+        "[    4.028876] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27700000-0x27707fff]",
+        "[    2.167656] RKNPU ff300000.npu: can't request region for resource [mem "
+        "0xff300000-0xff30ffff]",
+        "the NPU registers at 0x27700000-0x27707fff",
+    ),
     # _OLD_TK2 30 (librknnrt 1.2.0); variant: 2.3.2 with the update hint (real: _TK2 447)
     "submit-failed": (
         "E RKNN: [00:47:08.943] failed to submit!, op id: 20, op name: Clip:Clip_383, flags: "
@@ -320,6 +329,7 @@ SOURCE_OF_LINE = {
     "core-mask-unavailable": "https://github.com/airockchip/rknn-toolkit2/blob/v2.3.2/doc/"
     "04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
     "perf-too-many-clients": "https://github.com/rockchip-linux/rknpu/issues/9",
+    "npu-register-region-busy": "https://github.com/ophub/fnnas/issues/620",
 }
 """The thread each first line was copied from, where the comment above does not name it with a
 prefix constant; every other line comes from the entry's own ``source``."""
@@ -729,3 +739,37 @@ def test_a_long_failure_line_is_quoted_to_a_word_boundary():
     assert line.startswith(kept) and line[len(kept)] == " "  # (cut where a word ends)
     assert "https" not in said
     assert quoted("E RKNN: short line ") == "E RKNN: short line"
+
+
+def test_the_drivers_busy_register_region_is_a_warning_beside_what_the_log_holds(tmp_path):
+    """ophub/fnnas issue 620: an RK3576 whose runtime could not open the NPU posted its NPU
+    load, its driver version and dmesg; the driver's `can't request region` lines read as
+    nothing at all. They are a warning (the driver maps the registers anyway and initialises,
+    the next line), told after what the log holds."""
+    text = (
+        "seeed@seeed:/$ sudo cat /proc/rknpu/load \n"
+        "NPU load:  Core0:  0%, Core1:  0%,\n"
+        "[    4.028645] RKNPU 27700000.npu: RKNPU: rknpu iommu is enabled, using iommu mode\n"
+        "[    4.028876] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27700000-0x27707fff]\n"
+        "[    4.028898] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27708000-0x2770ffff]\n"
+        "[    4.029443] [drm] Initialized rknpu 0.9.8 for 27700000.npu on m"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert (failure["id"], failure["line"], failure["severity"]) == (
+        "npu-register-region-busy",
+        4,
+        "warning",
+    )
+    assert failure["diagnosis"] == (
+        "the RKNPU driver could not reserve the NPU registers at 0x27700000-0x27707fff "
+        "(-EBUSY: another device claims them), and maps them without the reservation "
+        "(also line 5)"
+    )
+    assert "runtime information (driver 0.9.8) and NPU load readings only" in result.stderr
+    assert "; a warning, line 4: the RKNPU driver could not reserve the NPU registers" in (
+        result.stderr
+    )
