@@ -104,4 +104,26 @@ LINK: tuple[Entry, ...] = (
         ZOO + "215",
         "low",
     ),
+    Entry(
+        "rknn-server-lost-during-load",
+        ("recv(MsgLoadAck) fail",),
+        regex(r"recv\(MsgLoadAck\) fail, -?\d{1,9}\((?P<why>\w{1,32})\)"),
+        "the toolkit lost rknn_server on the board while it loaded the model (recv(MsgLoadAck) "
+        "{why})",
+        "RKNN-Toolkit1 connected to a board (RV1126/RV1109, RK1808, RK3399Pro) sends the model "
+        "to the board's rknn_server and waits for its answer to the load; the connection broke "
+        "before it came (ERROR_PIPE): rknn_server stopped or dropped it while loading this model. "
+        "Reported for one model where others load on the same board (yamnet on RV1126 in the "
+        "cited thread; a 16-bit quantized model whose 8-bit build loads, "
+        "rockchip-linux/rknn-toolkit#236; one precompiled model, rockchip-linux/rknn-toolkit#511) "
+        "and after a board's boot image was updated (rockchip-linux/rknpu#41); no thread has an "
+        "answer",
+        "check that rknn_server still runs on the board after the failure (`adb shell ps | grep "
+        "rknn_server`) and restart it; restarted under RKNN_LOG_LEVEL=5, its log on the board "
+        "shows what it met loading the model; keep the board's rknn_server and librknn_runtime "
+        "at the toolkit's version; where other models load, try another build of this one (its "
+        "8-bit quantization loaded where the 16-bit one failed in rockchip-linux/rknn-toolkit#236)",
+        ZOO + "317",
+        "low",
+    ),
 )

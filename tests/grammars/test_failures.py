@@ -281,6 +281,13 @@ LINES = {
         "rknn_init, msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!",
         "refused the model as it loaded it",
     ),
+    # _ZOO 317 (toolkit1, yamnet on RV1126); variant: the line quoted without the toolkit's
+    # level and tag, with one space after the call (written from the grammar)
+    "rknn-server-lost-during-load": (
+        "E RKNNAPI: rknn_init,  recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!",
+        "rknn_init, recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!",
+        "lost rknn_server on the board while it loaded the model (recv(MsgLoadAck) ERROR_PIPE)",
+    ),
     "perf-too-many-clients": (
         "rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect 0(ACK_SUCC)",
         "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect "
@@ -773,3 +780,25 @@ def test_the_drivers_busy_register_region_is_a_warning_beside_what_the_log_holds
     assert "; a warning, line 4: the RKNPU driver could not reserve the NPU registers" in (
         result.stderr
     )
+
+
+def test_a_broken_load_on_a_toolkit1_board_is_the_failure_not_its_exception(tmp_path):
+    """rknn_model_zoo issue 317: yamnet through RKNN-Toolkit1 on an RV1126, whose rknn_server
+    connection broke while the model loaded; the line read as unknown, with a fix to search the
+    trackers. It is the catalogue's, the exception after it its context."""
+    text = (
+        "E RKNNAPI: rknn_init,  recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!\n"
+        "E Catch exception when init runtime!\n"
+        "E Traceback (most recent call last):\n"
+        'E   File "rknn/api/rknn_base.py", line 1008, in rknn.api.rknn_base.RKNNBase.init_runtime\n'
+        'E   File "rknn/api/rknn_runtime.py", line 340, in rknn.api.rknn_runtime.RKNNRuntime.'
+        "build_graph\n"
+        "E Exception: RKNN init failed. error code: RKNN_ERR_DEVICE_UNAVAILABLE\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert (failure["id"], failure["line"]) == ("rknn-server-lost-during-load", 1)
+    assert failure["source"] == "https://github.com/airockchip/rknn_model_zoo/issues/317"
+    assert "RKNN_ERR_DEVICE_UNAVAILABLE" in " ".join(failure["context"])
+    assert failure["fix"].startswith("check that rknn_server still runs on the board")
