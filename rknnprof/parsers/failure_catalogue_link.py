@@ -126,4 +126,22 @@ LINK: tuple[Entry, ...] = (
         ZOO + "317",
         "low",
     ),
+    Entry(
+        "coprocessor-lost-during-init",
+        ("recv(MsgInitAck) fail",),
+        regex(r"recv\(MsgInitAck\) fail, -?\d{1,9}\((?P<why>\w{1,32})\)"),
+        "the RKNN3 runtime lost the RK182x coprocessor while it initialised the model "
+        "(recv(MsgInitAck) {why})",
+        "the RKNN3 runtime on the host sends the model to the RK182x coprocessor (over PCIe: "
+        "`try connect device: 0004:41:00.0`) and waits for its answer to rknn3_init; the read "
+        "timed out (the `E NPUTransfer … socket read … errno=11` line before it) and the "
+        "connection broke (ERROR_PIPE). Reported with librknn3_api V1.0.4 for Qwen3 and Gemma4 "
+        "on an RK1828 (the cited thread, closed without a written answer) and for a Qwen3-VL "
+        "vision model on RK3588 + RK1828 (airockchip/rknn3-model-zoo#17, no answer)",
+        "read the `E NPUTransfer` lines just before it (the connection's own error) and check "
+        "that the device the runtime tried (`try connect device: …`) is the RK182x and still "
+        "answers; no public thread has a confirmed fix yet",
+        "https://github.com/airockchip/rknn3-model-zoo/issues/13",
+        "low",
+    ),
 )

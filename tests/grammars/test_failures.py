@@ -288,6 +288,13 @@ LINES = {
         "rknn_init, recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!",
         "lost rknn_server on the board while it loaded the model (recv(MsgLoadAck) ERROR_PIPE)",
     ),
+    # rknn3-model-zoo 13 (librknn3_api V1.0.4, Qwen3 on an RK1828 over PCIe); variant: a
+    # Qwen3-VL vision model on RK3588 + RK1828 (real: rknn3-model-zoo 17)
+    "coprocessor-lost-during-init": (
+        "E RKNNAPI(2095): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!",
+        "E RKNNAPI(2956): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!",
+        "lost the RK182x coprocessor while it initialised the model (recv(MsgInitAck) ERROR_PIPE)",
+    ),
     "perf-too-many-clients": (
         "rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect 0(ACK_SUCC)",
         "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect "
@@ -337,6 +344,7 @@ SOURCE_OF_LINE = {
     "04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
     "perf-too-many-clients": "https://github.com/rockchip-linux/rknpu/issues/9",
     "npu-register-region-busy": "https://github.com/ophub/fnnas/issues/620",
+    "coprocessor-lost-during-init": "https://github.com/airockchip/rknn3-model-zoo/issues/13",
 }
 """The thread each first line was copied from, where the comment above does not name it with a
 prefix constant; every other line comes from the entry's own ``source``."""
@@ -802,3 +810,24 @@ def test_a_broken_load_on_a_toolkit1_board_is_the_failure_not_its_exception(tmp_
     assert failure["source"] == "https://github.com/airockchip/rknn_model_zoo/issues/317"
     assert "RKNN_ERR_DEVICE_UNAVAILABLE" in " ".join(failure["context"])
     assert failure["fix"].startswith("check that rknn_server still runs on the board")
+
+
+def test_an_rknn3_init_that_lost_its_coprocessor_is_told_before_the_transfer_lines(tmp_path):
+    """rknn3-model-zoo issue 13: Qwen3 on an RK1828 coprocessor (librknn3_api V1.0.4); the
+    transfer's own error lines come first, then rknn3_init's `recv(MsgInitAck) fail`, which
+    read as unknown. The catalogue line is the failure, the transfer lines its context."""
+    text = (
+        "--> init qwen3 llm model\n"
+        "D RKNNAPI(2095): rknn3_init, try connect device: 0004:41:00.0\n"
+        "E NPUTransfer(2095): ERROR: socket read fd = 4, n = -1: Resource temporarily "
+        "unavailable, errno=11\n"
+        "E NPUTransfer(2095): recv  TransferClient recv failed, client fd: 4, ret = -1\n"
+        "E RKNNAPI(2095): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!\n"
+        "rknn_init fail ret=-10\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    failures = json.loads(result.stdout)["failures"]
+    assert (failures[0]["id"], failures[0]["line"]) == ("coprocessor-lost-during-init", 5)
+    assert any("socket read fd = 4" in c for c in failures[0]["context"])
+    assert ": line 5: the RKNN3 runtime lost the RK182x coprocessor" in result.stderr
