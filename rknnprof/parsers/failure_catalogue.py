@@ -318,11 +318,13 @@ CATALOGUE: tuple[Entry, ...] = (
         ),
         "the RKNPU driver could not reserve the NPU registers at {range} (-EBUSY: another "
         "device claims them), and maps them without the reservation",
-        "as it starts, the rknpu kernel driver reserves each NPU core's register range; when "
-        "the range is already claimed the kernel refuses (-EBUSY) and the driver maps the "
-        "registers anyway (its probe does so on -EBUSY) and goes on: `[drm] Initialized rknpu "
-        "…` follows. The cited thread shows it on an RK3576 (kernel 6.18, driver 0.9.8) whose "
-        "runtime then failed with `failed to open rknn device`; no one there has answered",
+        # (the cause names no "driver": the driver is what prints it, not what to suspect, so
+        # no driver-version note is added to it; assemble.failures.beside_an_old_driver)
+        "as it starts (its probe), rknpu reserves each NPU core's register range; when the range "
+        "is already claimed the kernel refuses (-EBUSY), and the probe maps the registers "
+        "anyway and goes on: `[drm] Initialized rknpu …` follows. The cited thread shows it on "
+        "an RK3576 (kernel 6.18, rknpu 0.9.8) whose runtime then failed with `failed to open "
+        "rknn device`; no one there has answered",
         "none for this line, which the driver goes on after; where a run fails, the runtime's "
         "own error line says why (the cited thread's: `failed to open rknn device`), with its "
         "own fix",

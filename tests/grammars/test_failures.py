@@ -831,3 +831,21 @@ def test_an_rknn3_init_that_lost_its_coprocessor_is_told_before_the_transfer_lin
     assert (failures[0]["id"], failures[0]["line"]) == ("coprocessor-lost-during-init", 5)
     assert any("socket read fd = 4" in c for c in failures[0]["context"])
     assert ": line 5: the RKNN3 runtime lost the RK182x coprocessor" in result.stderr
+
+
+def test_the_busy_register_region_is_not_blamed_on_an_old_driver(tmp_path):
+    """The Rock 5B boot log of openFyde/overlay-rock5b-openfyde issue 1 (driver 0.7.2) prints the
+    same region line; beside runtime 2.3.2 its warning read "the log's RKNPU driver 0.7.2 is
+    older than 0.8.8 …, a likely cause": of a line the driver goes on after. No note."""
+    text = (
+        "I RKNN: [10:00:00.000] RKNN Runtime Information, librknnrt version: 2.3.2 "
+        "(429f97ae6b@2025-04-09T09:09:27)\n"
+        "[    0.649286] RKNPU fdab0000.npu: can't request region for resource [mem "
+        "0xfdab0000-0xfdabffff]\n"
+        "[    0.649438] [drm] Initialized rknpu 0.7.2 20220428 for fdab0000.npu on minor 1\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "npu-register-region-busy"
+    assert failure["diagnosis"].endswith("and maps them without the reservation")
