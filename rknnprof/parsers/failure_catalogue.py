@@ -260,6 +260,25 @@ CATALOGUE: tuple[Entry, ...] = (
         _RKNPU2 + "17",
     ),
     Entry(
+        "npu-type-unreadable",
+        ("Meet unsupported target type",),
+        _re(r"Meet unsupported target type:\s*(?P<type>0x[0-9a-fA-F]{1,16}|-?\d{1,20})"),
+        "librknnrt read no NPU type it knows from the device it opened (Meet unsupported "
+        "target type: {type})",
+        # (0xffffffff: -1, no hardware version read)
+        "reported (the cited thread, no answer) on an RK3576 with librknnrt 2.0.0b0, after "
+        "/dev/rknpu was made a symlink to the NPU's DRM render node (`ln -s /dev/dri/renderD129 "
+        "/dev/rknpu`), then a segmentation fault; such a symlink sends librknnrt down its legacy "
+        "/dev/rknpu ioctls, which the DRM node does not answer (hw_version -1 in "
+        "invisiofficial/rk-llama.cpp#19)",
+        "remove a /dev/rknpu symlink to a /dev/dri node: without /dev/rknpu librknnrt finds the "
+        "NPU among /dev/dri/card* itself (the fix confirmed in invisiofficial/rk-llama.cpp#19); "
+        "let the process open /dev/dri/card* and renderD* (in a container, pass /dev/dri/* "
+        "through, as that thread does)",
+        _TK2 + "534",
+        "low",
+    ),
+    Entry(
         "too-many-open-files",
         ("Too many open files", "errno: 24"),
         _re(r"errno: 24|Too many open files"),

@@ -187,6 +187,13 @@ LINES = {
         "E RKNN: [12:35:17.533] Device is not available",
         "could not open the NPU device",
     ),
+    # _TK2 534 (librknnrt 2.0.0b0 on RK3576, the reporter's arrow kept); variant: the 2.x
+    # line with its time stamp (written from the grammar)
+    "npu-type-unreadable": (
+        "→ E RKNN: Meet unsupported target type: 0xffffffff",
+        "E RKNN: [10:21:07.512] Meet unsupported target type: 0xffffffff",
+        "no NPU type it knows from the device it opened (Meet unsupported target type: 0xffffffff)",
+    ),
     # _LLM 17 (rkllm 1.0); variant: logcat form of the same call
     "too-many-open-files": (
         "E RKNN: [05:45:17.474] failed to convert handle(1020) to fd, ret: -1, errno: 24, "
@@ -849,3 +856,23 @@ def test_the_busy_register_region_is_not_blamed_on_an_old_driver(tmp_path):
     [failure] = json.loads(result.stdout)["failures"]
     assert failure["id"] == "npu-register-region-busy"
     assert failure["diagnosis"].endswith("and maps them without the reservation")
+
+
+def test_an_unreadable_npu_type_after_a_dev_rknpu_symlink(tmp_path):
+    """rknn-toolkit2 issue 534 (RK3576, Buildroot, driver 0.9.7): /dev/rknpu made a symlink to
+    the NPU's render node, then librknnrt's `Meet unsupported target type: 0xffffffff` and a
+    segmentation fault; the line read as unknown. The fix removes the symlink (the reporter's
+    confirmed fix of invisiofficial/rk-llama.cpp issue 19)."""
+    text = (
+        "[6.356354] [drm] Initialized rknpu 0.9.7 20240424 for 27700000.npu on minor 1\n"
+        "ln -s /dev/dri/renderD129 /dev/rknpu\n"
+        "rknn_common_test /usr/share/model/RK3576/mobilenet_v1.rknn dog.jpg\n"
+        "→ E RKNN: Meet unsupported target type: 0xffffffff\n"
+        "→ Segmentation fault\n"
+    )
+    result = run(["analyze"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    assert ": line 4: librknnrt read no NPU type it knows from the device it opened" in (
+        result.stderr
+    )
+    assert "; fix: remove a /dev/rknpu symlink to a /dev/dri node" in result.stderr
