@@ -876,3 +876,19 @@ def test_an_unreadable_npu_type_after_a_dev_rknpu_symlink(tmp_path):
         result.stderr
     )
     assert "; fix: remove a /dev/rknpu symlink to a /dev/dri node" in result.stderr
+
+
+def test_an_unknown_errors_fix_reads_as_one_sentence(tmp_path):
+    """The fix of an error the catalogue does not know read "on the board RKNN_LOG_LEVEL=4
+    (RKLLM_LOG_LEVEL=2), when converting RKNN(verbose=True), prints more of what led to it":
+    which setting goes where, said plainly."""
+    text = "E RKNN: [08:00:00.000] rknn_init, load model failed!\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "unknown"
+    assert failure["fix"] == (
+        "search the line in the rknn-toolkit2 / rknn-llm issue trackers; set RKNN_LOG_LEVEL=4 "
+        "on the board (RKLLM_LOG_LEVEL=2 for RKLLM), or RKNN(verbose=True) when converting, to "
+        "print more of what led to it"
+    )
