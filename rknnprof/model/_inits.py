@@ -907,6 +907,7 @@ def rknnprof_model_run_Versions(
     toolkit: Any = D,
     api: Any = D,
     lite: Any = D,
+    server: Any = D,
     model: Any = D,
     llm_runtime: Any = D,
     llm_toolkit: Any = D,
@@ -917,6 +918,7 @@ def rknnprof_model_run_Versions(
     _set(self, "toolkit", toolkit)
     _set(self, "api", api)
     _set(self, "lite", lite)
+    _set(self, "server", server)
     _set(self, "model", model)
     _set(self, "llm_runtime", llm_runtime)
     _set(self, "llm_toolkit", llm_toolkit)
@@ -1560,7 +1562,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.run.LlmRun": "generations= prefill_ms= prefill_tokens= prefill_tokens_per_s= generate_ms= generate_tokens= decode_steps= decode_tokens_per_s= init_ms= peak_memory_mb= ttft_ms= per_generation=",
     "rknnprof.model.run.NpuClock": "mhz basis note=",
     "rknnprof.model.run.RunLine": "kind line text count= domain= mhz=",
-    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= lite= model= llm_runtime= llm_toolkit= llm_dtype=",
+    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= lite= server= model= llm_runtime= llm_toolkit= llm_dtype=",
     "rknnprof.model.validity.RunCondition": "kind message line= spoils_timing= below_maximum=",
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",

@@ -15,6 +15,8 @@ Version lines (one line = one :class:`InfoEvent`):
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
   ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
 * ``rknn-toolkit-lite2 version: 2.1.0`` (the board's Python package), ``target soc is RK3588``
+* rknn_server's (logcat tag ``SERVER``): ``rknn_server version: 2.3.2 (…)`` and
+  ``server & runtime version: rknn_server: 2.3.2 (…)``, then the runtime, ``rknnrt: 2.3.2 (…)``
 
 Frequency lists (one block = one :class:`FrequencyEvent`)::
 
@@ -57,6 +59,11 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
     ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
+    # rknn_server's own lines (Android logcat, tag SERVER): ``rknn_server version: 2.3.2 (…)``,
+    # ``server & runtime version: rknn_server: 2.3.2 (…)`` and the runtime it loaded, ``rknnrt:
+    # 2.3.2 (…)``; its start script's ``start rknn server, version:2.3.0 (…)``
+    ("server", "server", LazyPattern(rf"\brknn[_ ]server(?:,? version)?:\s*{_V}")),
+    ("rknnrt:", "runtime", LazyPattern(rf"(?<![\w/])rknnrt:\s*{_V}")),
     ("lite2 version", "lite", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
     # the kernel's own line (dmesg): "[drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu"
     ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),
@@ -183,12 +190,14 @@ class RuntimeInfoParser(BlockParser):
     family: ClassVar[str] = "runtime-info"
     detection: ClassVar[str] = (
         "'RKNN Runtime/Driver/Model Information' lines (colon or comma form), 'sdk version: … "
-        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, the "
+        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, "
+        "rknn_server's 'rknn_server version:' and 'rknnrt:' lines, the "
         "kernel's '[drm] Initialized rknpu 0.9.8' (dmesg), '<CPU|NPU|DDR> Current Frequency "
         "List:'"
     )
     fields: ClassVar[str] = (
-        "runtime, driver, toolkit, API and model versions; target platform; CPU (kHz), NPU and "
+        "runtime, driver, rknn_server, toolkit, API and model versions; target platform; CPU "
+        "(kHz), NPU and "
         "DDR (Hz) frequencies"
     )
 
@@ -198,6 +207,7 @@ class RuntimeInfoParser(BlockParser):
             "ersion" in text
             or "API:" in text
             or "DRV:" in text
+            or "rknnrt:" in text
             or "target" in text
             or "Initialized rknpu" in text
             or ".rknn" in text
