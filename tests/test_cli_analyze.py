@@ -93,6 +93,22 @@ def test_rknn_servers_logcat_says_it_holds_runtime_information(run):
     )
 
 
+def test_a_c_demos_failure_names_the_driver_its_user_quoted(run):
+    """airockchip/rknn-toolkit2 issue 405: librknnrt's version line, the driver as `rknpu 0.9.8
+    20240828`, then the model file refused; the exit-3 line named the runtime alone."""
+    log = (
+        "librknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27)\n"
+        "rknpu 0.9.8 20240828\n"
+        "parseRKNN: invalid RKNN_MAGIC!\n"
+        "parseRKNN from buffer: Invalid RKNN fromat!\n"
+    )
+    result = run("-", input=log.encode())
+    assert result.exit_code == 3
+    assert result.stderr.rstrip().endswith(
+        "; the log also holds runtime information (runtime 2.3.2, driver 0.9.8)"
+    )
+
+
 def test_the_applications_own_error_is_not_the_runtimes(run):
     """A board log whose app crashed in its own json.dump after its runs: exit 3 with what the
     log holds, the runtime's versions and the app's error named as its own (it was an

@@ -189,3 +189,23 @@ def test_rknn_servers_own_lines_in_logcat():
         "E RKNNAPI: rknn_server version is too old, please update rknn_server to at least 2.3.0"
     )
     assert v is None or v[0].server is None
+
+
+def test_the_driver_as_users_quote_it():
+    """airockchip/rknn-toolkit2 issue 405 gives the driver as its name, version and date
+    (``rknpu 0.9.8 20240828``, behind its own words in the description); ophub/fnnas issue 620
+    as `cat /sys/kernel/debug/rknpu/version` prints it. Neither was read."""
+    for line in (
+        "rknpu 0.9.8 20240828",
+        "NPU驱动的版本是 ：rknpu 0.9.8 20240828",
+        "RKNPU driver: v0.9.8",
+    ):
+        v = parse_info(line)
+        assert v is not None and v[0].driver == "0.9.8", line
+    # the driver's other lines name no version
+    for line in (
+        "[    4.028645] RKNPU 27700000.npu: RKNPU: rknpu iommu is enabled, using iommu mode",
+        "rknpu_dev.2.auto",
+        "seeed@seeed:/$ sudo cat /sys/kernel/debug/rknpu/version",
+    ):
+        assert parse_info(line) is None, line
