@@ -72,6 +72,43 @@ def test_reduced_runtime_is_not_named_librknnrt(run):
     assert "librknnrt" not in result.stderr
 
 
+def test_rknn_servers_logcat_says_it_holds_runtime_information(run):
+    """airockchip/rknn-toolkit2 issue 403: an Android board's logcat of rknn_server (tag
+    SERVER), its version and the runtime it loaded among SELinux denials, said "no RKNN profile
+    data in 4 line(s)": it holds runtime information, as a librknnrt line does."""
+    log = (
+        "07-21 18:23:13.178 2322 2322 D SERVER : librknnrt path = /vendor/lib64/librknnrt.so \n"
+        "07-21 18:23:13.173 2498 2498 I rknn_server: type=1400 audit(0.0:133): avc: denied { "
+        'execute_no_trans } for path="/vendor/bin/sh" dev="overlay" ino=191 '
+        "scontext=u:r:rknn_server:s0 tcontext=u:object_r:vendor_shell_exec:s0 tclass=file "
+        "permissive=1 \n"
+        "07-21 18:23:13.495 2322 2322 D SERVER : rknn_server version: 2.3.2 (1842325 "
+        "build@2025-03-30T09:54:16) \n"
+        "07-21 18:23:13.495 2322 2322 D SERVER : rknnrt: 2.3.2 (429f97ae6b@2025-04-09T09:08:16) \n"
+    )
+    result = run("-", input=log.encode())
+    assert result.exit_code == 3
+    assert "runtime information only (runtime 2.3.2, rknn_server 2.3.2), no per-layer table" in (
+        result.stderr
+    )
+
+
+def test_a_c_demos_failure_names_the_driver_its_user_quoted(run):
+    """airockchip/rknn-toolkit2 issue 405: librknnrt's version line, the driver as `rknpu 0.9.8
+    20240828`, then the model file refused; the exit-3 line named the runtime alone."""
+    log = (
+        "librknnrt version: 2.3.2 (429f97ae6b@2025-04-09T09:09:27)\n"
+        "rknpu 0.9.8 20240828\n"
+        "parseRKNN: invalid RKNN_MAGIC!\n"
+        "parseRKNN from buffer: Invalid RKNN fromat!\n"
+    )
+    result = run("-", input=log.encode())
+    assert result.exit_code == 3
+    assert result.stderr.rstrip().endswith(
+        "; the log also holds runtime information (runtime 2.3.2, driver 0.9.8)"
+    )
+
+
 def test_the_applications_own_error_is_not_the_runtimes(run):
     """A board log whose app crashed in its own json.dump after its runs: exit 3 with what the
     log holds, the runtime's versions and the app's error named as its own (it was an

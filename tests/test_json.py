@@ -48,6 +48,7 @@ def test_contract_36(corpus):
         "toolkit": None,
         "api": None,
         "lite": None,
+        "server": None,
         "model": None,
         "llm_runtime": None,
         "llm_toolkit": None,

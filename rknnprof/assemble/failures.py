@@ -25,9 +25,9 @@ _MAX_LINES = 5
 """Other lines of one catalogue entry named in its diagnosis (the rest counted)."""
 UNKNOWN_DIAGNOSIS = "an error the failures catalogue does not know"
 UNKNOWN_FIX = (
-    "search the line in the rknn-toolkit2 / rknn-llm issue trackers; on the board "
-    "RKNN_LOG_LEVEL=4 (RKLLM_LOG_LEVEL=2), when converting RKNN(verbose=True), prints more of "
-    "what led to it"
+    "search the line in the rknn-toolkit2 / rknn-llm issue trackers; set RKNN_LOG_LEVEL=4 on "
+    "the board (RKLLM_LOG_LEVEL=2 for RKLLM), or RKNN(verbose=True) when converting, to print "
+    "more of what led to it"
 )
 
 

@@ -909,6 +909,7 @@ def rknnprof_model_run_Versions(
     toolkit: Any = D,
     api: Any = D,
     lite: Any = D,
+    server: Any = D,
     model: Any = D,
     llm_runtime: Any = D,
     llm_toolkit: Any = D,
@@ -919,6 +920,7 @@ def rknnprof_model_run_Versions(
     _set(self, "toolkit", toolkit)
     _set(self, "api", api)
     _set(self, "lite", lite)
+    _set(self, "server", server)
     _set(self, "model", model)
     _set(self, "llm_runtime", llm_runtime)
     _set(self, "llm_toolkit", llm_toolkit)
@@ -1018,10 +1020,10 @@ def rknnprof_parsers_events_TableEvent(
     self.__post_init__()
 
 
-# --- rknnprof.parsers.failure_catalogue
+# --- rknnprof.parsers.failure_entry
 
 
-def rknnprof_parsers_failure_catalogue_Entry(
+def rknnprof_parsers_failure_entry_Entry(
     self: Any,
     id: Any,
     needles: Any,
@@ -1505,7 +1507,7 @@ INITS: dict[str, Callable[..., None]] = {
     "rknnprof.model.validity.Validity": rknnprof_model_validity_Validity,
     "rknnprof.parsers.events.RankingEvent": rknnprof_parsers_events_RankingEvent,
     "rknnprof.parsers.events.TableEvent": rknnprof_parsers_events_TableEvent,
-    "rknnprof.parsers.failure_catalogue.Entry": rknnprof_parsers_failure_catalogue_Entry,
+    "rknnprof.parsers.failure_entry.Entry": rknnprof_parsers_failure_entry_Entry,
     "rknnprof.parsers.fastpath.repeat.Carried": rknnprof_parsers_fastpath_repeat_Carried,
     "rknnprof.parsers.fastpath.repeat.RowPlan": rknnprof_parsers_fastpath_repeat_RowPlan,
     "rknnprof.parsers.fastpath.template.Template": rknnprof_parsers_fastpath_template_Template,
@@ -1562,12 +1564,12 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.run.LlmRun": "generations= prefill_ms= prefill_tokens= prefill_tokens_per_s= generate_ms= generate_tokens= decode_steps= decode_tokens_per_s= init_ms= peak_memory_mb= ttft_ms= per_generation=",
     "rknnprof.model.run.NpuClock": "mhz basis note=",
     "rknnprof.model.run.RunLine": "kind line text count= domain= mhz=",
-    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= lite= model= llm_runtime= llm_toolkit= llm_dtype=",
+    "rknnprof.model.run.Versions": "runtime= driver= toolkit= api= lite= server= model= llm_runtime= llm_toolkit= llm_dtype=",
     "rknnprof.model.validity.RunCondition": "kind message line= spoils_timing= below_maximum=",
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",
     "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= input_shapes= __post_init__",
-    "rknnprof.parsers.failure_catalogue.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
+    "rknnprof.parsers.failure_entry.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
     "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= inputs= lines=factory()",
     "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output name_index name_spaced",
     "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_closed rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",

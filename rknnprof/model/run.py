@@ -21,6 +21,9 @@ class Versions(Record):
     lite: str | None = None
     """rknn-toolkit-lite2 version, the board's Python package (``rknn-toolkit-lite2
     version: 2.3.2``)."""
+    server: str | None = None
+    """rknn_server version, the board's server for the toolkit's connected runs
+    (``rknn_server version: 2.3.2``); its own release, which may differ from librknnrt's."""
     model: str | None = None
     """RKNN model format version (``RKNN Model Information, version: 6``)."""
     llm_runtime: str | None = None
@@ -37,6 +40,7 @@ class Versions(Record):
             ("runtime", self.runtime),
             ("librkllmrt", self.llm_runtime),
             ("driver", self.driver),
+            ("rknn_server", self.server),
             ("toolkit", self.toolkit),
             ("rkllm-toolkit", self.llm_toolkit),
             ("model", self.llm_dtype),

@@ -7,47 +7,22 @@ it backs). An entry matches a line when one of its ``needles`` (literal, case-se
 the line and its ``pattern`` then matches; the pattern's named groups fill ``{name}`` fields of
 ``diagnosis`` and ``fix`` (``?`` when a wording lacks the value). Entries are tried in order: put
 the more specific first. Every entry has a test with a real line of its source thread and a
-variant in another SDK version's wording (``tests/grammars/test_failures.py``).
+variant in another SDK version's wording (``tests/grammars/test_failures.py``). The record is
+:class:`~rknnprof.parsers.failure_entry.Entry`; the entries of the link to a runtime elsewhere
+(the board's rknn_server, an RKNN3 coprocessor) are written in :mod:`.failure_catalogue_link`.
 """
 
 from __future__ import annotations
 
-from rknnprof.inputs.lazy_re import LazyPattern
-from rknnprof.model.record import Record, record
-
-
-@record
-class Entry(Record):
-    """One known failure: how its line is found, and what it means and how to fix it."""
-
-    id: str
-    """Stable kebab-case name, e.g. ``unsupported-cpu-op``; the JSON ``failures[].id``."""
-    needles: tuple[str, ...]
-    """Literals one of which a matching line contains (the cheap test before the pattern)."""
-    pattern: LazyPattern[str]
-    diagnosis: str
-    """One line: what failed, with ``{group}`` fields from ``pattern``."""
-    cause: str
-    fix: str
-    source: str
-    """The public thread whose maintainer's answer (or reporter's confirmed fix) backs it."""
-    confidence: str = "high"
-    """``high``: a maintainer's answer or the reporter's confirmed fix; ``medium``: a
-    commenter's answer or several threads agreeing; ``low``: no confirmed answer."""
-    warning: bool = False
-    """The runtime goes on after this line (a warning, not the reason it stopped)."""
-
-
-def _re(text: str) -> LazyPattern[str]:
-    return LazyPattern(text)
-
-
-_TK2 = "https://github.com/airockchip/rknn-toolkit2/issues/"
-_OLD_TK2 = "https://github.com/rockchip-linux/rknn-toolkit2/issues/"
-_TK1 = "https://github.com/rockchip-linux/rknn-toolkit/issues/"
-_RKNPU2 = "https://github.com/rockchip-linux/rknpu2/issues/"
-_LLM = "https://github.com/airockchip/rknn-llm/issues/"
-_ZOO = "https://github.com/airockchip/rknn_model_zoo/issues/"
+from rknnprof.parsers.failure_catalogue_link import LINK
+from rknnprof.parsers.failure_entry import LLM as _LLM
+from rknnprof.parsers.failure_entry import OLD_TK2 as _OLD_TK2
+from rknnprof.parsers.failure_entry import RKNPU2 as _RKNPU2
+from rknnprof.parsers.failure_entry import TK1 as _TK1
+from rknnprof.parsers.failure_entry import TK2 as _TK2
+from rknnprof.parsers.failure_entry import ZOO as _ZOO
+from rknnprof.parsers.failure_entry import Entry
+from rknnprof.parsers.failure_entry import regex as _re
 
 _REDUCED = (
     "RV1106/RV1103 run the reduced runtime (librknnmrt), which implements only a few ops on the "
@@ -203,85 +178,9 @@ CATALOGUE: tuple[Entry, ...] = (
         "the board's RKNPU2 SoC",
         _ZOO + "191",
     ),
-    Entry(
-        "rknn-server-version-mismatch",
-        ("msg_ioctl_ack fail",),
-        _re(r"msg_ioctl_ack fail, data_len = (?P<got>\d+), expect (?P<want>\d+)"),
-        "the toolkit and the board's rknn_server disagree on the message size ({got} bytes, "
-        "{want} expected)",
-        "init_runtime(target=…) talks to rknn_server on the board; a toolkit (API) and an "
-        "rknn_server/librknnrt (DRV) of different versions exchange structures of different sizes",
-        "install the rknn_server and librknnrt of the toolkit's version on the board and restart "
-        "rknn_server; the RKNNAPI banner's API and DRV versions must be equal",
-        _OLD_TK2 + "75",
-    ),
-    Entry(
-        "rknn-server-too-old",
-        ("rknn_server version is too old",),
-        _re(
-            r"rknn_server version is too old, please update rknn_server to at least "
-            r"(?P<want>\d[\w.]*)"
-        ),
-        "the board's rknn_server is older than this toolkit accepts (at least {want})",
-        "init_runtime(target=…) runs the model through rknn_server on the board, and the toolkit "
-        "refuses an rknn_server older than its own release",
-        "push the rknn_server and librknnrt of the toolkit's version to the board (rknpu2's "
-        "runtime/<OS>/rknn_server and librknn_api) and restart rknn_server",
-        _TK2 + "229",
-        confidence="medium",
-    ),
-    Entry(
-        "rknn-server-unreachable",
-        ("server connect fail", "device is abnormal, please start the rknn_server"),
-        _re(
-            r"server connect fail!?(?:\s*ret = (?P<ret>-?\d+)\((?P<why>\w+)\))?"
-            r"|rknn_server on the con\w*ted device is abnormal"
-        ),
-        "the toolkit could not reach rknn_server on the board (server connect fail)",
-        "init_runtime(target=…) runs the model through rknn_server on the board: it is not "
-        "running, it died (ERROR_PIPE, connection reset), or the board started another copy "
-        "than the one pushed (RV1126B, RV1106 and RV1103 start it from /oem/usr)",
-        "start rknn_server on the board as the toolkit's doc/rknn_server_proxy.md says and check "
-        "it stays up (`adb shell ps | grep rknn_server`), with the rknn_server and librknnrt of "
-        "the toolkit's version; on RV1126B, RV1106 and RV1103 put them in /oem/usr/bin and "
-        "/oem/usr/lib (the fix the reporter of airockchip/rknn-toolkit2#381 confirmed)",
-        _TK2 + "393",
-        "medium",
-    ),
-    Entry(
-        "device-unreachable",
-        ("Connect to Device",),
-        # (toolkit2 1.6 prints no device: `Connect to Device Failure (-1), Please check the
-        # USB connection!`, rknn_model_zoo issue 120, after adb's own version clash)
-        _re(r"Connect to Device (?:\((?P<device>[^)]{0,128})\) )?Failure \((?P<code>-?\d+)\)"),
-        "the toolkit could not connect to the board through adb",
-        "init_runtime(target=…) reaches the board through adb (USB or network): the board is "
-        "not in `adb devices`, two adb versions fight over the server (`adb server version (41) "
-        "doesn't match this client (40); killing...`), or another adb server holds port 5037 "
-        "(`adb: error: cannot bind listener`, as under WSL with mirrored networking beside "
-        "Windows' adb)",
-        "check that `adb devices` lists the board (pass device_id= when several do); keep one adb "
-        "on the PATH (the SDK's or the system's); with `cannot bind listener`, stop the other "
-        "adb server (under WSL: turn mirrored networking off and attach the board with "
-        "usbipd-win, the reporter's fix)",
-        _OLD_TK2 + "330",
-        "medium",
-    ),
-    Entry(
-        "target-platform-mismatch",
-        ("while required target_platform",),
-        _re(
-            r"get target_platform is (?P<given>\w+), while required target_platform = "
-            r"(?P<board>\w+)"
-        ),
-        "the target given to init_runtime ({given}) is not the connected board's SoC ({board})",
-        "the toolkit checks the target against the SoC the board reports (`Get hardware info: "
-        "target_platform = …`); RV1103 and RV1106 are separate targets",
-        "pass target='{board}' to init_runtime and run a model converted for {board}",
-        # (the thread has no answer: the line names both SoCs)
-        _ZOO + "408",
-        "low",
-    ),
+    # -- the link to a runtime elsewhere (rknn_server on a connected board, an RKNN3
+    # coprocessor): parsers/failure_catalogue_link.py
+    *LINK,
     Entry(
         "api-header-mismatch",
         ("info_len(",),
@@ -361,6 +260,25 @@ CATALOGUE: tuple[Entry, ...] = (
         _RKNPU2 + "17",
     ),
     Entry(
+        "npu-type-unreadable",
+        ("Meet unsupported target type",),
+        _re(r"Meet unsupported target type:\s*(?P<type>0x[0-9a-fA-F]{1,16}|-?\d{1,20})"),
+        "librknnrt read no NPU type it knows from the device it opened (Meet unsupported "
+        "target type: {type})",
+        # (0xffffffff: -1, no hardware version read)
+        "reported (the cited thread, no answer) on an RK3576 with librknnrt 2.0.0b0, after "
+        "/dev/rknpu was made a symlink to the NPU's DRM render node (`ln -s /dev/dri/renderD129 "
+        "/dev/rknpu`), then a segmentation fault; such a symlink sends librknnrt down its legacy "
+        "/dev/rknpu ioctls, which the DRM node does not answer (hw_version -1 in "
+        "invisiofficial/rk-llama.cpp#19)",
+        "remove a /dev/rknpu symlink to a /dev/dri node: without /dev/rknpu librknnrt finds the "
+        "NPU among /dev/dri/card* itself (the fix confirmed in invisiofficial/rk-llama.cpp#19); "
+        "let the process open /dev/dri/card* and renderD* (in a container, pass /dev/dri/* "
+        "through, as that thread does)",
+        _TK2 + "534",
+        "low",
+    ),
+    Entry(
         "too-many-open-files",
         ("Too many open files", "errno: 24"),
         _re(r"errno: 24|Too many open files"),
@@ -408,6 +326,29 @@ CATALOGUE: tuple[Entry, ...] = (
         "flash a kernel (or board image) with RKNPU driver {version} or newer; "
         "`cat /sys/kernel/debug/rknpu/version` shows the current one",
         _LLM + "62",
+        warning=True,
+    ),
+    Entry(
+        "npu-register-region-busy",
+        ("can't request region for resource",),
+        _re(
+            r"RKNPU:? \S{1,64}: (?:error -EBUSY: )?can't request region for resource "
+            r"\[mem (?P<range>0x[0-9a-fA-F]{1,16}-0x[0-9a-fA-F]{1,16})\]"
+        ),
+        "the RKNPU driver could not reserve the NPU registers at {range} (-EBUSY: another "
+        "device claims them), and maps them without the reservation",
+        # (the cause names no "driver": the driver is what prints it, not what to suspect, so
+        # no driver-version note is added to it; assemble.failures.beside_an_old_driver)
+        "as it starts (its probe), rknpu reserves each NPU core's register range; when the range "
+        "is already claimed the kernel refuses (-EBUSY), and the probe maps the registers "
+        "anyway and goes on: `[drm] Initialized rknpu …` follows. The cited thread shows it on "
+        "an RK3576 (kernel 6.18, rknpu 0.9.8) whose runtime then failed with `failed to open "
+        "rknn device`; no one there has answered",
+        "none for this line, which the driver goes on after; where a run fails, the runtime's "
+        "own error line says why (the cited thread's: `failed to open rknn device`), with its "
+        "own fix",
+        "https://github.com/ophub/fnnas/issues/620",
+        "low",
         warning=True,
     ),
     # -- submit failures ------------------------------------------------------------------------
@@ -542,21 +483,6 @@ CATALOGUE: tuple[Entry, ...] = (
         "drop the perf debug flags from rknn_init (perf_debug=False) in every context but the "
         "one you profile",
         "https://github.com/rockchip-linux/rknpu/issues/9",
-    ),
-    Entry(
-        "board-refused-model",
-        ("ACK_FAIL",),
-        _re(r"msg_load_ack fail, ack = 1\(ACK_FAIL\)"),
-        "the board's NPU runtime refused the model as it loaded it (msg_load_ack ACK_FAIL)",
-        "RKNN-Toolkit1 connected to a board (RV1126/RV1109, RK1808) sends the model to the "
-        "board's rknn_server, which loads it and answers only ACK_FAIL: the reason is in the "
-        "board's log, not the PC's (a quantized layer its runtime rejects, rknn_QuantCheck, in "
-        "the cited thread; a board runtime of another version than the toolkit's)",
-        "run again with the board's rknn_server restarted under RKNN_LOG_LEVEL=5 and read its "
-        "log for the layer it rejects; keep the board's rknn_server and librknn_runtime at the "
-        "toolkit's version",
-        _ZOO + "215",
-        "low",
     ),
     Entry(
         "perf-debug-not-enabled",

@@ -28,6 +28,12 @@
             it will be treated as a custom operator.
 
   -> ``FallbackWarningEvent(kind="cpu", subject=<type>, reason="… a custom operator …")``.
+* The compiler's word for an op it puts on the CPU itself (toolkit2 1.x build)::
+
+    I RKNN: Compiler: LayerNorm: Shape not support Target:NPU, turn to Target:CPU implement.
+
+  -> ``FallbackWarningEvent(kind="cpu", subject=<Op>, reason="<what it says>, so the compiler
+  …")``.
 """
 
 from __future__ import annotations
@@ -61,6 +67,9 @@ _UNSUPPORTED = LazyPattern(
     r"(?P<op>[A-Za-z_]\w*)"
 )
 _CUSTOM = "treated as a custom operator"
+_TURN_TO_CPU = LazyPattern(
+    r"Compiler:\s*(?P<op>[A-Za-z_]\w{0,63}):\s*(?P<said>[^,]{1,200}?),?\s*turn to Target:CPU"
+)
 _DETAIL = LazyPattern(r"core_num\b|\bori_?[A-Z]|\bpad_[tblr]\b|Please help report this bug")
 _MAX_DETAILS = 4
 
@@ -190,7 +199,7 @@ class FallbackWarningParser(BlockParser):
         "`<Op> will fallback to CPU, because …` or `Failed to config layer: '<name>' using 3Core "
         "fallback to single core mode,` anywhere in a line; `No lowering found for: <node>,` "
         "with its `node type = <Op>`; `Meet RKNN unsupport Operator: name = '<node>', type = "
-        "<Op>,`"
+        "<Op>,`; `Compiler: <Op>: …, turn to Target:CPU implement`"
     )
     fields = "kind (cpu / multicore), op type or layer name, reason, detail lines"
 
@@ -200,6 +209,10 @@ class FallbackWarningParser(BlockParser):
             return _NoLowering(line, lowering.group("name"))
         if "unsupport" in text and (unsupported := _UNSUPPORTED.search(text)):
             return _Unsupported(line, unsupported.group("op"))
+        if "turn to Target:CPU" in text and (turned := _TURN_TO_CPU.search(text)):
+            said = turned.group("said").strip()
+            reason = f"{said}, so the compiler turns it to its CPU implementation"
+            return _CpuWarning(line, turned.group("op"), reason)
         if "fallback" not in text:
             return None
         if "will fallback to CPU" in text and (cpu := _CPU.search(text)):

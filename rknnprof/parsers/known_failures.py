@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 from rknnprof.model import KnownFailure
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FailureEvent
-from rknnprof.parsers.failure_catalogue import Entry, match
+from rknnprof.parsers.failure_catalogue import match
+from rknnprof.parsers.failure_entry import Entry
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line

@@ -15,6 +15,10 @@ Version lines (one line = one :class:`InfoEvent`):
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
   ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
 * ``rknn-toolkit-lite2 version: 2.1.0`` (the board's Python package), ``target soc is RK3588``
+* the driver: the kernel's ``[drm] Initialized rknpu 0.9.8 20240828 for …`` (dmesg), its name,
+  version and date quoted alone (``rknpu 0.9.8 20240828``), its debugfs ``RKNPU driver: v0.9.8``
+* rknn_server's (logcat tag ``SERVER``): ``rknn_server version: 2.3.2 (…)`` and
+  ``server & runtime version: rknn_server: 2.3.2 (…)``, then the runtime, ``rknnrt: 2.3.2 (…)``
 
 Frequency lists (one block = one :class:`FrequencyEvent`)::
 
@@ -57,9 +61,18 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
     ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
+    # rknn_server's own lines (Android logcat, tag SERVER): ``rknn_server version: 2.3.2 (…)``,
+    # ``server & runtime version: rknn_server: 2.3.2 (…)`` and the runtime it loaded, ``rknnrt:
+    # 2.3.2 (…)``; its start script's ``start rknn server, version:2.3.0 (…)``
+    ("server", "server", LazyPattern(rf"\brknn[_ ]server(?:,? version)?:\s*{_V}")),
+    ("rknnrt:", "runtime", LazyPattern(rf"(?<![\w/])rknnrt:\s*{_V}")),
     ("lite2 version", "lite", LazyPattern(rf"rknn-toolkit-lite2 version:\s*{_V}")),
     # the kernel's own line (dmesg): "[drm] Initialized rknpu 0.9.8 20240828 for fdab0000.npu"
     ("Initialized rknpu", "driver", LazyPattern(rf"\[drm\] Initialized rknpu\s+{_V}")),
+    # the driver's name, version and date as a user quotes them (``rknpu 0.9.8 20240828``), and
+    # its debugfs file (``cat /sys/kernel/debug/rknpu/version``: ``RKNPU driver: v0.9.8``)
+    ("rknpu ", "driver", LazyPattern(r"(?<![\w/.-])rknpu\s+v?(\d+\.\d+\.\d+)\s+\d{8}\b")),
+    ("RKNPU driver:", "driver", LazyPattern(rf"\bRKNPU driver:\s*v?{_V}")),
 )
 _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A-Za-z]*)")
 _SOC_RE = LazyPattern(
@@ -183,12 +196,15 @@ class RuntimeInfoParser(BlockParser):
     family: ClassVar[str] = "runtime-info"
     detection: ClassVar[str] = (
         "'RKNN Runtime/Driver/Model Information' lines (colon or comma form), 'sdk version: … "
-        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, the "
-        "kernel's '[drm] Initialized rknpu 0.9.8' (dmesg), '<CPU|NPU|DDR> Current Frequency "
+        "driver version:', 'rknn_api/rknnrt version:', RKNNAPI 'API:'/'DRV:' lines, "
+        "rknn_server's 'rknn_server version:' and 'rknnrt:' lines, the "
+        "kernel's '[drm] Initialized rknpu 0.9.8' (dmesg), 'rknpu 0.9.8 20240828', 'RKNPU "
+        "driver: v0.9.8' (debugfs), '<CPU|NPU|DDR> Current Frequency "
         "List:'"
     )
     fields: ClassVar[str] = (
-        "runtime, driver, toolkit, API and model versions; target platform; CPU (kHz), NPU and "
+        "runtime, driver, rknn_server, toolkit, API and model versions; target platform; CPU "
+        "(kHz), NPU and "
         "DDR (Hz) frequencies"
     )
 
@@ -198,8 +214,10 @@ class RuntimeInfoParser(BlockParser):
             "ersion" in text
             or "API:" in text
             or "DRV:" in text
+            or "rknnrt:" in text
             or "target" in text
-            or "Initialized rknpu" in text
+            or "rknpu " in text
+            or "RKNPU driver:" in text
             or ".rknn" in text
         ):
             info = parse_info(text)

@@ -187,6 +187,13 @@ LINES = {
         "E RKNN: [12:35:17.533] Device is not available",
         "could not open the NPU device",
     ),
+    # _TK2 534 (librknnrt 2.0.0b0 on RK3576, the reporter's arrow kept); variant: the 2.x
+    # line with its time stamp (written from the grammar)
+    "npu-type-unreadable": (
+        "→ E RKNN: Meet unsupported target type: 0xffffffff",
+        "E RKNN: [10:21:07.512] Meet unsupported target type: 0xffffffff",
+        "no NPU type it knows from the device it opened (Meet unsupported target type: 0xffffffff)",
+    ),
     # _LLM 17 (rkllm 1.0); variant: logcat form of the same call
     "too-many-open-files": (
         "E RKNN: [05:45:17.474] failed to convert handle(1020) to fd, ret: -1, errno: 24, "
@@ -214,6 +221,15 @@ LINES = {
         "W RKNN: [15:33:35.279] Current driver version: 0.8.2, recommend to upgrade the driver "
         "to the new version: >= 0.8.8",
         "upgrade to 0.9.6",
+    ),
+    # ophub/fnnas 620 (RK3576, kernel 6.18, driver 0.9.8, dmesg); variant: the wording of
+    # kernels that do not name the error (real: https://github.com/rockchip-linux/kernel/issues/371)
+    "npu-register-region-busy": (
+        "[    4.028876] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27700000-0x27707fff]",
+        "[    2.167656] RKNPU ff300000.npu: can't request region for resource [mem "
+        "0xff300000-0xff30ffff]",
+        "the NPU registers at 0x27700000-0x27707fff",
     ),
     # _OLD_TK2 30 (librknnrt 1.2.0); variant: 2.3.2 with the update hint (real: _TK2 447)
     "submit-failed": (
@@ -272,6 +288,20 @@ LINES = {
         "rknn_init, msg_load_ack fail, ack = 1(ACK_FAIL), expect 0(ACK_SUCC)!",
         "refused the model as it loaded it",
     ),
+    # _ZOO 317 (toolkit1, yamnet on RV1126); variant: the line quoted without the toolkit's
+    # level and tag, with one space after the call (written from the grammar)
+    "rknn-server-lost-during-load": (
+        "E RKNNAPI: rknn_init,  recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!",
+        "rknn_init, recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!",
+        "lost rknn_server on the board while it loaded the model (recv(MsgLoadAck) ERROR_PIPE)",
+    ),
+    # rknn3-model-zoo 13 (librknn3_api V1.0.4, Qwen3 on an RK1828 over PCIe); variant: a
+    # Qwen3-VL vision model on RK3588 + RK1828 (real: rknn3-model-zoo 17)
+    "coprocessor-lost-during-init": (
+        "E RKNNAPI(2095): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!",
+        "E RKNNAPI(2956): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!",
+        "lost the RK182x coprocessor while it initialised the model (recv(MsgInitAck) ERROR_PIPE)",
+    ),
     "perf-too-many-clients": (
         "rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect 0(ACK_SUCC)",
         "E RKNNAPI: rknn_init,  msg_load_ack fail, ack = 6(ACK_PERF_TOO_MANY_CLIENT), expect "
@@ -320,6 +350,8 @@ SOURCE_OF_LINE = {
     "core-mask-unavailable": "https://github.com/airockchip/rknn-toolkit2/blob/v2.3.2/doc/"
     "04_Rockchip_RKNPU_API_Reference_RKNNRT_V2.3.2_EN.pdf",
     "perf-too-many-clients": "https://github.com/rockchip-linux/rknpu/issues/9",
+    "npu-register-region-busy": "https://github.com/ophub/fnnas/issues/620",
+    "coprocessor-lost-during-init": "https://github.com/airockchip/rknn3-model-zoo/issues/13",
 }
 """The thread each first line was copied from, where the comment above does not name it with a
 prefix constant; every other line comes from the entry's own ``source``."""
@@ -729,3 +761,134 @@ def test_a_long_failure_line_is_quoted_to_a_word_boundary():
     assert line.startswith(kept) and line[len(kept)] == " "  # (cut where a word ends)
     assert "https" not in said
     assert quoted("E RKNN: short line ") == "E RKNN: short line"
+
+
+def test_the_drivers_busy_register_region_is_a_warning_beside_what_the_log_holds(tmp_path):
+    """ophub/fnnas issue 620: an RK3576 whose runtime could not open the NPU posted its NPU
+    load, its driver version and dmesg; the driver's `can't request region` lines read as
+    nothing at all. They are a warning (the driver maps the registers anyway and initialises,
+    the next line), told after what the log holds."""
+    text = (
+        "seeed@seeed:/$ sudo cat /proc/rknpu/load \n"
+        "NPU load:  Core0:  0%, Core1:  0%,\n"
+        "[    4.028645] RKNPU 27700000.npu: RKNPU: rknpu iommu is enabled, using iommu mode\n"
+        "[    4.028876] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27700000-0x27707fff]\n"
+        "[    4.028898] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27708000-0x2770ffff]\n"
+        "[    4.029443] [drm] Initialized rknpu 0.9.8 for 27700000.npu on m"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert (failure["id"], failure["line"], failure["severity"]) == (
+        "npu-register-region-busy",
+        4,
+        "warning",
+    )
+    assert failure["diagnosis"] == (
+        "the RKNPU driver could not reserve the NPU registers at 0x27700000-0x27707fff "
+        "(-EBUSY: another device claims them), and maps them without the reservation "
+        "(also line 5)"
+    )
+    assert "runtime information (driver 0.9.8) and NPU load readings only" in result.stderr
+    assert "; a warning, line 4: the RKNPU driver could not reserve the NPU registers" in (
+        result.stderr
+    )
+
+
+def test_a_broken_load_on_a_toolkit1_board_is_the_failure_not_its_exception(tmp_path):
+    """rknn_model_zoo issue 317: yamnet through RKNN-Toolkit1 on an RV1126, whose rknn_server
+    connection broke while the model loaded; the line read as unknown, with a fix to search the
+    trackers. It is the catalogue's, the exception after it its context."""
+    text = (
+        "E RKNNAPI: rknn_init,  recv(MsgLoadAck) fail, -9(ERROR_PIPE) != 368!\n"
+        "E Catch exception when init runtime!\n"
+        "E Traceback (most recent call last):\n"
+        'E   File "rknn/api/rknn_base.py", line 1008, in rknn.api.rknn_base.RKNNBase.init_runtime\n'
+        'E   File "rknn/api/rknn_runtime.py", line 340, in rknn.api.rknn_runtime.RKNNRuntime.'
+        "build_graph\n"
+        "E Exception: RKNN init failed. error code: RKNN_ERR_DEVICE_UNAVAILABLE\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert (failure["id"], failure["line"]) == ("rknn-server-lost-during-load", 1)
+    assert failure["source"] == "https://github.com/airockchip/rknn_model_zoo/issues/317"
+    assert "RKNN_ERR_DEVICE_UNAVAILABLE" in " ".join(failure["context"])
+    assert failure["fix"].startswith("check that rknn_server still runs on the board")
+
+
+def test_an_rknn3_init_that_lost_its_coprocessor_is_told_before_the_transfer_lines(tmp_path):
+    """rknn3-model-zoo issue 13: Qwen3 on an RK1828 coprocessor (librknn3_api V1.0.4); the
+    transfer's own error lines come first, then rknn3_init's `recv(MsgInitAck) fail`, which
+    read as unknown. The catalogue line is the failure, the transfer lines its context."""
+    text = (
+        "--> init qwen3 llm model\n"
+        "D RKNNAPI(2095): rknn3_init, try connect device: 0004:41:00.0\n"
+        "E NPUTransfer(2095): ERROR: socket read fd = 4, n = -1: Resource temporarily "
+        "unavailable, errno=11\n"
+        "E NPUTransfer(2095): recv  TransferClient recv failed, client fd: 4, ret = -1\n"
+        "E RKNNAPI(2095): rknn3_init,  recv(MsgInitAck) fail, -9(ERROR_PIPE) != 256!\n"
+        "rknn_init fail ret=-10\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    failures = json.loads(result.stdout)["failures"]
+    assert (failures[0]["id"], failures[0]["line"]) == ("coprocessor-lost-during-init", 5)
+    assert any("socket read fd = 4" in c for c in failures[0]["context"])
+    assert ": line 5: the RKNN3 runtime lost the RK182x coprocessor" in result.stderr
+
+
+def test_the_busy_register_region_is_not_blamed_on_an_old_driver(tmp_path):
+    """The Rock 5B boot log of openFyde/overlay-rock5b-openfyde issue 1 (driver 0.7.2) prints the
+    same region line; beside runtime 2.3.2 its warning read "the log's RKNPU driver 0.7.2 is
+    older than 0.8.8 …, a likely cause": of a line the driver goes on after. No note."""
+    text = (
+        "I RKNN: [10:00:00.000] RKNN Runtime Information, librknnrt version: 2.3.2 "
+        "(429f97ae6b@2025-04-09T09:09:27)\n"
+        "[    0.649286] RKNPU fdab0000.npu: can't request region for resource [mem "
+        "0xfdab0000-0xfdabffff]\n"
+        "[    0.649438] [drm] Initialized rknpu 0.7.2 20220428 for fdab0000.npu on minor 1\n"
+    )
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "npu-register-region-busy"
+    assert failure["diagnosis"].endswith("and maps them without the reservation")
+
+
+def test_an_unreadable_npu_type_after_a_dev_rknpu_symlink(tmp_path):
+    """rknn-toolkit2 issue 534 (RK3576, Buildroot, driver 0.9.7): /dev/rknpu made a symlink to
+    the NPU's render node, then librknnrt's `Meet unsupported target type: 0xffffffff` and a
+    segmentation fault; the line read as unknown. The fix removes the symlink (the reporter's
+    confirmed fix of invisiofficial/rk-llama.cpp issue 19)."""
+    text = (
+        "[6.356354] [drm] Initialized rknpu 0.9.7 20240424 for 27700000.npu on minor 1\n"
+        "ln -s /dev/dri/renderD129 /dev/rknpu\n"
+        "rknn_common_test /usr/share/model/RK3576/mobilenet_v1.rknn dog.jpg\n"
+        "→ E RKNN: Meet unsupported target type: 0xffffffff\n"
+        "→ Segmentation fault\n"
+    )
+    result = run(["analyze"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    assert ": line 4: librknnrt read no NPU type it knows from the device it opened" in (
+        result.stderr
+    )
+    assert "; fix: remove a /dev/rknpu symlink to a /dev/dri node" in result.stderr
+
+
+def test_an_unknown_errors_fix_reads_as_one_sentence(tmp_path):
+    """The fix of an error the catalogue does not know read "on the board RKNN_LOG_LEVEL=4
+    (RKLLM_LOG_LEVEL=2), when converting RKNN(verbose=True), prints more of what led to it":
+    which setting goes where, said plainly."""
+    text = "E RKNN: [08:00:00.000] rknn_init, load model failed!\n"
+    result = run(["analyze", "-f", "json"], text.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert failure["id"] == "unknown"
+    assert failure["fix"] == (
+        "search the line in the rknn-toolkit2 / rknn-llm issue trackers; set RKNN_LOG_LEVEL=4 "
+        "on the board (RKLLM_LOG_LEVEL=2 for RKLLM), or RKNN(verbose=True) when converting, to "
+        "print more of what led to it"
+    )

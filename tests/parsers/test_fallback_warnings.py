@@ -97,6 +97,62 @@ def test_an_unsupported_operator_becomes_a_custom_one() -> None:
     assert event.reason.endswith("type = Loop`)")
 
 
+def test_the_compiler_turning_an_op_to_its_cpu_implementation() -> None:
+    """rockchip-linux/rknn-toolkit2 issue 162 (toolkit2 1.x build of a model with LayerNorm):
+    the compiler's own line says the op goes to the CPU; the line before it is its detail, no
+    warning of its own. The log's last line has no full stop."""
+    events = warnings(
+        "I RKNN: [10:18:39.903] Compiler: LayerNorm: input_shape.size() invalid.\n"
+        "I RKNN: [10:18:39.903] Compiler: LayerNorm: Shape not support Target:NPU, turn to "
+        "Target:CPU implement.\n"
+        "W RKNN: [10:18:40.100] dimension -2 of first input must be aligned to 16\n"
+        "I RKNN: [10:18:40.101] Compiler: LayerNorm: Shape not support Target:NPU, turn to "
+        "Target:CPU implement"
+    )
+    assert [(e.kind, e.subject, e.line) for e in events] == [
+        ("cpu", "LayerNorm", 2),
+        ("cpu", "LayerNorm", 4),
+    ]
+    assert {e.reason for e in events} == {
+        "Shape not support Target:NPU, so the compiler turns it to its CPU implementation"
+    }
+
+
+def test_a_log_of_such_lines_is_advised_and_gated_like_other_fallbacks(tmp_path) -> None:
+    """The same log alone: RKN001 names LayerNorm and the compiler's reason (exit 0, no table),
+    and a ``cpu_fallback_layers: max 0`` budget fails on it, as on a `will fallback to CPU`
+    line; the log read as no RKNN data at all."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    log = tmp_path / "build.txt"
+    log.write_text(
+        "D RKNN: [10:18:39.898] >>>>>> start: OpEmit\n"
+        "I RKNN: [10:18:39.903] Compiler: LayerNorm: input_shape.size() invalid.\n"
+        "I RKNN: [10:18:39.903] Compiler: LayerNorm: Shape not support Target:NPU, turn to "
+        "Target:CPU implement.\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["analyze", str(log), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    [profile] = json.loads(result.stdout)["profiles"]
+    [finding] = [f for f in profile["findings"] if f["code"] == "RKN001"]
+    assert finding["message"].startswith(
+        "the log warns that LayerNorm falls back to the CPU: Shape not support Target:NPU"
+    )
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: cpu_fallback_layers\n    max: 0\n")
+    result = CliRunner().invoke(cli, ["check", str(log), "--budgets", str(budgets), "-f", "json"])
+    assert result.exit_code == 1, result.output
+    [verdict] = json.loads(result.stdout)["verdicts"]
+    assert verdict["message"].startswith(
+        "cpu_fallback_layers >= 1: over max 0 (the log warns that LayerNorm falls back"
+    )
+
+
 def test_a_fallback_warning_beside_a_failed_build_keeps_the_failure(tmp_path) -> None:
     """A log with a CPU-fallback warning and no table, whose build then failed on a Loop (an
     error the catalogue does not know): the failure was dropped, the run read as advice

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import io
+
 from rknnprof.inputs.lines import Line, read_lines
 from rknnprof.model import Frequencies
 from rknnprof.parsers import scan
@@ -160,3 +162,50 @@ def test_an_error_naming_a_soc_is_not_the_socs_line():
     assert block is not None
     [event] = block.close()
     assert event.versions.runtime == "2.3.2"
+
+
+def test_rknn_servers_own_lines_in_logcat():
+    """airockchip/rknn-toolkit2 issue 403, an Android board's logcat (tag SERVER): rknn_server
+    names its own version, then the librknnrt it loaded; a log of them read as no RKNN data."""
+    text = (
+        "07-21 18:23:13.178 2322 2322 D SERVER : librknnrt path = /vendor/lib64/librknnrt.so \n"
+        "07-21 18:23:13.495 2322 2322 D SERVER : rknn_server version: 2.3.2 (1842325 "
+        "build@2025-03-30T09:54:16) \n"
+        "07-21 18:23:13.495 2322 2322 D SERVER : server & runtime version: rknn_server: 2.3.2 "
+        "(1842325 build@2025-03-30T09:54:16) \n"
+        "07-21 18:23:13.495 2322 2322 D SERVER : rknnrt: 2.3.2 (429f97ae6b@2025-04-09T09:08:16) \n"
+    )
+    evs = [e for e in scan(read_lines(io.BytesIO(text.encode()))) if isinstance(e, InfoEvent)]
+    assert [(e.line, e.versions.server, e.versions.runtime) for e in evs] == [
+        (2, "2.3.2", None),
+        (3, "2.3.2", None),
+        (4, None, "2.3.2"),
+    ]
+    # the board's start script (airockchip/rknn-toolkit2 issue 301), and no version in its
+    # complaint that the server is too old
+    v = parse_info("start rknn server, version:2.3.0 (e80ac5c build@2024-11-07T12:52:53)")
+    assert v is not None and v[0].server == "2.3.0"
+    v = parse_info(
+        "E RKNNAPI: rknn_server version is too old, please update rknn_server to at least 2.3.0"
+    )
+    assert v is None or v[0].server is None
+
+
+def test_the_driver_as_users_quote_it():
+    """airockchip/rknn-toolkit2 issue 405 gives the driver as its name, version and date
+    (``rknpu 0.9.8 20240828``, behind its own words in the description); ophub/fnnas issue 620
+    as `cat /sys/kernel/debug/rknpu/version` prints it. Neither was read."""
+    for line in (
+        "rknpu 0.9.8 20240828",
+        "NPU驱动的版本是 ：rknpu 0.9.8 20240828",
+        "RKNPU driver: v0.9.8",
+    ):
+        v = parse_info(line)
+        assert v is not None and v[0].driver == "0.9.8", line
+    # the driver's other lines name no version
+    for line in (
+        "[    4.028645] RKNPU 27700000.npu: RKNPU: rknpu iommu is enabled, using iommu mode",
+        "rknpu_dev.2.auto",
+        "seeed@seeed:/$ sudo cat /sys/kernel/debug/rknpu/version",
+    ):
+        assert parse_info(line) is None, line
