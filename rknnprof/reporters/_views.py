@@ -148,9 +148,17 @@ def layer_table(profile: Profile, top: int) -> TableView | None:
         "every cycle count and time in the table is 0: nothing to rank by (table order)"
         if cycled
         else "per-layer times not in the log (Time column removed)"
+        if profile.measured
+        else f"no per-layer times: {PLACEMENT_ONLY}"
     )
     return TableView(title, tuple(columns), (), note, tuple(layers))
 
+
+PLACEMENT_ONLY = (
+    "a build-time table of where each op runs; time them on the board with "
+    "eval_perf(perf_debug=True) or RKNN_LOG_LEVEL=4"
+)
+"""What a build-time table without cycles holds, and how to get times."""
 
 _TIME_COLUMNS = (
     ("npu_time_us", "NPU"),

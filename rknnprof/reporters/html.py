@@ -236,9 +236,14 @@ class HtmlReporter(Reporter):
             largest = f"{max(F.layer_cycles(la) or 0 for la in profile.layers):,} cycles"
             value = F.layer_cycles
         else:
+            why = (
+                "the log (Time column removed)"
+                if profile.measured
+                else f"the log: {escape(V.PLACEMENT_ONLY)}"
+            )
             return (
                 f'<div class="card note">{len(profile.layers)} layers: per-layer times not in '
-                "the log (Time column removed); see the layer table below.</div>"
+                f"{why}; see the layer table below.</div>"
             )
         return (
             f'<div class="card"><h3>Layer {what} in execution order</h3>'

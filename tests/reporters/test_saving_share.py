@@ -21,3 +21,26 @@ def test_a_whole_table_gives_a_share_of_the_frame(corpus) -> None:
     [profile] = analyze(str(corpus("07_"))).profiles
     text = saving_text(profile.findings[0], profile)
     assert text.startswith("saves ~") and text.endswith("%)") and "rows shown" not in text
+
+
+def test_a_placement_table_says_how_to_get_times(tmp_path) -> None:
+    """A build-time table of Target only (toolkit2 2.3.2's, no cycles, no Time column) read
+    'per-layer times not in the log (Time column removed)', as if the user had cut it."""
+    from rknnprof.reporters._views import layer_table
+
+    lines = [
+        "D RKNN: Network Layer Information Table",
+        "D RKNN: ID   OpType         DataType Target InputShape OutputShape FullName",
+        "D RKNN: 0    InputOperator  FLOAT16  CPU    \\          (1,5)      InputOperator:input",
+        "D RKNN: 1    Acos           FLOAT16  CPU    (1,5)      (1,5)      Acos:acos",
+        "D RKNN: 2    OutputOperator FLOAT16  CPU    (1,5)      \\          OutputOperator:output",
+    ]
+    path = tmp_path / "build.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = analyze(str(path)).profiles
+    view = layer_table(profile, 15)
+    assert view is not None and "Time column removed" not in view.note
+    assert view.note == (
+        "no per-layer times: a build-time table of where each op runs; time them on the board "
+        "with eval_perf(perf_debug=True) or RKNN_LOG_LEVEL=4"
+    )
