@@ -61,6 +61,10 @@ LAYOUT_OUTPUT_FIX = (
     "post-processing"
 )
 LAYOUT_RANK_FIX = "keep the tensor 4-D across the reshape so the NPU Reshape takes it"
+LAYOUT_INPUT_FIX = (
+    "it makes a model input of lower rank 4-D (the toolkit adds such a reshape): export the "
+    "model with the 4-D input it reshapes to ({shape}) and feed that"
+)
 LAYOUT_BATCH_FIX = (
     "it moves data into or out of the batch axis (N {before} -> {after}): force it onto the NPU "
     "with rknn.config(op_target={{'<its output tensor>': 'npu'}}) (RKNN-Toolkit2 API Reference, "
@@ -159,13 +163,17 @@ def _small(layer: Layer) -> bool:
     )
 
 
-def _layout_fix(layer: Layer, outputs: Sequence[Layer]) -> str:
-    """A layout op's fix by where it stands and its tensors: it feeds a model output (an
+def _layout_fix(layer: Layer, outputs: Sequence[Layer], inputs: Sequence[Layer] = ()) -> str:
+    """A layout op's fix by where it stands and its tensors: it makes a model input of lower
+    rank 4-D (an InputOperator gives its input shape), it feeds a model output (an
     OutputOperator takes its output shape), a tensor not 4-D, the batch axis changing, or a
     4-D reshape inside the model; the general fix when its shapes are not known."""
     ins, outs = layer.input_shapes or (), layer.output_shapes or ()
     if not ins or not outs or not ins[0] or not outs[0]:
         return LAYOUT_FIX
+    if len(ins[0]) < 4 == len(outs[0]) and any(ins[0] in (i.output_shapes or ()) for i in inputs):
+        shape = "x".join(map(str, outs[0]))
+        return LAYOUT_INPUT_FIX.format(shape=shape)
     if any(outs[0] in (out.input_shapes or ()) for out in outputs):
         return LAYOUT_OUTPUT_FIX
     if len(ins[0]) != 4 or len(outs[0]) != 4:
@@ -186,8 +194,17 @@ def fix_for(op: str, layers: Sequence[Layer] = (), model: Sequence[Layer] = ()) 
         return SMALL_TRANSPOSE_FIX
     if op in LAYOUT_OPS and layers and model:
         outputs = [la for la in model if la.op_type == "OutputOperator"]
-        fixes = {_layout_fix(la, outputs) for la in layers}
-        return fixes.pop() if len(fixes) == 1 else LAYOUT_FIX
+        inputs = [la for la in model if la.op_type == "InputOperator"]
+        fixes = {la.id: _layout_fix(la, outputs, inputs) for la in layers}
+        distinct = list(dict.fromkeys(fixes.values()))
+        if len(distinct) == 1:
+            return distinct[0]
+        if len(distinct) == 2:  # (one for a model input, one for an output: each by its layers)
+            return "; ".join(
+                f"#{', #'.join(str(i) for i, f in fixes.items() if f == fix)}: {fix}"
+                for fix in distinct
+            )
+        return LAYOUT_FIX
     if op in FIXES:
         return FIXES[op]
     if is_norm(op, layers):

@@ -46,10 +46,26 @@ def test_a_four_dim_reshape_inside_the_model_is_forced_onto_the_npu() -> None:
     assert fix.startswith("a 4-D reshape inside the model") and "op_target" in fix
 
 
-def test_reshapes_of_different_kinds_or_unknown_shapes_get_the_general_fix() -> None:
+def test_reshapes_of_two_kinds_get_each_its_fix_and_of_more_the_general_one() -> None:
     rank = reshape((1, 64, 80, 80), (1, 64, 6400))
     batch = reshape((5, 64, 1, 150), (1, 960, 1, 50), layer_id=21)
-    general = fix_for("Reshape", [rank, batch], [rank, batch])
+    both = fix_for("Reshape", [rank, batch], [rank, batch])
+    assert both.startswith("#20: keep the tensor 4-D") and "; #21: it moves data into" in both
+    inside = reshape((1, 64, 80, 80), (1, 16, 320, 80), layer_id=22)
+    general = fix_for("Reshape", [rank, batch, inside], [rank, batch, inside])
     assert general.startswith("end the exported model before this reshape")
     unknown = Layer(id=3, op_type="Reshape", target=Target.CPU)
     assert fix_for("Reshape", [unknown], [unknown]) == general
+
+
+def test_a_reshape_the_toolkit_adds_to_a_two_dim_input_asks_for_a_four_dim_one() -> None:
+    """toolkit2 2.3.2 builds a Clip on a (1,5) input with 'unsqueeze_to_4d_clip: add node =
+    ['input_rs', 'clipped_input-rs']': Reshape input_rs (1,5) -> (1,1,1,5) on the CPU right
+    after the InputOperator, which 'end the exported model before this reshape' cannot mean."""
+    model_input = Layer(id=0, op_type="InputOperator", target=Target.CPU, output_shapes=((1, 5),))
+    layer = reshape((1, 5), (1, 1, 1, 5), layer_id=1)
+    fix = fix_for("Reshape", [layer], [model_input, layer, output((1, 5))])
+    assert fix == (
+        "it makes a model input of lower rank 4-D (the toolkit adds such a reshape): export the "
+        "model with the 4-D input it reshapes to (1x1x1x5) and feed that"
+    )
