@@ -185,7 +185,8 @@ def op_table(profile: Profile) -> TableView | None:
     if not stats or not any(s.total_time_us for s in stats):
         return None
     frame = F.frame_total_us(profile) or sum(s.total_time_us for s in stats) or 1.0
-    shares = tuple(s.share if s.share is not None else s.total_time_us / frame for s in stats)
+    # (a printed 0.00% of an op type with time is under the ratio's rounding: its own share)
+    shares = tuple(s.share if s.share else s.total_time_us / frame for s in stats)
     used = [(attr, head) for attr, head in _TIME_COLUMNS if any(getattr(s, attr) for s in stats)]
     known = [item for item in used if item[0] != "unknown_time_us"]
     if not known:

@@ -44,3 +44,15 @@ def test_a_placement_table_says_how_to_get_times(tmp_path) -> None:
         "no per-layer times: a build-time table of where each op runs; time them on the board "
         "with eval_perf(perf_debug=True) or RKNN_LOG_LEVEL=4"
     )
+
+
+def test_an_op_type_whose_printed_ratio_rounds_to_zero_is_under_a_tenth(corpus) -> None:
+    """corpus 27's ranking prints InputOperator 4 us at 0.00% and Slice 42 us at 0.02%: both
+    are under 0.1 % of its 183,003 us; the table showed the first as 0.0%, the second <0.1%."""
+    from rknnprof.reporters._views import op_table
+
+    [profile] = analyze(str(corpus("27_"))).profiles
+    view = op_table(profile)
+    assert view is not None
+    share = dict(zip((s.op_type for s in profile.ranking), view.shares, strict=True))
+    assert 0 < share["InputOperator"] < 0.001 and 0 < share["Slice"] < 0.001
