@@ -257,3 +257,21 @@ def test_color_choice(monkeypatch):
     assert use_color("always", False) and not use_color("never", True)
     monkeypatch.setenv("NO_COLOR", "1")
     assert not use_color("auto", True)
+
+
+def test_runtime_lines_alone_say_when_the_driver_is_too_old(run):
+    """FastDeploy's RKNPU2 backend prints ``rknpu2 runtime version: 1.5.1b19`` and ``rknpu2
+    driver version: 0.4.2`` (FastDeploy issue 2211): the runtime was not read, and a driver
+    far below 0.8.8 went unsaid, since no rule runs on a log without a profile."""
+    log = (
+        "[INFO] fastdeploy/runtime/backends/rknpu2/rknpu2_backend.cc(81)::GetSDKAndDeviceVersion"
+        "\trknpu2 runtime version: 1.5.1b19 (32afb0e92@2023-07-14T12:46:17)\n"
+        "[INFO] fastdeploy/runtime/backends/rknpu2/rknpu2_backend.cc(82)::GetSDKAndDeviceVersion"
+        "\trknpu2 driver version: 0.4.2\n"
+    )
+    result = run("-", input=log.encode())
+    assert result.exit_code == 3
+    assert (
+        "runtime information only (runtime 1.5.1b19, driver 0.4.2; its RKNPU driver 0.4.2 is "
+        "older than 0.8.8 beside runtime 1.5.1b19: update the board's kernel and driver)"
+    ) in " ".join(result.stderr.split())

@@ -10,6 +10,7 @@ from rknnprof.assemble.context import ContextEvents
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.error_reports import APP_ERROR
 from rknnprof.parsers.events import NoteEvent
+from rknnprof.platforms.drivers import min_driver_text, old_for_runtime
 
 Found = tuple[str, str]
 """(kind, detail) of one kind of content: ``("frequency lists", "")``."""
@@ -31,6 +32,12 @@ def describe_leftovers(
         platform = context.platform_for(None)[0]  # (the board's word first)
         if platform:
             detail = f"{detail}, {platform}" if detail else platform
+        if versions.runtime and old_for_runtime(versions.driver, versions.runtime):
+            # (what RKN050 says of a profile's: no rule runs without one)
+            detail += (
+                f"; its RKNPU driver {versions.driver} is older than {min_driver_text()} beside "
+                f"runtime {versions.runtime}: update the board's kernel and driver"
+            )
         first.append(("runtime information", detail))
     if context.freqs:
         rest.append(("frequency lists", ""))

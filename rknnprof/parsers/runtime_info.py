@@ -48,6 +48,8 @@ _V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
 _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     # (librknnmrt: the reduced runtime of RV1106/RV1103)
     ("librknn", "runtime", LazyPattern(rf"librknnm?rt version:\s*{_V}")),
+    # FastDeploy's RKNPU2 backend: ``rknpu2 runtime version: 1.5.1b19 (…)``
+    ("rknpu2 runtime", "runtime", LazyPattern(rf"\brknpu2 runtime version:\s*{_V}")),
     ("Driver Information", "driver", LazyPattern(rf"Driver Information[:,]\s*version:\s*{_V}")),
     ("Model Information", "model", LazyPattern(rf"Model Information, version:\s*{_V}")),
     ("toolkit version", "toolkit", LazyPattern(rf"toolkit version:\s*{_V}")),

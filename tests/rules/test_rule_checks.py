@@ -11,6 +11,7 @@ from rknnprof.model import (
     Bound,
     BoundBasis,
     Confidence,
+    KnownFailure,
     Layer,
     OpTypeStat,
     Profile,
@@ -774,6 +775,19 @@ def test_rkn050_clock_and_driver() -> None:
         assert bool(said) is flagged
         if flagged:
             assert "fixed by 0.9.6" in said[0].message and "0.9.6 or later" in said[0].fix
+            # a run that completed was not hit by it: information, said so (an RK3562 demo
+            # under 0.9.3 that printed its Top-5 got a warning that its driver fails tasks)
+            assert said[0].severity is Severity.INFO
+            assert said[0].message.endswith("this run completed, so its model is not one it fails")
+    failed = replace(
+        low,
+        versions=Versions(driver="0.9.3", runtime="1.6.0"),
+        failures=(
+            KnownFailure("submit-failed", 3, "E RKNN: failed to submit!", "d", "c", "f", "s"),
+        ),
+    )
+    [said] = [f for f in run("RKN050", failed, "rk3588") if "driver 0.9.3" in f.message]
+    assert said.severity is Severity.WARNING and "this run completed" not in said.message
     assert driver.fix.endswith("keep the board's runtime library at the toolkit's version (2.3.2)")
     [clock] = [f for f in findings if "800 MHz" in f.message]
     assert clock.est_saving_us == pytest.approx(8000 * (1 - 800 / 1000))
