@@ -9,8 +9,9 @@ Every decoded read of the input passes through :func:`clean` (called by
   line drawing, ``ESC # 8`` screen fill: intermediates 0x20-0x2F then one final byte), and the
   8-bit CSI (U+009B) and OSC (U+009D) forms;
 * form feeds (PDF extraction) and NULs are removed;
-* every other control character (C0 but tab and newline, DEL, C1, a lone ESC) becomes U+FFFD,
-  the same visible mark as an undecodable byte, one character for one, so columns stay put.
+* every other control character (C0 but tab and newline, DEL, C1, a lone ESC) and the Unicode
+  line and paragraph separators (U+2028, U+2029) become U+FFFD, the same visible mark as an
+  undecodable byte, one character for one, so columns stay put.
 
 Length is capped by the reader (``MAX_LINE_CHARS`` per line). Text that does not come through
 here (saved JSON reports, budgets files) is escaped again by each output format
@@ -33,10 +34,13 @@ _ESCAPES = LazyPattern(
     r"|\x9d[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"  # 8-bit OSC
 )
 _REMOVED = LazyPattern(r"[\x00\x0c]")
-_CONTROL = LazyPattern(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = LazyPattern(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 REPLACEMENT = "\ufffd"
 _ASCII_CONTROLS = tuple(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
-_C1_CONTROLS = tuple(chr(c) for c in range(0x80, 0xA0))
+_C1_CONTROLS = (*(chr(c) for c in range(0x80, 0xA0)), "\u2028", "\u2029")
+"""C1, and the Unicode line and paragraph separators: ``str.splitlines`` breaks a line at
+them (and at NEL, U+0085), so a log's text could start a line of its own in a report (a GitHub
+workflow command at column 0)."""
 
 
 SHORT = 512

@@ -45,12 +45,15 @@ _ZERO_WIDTH = (
 )
 """Characters that take no room or reorder the text around them (a tag character made two
 layer names print alike): escaped wherever log text is shown, CSV cells included."""
-_INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
+_INVISIBLE = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u2028\u2029" + _ZERO_WIDTH + "]")
 """Characters that move the cursor, change the terminal's state, reorder the text around them
 or take no room: C0 (tab and newline included: a cell or message is one line), DEL, C1, the
-bidi controls, and the zero-width ones (two layer names that differ by a U+200B looked the
+Unicode line and paragraph separators (``str.splitlines`` breaks at them), the bidi controls,
+and the zero-width ones (two layer names that differ by a U+200B looked the
 same)."""
-_PAGE_INVISIBLE = LazyPattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _ZERO_WIDTH + "]")
+_PAGE_INVISIBLE = LazyPattern(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029" + _ZERO_WIDTH + "]"
+)
 """What a page must not take as it is: :data:`_INVISIBLE` but tab, LF and CR."""
 _MARKDOWN_SPECIAL = LazyPattern(r"([\\`*_\[\]<>|&~])")
 _XML_FORBIDDEN = r"[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"

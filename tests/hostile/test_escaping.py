@@ -233,3 +233,27 @@ def test_xml_rule_drops_what_xml_forbids():
 def test_annotation_rules():
     assert E.annotation_data("50%\r\nx\x1b") == "50%25%0D%0Ax"
     assert E.annotation_property("a:b,c") == "a%3Ab%2Cc"
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x1c", "\x0b"])
+def test_a_line_separator_in_the_log_never_starts_a_line_of_the_report(
+    separator, tmp_path, capsys, monkeypatch
+):
+    """``str.splitlines`` breaks a line at U+2028/U+2029 (and NEL, FS, VT): a layer name or a
+    failure line holding one put ``::error file=x::forged`` at column 0 of stdout, a GitHub
+    workflow command. It is a visible mark now, wherever the text is shown."""
+    name = f"Conv:/a{separator}::error file=x::forged"
+    log = log_with_name(tmp_path, name)
+    text = Path(log).read_text(encoding="utf-8")
+    failure = f"E RKNN: Meet unsupported target type: 0xffffffff{separator}::add-mask::secret\n"
+    Path(log).write_text(failure + text, encoding="utf-8")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    for args in (("analyze", log), ("analyze", "-f", "markdown", log)):
+        _, out, err = run(capsys, monkeypatch, *args)
+        for line in (out + err).splitlines():
+            assert not line.startswith(("::error file=x", "::add-mask")), line
+
+
+def test_the_separators_are_escaped_by_the_output_rules():
+    assert E.terminal("a\u2028b\u2029c") == "a\\u2028b\\u2029c"
+    assert E.page_text("a\u2028b") == "a\\u2028b"
