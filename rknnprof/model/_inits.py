@@ -1034,6 +1034,7 @@ def rknnprof_parsers_failure_entry_Entry(
     source: Any,
     confidence: Any = D,
     warning: Any = D,
+    notice: Any = D,
 ) -> None:
     _set(self, "id", id)
     _set(self, "needles", needles)
@@ -1044,6 +1045,7 @@ def rknnprof_parsers_failure_entry_Entry(
     _set(self, "source", source)
     _set(self, "confidence", confidence)
     _set(self, "warning", warning)
+    _set(self, "notice", notice)
 
 
 # --- rknnprof.parsers.fastpath.repeat
@@ -1569,7 +1571,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",
     "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= input_shapes= __post_init__",
-    "rknnprof.parsers.failure_entry.Entry": "id needles pattern diagnosis cause fix source confidence= warning=",
+    "rknnprof.parsers.failure_entry.Entry": "id needles pattern diagnosis cause fix source confidence= warning= notice=",
     "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= inputs= lines=factory()",
     "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output name_index name_spaced",
     "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_closed rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",

@@ -281,7 +281,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "too-many-open-files",
         ("Too many open files", "errno: 24"),
-        _re(r"errno: 24|Too many open files"),
+        _re(r"errno: 24\b|Too many open files"),
         "the process ran out of file descriptors (errno 24): each NPU buffer holds one",
         "large models (LLMs) map thousands of NPU buffers, each a file descriptor; the default "
         "limit (1024) is too small",
@@ -291,7 +291,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "npu-address-space-full",
         ("errno: 14",),
-        _re(r"errno: 14"),
+        _re(r"errno: 14\b"),
         "the NPU could not map a buffer (errno 14, Bad address)",
         "a large model's weights (GBs) do not fit the NPU's IOMMU address domain: two large "
         "models in one domain, another process holding the NPU's address space (a demo "
@@ -307,7 +307,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "npu-memory-allocation",
         ("errno: 12", "failed to malloc npu memory", "swiotlb buffer", "RKNN_ERR_MALLOC_FAIL"),
-        _re(r"errno: 12|failed to malloc npu memory|swiotlb buffer is full|RKNN_ERR_MALLOC_FAIL"),
+        _re(r"errno: 12\b|failed to malloc npu memory|swiotlb buffer is full|RKNN_ERR_MALLOC_FAIL"),
         "the NPU could not allocate memory",
         "NPU buffers come from the IOMMU domain or, without an IOMMU, from the DMA heap / CMA; "
         "a firmware with the RKNPU IOMMU disabled leaves only a few MB, a small CMA or a full "
@@ -350,6 +350,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "https://github.com/ophub/fnnas/issues/620",
         "low",
         warning=True,
+        notice=True,
     ),
     # -- submit failures ------------------------------------------------------------------------
     Entry(

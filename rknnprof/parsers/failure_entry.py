@@ -27,6 +27,9 @@ class Entry(Record):
     commenter's answer or several threads agreeing; ``low``: no confirmed answer."""
     warning: bool = False
     """The runtime goes on after this line (a warning, not the reason it stopped)."""
+    notice: bool = False
+    """The line is harmless by itself (the driver goes on, a run beside it is not affected):
+    its finding is information, never a warning that fails a gate."""
 
 
 def regex(text: str) -> LazyPattern[str]:

@@ -44,7 +44,9 @@ from rknnprof.parsers.table.tokens import to_int
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
 
-_V = r"(\d[\w.\-+]*?)(?=[\s(,]|$)"
+_V = r"([0-9][0-9A-Za-z_.\-+]*?)\.?(?=[\s(,]|$)"
+"""A version as printed: ASCII digits and letters (``2.0.0b0``, ``1.5.0+1fa95b5c``), up to a
+space, a parenthesis or a comma; a sentence's full stop after it is not part of it."""
 _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     # (librknnmrt: the reduced runtime of RV1106/RV1103)
     ("librknn", "runtime", LazyPattern(rf"librknnm?rt version:\s*{_V}")),

@@ -892,3 +892,45 @@ def test_an_unknown_errors_fix_reads_as_one_sentence(tmp_path):
         "on the board (RKLLM_LOG_LEVEL=2 for RKLLM), or RKNN(verbose=True) when converting, to "
         "print more of what led to it"
     )
+
+
+@pytest.mark.parametrize(
+    ("errno", "entry"),
+    [(12, "npu-memory-allocation"), (14, None), (24, None), (121, None), (125, None), (140, None)],
+)
+def test_an_errno_is_read_whole(errno, entry):
+    """``errno: 125`` (ECANCELED) was diagnosed as errno 12, 'the NPU could not allocate
+    memory', and ``errno: 140`` as errno 14: the number ends at a word boundary now."""
+    text = f"E RKNN: rknn_run, errno: {errno}, something went wrong"
+    block = KnownFailureParser().opens(Line(1, text, None))
+    found = None
+    if block is not None:
+        [event] = block.close()
+        found = event.failure.id
+    if entry is not None:
+        assert found == entry
+    elif errno in (121, 125, 140):
+        assert found not in (
+            "npu-memory-allocation",
+            "npu-address-space-full",
+            "too-many-open-files",
+        )
+
+
+def test_a_harmless_kernel_line_beside_a_table_is_information(tmp_path):
+    """A vendor kernel prints `RKNPU …: can't request region …` at every boot and the driver
+    goes on (the entry's fix: none for this line): beside a whole table it was an RKN080
+    warning, which failed `--fail-on warning` and severity budgets."""
+    from rknnprof.api import load
+
+    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    line = (
+        "[    4.028645] RKNPU 27700000.npu: error -EBUSY: can't request region for resource "
+        "[mem 0x27700000-0x27707fff]\n"
+    )
+    path = tmp_path / "boot.txt"
+    path.write_text(line + sample.read_text(encoding="utf-8"), encoding="utf-8")
+    [profile] = load(str(path))
+    [finding] = [f for f in profile.findings if f.code == "RKN080"]
+    assert finding.severity.value == "info"
+    assert "could not reserve the NPU registers at 0x27700000-0x27707fff" in finding.message

@@ -209,3 +209,18 @@ def test_the_driver_as_users_quote_it():
         "seeed@seeed:/$ sudo cat /sys/kernel/debug/rknpu/version",
     ):
         assert parse_info(line) is None, line
+
+
+def test_a_full_stop_after_a_version_is_not_part_of_it():
+    """A user's sentence ends at the version (``RKNPU driver: v0.9.8.``): it read ``0.9.8.``,
+    and compare saw two drivers (``0.9.8 vs 0.9.8.``). Digits are ASCII: ``٠.٩.٨`` (Arabic-
+    Indic) is not a version."""
+    for line, driver in (
+        ("RKNPU driver: v0.9.8.", "0.9.8"),
+        ("the board's driver version: 0.9.6. The runtime is newer", "0.9.6"),
+        ("driver version: 0.9.6b1, API version: 2.3.2", "0.9.6b1"),
+    ):
+        v = parse_info(line)
+        assert v is not None and v[0].driver == driver, line
+    v = parse_info("RKNPU driver: v\u0660.\u0669.\u0668")
+    assert v is None or v[0].driver is None
