@@ -12,7 +12,7 @@ from rknnprof.analysis.savings import (
     from_removal,
     merged,
 )
-from rknnprof.model import Confidence, Finding, Layer, Profile, Severity, Target
+from rknnprof.model import Confidence, Coverage, Finding, Layer, Profile, Severity, Target
 from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import claim, grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -385,9 +385,14 @@ def _findings_from_ranking(
 
 
 def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Finding]:
+    # (a table that shows every row says where each op ran: a warned op all of whose rows ran
+    # on the NPU did not fall back, whatever the conversion warned)
+    shown = _whole_table(profile)
+    on_npu = {la.op_type for la in profile.layers if la.target is Target.NPU} if shown else set()
+    on_npu -= {la.op_type for la in profile.layers if la.target is not Target.NPU}
     for name, reason in profile.fallback_warnings:
         op = name.split(":")[0]
-        if "single core" in reason.lower() or op in seen:
+        if "single core" in reason.lower() or op in seen or op in on_npu:
             continue
         seen.add(op)
         yield Finding(
@@ -403,13 +408,22 @@ def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Findin
         )
 
 
+def _whole_table(profile: Profile) -> bool:
+    """The profile's table shows every row (its verdict: complete, or an estimate)."""
+    validity = profile.validity
+    return bool(profile.layers) and (
+        validity is None or validity.coverage in (Coverage.COMPLETE, Coverage.ESTIMATE)
+    )
+
+
 def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
         Layers with Target CPU other than InputOperator/OutputOperator (those are on the CPU by
         design). Without a per-layer table, or when the table elides rows (``...``), op types
         with CPUTime in the ranking table that no printed row shows on the CPU. Build-time
-        "will fallback to CPU" warnings for ops with no row. One finding per op type. CPU
+        "will fallback to CPU" warnings for ops with no row (a whole table that runs every row of the
+        warned op on the NPU says where it ran: no finding). One finding per op type. CPU
         layers inside a decode tail that RKN060 reports (a CPU Gather of the box decode) are
         left to it: cutting the decode out of the model removes them too.
 

@@ -934,3 +934,24 @@ def test_a_harmless_kernel_line_beside_a_table_is_information(tmp_path):
     [finding] = [f for f in profile.findings if f.code == "RKN080"]
     assert finding.severity.value == "info"
     assert "could not reserve the NPU registers at 0x27700000-0x27707fff" in finding.message
+
+
+def test_a_fallback_warning_for_an_op_the_whole_table_runs_on_the_npu_is_not_advice(tmp_path):
+    """The conversion warns that an op falls back, but the table printed after it, whole,
+    shows every row of that op on the NPU: the table says where it ran (RKN001 warned, and a
+    `findings` budget failed on it). A warned op the table does not show is still advice."""
+    from rknnprof.api import load
+
+    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    warnings = (
+        "W RKNN: [13:52:53.504] Concat will fallback to CPU, because input shape has exceed "
+        "the max limit, height(32) * width(8192) = 262144, required product no larger than "
+        "16384!\n"
+        "W RKNN: [13:52:53.505] Gather will fallback to CPU, because its axis is not supported!\n"
+    )
+    path = tmp_path / "warned.txt"
+    path.write_text(warnings + sample.read_text(encoding="utf-8"), encoding="utf-8")
+    [profile] = load(str(path))
+    said = [f.message for f in profile.findings if f.code == "RKN001"]
+    assert not any("Concat falls back" in m for m in said), said
+    assert any(m.startswith("the log warns that Gather falls back to the CPU") for m in said)
