@@ -422,8 +422,8 @@ def check_cpu_fallback(profile: Profile, context: RuleContext) -> Iterator[Findi
         Layers with Target CPU other than InputOperator/OutputOperator (those are on the CPU by
         design). Without a per-layer table, or when the table elides rows (``...``), op types
         with CPUTime in the ranking table that no printed row shows on the CPU. Build-time
-        "will fallback to CPU" warnings for ops with no row (a whole table that runs every row of the
-        warned op on the NPU says where it ran: no finding). One finding per op type. CPU
+        "will fallback to CPU" warnings for ops with no row (a whole table that runs every row
+        of the warned op on the NPU says where it ran: no finding). One finding per op type. CPU
         layers inside a decode tail that RKN060 reports (a CPU Gather of the box decode) are
         left to it: cutting the decode out of the model removes them too.
 
