@@ -22,6 +22,7 @@ from rknnprof.rules.fallback_fixes import (
     SOFTMAX_OPS,
     fix_for,
     is_custom,
+    is_instance_norm,
     is_norm,
     limit_fix,
 )
@@ -115,11 +116,15 @@ def _npu_rate(
     takes only this log's NPU norm path (exNorm and its Transposes), and another custom op no
     rate: a generic data-movement rate would price a kernel at a copy's speed."""
     if is_norm(op, layers):
+        # (an InstanceNorm's axes are not exNorm's: its two Transposes are not in the peer's
+        # rate, so the estimate is a lower end of the NPU path and the saving an upper end)
+        instance = is_instance_norm(op, layers)
         return _norm_rate(profile) or (
             PEER_NORM_GBS,
             f"NPU exNorm moved {PEER_NORM_GBS:.2f} GB/s in a public RK3588 FP16 table "
             f"({PEER_NORM_SOURCE}, RF-DETR); the two Transposes a norm over another axis "
-            "needs are not priced",
+            "needs are not priced"
+            + (": for this InstanceNorm the saving is an upper end" if instance else ""),
             Confidence.MEDIUM,
         )
     if is_custom(op):

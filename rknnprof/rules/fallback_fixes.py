@@ -31,6 +31,12 @@ def is_norm(op: str, layers: Sequence[Layer]) -> bool:
     return any("norm" in name.lower() for name in names)
 
 
+def is_instance_norm(op: str, layers: Sequence[Layer]) -> bool:
+    """An instance normalisation (over H and W: axes [2,3] of NCHW), by op type or FullName."""
+    names = [op] + [la.full_name or "" for la in layers]
+    return any("instancenorm" in name.lower() for name in names)
+
+
 SOFTMAX_FIX = (
     "end the exported model before the softmax and compute it on the CPU: a classifier's "
     "output needs only its top scores (the argmax of the logits), a detector's softmax/DFL "
@@ -45,6 +51,17 @@ CUSTOM_FIX = (
     "a custom op runs where its kernel was registered: register a GPU (OpenCL) kernel for it "
     "instead of the CPU one (the SDK's custom-operator chapter), or replace it in the exported "
     "model with ops the NPU runs"
+)
+INSTANCE_NORM_FIX = (
+    "export the standard InstanceNormalization: the toolkit runs it on the NPU as exNorm between "
+    "two Transposes (exNorm takes axes [1] or [1,2,3], an InstanceNorm's are [2,3]), a slow "
+    "path of its own"
+)
+CUSTOM_INSTANCE_NORM_FIX = (
+    "drop the custom op and export the standard InstanceNormalization (the toolkit runs it on "
+    "the NPU as exNorm between two Transposes: exNorm takes axes [1] or [1,2,3], an "
+    "InstanceNorm's are [2,3]); where it must stay custom, register its GPU (OpenCL) kernel "
+    "instead of the CPU one (the SDK's custom-operator chapter)"
 )
 CUSTOM_NORM_FIX = (
     "drop the custom op and let the toolkit map the normalisation natively (export the "
@@ -189,6 +206,8 @@ def fix_for(op: str, layers: Sequence[Layer] = (), model: Sequence[Layer] = ()) 
     tensors), an elementwise function, … The guide's channel-shuffle example only for ops that
     shuffle channels (ShuffleChannel, DepthToSpace, SpaceToDepth)."""
     if is_custom(op):
+        if is_instance_norm(op, layers):
+            return CUSTOM_INSTANCE_NORM_FIX
         return CUSTOM_NORM_FIX if is_norm(op, layers) else CUSTOM_FIX
     if op == "Transpose" and layers and all(_small(la) for la in layers):
         return SMALL_TRANSPOSE_FIX
@@ -207,6 +226,8 @@ def fix_for(op: str, layers: Sequence[Layer] = (), model: Sequence[Layer] = ()) 
         return LAYOUT_FIX
     if op in FIXES:
         return FIXES[op]
+    if is_instance_norm(op, layers):
+        return INSTANCE_NORM_FIX
     if is_norm(op, layers):
         return NORM_FIX
     if op in ("ShuffleChannel", "DepthToSpace", "SpaceToDepth"):
