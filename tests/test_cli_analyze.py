@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -275,3 +276,17 @@ def test_runtime_lines_alone_say_when_the_driver_is_too_old(run):
         "runtime information only (runtime 1.5.1b19, driver 0.4.2; its RKNPU driver 0.4.2 is "
         "older than 0.8.8 beside runtime 1.5.1b19: update the board's kernel and driver)"
     ) in " ".join(result.stderr.split())
+
+
+def test_two_versions_of_one_library_are_said(run, tmp_path):
+    """A stray ``rknnrt: 1.4.0`` line before the runtime's own 2.3.2: the first was reported
+    without a word (and compare then saw another runtime)."""
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    path = tmp_path / "two.txt"
+    path.write_text("rknnrt: 1.4.0 (a10f100eb@2022-09-09T09:07:14)\n" + sample.read_text())
+    result = run(str(path))
+    assert result.exit_code == 0
+    assert (
+        f"Warning: {path}:2: the log names two runtime versions, 1.4.0 (line 1) and 2.3.2 "
+        "(here): the first is the one reported"
+    ) in result.stderr

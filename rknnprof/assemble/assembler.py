@@ -122,6 +122,8 @@ class Assembler:
         self.path = path
         self.pending: dict[Stream, tuple[TableEvent | None, RankingEvent | None]] = {}
         self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
+        self.said_versions: set[tuple[int, str]] = set()
+        """Versions named twice in the log, warned of once (``ContextEvents.version_conflicts``)."""
         self.recent: dict[Stream, tuple[RowNames, InputShapes, tuple[str, bool], ModelFrames]] = {}
         """Per stream, its last model with rows: the frame's row names and input shapes (the
         objects), family and measured, which pick it again without hashing a signature."""
@@ -530,6 +532,10 @@ class Assembler:
         stream = profile.pid_tid
         context = self.context
         versions, freqs = context.versions_for(stream), None
+        for line, message in context.version_conflicts(stream):
+            if (line, message) not in self.said_versions:
+                self.said_versions.add((line, message))
+                self.warnings.append(ReportWarning(self.path, line, message))
         platform, evidence, others = context.platform_for(stream)
         if platform is not None and others:
             self._other_socs(platform, others)

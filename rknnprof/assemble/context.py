@@ -138,6 +138,33 @@ class ContextEvents:
                 versions = merge_versions(versions, info.versions)
         return versions
 
+    def version_conflicts(self, stream: Stream) -> list[tuple[int, str]]:
+        """(line, message) for each version of ``stream``'s info lines (:func:`applies_to`)
+        that a later line names otherwise: the first is the one reports show."""
+        first: dict[str, tuple[str, int]] = {}
+        found: list[tuple[int, str]] = []
+        for info in self.infos.values():
+            if not applies_to(info.stream, stream):
+                continue
+            for f in fields(Versions):
+                value = getattr(info.versions, f.name)
+                if value is None:
+                    continue
+                if f.name not in first:
+                    first[f.name] = (value, info.line)
+                elif value != first[f.name][0] and first[f.name][1] >= 0:
+                    label = Versions(**{f.name: value}).named()[0][0]
+                    shown, line = first[f.name]
+                    found.append(
+                        (
+                            info.line,
+                            f"the log names two {label} versions, {shown} (line {line}) and "
+                            f"{value} (here): the first is the one reported",
+                        )
+                    )
+                    first[f.name] = (shown, -1)  # (one warning a version)
+        return found
+
     def platform_for(self, stream: Stream) -> tuple[str | None, str | None, dict[str, int]]:
         """(platform, evidence, other SoC -> line) for ``stream``: the first line that names the
         SoC, the board's own word first (:func:`_authority`), else the first guess (a model's
