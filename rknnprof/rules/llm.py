@@ -16,6 +16,9 @@ SOURCE = sources(
     issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"),
     BENCHMARK,
 )
+MIN_DECODE_STEPS = 16
+"""Fewer decode steps than this (one generation) are too few to judge a rate by: the first
+steps carry the switch from prefill, and one token is one step's time."""
 PRACTICAL_SHARE = 0.40
 """Decodes that read their weights at this share of the DDR peak or more are near what RKLLM
 reaches: public RK3588 W8A8 runs read them at 42-63 % of 33.8 GB/s (Qwen3-0.6B, 909 MB at
@@ -84,10 +87,27 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
     peak = platform.ddr_bandwidth_gbs if platform is not None else None
     name = platform.name if platform is not None else ""
     rate = run.decode_tokens_per_s
+    steps = run.decode_steps
+    if run.generations <= 1 and steps is not None and steps < MIN_DECODE_STEPS:
+        yield Finding(
+            code=CODE,
+            name="llm-decode",
+            severity=Severity.INFO,
+            message=(
+                f"decode ran {steps} step{'s' if steps != 1 else ''} "
+                f"({run.generate_ms or 0:,.0f} ms, printed as {rate:.2f} tokens/s): too few "
+                "to judge a decode rate against the DDR bound"
+            ),
+            fix=f"measure a generation of {MIN_DECODE_STEPS * 8} tokens or more",
+            est_saving_us=0.0,
+            estimate="a verdict: no saving",
+            basis="too few decode steps to judge: no saving",
+            source=SOURCE,
+        )
+        return
     if run.generations > 1:
         basis = f"the median of {run.generations} generations"
     else:
-        steps = run.decode_steps
         basis = f"{steps} step{'s' if steps != 1 else ''} in {run.generate_ms or 0:,.0f} ms"
     message = f"decode runs at {rate:.2f} tokens/s ({basis})"
     smaller = smaller_weights(profile.versions.llm_dtype, name or None)

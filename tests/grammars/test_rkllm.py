@@ -263,3 +263,19 @@ def test_compare_of_two_rkllm_runs_prints_no_empty_op_type_table(tmp_path, fmt):
     result = CliRunner().invoke(cli, ["compare", str(log), str(log), "-f", fmt])
     assert result.exit_code == 0
     assert "decode 20.16" in result.stdout and "Op type" not in result.stdout
+
+
+def test_a_decode_of_one_step_is_not_judged_as_a_rate(tmp_path):
+    """A public RKLLM 1.3.0 log of one generated token (Generate 125.08 ms, 1 token, printed
+    7.99 tokens/s): RKN090 judged 'decode runs at 7.99 tokens/s (1 step in 125 ms)'."""
+    text = (
+        "I rkllm:  Prefill       196.36           4         49.09                    20.37\n"
+        "I rkllm:  Generate      125.08           1         125.08                   7.99\n"
+    )
+    (profile,) = profiles(text.encode(), tmp_path)
+    [finding] = [f for f in profile["findings"] if f["code"] == "RKN090"]
+    assert finding["message"] == (
+        "decode ran 1 step (125 ms, printed as 7.99 tokens/s): too few to judge a decode rate "
+        "against the DDR bound"
+    )
+    assert finding["fix"] == "measure a generation of 128 tokens or more"
