@@ -274,17 +274,28 @@ def _warned_over(b: Budget, profile: Profile, label: str) -> Verdict | None:
     if len(warned) <= b.max:
         return None
     ops = ", ".join(warned[:3]) + (f" +{len(warned) - 3} more" if len(warned) > 3 else "")
+    return _at_least(
+        b,
+        profile,
+        label,
+        float(len(warned)),
+        f"the log warns that {ops} {'falls' if len(warned) == 1 else 'fall'} back to the CPU; "
+        "no per-layer table to count them all",
+    )
+
+
+def _at_least(b: Budget, profile: Profile, label: str, value: float, why: str) -> Verdict:
+    """A ``max`` broken by a value that is only a lower bound (``metric >= value``), with why
+    it is one: fail, or warn at the warning level."""
+    assert b.max is not None
+    amount = partial(_amount, b.metric)
     return Verdict(
         status="fail" if b.level == "error" else "warn",
         budget=b,
         model=label,
         source_path=profile.source.path,
-        message=(
-            f"cpu_fallback_layers >= {len(warned)}: over max {fmt_number(b.max)} (the log warns "
-            f"that {ops} {'falls' if len(warned) == 1 else 'fall'} back to the CPU; no "
-            "per-layer table to count them all)"
-        ),
-        value=float(len(warned)),
+        message=f"{b.metric} >= {amount(value)}: over max {amount(b.max)} ({why})",
+        value=value,
         source_line=profile.source.first_line,
     )
 
@@ -325,20 +336,14 @@ def _shown_over(b: Budget, profile: Profile, label: str) -> Verdict | None:
     value, _ = metric_value(b, replace(profile, ranking=()))
     if value is None or value <= b.max:
         return None
-    amount = partial(_amount, b.metric)
     words = COVERAGE_WORDS.get(v.coverage, v.coverage.value)
-    return Verdict(
-        status="fail" if b.level == "error" else "warn",
-        budget=b,
-        model=label,
-        source_path=profile.source.path,
-        message=(
-            f"{b.metric} >= {amount(value)}: over max {amount(b.max)} (what the log shows "
-            f"already reaches that: the table is {words} ({v.coverage_reason}), and the rows it "
-            "leaves out can only add)"
-        ),
-        value=value,
-        source_line=profile.source.first_line,
+    return _at_least(
+        b,
+        profile,
+        label,
+        value,
+        f"what the log shows already reaches that: the table is {words} ({v.coverage_reason}), "
+        "and the rows it leaves out can only add",
     )
 
 
