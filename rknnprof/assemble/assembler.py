@@ -37,13 +37,12 @@ from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
     RANKING_FAMILY,
-    FrameSignature,
     ModelFrames,
-    frame_signature,
 )
 from rknnprof.assemble.leftovers import describe_leftovers
 from rknnprof.assemble.llm import llm_profile, llm_warnings
 from rknnprof.assemble.partial_frames import damaged_copies, drop_partial_frames
+from rknnprof.assemble.signatures import FrameSignature, frame_signature
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     KnownFailure,

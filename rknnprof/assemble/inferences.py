@@ -2,12 +2,13 @@
 
 A *frame* is one inference as the log shows it: its per-layer table and/or the ranking table
 after it (``Profile.frames`` counts them). A :class:`ModelFrames` collects the frames that share
-a stream and a :func:`frame_signature` (op types + full names): per layer the median time (with
-min/max) from a ``Counter`` of its times, so memory grows with the number of distinct times, not
-frames. While frames come in, their row times wait in one flat list (a frame is one ``list +=``,
-a loop in C); every :data:`COUNT_EVERY` frames each row's times are counted into its counter by
-one ``Counter.update`` of a slice of that list (C again), instead of a Python loop over every
-frame's rows (medians of such counters: :mod:`rknnprof.assemble.counters`).
+a stream and a signature (:mod:`rknnprof.assemble.signatures`: op types + full names): per
+layer the median time (with min/max) from a ``Counter`` of its times, so memory grows with the
+number of distinct times, not frames. While frames come in, their row times wait in one flat
+list (a frame is one ``list +=``, a loop in C); every :data:`COUNT_EVERY` frames each row's
+times are counted into its counter by one ``Counter.update`` of a slice of that list (C again),
+instead of a Python loop over every frame's rows (medians of such counters:
+:mod:`rknnprof.assemble.counters`).
 
 The frame totals are kept the same way: p50 and p90 over every frame come from a ``Counter``,
 and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
@@ -41,10 +42,8 @@ from rknnprof.model import (
 )
 from rknnprof.model.record import MutableRecord, record, replace
 from rknnprof.parsers.events import (
-    InputShapes,
     MissingHeader,
     RankingEvent,
-    RowNames,
     Stream,
     TableEvent,
 )
@@ -587,36 +586,3 @@ def _ranking_total(ranking: RankingEvent) -> float | None:
         if rows is None or abs(total - rows) <= max(RANKING_TOTAL_SLACK_US, rows * 1e-5):
             return total
     return rows
-
-
-class FrameSignature(NamedTuple):
-    """What frames of one model share: equal signatures (in one stream) are one model."""
-
-    kind: str
-    """``layers`` (a table with rows), ``ranking`` (a ranking table only) or ``totals``."""
-    family: str | None = None
-    """The table's family (``layers``, ``totals``)."""
-    measured: bool | None = None
-    """Whether the table's times were measured (``layers``)."""
-    rows: RowNames = ()
-    """Each row's (op type, full name) (``layers``)."""
-    op_types: tuple[str, ...] = ()
-    """The ranking's op types in order (``ranking``)."""
-    inputs: InputShapes = ()
-    """The input rows' shapes (``layers``): a dynamic-shape model's frames at each input
-    shape are a model of their own."""
-
-
-def frame_signature(
-    table: TableEvent | None, ranking: RankingEvent | None
-) -> FrameSignature | None:
-    """What frames of one model share (None: the frame has nothing to merge)."""
-    if table is not None and table.layers:
-        return FrameSignature(
-            "layers", table.family, table.measured, table.signature, inputs=table.input_shapes
-        )
-    if ranking is not None and (ranking.stats or ranking.total is not None):
-        return FrameSignature("ranking", op_types=tuple(s.op_type for s in ranking.stats))
-    if table is not None and table.reported_total_time_us is not None:
-        return FrameSignature("totals", table.family)
-    return None

@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from rknnprof.assemble.inferences import FrameSignature, ModelFrames
+from rknnprof.assemble.inferences import ModelFrames
+from rknnprof.assemble.signatures import FrameSignature
 from rknnprof.parsers.events import RowNames, Stream
 
 Models = dict[tuple[Stream, FrameSignature], ModelFrames]

@@ -278,28 +278,7 @@ def rules_command(code: str | None) -> None:
     if found is None:
         raise click.UsageError(f"unknown rule code {code!r}; run `rknnprof rules` for the list")
     rule = found
-    import shutil
-    import textwrap
-
-    width = max(40, shutil.get_terminal_size((100, 24)).columns)
-
-    def wrapped(text: str) -> str:
-        """Each line of ``text`` wrapped to the terminal, under its own indent."""
-        out = []
-        for line in text.splitlines():
-            indent = line[: len(line) - len(line.lstrip())]
-            out.append(  # (a URL is never broken: it would not copy)
-                textwrap.fill(
-                    line,
-                    width,
-                    subsequent_indent=indent,
-                    break_long_words=False,
-                    break_on_hyphens=False,
-                )
-                if line
-                else ""
-            )
-        return "\n".join(out)
+    from rknnprof.cli.output import wrapped
 
     click.echo(f"# {rule.name} ({rule.code}, {rule.severity.value})\n")
     click.echo(wrapped(f"{rule.summary}\n"))

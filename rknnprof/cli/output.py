@@ -332,3 +332,27 @@ def print_warnings(lines: Iterable[str]) -> None:
         return
     for line in lines:
         echo_err(f"Warning: {message_line(line)}")
+
+
+def wrapped(text: str) -> str:
+    """Each line of ``text`` wrapped to the terminal (100 columns piped), under its own indent;
+    a URL is never broken, as it would not copy."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((100, 24)).columns)
+    out = []
+    for line in text.splitlines():
+        indent = line[: len(line) - len(line.lstrip())]
+        out.append(
+            textwrap.fill(
+                line,
+                width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            if line
+            else ""
+        )
+    return "\n".join(out)
