@@ -297,8 +297,9 @@ def _findings_from_layers(profile: Profile, context: RuleContext) -> Iterator[Fi
             if cpu_time
             else "time not in the log"
         )
+        runs = "run on the CPU" if profile.measured else "are placed on the CPU at build time"
         message = (
-            f"{len(layers)} {op} layer(s) run on the CPU: {labels(layers)}; {timing}; "
+            f"{len(layers)} {op} layer(s) {runs}: {labels(layers)}; {timing}; "
             f"{trips} NPU<->CPU switch(es)"
             + (f" and {len(converts)} conversion layer(s) ({us(convert_time)})" if converts else "")
             + f". Why: {'; '.join(reasons)}{caveat}"

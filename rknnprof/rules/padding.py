@@ -160,7 +160,8 @@ def _pad_finding(
     shown = ", ".join(f"{label(p)} -> #{c.id}" for p, c in pairs[:3])
     more = f" +{len(pairs) - 3} more" if len(pairs) > 3 else ""
     on = "/".join(sorted({str(p.target) for p in pads}))
-    spent = us(time_of(pads))
+    # (a build-time table has no times: its Pads take what no one measured)
+    spent = us(time_of(pads)) if profile.measured else "a time not in the log (a build-time table)"
     if mode == "zero":
         saving = from_removal(
             at,
@@ -190,7 +191,7 @@ def _pad_finding(
                 "feed a Conv (matched by shape; the log does not print the Pad mode) and take "
                 f"{spent}"
             )
-        npu = _slice_concat_us(profile, pads)
+        npu = _slice_concat_us(profile, pads) if profile.measured else None
         tail = claim(
             profile,
             f"; as Slice + Concat on the NPU the CPU Pads' bytes would take about {us(npu)}"

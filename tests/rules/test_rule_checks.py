@@ -386,6 +386,30 @@ def test_rkn021_pad_feeds_conv() -> None:
     assert finding.est_saving_us == 50 and finding.layer_ids == (1, 2)
 
 
+def test_a_build_time_table_places_ops_and_times_nothing() -> None:
+    """A build-time table (PUIE-Net's verbose build, rows of Target and shapes, Time 0): its
+    CPU Pads 'take 0 us' and 'as Slice + Concat on the NPU would take about 5,757 us' (a
+    fix that read slower), and RKN001 said they 'run on the CPU', which no run showed."""
+    pads = []
+    for k in range(2):
+        pads += [
+            L(2 * k + 1, "Pad", CPU, None, i=((1, 8, 10, 10),), o=((1, 8, 12, 12),), rw_kb=2.0),
+            L(2 * k + 2, "Conv", NPU, None, i=((1, 8, 12, 12), (8, 8, 3, 3)), o=((1, 8, 10, 10),)),
+        ]
+    built = P(*pads, measured=False)
+    [pad] = run("RKN021", built)
+    assert "take a time not in the log (a build-time table)" in pad.message
+    assert "would take about" not in pad.message and pad.est_saving_us == 0
+    alone = P(
+        L(1, "Conv", NPU, None, o=((1, 8, 10, 10),)),
+        L(2, "Pad", CPU, None, i=((1, 8, 10, 10),), o=((1, 8, 20, 12),)),
+        L(3, "Relu", NPU, None, i=((1, 8, 20, 12),)),
+        measured=False,
+    )
+    [cpu] = run("RKN001", alone)
+    assert cpu.message.startswith("1 Pad layer(s) are placed on the CPU at build time: #2 Pad")
+
+
 def test_rkn021_many_pads_are_one_finding() -> None:
     # one cause, one change: 3 Pads (50 + 60 + 70 us) each before a Conv make one finding
     layers = []
