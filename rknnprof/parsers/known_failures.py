@@ -31,24 +31,37 @@ MAX_QUOTE = 200
 """Characters of a failure's line kept in ``KnownFailure.text``."""
 
 
-def quoted(text: str) -> str:
+def quoted(text: str, at: int = 0) -> str:
     """The line, cut at a word boundary to at most :data:`MAX_QUOTE` characters with ``…``
-    when longer (a cut in the middle of a word or URL read as the line's own text)."""
+    when longer (a cut in the middle of a word or URL read as the line's own text); when what
+    matched (at ``at`` in ``text``) lies past half of that, the quote is a window that starts a
+    little before it, ``…`` on each side cut (a JSON journal line quoted only its cursor)."""
     s = text.strip()
     if len(s) <= MAX_QUOTE:
         return s
-    cut = s.rfind(" ", 0, MAX_QUOTE)
-    head = s[: cut if cut > MAX_QUOTE // 2 else MAX_QUOTE - 1].rstrip(" ,;:")
-    return head + "…"
+    at -= len(text) - len(text.lstrip())
+    begin = 0
+    if at > MAX_QUOTE // 2:
+        begin = s.find(" ", max(0, at - _LEAD), at) + 1 or max(0, at - _LEAD)
+    window = s[begin:]
+    if len(window) > MAX_QUOTE - 2:
+        cut = window.rfind(" ", 0, MAX_QUOTE - 2)
+        window = window[: cut if cut > MAX_QUOTE // 2 else MAX_QUOTE - 3].rstrip(" ,;:") + "…"
+    return ("…" if begin else "") + window
+
+
+_LEAD = 40
+"""Characters of the line kept before what matched, in a window (:func:`quoted`)."""
 
 
 def failure_of(entry: Entry, groups: dict[str, str], line: int, text: str) -> KnownFailure:
     """The record of one matching line: the entry's texts with the line's values filled in."""
     values = defaultdict(lambda: "?", groups)
+    found = entry.pattern.search(text)
     return KnownFailure(
         id=entry.id,
         line=line,
-        text=quoted(text),
+        text=quoted(text, found.start() if found is not None else 0),
         diagnosis=entry.diagnosis.format_map(values),
         cause=entry.cause,
         fix=entry.fix.format_map(values),

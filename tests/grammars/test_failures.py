@@ -955,3 +955,21 @@ def test_a_fallback_warning_for_an_op_the_whole_table_runs_on_the_npu_is_not_adv
     said = [f.message for f in profile.findings if f.code == "RKN001"]
     assert not any("Concat falls back" in m for m in said), said
     assert any(m.startswith("the log warns that Gather falls back to the CPU") for m in said)
+
+
+def test_a_long_line_whose_match_lies_far_in_is_quoted_around_it():
+    """A failure line in `journalctl -o json` (hostile round): the message sat past a 200-
+    character cursor field, and the quote held the cursor alone, nothing of what matched."""
+    from rknnprof.parsers.known_failures import MAX_QUOTE, quoted
+
+    message = "E RKNN: [10:00:00.000] Meet unsupported target type: 0xffffffff"
+    line = '{"__CURSOR":"s=' + "a1b2c3d4" * 30 + '","MESSAGE":"' + message + '","PRIORITY":"3"}'
+    at = line.index("Meet unsupported")
+    said = quoted(line, at)
+    assert len(said) <= MAX_QUOTE and said.startswith("…")
+    assert "Meet unsupported target type: 0xffffffff" in said
+    assert quoted(line) == quoted(line, 0) and "Meet" not in quoted(line)  # (no match given)
+    block = KnownFailureParser().opens(Line(1, line, None))
+    assert block is not None
+    [event] = block.close()
+    assert "Meet unsupported target type" in event.failure.text
