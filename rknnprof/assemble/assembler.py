@@ -50,6 +50,7 @@ from rknnprof.model import (
     ReportWarning,
     SkippedRow,
     SourceSpan,
+    is_multicore_fallback,
     tidy_number,
 )
 from rknnprof.model.record import Record, record, replace
@@ -461,7 +462,7 @@ class Assembler:
         chunk the op to the limit the warning prints). Multi-core -> single-core warnings
         alone are not enough: they say nothing about where the op runs."""
         warned = [
-            ev for ev in self.context.fallbacks.values() if "single core" not in ev.reason.lower()
+            ev for ev in self.context.fallbacks.values() if not is_multicore_fallback(ev.reason)
         ]
         if not warned:
             return None

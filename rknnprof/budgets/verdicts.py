@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 
 from rknnprof.budgets.config import Budget, BudgetConfig, fmt_number
 from rknnprof.budgets.metrics import is_cpu_fallback, metric_value
-from rknnprof.model import Coverage, Profile, Report, ReportWarning, Target, inputs_text
+from rknnprof.model import (
+    Coverage,
+    Profile,
+    Report,
+    ReportWarning,
+    Target,
+    inputs_text,
+    is_multicore_fallback,
+)
 from rknnprof.model.record import Record, record, replace
 from rknnprof.units import frame_ms, signed_percent_beside
 
@@ -269,7 +277,7 @@ def _warned_over(b: Budget, profile: Profile, label: str) -> Verdict | None:
     if b.metric != "cpu_fallback_layers" or b.max is None or profile.layers:
         return None
     warned = list(
-        dict.fromkeys(op for op, why in profile.fallback_warnings if "single core" not in why)
+        dict.fromkeys(op for op, why in profile.fallback_warnings if not is_multicore_fallback(why))
     )
     if len(warned) <= b.max:
         return None

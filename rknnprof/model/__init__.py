@@ -30,6 +30,7 @@ from rknnprof.model.profile import (
     Report,
     ReportWarning,
     inputs_text,
+    is_multicore_fallback,
 )
 from rknnprof.model.run import (
     BenchmarkRun,
@@ -67,6 +68,7 @@ __all__ = [
     "OpTypeStat",
     "Profile",
     "inputs_text",
+    "is_multicore_fallback",
     "WARNINGS_ONLY_FORMAT",
     "Report",
     "ReportWarning",

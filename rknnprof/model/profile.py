@@ -79,7 +79,8 @@ class Profile(Record):
     layers placed on it) and bandwidth roofs (``analysis.roofline``); empty without a platform
     or conv layers with shapes."""
     fallback_warnings: tuple[tuple[str, str], ...] = ()
-    """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs."""
+    """CPU-fallback and multi-core-fallback warnings: (op type or layer name, reason) pairs; a
+    multi-core one's reason is the runtime's own words (:func:`is_multicore_fallback`)."""
     skipped_rows: tuple[SkippedRow, ...] = ()
     findings: tuple[Finding, ...] = ()
     """Filled by rules, sorted by ``est_saving_us`` descending."""
@@ -175,6 +176,18 @@ class Profile(Record):
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
+
+
+def is_multicore_fallback(reason: str) -> bool:
+    """Whether a fallback warning's reason is the runtime's multi-core one (``using 3Core
+    fallback to single core mode``: the layer runs on one core, not on the CPU), by its whole
+    wording: a CPU fallback's reason that mentions a single core is still a CPU fallback."""
+    words = reason.split()
+    return (
+        len(words) == 7
+        and words[0] == "using"
+        and words[2:] == ["fallback", "to", "single", "core", "mode"]
+    )
 
 
 def inputs_text(input_shapes: tuple[tuple[Shape, ...], ...]) -> str:

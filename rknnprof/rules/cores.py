@@ -28,6 +28,7 @@ from rknnprof.model import (
     Severity,
     Target,
     ThroughputGain,
+    is_multicore_fallback,
 )
 from rknnprof.rules._util import (
     claim,
@@ -376,7 +377,7 @@ def _single_core_run(
 
 def _fallback_warnings(profile: Profile, cores: int | None, total: float) -> Iterator[Finding]:
     failed = sorted(
-        {name for name, reason in profile.fallback_warnings if "single core" in reason.lower()}
+        {name for name, reason in profile.fallback_warnings if is_multicore_fallback(reason)}
     )
     if not failed:
         return

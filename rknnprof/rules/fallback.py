@@ -12,7 +12,16 @@ from rknnprof.analysis.savings import (
     from_removal,
     merged,
 )
-from rknnprof.model import Confidence, Coverage, Finding, Layer, Profile, Severity, Target
+from rknnprof.model import (
+    Confidence,
+    Coverage,
+    Finding,
+    Layer,
+    Profile,
+    Severity,
+    Target,
+    is_multicore_fallback,
+)
 from rknnprof.platforms import Platform, all_platforms, dtype_bytes
 from rknnprof.rules._util import claim, grade, labels, of_frame, time_of, total_us, us
 from rknnprof.rules.base import Rule, RuleContext
@@ -219,7 +228,7 @@ def _reasons(
     reasons: list[str] = []
     names = {la.full_name for la in layers if la.full_name}
     for name, reason in profile.fallback_warnings:
-        if "single core" in reason.lower():
+        if is_multicore_fallback(reason):
             continue
         if name == op or name in names or name.split(":")[0] == op:
             text = f"log: {reason}"
@@ -398,7 +407,7 @@ def _findings_from_warnings(profile: Profile, seen: set[str]) -> Iterator[Findin
     on_npu -= {la.op_type for la in profile.layers if la.target is not Target.NPU}
     for name, reason in profile.fallback_warnings:
         op = name.split(":")[0]
-        if "single core" in reason.lower() or op in seen or op in on_npu:
+        if is_multicore_fallback(reason) or op in seen or op in on_npu:
             continue
         seen.add(op)
         yield Finding(

@@ -973,3 +973,24 @@ def test_a_long_line_whose_match_lies_far_in_is_quoted_around_it():
     assert block is not None
     [event] = block.close()
     assert "Meet unsupported target type" in event.failure.text
+
+
+def test_a_cpu_fallback_whose_reason_names_a_single_core_is_a_cpu_fallback(tmp_path):
+    """`Compiler: Gather: Axis not support in single core mode Target:NPU, turn to Target:CPU
+    implement.` read as a multi-core fallback (its reason says "single core"): RKN030 said
+    Gather could not split across cores, and cpu_fallback_layers did not count it."""
+    from rknnprof.api import load
+    from rknnprof.model import is_multicore_fallback
+
+    path = tmp_path / "gather.txt"
+    path.write_text(
+        "I RKNN: Compiler: Gather: Axis not support in single core mode Target:NPU, turn to "
+        "Target:CPU implement.\n",
+        encoding="utf-8",
+    )
+    [profile] = load(str(path))
+    said = [(f.code, f.message) for f in profile.findings]
+    assert any(c == "RKN001" and "Gather falls back to the CPU" in m for c, m in said), said
+    assert not any(c == "RKN030" for c, _ in said), said
+    assert is_multicore_fallback("using 3Core fallback to single core mode")
+    assert not is_multicore_fallback("Axis not support in single core mode Target:NPU")
