@@ -132,3 +132,16 @@ def test_a_baseline_that_cannot_judge_an_increase_leaves_the_max_judged(tmp_path
     assert verdict.status == "fail", verdict
     assert verdict.message.startswith("total_time_us = 2.44 ms: over max 2.00 ms; ")
     assert "max_increase not judged: baseline: the table is cut" in verdict.message
+
+
+def test_an_elided_table_whose_rows_pass_its_own_total_is_damage(tmp_path: Path) -> None:
+    """Rows 1-2 and 5-6 shown (12 + 900 + 300 + 25 = 1,237 us) under a total line of 1,000
+    us: the rows left out could only add, so rows and total contradict each other. It read
+    'elided' and failed a max of 1,200 on 'what the log shows'."""
+    rows = dl._rows(dl.TIMES)
+    path = tmp_path / "elided.txt"
+    path.write_text("\n".join(table_of([*rows[:2], "......", *rows[4:]], 1000)) + "\n")
+    [profile] = analyze(str(path)).profiles
+    assert profile.validity is not None and profile.validity.coverage.value == "damaged"
+    verdict = _verdict(str(path), "{metric: npu_time_us, max: 1200}")
+    assert verdict.status == "inconclusive", verdict

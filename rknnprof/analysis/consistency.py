@@ -32,14 +32,16 @@ def _fmt(x: float) -> str:
 
 def total_disagreement(profile: Profile) -> tuple[float, float] | None:
     """(sum of the rows, the log's total line) when they disagree beyond rounding (1 % for
-    merged frames); None when they agree, when either is missing, or for an elided table
-    (whose rows are not all there)."""
+    merged frames); for an elided table (whose rows are not all there), only when the rows
+    shown sum to more than the total; None when they agree or either is missing."""
     times = [la.time_us for la in profile.layers if la.time_us is not None]
     reported = profile.reported_total_time_us
-    if not times or reported is None or profile.elided_rows:
+    if not times or reported is None:
         return None
     total = sum(times)
     tolerance = ROW_SUM_TOLERANCE_US if profile.frames == 1 else max(MERGED_TOLERANCE * reported, 1)
+    if profile.elided_rows:  # (rows left out can only make the sum smaller than the total)
+        return (total, reported) if total > reported + tolerance else None
     return None if abs(total - reported) <= tolerance else (total, reported)
 
 
