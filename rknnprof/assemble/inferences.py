@@ -293,9 +293,9 @@ class ModelFrames(MutableRecord):
     def settle(self) -> None:
         """Once every frame is in: the frames that disagree with their own total stay set
         aside when they are few (at most :data:`MAX_SET_ASIDE`, at most one in
-        :data:`SET_ASIDE_SHARE` of the frames), others agree, and each one's rows or its total
-        line put it among the frames kept (a frame both say is slow is not dropped from the
-        percentiles for a digit); else they are merged, and the profile is damaged
+        :data:`SET_ASIDE_SHARE` of the frames), others agree, and each one's rows and its total
+        line both put it among the frames kept (a frame either says is slow is not dropped from
+        the percentiles for a digit); else they are merged, and the profile is damaged
         (:meth:`incomplete`)."""
         if self.settled:
             return
@@ -553,8 +553,11 @@ class ModelFrames(MutableRecord):
 
 
 def _within(frame: _Aside, low: float, high: float) -> bool:
-    """Whether a frame set aside is among the frames kept by its rows' sum or its total."""
-    return any(low <= t <= high for t in (frame.frame_time, frame.total) if t is not None)
+    """Whether a frame set aside is among the frames kept by its rows' sum and by its total
+    alike: whichever of the two is right, the frame was no faster or slower than the others, so
+    leaving it out moves no percentile (a frame whose rows say 10x slower and its total line
+    not could be either)."""
+    return all(low <= t <= high for t in (frame.frame_time, frame.total) if t is not None)
 
 
 def _ranking_short(ranking: RankingEvent) -> tuple[int, str] | None:
