@@ -146,7 +146,7 @@ def _set_aside(profile: Profile) -> str:
     if not aside:
         return ""
     return (
-        f" in {profile.frames} of {profile.frames + aside} frames ({aside} set aside: "
+        f" in {profile.frames:,} of {profile.frames + aside:,} frames ({aside} set aside: "
         "rows that disagree with their own total)"
     )
 

@@ -458,7 +458,7 @@ class ModelFrames(MutableRecord):
                 )
             )
         outcome = (
-            f": set aside, the profile merges the other {self.frames - self.set_aside} frames"
+            f": set aside, the profile merges the other {self.frames - self.set_aside:,} frames"
             if self.set_aside
             else "; the profile is marked incomplete"
         )

@@ -147,7 +147,7 @@ def compare_reports(
         warnings += [f"{label}not like for like: {d}" for d in comp.differences]
         warnings += [
             f"{label}{side}: {p.frames_set_aside} frame(s) set aside (their rows disagree with "
-            f"their own total line): its figures are its other {p.frames} frames'"
+            f"their own total line): its figures are its other {p.frames:,} frames'"
             for side, p in zip(("BASE", "CURRENT"), pair)
             if p.frames_set_aside
         ]

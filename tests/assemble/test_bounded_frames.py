@@ -264,3 +264,17 @@ def test_row_times_wait_in_bounded_memory_for_a_wide_table(monkeypatch):
     profile = model.profile("x.log")
     assert [la.time_us for la in profile.layers[:4]] == [10, 11, 12, 10]
     assert profile.frames == 40 and model.counts[0] == Counter({10: 40})
+
+
+def test_a_frame_set_aside_among_ten_thousand_is_counted_with_separators():
+    """A frame of 10,001 whose row (105 us) disagrees with its total line (104 us), both among
+    the other frames' 100-109 us: set aside, and the warning counts the others as the reports
+    count frames (it read 'merges the other 10000 frames')."""
+    model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
+    for i in range(10_001):
+        time_us = 100 + i % 10
+        total = 104 if i == 5_000 else time_us
+        model.add(_frame(1 + 3 * i, 105 if i == 5_000 else time_us, total), None)
+    notes = [text for _, text in model.notes()]
+    assert any(t.endswith("set aside, the profile merges the other 10,000 frames") for t in notes)
+    assert model.profile("x.log").frames_set_aside == 1
