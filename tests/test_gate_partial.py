@@ -145,3 +145,20 @@ def test_an_elided_table_whose_rows_pass_its_own_total_is_damage(tmp_path: Path)
     assert profile.validity is not None and profile.validity.coverage.value == "damaged"
     verdict = _verdict(str(path), "{metric: npu_time_us, max: 1200}")
     assert verdict.status == "inconclusive", verdict
+
+
+def test_a_debugger_stop_where_the_elided_rows_stood_is_inside_the_run(tmp_path: Path) -> None:
+    """A gdb stop printed right after the elision line: the rows after it read as a fragment of
+    their own, and the elided part before it, with no total line (it went with the fragment),
+    carried no debugger condition and failed a max on what it showed (hostile round). A table
+    not seen to end was still running at the stop: not a measurement."""
+    rows = dl._rows(dl.TIMES)
+    stop = 'Thread 1 "app" received signal SIGINT, Interrupt.'
+    lines = table_of([*rows[:3], "...", stop, *rows[4:]], sum(dl.TIMES))
+    path = tmp_path / "stopped.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for profile in analyze(str(path)).profiles:
+        assert profile.validity is not None and not profile.validity.is_measurement, profile
+    config = parse_budgets("budgets:\n  - {metric: total_time_us, max: 1000}\n")
+    for verdict in check(config, analyze(str(path)), None, str(path)).verdicts:
+        assert verdict.status == "inconclusive", verdict

@@ -576,10 +576,19 @@ class Assembler:
             app_time_us=tidy_number(median_of(app)) if app and timed else None,
             app_calls=calls if timed else (),
             failures=failures,
+            # (a table without its total line was not seen to end: a debugger line after its
+            # last row, where its missing rows stood, was inside its run)
             run_lines=context.run_lines_for(
-                stream, profile.source.first_line, profile.source.last_line
+                stream,
+                profile.source.first_line,
+                None if _open_ended(profile) else profile.source.last_line,
             ),
         )
+
+
+def _open_ended(profile: Profile) -> bool:
+    """A measured table with rows but no total line: where its run ended cannot be told."""
+    return bool(profile.layers) and profile.measured and profile.reported_total_time_us is None
 
 
 def assemble(events: Iterable[Event], path: str) -> Assembly:
