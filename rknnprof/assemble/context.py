@@ -142,7 +142,7 @@ class ContextEvents:
         """(line, message) for each version of ``stream``'s info lines (:func:`applies_to`)
         that a later line names otherwise: the first is the one reports show."""
         first: dict[str, tuple[str, int]] = {}
-        found: list[tuple[int, str]] = []
+        found: dict[str, tuple[int, str]] = {}  # (one warning a version)
         for info in self.infos.values():
             if not applies_to(info.stream, stream):
                 continue
@@ -150,20 +150,15 @@ class ContextEvents:
                 value = getattr(info.versions, f.name)
                 if value is None:
                     continue
-                if f.name not in first:
-                    first[f.name] = (value, info.line)
-                elif value != first[f.name][0] and first[f.name][1] >= 0:
+                shown, line = first.setdefault(f.name, (value, info.line))
+                if value != shown and f.name not in found:
                     label = Versions(**{f.name: value}).named()[0][0]
-                    shown, line = first[f.name]
-                    found.append(
-                        (
-                            info.line,
-                            f"the log names two {label} versions, {shown} (line {line}) and "
-                            f"{value} (here): the first is the one reported",
-                        )
+                    found[f.name] = (
+                        info.line,
+                        f"the log names two {label} versions, {shown} (line {line}) and "
+                        f"{value} (here): the first is the one reported",
                     )
-                    first[f.name] = (shown, -1)  # (one warning a version)
-        return found
+        return list(found.values())
 
     def platform_for(self, stream: Stream) -> tuple[str | None, str | None, dict[str, int]]:
         """(platform, evidence, other SoC -> line) for ``stream``: the first line that names the

@@ -161,9 +161,6 @@ class ModelFrames(MutableRecord):
     aside: list[_Aside] = field(default_factory=list)
     """The frames that disagree with their own total, left out of the counters until
     :meth:`settle` (at most :data:`MAX_SET_ASIDE`)."""
-    set_aside: int = 0
-    """Frames left out of the merge for good, once settled (``Profile.frames_set_aside``)."""
-    settled: bool = False
     template_aside: bool = False
     """The layers (``template``) come from a frame set aside: the next frame kept replaces
     them."""
@@ -297,9 +294,7 @@ class ModelFrames(MutableRecord):
         line both put it among the frames kept (a frame either says is slow is not dropped from
         the percentiles for a digit); else they are merged, and the profile is damaged
         (:meth:`incomplete`)."""
-        if self.settled:
-            return
-        self.settled = True
+        # (once the frames are all in, as often as asked: the frames kept do not change)
         kept = self.frame_time_counts
         if self.aside and (
             self.mismatched_total > len(self.aside)
@@ -308,7 +303,13 @@ class ModelFrames(MutableRecord):
             or not all(_within(frame, min(kept), max(kept)) for frame in self.aside)
         ):
             self._count_back()
-        self.set_aside = len(self.aside)
+
+    @property
+    def set_aside(self) -> int:
+        """Frames left out of the merge for good (``Profile.frames_set_aside``): those still
+        aside once :meth:`settle` ran (it runs here: ask once every frame is in)."""
+        self.settle()
+        return len(self.aside)
 
     def _count(self) -> None:
         """Count the pending row times into the per-row counters."""

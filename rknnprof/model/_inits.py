@@ -171,8 +171,6 @@ def rknnprof_assemble_inferences_ModelFrames(
     ranking_totalled: Any = D,
     mismatched_total: Any = D,
     aside: Any = D,
-    set_aside: Any = D,
-    settled: Any = D,
     template_aside: Any = D,
     time_step: Any = D,
 ) -> None:
@@ -227,8 +225,6 @@ def rknnprof_assemble_inferences_ModelFrames(
     if aside is FACTORY:
         aside = self.__dataclass_fields__["aside"].default_factory()
     _set(self, "aside", aside)
-    _set(self, "set_aside", set_aside)
-    _set(self, "settled", settled)
     _set(self, "template_aside", template_aside)
     _set(self, "time_step", time_step)
 
@@ -1535,7 +1531,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
     "rknnprof.assemble.assembler.Assembly": "profiles warnings found lines= failures= binary=",
-    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() set_aside= settled= template_aside= time_step=",
+    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",
     "rknnprof.budgets.safe_yaml.Composite": "kind",
