@@ -67,6 +67,7 @@ from rknnprof.parsers.events import (
     MissingHeader,
     NoteEvent,
     NpuLoadEvent,
+    Placements,
     RankingEvent,
     RowNames,
     RunLineEvent,
@@ -124,9 +125,12 @@ class Assembler:
         self.models: dict[tuple[Stream, FrameSignature], ModelFrames] = {}
         self.said_versions: set[tuple[int, str]] = set()
         """Versions named twice in the log, warned of once (``ContextEvents.version_conflicts``)."""
-        self.recent: dict[Stream, tuple[RowNames, InputShapes, tuple[str, bool], ModelFrames]] = {}
-        """Per stream, its last model with rows: the frame's row names and input shapes (the
-        objects), family and measured, which pick it again without hashing a signature."""
+        self.recent: dict[
+            Stream, tuple[RowNames, InputShapes, Placements, tuple[str, bool], ModelFrames]
+        ] = {}
+        """Per stream, its last model with rows: the frame's row names, input shapes and
+        placements (the objects), family and measured, which pick it again without hashing a
+        signature."""
         self.extra_profiles: list[tuple[int, Profile]] = []
         self.warnings: list[ReportWarning] = []
         self.context = ContextEvents()
@@ -191,10 +195,11 @@ class Assembler:
             and table is not None
             and recent[0] is table.signature
             and recent[1] is table.input_shapes
-            and recent[2] == (table.family, table.measured)
+            and recent[2] is table.placements
+            and recent[3] == (table.family, table.measured)
             and table.layers
         ):
-            self._add(recent[3], table, ranking)  # the stream's last model (its signature's
+            self._add(recent[4], table, ranking)  # the stream's last model (its signature's
             return  # objects: the same frame shape), without hashing the signature again
         signature = frame_signature(table, ranking)
         if signature is None and table is None:  # a ranking table whose rows were all unreadable
@@ -238,6 +243,7 @@ class Assembler:
             self.recent[stream] = (
                 table.signature,
                 table.input_shapes,
+                table.placements,
                 (table.family, table.measured),
                 model,
             )

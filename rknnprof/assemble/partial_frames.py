@@ -14,10 +14,10 @@ frames the same stream printed, or a damaged copy of one, not a model of its own
 the frame's unreadable rows (the row a cut went through) are counted in that one warning.
 
 * a **damaged** frame (:func:`damaged_copies`): a frame or two, printed among a model's frames
-  of the same stream, whose rows are that model's but for one (a FullName or op type changed,
-  a row lost or added): the runtime prints one model's table the same way every inference, so
-  it is a frame damaged in the log, not another model; it stays a profile of its own, marked
-  damaged (its budgets are not judged).
+  of the same stream, whose rows are that model's but for one (a FullName, op type, DataType
+  or Target changed, a row lost or added): the runtime prints one model's table the same way
+  every inference, so it is a frame damaged in the log, not another model; it stays a profile
+  of its own, marked damaged (its budgets are not judged).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from rknnprof.assemble.inferences import ModelFrames
 from rknnprof.assemble.signatures import FrameSignature
-from rknnprof.parsers.events import RowNames, Stream
+from rknnprof.parsers.events import Placements, RowNames, Stream
 
 Models = dict[tuple[Stream, FrameSignature], ModelFrames]
 """The assembler's models: (stream, signature) -> the frames merged so far."""
@@ -142,6 +142,8 @@ def damaged_copies(models: Models) -> list[tuple[int, str]]:
             ):
                 continue
             change = _one_row_apart(other.rows, signature.rows)
+            if change is None and other.rows == signature.rows and other.inputs == signature.inputs:
+                change = _placed_apart(other.placements, signature.placements)
             if change is None:
                 continue
             part.damaged = (
@@ -158,6 +160,19 @@ def damaged_copies(models: Models) -> list[tuple[int, str]]:
             )
             break
     return found
+
+
+def _placed_apart(model: Placements, rows: Placements) -> str | None:
+    """How one row of ``rows`` is placed otherwise than ``model``'s (``row 22 reads Target NPU
+    for CPU``), or None when no row or several are: a whole build's other data types are
+    another model, not damage."""
+    apart = [i for i, (a, b) in enumerate(zip(model, rows)) if a != b]
+    if len(model) != len(rows) or len(apart) != 1:
+        return None
+    (dtype, target), (new_dtype, new_target) = model[apart[0]], rows[apart[0]]
+    if target != new_target:
+        return f"row {apart[0] + 1} reads Target {new_target} for {target}"
+    return f"row {apart[0] + 1} reads DataType {new_dtype or 'none'} for {dtype or 'none'}"
 
 
 def _one_row_apart(model: RowNames, rows: RowNames) -> str | None:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rknnprof.parsers.events import InputShapes, RankingEvent, RowNames, TableEvent
+from rknnprof.parsers.events import (
+    InputShapes,
+    Placements,
+    RankingEvent,
+    RowNames,
+    TableEvent,
+)
 
 
 class FrameSignature(NamedTuple):
@@ -24,6 +30,9 @@ class FrameSignature(NamedTuple):
     inputs: InputShapes = ()
     """The input rows' shapes (``layers``): a dynamic-shape model's frames at each input
     shape are a model of their own."""
+    placements: Placements = ()
+    """Each row's (DataType, Target) (``layers``): one network built as INT8 and as FP16, or
+    with a layer on the CPU, is two models."""
 
 
 def frame_signature(
@@ -32,7 +41,12 @@ def frame_signature(
     """What frames of one model share (None: the frame has nothing to merge)."""
     if table is not None and table.layers:
         return FrameSignature(
-            "layers", table.family, table.measured, table.signature, inputs=table.input_shapes
+            "layers",
+            table.family,
+            table.measured,
+            table.signature,
+            inputs=table.input_shapes,
+            placements=table.placements,
         )
     if ranking is not None and (ranking.stats or ranking.total is not None):
         return FrameSignature("ranking", op_types=tuple(s.op_type for s in ranking.stats))

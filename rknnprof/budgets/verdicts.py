@@ -199,6 +199,7 @@ def check(
     is inconclusive with the reason, unless ``allow_incomplete``: its figures may be too low to
     pass or too high to fail. The warnings of both reports come first in the result's."""
     from rknnprof.compare import compare_reports, pair_profiles
+    from rknnprof.compare.pairing import precision_of
 
     warnings: list[str] = warning_lines(report)
     if baseline is not None:
@@ -225,6 +226,9 @@ def check(
         if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
             # (a dynamic-shape model's profiles: one per input shape)
             label = f"{label} (input {inputs_text(profile.input_shapes)})"
+        precision = precision_of(profile)
+        if len({precision_of(p) for p in report.profiles}) > 1 and precision:
+            label = f"{label} ({precision} build)"  # (one network's INT8 and FP16 builds)
         bases: list[Profile | None] = list(bases_of.get(id(profile), [])) or [None]
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
         for b in config.budgets:

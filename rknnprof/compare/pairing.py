@@ -125,6 +125,12 @@ def printed_tensors(profile: Profile) -> str | None:
     return f"{', '.join(bench.inputs)}{outputs}"
 
 
+def precision_of(profile: Profile) -> str | None:
+    """``INT8/UINT8`` (``INT8/UINT8+FLOAT16`` for a hybrid build): the data types the NPU ran
+    the model at, which pair one network's INT8 and FP16 builds; None without them."""
+    return "+".join(name for name, _, _ in profile.npu_precisions) or None
+
+
 def model_key(profile: Profile) -> str | None:
     """A model's name in a comparison: its file's, else a benchmark's input tensors."""
     if profile.model_name:
@@ -219,6 +225,7 @@ KEYS: tuple[tuple[Callable[[Profile], str | None], str], ...] = (
     (lambda p: p.model_name, "model"),
     (printed_tensors, "model with tensors"),
     (lambda p: input_text(p.input_shapes), "input"),
+    (lambda p: precision_of(p), "build in"),
 )
 """(key, what it is called in notes), tried in turn by :func:`pair_profiles` (defined last: the
 keys are the functions above)."""

@@ -19,7 +19,13 @@ from rknnprof.compare.deltas import (
     op_type_deltas,
     pct_change,
 )
-from rknnprof.compare.pairing import SAME_MODEL_SHARE, model_key, pair_profiles, printed_tensors
+from rknnprof.compare.pairing import (
+    SAME_MODEL_SHARE,
+    model_key,
+    pair_profiles,
+    precision_of,
+    printed_tensors,
+)
 from rknnprof.errors import InputError
 from rknnprof.model import Coverage, Profile, Report, inputs_text
 from rknnprof.model.record import Record, record, replace
@@ -122,6 +128,9 @@ def compare_reports(
         else compare_profiles(b, c)
         for b, c in pairs
     )
+    # (and one network's builds at other data types: each pair named by its build)
+    if several and len({precision_of(p) for p in (*base.profiles, *current.profiles)}) > 1:
+        comparisons = tuple(_by_precision(comp, c) for comp, (_, c) in zip(comparisons, pairs))
     # (one model run by several threads or contexts on a side: each pair named by its run)
     shared = [id(p) for pair in pairs for p in pair]
     # (and several unnamed models: each by its run, so a --fail-over error says which grew)
@@ -165,6 +174,15 @@ def _by_input(comp: ProfileComparison, current: Profile) -> ProfileComparison:
         return comp
     shapes = inputs_text(current.input_shapes)
     name = f"{comp.model} (input {shapes})" if comp.model else f"input {shapes}"
+    return replace(comp, model=name)
+
+
+def _by_precision(comp: ProfileComparison, current: Profile) -> ProfileComparison:
+    """``comp`` named by the data types of ``current``'s build too (``INT8/UINT8 build``)."""
+    precision = precision_of(current)
+    if precision is None:
+        return comp
+    name = f"{comp.model} ({precision} build)" if comp.model else f"{precision} build"
     return replace(comp, model=name)
 
 

@@ -996,6 +996,7 @@ def rknnprof_parsers_events_TableEvent(
     row_times: Any = D,
     signature: Any = D,
     input_shapes: Any = D,
+    placements: Any = D,
 ) -> None:
     _set(self, "family", family)
     _set(self, "line", line)
@@ -1013,6 +1014,7 @@ def rknnprof_parsers_events_TableEvent(
     _set(self, "row_times", row_times)
     _set(self, "signature", signature)
     _set(self, "input_shapes", input_shapes)
+    _set(self, "placements", placements)
     self.__post_init__()
 
 
@@ -1054,6 +1056,7 @@ def rknnprof_parsers_fastpath_repeat_Carried(
     prefix_len: Any,
     plans: Any,
     names: Any = D,
+    placements: Any = D,
     inputs: Any = D,
     lines: Any = D,
 ) -> None:
@@ -1062,6 +1065,7 @@ def rknnprof_parsers_fastpath_repeat_Carried(
     _set(self, "prefix_len", prefix_len)
     _set(self, "plans", plans)
     _set(self, "names", names)
+    _set(self, "placements", placements)
     _set(self, "inputs", inputs)
     if lines is FACTORY:
         lines = self.__dataclass_fields__["lines"].default_factory()
@@ -1075,6 +1079,8 @@ def rknnprof_parsers_fastpath_repeat_RowPlan(
     time: Any,
     full_name: Any,
     output: Any,
+    data_type: Any,
+    target: Any,
     name_index: Any,
     name_spaced: Any,
 ) -> None:
@@ -1083,6 +1089,8 @@ def rknnprof_parsers_fastpath_repeat_RowPlan(
     _set(self, "time", time)
     _set(self, "full_name", full_name)
     _set(self, "output", output)
+    _set(self, "data_type", data_type)
+    _set(self, "target", target)
     _set(self, "name_index", name_index)
     _set(self, "name_spaced", name_spaced)
 
@@ -1119,11 +1127,10 @@ def rknnprof_parsers_fastpath_template_Template(
     total_head: Any = D,
     total_tail: Any = D,
     rows_seen: Any = D,
-    ops_plain: Any = D,
     inputs_raw: Any = D,
     ranks_seen: Any = D,
     names: Any = D,
-    op_types: Any = D,
+    kinds_raw: Any = D,
     title_raw: Any = D,
     title_refused: Any = D,
 ) -> None:
@@ -1168,15 +1175,14 @@ def rknnprof_parsers_fastpath_template_Template(
     if rows_seen is FACTORY:
         rows_seen = self.__dataclass_fields__["rows_seen"].default_factory()
     _set(self, "rows_seen", rows_seen)
-    _set(self, "ops_plain", ops_plain)
     _set(self, "inputs_raw", inputs_raw)
     if ranks_seen is FACTORY:
         ranks_seen = self.__dataclass_fields__["ranks_seen"].default_factory()
     _set(self, "ranks_seen", ranks_seen)
+    if names is FACTORY:
+        names = self.__dataclass_fields__["names"].default_factory()
     _set(self, "names", names)
-    if op_types is FACTORY:
-        op_types = self.__dataclass_fields__["op_types"].default_factory()
-    _set(self, "op_types", op_types)
+    _set(self, "kinds_raw", kinds_raw)
     _set(self, "title_raw", title_raw)
     _set(self, "title_refused", title_refused)
 
@@ -1566,11 +1572,11 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.validity.RunCondition": "kind message line= spoils_timing= below_maximum=",
     "rknnprof.model.validity.Validity": "coverage coverage_reason conditions= stalled_layer_ids=",
     "rknnprof.parsers.events.RankingEvent": "line last_line stats total= stream= skipped= notes= cut=",
-    "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= input_shapes= __post_init__",
+    "rknnprof.parsers.events.TableEvent": "family line last_line layers measured= reported_total_time_us= reported_rw_kb= skipped= notes= missing_header= stream= total_line= elided_rows= row_times= signature= input_shapes= placements= __post_init__",
     "rknnprof.parsers.failure_entry.Entry": "id needles pattern diagnosis cause fix source confidence= warning= notice=",
-    "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= inputs= lines=factory()",
-    "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output name_index name_spaced",
-    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_closed rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() ops_plain= inputs_raw= ranks_seen=factory() names= op_types=factory() title_raw= title_refused=",
+    "rknnprof.parsers.fastpath.repeat.Carried": "template columns prefix_len plans names= placements= inputs= lines=factory()",
+    "rknnprof.parsers.fastpath.repeat.RowPlan": "keys op_type time full_name output data_type target name_index name_spaced",
+    "rknnprof.parsers.fastpath.template.Template": "stream carried lines table rows total table_last ranks rank_total columns rank_closed rank_slots=factory() total_keys=factory() fixed=factory() checked=factory() checked_shape= prefix= ids= ids_text= pid_text= prefix_shape= fixed_raw=factory() frame_bytes= integers=factory() total_head= total_tail= rows_seen=factory() inputs_raw= ranks_seen=factory() names=factory() kinds_raw= title_raw= title_refused=",
     "rknnprof.parsers.table.columns.Column": "key header",
     "rknnprof.parsers.table.columns.RowParse": "values missing error=",
     "rknnprof.platforms.ChannelAlignment": "conv_in conv_out depthwise other",

@@ -173,9 +173,39 @@ class Profile(Record):
         }
         return tuple(by_id.values())
 
+    @property
+    def npu_precisions(self) -> tuple[tuple[str, float, int], ...]:
+        """(data types, time in microseconds, layers) of the NPU layers by precision, most time
+        first (then most layers): ``INT8/UINT8`` (8-bit integers together), ``FLOAT16``. One
+        network built as INT8 and as FP16 is two profiles, told apart by this."""
+        by_type: dict[str, list[float]] = {}  # data type -> [time, layers]
+        for la in self.layers:
+            if la.target is Target.NPU and la.data_type:
+                figures = by_type.setdefault(la.data_type, [0.0, 0])
+                figures[0] += la.time_us or 0.0
+                figures[1] += 1
+        groups: dict[str, list[tuple[str, float, int]]] = {}
+        for dtype, (time, n) in by_type.items():
+            groups.setdefault(_PRECISION.get(dtype, dtype), []).append((dtype, time, int(n)))
+        named = []
+        for members in groups.values():
+            members.sort(key=lambda m: (-m[1], -m[2]))  # (most time first: INT8/UINT8)
+            named.append(
+                (
+                    "/".join(dtype for dtype, _, _ in members),
+                    float(sum(time for _, time, _ in members)),
+                    sum(n for _, _, n in members),
+                )
+            )
+        return tuple(sorted(named, key=lambda g: (-g[1], -g[2])))
+
     def time_on(self, target: Target) -> float:
         """Sum of the times of layers on ``target``, microseconds."""
         return float(sum(la.time_us or 0.0 for la in self.layers if la.target is target))
+
+
+_PRECISION = {"UINT8": "INT8", "UINT16": "INT16", "FP16": "FLOAT16", "FP32": "FLOAT32"}
+"""Data types of one precision (``INT8`` and ``UINT8``: 8-bit integers), named together."""
 
 
 def is_multicore_fallback(reason: str) -> bool:

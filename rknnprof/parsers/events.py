@@ -33,6 +33,9 @@ Stream = tuple[int, int] | None
 
 RowNames = tuple[tuple[str, str | None], ...]
 """(op type, full name) of each row of a table, in order."""
+Placements = tuple[tuple[str | None, str], ...]
+"""(DataType, Target) of each row of a table, in order: one network built as INT8 and as FP16,
+or with a layer moved to the CPU, is two models."""
 InputShapes = tuple[tuple[int, tuple[Shape, ...] | None], ...]
 """(row index, output shapes) of each ``InputOperator`` row of a table: the shapes the model
 ran at (a dynamic-shape model prints another set per input shape)."""
@@ -87,6 +90,9 @@ class TableEvent(Record):
     input_shapes: InputShapes = None  # type: ignore[assignment]  # set in __post_init__
     """The input rows' shapes (:data:`InputShapes`): frames of one model at another input shape
     are another profile. Taken from ``layers`` when not given."""
+    placements: Placements = None  # type: ignore[assignment]  # set in __post_init__
+    """Each row's (DataType, Target) (:data:`Placements`): frames of one network built with
+    other data types or targets are another profile. Taken from ``layers`` when not given."""
 
     def __post_init__(self) -> None:
         if self.row_times is None:
@@ -95,6 +101,8 @@ class TableEvent(Record):
             object.__setattr__(self, "signature", names_of(self.layers))
         if self.input_shapes is None:
             object.__setattr__(self, "input_shapes", inputs_of(self.layers))
+        if self.placements is None:
+            object.__setattr__(self, "placements", placements_of(self.layers))
 
 
 def times_of(layers: Sequence[Layer]) -> tuple[float | None, ...]:
@@ -105,6 +113,11 @@ def times_of(layers: Sequence[Layer]) -> tuple[float | None, ...]:
 def names_of(layers: Sequence[Layer]) -> RowNames:
     """:attr:`TableEvent.signature` of a table with these layers."""
     return tuple((la.op_type, la.full_name) for la in layers)
+
+
+def placements_of(layers: Sequence[Layer]) -> Placements:
+    """:attr:`TableEvent.placements` of a table with these layers."""
+    return tuple((la.data_type, la.target.value) for la in layers)
 
 
 def inputs_of(layers: Sequence[Layer]) -> InputShapes:

@@ -344,7 +344,27 @@ def summary_parts(profile: Profile) -> list[str]:
     inputs = input_text(profile)
     if inputs:
         parts.append(inputs)
+    types = data_types_text(profile)
+    if types:
+        parts.append(types)
     return parts
+
+
+def data_types_text(profile: Profile) -> str:
+    """``INT8/UINT8 on the NPU``, or ``INT8 82% / FLOAT16 18% of NPU time`` (by layers when the
+    table has no times): the precision the NPU ran at (``Profile.npu_precisions``), which tells
+    one network's INT8 and FP16 builds apart."""
+    named = profile.npu_precisions
+    if not named:
+        return ""
+    if len(named) == 1:
+        return f"{named[0][0]} on the NPU"
+    total = sum(time for _, time, _ in named)
+    if not total:
+        layers = " / ".join(f"{name} ({plural(n, 'layer')})" for name, _, n in named)
+        return f"{layers} on the NPU"
+    shares = " / ".join(f"{name} {fmt_pct(time / total)}" for name, time, _ in named)
+    return f"{shares} of NPU time"
 
 
 def input_text(profile: Profile) -> str:
@@ -575,6 +595,7 @@ __all__ = [
     "span_text",
     "stream_text",
     "summary_parts",
+    "data_types_text",
     "target_split",
     "time_by_bound",
     "time_by_target",

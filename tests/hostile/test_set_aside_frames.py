@@ -161,18 +161,33 @@ RESIZE_ROW = (
 
 
 def test_a_first_frame_set_aside_gives_the_layers_nothing(tmp_path: Path) -> None:
-    """Frame 1 reads the Resize as NPU at 1,973 us (its rows 28,123 us against its total line's
-    28,023): set aside, it must not be the frame the layers' Target and cycles come from (it
-    was: the CPU fallback vanished and a cpu_fallback_layers budget passed)."""
+    """Frame 1 reads the Resize at 1,973 us with 5,000 DDR cycles (its rows 28,123 us against
+    its total line's 28,023): set aside, it must not be the frame the layers' cycles and other
+    columns come from (it was: a Target read there made the CPU fallback vanish)."""
     assert RESIZE_ROW in SAMPLE.read_text(encoding="utf-8")
     # (its rows 28,123 us against its total 28,023: both among the others')
-    damaged = RESIZE_ROW.replace("CPU ", "NPU ", 1).replace("1873 ", "1973 ", 1)
+    damaged = RESIZE_ROW.replace("0/0/0      ", "5000/0/5000", 1).replace("1873 ", "1973 ", 1)
     log = capture(tmp_path, 20, {}, rows={0: (RESIZE_ROW, damaged)}, step=100)
     [profile] = load(log, rules=True)
     assert (profile.frames, profile.frames_set_aside) == (19, 1)
     [resize] = [layer for layer in profile.layers if layer.id == 60]
-    assert resize.target.value == "CPU" and resize.time_us == 1873
+    assert (resize.ddr_cycles, resize.time_us) == (0, 1873)
     assert any(f.code == "RKN001" for f in profile.findings)
+
+
+def test_a_frame_with_a_layer_on_another_target_is_a_damaged_frame(tmp_path: Path) -> None:
+    """Frame 6 of 20 reads the Resize (layer 60) on the NPU, every other frame on the CPU: the
+    runtime places a model's layers once, at load, so the frame is damaged, neither merged (a
+    first frame's Target made the CPU fallback vanish from the model) nor another model's."""
+    damaged = RESIZE_ROW.replace("CPU ", "NPU ", 1)
+    log = capture(tmp_path, 20, {}, rows={5: (RESIZE_ROW, damaged)}, step=100)
+    whole, part = load(log, rules=True)
+    assert (whole.frames, part.frames) == (19, 1)
+    [resize] = [layer for layer in whole.layers if layer.id == 60]
+    assert resize.target.value == "CPU"
+    assert any(f.code == "RKN001" for f in whole.findings)
+    assert part.validity is not None and part.validity.coverage is Coverage.DAMAGED
+    assert "row 60 reads Target NPU for CPU" in part.validity.coverage_reason
 
 
 def test_a_slow_frame_whose_rows_and_total_agree_is_never_set_aside(tmp_path: Path) -> None:

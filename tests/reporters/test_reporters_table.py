@@ -34,7 +34,8 @@ def test_summary_top_layers_and_advice_at_80_columns() -> None:
     # 11640 us by hand: 12+1888+534+1195+113+2002+922+3150+1338+0+429+57; CPU 12+3150+57
     assert "total 11.64 ms (its total line 11.65 ms)" in lines[1]
     assert "NPU 72.3% / CPU 27.7%" in lines[1]
-    assert lines[2] == "input 1x3x640x640"  # the InputOperator row's shape, wrapped at 80
+    # the InputOperator row's shape and the NPU's data types, wrapped at 80
+    assert lines[2] == "input 1x3x640x640 · INT8/UINT8 on the NPU"
     # bandwidth = Split 1195 + Concat 2002 = 3197 / 11640 = 27.5%
     assert "bandwidth 27.5%" in lines[3] and "unknown 12.5%" in lines[3]
     assert "runtime 2.3.2 · driver 0.9.8" in text

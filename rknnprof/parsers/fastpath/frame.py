@@ -77,7 +77,9 @@ def frame_of(
         family=t.table.family,
         line=first,
         last_line=number + index[t.table_last],
-        layers=ReplayedLayers(times, t.carried.names, t.carried.inputs, frame.layers),
+        layers=ReplayedLayers(
+            times, t.carried.names, t.carried.inputs, t.carried.placements, frame.layers
+        ),
         measured=True,
         reported_total_time_us=total,
         reported_rw_kb=t.table.reported_rw_kb,
@@ -86,6 +88,7 @@ def frame_of(
         row_times=times,
         signature=t.carried.names,
         input_shapes=t.carried.inputs,
+        placements=t.carried.placements,
     )
     block = BulkRanking(
         t, ranking[0], number + index[t.table_last + 1], number + index[-1], frame.ranking_lines

@@ -4,20 +4,20 @@ At ``RKNN_LOG_LEVEL=4`` the runtime prints the same per-layer table for every in
 of logcat holds tens of thousands of them. Building a :class:`~rknnprof.model.Layer` per row
 of every frame costs more than reading the bytes, and frame merging only needs each row's
 time. So while a table's rows repeat the previous table of its stream (same header, row by
-row the same op type and full name, input rows at the same shapes), :class:`RepeatedRows`
-keeps each row's text, and the table's ``TableEvent`` gets :class:`RepeatedLayers`: its
-layers, built only if someone looks at them, while the event's ``row_times``, ``signature``
-and ``input_shapes`` are there without building anything
-(nothing outside this package sees the difference). The first row that does not repeat -- or
+row the same op type, full name, data type and target, input rows at the same shapes),
+:class:`RepeatedRows` keeps each row's text, and the table's ``TableEvent`` gets
+:class:`RepeatedLayers`: its layers, built only if someone looks at them, while the event's
+``row_times``, ``signature``, ``input_shapes`` and ``placements`` are there without building
+anything (nothing outside this package sees the difference). The first row that does not repeat -- or
 anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
 turns the rows kept so far into layers, and the table is read as usual.
 
 Two memos, shared along a stream's run of tables (:class:`Carried`), keep the per-row work to a
 few string operations: row shape -> :class:`RowPlan`, and line shape -> :class:`LinePlan` (the
 plan placed in the line) for lines already read as repeated rows, which then skip the table
-block's tests. A repeated row is checked against the template's (op type, full name) by slices
-of the line itself, and kept as its line; its time stays text until the table is complete and
-all its times are converted at once (:func:`row_times`).
+block's tests. A repeated row is checked against the template's (op type, full name, data type,
+target) by slices of the line itself, and kept as its line; its time stays text until the table
+is complete and all its times are converted at once (:func:`row_times`).
 
 Exactness: a row is taken only through a :class:`RowPlan`, which says which token goes to which
 column. A plan is made by :func:`~rknnprof.parsers.table.columns.parse_tokens` itself, on the
@@ -35,15 +35,16 @@ from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
 from rknnprof.inputs.lazy_re import LazyPattern
+from rknnprof.model.enums import Target
 from rknnprof.model.record import MutableRecord, Record, record
 from rknnprof.parsers.fastpath.lazy import Lazy
 from rknnprof.parsers.table.columns import ROW_REQUIRED, Column, parse_tokens
 from rknnprof.parsers.table.layer import build_layer
-from rknnprof.parsers.table.tokens import MAX_DIGITS, parse_shapes, to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, parse_shapes, parse_target, to_number
 
 if TYPE_CHECKING:
     from rknnprof.model import Layer, Shape
-    from rknnprof.parsers.events import InputShapes, RowNames, TableEvent
+    from rknnprof.parsers.events import InputShapes, Placements, RowNames, TableEvent
 
 PLAIN_KEYS = ROW_REQUIRED | {"mac", "workload", "rw", "sparse", "full_name"}
 """Columns whose value is one token as printed (``full_name``: the rest of the row). Headers
@@ -77,6 +78,10 @@ class RowPlan(Record):
     """None when the header has no FullName."""
     output: slice | None
     """The OutputShape token (None when the row has none): an input row's shapes."""
+    data_type: slice | None
+    """The DataType token (None when the header has none)."""
+    target: slice | None
+    """The Target token (None when the header has none)."""
     name_index: int | None
     """Token index where FullName starts."""
     name_spaced: bool
@@ -126,6 +131,8 @@ def make_plan(
         time=spans[keys.index("time")] if "time" in keys else None,
         full_name=full_name,
         output=spans[keys.index("output")] if "output" in keys else None,
+        data_type=spans[keys.index("data_type")] if "data_type" in keys else None,
+        target=spans[keys.index("target")] if "target" in keys else None,
         name_index=name_index,
         name_spaced=full_name is not None and " ".join(body[full_name].split()) != body[full_name],
     )
@@ -163,6 +170,8 @@ class LinePlan(NamedTuple):
     full_name: slice | None
     """None when the plan has no FullName or a re-joined one (``plan.name`` then reads it)."""
     output: slice | None
+    data_type: slice | None
+    target: slice | None
 
     @classmethod
     def place(cls, plan: RowPlan, start: int) -> LinePlan:
@@ -170,7 +179,25 @@ class LinePlan(NamedTuple):
             return None if span is None else slice(span.start + start, span.stop + start)
 
         name = None if plan.name_spaced else shift(plan.full_name)
-        return cls(start, plan, shift(plan.op_type), shift(plan.time), name, shift(plan.output))  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
+        return cls(
+            start,
+            plan,
+            shift(plan.op_type),  # type: ignore[arg-type]  # plan.op_type is a slice, so shift() gives one
+            shift(plan.time),
+            name,
+            shift(plan.output),
+            shift(plan.data_type),
+            shift(plan.target),
+        )
+
+    def placement(self, text: str) -> tuple[str | None, str]:
+        """The row's (DataType, Target) in ``text``, as its layer will have them
+        (``build_layer``)."""
+        dtype, target = self.data_type, self.target
+        return (
+            (text[dtype] or None) if dtype is not None else None,
+            parse_target(text[target]).value if target is not None else Target.UNKNOWN.value,
+        )
 
 
 def row_times(tokens: Sequence[str | None]) -> tuple[float | None, ...]:
@@ -192,6 +219,8 @@ class Carried(MutableRecord):
     """Row shape -> plan, shared along the stream's run of tables."""
     names: RowNames = ()
     """(op type, full name) of each template row: the frames' model signature, made once."""
+    placements: Placements = ()
+    """(DataType, Target) of each template row: a row placed otherwise is no repeat."""
     inputs: InputShapes = ()
     """The template's input rows' shapes: a row at another input shape is no repeat."""
     lines: dict[bytes, LinePlan] = field(default_factory=dict)
@@ -209,6 +238,8 @@ class RepeatedRows:
         """Columns a row may leave empty and still be complete (``rows.MAY_BE_EMPTY``)."""
         self.names = carried.names
         """(op type, full name) of each template row."""
+        self.placements = carried.placements
+        """(DataType, Target) of each template row."""
         self.inputs = dict(carried.inputs)
         """Row index -> output shapes, of the template's input rows."""
         self.rows: list[tuple[int, str, LinePlan]] = []
@@ -259,8 +290,8 @@ class RepeatedRows:
             if placed.full_name is not None
             else placed.plan.name(text[placed.start :])
         )
-        if name != full_name:
-            return False
+        if name != full_name or placed.placement(text) != self.placements[index]:
+            return False  # (another data type or target: another build of the network)
         if index in self.inputs and _output_shapes(text, placed) != self.inputs[index]:
             return False  # the model at another input shape (a dynamic-shape model)
         self.rows.append((number, text, placed))
@@ -277,7 +308,10 @@ class RepeatedRows:
 
     def lazy(self) -> RepeatedLayers:
         """All the rows, for the table's event (call when :meth:`complete`)."""
-        return RepeatedLayers(self.rows, row_times(self.times), self.names, self.carried.inputs)
+        carried = self.carried
+        return RepeatedLayers(
+            self.rows, row_times(self.times), self.names, carried.inputs, carried.placements
+        )
 
 
 def _build(rows: list[tuple[int, str, LinePlan]]) -> list[Layer]:
@@ -299,7 +333,7 @@ class RepeatedLayers(Lazy["Layer"]):
     usual path would have built). Its :attr:`times` and :attr:`names` become the table event's
     ``row_times`` and ``signature``, which frame merging reads instead of the layers."""
 
-    __slots__ = ("_rows", "inputs", "names", "times")
+    __slots__ = ("_rows", "inputs", "names", "placements", "times")
 
     def __init__(
         self,
@@ -307,12 +341,15 @@ class RepeatedLayers(Lazy["Layer"]):
         times: tuple[float | None, ...],
         names: RowNames,
         inputs: InputShapes,
+        placements: Placements,
     ) -> None:
         super().__init__()
         self.names = names
         """(op type, full name) of each row."""
         self.inputs = inputs
         """The input rows' shapes."""
+        self.placements = placements
+        """(DataType, Target) of each row."""
         self.times = times
         """Time(us) of each row (``Layer.time_us`` of the built layers)."""
         self._rows = rows
@@ -343,9 +380,10 @@ class ReplayedLayers(RepeatedLayers):
         times: tuple[float | None, ...],
         names: RowNames,
         inputs: InputShapes,
+        placements: Placements,
         replay: Callable[[], tuple[Layer, ...]],
     ) -> None:
-        super().__init__(None, times, names, inputs)
+        super().__init__(None, times, names, inputs, placements)
         self._replay = replay
 
     def _make(self) -> tuple[Layer, ...]:

@@ -11,7 +11,7 @@ from operator import getitem
 from typing import TYPE_CHECKING
 
 from rknnprof.inputs.lazy_re import LazyPattern
-from rknnprof.parsers.fastpath.repeat import row_times, shape_key
+from rknnprof.parsers.fastpath.repeat import LinePlan, row_times, shape_key
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
 from rknnprof.parsers.table.columns import TOTAL_TIME_RE
 from rknnprof.parsers.table.rows import repeated_row_plan
@@ -75,13 +75,13 @@ def table_times(
     for i, shapes in t.inputs_raw:  # type: ignore[union-attr]  # learnt above
         if rows[i][plans[i][3]] != shapes:  # type: ignore[index]  # a row of the template's has its output
             return None  # another input shape (a dynamic-shape model): the exact path says
-    op_parts, name_slices, time_slices, _ = zip(*plans)
-    ops, names = t.names
-    # each row's op type and full name are the template row's: the same bytes where the shape
-    # puts them (a digit-free op type is in the shape itself)
-    if list(map(getitem, rows, name_slices)) != names:
+    kind_slices, name_slices, time_slices, _ = zip(*plans)
+    # each row's full name and kind (op type, DataType, Target) are the template row's: the
+    # same bytes where the shape puts them
+    if list(map(getitem, rows, name_slices)) != t.names:
         return None
-    if op_parts != ops if t.ops_plain else tuple(map(getitem, rows, op_parts)) != ops:
+    kinds: list[bytes] = list(map(getitem, rows, kind_slices))  # type: ignore[arg-type]  # slices
+    if kinds != t.kinds_raw and (t.kinds_raw is not None or not _learn_kinds(t, kinds)):
         return None
     tokens: list[bytes] = list(map(getitem, rows, time_slices))  # type: ignore[arg-type]  # slices
     if b"".join(tokens).isdigit():
@@ -104,9 +104,22 @@ def _learn_inputs(t: Template, rows: list[bytes], plans: list[RowPlace]) -> bool
     return True
 
 
+def _learn_kinds(t: Template, kinds: list[bytes]) -> bool:
+    """The rows' kinds as printed, when this frame's are the template's (op type, DataType,
+    Target: the tokens each kind holds)."""
+    expected = [
+        [op, *(() if dtype is None else (dtype,)), target]
+        for (op, _), (dtype, target) in zip(t.carried.names, t.carried.placements)
+    ]
+    if [kind.decode().split() for kind in kinds] != expected:
+        return False
+    t.kinds_raw = kinds
+    return True
+
+
 def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowPlace | None:
-    """Where a row of this raw shape has its op type, full name and time, when the exact path
-    has read a line of its message shape as a repeated row."""
+    """Where a row of this raw shape has its kind, full name and time, when the exact path has
+    read a line of its message shape as a repeated row."""
     line = read_line(raw, number)
     if line is None or not same_line(line, raw, t.lines[0], t.prefix):
         return None
@@ -115,19 +128,30 @@ def _row_plan(t: Template, raw: bytes, number: int, read_line: ReadLine) -> RowP
         return None
     p = t.prefix
 
-    op, name, time = placed.op_type, placed.full_name, placed.time
-    # (an op type as the template's own bytes object: the frames' check of every row's op
-    # type against the template's is then one identity test each)
-    op_part = slice(op.start + p, op.stop + p)
-    if t.ops_plain:
-        op_part = t.op_types.get(raw[op_part], b"")  # type: ignore[assignment]  # bytes: see RowPlace
+    name, time = placed.full_name, placed.time
+    kind = _kind_of(placed)
+    if kind is None:
+        return None
     out = placed.output
     return (
-        op_part,
+        slice(kind.start + p, kind.stop + p),
         slice(name.start + p, name.stop + p),
         slice(time.start + p, time.stop + p),
         None if out is None else slice(out.start + p, out.stop + p),
     )
+
+
+def _kind_of(placed: LinePlan) -> slice | None:
+    """Where the row's op type, DataType and Target are, printed one after the other (None:
+    another layout, which the bulk path does not read)."""
+    parts = [placed.op_type, placed.data_type, placed.target]
+    keys = placed.plan.keys
+    at = keys.index("op_type")
+    wanted = [key for key, part in zip(("op_type", "data_type", "target"), parts) if part]
+    if list(keys[at : at + len(wanted)]) != wanted:
+        return None
+    last = placed.target or placed.data_type or placed.op_type
+    return slice(placed.op_type.start, last.stop)
 
 
 def total_of(t: Template, raw: bytes) -> float | None:

@@ -161,7 +161,7 @@ def _share_shapes(shapes: dict[object, Template], learnt: list[Template]) -> Non
         owner = shapes.setdefault(key, t)
         if owner is not t and t.rows_seen is not owner.rows_seen:
             t.rows_seen, t.ranks_seen = owner.rows_seen, owner.ranks_seen
-            t.names, t.op_types = owner.names, owner.op_types  # (the same op types: see RowPlace)
+            t.names = owner.names
 
 
 def _alike(learnt: list[Template]) -> bool:

@@ -26,10 +26,10 @@ SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """A line's raw shape: every ASCII digit replaced by ``0`` (``repeat.py``'s row shapes)."""
 _SUM_KEYS = frozenset({"cpu", "npu", "total"})
 
-RowPlace = tuple[bytes | slice, slice, slice, slice | None]
-"""Where a row line of one raw shape has its op type (the op type itself when no op type of the
-template has a digit, else its slice), its full name, its time and its output shapes (slices;
-None: no OutputShape)."""
+RowPlace = tuple[slice, slice, slice, slice | None]
+"""Where a row line of one raw shape has its kind (its op type, DataType and Target, printed one
+after the other), its full name, its time and its output shapes (slices; None: no
+OutputShape)."""
 
 
 class Integers(dict[bytes, int]):
@@ -94,17 +94,17 @@ class Template(MutableRecord):
     total_head: bytes = b""
     total_tail: bytes = b""
     rows_seen: dict[bytes, RowPlace] = field(default_factory=dict)
-    """Raw shape of a row line -> where its op type, full name and time are."""
-    ops_plain: bool = False
-    """No op type of the template has a digit."""
+    """Raw shape of a row line -> where its kind, full name and time are."""
     inputs_raw: list[tuple[int, bytes]] | None = None
     """(row slot, the output shapes' bytes) of each input row, as a frame whose input rows
     have the template's shapes prints them (None: not learnt yet)."""
     ranks_seen: set[bytes] = field(default_factory=set)
     """Raw shapes of complete ranking rows."""
-    names: tuple[tuple[bytes, ...], list[bytes]] = ((), [])
-    op_types: dict[bytes, bytes] = field(default_factory=dict)
-    """The template's op types, each to itself (see ``bulk._row_plan``)."""
+    names: list[bytes] = field(default_factory=list)
+    """Each template row's full name."""
+    kinds_raw: list[bytes] | None = None
+    """Each template row's kind (op type, DataType and Target) as a frame's rows print it
+    (None: not learnt yet)."""
     title_raw: bytes = b""
     """The title line's bytes after the prefix, as the first frame claimed has them."""
     title_refused: bool | None = None
@@ -188,14 +188,8 @@ def template_of(
     template.checked = [*template.fixed, total]
     template.rank_slots = [*rank_range] if rank_total is None else [*rank_range, rank_total]
     template.total_keys = row_keys("Total", template.columns)
-    op_types: dict[bytes, bytes] = {}  # one bytes object per op type (see bulk._row_plan)
-    template.names = (
-        tuple(op_types.setdefault(op.encode(), op.encode()) for op, _ in carried.names),
-        [(name or "").encode() for _, name in carried.names],
-    )
-    template.op_types = op_types
-    template.ops_plain = not any(ch.isdigit() for op, _ in carried.names for ch in op)
-    if not all(name for name in template.names[1]):
+    template.names = [(name or "").encode() for _, name in carried.names]
+    if not all(template.names):
         return None  # a row without a FullName: its plan has no name slice
     return template
 

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING
 
 from rknnprof.model.record import replace
 from rknnprof.parsers.base import MAX_PASSED_OVER, Block, passed_over
-from rknnprof.parsers.events import MissingHeader, TableEvent, inputs_of, names_of, times_of
+from rknnprof.parsers.events import (
+    MissingHeader,
+    TableEvent,
+    inputs_of,
+    names_of,
+    placements_of,
+    times_of,
+)
 from rknnprof.parsers.failure_catalogue import match as known_failure
 from rknnprof.parsers.fastpath.repeat import Carried, RepeatedLayers, RepeatedRows
 from rknnprof.parsers.ranking_lines import has_title
@@ -439,7 +446,13 @@ class TableBlock(Block):
             return self.carried  # the template stays the last table read in full
         plans = self.carried.plans if self.carried and self.carried.columns == self.columns else {}
         return Carried(
-            result, self.columns, self.prefix_len, plans, result.signature, result.input_shapes
+            result,
+            self.columns,
+            self.prefix_len,
+            plans,
+            names=result.signature,
+            inputs=result.input_shapes,
+            placements=result.placements,
         )
 
     def close(self) -> list[TableEvent]:
@@ -478,9 +491,11 @@ class TableBlock(Block):
                 return []
         if isinstance(layers, RepeatedLayers):  # its times and names without building it
             times, names, inputs = layers.times, layers.names, layers.inputs
+            placements = layers.placements
         else:
             layers = tuple(layers)
             times, names, inputs = times_of(layers), names_of(layers), inputs_of(layers)
+            placements = placements_of(layers)
         measured = not self._is_build_estimate(times)
         if not measured:  # the compiler's zeros are no times: the layers keep only their cycles
             layers = tuple(replace(la, time_us=None) for la in layers)
@@ -510,5 +525,6 @@ class TableBlock(Block):
                 row_times=times,
                 signature=names,
                 input_shapes=inputs,
+                placements=placements,
             )
         ]
