@@ -8,9 +8,9 @@ row the same op type, full name, data type and target, input rows at the same sh
 :class:`RepeatedRows` keeps each row's text, and the table's ``TableEvent`` gets
 :class:`RepeatedLayers`: its layers, built only if someone looks at them, while the event's
 ``row_times``, ``signature``, ``input_shapes`` and ``placements`` are there without building
-anything (nothing outside this package sees the difference). The first row that does not repeat -- or
-anything unusual in the table (a skipped row, a note, an elision, a row count that differs) --
-turns the rows kept so far into layers, and the table is read as usual.
+anything (nothing outside this package sees the difference). The first row that does not
+repeat -- or anything unusual in the table (a skipped row, a note, an elision, a row count that
+differs) -- turns the rows kept so far into layers, and the table is read as usual.
 
 Two memos, shared along a stream's run of tables (:class:`Carried`), keep the per-row work to a
 few string operations: row shape -> :class:`RowPlan`, and line shape -> :class:`LinePlan` (the
