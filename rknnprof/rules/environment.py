@@ -146,7 +146,8 @@ def _outliers(profile: Profile, total: float) -> Iterator[Finding]:
         0.0,
         "0: a measurement caveat",
         sources(cite("guide", "§8.1.1")),
-        layer_ids=tuple(i for slow, fast in pairs for i in (slow.id, fast.id)),
+        # (each layer once: several slow layers may share their fastest sibling)
+        layer_ids=tuple(dict.fromkeys(i for slow, fast in pairs for i in (slow.id, fast.id))),
         basis="same-shape, same-cycle siblings in this table differ 2x or more",
     )
 

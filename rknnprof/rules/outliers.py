@@ -78,11 +78,13 @@ def siblings(profile: Profile) -> list[tuple[Layer, Layer]]:
             groups.setdefault(key, []).append(layer)
     pairs = []
     for group in groups.values():
-        slow = max(group, key=lambda la: la.time_us or 0.0)
         fast = min(group, key=lambda la: la.time_us or 0.0)
-        t_slow, t_fast = slow.time_us or 0.0, fast.time_us or 0.0
-        if len(group) > 1 and t_slow >= 2.0 * t_fast and t_slow - t_fast >= 100.0:
-            pairs.append((slow, fast))
+        t_fast = fast.time_us or 0.0
+        pairs += [
+            (slow, fast)
+            for slow in group
+            if (t_slow := slow.time_us or 0.0) >= 2.0 * t_fast and t_slow - t_fast >= 100.0
+        ]  # (every layer of the group that far above the fastest, not the slowest alone)
     return sorted(pairs, key=lambda p: -((p[0].time_us or 0.0) - (p[1].time_us or 0.0)))
 
 

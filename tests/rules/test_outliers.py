@@ -45,6 +45,21 @@ def test_activation_swap_counts_a_slow_sibling_at_its_siblings_time() -> None:
     assert caveat.layer_ids == (7, 5)
 
 
+def test_every_slow_sibling_of_a_group_is_an_outlier() -> None:
+    """outlier_RKN070_two: #6 at 1,500 us beside #7 at 1,800: both are at least 2x (and 100
+    us above) #5's 600 us with the same shapes and cycles, so both count at 600 us (each SiLU
+    conv then saves 600 - 288 = 312 us), not only the slowest of the group (#6 was priced at
+    1,500 - 288)."""
+    findings = _findings("outlier_RKN070_two")
+    [swap] = [f for f in findings if f.code == "RKN070"]
+    assert swap.saving_by_layer == ((5, 312.0), (6, 312.0), (7, 312.0))
+    assert "#6 at 600 us (#5's), not its one-frame 1,500 us" in swap.message
+    [caveat] = [f for f in findings if f.code == "RKN050" and "twice the time" in f.message]
+    assert caveat.layer_ids == (7, 5, 6)  # slowest gap first, #5 once
+    assert "2 layer(s) take at least twice" in caveat.message
+    assert "2,100 us" in caveat.message  # 1,200 + 900 above #5 in the slower ones
+
+
 def test_input_resolution_counts_a_slow_pace_at_the_median_pace() -> None:
     findings = _findings("outlier_RKN071")
     [resolution] = [f for f in findings if f.code == "RKN071" and f.est_saving_us]
