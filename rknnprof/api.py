@@ -134,7 +134,8 @@ def parse_stream(
                 ),
             )
         )
-    return replace(assembler.finish(), lines=stats.last_line, binary=stats.binary)
+    cut = stats.last_line if stats.unterminated else None
+    return replace(assembler.finish(cut), lines=stats.last_line, binary=stats.binary)
 
 
 def parse_live_stdin() -> Assembly:

@@ -374,6 +374,25 @@ class ModelFrames(MutableRecord):
             self.mismatched.append((line, rows_sum, total))
         return True
 
+    def drop_cut_frame(self, line: int) -> float | None:
+        """Leave out the last frame when its total line is ``line``, the input's last line cut
+        inside it, its rows disagreeing with the figure (set aside, with frames kept beside
+        it); its figure, else None."""
+        if not (
+            self.aside
+            and self.frames > len(self.aside)
+            and self.mismatched_total <= MAX_SET_ASIDE
+            and self.mismatched
+            and self.mismatched[-1][0] == line
+        ):
+            return None
+        figure = self.mismatched.pop()[2]
+        self.aside.pop()
+        self.mismatched_total -= 1
+        self.frames -= 1
+        self.total_lines -= 1
+        return figure
+
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""
         self.settle()

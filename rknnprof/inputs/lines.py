@@ -191,6 +191,7 @@ def _bodies(
         if final:
             if not text:
                 return
+            stats.unterminated = text[-1] != "\n"
             body, carry = (text[:-1] if text[-1] == "\n" else text), ""
         else:
             cut = text.rfind("\n")

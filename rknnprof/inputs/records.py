@@ -54,6 +54,8 @@ class ReadStats:
     last_line: int = 0
     """``Line.number`` of the last Line yielded (0: none); set when reading ends or the reader
     is closed (``close()`` after an interruption)."""
+    unterminated: bool = False
+    """The input ended without a newline (a file or a pipe cut inside its last line)."""
 
 
 __all__ = ["KEEP_EXAMPLES", "Line", "ReadStats"]

@@ -25,10 +25,16 @@ from typing import TYPE_CHECKING, ClassVar
 from rknnprof.model import Layer, SkippedRow
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import TableEvent
-from rknnprof.parsers.table.columns import TOTAL_TIME_RE, Column, parse_header, parse_tokens
+from rknnprof.parsers.table.columns import (
+    TOTAL_TIME_RE,
+    Column,
+    parse_header,
+    parse_tokens,
+    total_figure,
+)
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.rows import TableLimits
-from rknnprof.parsers.table.tokens import is_int, to_number
+from rknnprof.parsers.table.tokens import is_int
 
 if TYPE_CHECKING:
     from rknnprof.inputs.lines import Line
@@ -87,7 +93,7 @@ class _MarkdownTable(Block):
         if not text.strip():
             return True
         if "Total " in text and (m := TOTAL_TIME_RE.search(text)):
-            self.total, self.total_line = to_number(m.group(1)), line.number
+            self.total, self.total_line = total_figure(m.group(1)), line.number
             self.last_line = line.number
             return True
         cells = cells_of(text)

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.parsers.fastpath.repeat import LinePlan, row_times, shape_key
 from rknnprof.parsers.fastpath.template import MAX_SHAPES, SHAPE, RowPlace, Template, same_line
-from rknnprof.parsers.table.columns import TOTAL_TIME_RE
+from rknnprof.parsers.table.columns import TOTAL_TIME_RE, total_figure
 from rknnprof.parsers.table.rows import repeated_row_plan
-from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, parse_shapes, to_number
+from rknnprof.parsers.table.tokens import MAX_DIGITS, NumberOutOfRange, parse_shapes
 
 if TYPE_CHECKING:
     from rknnprof.inputs.claims import ReadLine
@@ -166,6 +166,6 @@ def total_of(t: Template, raw: bytes) -> float | None:
     if m is None or raw[t.prefix : m.start(1)] != t.total_head or raw[m.end(1) :] != t.total_tail:
         return None
     try:
-        return to_number(m.group(1).decode())
+        return total_figure(m.group(1).decode())
     except NumberOutOfRange:
         return None

@@ -41,6 +41,7 @@ from rknnprof.parsers.table.columns import (
     is_build_row,
     parse_header,
     parse_tokens,
+    total_figure,
 )
 from rknnprof.parsers.table.layer import build_layer, skipped
 from rknnprof.parsers.table.rows import (
@@ -55,8 +56,6 @@ from rknnprof.parsers.table.tokens import (
     ELISION_RE,
     NumberOutOfRange,
     is_rule,
-    to_float,
-    to_number,
 )
 
 if TYPE_CHECKING:
@@ -181,12 +180,12 @@ class TableBlock(Block):
             return False
         try:
             if (m := TOTAL_TIME_RE.search(text)) is not None:
-                self.total_time = to_number(m.group(1))
+                self.total_time = total_figure(m.group(1))
                 self.total_line = line.number
             elif (m := TOTAL_RW_KB_RE.search(text)) is not None:
-                self.rw_kb = to_number(m.group(1))
+                self.rw_kb = total_figure(m.group(1))
             elif (m := TOTAL_RW_MB_RE.search(text)) is not None:
-                mb = to_float(m.group(1))
+                mb = float(total_figure(m.group(1)))
                 self.rw_kb = mb * 1024 if mb else None  # 1.5 runtimes print 0 when they do not
             else:
                 return False

@@ -34,18 +34,31 @@ from rknnprof.parsers.table.tokens import (
     UP_RE,
     WORKLOAD_RE,
     is_target,
+    to_number,
 )
 
 FAMILY_2X = "toolkit2-perf-table"
 FAMILY_15 = "toolkit2-perf-table-v15"
 
+_FIGURE = rf"(\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUMBER})(?!,?\d)"
+"""A total line's figure, whole: ``7692``, or with thousands separators as an edited log prints
+it (``7,692``, ``123,456.78``); never the digits before a comma (``7,692`` was read as 7 us,
+``7,69`` is no figure). :func:`total_figure` reads it."""
 TOTAL_TIME_RE = LazyPattern(
     # (an exponent is read with its figure: ``1.18313e+06`` was read as 1.2 us, ``1e999999``
     # as 1 us; out of range, the line is not read and says so)
-    rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*({NUMBER}(?:[eE][+-]?\d+)?)"
+    rf"Total Operator Elapsed (?:Per Frame )?Time\(us\):\s*"
+    rf"(\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{NUMBER}(?:[eE][+-]?\d+)?)(?!,?\d)"
 )
-TOTAL_RW_KB_RE = LazyPattern(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*({NUMBER})")
-TOTAL_RW_MB_RE = LazyPattern(rf"Total Memory RW Amount\(MB\):\s*({NUMBER})")
+TOTAL_RW_KB_RE = LazyPattern(rf"Total Memory Read/Write Per Frame Size\(KB\):\s*{_FIGURE}")
+TOTAL_RW_MB_RE = LazyPattern(rf"Total Memory RW Amount\(MB\):\s*{_FIGURE}")
+
+
+def total_figure(text: str) -> float | int:
+    """The number a total line's figure (group 1 of its pattern) says: ``7,692`` -> 7692."""
+    return to_number(text.replace(",", ""))
+
+
 TITLE = "Network Layer Information Table"
 HEADER_RE = LazyPattern(r"(?:^|\s)ID\s+OpType\s")
 MAX_PREFIX = 60
