@@ -176,6 +176,12 @@ def parse_path(path: str) -> Assembly:
             raise InputError(f"cannot read: {e.strerror or e}", STDIN_NAME) from None
     try:
         with open(path, "rb") as f:
+            if _binary_device(f):
+                raise InputError(
+                    "a device that gives binary data, not a log: give a capture file, or pipe "
+                    "the device's text",
+                    path,
+                )
             kind = compression_of_file(f)
             if kind is not None and kind not in COMPRESSION_READ:
                 raise InputError(unreadable(kind, piped=False), path)
@@ -194,6 +200,20 @@ def parse_path(path: str) -> Assembly:
         raise
     except OSError as e:  # a read that fails after the open: EIO, EINVAL (/proc/self/mem)
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
+
+
+def _binary_device(f: BinaryIO) -> bool:
+    """A character device other than a terminal whose first bytes are binary (``/dev/zero``,
+    ``/dev/urandom``): it never ends, so it is refused before it is read. A serial console
+    (a terminal) or ``/dev/kmsg`` (text) is read."""
+    import stat
+
+    from rknnprof.inputs.lines import looks_binary
+
+    status = os.fstat(f.fileno())
+    if not stat.S_ISCHR(status.st_mode) or os.isatty(f.fileno()):
+        return False
+    return looks_binary(f.peek(512)[:512])  # type: ignore[attr-defined]  # open(..., "rb")
 
 
 def _parse_file(f: BinaryIO, path: str, compression: str | None) -> Assembly:

@@ -151,7 +151,7 @@ def _bodies(
         return  # not text: no lines (the caller says how to unpack it)
     encoding, bom = _sniff(head)
     stats.encoding, stats.bom = encoding, bom > 0
-    stats.binary = encoding == "utf-8" and _looks_binary(head[:512])
+    stats.binary = encoding == "utf-8" and looks_binary(head[:512])
     decode = codecs.getincrementaldecoder(encoding)(errors="replace").decode
     data: bytes | Claimed = head[bom:] if bom else head
     final = not head  # end of input (data may be empty before it, e.g. after a lone BOM)
@@ -244,7 +244,7 @@ def _read_head(read: Callable[[int], bytes]) -> bytes:
 _CONTROLS = bytes(b for b in range(32) if b not in b"\t\n\v\f\r\x1b")
 
 
-def _looks_binary(sample: bytes) -> bool:
+def looks_binary(sample: bytes) -> bool:
     """NULs, or over 5 % control bytes other than blanks and ESC in bytes that are no UTF-8:
     no text log starts so (a terminal capture's backspaces are valid UTF-8)."""
     if b"\x00" in sample:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -236,3 +237,15 @@ def test_outputs_that_would_clobber_or_mix_are_refused(tmp_path):
     assert done.returncode == 2 and "both" in done.stderr and not out.exists()
     done = rknnprof("check", log, "--budgets", budgets, "--save-baseline", "-")
     assert done.returncode == 2 and "--save-baseline - would mix" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_a_device_of_binary_data_is_refused_not_read_forever(capsys, monkeypatch):
+    """``/dev/zero`` never ends: it was read until killed (a file of NULs is refused at once,
+    as the same bytes on stdin end with the input)."""
+    code, out, err = run(capsys, monkeypatch, "analyze", "/dev/zero")
+    assert (code, out) == (2, "")
+    assert err == (
+        "Error: /dev/zero: a device that gives binary data, not a log: give a capture file, or "
+        "pipe the device's text\n"
+    )
