@@ -566,6 +566,67 @@ def test_a_saved_report_edited_to_complete_is_held_to_its_numbers(tmp_path):
     assert "its rows sum to 730 us against its total line's 1,030 us" in verdict.message
 
 
+def _saved_capture(tmp_path, capsys, monkeypatch):
+    """The bundled sample's table 5 times (frames 28,023 us; layer 2, 6,030 us, the
+    largest), saved by ``analyze -f json``: its JSON document."""
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    lines = sample.read_text().split("\n")
+    path = tmp_path / "five.txt"
+    path.write_text("\n".join(lines[:4] + lines[4:118] * 5) + "\n")
+    code, out, err = run(capsys, monkeypatch, "analyze", str(path), "-f", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        # (the median frame edited alone: it was judged, 0.10 ms under a 5 ms max)
+        (
+            lambda p: p.update(frame_time_p50_us=100),
+            "its frame_time_p50_us 100 us against 28,023 us from its 5 frame times",
+        ),
+        # (every layer at 1 us, their ranges too: npu_time_us read 87 us)
+        (
+            lambda p: [la.update(time_us=1, time_min_us=1, time_max_us=1) for la in p["layers"]],
+            "a frame of 28,023 us beside layers whose slowest times sum to 89 us",
+        ),
+        (
+            lambda p: p["layers"][1].update(time_us=30),
+            "layer #2's time 30 us outside its frames' 6,030-6,030 us",
+        ),
+    ],
+)
+def test_a_saved_report_of_merged_frames_is_held_to_its_numbers(
+    edit, said, tmp_path, capsys, monkeypatch
+):
+    document = _saved_capture(tmp_path, capsys, monkeypatch)
+    [profile] = document["profiles"]
+    assert profile["frames"] == 5 and profile["frame_time_p50_us"] == 28023
+    edit(profile)
+    saved = tmp_path / "edited.json"
+    saved.write_text(json.dumps(document))
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text(
+        "budgets:\n  - metric: total_time_us\n    max: 5000\n"
+        "  - metric: npu_time_us\n    max: 3000\n"
+    )
+    code, out, err = run(capsys, monkeypatch, "check", str(saved), "--budgets", str(budgets))
+    assert "PASS" not in out.replace("INCONCLUSIVE", ""), out
+    assert f"{said} (a saved report edited or damaged)" in " ".join(out.split())
+
+
+def test_a_saved_report_of_merged_frames_unedited_is_judged(tmp_path, capsys, monkeypatch):
+    saved = tmp_path / "five.json"
+    saved.write_text(json.dumps(_saved_capture(tmp_path, capsys, monkeypatch)))
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 5000\n")
+    code, out, err = run(capsys, monkeypatch, "check", str(saved), "--budgets", str(budgets))
+    assert code == 1 and "FAIL" in out and "edited" not in out
+
+
 def test_a_damaged_table_is_not_priced_as_a_clean_frame(tmp_path):
     """The bundled sample with its Resize row (ID 60, 1,873 us on the CPU) printed twice: the
     verdict is damaged, and no finding prices a saving from its rows (RKN001 priced ~1,693 us

@@ -165,6 +165,12 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
                 f"its verdict says complete, but its rows sum to {apart[0]:,.0f} us against its "
                 f"total line's {apart[1]:,.0f} us (a saved report edited or damaged)"
             )
+    if not reasons and profile.frames != 1:
+        from rknnprof.analysis.consistency import merged_disagreement
+
+        # (a saved report of merged frames is held to its own numbers too)
+        if (contradiction := merged_disagreement(profile)) is not None:
+            reasons.append(f"{contradiction} (a saved report edited or damaged)")
     if (
         not reasons
         and validity is None
