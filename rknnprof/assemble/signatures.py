@@ -26,7 +26,7 @@ class FrameSignature(NamedTuple):
     rows: RowNames = ()
     """Each row's (op type, full name) (``layers``)."""
     op_types: tuple[str, ...] = ()
-    """The ranking's op types in order (``ranking``)."""
+    """The ranking's op types, sorted (``ranking``)."""
     inputs: InputShapes = ()
     """The input rows' shapes (``layers``): a dynamic-shape model's frames at each input
     shape are a model of their own."""
@@ -49,7 +49,9 @@ def frame_signature(
             placements=table.placements,
         )
     if ranking is not None and (ranking.stats or ranking.total is not None):
-        return FrameSignature("ranking", op_types=tuple(s.op_type for s in ranking.stats))
+        # (as a set: the runtime sorts the ranking by time, so two op types of close times
+        # swap places from frame to frame, and one model read as two)
+        return FrameSignature("ranking", op_types=tuple(sorted(s.op_type for s in ranking.stats)))
     if table is not None and table.reported_total_time_us is not None:
         return FrameSignature("totals", table.family)
     return None
