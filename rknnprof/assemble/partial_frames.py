@@ -132,20 +132,33 @@ def damaged_copies(models: Models) -> list[tuple[int, str]]:
     found = []
     for key, part in models.items():
         signature = key[1]
-        if signature.kind != "layers" or part.frames > MAX_DAMAGED_FRAMES:
+        if signature.kind != "layers":
             continue
         for other, whole in _others(models, key):
-            if not (
-                other.family == signature.family
-                and whole.frames > 2 * part.frames
-                and whole.first_line < part.first_line < whole.last_line
-            ):
+            if other.family != signature.family or whole.frames < part.frames:
                 continue
             change = _one_row_apart(other.rows, signature.rows)
             if change is None and other.rows == signature.rows and other.inputs == signature.inputs:
                 change = _placed_apart(other.placements, signature.placements)
             if change is None:
                 continue
+            if not (
+                part.frames <= MAX_DAMAGED_FRAMES
+                and whole.frames > 2 * part.frames
+                and whole.first_line < part.first_line < whole.last_line
+            ):
+                if (whole.frames, whole.first_line) > (part.frames, part.first_line):
+                    # (too many frames to be damage: two models, but said, once per pair)
+                    found.append(
+                        (
+                            part.first_line,
+                            f"{part.frames} frame(s) of this stream differ from the "
+                            f"{whole.frames} of the model at line {whole.first_line} in one "
+                            f"row only ({change}): read as two models (a row damaged in the "
+                            "log, if one model ran)",
+                        )
+                    )
+                break
             part.damaged = (
                 f"{part.frames} frame(s) disagree with the {whole.frames} frames of the model at "
                 f"line {whole.first_line} around them ({change}): a frame damaged in the log"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rknnprof.api import load
+from rknnprof.api import analyze, load
 from rknnprof.model import Coverage
 from tests.hostile.helpers import SAMPLE, run
 
@@ -109,3 +109,20 @@ def test_a_frame_with_a_layer_on_another_target_is_damaged(tmp_path: Path) -> No
     assert [la.target.value for la in whole.layers if la.id == 3] == ["NPU"]
     assert part.validity is not None and part.validity.coverage is Coverage.DAMAGED
     assert "row 3 reads Target CPU for NPU" in part.validity.coverage_reason
+
+
+def test_frames_one_row_apart_too_many_to_be_damage_are_said(tmp_path: Path) -> None:
+    """Every 4th frame of 16 reads layer 2's FullName with another digit (``model.9``): too
+    many frames for a damaged one, so two models, but a warning says they differ in that row
+    only (they were two complete models without a word)."""
+    path = Path(builds(tmp_path, "a" * 16))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    rows = [k for k, line in enumerate(lines) if line.endswith("Conv:/model.0/conv/Conv")]
+    for k in rows[3::4]:
+        lines[k] = lines[k].replace("Conv:/model.0/conv/Conv", "Conv:/model.9/conv/Conv")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    report = analyze(path, rules=False)
+    assert [p.frames for p in report.profiles] == [12, 4]
+    [said] = [w.message for w in report.warnings if "in one row only" in w.message]
+    assert said.startswith("4 frame(s) of this stream differ from the 12 of the model at line")
+    assert "(row 2 reads 'Conv:/model.9/conv/Conv' for 'Conv:/model.0/conv/Conv')" in said
