@@ -410,7 +410,13 @@ def analyze(
     failures = tuple(f for _, assembly in empty for f in assembly.failures)
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
-        error = NoProfileDataError(no_data_message(assembly), name)
+        message = no_data_message(assembly)
+        if not assembly.failures and _is_saved_report(name):
+            message = (
+                "a report rknnprof saved (JSON), not a log: 'rknnprof compare' and 'rknnprof "
+                "check' read it; analyze reads the log it came from"
+            )
+        error = NoProfileDataError(message, name)
         error.report = Report(
             profiles=(), warnings=tuple(warnings), failures=failures, no_profile=error.message
         )
@@ -418,6 +424,12 @@ def analyze(
     for name, assembly in empty:
         warnings.append(ReportWarning(name, None, no_data_message(assembly)))
     return Report(profiles=tuple(profiles), warnings=tuple(warnings), failures=failures)
+
+
+def _is_saved_report(path: str) -> bool:
+    from rknnprof.saved import is_saved_report
+
+    return path != STDIN_NAME and is_saved_report(path)
 
 
 def load(

@@ -249,3 +249,16 @@ def test_a_device_of_binary_data_is_refused_not_read_forever(capsys, monkeypatch
         "Error: /dev/zero: a device that gives binary data, not a log: give a capture file, or "
         "pipe the device's text\n"
     )
+
+
+def test_a_saved_report_given_to_analyze_says_what_reads_it(tmp_path, capsys, monkeypatch):
+    """It said "no RKNN profile data in 1 line(s)", as for any text without a table."""
+    saved = tmp_path / "run.json"
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(saved))
+    assert code == 0, err
+    code, out, err = run(capsys, monkeypatch, "analyze", str(saved))
+    assert (code, out) == (3, "")
+    assert err == (
+        f"Error: {saved}: a report rknnprof saved (JSON), not a log: 'rknnprof compare' and "
+        "'rknnprof check' read it; analyze reads the log it came from\n"
+    )
