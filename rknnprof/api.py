@@ -20,6 +20,7 @@ from rknnprof.errors import InputError, NoProfileDataError
 from rknnprof.inputs.compressed import READ as COMPRESSION_READ
 from rknnprof.inputs.compressed import compression_of_file, unreadable
 from rknnprof.inputs.lines import ReadStats, read_lines
+from rknnprof.inputs.records import KEEP_PIDS
 from rknnprof.model import Profile, Report, ReportWarning
 from rknnprof.model.record import replace
 from rknnprof.parsers import FrameSkipper, fastpath_enabled, scan
@@ -122,20 +123,39 @@ def parse_stream(
             progress.finish()
     if stats.compressed is not None:  # (stdin, or a file compressed twice)
         raise InputError(unreadable(stats.compressed, piped=True), name)
-    if stats.chatty_count:
-        first = stats.chatty[0][0] if stats.chatty else None
-        assembler.warnings.append(
+    cut = stats.last_line if stats.unterminated else None
+    assembly = assembler.finish(cut)
+    squashed = _chatty_runs(stats, assembly)
+    if squashed is not None:
+        runs, first = squashed
+        assembly.warnings.append(
             ReportWarning(
                 name,
                 first,
                 (
-                    f"logd squashed {stats.chatty_count} run(s) of identical lines (`chatty`): "
+                    f"logd squashed {runs} run(s) of identical lines (`chatty`): "
                     "repeated table rows may be missing"
                 ),
             )
         )
-    cut = stats.last_line if stats.unterminated else None
-    return replace(assembler.finish(cut), lines=stats.last_line, binary=stats.binary)
+    return replace(assembly, lines=stats.last_line, binary=stats.binary)
+
+
+def _chatty_runs(stats: ReadStats, assembly: Assembly) -> tuple[int, int | None] | None:
+    """(runs, first line) of the logd ``chatty`` lines that may have squashed table rows: those
+    of the processes that printed the tables (every one when a table or the layout names no
+    process, or past the processes ``ReadStats`` keeps); None without any. A busy phone's
+    ``Binder:561_2 identical 3 lines`` is another process's."""
+    if not stats.chatty_count:
+        return None
+    pids = {p.pid_tid[0] if p.pid_tid else None for p in assembly.profiles}
+    if not assembly.profiles or None in pids or len(stats.chatty_pids) >= KEEP_PIDS:
+        first = stats.chatty[0][0] if stats.chatty else None
+        return stats.chatty_count, first
+    ours = [stats.chatty_pids[pid] for pid in pids if pid in stats.chatty_pids]
+    if not ours:
+        return None
+    return sum(runs for runs, _ in ours), min(first for _, first in ours)
 
 
 def parse_live_stdin() -> Assembly:

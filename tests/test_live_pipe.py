@@ -25,9 +25,9 @@ def _capture() -> bytes:
     for n, times in enumerate(FRAMES):
         lines += threadtime(table(times, "yolo"), 2345, 2399, start_ms=n * 100)
         if n == 0:
-            lines.append(
-                "11-30 10:00:00.500   561   602 I chatty  : uid=1000(system) "
-                "Binder:561_2 identical 3 lines"
+            lines.append(  # (logd squashed lines of the process that prints the tables)
+                "11-30 10:00:00.500  2345  2399 I chatty  : uid=10099(u0_a99) "
+                "rknn_demo identical 3 lines"
             )
     # a partial last line: the pipe is cut mid-row
     return ("\n".join(lines) + "\n11-30 10:00:09.000  2345  2399 D RKNN    : 2    Conv").encode()

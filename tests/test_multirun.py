@@ -316,3 +316,25 @@ def test_two_socs_named_in_one_log_are_warned_about(tmp_path: Path) -> None:
     lines = ["I target set by user is: rk3576", "I Get hardware info: target_platform = rk3588"]
     result = CliRunner().invoke(cli, ["analyze", str(_write(tmp_path, lines))])
     assert result.exit_code == 3 and "runtime information only (rk3588)" in result.stderr
+
+
+def test_chatty_notes_of_another_process_say_nothing_of_the_tables(tmp_path: Path) -> None:
+    """logd's ``chatty`` note names the process whose lines it squashed: a busy phone's
+    ``Binder:561_2 identical 3 lines`` (pid 561) lost none of pid 1200's table rows, and
+    warned on every capture that rows may be missing; the table's own process's note does."""
+    lines = [
+        ln
+        for n, t in enumerate(A_FRAMES)
+        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
+    ]
+    other = threadtime(["uid=1000(system) Binder:561_2 identical 3 lines"], 561, 602)
+    other = [ln.replace(" D RKNN    ", " I chatty  ") for ln in other]
+    ours = threadtime(["uid=10099(u0_a99) rknn_demo identical 12 lines"], 1200, 1201)
+    ours = [ln.replace(" D RKNN    ", " I chatty  ") for ln in ours]
+    path = _write(tmp_path, [*lines[:30], *other, *lines[30:]])
+    report = analyze(path, rules=False)
+    assert report.profiles[0].frames == 4
+    assert not [w for w in report.warnings if "chatty" in w.message]
+    path = _write(tmp_path, [*lines[:30], *other, *ours, *lines[30:]])
+    [said] = [w.message for w in analyze(path, rules=False).warnings if "chatty" in w.message]
+    assert said.startswith("logd squashed 1 run(s) of identical lines")

@@ -41,7 +41,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rknnprof.inputs.lazy_re import LazyPattern
-from rknnprof.inputs.records import KEEP_EXAMPLES, Line
+from rknnprof.inputs.records import Line
 
 if TYPE_CHECKING:
     from rknnprof.inputs.records import ReadStats
@@ -258,8 +258,6 @@ def logcat_line(
             level, tag = m.groups()
             msg = msg[m.end() :]
     if tag == "chatty" and _CHATTY.match(msg):
-        stats.chatty_count += 1
-        if len(stats.chatty) < KEEP_EXAMPLES:
-            stats.chatty.append((number, msg))
+        stats.add_chatty(number, msg, key[0] if key else None)
         return None
     return _new_line(Line, (number, msg, key, level, tag))

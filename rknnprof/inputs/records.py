@@ -51,6 +51,20 @@ class ReadStats:
     chatty_count: int = 0
     chatty: list[tuple[int, str]] = field(default_factory=list)
     """(line number, message) of dropped logd ``chatty`` lines (first KEEP_EXAMPLES)."""
+    chatty_pids: dict[int | None, tuple[int, int]] = field(default_factory=dict)
+    """Per process whose lines logd squashed (None: a layout without pids): (runs, first
+    line); at most KEEP_PIDS processes."""
+
+    def add_chatty(self, number: int, message: str, pid: int | None) -> None:
+        """One logd ``chatty`` note, dropped: counted, kept as an example (the first
+        KEEP_EXAMPLES), and counted for the process whose lines it squashed."""
+        self.chatty_count += 1
+        if len(self.chatty) < KEEP_EXAMPLES:
+            self.chatty.append((number, message))
+        runs, first = self.chatty_pids.get(pid, (0, number))
+        if runs or len(self.chatty_pids) < KEEP_PIDS:
+            self.chatty_pids[pid] = (runs + 1, first)
+
     last_line: int = 0
     """``Line.number`` of the last Line yielded (0: none); set when reading ends or the reader
     is closed (``close()`` after an interruption)."""
@@ -58,4 +72,7 @@ class ReadStats:
     """The input ended without a newline (a file or a pipe cut inside its last line)."""
 
 
-__all__ = ["KEEP_EXAMPLES", "Line", "ReadStats"]
+KEEP_PIDS = 256
+"""Processes ``ReadStats.chatty_pids`` keeps."""
+
+__all__ = ["KEEP_EXAMPLES", "KEEP_PIDS", "Line", "ReadStats"]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rknnprof.inputs.body import (
     CHUNK_BYTES,
@@ -14,7 +14,7 @@ from rknnprof.inputs.body import (
     new_line,
 )
 from rknnprof.inputs.claims import NEED_MORE, Claim, Claimed, Skipper
-from rknnprof.inputs.records import KEEP_EXAMPLES, Line, ReadStats
+from rknnprof.inputs.records import Line, ReadStats
 from rknnprof.inputs.sanitize import clean
 
 if TYPE_CHECKING:
@@ -192,10 +192,8 @@ def kept_lines(
                 yield line
         elif reading.__class__ is tuple:
             yield new_line(Line, (number, *reading))
-        else:  # a chatty note (its message)
-            stats.chatty_count += 1
-            if len(stats.chatty) < KEEP_EXAMPLES:
-                stats.chatty.append((number, reading))  # type: ignore[arg-type]  # the message
+        else:  # a chatty note (its message and the process it names)
+            stats.add_chatty(number, *reading)
 
 
 def _read_kept(
@@ -223,4 +221,12 @@ def _read_kept(
     if not plain or stats.chatty_count != chatty + 1:
         return None, None
     kept = stats.chatty and stats.chatty[-1][0] == number  # (else no room for examples)
-    return None, stats.chatty[-1][1] if kept else ""
+    pid = int(m.group(1).split()[0])
+    return None, _Chatty(stats.chatty[-1][1] if kept else "", pid)
+
+
+class _Chatty(NamedTuple):
+    """The reading of a kept ``chatty`` note: its message and the process it names."""
+
+    message: str
+    pid: int
