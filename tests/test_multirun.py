@@ -338,3 +338,22 @@ def test_chatty_notes_of_another_process_say_nothing_of_the_tables(tmp_path: Pat
     path = _write(tmp_path, [*lines[:30], *other, *ours, *lines[30:]])
     [said] = [w.message for w in analyze(path, rules=False).warnings if "chatty" in w.message]
     assert said.startswith("logd squashed 1 run(s) of identical lines")
+
+
+def test_a_benchmarks_avg_outside_its_runs_is_said(tmp_path: Path) -> None:
+    """npu_stress_test's runs (a vendor doc's rknn_common_test, 2.59-2.85 ms) under an Avg line
+    that says 0.50 ms: no average of them; the report said nothing and its total read 500 us.
+    The same runs under their own average (2.71 ms) say nothing."""
+    runs = [2.85, 2.70, 2.59, 2.71]
+    log = [
+        "rknn_api/rknnrt version: 2.0.0b0 (35a6907d79@2024-03-24T10:31:14), driver version: 0.9.7",
+        "Begin perf ...",
+        *(f"   {i}: Elapse Time = {ms:.2f}ms, FPS = {1000 / ms:.2f}" for i, ms in enumerate(runs)),
+        "---- Top5 ----",
+    ]
+    edited = analyze(_write(tmp_path, [*log, "Avg Time 0.50ms, Avg FPS = 2000.000"]), rules=False)
+    [said] = [w.message for w in edited.warnings if "Avg Time" in w.message]
+    assert said.startswith("the benchmark's Avg Time 0.5 ms lies outside its 4 timed run(s), ")
+    assert "2.59-2.85 ms" in said
+    whole = analyze(_write(tmp_path, [*log, "Avg Time 2.71ms, Avg FPS = 368.864"]), rules=False)
+    assert not [w for w in whole.warnings if "Avg Time" in w.message]

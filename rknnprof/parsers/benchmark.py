@@ -220,12 +220,29 @@ class _Benchmark(Block):
                         "so its figures cover the runs shown only",
                     ),
                 )
+            avg = self.avg_time_ms
+            if self.runs and avg is not None and not _within_runs(avg, self.runs):
+                notes += (
+                    (
+                        self.last_line,
+                        f"the benchmark's Avg Time {avg:g} ms lies outside its "
+                        f"{len(self.runs)} timed run(s), {min(self.runs):g}-{max(self.runs):g} "
+                        "ms: an edited log, or an average of other runs (the gate judges the "
+                        "runs)",
+                    ),
+                )
             events.append(
                 BenchmarkEvent(
                     self.first_line, self.last_line, run, self.model_name, self.stream, notes
                 )
             )
         return events
+
+
+def _within_runs(avg_ms: float, runs_ms: list[float]) -> bool:
+    """An average of these runs, to their printed rounding (0.01 ms) and 1 %."""
+    slack = max(0.01, 0.01 * max(runs_ms))
+    return min(runs_ms) - slack <= avg_ms <= max(runs_ms) + slack
 
 
 class BenchmarkParser(BlockParser):
