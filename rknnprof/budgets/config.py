@@ -234,6 +234,11 @@ def _err(path: str, node: yaml.Node, key: str, what: str) -> ConfigError:
     return ConfigError(f"{key}: {what}", path, node.start_mark.line + 1)
 
 
+MAX_BUDGET = 1e15
+"""Largest budget figure: a thousand times any a run prints (a day in microseconds is 8.6e10),
+and within a float's exact integers (a max of 1e29 printed as 99,999,999,999,999,991,433,…)."""
+
+
 def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
     if (
         isinstance(value, bool)
@@ -242,6 +247,8 @@ def _non_negative(value: Any, path: str, node: yaml.Node, key: str) -> float:
         or value < 0
     ):
         raise _err(path, node, key, f"expected a number >= 0, got {show(value)}")
+    if value > MAX_BUDGET:
+        raise _err(path, node, key, f"{show(value)} is beyond any run's figure (at most 1e15)")
     return float(value)
 
 

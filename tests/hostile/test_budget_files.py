@@ -38,6 +38,8 @@ LAUGHS = (
         ("budgets:\n  - metric: !!set {total_time_us}\n    max: 1\n", 2, "tags are not allowed"),
         (HEAD + "    max: " + "9" * 400 + "\n", 3, "number too large (400 digits)"),
         (HEAD + "    max: 1e400\n", 3, "expected a number >= 0, got inf"),
+        # (a float's artefacts were printed as the max: 99,999,999,999,999,991,433,150,857,216)
+        (HEAD + "    max: " + "9" * 29 + "\n", 3, "is beyond any run's figure (at most 1e15)"),
         (HEAD + "    max: .inf\n", 3, "expected a number >= 0, got inf"),
         (HEAD + "    max: .nan\n", 3, "expected a number >= 0, got nan"),
         ("? [a, b]\n: 1\n" + HEAD + "    max: 1\n", 1, "keys must be names, got a list"),
