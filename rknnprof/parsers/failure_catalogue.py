@@ -386,6 +386,20 @@ CATALOGUE: tuple[Entry, ...] = (
     ),
     # -- RKLLM init -----------------------------------------------------------------------------
     Entry(
+        "rkllm-cpus-below-npu-cores",
+        ("number of enabled CPUs must be",),
+        _re(r"number of enabled CPUs must be greater than or equal to the number of NPU cores"),
+        "librkllmrt refused to start: fewer CPUs are enabled than the NPU cores the model was "
+        "exported for",
+        "the model was exported for N NPU cores (rkllm-toolkit's num_npu_core: the "
+        "`npu_core_num:` of the init lines), and librkllmrt wants at least one enabled CPU per "
+        "NPU core (the `Enabled cpus num:` line shows fewer)",
+        "set RKLLMParam.extend_param.enabled_cpus_num (and as many CPUs in enabled_cpus_mask) "
+        "to at least the model's NPU core count (the `npu_core_num:` line), or export the model "
+        "for fewer NPU cores (rkllm-toolkit's num_npu_core)",
+        _LLM + "271",
+    ),
+    Entry(
         "rkllm-init-failed",
         ("rkllm_init failed", "rkllm init failed"),
         _re(r"rkllm_init failed|rkllm init failed"),
