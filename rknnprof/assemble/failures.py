@@ -122,6 +122,12 @@ DRIVER_TOO_OLD = "driver-too-old"
 """The failures catalogue's entry for the runtime's own 'driver version is too low'."""
 SUBMIT_FAILED = "submit-failed"
 JOB_TIMEOUT = "npu-job-timeout"
+ASKED_DRIVER_LEADS = frozenset({"npu-memory-allocation"})
+"""Entries whose cause names no driver, but which the runtime's own demand for a newer driver
+(``please upgrade to 0.9.6``) leads all the same: RKNPU driver 0.9.6 added NPU allocations
+over 4 GB (the rknn-llm maintainers, airockchip/rknn-llm#97), and the runtime saying its driver
+is too low is its own word on the driver. The log's version lines alone
+(:func:`beside_an_old_driver`'s other notes) do not tie these to the driver."""
 
 
 def beside_an_old_driver(
@@ -132,9 +138,10 @@ def beside_an_old_driver(
     ``versions`` name one too old for the runtime (``drivers.old_for_runtime``) or a release
     with a known ``failed to submit`` bug (``drivers.FIXED_BY``), says so: ``failed to submit``
     beside librknnrt 2.3.2 and driver 0.7.2 points at the driver, beside driver 0.9.3 at its
-    fix, errno 14 after the runtime asked for 0.9.7 leads its fix with it; ``Invalid RKNN model
-    version`` does not."""
-    if failures and failures[0].id != DRIVER_TOO_OLD and "driver" in failures[0].cause.lower():
+    fix, errno 14 after the runtime asked for 0.9.7 leads its fix with it (errno 12 after it
+    asked for 0.9.6 too: :data:`ASKED_DRIVER_LEADS`); ``Invalid RKNN model version`` does
+    not."""
+    if failures and failures[0].id != DRIVER_TOO_OLD and _asked_driver_may_cause(failures[0]):
         asked = next((f for f in failures if f.id == DRIVER_TOO_OLD), None)
         if asked is not None:  # the runtime said it wants a newer driver: that comes first
             first = failures[0]
@@ -172,6 +179,12 @@ def beside_an_old_driver(
         f"{runtime}, a likely cause"
     )
     return (replace(first, diagnosis=first.diagnosis + note), *failures[1:])
+
+
+def _asked_driver_may_cause(failure: KnownFailure) -> bool:
+    """Whether the runtime's own ``driver version is too low`` comes first in ``failure``'s
+    fix: its cause names the driver, or it is among :data:`ASKED_DRIVER_LEADS`."""
+    return "driver" in failure.cause.lower() or failure.id in ASKED_DRIVER_LEADS
 
 
 def rkllm_on_rv1126b(

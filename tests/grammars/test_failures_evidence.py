@@ -53,3 +53,61 @@ def test_rkllm_refusing_fewer_cpus_than_npu_cores_is_the_diagnosis(tmp_path):
         stderr
     )
     assert "rknpu/version" not in stderr
+
+
+_LOG_62 = (  # _LLM 62 (rkllm 1.0.1 on driver 0.8.2; the excerpt up to its last whole line)
+    "` ./llm_demo  ../../chatglm3-6b-rkllm/chatglm3-6b.rkllm \n"
+    "rkllm init start\n"
+    "rkllm-runtime version: 1.0.1, rknpu driver version: 0.8.2, platform: RK3588\n"
+    "Warning: Your rknpu driver version is too low, please upgrade to 0.9.6.\n"
+    "E RKNN: [10:48:59.683] failed to allocate handle, ret: -1, errno: 12, errstr: Cannot "
+    "allocate memory\n"
+    "\n"
+    "can not create weight memory for domain1\n"
+    "E RKNN: [10:49:00.480] failed to allocate handle, ret: -1, errno: 12, errstr: Cannot "
+    "allocate memory\n"
+    "\n"
+    "can not create weight memory for domain2\n"
+    "E RKNN: [10:49:05.216] failed to convert handle(1020) to fd, ret: -1, errno: 24, errstr: "
+    "Too many open files\n"
+    "E RKNN: [10:49:05.216] failed to malloc npu memory, size: 80, flags: 0xa\n"
+    "E RKNN: [10:49:05.216] failed to convert handle(1021) to fd, ret: -1, errno: 24, errstr: "
+    "Too many open files\n"
+    "E RKNN: [10:49:05.216] failed to malloc npu memory, size: 1792, flags: 0x2\n"
+    "E RKNN: [10:49:05.216] failed to convert handle(1022) to fd, ret: -1, errno: 24, errstr: "
+    "Too many open files\n"
+    "E RKNN: [10:49:05.216] failed to malloc npu memory, size: 80, flags: 0xa\n"
+    "E RKNN: [10:49:05.216] failed to convert handle(1023) to fd, ret: -1, errno: 24, errstr: "
+    "Too many open files\n"
+    "E RKNN: [10:49:05.216] failed to malloc npu memory, size: 2048, flags: 0x2\n"
+    "E RKNN: [10:49:05.216] failed to convert handle(1024) to fd, ret: -1, errno: 24, errstr: "
+    "Too many open files\n"
+)
+
+
+def test_rkllm_1_0s_unprefixed_driver_demand_leads_an_allocation_failure(tmp_path):
+    """rknn-llm issue 62: rkllm 1.0.1 prints its driver demand without a level (`Warning: Your
+    rknpu driver version is too low, please upgrade to 0.9.6.`) on driver 0.8.2, then errno
+    12. rkllm 1.1+'s `W rkllm:` form led errno 14's fix with the driver; here the diagnosis
+    and fix said nothing of the driver the runtime asked for."""
+    failures, stderr = _failures(tmp_path, _LOG_62)
+    first = failures[0]
+    assert (first["id"], first["line"]) == ("npu-memory-allocation", 5)
+    assert (
+        "; the runtime asks for a newer RKNPU driver (line 4), a likely cause"
+        in (first["diagnosis"])
+    )
+    assert first["fix"].startswith(
+        "first update the RKNPU driver to what the runtime asks for (0.9.6 or later); if it "
+        "still fails: check `dmesg | grep -i npu`"
+    )
+    assert "driver-too-old" in [f["id"] for f in failures]
+    # the versions alone (no demand of the runtime's) do not tie an allocation failure to the
+    # driver: rknn-toolkit2 issue 44's line (1.x wording) after a driver line written from the
+    # runtime's grammar
+    text = (
+        "I RKNN: [15:37:02.100] RKNN Driver Information: version: 0.7.2\n"
+        "E RKNN: failed to malloc npu memory!, size: 59187712, flags: 0x2\n"
+    )
+    [alone], _ = _failures(tmp_path, text)
+    assert alone["id"] == "npu-memory-allocation" and "driver" not in alone["diagnosis"]
