@@ -28,6 +28,7 @@ from rknnprof.assemble.context import (
 )
 from rknnprof.assemble.counters import median_of, percentile_of
 from rknnprof.assemble.failures import (
+    after_fd_exhaustion,
     beside_an_old_driver,
     no_profile_failures,
     one_per_entry,
@@ -138,6 +139,7 @@ class Assembler:
         self.failures: list[FailureEvent] = []
         self.failures_met: Counter[tuple[str, Stream]] = Counter()
         """Lines of each catalogue entry in each stream, past the ones kept."""
+        self.last_failure: dict[Stream, KnownFailure] = {}
         self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
         self.profiles_capped = False
@@ -176,6 +178,10 @@ class Assembler:
             case LlmStatsEvent():
                 self._generation(event)
             case FailureEvent():
+                before = self.last_failure.get(event.stream)
+                if (failure := after_fd_exhaustion(event.failure, before)) is not event.failure:
+                    event = FailureEvent(failure, event.stream)
+                self.last_failure[event.stream] = event.failure
                 self.failures_met[event.failure.id, event.stream] += 1  # all: the count is told
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)

@@ -67,6 +67,37 @@ def one_per_entry(
     return tuple(out)
 
 
+FD_EXHAUSTION = "too-many-open-files"
+MEMORY = "npu-memory-allocation"
+
+
+def after_fd_exhaustion(failure: KnownFailure, before: KnownFailure | None) -> KnownFailure:
+    """``failure`` as the fd exhaustion it follows from: the runtime's ``failed to malloc npu
+    memory`` (no errno of its own) within a line or two after an errno-24 line of its stream
+    (``before``, itself or another such line) is the buffer that line could not give a file
+    descriptor (rknn-llm issue 62 prints the pair five times), not memory the NPU lacked
+    (errno 12, whose fix is the IOMMU and CMA)."""
+    if (
+        failure.id != MEMORY
+        or before is None
+        or before.id != FD_EXHAUSTION
+        or not 0 < failure.line - before.line <= _NEAR
+        or "failed to malloc npu memory" not in failure.text
+        or "errno" in failure.text
+    ):
+        return failure
+    return replace(
+        failure,
+        id=before.id,
+        diagnosis=before.diagnosis,
+        cause=before.cause,
+        fix=before.fix,
+        source=before.source,
+        confidence=before.confidence,
+        severity=before.severity,
+    )
+
+
 def unknown_failure(note: NoteEvent) -> KnownFailure:
     """An error report no catalogue entry matches, as a failure of id ``unknown``."""
     return KnownFailure(

@@ -111,3 +111,40 @@ def test_rkllm_1_0s_unprefixed_driver_demand_leads_an_allocation_failure(tmp_pat
     )
     [alone], _ = _failures(tmp_path, text)
     assert alone["id"] == "npu-memory-allocation" and "driver" not in alone["diagnosis"]
+
+
+def test_a_malloc_failure_after_errno_24_is_the_fd_exhaustion(tmp_path):
+    """rknn-llm issue 62: after the two errno-12 lines (lines 5, 8) the runtime prints
+    `failed to convert handle(…) to fd, … errno: 24, … Too many open files` and then `failed
+    to malloc npu memory` five times (lines 11-19): those malloc lines are the buffers that got
+    no file descriptor, but they counted as "also" lines of the errno-12 failure, whose fix is
+    the IOMMU and CMA."""
+    failures, _ = _failures(tmp_path, _LOG_62)
+    by_id = {f["id"]: f for f in failures}
+    memory = by_id["npu-memory-allocation"]
+    assert (memory["line"], memory["diagnosis"]) == (
+        5,
+        "the NPU could not allocate memory (also line 8); the runtime asks for a newer RKNPU "
+        "driver (line 4), a likely cause",
+    )
+    fds = by_id["too-many-open-files"]
+    assert fds["line"] == 11
+    assert fds["diagnosis"].endswith("(also lines 12, 13, 14, 15, 16 +3 more)")
+    assert "failed to malloc npu memory, size: 80, flags: 0xa" in fds["context"]
+    assert fds["fix"].startswith("raise the limit before starting: `ulimit -n")
+    # an errno-12 line is its own failure wherever it stands, and a malloc line far from an
+    # errno-24 line stays an allocation failure (written from the 2.x grammar)
+    text = (
+        "E RKNN: failed to convert handle(1020) to fd, ret: -1, errno: 24, errstr: Too many "
+        "open files\n"
+        "E RKNN: failed to allocate handle, ret: -1, errno: 12, errstr: Cannot allocate memory\n"
+        "\n\n\n"
+        "E RKNN: failed to malloc npu memory, size: 4022272000, flags: 0x2\n"
+    )
+    failures, _ = _failures(tmp_path, text)
+    assert sorted((f["id"], f["line"]) for f in failures) == [
+        ("npu-memory-allocation", 2),
+        ("too-many-open-files", 1),
+    ]
+    [memory] = [f for f in failures if f["id"] == "npu-memory-allocation"]
+    assert memory["diagnosis"].endswith("(also line 6)")
