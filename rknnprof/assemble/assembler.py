@@ -384,6 +384,7 @@ class Assembler:
             self._flush(stream)
         self._drop_partial_frames()
         self._limit_warnings()
+        self.warnings += [ReportWarning(self.path, *said) for said in self.context.load_warnings()]
         for m in self.models.values():
             self.warnings += [ReportWarning(self.path, line, text) for line, text in m.notes()]
             if m.warnings > MAX_WARNINGS_PER_MODEL:

@@ -226,6 +226,8 @@ class NpuLoadEvent(NamedTuple):
     line: int
     load_pct: tuple[float, ...]
     stream: Stream = None
+    impossible: tuple[str, ...] = ()
+    """Each core's reading above 100% as the line prints it (``Core2: 429496%``): no load."""
 
 
 class AppTimeEvent(NamedTuple):

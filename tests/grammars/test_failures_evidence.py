@@ -8,6 +8,7 @@ dropped); every expected value is read from the log.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from grammar_transports import run
 
@@ -148,3 +149,45 @@ def test_a_malloc_failure_after_errno_24_is_the_fd_exhaustion(tmp_path):
     ]
     [memory] = [f for f in failures if f["id"] == "npu-memory-allocation"]
     assert memory["diagnosis"].endswith("(also line 6)")
+
+
+def test_an_impossible_npu_load_is_no_reading(tmp_path):
+    """rockchip-linux/rknpu2 issue 102 (RK3588, one model run on cores 0, 1 and 2 from several
+    threads): `failed to submit` at the first op, then the driver's `NPU load:  Core0: 99%,
+    Core1: 99%, Core2: 429496%`. No core is busy more than all of the time: 429496% was kept
+    as core 2's load (JSON npu_load_pct [99, 99, 429496]) without a word."""
+    log = (  # https://github.com/rockchip-linux/rknpu2/issues/102
+        "E RKNN: [15:34:39.465] failed to submit!, op id: 1, op name: Conv:Conv_0, flags: 0x5, "
+        "task start: 0, task number: 170, run task counter: 0, int status: 0, please try "
+        "updating to the latest version of the toolkit2 and runtime from: "
+        "https://eyun.baidu.com/s/3eTDMk6Y (PWD: rknn)\n"
+        "\n"
+        "查看NPU负载：\n"
+        "NPU load:  Core0: 99%, Core1: 99%, Core2: 429496%\n"
+    )
+    result = run(["analyze", "-f", "json"], log.encode(), tmp_path, False)
+    assert result.exit_code == 3
+    report = json.loads(result.stdout)
+    [warning] = [w for w in report["warnings"] if "NPU load" in w["message"]]
+    assert warning["line"] == 4
+    assert warning["message"].startswith(
+        "`NPU load:` reads `Core2: 429496%`, an impossible load (a core is busy 0-100% of the "
+        "time): the driver's counter for Core2 wrapped or was damaged"
+    )
+    assert "NPU load readings (`Core2: 429496%`: impossible, not kept)" in result.stderr
+    # beside a table, the profile keeps no such reading: the last one whose cores all read
+    # 0-100% stands (here the one before it)
+    from rknnprof.api import analyze
+
+    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    path = tmp_path / "loads.txt"
+    path.write_text(
+        sample.read_text(encoding="utf-8")
+        + "NPU load:  Core0: 40%, Core1:  0%, Core2:  0%,\n"
+        + "NPU load:  Core0: 99%, Core1: 99%, Core2: 429496%\n",
+        encoding="utf-8",
+    )
+    checked = analyze(str(path))
+    [profile] = checked.profiles
+    assert profile.npu_load_pct == (40.0, 0.0, 0.0)
+    assert any("`Core2: 429496%`" in w.message for w in checked.warnings)
