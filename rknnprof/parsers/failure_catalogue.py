@@ -356,7 +356,12 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "submit-failed",
         ("failed to submit",),
-        _re(r"failed to submit!?(?:,\s*op id: (?P<op_id>\d+), op name: (?P<op>[^,]{1,256}))?"),
+        # (1.4's `failed to submit! op id: 1, op name: …`, lite2's `failed to submit! Op id:3 ,
+        # op name: …`: the comma after `!` and the spaces around the id vary)
+        _re(
+            r"failed to submit!?(?:,?\s{0,8}[Oo]p id:\s{0,8}(?P<op_id>\d{1,20})\s{0,8},\s{0,8}"
+            r"op name:\s{0,8}(?P<op>[^,]{1,256}))?"
+        ),
         "an NPU task did not complete (failed to submit, op {op})",
         "the NPU job of that op failed or timed out: most often a runtime bug or a toolkit, "
         "runtime and driver of different versions (fixed by newer releases), also inputs of "

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from grammar_transports import run
+
+from rknnprof.inputs.lines import Line
+from rknnprof.parsers.known_failures import KnownFailureParser
 
 _LLM = "https://github.com/airockchip/rknn-llm/issues/"
 
@@ -191,3 +195,30 @@ def test_an_impossible_npu_load_is_no_reading(tmp_path):
     [profile] = checked.profiles
     assert profile.npu_load_pct == (40.0, 0.0, 0.0)
     assert any("`Core2: 429496%`" in w.message for w in checked.warnings)
+
+
+@pytest.mark.parametrize(
+    ("line", "op"),
+    [
+        # https://github.com/rockchip-linux/rknn-toolkit2/issues/135 (API 1.4.0): no comma
+        # after `!`
+        (
+            "E RKNN: [01:25:20.303] failed to submit! op id: 1, op name: Conv:/model.0/conv/Conv, "
+            "flags: 0x5, task start: 0, task number: 19, run task counter: 0, int status: 0",
+            "Conv:/model.0/conv/Conv",
+        ),
+        # https://github.com/rockchip-linux/rknn-toolkit2/issues/151 (toolkit-lite2): `Op id:3 ,`
+        (
+            "E RKNN: failed to submit! Op id:3 , op name: conv:inputs.3_Conv_pads_conv, flags: "
+            "0x5, task start:0,task number:218,run task number:218 , run task counter: 146 int "
+            "status: 0",
+            "conv:inputs.3_Conv_pads_conv",
+        ),
+    ],
+)
+def test_a_failed_submit_names_its_op_in_every_wording(line, op):
+    """Both wordings carry `op name:`; the diagnosis said `(failed to submit, op ?)`."""
+    block = KnownFailureParser().opens(Line(1, line, None))
+    assert block is not None
+    [event] = block.close()
+    assert event.failure.diagnosis == f"an NPU task did not complete (failed to submit, op {op})"
