@@ -224,3 +224,26 @@ def test_a_full_stop_after_a_version_is_not_part_of_it():
         assert v is not None and v[0].driver == driver, line
     v = parse_info("RKNPU driver: v\u0660.\u0669.\u0668")
     assert v is None or v[0].driver is None
+
+
+def test_a_version_an_80_column_wrap_cut_is_read_whole():
+    """rockchip-linux/rknn-toolkit2 issue 135: a C demo's `Driver version:0.8.2` wrapped at
+    column 80, `…, Driver version:0.8` then `.2 Number inputs=1, …`, read as a clean driver
+    0.8. The rest at the start of the next line completes it; a next line that does not start
+    with it leaves the version as the line has it."""
+    from rknnprof.parsers.runtime_info import RuntimeInfoParser
+
+    lines = [  # https://github.com/rockchip-linux/rknn-toolkit2/issues/135
+        "Loaded model reports as follows:",
+        "RKNN SDK - API version:1.4.0 (a10f100eb@2022-09-09T09:07:14), Driver version:0.8",
+        ".2 Number inputs=1, Number outputs=1",
+        "Tensor input layer 0 attributes:",
+    ]
+    assert len(lines[1]) == 80
+    data = io.BytesIO("".join(f"{line}\n" for line in lines).encode())
+    [info] = [e for e in scan(read_lines(data)) if isinstance(e, InfoEvent)]
+    assert (info.versions.runtime, info.versions.driver) == ("1.4.0", "0.8.2")
+    block = RuntimeInfoParser().opens(Line(1, "RKNN Driver Information, version: 0.9.8"))
+    assert block is not None and not block.feed(Line(2, "Number inputs=1"))
+    [alone] = block.close()
+    assert alone.versions.driver == "0.9.8"
