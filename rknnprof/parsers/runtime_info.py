@@ -13,7 +13,7 @@ Version lines (one line = one :class:`InfoEvent`):
   rknn_benchmark:
   ``rknn_api/rknnrt version: 2.1.0 (…), driver version: 0.9.6``
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
-  ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
+  ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's NPU driver
 * ``rknn-toolkit-lite2 version: 2.1.0`` (the board's Python package), ``target soc is RK3588``
 * the driver: the kernel's ``[drm] Initialized rknpu 0.9.8 20240828 for …`` (dmesg), its name,
   version and date quoted alone (``rknpu 0.9.8 20240828``), its debugfs ``RKNPU driver: v0.9.8``
@@ -68,7 +68,10 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("sdk", "runtime", LazyPattern(rf"(?<![A-Za-z0-9_])sdk (?:api )?version:\s*{_V}", re.I)),
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
-    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
+    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*rknnrt:\s*{_V}")),
+    # toolkit1's banner: ``DRV: 1.7.1 (…)``, the board's driver (rknn_api.h's drv_version, "the
+    # version of rknn driver"), which the toolkit's API version must equal
+    ("DRV:", "driver", LazyPattern(rf"DRV:\s*{_V}")),
     # rknn_server's own lines (Android logcat, tag SERVER): ``rknn_server version: 2.3.2 (…)``,
     # ``server & runtime version: rknn_server: 2.3.2 (…)`` and the runtime it loaded, ``rknnrt:
     # 2.3.2 (…)``; its start script's ``start rknn server, version:2.3.0 (…)``

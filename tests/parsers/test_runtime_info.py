@@ -71,11 +71,13 @@ def test_other_wordings():
     # the toolkit's own banner (a public bit-brick docs page, toolkit2 1.5.0)
     v = parse_info("W __init__: rknn-toolkit2 version: 1.5.0+1fa95b5c")
     assert v is not None and v[0].toolkit == "1.5.0+1fa95b5c"
-    # toolkit1's RKNNAPI block: DRV is the board's runtime
-    assert (
-        parse_info("D RKNNAPI:   DRV: 1.7.3 (c4ea832 build: 2022-08-13 09:29:29)")[0].runtime
-        == "1.7.3"
-    )
+    # toolkit1's RKNNAPI block: DRV is the board's driver (rknn_api.h: drv_version, "the
+    # version of rknn driver"), not its runtime (airockchip/rknn-toolkit issue 8, RK3399Pro)
+    v = parse_info("D RKNNAPI:   DRV: 1.7.1 (0cfd4a1 build: 2021-11-24 09:05:48)")[0]
+    assert (v.driver, v.runtime) == ("1.7.1", None)
+    # (toolkit2 1.5 through rknn_server, as corpus sample 42 prints it: its own line)
+    v = parse_info("D RKNNAPI:   DRV: rknn_server: 1.5.0 (17f0f2b build@2023-05-22T11:30:13)")[0]
+    assert (v.server, v.driver, v.runtime) == ("1.5.0", None, None)
 
 
 def test_the_kernels_driver_line():
