@@ -89,10 +89,10 @@ _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A
 _SOC_RE = LazyPattern(
     # the board the toolkit found (``Get hardware info: target_platform = rv1126b``), the target
     # set (``target set by user is: rv1106``, ``target is RK3568``, the command line's
-    # ``--target rk3588``), RKLLM's (``platform: RK3576``): only a Rockchip SoC's name counts
-    # after these words
-    r"(target_platform\s*[=:]|target set by user is:?|target is|platform:|--target[=\s])\s*"
-    r"((?:rk|rv)\d{4}[a-z]?)(?![A-Za-z0-9])",
+    # ``--target rk3588``, toolkit1's ``Init runtime environment,target = RK3399PRO``), RKLLM's
+    # (``platform: RK3576``): only a Rockchip SoC's name counts after these words
+    r"(target_platform\s*[=:]|target set by user is:?|target is|target\s*=|platform:|"
+    r"--target[=\s])\s*((?:rk|rv)\d{4}(?:pro|[a-z])?)(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")

@@ -249,3 +249,36 @@ def test_a_version_an_80_column_wrap_cut_is_read_whole():
     assert block is not None and not block.feed(Line(2, "Number inputs=1"))
     [alone] = block.close()
     assert alone.versions.driver == "0.9.8"
+
+
+def test_toolkit1s_init_runtime_target_names_the_platform():
+    """airockchip/rknn-toolkit issue 8 (RKNN-Toolkit-lite 1.7.5): `--> Init runtime
+    environment,target = RK3399PRO,device_id = None` names the board; it was not read."""
+    info = parse_info("--> Init runtime environment,target = RK3399PRO,device_id = None")
+    assert info is not None and info[1:] == ("rk3399pro", "target = RK3399PRO")
+
+
+def test_a_toolkit1_banner_reads_driver_api_and_board(tmp_path):
+    """airockchip/rknn-toolkit issue 8: the exit-3 line said `runtime 1.7.1, api 1.7.5`."""
+    import pytest
+
+    from rknnprof.api import analyze
+    from rknnprof.errors import NoProfileDataError
+
+    path = tmp_path / "tk1.txt"
+    path.write_text(  # https://github.com/airockchip/rknn-toolkit/issues/8
+        "--> Init runtime environment,target = RK3399PRO,device_id = None\n"
+        "I NPUTransfer: Starting NPU Transfer Client, Transfer version 2.1.0 "
+        "(b5861e7@2020-11-23T11:50:51)\n"
+        "D RKNNAPI: ==============================================\n"
+        "D RKNNAPI: RKNN VERSION:\n"
+        "D RKNNAPI:   API: 1.7.5 (bb79b30 build: 2023-06-20 09:32:18)\n"
+        "D RKNNAPI:   DRV: 1.7.1 (0cfd4a1 build: 2021-11-24 09:05:48)\n"
+        "D RKNNAPI: ==============================================\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(NoProfileDataError) as raised:
+        analyze(str(path))
+    assert raised.value.message == (
+        "runtime information only (driver 1.7.1, api 1.7.5, rk3399pro), no per-layer table"
+    )
