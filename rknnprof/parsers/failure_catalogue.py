@@ -86,7 +86,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "invalid-core-mask",
         ("core mask",),
         _re(r"(?:Not support core mask|failed to set core mask):\s*(?P<mask>\d+)"),
-        "core mask {mask} is not valid for this NPU or model",
+        "core mask {mask} is not valid for this NPU or model: the runtime falls back to one NPU "
+        "core (single-core auto mode)",
         "only multi-core NPUs take a core mask (RK3588: 3 cores, masks 1-7; RK3576: 2 cores); "
         "RK3566/RK3568/RK3562 and RV1106 have one; a model built by an old toolkit (`NN "
         "Compiler/Model Version is 1.3.0 now`), the matmul API of older runtimes and RK3588S "

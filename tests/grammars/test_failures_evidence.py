@@ -222,3 +222,28 @@ def test_a_failed_submit_names_its_op_in_every_wording(line, op):
     assert block is not None
     [event] = block.close()
     assert event.failure.diagnosis == f"an NPU task did not complete (failed to submit, op {op})"
+
+
+_LINE_105 = (  # https://github.com/rockchip-linux/rknpu2/issues/105 (the reporter's one line)
+    "报错提示Not support core mask: 7, fallback to single core auto mode，NN Compiler/Model "
+    "Version is 1.3.0 now"
+)
+
+
+def test_a_log_of_one_core_mask_warning_is_told_as_a_warning(tmp_path):
+    """rknpu2 issue 105: the whole log is the runtime's `Not support core mask: 7, fallback to
+    single core auto mode` (a warning: it runs on one core). It was told as a failure (`line 1:
+    core mask 7 is not valid …`), not in the format docs/errors.md gives a log whose only
+    known lines are warnings: what it holds, then `a warning, …`."""
+    result = run(["analyze", "-f", "json"], (_LINE_105 + "\n").encode(), tmp_path, False)
+    assert result.exit_code == 3
+    [failure] = json.loads(result.stdout)["failures"]
+    assert (failure["id"], failure["severity"]) == ("invalid-core-mask", "warning")
+    [line] = result.stderr.splitlines()
+    assert line.startswith("Error: ")
+    assert line.endswith(
+        ": no RKNN profile data in 1 line(s) (no per-layer table, ranking, totals or benchmark "
+        "output); a warning, line 1: core mask 7 is not valid for this NPU or model: the "
+        f"runtime falls back to one NPU core (single-core auto mode): `{_LINE_105}`; fix: "
+        + failure["fix"]
+    )
