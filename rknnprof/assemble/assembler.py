@@ -30,6 +30,7 @@ from rknnprof.assemble.counters import median_of, percentile_of
 from rknnprof.assemble.failures import (
     after_fd_exhaustion,
     beside_an_old_driver,
+    core_mask_on_an_old_model,
     no_profile_failures,
     one_per_entry,
     rkllm_on_rv1126b,
@@ -440,7 +441,7 @@ class Assembler:
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
             )
             versions = self.context.versions_for(None)
-            failures = beside_an_old_driver(failures, versions)
+            failures = beside_an_old_driver(core_mask_on_an_old_model(failures), versions)
             failures = rkllm_on_rv1126b(failures, versions, self.context.platform_for(None)[0])
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 

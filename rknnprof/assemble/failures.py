@@ -15,7 +15,12 @@ from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
-from rknnprof.platforms.drivers import fixed_by, min_driver_text, old_for_runtime
+from rknnprof.platforms.drivers import (
+    fixed_by,
+    min_driver_text,
+    old_for_runtime,
+    version_tuple,
+)
 
 UNKNOWN = "unknown"
 _NEAR = 2
@@ -216,6 +221,38 @@ def _asked_driver_may_cause(failure: KnownFailure) -> bool:
     """Whether the runtime's own ``driver version is too low`` comes first in ``failure``'s
     fix: its cause names the driver, or it is among :data:`ASKED_DRIVER_LEADS`."""
     return "driver" in failure.cause.lower() or failure.id in ASKED_DRIVER_LEADS
+
+
+INVALID_CORE_MASK = "invalid-core-mask"
+_MODEL_VERSION = LazyPattern(r"Model Version is (\d+\.\d+\.\d+) now")
+MULTI_CORE_MODELS = (1, 4, 0)
+"""The rknn-toolkit2 whose models run on several RK3588 cores at once (rknpu2 1.4.0's release
+notes: "RK3588 adds the function of running a single model on multiple cores at the same
+time"; 1.3.0 ran several batches on several cores)."""
+
+
+def core_mask_on_an_old_model(failures: tuple[KnownFailure, ...]) -> tuple[KnownFailure, ...]:
+    """The telling failure, when it is a refused core mask whose lines name a model built
+    before :data:`MULTI_CORE_MODELS` (``NN Compiler/Model Version is 1.3.0 now``,
+    rockchip-linux/rknpu2 issue 105), leads its fix with rebuilding the model; ``0.0.0`` (the
+    matmul API, no model) keeps the entry's fix."""
+    if not failures or failures[0].id != INVALID_CORE_MASK:
+        return failures
+    first = failures[0]
+    said = next((m for t in (first.text, *first.context) if (m := _MODEL_VERSION.search(t))), None)
+    built = version_tuple(said.group(1)) if said is not None else None
+    if built is None or built == (0, 0, 0) or built >= MULTI_CORE_MODELS:
+        return failures
+    assert said is not None  # (a version was read)
+    note = (
+        f"; the model was built by rknn-toolkit2 {said.group(1)}, before 1.4.0 let one model "
+        "run on several cores, a likely cause"
+    )
+    fix = (
+        "rebuild the model with rknn-toolkit2 1.4.0 or later and run it with the librknnrt of "
+        "the same version; on a single-core SoC use RKNN_NPU_CORE_AUTO (0)"
+    )
+    return (replace(first, diagnosis=first.diagnosis + note, fix=fix), *failures[1:])
 
 
 def rkllm_on_rv1126b(

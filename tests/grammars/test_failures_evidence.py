@@ -241,9 +241,34 @@ def test_a_log_of_one_core_mask_warning_is_told_as_a_warning(tmp_path):
     assert (failure["id"], failure["severity"]) == ("invalid-core-mask", "warning")
     [line] = result.stderr.splitlines()
     assert line.startswith("Error: ")
+    assert failure["diagnosis"].startswith(
+        "core mask 7 is not valid for this NPU or model: the runtime falls back to one NPU "
+        "core (single-core auto mode)"
+    )
     assert line.endswith(
         ": no RKNN profile data in 1 line(s) (no per-layer table, ranking, totals or benchmark "
-        "output); a warning, line 1: core mask 7 is not valid for this NPU or model: the "
-        f"runtime falls back to one NPU core (single-core auto mode): `{_LINE_105}`; fix: "
-        + failure["fix"]
+        f"output); a warning, line 1: {failure['diagnosis']}: `{_LINE_105}`; fix: " + failure["fix"]
     )
+
+
+def test_a_core_mask_refused_for_a_model_before_1_4_leads_with_rebuilding_it(tmp_path):
+    """rknpu2 issue 105's line names the model's compiler, 1.3.0, older than the 1.4.0 that
+    let one model run on several RK3588 cores (rknpu2's release notes): the fix led with
+    RKNN_NPU_CORE_AUTO on single-core SoCs. rknn-toolkit2 issue 7's matmul API (`Model Version
+    is 0.0.0`: no model) keeps the entry's fix."""
+    [failure], _ = _failures(tmp_path, _LINE_105 + "\n")
+    assert failure["diagnosis"].endswith(
+        "; the model was built by rknn-toolkit2 1.3.0, before 1.4.0 let one model run on "
+        "several cores, a likely cause"
+    )
+    assert failure["fix"].startswith("rebuild the model with rknn-toolkit2 1.4.0 or later")
+    matmul = (  # https://github.com/airockchip/rknn-toolkit2/issues/7
+        "E RKNN: [18:09:24.926] Not support core mask: 3, fallback to single core auto mode\n"
+        "E RKNN: [18:09:24.926] NN Compiler/Model Version is 0.0.0 now\n"
+        "E RKNN: [18:09:24.926] rknn_set_core_mask: failed to set core mask: 3\n"
+        "rknn_matmul_coremask fail! ret=-1\n"
+    )
+    failures, _ = _failures(tmp_path, matmul)
+    first = failures[0]
+    assert first["id"] == "invalid-core-mask" and "built by" not in first["diagnosis"]
+    assert first["fix"].startswith("use RKNN_NPU_CORE_AUTO (0) on single-core SoCs")
