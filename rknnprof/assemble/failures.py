@@ -15,6 +15,7 @@ from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
+from rknnprof.parsers.failure_catalogue import DEVICE_DRIVER, DEVICE_RIGHTS
 from rknnprof.platforms.drivers import (
     fixed_by,
     min_driver_text,
@@ -253,6 +254,66 @@ def core_mask_on_an_old_model(failures: tuple[KnownFailure, ...]) -> tuple[Known
         "the same version; on a single-core SoC use RKNN_NPU_CORE_AUTO (0)"
     )
     return (replace(first, diagnosis=first.diagnosis + note, fix=fix), *failures[1:])
+
+
+DEVICE_NOT_OPENED = "device-not-opened"
+
+
+def device_access(
+    failures: tuple[KnownFailure, ...], versions: Versions, root_line: int | None
+) -> tuple[KnownFailure, ...]:
+    """The telling failure, when the runtime could not open the NPU device, with the steps the
+    log has not taken already: no "run as root" after a command run as root (``root_line``:
+    ``sudo python3 …``, rockchip-linux/rknn-toolkit issue 507); no "use a kernel with
+    CONFIG_ROCKCHIP_RKNPU" when the log reads the driver's version (the driver is loaded:
+    ophub/amlogic-s9xxx-armbian issue 3123, ``RKNPU driver: v0.9.8``), but its device node to
+    look for; and a librknnrt of an older major version than the rknn-toolkit-lite2 beside it
+    (1.1.0 under 2.2.0), which the toolkit's guide has match the toolkit, first."""
+    if not failures or failures[0].id != DEVICE_NOT_OPENED:
+        return failures
+    first = failures[0]
+    node = (
+        f"the RKNPU driver is loaded (the log reads driver {versions.driver}), so look for the "
+        "device node the runtime opens: `ls -l /dev/dri /dev/rknpu*` must list the NPU's card "
+        "and renderD nodes (or /dev/rknpu)"
+    )
+    as_root = f"the command ran as root (line {root_line})"
+    if root_line is None:
+        fix = (
+            first.fix if versions.driver is None else f"{DEVICE_RIGHTS}; if root fails too, {node}"
+        )
+    elif versions.driver is None:
+        fix = f"{as_root}, so the user's rights are not it: {DEVICE_DRIVER}"
+    else:
+        fix = f"{as_root} and {node}"
+    diagnosis = first.diagnosis
+    runtime, lite = version_tuple(versions.runtime), version_tuple(versions.lite)
+    if runtime is not None and lite is not None and runtime[0] < lite[0]:
+        diagnosis += (
+            f"; its librknnrt {versions.runtime} is far older than the rknn-toolkit-lite2 "
+            f"{versions.lite} beside it, a likely cause"
+        )
+        fix = (
+            f"first install the librknnrt of rknn-toolkit-lite2's version ({versions.lite}) on "
+            "the board (rknn-toolkit2's rknpu2/runtime/Linux/librknn_api/<arch>/librknnrt.so in "
+            f"/usr/lib); if it still fails: {fix}"
+        )
+    return (replace(first, diagnosis=diagnosis, fix=fix), *failures[1:])
+
+
+def tell(
+    failures: tuple[KnownFailure, ...],
+    versions: Versions,
+    platform: str | None,
+    root_lines: Mapping[int, int],
+) -> tuple[KnownFailure, ...]:
+    """The failures of an input without a profile with what the rest of the log says beside
+    the telling one (``root_lines``: the line of a command run as root before a failure's
+    line, by that line)."""
+    root_line = root_lines.get(failures[0].line) if failures else None
+    failures = device_access(core_mask_on_an_old_model(failures), versions, root_line)
+    failures = beside_an_old_driver(failures, versions)
+    return rkllm_on_rv1126b(failures, versions, platform)
 
 
 def rkllm_on_rv1126b(

@@ -29,6 +29,18 @@ _REDUCED = (
     "CPU and only the zero-copy API"
 )
 
+DEVICE_RIGHTS = (
+    "run as root or add the user to the device's group (`ls -l /dev/dri`, then `sudo usermod "
+    "-aG video,render $USER`)"
+)
+"""device-not-opened's first step; ``assemble.failures.device_access`` leaves it out when the
+log shows the command ran as root."""
+DEVICE_DRIVER = (
+    "`dmesg | grep -i rknpu` must show the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU"
+)
+"""device-not-opened's next step; ``assemble.failures.device_access`` gives another when the
+log reads the driver's version (the driver is there)."""
+
 # (every run of a pattern that a later literal must follow is bounded, ``\w{1,64}``: a line of
 # ``rknn_`` repeated 13,000 times took 4 s to fail ``rknn_\w+, context config invalid`` from each
 # start; tests/hostile/test_backtracking.py feeds every entry such lines)
@@ -255,9 +267,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "the process may not open the NPU's device node (not root, not in the group owning "
         "/dev/dri/card* and renderD*, an SELinux policy), or the rknpu kernel driver is not "
         "loaded",
-        "run as root or add the user to the device's group (`ls -l /dev/dri`, then `sudo "
-        "usermod -aG video,render $USER`); if root fails too, `dmesg | grep -i rknpu` must show "
-        "the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU",
+        f"{DEVICE_RIGHTS}; if root fails too, {DEVICE_DRIVER}",
         _RKNPU2 + "17",
     ),
     Entry(

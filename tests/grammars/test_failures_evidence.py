@@ -272,3 +272,80 @@ def test_a_core_mask_refused_for_a_model_before_1_4_leads_with_rebuilding_it(tmp
     first = failures[0]
     assert first["id"] == "invalid-core-mask" and "built by" not in first["diagnosis"]
     assert first["fix"].startswith("use RKNN_NPU_CORE_AUTO (0) on single-core SoCs")
+
+
+_LOG_507 = (  # https://github.com/rockchip-linux/rknn-toolkit/issues/507
+    "rpdzkj@localhost:~/Desktop$ sudo python3 Yolov8m_detect.py\n"
+    "W rknn-toolkit-lite2 version: 2.2.0\n"
+    "I RKNN: [08:21:53.965] RKNN Runtime Information: librknnrt version: 1.1.0 "
+    "(8a9d6f66@2021-08-19T15:09:11)\n"
+    "E RKNN: [08:21:53.967] failed to open rknpu module, need to insmod rknpu dirver!\n"
+    "E RKNN: [08:21:53.967] failed to open rknn device!\n"
+    "Aborted\n"
+)
+
+
+def test_a_device_open_failure_under_sudo_with_an_old_runtime(tmp_path):
+    """rockchip-linux/rknn-toolkit issue 507: `sudo python3 …` (line 1), rknn-toolkit-lite2
+    2.2.0 over librknnrt 1.1.0 (2021), then `failed to open rknpu module`. The fix began "run
+    as root", which the log shows was done, and left the 1.1.0 runtime under a 2.2.0 toolkit
+    unremarked."""
+    failures, _ = _failures(tmp_path, _LOG_507)
+    first = failures[0]
+    assert (first["id"], first["line"]) == ("device-not-opened", 4)
+    assert first["diagnosis"].endswith(
+        "; its librknnrt 1.1.0 is far older than the rknn-toolkit-lite2 2.2.0 beside it, a "
+        "likely cause"
+    )
+    assert first["fix"].startswith(
+        "first install the librknnrt of rknn-toolkit-lite2's version (2.2.0) on the board"
+    )
+    assert (
+        "if it still fails: the command ran as root (line 1), so the user's rights are"
+        in (first["fix"])
+    )
+    assert "run as root or add the user" not in first["fix"]
+    # the same run with a runtime of the toolkit's version: root, no driver read -> the driver
+    same = _LOG_507.replace("librknnrt version: 1.1.0", "librknnrt version: 2.2.0")
+    [first, *_], _ = _failures(tmp_path, same)
+    assert "far older" not in first["diagnosis"]
+    assert first["fix"] == (
+        "the command ran as root (line 1), so the user's rights are not it: `dmesg | grep -i "
+        "rknpu` must show the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU"
+    )
+
+
+def test_a_device_open_failure_beside_a_driver_the_log_reads(tmp_path):
+    """ophub/amlogic-s9xxx-armbian issue 3123 (RK3566, the whisper demo): `$ ./run.sh` as a
+    user fails to open the NPU, and the reporter shows `RKNPU driver: v0.9.8` (a later `sudo
+    cat`, not the failing command). The fix ended "else use a kernel with
+    CONFIG_ROCKCHIP_RKNPU", for a driver the log shows loaded."""
+    log = (  # https://github.com/ophub/amlogic-s9xxx-armbian/issues/3123 (prose dropped)
+        "$ ./run.sh \n"
+        "-- read_audio & convert_channels & resample_audio use: 2.238000 ms\n"
+        "-- read_mel_filters & read_vocab use: 36.034000 ms\n"
+        "E RKNN: [14:08:31.796] failed to open rknpu module, need to insmod rknpu dirver!\n"
+        "E RKNN: [14:08:31.796] failed to open rknn device!\n"
+        "rknn_init fail! ret=-1\n"
+        "init_whisper_model fail! ret=-1 encoder_path=model/whisper_encoder_base_20s.rknn\n"
+        "\n"
+        "$ ls /sys/bus/platform/devices | grep -i npu\n"
+        "bus-npu\n"
+        "fde40000.npu\n"
+        "rknpu_dev.2.auto\n"
+        "\n"
+        "$ sudo cat /sys/kernel/debug/rknpu/version\n"
+        "RKNPU driver: v0.9.8\n"
+        "\n"
+        "$ ls /dev/rknpu\n"
+        "ls: cannot access '/dev/rknpu': No such file or directory\n"
+    )
+    failures, _ = _failures(tmp_path, log)
+    first = failures[0]
+    assert (first["id"], first["line"]) == ("device-not-opened", 4)
+    assert first["fix"].startswith("run as root or add the user to the device's group")
+    assert (
+        "if root fails too, the RKNPU driver is loaded (the log reads driver 0.9.8)"
+        in (first["fix"])
+    )
+    assert "CONFIG_ROCKCHIP_RKNPU" not in first["fix"]
