@@ -15,7 +15,7 @@ from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import KnownFailure, Versions
 from rknnprof.model.record import replace
 from rknnprof.parsers.events import NoteEvent
-from rknnprof.parsers.failure_catalogue import DEVICE_DRIVER, DEVICE_RIGHTS
+from rknnprof.parsers.failure_catalogue import DEVICE_DRIVER, DEVICE_RIGHTS, match
 from rknnprof.platforms.drivers import (
     fixed_by,
     min_driver_text,
@@ -301,6 +301,44 @@ def device_access(
     return (replace(first, diagnosis=diagnosis, fix=fix), *failures[1:])
 
 
+_IO_OPERATORS = frozenset({"InputOperator", "OutputOperator"})
+
+
+def io_operators_only(failure: KnownFailure) -> bool:
+    """Whether ``failure`` is ``failed to submit`` whose lines (its own and the other ops' in its
+    context) name only the model's input and output operators (``OutputOperator:output``)."""
+    if failure.id != SUBMIT_FAILED:
+        return False
+    ops = [
+        found[1].get("op", "")
+        for text in (failure.text, *failure.context)
+        if (found := match(text)) is not None and found[0].id == SUBMIT_FAILED
+    ]
+    return bool(ops) and all(op.partition(":")[0] in _IO_OPERATORS for op in ops)
+
+
+def io_operators_first(failures: tuple[KnownFailure, ...]) -> tuple[KnownFailure, ...]:
+    """The telling failure, a ``failed to submit`` of the input and output operators alone,
+    leads its fix with the buffers and tensors the application gives and takes: an output the
+    runtime cannot fill as asked fails there (rockchip-linux/rknn-toolkit2 issue 87, fixed by
+    reshaping the model's output), not a driver the version lines call old (the log keeps that
+    as a note of what it holds)."""
+    first = failures[0]
+    return (
+        replace(
+            first,
+            diagnosis=first.diagnosis + "; only the model's input and output operators failed",
+            fix=(
+                "first check each input and output against the model: the type and size of "
+                "the buffers the application passes against rknn_query's "
+                "RKNN_QUERY_INPUT_ATTR / RKNN_QUERY_OUTPUT_ATTR, and the output tensors' shape; "
+                "if they match: " + first.fix
+            ),
+        ),
+        *failures[1:],
+    )
+
+
 def tell(
     failures: tuple[KnownFailure, ...],
     versions: Versions,
@@ -312,7 +350,10 @@ def tell(
     line, by that line)."""
     root_line = root_lines.get(failures[0].line) if failures else None
     failures = device_access(core_mask_on_an_old_model(failures), versions, root_line)
-    failures = beside_an_old_driver(failures, versions)
+    if failures and io_operators_only(failures[0]):
+        failures = io_operators_first(failures)
+    else:
+        failures = beside_an_old_driver(failures, versions)
     return rkllm_on_rv1126b(failures, versions, platform)
 
 

@@ -349,3 +349,40 @@ def test_a_device_open_failure_beside_a_driver_the_log_reads(tmp_path):
         in (first["fix"])
     )
     assert "CONFIG_ROCKCHIP_RKNPU" not in first["fix"]
+
+
+def test_a_failed_submit_of_output_operators_alone_leads_with_the_buffers(tmp_path):
+    """rockchip-linux/rknn-toolkit2 issue 87: `failed to submit!` on `OutputOperator:…` only,
+    which the reporter fixed by reshaping the model's output. Beside a driver older than its
+    runtime asks for, such a failure was told "the log's RKNPU driver … a likely cause": the
+    failing ops (the model's input/output operators) point at what the application passes and
+    takes first; the driver stays a note of what the log holds."""
+    log = (
+        # https://github.com/rockchip-linux/rknn-toolkit2/issues/87
+        "E RKNN: [02:49:39.674] failed to submit!, op id: 227, op name: "
+        "OutputOperator:139_convolutional, flags: 0x1, task start: 0, task number: 2583, run "
+        "task counter: 2322, int status: 0\n"
+        # https://github.com/rockchip-linux/rknpu2/issues/59 (a commenter's line)
+        "E RKNN: [20:14:20.228] failed to submit!, op id: 181, op name: OutputOperator:381, "
+        "flags: 0x5, task start: 438, task number: 8, run task counter: 1, int status: 0\n"
+        # a demo's version line, written from its grammar
+        "sdk version: 2.3.0 (c949ad889d@2024-11-07T11:35:33) driver version: 0.8.2\n"
+    )
+    failures, stderr = _failures(tmp_path, log)
+    first = failures[0]
+    assert first["diagnosis"] == (
+        "an NPU task did not complete (failed to submit, op OutputOperator:139_convolutional) "
+        "(also line 2); only the model's input and output operators failed"
+    )
+    assert first["fix"].startswith(
+        "first check each input and output against the model: the type and size of the buffers"
+    )
+    assert "likely cause" not in first["diagnosis"]
+    assert "its RKNPU driver 0.8.2 is older than 0.8.8 beside runtime 2.3.0" in stderr
+    # a conv among them (the second line rewritten with rknn-toolkit2 issue 447's op): the
+    # driver is a likely cause again
+    conv = log.replace("OutputOperator:381", "Conv:Conv_0")
+    [first], _ = _failures(tmp_path, conv)
+    assert first["diagnosis"].endswith(
+        "; the log's RKNPU driver 0.8.2 is older than 0.8.8 beside runtime 2.3.0, a likely cause"
+    )
