@@ -2,10 +2,14 @@
 error lines around each as context, and every other error report as a failure of id
 ``unknown``; the telling failure first: a catalogue entry before an unknown line (its diagnosis
 and fix say what to do: an RKLLM run that fails after ``your rknpu driver version is too low``
-is told to update the driver), then an error before a warning, then log order. The telling
-failure names an RKNPU driver the version lines show too old, where its cause involves the
-driver (:func:`beside_an_old_driver`); an RKLLM run's failed submit on RV1126B names the fix
-its maintainers gave (:func:`rkllm_on_rv1126b`)."""
+is told to update the driver), then an error before a warning, then log order. What the rest
+of the log says is added to the telling failure (:func:`tell`): an RKNPU driver the version
+lines show too old, where its cause involves the driver (:func:`beside_an_old_driver`); a core
+mask refused for a model built before multi-core models; the device-open steps the log has
+taken already (:func:`device_access`); input/output operators alone failing a submit
+(:func:`io_operators_first`); an RKLLM run's failed submit on RV1126B, with the fix its
+maintainers gave (:func:`rkllm_on_rv1126b`). A ``failed to malloc npu memory`` just after an
+errno-24 line is that fd exhaustion (:func:`after_fd_exhaustion`)."""
 
 from __future__ import annotations
 
@@ -267,8 +271,8 @@ def device_access(
     ``sudo python3 …``, rockchip-linux/rknn-toolkit issue 507); no "use a kernel with
     CONFIG_ROCKCHIP_RKNPU" when the log reads the driver's version (the driver is loaded:
     ophub/amlogic-s9xxx-armbian issue 3123, ``RKNPU driver: v0.9.8``), but its device node to
-    look for; and a librknnrt of an older major version than the rknn-toolkit-lite2 beside it
-    (1.1.0 under 2.2.0), which the toolkit's guide has match the toolkit, first."""
+    look for; and, first, a librknnrt of an older major version than the rknn-toolkit-lite2
+    beside it (1.1.0 under 2.2.0), where the toolkit wants the librknnrt of its own version."""
     if not failures or failures[0].id != DEVICE_NOT_OPENED:
         return failures
     first = failures[0]
