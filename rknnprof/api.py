@@ -271,16 +271,17 @@ def _parse_text(raw: BinaryIO, path: str, compression: str | None) -> Assembly:
 
 def no_data_message(assembly: Assembly) -> str:
     """One line naming what an input without profile data did hold: the diagnosis and fix of
-    its first known failure, when it has one (a warning only, after what else the log holds:
-    an RKLLM run that warned of its driver and went on to ``rkllm init success``)."""
+    its first known failure, when it has one (a warning only, after what else the log holds,
+    which may be nothing: an RKLLM run that warned of its driver and went on to ``rkllm init
+    success``, a core mask the runtime fell back from)."""
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
         also = f" (and {more} more failure(s), in the JSON `failures`)" if more else ""
         told = f"line {first.line}: {first.diagnosis}: `{first.text}`; fix: {first.fix}{also}"
-        if not assembly.found:
-            return told
         if any(f.severity != "warning" for f in assembly.failures):  # (what else it holds after)
+            if not assembly.found:
+                return told
             others = [
                 f"{kind}{f' ({detail})' if detail else ''}"
                 for kind, detail in assembly.found

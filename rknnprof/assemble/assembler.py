@@ -28,10 +28,10 @@ from rknnprof.assemble.context import (
 )
 from rknnprof.assemble.counters import median_of, percentile_of
 from rknnprof.assemble.failures import (
-    beside_an_old_driver,
+    after_fd_exhaustion,
     no_profile_failures,
     one_per_entry,
-    rkllm_on_rv1126b,
+    tell,
 )
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
@@ -57,6 +57,7 @@ from rknnprof.model.record import Record, record, replace
 from rknnprof.parsers.events import (
     AppTimeEvent,
     BenchmarkEvent,
+    CommandEvent,
     Event,
     FailureEvent,
     FallbackWarningEvent,
@@ -139,6 +140,11 @@ class Assembler:
         self.failures: list[FailureEvent] = []
         self.failures_met: Counter[tuple[str, Stream]] = Counter()
         """Lines of each catalogue entry in each stream, past the ones kept."""
+        self.last_failure: dict[Stream, KnownFailure] = {}
+        self.last_command: dict[Stream, CommandEvent] = {}
+        """The last shell command of each stream (``user@host:~$ sudo …``)."""
+        self.root_lines: dict[int, int] = {}
+        """A kept failure's line -> the line of the command run as root just before it."""
         self.llm: dict[Stream, list[LlmStatsEvent]] = {}
         self.found: list[tuple[str, str]] = []
         self.profiles_capped = False
@@ -177,9 +183,17 @@ class Assembler:
             case LlmStatsEvent():
                 self._generation(event)
             case FailureEvent():
+                before = self.last_failure.get(event.stream)
+                if (failure := after_fd_exhaustion(event.failure, before)) is not event.failure:
+                    event = FailureEvent(failure, event.stream)
+                self.last_failure[event.stream] = event.failure
                 self.failures_met[event.failure.id, event.stream] += 1  # all: the count is told
                 if len(self.failures) < MAX_WARNINGS_PER_MODEL:
                     self.failures.append(event)
+                    if (typed := self.last_command.get(event.stream)) and typed.as_root:
+                        self.root_lines[event.failure.line] = typed.line
+            case CommandEvent():
+                self.last_command[event.stream] = event
 
     def _flush(self, stream: Stream) -> None:
         table, ranking = self.pending.pop(stream, (None, None))
@@ -402,6 +416,7 @@ class Assembler:
             self._drop_cut_frames(cut_line)
         self._drop_partial_frames()
         self._limit_warnings()
+        self.warnings += [ReportWarning(self.path, *said) for said in self.context.load_warnings()]
         for m in self.models.values():
             self.warnings += [ReportWarning(self.path, line, text) for line, text in m.notes()]
             if m.warnings > MAX_WARNINGS_PER_MODEL:
@@ -456,9 +471,8 @@ class Assembler:
             failures = no_profile_failures(
                 (ev.failure for ev in self.failures), errors, self._failures_met(None)
             )
-            versions = self.context.versions_for(None)
-            failures = beside_an_old_driver(failures, versions)
-            failures = rkllm_on_rv1126b(failures, versions, self.context.platform_for(None)[0])
+            platform = self.context.platform_for(None)[0]
+            failures = tell(failures, self.context.versions_for(None), platform, self.root_lines)
         return Assembly(profiles, self.warnings, self.found, failures=failures)
 
     def _other_socs(self, platform: str, others: dict[str, int]) -> None:

@@ -66,6 +66,9 @@ class ContextEvents:
         """(stream, call, run) -> how often each time (microseconds) was printed; ``run`` is
         :attr:`AppTimeEvent.run` (``single`` or ``average``; a cold ``first`` run is not
         kept)."""
+        self.impossible_loads: dict[str, tuple[int, int]] = {}
+        """An ``NPU load:`` core reading above 100% as printed (``Core2: 429496%``) -> (the first
+        line that printed it, how many did): never kept as a load."""
         self.capped_line: int | None = None
         """Line of the first record not kept (:data:`MAX_CONTEXT_RECORDS` reached)."""
 
@@ -81,9 +84,14 @@ class ContextEvents:
             case FallbackWarningEvent():
                 warning = (event.kind, event.subject, event.reason, event.details, event.stream)
                 self._keep(self.fallbacks, warning, event)
-            case NpuLoadEvent():
+            case NpuLoadEvent(impossible=()):
                 self.loads.pop(event.stream, None)  # the latest reading goes last
                 self._keep(self.loads, event.stream, event)
+            case NpuLoadEvent():  # a core above 100%: no reading (a warning says so)
+                for said in event.impossible:
+                    at, seen = self.impossible_loads.get(said, (event.line, 0))
+                    if seen or self._room(event.line):
+                        self.impossible_loads[said] = (at, seen + 1)
             case RunLineEvent():
                 key = (event.kind, event.domain, event.mhz, event.stream)
                 if event.kind == "debugger" and not self._info_before(event.stream):
@@ -119,6 +127,7 @@ class ContextEvents:
             + len(self.loads)
             + len(self.run_lines)
             + len(self.app_times)
+            + len(self.impossible_loads)
         )
         if kept < MAX_CONTEXT_RECORDS:
             return True
@@ -219,9 +228,27 @@ class ContextEvents:
             )
         return tuple(kept)
 
+    def load_warnings(self) -> list[tuple[int, str]]:
+        """(line, message) of each impossible ``NPU load:`` reading (:attr:`impossible_loads`)."""
+        return [
+            (
+                line,
+                f"`NPU load:` reads `{said}`{f' on {count:,} lines' if count > 1 else ''}, an "
+                "impossible load (a core is busy 0-100% of the time): the driver's counter for "
+                f"{_core_of(said)} wrapped or was damaged; that line's readings are not kept "
+                "(npu_load_pct)",
+            )
+            for said, (line, count) in self.impossible_loads.items()
+        ]
+
     def loads_for(self, stream: Stream) -> Iterator[NpuLoadEvent]:
         """NPU load readings that describe ``stream``'s profiles, the latest last."""
         return (ev for ev in self.loads.values() if applies_to(ev.stream, stream))
+
+
+def _core_of(said: str) -> str:
+    """``Core2: 429496%`` -> ``Core2``; a single-core reading (``250%``) -> ``the NPU``."""
+    return said.partition(":")[0] if ":" in said else "the NPU"
 
 
 def _line(event: RunLineEvent) -> int:

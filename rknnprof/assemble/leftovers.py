@@ -44,8 +44,9 @@ def describe_leftovers(
     if context.fallbacks:
         subjects = ", ".join(dict.fromkeys(ev.subject for ev in context.fallbacks.values()))
         rest.append(("fallback warnings", subjects))
-    if context.loads:
-        rest.append(("NPU load readings", ""))
+    if context.loads or context.impossible_loads:
+        said = [f"`{s}`: impossible, not kept" for s in context.impossible_loads]
+        rest.append(("NPU load readings", ", ".join(said[:3])))
     memory = [ev for ev in context.run_lines.values() if ev.kind == "eval-mem"]
     if memory:  # (memory, not time: eval_memory() or init_runtime(eval_mem=True))
         rest.append(("an eval_memory report", f"line {min(ev.line for ev in memory)}"))

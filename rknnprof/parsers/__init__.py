@@ -40,6 +40,7 @@ from rknnprof.parsers.ranking import RankingParser
 from rknnprof.parsers.rkllm import RkllmParser
 from rknnprof.parsers.run_lines import RunLineParser
 from rknnprof.parsers.runtime_info import RuntimeInfoParser
+from rknnprof.parsers.shell_commands import ShellCommandParser
 from rknnprof.parsers.table.tokens import NumberOutOfRange
 from rknnprof.parsers.toolkit1 import Toolkit1TableParser
 from rknnprof.parsers.toolkit2_table import Toolkit2TableParser
@@ -72,6 +73,9 @@ PARSERS: tuple[BlockParser, ...] = (
     MemoryTableParser(),
     # before runtime info: the benchmark's `rknn_api/rknnrt version:` line belongs to its block
     BenchmarkParser(),
+    # a shell prompt's command (run as root?), and the versions or SoC it names, before runtime
+    # info, which would take a command naming them
+    ShellCommandParser(),
     RuntimeInfoParser(),
     # error lines and tracebacks, which only explain an empty result
     ErrorReportParser(),

@@ -226,6 +226,8 @@ class NpuLoadEvent(NamedTuple):
     line: int
     load_pct: tuple[float, ...]
     stream: Stream = None
+    impossible: tuple[str, ...] = ()
+    """Each core's reading above 100% as the line prints it (``Core2: 429496%``): no load."""
 
 
 class AppTimeEvent(NamedTuple):
@@ -291,6 +293,15 @@ class LlmStatsEvent(NamedTuple):
     """The rows came without their header row (a pasted fragment)."""
 
 
+class CommandEvent(NamedTuple):
+    """A shell prompt's command (``parsers/shell_commands.py``): ``user@host:~$ sudo …``."""
+
+    line: int
+    as_root: bool
+    """``sudo``, a ``root@`` prompt or a ``#`` one."""
+    stream: Stream = None
+
+
 class FailureEvent(NamedTuple):
     """A line of the failures catalogue (``parsers/failure_catalogue.py``)."""
 
@@ -316,4 +327,5 @@ Event = (
     | NoteEvent
     | FailureEvent
     | LlmStatsEvent
+    | CommandEvent
 )

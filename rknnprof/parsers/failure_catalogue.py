@@ -29,6 +29,18 @@ _REDUCED = (
     "CPU and only the zero-copy API"
 )
 
+DEVICE_RIGHTS = (
+    "run as root or add the user to the device's group (`ls -l /dev/dri`, then `sudo usermod "
+    "-aG video,render $USER`)"
+)
+"""device-not-opened's first step; ``assemble.failures.device_access`` leaves it out when the
+log shows the command ran as root."""
+DEVICE_DRIVER = (
+    "`dmesg | grep -i rknpu` must show the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU"
+)
+"""device-not-opened's next step; ``assemble.failures.device_access`` gives another when the
+log reads the driver's version (the driver is there)."""
+
 # (every run of a pattern that a later literal must follow is bounded, ``\w{1,64}``: a line of
 # ``rknn_`` repeated 13,000 times took 4 s to fail ``rknn_\w+, context config invalid`` from each
 # start; tests/hostile/test_backtracking.py feeds every entry such lines)
@@ -86,7 +98,8 @@ CATALOGUE: tuple[Entry, ...] = (
         "invalid-core-mask",
         ("core mask",),
         _re(r"(?:Not support core mask|failed to set core mask):\s*(?P<mask>\d+)"),
-        "core mask {mask} is not valid for this NPU or model",
+        "core mask {mask} is not valid for this NPU or model: the runtime falls back to one NPU "
+        "core (single-core auto mode)",
         "only multi-core NPUs take a core mask (RK3588: 3 cores, masks 1-7; RK3576: 2 cores); "
         "RK3566/RK3568/RK3562 and RV1106 have one; a model built by an old toolkit (`NN "
         "Compiler/Model Version is 1.3.0 now`), the matmul API of older runtimes and RK3588S "
@@ -254,9 +267,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "the process may not open the NPU's device node (not root, not in the group owning "
         "/dev/dri/card* and renderD*, an SELinux policy), or the rknpu kernel driver is not "
         "loaded",
-        "run as root or add the user to the device's group (`ls -l /dev/dri`, then `sudo "
-        "usermod -aG video,render $USER`); if root fails too, `dmesg | grep -i rknpu` must show "
-        "the driver: else use a kernel with CONFIG_ROCKCHIP_RKNPU",
+        f"{DEVICE_RIGHTS}; if root fails too, {DEVICE_DRIVER}",
         _RKNPU2 + "17",
     ),
     Entry(
@@ -356,7 +367,12 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "submit-failed",
         ("failed to submit",),
-        _re(r"failed to submit!?(?:,\s*op id: (?P<op_id>\d+), op name: (?P<op>[^,]{1,256}))?"),
+        # (1.4's `failed to submit! op id: 1, op name: …`, lite2's `failed to submit! Op id:3 ,
+        # op name: …`: the comma after `!` and the spaces around the id vary)
+        _re(
+            r"failed to submit!?(?:,?\s{0,8}[Oo]p id:\s{0,8}(?P<op_id>\d{1,20})\s{0,8},\s{0,8}"
+            r"op name:\s{0,8}(?P<op>[^,]{1,256}))?"
+        ),
         "an NPU task did not complete (failed to submit, op {op})",
         "the NPU job of that op failed or timed out: most often a runtime bug or a toolkit, "
         "runtime and driver of different versions (fixed by newer releases), also inputs of "
@@ -385,6 +401,20 @@ CATALOGUE: tuple[Entry, ...] = (
         "low",
     ),
     # -- RKLLM init -----------------------------------------------------------------------------
+    Entry(
+        "rkllm-cpus-below-npu-cores",
+        ("number of enabled CPUs must be",),
+        _re(r"number of enabled CPUs must be greater than or equal to the number of NPU cores"),
+        "librkllmrt refused to start: fewer CPUs are enabled than the NPU cores the model was "
+        "exported for",
+        "the model was exported for N NPU cores (rkllm-toolkit's num_npu_core: the "
+        "`npu_core_num:` of the init lines), and librkllmrt wants at least one enabled CPU per "
+        "NPU core (the `Enabled cpus num:` line shows fewer)",
+        "set RKLLMParam.extend_param.enabled_cpus_num (and as many CPUs in enabled_cpus_mask) "
+        "to at least the model's NPU core count (the `npu_core_num:` line), or export the model "
+        "for fewer NPU cores (rkllm-toolkit's num_npu_core)",
+        _LLM + "271",
+    ),
     Entry(
         "rkllm-init-failed",
         ("rkllm_init failed", "rkllm init failed"),

@@ -13,12 +13,15 @@ Version lines (one line = one :class:`InfoEvent`):
   rknn_benchmark:
   ``rknn_api/rknnrt version: 2.1.0 (…), driver version: 0.9.6``
 * toolkit2 1.x through rknn_server (``D RKNNAPI:`` block): ``API: 1.5.0 (…)``,
-  ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's runtime
+  ``DRV: rknnrt: 1.5.0 (…)``; toolkit1's block: ``DRV: 1.7.3 (…)``, the board's NPU driver
 * ``rknn-toolkit-lite2 version: 2.1.0`` (the board's Python package), ``target soc is RK3588``
 * the driver: the kernel's ``[drm] Initialized rknpu 0.9.8 20240828 for …`` (dmesg), its name,
   version and date quoted alone (``rknpu 0.9.8 20240828``), its debugfs ``RKNPU driver: v0.9.8``
 * rknn_server's (logcat tag ``SERVER``): ``rknn_server version: 2.3.2 (…)`` and
   ``server & runtime version: rknn_server: 2.3.2 (…)``, then the runtime, ``rknnrt: 2.3.2 (…)``
+
+A version a line ends with is completed by the next line when that one starts with its rest
+(an 80-column wrap: ``…, Driver version:0.8`` then ``.2 Number inputs=1``).
 
 Frequency lists (one block = one :class:`FrequencyEvent`)::
 
@@ -37,6 +40,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rknnprof.inputs.lazy_re import LazyPattern
 from rknnprof.model import Frequencies, Versions
+from rknnprof.model.record import replace
 from rknnprof.parsers.base import Block, BlockParser
 from rknnprof.parsers.events import FrequencyEvent, InfoEvent
 from rknnprof.parsers.table.tokens import to_int
@@ -64,7 +68,10 @@ _PATTERNS: tuple[tuple[str, str, LazyPattern[str]], ...] = (
     ("sdk", "runtime", LazyPattern(rf"(?<![A-Za-z0-9_])sdk (?:api )?version:\s*{_V}", re.I)),
     ("driver version", "driver", LazyPattern(rf"\bdriver version:\s*{_V}", re.IGNORECASE)),
     ("API:", "api", LazyPattern(rf"^(?:\S*\s*RKNNAPI:)?\s*API:\s*{_V}")),
-    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*(?:rknnrt:\s*)?{_V}")),
+    ("DRV:", "runtime", LazyPattern(rf"DRV:\s*rknnrt:\s*{_V}")),
+    # toolkit1's banner: ``DRV: 1.7.1 (…)``, the board's driver (rknn_api.h's drv_version, "the
+    # version of rknn driver"), which the toolkit's API version must equal
+    ("DRV:", "driver", LazyPattern(rf"DRV:\s*{_V}")),
     # rknn_server's own lines (Android logcat, tag SERVER): ``rknn_server version: 2.3.2 (…)``,
     # ``server & runtime version: rknn_server: 2.3.2 (…)`` and the runtime it loaded, ``rknnrt:
     # 2.3.2 (…)``; its start script's ``start rknn server, version:2.3.0 (…)``
@@ -82,10 +89,10 @@ _PLATFORM_RE = LazyPattern(r"(target platform|target soc is):?\s*([A-Za-z]+\d+[A
 _SOC_RE = LazyPattern(
     # the board the toolkit found (``Get hardware info: target_platform = rv1126b``), the target
     # set (``target set by user is: rv1106``, ``target is RK3568``, the command line's
-    # ``--target rk3588``), RKLLM's (``platform: RK3576``): only a Rockchip SoC's name counts
-    # after these words
-    r"(target_platform\s*[=:]|target set by user is:?|target is|platform:|--target[=\s])\s*"
-    r"((?:rk|rv)\d{4}[a-z]?)(?![A-Za-z0-9])",
+    # ``--target rk3588``, toolkit1's ``Init runtime environment,target = RK3399PRO``), RKLLM's
+    # (``platform: RK3576``): only a Rockchip SoC's name counts after these words
+    r"(target_platform\s*[=:]|target set by user is:?|target is|target\s*=|platform:|"
+    r"--target[=\s])\s*((?:rk|rv)\d{4}(?:pro|[a-z])?)(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _FREQ_HEAD_RE = LazyPattern(r"^(CPU|NPU|DDR) Current Frequency List:\s*$")
@@ -129,15 +136,30 @@ _SOC_IN_FOLDER = LazyPattern(r"(?:rk|rv)\d{4}[a-z]?", re.IGNORECASE)
 """Each SoC a per-SoC folder's name holds (``RK3566_RK3568``: two)."""
 
 
-def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
+Info = tuple[Versions, str | None, str | None]
+"""(versions, platform, evidence) one line names."""
+
+
+def parse_info(text: str) -> Info | None:
     """(versions, platform, evidence) named on one line, or None when it names nothing."""
+    return _parse(text)[0]
+
+
+def _parse(text: str) -> tuple[Info | None, str | None]:
+    """(:func:`parse_info`'s answer, the field whose version the line ends with, no full stop
+    after it: a version an 80-column wrap may have cut, ``Driver version:0.8`` before a line
+    ``.2 Number inputs=1``)."""
     found: dict[str, str] = {}
+    cut = None
     lower = text.lower()
+    end = len(text.rstrip())
     for literal, field_name, pattern in _PATTERNS:
         if field_name in found or (literal not in text and literal not in lower):
             continue
         if m := pattern.search(text):
             found[field_name] = m.group(1)
+            if m.end(1) == end:
+                cut = field_name
     platform = evidence = None
     if "target" in text and (m := _PLATFORM_RE.search(text)):
         platform, evidence = m.group(2).lower(), m.group(0)
@@ -146,14 +168,20 @@ def parse_info(text: str) -> tuple[Versions, str | None, str | None] | None:
     elif ".rknn" in text and (guess := model_path_platform(text)) is not None:
         platform, evidence = guess
     if not found and platform is None:
-        return None
-    return Versions(**found), platform, evidence
+        return None, None
+    return (Versions(**found), platform, evidence), cut
+
+
+_CONTINUED = LazyPattern(rf"^\.{_V}")
+"""The rest of a version an 80-column wrap cut, at the start of the next line: ``.2`` of
+``0.8`` / ``.2 Number inputs=1`` (a C demo's ``Driver version:0.8.2`` at column 80)."""
 
 
 class _InfoBlock(Block):
-    """A single line: ends at the next line."""
+    """A single line: ends at the next line, but for the rest of a version the line ends with
+    when the next line starts with it (:data:`_CONTINUED`): ``0.8`` / ``.2`` reads 0.8.2."""
 
-    def __init__(self, line: Line, info: tuple[Versions, str | None, str | None]) -> None:
+    def __init__(self, line: Line, info: Info, cut: str | None = None) -> None:
         versions, platform, evidence = info
         self.event = InfoEvent(
             line=line.number,
@@ -162,9 +190,18 @@ class _InfoBlock(Block):
             platform_evidence=evidence,
             stream=line.stream,
         )
+        self.cut = cut
 
     def feed(self, line: Line) -> bool:
-        return False
+        cut, self.cut = self.cut, None
+        if cut is None or line.number != self.event.line + 1:
+            return False
+        if (m := _CONTINUED.match(line.text)) is None:
+            return False
+        versions = self.event.versions
+        joined = f"{getattr(versions, cut)}.{m.group(1)}"
+        self.event = self.event._replace(versions=replace(versions, **{cut: joined}))
+        return True
 
     def close(self) -> list[InfoEvent]:
         return [self.event]
@@ -224,11 +261,11 @@ class RuntimeInfoParser(BlockParser):
             or "RKNPU driver:" in text
             or ".rknn" in text
         ):
-            info = parse_info(text)
+            info, cut = _parse(text)
             if info is not None and not (line.level == "E" and info[0] == Versions()):
                 # (an error naming a SoC, ``E init_runtime: get target_platform is rv1106, …``,
                 # is an error, not the SoC's line; ``E rknn-toolkit2 version:`` still counts)
-                return _InfoBlock(line, info)
+                return _InfoBlock(line, info, cut)
         if "Frequency List" in text and (m := _FREQ_HEAD_RE.match(text.strip())):
             return _FrequencyBlock(line, m.group(1))
         return None

@@ -275,6 +275,16 @@ LINES = {
         "ggml_nbytes(view_src)) failed",
         "librkllmrt aborted",
     ),
+    # _LLM 271 (rkllm 1.2.1b1, a model exported for 3 NPU cores with 2 CPUs enabled; the
+    # maintainer: the CPUs must be at least the NPU cores); variant: the message without the
+    # runtime's level and tag, as a wrapper re-prints it (written from the grammar)
+    "rkllm-cpus-below-npu-cores": (
+        "E rkllm: The number of enabled CPUs must be greater than or equal to the number of NPU "
+        "cores.",
+        "RuntimeError: The number of enabled CPUs must be greater than or equal to the number "
+        "of NPU cores.",
+        "fewer CPUs are enabled than the NPU cores",
+    ),
     # _LLM 437 (rkllm 1.2.3); variant: the demo's own line (real: _LLM 235)
     "rkllm-init-failed": (
         "E rkllm: rkllm_init failed",

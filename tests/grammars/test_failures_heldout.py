@@ -129,12 +129,17 @@ Failed to initialize RKNN backend
         "unsupported-cpu-op",
         "reduced runtime (librknnmrt)",
     ),
+    # (until round 14 this excerpt left out the paste's version line; with it, the diagnosis
+    # blamed driver 0.8.2 as "a likely cause". The rule that now leads failed input/output
+    # operators with the buffers was written from rockchip-linux/rknn-toolkit2 issue 87 with
+    # this thread in sight, so this case no longer tests that rule blind.)
     HeldOut(
         "https://github.com/airockchip/rknn-toolkit2/issues/275",
         "reporter, resolved: a float model was used as an int8 one",
         """E RKNN: [20:47:35.952] failed to submit!, op id: 146, op name: OutputOperator:output, flags: 0x5, task start: 328, task number: 18, run task counter: 6, int status: 0, If using rknn, update to the latest toolkit2 and runtime from: https://console.zbox.filez.com/l/I00fc3 (PWD: rknn). If using rknn-llm, update from: https://github.com/airockchip/rknn-llm
 E RKNN: [20:49:56.752] failed to submit!, op id: 147, op name: OutputOperator:332, flags: 0x5, task start: 347, task number: 6, run task counter: 0, int status: 0, If using rknn, update to the latest toolkit2 and runtime from: https://console.zbox.filez.com/l/I00fc3 (PWD: rknn). If using rknn-llm, update from: https://github.com/airockchip/rknn-llm
 E RKNN: [20:50:03.152] failed to submit!, op id: 148, op name: OutputOperator:334, flags: 0x5, task start: 354, task number: 2, run task counter: 0, int status: 0, If using rknn, update to the latest toolkit2 and runtime from: https://console.zbox.filez.com/l/I00fc3 (PWD: rknn). If using rknn-llm, update from: https://github.com/airockchip/rknn-llm
+sdk version:  2.3.0 (c949ad889d@2024-11-07T11:35:33) . driver version:  0.8.2
 """,
         "submit-failed",
         "float data to an int8 model",

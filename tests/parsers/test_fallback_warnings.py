@@ -206,3 +206,14 @@ def test_npu_load_multi_and_single_core() -> None:
         lines_of("NPU load:  Core0: 52%, Core1:  0%, Core2:  7%,\nNPU load:  20%\nNPU load: n/a"),
     )
     assert [e.load_pct for e in of_type(out, NpuLoadEvent)] == [(52.0, 0.0, 7.0), (20.0,)]
+    assert [e.impossible for e in of_type(out, NpuLoadEvent)] == [(), ()]
+
+
+def test_npu_load_above_100_percent_is_named() -> None:
+    # rockchip-linux/rknpu2 issue 102 (RK3588): a wrapped counter; the single-core form
+    # written from the driver's grammar
+    out = run(
+        NpuLoadParser(),
+        lines_of("NPU load:  Core0: 99%, Core1: 99%, Core2: 429496%\nNPU load:  250%"),
+    )
+    assert [e.impossible for e in of_type(out, NpuLoadEvent)] == [("Core2: 429496%",), ("250%",)]

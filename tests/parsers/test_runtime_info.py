@@ -71,11 +71,13 @@ def test_other_wordings():
     # the toolkit's own banner (a public bit-brick docs page, toolkit2 1.5.0)
     v = parse_info("W __init__: rknn-toolkit2 version: 1.5.0+1fa95b5c")
     assert v is not None and v[0].toolkit == "1.5.0+1fa95b5c"
-    # toolkit1's RKNNAPI block: DRV is the board's runtime
-    assert (
-        parse_info("D RKNNAPI:   DRV: 1.7.3 (c4ea832 build: 2022-08-13 09:29:29)")[0].runtime
-        == "1.7.3"
-    )
+    # toolkit1's RKNNAPI block: DRV is the board's driver (rknn_api.h: drv_version, "the
+    # version of rknn driver"), not its runtime (airockchip/rknn-toolkit issue 8, RK3399Pro)
+    v = parse_info("D RKNNAPI:   DRV: 1.7.1 (0cfd4a1 build: 2021-11-24 09:05:48)")[0]
+    assert (v.driver, v.runtime) == ("1.7.1", None)
+    # (toolkit2 1.5 through rknn_server, as corpus sample 42 prints it: its own line)
+    v = parse_info("D RKNNAPI:   DRV: rknn_server: 1.5.0 (17f0f2b build@2023-05-22T11:30:13)")[0]
+    assert (v.server, v.driver, v.runtime) == ("1.5.0", None, None)
 
 
 def test_the_kernels_driver_line():
@@ -224,3 +226,59 @@ def test_a_full_stop_after_a_version_is_not_part_of_it():
         assert v is not None and v[0].driver == driver, line
     v = parse_info("RKNPU driver: v\u0660.\u0669.\u0668")
     assert v is None or v[0].driver is None
+
+
+def test_a_version_an_80_column_wrap_cut_is_read_whole():
+    """rockchip-linux/rknn-toolkit2 issue 135: a C demo's `Driver version:0.8.2` wrapped at
+    column 80, `…, Driver version:0.8` then `.2 Number inputs=1, …`, read as a clean driver
+    0.8. The rest at the start of the next line completes it; a next line that does not start
+    with it leaves the version as the line has it."""
+    from rknnprof.parsers.runtime_info import RuntimeInfoParser
+
+    lines = [  # https://github.com/rockchip-linux/rknn-toolkit2/issues/135
+        "Loaded model reports as follows:",
+        "RKNN SDK - API version:1.4.0 (a10f100eb@2022-09-09T09:07:14), Driver version:0.8",
+        ".2 Number inputs=1, Number outputs=1",
+        "Tensor input layer 0 attributes:",
+    ]
+    assert len(lines[1]) == 80
+    data = io.BytesIO("".join(f"{line}\n" for line in lines).encode())
+    [info] = [e for e in scan(read_lines(data)) if isinstance(e, InfoEvent)]
+    assert (info.versions.runtime, info.versions.driver) == ("1.4.0", "0.8.2")
+    block = RuntimeInfoParser().opens(Line(1, "RKNN Driver Information, version: 0.9.8"))
+    assert block is not None and not block.feed(Line(2, "Number inputs=1"))
+    [alone] = block.close()
+    assert alone.versions.driver == "0.9.8"
+
+
+def test_toolkit1s_init_runtime_target_names_the_platform():
+    """airockchip/rknn-toolkit issue 8 (RKNN-Toolkit-lite 1.7.5): `--> Init runtime
+    environment,target = RK3399PRO,device_id = None` names the board; it was not read."""
+    info = parse_info("--> Init runtime environment,target = RK3399PRO,device_id = None")
+    assert info is not None and info[1:] == ("rk3399pro", "target = RK3399PRO")
+
+
+def test_a_toolkit1_banner_reads_driver_api_and_board(tmp_path):
+    """airockchip/rknn-toolkit issue 8: the exit-3 line said `runtime 1.7.1, api 1.7.5`."""
+    import pytest
+
+    from rknnprof.api import analyze
+    from rknnprof.errors import NoProfileDataError
+
+    path = tmp_path / "tk1.txt"
+    path.write_text(  # https://github.com/airockchip/rknn-toolkit/issues/8
+        "--> Init runtime environment,target = RK3399PRO,device_id = None\n"
+        "I NPUTransfer: Starting NPU Transfer Client, Transfer version 2.1.0 "
+        "(b5861e7@2020-11-23T11:50:51)\n"
+        "D RKNNAPI: ==============================================\n"
+        "D RKNNAPI: RKNN VERSION:\n"
+        "D RKNNAPI:   API: 1.7.5 (bb79b30 build: 2023-06-20 09:32:18)\n"
+        "D RKNNAPI:   DRV: 1.7.1 (0cfd4a1 build: 2021-11-24 09:05:48)\n"
+        "D RKNNAPI: ==============================================\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(NoProfileDataError) as raised:
+        analyze(str(path))
+    assert raised.value.message == (
+        "runtime information only (driver 1.7.1, api 1.7.5, rk3399pro), no per-layer table"
+    )
