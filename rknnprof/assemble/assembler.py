@@ -41,7 +41,7 @@ from rknnprof.assemble.inferences import (
 )
 from rknnprof.assemble.leftovers import describe_leftovers
 from rknnprof.assemble.llm import llm_profile, llm_warnings
-from rknnprof.assemble.partial_frames import damaged_copies, drop_partial_frames
+from rknnprof.assemble.partial_frames import damaged_copies, drop_cut_frames, drop_partial_frames
 from rknnprof.assemble.signatures import FrameSignature, frame_signature
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
@@ -79,7 +79,6 @@ from rknnprof.parsers.events import (
 from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.runtime_info import GUESS
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
-from rknnprof.units import part_us
 
 MAX_WARNINGS_PER_MODEL = 20
 OTHER_SOC = "the log also names another SoC: "
@@ -273,25 +272,6 @@ class Assembler:
         if ranking is not None and (ranking.notes or ranking.skipped):
             self._notes(model, ranking.notes, ranking.skipped)
 
-    def _drop_cut_frames(self, line: int) -> None:
-        """A last frame whose total line is the input's last line, cut inside its figure (the
-        rows disagree with it): left out as a partial last frame, not read as damage (Ctrl-C on
-        ``adb logcat | rknnprof analyze -`` while the runtime printed it)."""
-        for model in self.models.values():
-            figure = model.drop_cut_frame(line)
-            if figure is not None:
-                self.warnings.append(
-                    ReportWarning(
-                        self.path,
-                        line,
-                        (
-                            "the input ends inside the last frame's total line (its figure "
-                            f"{part_us(figure)}, no newline after it): a cut line; that frame "
-                            "is left out"
-                        ),
-                    )
-                )
-
     def _profile_room(self, line: int) -> bool:
         """Whether one more profile fits under MAX_PROFILES (else one warning, once)."""
         if len(self.models) + len(self.extra_profiles) + len(self.llm) < MAX_PROFILES:
@@ -413,7 +393,9 @@ class Assembler:
         for stream in list(self.pending):
             self._flush(stream)
         if cut_line is not None:
-            self._drop_cut_frames(cut_line)
+            self.warnings += [
+                ReportWarning(self.path, *found) for found in drop_cut_frames(self.models, cut_line)
+            ]
         self._drop_partial_frames()
         self._limit_warnings()
         self.warnings += [ReportWarning(self.path, *said) for said in self.context.load_warnings()]

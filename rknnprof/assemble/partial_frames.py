@@ -11,7 +11,8 @@ frames the same stream printed, or a damaged copy of one, not a model of its own
   assumed layout its rows got.
 
 :func:`drop_partial_frames` removes them from the assembler's models and says what it dropped;
-the frame's unreadable rows (the row a cut went through) are counted in that one warning.
+the frame's unreadable rows (the row a cut went through) are counted in that one warning;
+:func:`drop_cut_frames` removes a last frame the input ended inside its total line.
 
 * a **damaged** frame (:func:`damaged_copies`): a frame or two, printed among a model's frames
   of the same stream, whose rows are that model's but for one (a FullName, op type, DataType
@@ -28,6 +29,7 @@ from typing import NamedTuple
 from rknnprof.assemble.inferences import ModelFrames
 from rknnprof.assemble.signatures import FrameSignature
 from rknnprof.parsers.events import Placements, RowNames, Stream
+from rknnprof.units import part_us
 
 Models = dict[tuple[Stream, FrameSignature], ModelFrames]
 """The assembler's models: (stream, signature) -> the frames merged so far."""
@@ -120,6 +122,26 @@ def _starts(
     rows, model = signature.rows, other.rows
     n = len(rows)
     return 0 < n < len(model) and rows[: n - 1] == model[: n - 1] and rows[-1][0] == model[n - 1][0]
+
+
+def drop_cut_frames(models: Models, line: int) -> list[tuple[int, str]]:
+    """Leave out each model's last frame whose total line is ``line``, the input's last line cut
+    inside its figure (the rows disagree with it): a partial last frame, not damage (Ctrl-C on
+    ``adb logcat | rknnprof analyze -`` while the runtime printed it); the (line, warning) of
+    each."""
+    found = []
+    for model in models.values():
+        figure = model.drop_cut_frame(line)
+        if figure is not None:
+            found.append(
+                (
+                    line,
+                    "the input ends inside the last frame's total line (its figure "
+                    f"{part_us(figure)}, no newline after it): a cut line; that frame is left "
+                    "out",
+                )
+            )
+    return found
 
 
 MAX_DAMAGED_FRAMES = 2
