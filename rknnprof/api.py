@@ -125,6 +125,21 @@ def parse_stream(
         raise InputError(unreadable(stats.compressed, piped=True), name)
     cut = stats.last_line if stats.unterminated else None
     assembly = assembler.finish(cut)
+    pieces = sum(1 for p in assembly.profiles if p.incomplete and p.layers)
+    if stats.logcat_format in WITHOUT_THREADS and pieces:
+        assembly.warnings.insert(
+            0,
+            ReportWarning(
+                name,
+                None,
+                (
+                    f"{pieces} table(s) damaged or read in pieces in a logcat layout without "
+                    f"thread ids (`-v {stats.logcat_format}`): if several threads printed "
+                    "tables at once, their rows interleave there; capture with `adb logcat -v "
+                    "threadtime`, which keeps them apart"
+                ),
+            ),
+        )
     squashed = _chatty_runs(stats, assembly)
     if squashed is not None:
         runs, first = squashed
@@ -139,6 +154,11 @@ def parse_stream(
             )
         )
     return replace(assembly, lines=stats.last_line, binary=stats.binary)
+
+
+WITHOUT_THREADS = frozenset({"brief", "time", "tag"})
+"""``adb logcat -v`` layouts that print no thread id: two threads of one process (or, for
+``tag``, any two processes) printing tables at once cannot be told apart."""
 
 
 def _chatty_runs(stats: ReadStats, assembly: Assembly) -> tuple[int, int | None] | None:

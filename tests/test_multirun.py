@@ -357,3 +357,29 @@ def test_a_benchmarks_avg_outside_its_runs_is_said(tmp_path: Path) -> None:
     assert "2.59-2.85 ms" in said
     whole = analyze(_write(tmp_path, [*log, "Avg Time 2.71ms, Avg FPS = 368.864"]), rules=False)
     assert not [w for w in whole.warnings if "Avg Time" in w.message]
+
+
+def test_threads_interleaved_without_thread_ids_say_to_capture_threadtime(tmp_path: Path) -> None:
+    """Two threads of one process (pid 1200) print tables at once under ``adb logcat -v
+    brief``, which prints no thread id: their rows interleave into tables read in pieces, and
+    one warning says which layout keeps them apart (there were dozens of pieces and no word)."""
+    a = [
+        ln
+        for n, t in enumerate(A_FRAMES)
+        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
+    ]
+    b = [
+        ln
+        for n, t in enumerate(A_FRAMES)
+        for ln in threadtime(table(t, "yolo"), 1200, 1202, n * 40)
+    ]
+    brief = [f"D/RKNN    ( 1200): {ln.split(': ', 1)[1]}" for ln in interleave(a, b)]
+    report = analyze(_write(tmp_path, brief), rules=False)
+    [said] = [w.message for w in report.warnings if "without thread ids" in w.message]
+    assert said == (
+        "1 table(s) damaged or read in pieces in a logcat layout without thread ids (`-v "
+        "brief`): if several threads printed tables at once, their rows interleave there; "
+        "capture with `adb logcat -v threadtime`, which keeps them apart"
+    )
+    one = [f"D/RKNN    ( 1200): {ln.split(': ', 1)[1]}" for ln in a]  # one thread: no word
+    assert not [w for w in analyze(_write(tmp_path, one)).warnings if "thread ids" in w.message]
