@@ -294,6 +294,16 @@ def no_data_message(assembly: Assembly) -> str:
     its first known failure, when it has one (a warning only, after what else the log holds,
     which may be nothing: an RKLLM run that warned of its driver and went on to ``rkllm init
     success``, a core mask the runtime fell back from)."""
+    if assembly.written is not None:
+        readers = (
+            "'rknnprof compare' and 'rknnprof check' read it; "
+            if assembly.written == "JSON"
+            else ""
+        )
+        return (
+            f"a report rknnprof wrote ({assembly.written}), not a log: {readers}analyze reads "
+            "the log it came from"
+        )
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1
@@ -431,6 +441,10 @@ def analyze(
     warnings: list[ReportWarning] = []
     empty: list[tuple[str, Assembly]] = []
     for path in _paths(paths):
+        written = _written_report(path)
+        if written is not None:  # (its rule texts would read as failures, its rows as a log's)
+            empty.append((path, replace(Assembly([], [], []), written=written)))
+            continue
         assembly = parse_path(path)
         warnings.extend(assembly.warnings)
         if not assembly.profiles:
@@ -451,13 +465,7 @@ def analyze(
     failures = tuple(f for _, assembly in empty for f in assembly.failures)
     if not profiles:
         name, assembly = empty[0] if empty else ("<no input>", Assembly([], [], []))
-        message = no_data_message(assembly)
-        if not assembly.failures and _is_saved_report(name):
-            message = (
-                "a report rknnprof saved (JSON), not a log: 'rknnprof compare' and 'rknnprof "
-                "check' read it; analyze reads the log it came from"
-            )
-        error = NoProfileDataError(message, name)
+        error = NoProfileDataError(no_data_message(assembly), name)
         error.report = Report(
             profiles=(), warnings=tuple(warnings), failures=failures, no_profile=error.message
         )
@@ -467,10 +475,13 @@ def analyze(
     return Report(profiles=tuple(profiles), warnings=tuple(warnings), failures=failures)
 
 
-def _is_saved_report(path: str) -> bool:
-    from rknnprof.saved import is_saved_report
+def _written_report(path: str) -> str | None:
+    """The kind of report rknnprof wrote that ``path`` is (``JSON``, ``HTML``…), else None."""
+    if path == STDIN:
+        return None
+    from rknnprof.saved import written_by_rknnprof
 
-    return path != STDIN_NAME and is_saved_report(path)
+    return written_by_rknnprof(path)
 
 
 def load(

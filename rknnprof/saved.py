@@ -11,6 +11,7 @@ the JSON reporter; this module reads files. A file that is not valid JSON raises
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from rknnprof import model
 from rknnprof.errors import InputError
@@ -43,6 +44,31 @@ def looks_like_saved_report(head: str) -> bool:
     """True when ``head`` (the start of a file) is a JSON object naming a ``schema_version``."""
     text = head.lstrip("\ufeff \t\r\n")
     return text.startswith("{") and '"schema_version"' in text[:_SNIFF_BYTES]
+
+
+_WRITTEN: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("HTML", lambda head: head.startswith("<!DOCTYPE html>") and "<title>rknnprof" in head),
+    ("Markdown", lambda head: head.startswith("# rknnprof report")),
+    ("CSV", lambda head: head.startswith("profile_index,source_path,format,platform,")),
+    ("trace", lambda head: head.startswith('{"displayTimeUnit"') and '"rknnprof ' in head),
+    ("JUnit", lambda head: head.startswith("<?xml") and '<testsuites name="rknnprof' in head),
+)
+"""Reports rknnprof writes, told by their first bytes (a JSON report: :func:`is_saved_report`)."""
+
+
+def written_by_rknnprof(path: str | os.PathLike[str]) -> str | None:
+    """``JSON``, ``HTML``, ``Markdown``, ``CSV``, ``trace`` or ``JUnit`` when the regular file at
+    ``path`` is a report rknnprof wrote; else None (a FIFO or a device is not read ahead)."""
+    if str(path) == "-" or not os.path.isfile(path):
+        return None
+    try:
+        head = read_start(str(path), _SNIFF_BYTES).decode("utf-8", errors="replace")
+    except (OSError, InputError):
+        return None
+    if looks_like_saved_report(head):
+        return "JSON"
+    head = head.lstrip("\ufeff")
+    return next((kind for kind, told in _WRITTEN if told(head)), None)
 
 
 def is_saved_report(path: str | os.PathLike[str]) -> bool:

@@ -94,6 +94,8 @@ class Assembly(Record):
     warnings: list[ReportWarning]
     found: list[tuple[str, str]]
     """Non-profile things seen, as (kind, detail) for the "no profile data" message."""
+    written: str | None = None
+    """The kind of report rknnprof wrote that the input is (``JSON``, ``HTML``…): not read."""
     lines: int = 0
     """Lines read from the input (set by the reader; 0 = empty input)."""
     failures: tuple[KnownFailure, ...] = ()

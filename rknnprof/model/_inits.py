@@ -121,6 +121,7 @@ def rknnprof_assemble_assembler_Assembly(
     profiles: Any,
     warnings: Any,
     found: Any,
+    written: Any = D,
     lines: Any = D,
     failures: Any = D,
     binary: Any = D,
@@ -128,6 +129,7 @@ def rknnprof_assemble_assembler_Assembly(
     _set(self, "profiles", profiles)
     _set(self, "warnings", warnings)
     _set(self, "found", found)
+    _set(self, "written", written)
     _set(self, "lines", lines)
     _set(self, "failures", failures)
     _set(self, "binary", binary)
@@ -1536,7 +1538,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.ConvGeometry": "kind batch in_c out_c out_h out_w kh kw in_h= in_w= groups= note=",
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
-    "rknnprof.assemble.assembler.Assembly": "profiles warnings found lines= failures= binary=",
+    "rknnprof.assemble.assembler.Assembly": "profiles warnings found written= lines= failures= binary=",
     "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",

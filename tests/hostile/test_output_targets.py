@@ -251,14 +251,27 @@ def test_a_device_of_binary_data_is_refused_not_read_forever(capsys, monkeypatch
     )
 
 
-def test_a_saved_report_given_to_analyze_says_what_reads_it(tmp_path, capsys, monkeypatch):
-    """It said "no RKNN profile data in 1 line(s)", as for any text without a table."""
-    saved = tmp_path / "run.json"
-    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "json", "-o", str(saved))
+@pytest.mark.parametrize(
+    ("fmt", "kind"),
+    [
+        ("json", "JSON"),
+        ("html", "HTML"),
+        ("markdown", "Markdown"),
+        ("csv", "CSV"),
+        ("trace", "trace"),
+        ("junit", "JUnit"),
+    ],
+)
+def test_a_report_rknnprof_wrote_given_to_analyze_says_so(fmt, kind, tmp_path, capsys, monkeypatch):
+    """A JSON report said "no RKNN profile data in 1 line(s)"; an HTML report was diagnosed as
+    an NPU task that did not complete (its rule texts quote `failed to submit`)."""
+    saved = tmp_path / f"run.{fmt}"
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", fmt, "-o", str(saved))
     assert code == 0, err
     code, out, err = run(capsys, monkeypatch, "analyze", str(saved))
     assert (code, out) == (3, "")
+    readers = "'rknnprof compare' and 'rknnprof check' read it; " if kind == "JSON" else ""
     assert err == (
-        f"Error: {saved}: a report rknnprof saved (JSON), not a log: 'rknnprof compare' and "
-        "'rknnprof check' read it; analyze reads the log it came from\n"
+        f"Error: {saved}: a report rknnprof wrote ({kind}), not a log: {readers}analyze reads "
+        "the log it came from\n"
     )
