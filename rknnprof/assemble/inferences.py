@@ -374,24 +374,31 @@ class ModelFrames(MutableRecord):
             self.mismatched.append((line, rows_sum, total))
         return True
 
-    def drop_cut_frame(self, line: int) -> float | None:
-        """Leave out the last frame when its total line is ``line``, the input's last line cut
-        inside it, its rows disagreeing with the figure (set aside, with frames kept beside
-        it); its figure, else None."""
+    def drop_cut_frame(self, line: int) -> tuple[float, bool] | None:
+        """The last frame, when its total line is ``line``, the input's last line cut inside
+        it, and its rows disagree with the figure (it was set aside): left out beside other
+        frames, or, the only frame, read as a table without its total line. (Its figure,
+        whether it was left out), else None."""
         if not (
             self.aside
-            and self.frames > len(self.aside)
             and self.mismatched_total <= MAX_SET_ASIDE
             and self.mismatched
             and self.mismatched[-1][0] == line
         ):
             return None
         figure = self.mismatched.pop()[2]
-        self.aside.pop()
+        frame = self.aside.pop()
         self.mismatched_total -= 1
-        self.frames -= 1
         self.total_lines -= 1
-        return figure
+        if self.frames > len(self.aside) + 1:
+            self.frames -= 1
+            return figure, True
+        # the only frame: its rows stand, without the total line the cut took
+        self.total_line = None if self.total_line == line else self.total_line
+        self.untotalled_line = line
+        self.template_aside = False
+        self._count_times(frame.row_times, frame.frame_time, None)
+        return figure, False
 
     def incomplete(self) -> str | None:
         """Why the profile may not cover the whole run (``Profile.incomplete``), or None."""

@@ -131,16 +131,18 @@ def drop_cut_frames(models: Models, line: int) -> list[tuple[int, str]]:
     each."""
     found = []
     for model in models.values():
-        figure = model.drop_cut_frame(line)
-        if figure is not None:
-            found.append(
-                (
-                    line,
-                    "the input ends inside the last frame's total line (its figure "
-                    f"{part_us(figure)}, no newline after it): a cut line; that frame is left "
-                    "out",
-                )
+        cut = model.drop_cut_frame(line)
+        if cut is None:
+            continue
+        figure, left_out = cut
+        what = "that frame is left out" if left_out else "the table is read without it"
+        found.append(
+            (
+                line,
+                "the input ends inside the last frame's total line (its figure "
+                f"{part_us(figure)}, no newline after it): a cut line; {what}",
             )
+        )
     return found
 
 

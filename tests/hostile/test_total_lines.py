@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rknnprof.api import load
+from rknnprof.api import analyze, load
 from rknnprof.model import Coverage
 from tests.hostile.helpers import SAMPLE
 
@@ -87,3 +87,18 @@ def test_a_whole_total_line_without_a_newline_is_read(tmp_path: Path) -> None:
     cut (its rows agree with it)."""
     [profile] = load(frames(tmp_path, 2, 5), rules=False)
     assert profile.frames == 2 and profile.frame_times_us == (28023, 28023)
+
+
+def test_a_lone_table_cut_inside_its_total_line_is_cut_not_damaged(tmp_path: Path) -> None:
+    """One table, the input ending at ``...Time(us): 280``: its rows (28,023 us) stand, the
+    table read without the total line the cut took: cut short, not damaged by its rows."""
+    report = analyze(frames(tmp_path, 1, 3), rules=False)
+    [profile] = report.profiles
+    assert profile.validity is not None and profile.validity.coverage is Coverage.CUT
+    assert profile.total_time_us == 28023 and profile.reported_total_time_us is None
+    assert any(
+        w.message.endswith(
+            "(its figure 280 us, no newline after it): a cut line; the table is read without it"
+        )
+        for w in report.warnings
+    )
