@@ -120,10 +120,15 @@ def check_advice(
     layers = {la.id: la for la in before.layers}
     after_layers = {la.id: la for la in after.layers}
     outcomes = []
+    retyped = [_first_clause(d) for d in differences if d.startswith("data type:")]
     for finding in before.findings:
         rule = by_code(finding.code)
         changed = rule.fix_changes if rule is not None else ""
-        if finding.throughput_gain is not None and not finding.est_saving_us:
+        fix_retypes = rule is not None and rule.fix_changes_data_type
+        if retyped and not fix_retypes and finding.est_saving_us > 0:
+            # (another build's data types move every layer's time: no fix of this one)
+            outcomes.append(_not_like(finding, retyped[0]))
+        elif finding.throughput_gain is not None and not finding.est_saving_us:
             outcomes.append(_throughput(finding, before, after, unlike))
         elif finding.est_saving_us > 0 and changed and _differs(changed, differences):
             outcomes.append(_frame(finding, before, after, changed, unlike, differences))
@@ -131,6 +136,15 @@ def check_advice(
             visible = rule is None or rule.fix_shows_in_rows
             outcomes.append(_latency(finding, layers, after_layers, by_base, unlike, visible))
     return tuple(outcomes)
+
+
+def _not_like(finding: Finding, why: str) -> AdviceOutcome:
+    """A finding that cannot be judged: the runs are not like for like (``why``)."""
+    return AdviceOutcome(
+        finding.code, finding.name, "cannot-tell", finding.est_saving_us, None, None,
+        UNCERTAINTY[finding.confidence], len(finding.saving_by_layer) or len(finding.layer_ids),
+        f"not like for like: {why}",
+    )  # fmt: skip
 
 
 def _first_clause(difference: str) -> str:

@@ -1400,6 +1400,7 @@ def rknnprof_rules_base_Rule(
     basis: Any = D,
     confidence: Any = D,
     fix_changes: Any = D,
+    fix_changes_data_type: Any = D,
     fix_shows_in_rows: Any = D,
 ) -> None:
     _set(self, "code", code)
@@ -1411,6 +1412,7 @@ def rknnprof_rules_base_Rule(
     _set(self, "basis", basis)
     _set(self, "confidence", confidence)
     _set(self, "fix_changes", fix_changes)
+    _set(self, "fix_changes_data_type", fix_changes_data_type)
     _set(self, "fix_shows_in_rows", fix_shows_in_rows)
 
 
@@ -1588,7 +1590,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.reporters.base.RenderOptions": "top= color= width= fail_on= fail_on_inconclusive= metric= fail_over= expects= graph_id=",
     "rknnprof.reporters.registry.Format": "command name target suffixes description",
     "rknnprof.reporters.text_table.Spec": "head justify width min_width max_width",
-    "rknnprof.rules.base.Rule": "code name severity summary check source= basis= confidence= fix_changes= fix_shows_in_rows=",
+    "rknnprof.rules.base.Rule": "code name severity summary check source= basis= confidence= fix_changes= fix_changes_data_type= fix_shows_in_rows=",
     "rknnprof.rules.base.RuleContext": "platform= options=factory() busy_cores=",
     "rknnprof.rules.mac_usage._Padded": "layer usage_pct change computed saving cycles_after",
     "rknnprof.rules.outliers.Outlier": "layer supported_us because twin=",

@@ -63,6 +63,11 @@ class Rule(Record):
     """The run condition the fix itself changes, as ``compare`` names it (``input shape``), or
     empty: ``compare`` judges such a finding on the whole frame when that condition differs,
     instead of calling the runs not like for like."""
+    fix_changes_data_type: bool = False
+    """Whether the fix is a data type (FP16 quantized to INT8): ``compare`` judges its layers'
+    new data type as the fix; for every other finding, runs at other data types are not like
+    for like (an INT8 build compared with an FP16 one read an activation swap never made as
+    'partly delivered, -226 %')."""
     fix_shows_in_rows: bool = True
     """Whether the fix shows in its layers' rows (an op type, data type, target or core count
     changed, a layer gone): ``compare`` then holds a finding whose layers all kept theirs as

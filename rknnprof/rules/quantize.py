@@ -131,5 +131,6 @@ RULES = (
             "the log supports"
         ),
         confidence="medium (the guide's rates, not a measurement of this model in INT8)",
+        fix_changes_data_type=True,
     ),
 )

@@ -20,8 +20,9 @@ LAYER_2 = "6030         "
 
 def builds(tmp_path: Path, order: str, name: str = "capture.txt") -> str:
     """The sample's table once per letter of ``order``: ``a`` as printed, ``b`` the INT4 build
-    (every `` INT8 `` DataType cell reads `` INT4 ``, layer 2 at 3,015 us, its total line
-    25,008 us)."""
+    (every `` INT8 `` DataType cell reads `` INT4 ``; layer 2, ConvExSwish, at 3,015 us and
+    layer 3, ConvExSwish, at 810 + 3,015 = 3,825 us: the frame's total line and its ranking
+    stay true)."""
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     head, table = lines[:4], lines[4:118]
     out = list(head)
@@ -30,9 +31,11 @@ def builds(tmp_path: Path, order: str, name: str = "capture.txt") -> str:
         if build == "b":
             frame = [line.replace(" INT8     ", " INT4     ") for line in frame]
             [row] = [k for k, line in enumerate(frame) if "Conv:/model.0/conv/Conv" in line]
-            [total] = [k for k, line in enumerate(frame) if line.startswith("Total Operator")]
+            [three] = [
+                k for k, line in enumerate(frame) if line.endswith("Conv:/model.1/conv/Conv")
+            ]
             frame[row] = frame[row].replace(LAYER_2, f"{3015:<13}", 1)
-            frame[total] = "Total Operator Elapsed Per Frame Time(us): 25008"
+            frame[three] = frame[three].replace(f"{810:<13}", f"{3825:<13}", 1)
         out += frame
     path = tmp_path / name
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
@@ -50,7 +53,7 @@ def test_two_builds_one_after_the_other_are_two_models(tmp_path: Path) -> None:
     a, b = load(builds(tmp_path, "a" * 12 + "b" * 12), rules=False)
     assert (a.frames, b.frames) == (12, 12)
     assert (layer_2(a), layer_2(b)) == (6030, 3015)
-    assert (a.frame_times_us[0], b.frame_times_us[0]) == (28023, 25008)
+    assert a.frame_times_us[0] == b.frame_times_us[0] == 28023
     assert [la.data_type for la in b.layers].count("INT4") == 87
     assert "INT8" not in {la.data_type for la in b.layers}
     assert [p for p in (a, b) if p.validity and p.validity.coverage is not Coverage.COMPLETE] == []
@@ -126,3 +129,19 @@ def test_frames_one_row_apart_too_many_to_be_damage_are_said(tmp_path: Path) -> 
     [said] = [w.message for w in report.warnings if "in one row only" in w.message]
     assert said.startswith("4 frame(s) of this stream differ from the 12 of the model at line")
     assert "(row 2 reads 'Conv:/model.9/conv/Conv' for 'Conv:/model.0/conv/Conv')" in said
+
+
+def test_compare_does_not_judge_advice_across_builds(tmp_path: Path, capsys, monkeypatch) -> None:
+    """BASE the INT8 build, CURRENT the INT4 one (layer 2 faster): its SiLU convs were never
+    swapped, so RKN070 cannot be judged across builds (every layer's data type moved their
+    times; the changed rows read as a fix 'partly delivered')."""
+    base_dir, current_dir = tmp_path / "base", tmp_path / "current"
+    base_dir.mkdir()
+    current_dir.mkdir()
+    base, current = builds(base_dir, "a"), builds(current_dir, "b")
+    code, out, err = run(capsys, monkeypatch, "compare", base, current, "-f", "json")
+    assert code == 0, err
+    [comparison] = json.loads(out)["comparisons"]
+    outcomes = {a["code"]: a for a in comparison["advice"]}
+    assert outcomes["RKN070"]["verdict"] == "cannot-tell"
+    assert outcomes["RKN070"]["reason"].startswith("not like for like: data type: ")
