@@ -132,6 +132,23 @@ def test_a_decode_far_below_the_bound_is_told_to_fix_the_board_first(tmp_path):
     )
 
 
+def test_a_decode_above_any_public_run_asks_to_check_the_model_size(tmp_path):
+    # 1.6 GB at 20.16 tokens/s: 32.3 GB/s, 95% of 33.8 GB/s, above the 42-63% public runs
+    # reach (it was called "near" them)
+    result = run(
+        ["analyze", "-f", "json", "--model-size", "1.6GB"],
+        fixture("rkllm_v1_3.txt").encode(),
+        tmp_path,
+        False,
+    )
+    [finding] = json.loads(result.stdout)["profiles"][0]["findings"]
+    assert finding["fix"] == (
+        "at 95% of the peak, above what RKLLM decodes reach (42-63% in public RK3588 W8A8 "
+        "runs): check the model size given (--model-size: the .rkllm file's size) and the "
+        "platform before acting on it"
+    )
+
+
 def test_decode_verdict_without_a_model_size_asks_for_it(tmp_path):
     (profile,) = profiles(fixture("rkllm_v1_3.txt").encode(), tmp_path)
     [finding] = profile["findings"]
