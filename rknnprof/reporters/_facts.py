@@ -357,6 +357,8 @@ def data_types_text(profile: Profile) -> str:
     named = profile.npu_precisions
     if not named:
         return ""
+    if profile.elided_rows:  # (the rows shown only: an elided table's other rows may differ)
+        return f"{', '.join(name for name, _, _ in named)} on the NPU in the rows shown"
     if len(named) == 1:
         return f"{named[0][0]} on the NPU"
     total = sum(time for _, time, _ in named)

@@ -235,6 +235,8 @@ def test_the_split_of_an_elided_table_says_what_it_covers() -> None:
     assert "bound of the rows shown: unknown 94.1%  CPU 5.9%" in text
     text = render("table", report_of("03_"), width=100)
     assert "NPU 100.0% of the rows shown" in text and "bound of the rows shown: compute" in text
+    # (the NPU's data types, read from the rows shown, are said to be theirs)
+    assert "INT8 on the NPU in the rows shown" in text
     assert "time by bound of the rows shown (the table elides rows)" in render(
         "html", report_of("03_")
     )
