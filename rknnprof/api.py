@@ -374,6 +374,7 @@ def finish_profile(
             f"--platform {resolved.name} overrides the log's own {said} "
             f"({said_basis.removeprefix('log: ')}): its figures are judged by {resolved.name}'s",
         )
+    unlike_cores = _cores_unlike(profile, resolved) if platform else None
     if resolved is not None:
         profile = replace(profile, platform=resolved.name, platform_basis=basis)
     elif basis:  # a SoC the log names and rknnprof has no data for: said so
@@ -381,6 +382,9 @@ def finish_profile(
     profile, warnings = analyze_profile(
         profile, platform=resolved, bound_ratio=bound_ratio, rw_share=rw_share
     )
+    if unlike_cores is not None:
+        where = (profile.source.path, profile.source.first_line)
+        warnings = [ReportWarning(*where, unlike_cores), *warnings]
     if overridden is not None:
         warnings = [overridden, *warnings]
     if rules:
@@ -393,6 +397,28 @@ def finish_profile(
             profile, findings=findings, potential_saving_us=potential_saving_us(findings, profile)
         )
     return profile, warnings
+
+
+def _cores_unlike(profile: Profile, platform: Any) -> str | None:
+    """Why the log's WorkLoad column cannot be ``platform``'s (given by ``--platform``), or None:
+    work on a core it does not have, or a multi-core SoC's column of another width (RK3588
+    prints 3 slots, RK3576 2: the platforms' module doc)."""
+    cores = getattr(platform, "npu_cores", None)
+    loads = [la.workload_pct for la in profile.layers if la.workload_pct]
+    if not cores or not loads:
+        return None
+    busy = max((i for load in loads for i, w in enumerate(load) if w > 0), default=-1)
+    slots = {len(load) for load in loads}
+    if busy >= cores:
+        why = f"work on core {busy}"
+    elif cores > 1 and slots != {cores}:
+        why = f"{'/'.join(map(str, sorted(slots)))} slots a row"
+    else:
+        return None
+    return (
+        f"--platform {platform.name} has {cores} NPU core(s), but the log's WorkLoad column shows "
+        f"{why}: the log looks like another SoC's, and the core advice would not fit it"
+    )
 
 
 def busy_cores_of(profiles: Sequence[Profile]) -> list[frozenset[int]]:

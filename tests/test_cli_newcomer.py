@@ -381,7 +381,14 @@ def test_a_platform_the_log_contradicts_is_said(tmp_path) -> None:
             line for line in Path(SAMPLE).read_text().splitlines() if "rk3588" not in line.lower()
         )
     )
-    assert "overrides" not in invoke("analyze", str(plain), "--platform", "rk3576").stderr
+    said = invoke("analyze", str(plain), "--platform", "rk3576").stderr
+    assert "overrides" not in said
+    # (but its WorkLoad column prints 3 slots a row, RK3588's; RK3576 prints 2)
+    assert (
+        "--platform rk3576 has 2 NPU core(s), but the log's WorkLoad column shows 3 slots a row: "
+        "the log looks like another SoC's, and the core advice would not fit it"
+    ) in " ".join(said.split())
+    assert "NPU core(s), but" not in invoke("analyze", str(plain), "--platform", "rk3588").stderr
 
 
 def test_metric_without_model_explorer_is_said_to_be_ignored() -> None:
