@@ -123,7 +123,8 @@ EXIT_3: dict[str, str] = {
     "24_": "runtime information only (runtime 2.0.0b0, driver 0.9.2",
     "25_": "line 8: an error the failures catalogue does not know: `ValueError: substring not "
     "found`",
-    "33_": "fallback warnings only (Conv:/model.22/dfl/conv/Conv)",
+    "33_": "multi-core fallback warnings only (Conv:/model.22/dfl/conv/Conv runs on one NPU core "
+    "(`using 3Core fallback to single core mode`) while the rest of the model splits)",
     "34_": "runtime information only (runtime 2.3.0, driver 0.9.8",
     "35_": "tensor memory allocation table (9 rows, addresses only, no timing)",
     "39_": "line 1: the model was built for another NPU than this board's: `The rknn model does not "

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from rknnprof.assemble.context import ContextEvents
 from rknnprof.inputs.lazy_re import LazyPattern
+from rknnprof.model import is_multicore_fallback
 from rknnprof.parsers.error_reports import APP_ERROR
 from rknnprof.parsers.events import NoteEvent
 from rknnprof.platforms.drivers import min_driver_text, old_for_runtime
@@ -41,9 +42,22 @@ def describe_leftovers(
         first.append(("runtime information", detail))
     if context.freqs:
         rest.append(("frequency lists", ""))
-    if context.fallbacks:
-        subjects = ", ".join(dict.fromkeys(ev.subject for ev in context.fallbacks.values()))
-        rest.append(("fallback warnings", subjects))
+    warned = list(context.fallbacks.values())
+    cpu = [ev for ev in warned if not is_multicore_fallback(ev.reason)]
+    cores = [ev for ev in warned if is_multicore_fallback(ev.reason)]
+    if cpu:
+        rest.append(("fallback warnings", ", ".join(dict.fromkeys(ev.subject for ev in cpu))))
+    if cores:
+        # (the layer runs on one NPU core while the rest of the model splits: no CPU fallback)
+        subjects = list(dict.fromkeys(ev.subject for ev in cores))
+        runs = "runs" if len(subjects) == 1 else "run"
+        rest.append(
+            (
+                "multi-core fallback warnings",
+                f"{', '.join(subjects)} {runs} on one NPU core (`{cores[0].reason}`) while the "
+                "rest of the model splits",
+            )
+        )
     if context.loads or context.impossible_loads:
         said = [f"`{s}`: impossible, not kept" for s in context.impossible_loads]
         rest.append(("NPU load readings", ", ".join(said[:3])))

@@ -148,7 +148,12 @@ def test_nothing_but_info_names_what_was_found():
     assert result.profiles == []
     assert result.found == [
         ("runtime information", "runtime 2.3.0, driver 0.9.8"),
-        ("fallback warnings", "Conv:/dfl/Conv"),
+        # (a multi-core fallback: the layer runs on one core, not on the CPU)
+        (
+            "multi-core fallback warnings",
+            "Conv:/dfl/Conv runs on one NPU core (`using 3Core fallback to single core mode`) "
+            "while the rest of the model splits",
+        ),
     ]
 
 
