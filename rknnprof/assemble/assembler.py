@@ -33,6 +33,7 @@ from rknnprof.assemble.failures import (
     one_per_entry,
     tell,
 )
+from rknnprof.assemble.frame_notes import frame_notes
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
     MAX_SKIPPED,
@@ -402,7 +403,7 @@ class Assembler:
         self._limit_warnings()
         self.warnings += [ReportWarning(self.path, *said) for said in self.context.load_warnings()]
         for m in self.models.values():
-            self.warnings += [ReportWarning(self.path, line, text) for line, text in m.notes()]
+            self.warnings += [ReportWarning(self.path, line, text) for line, text in frame_notes(m)]
             if m.warnings > MAX_WARNINGS_PER_MODEL:
                 self.warnings.append(
                     ReportWarning(

@@ -2,7 +2,8 @@
 
 A *frame* is one inference as the log shows it: its per-layer table and/or the ranking table
 after it (``Profile.frames`` counts them). A :class:`ModelFrames` collects the frames that share
-a stream and a signature (:mod:`rknnprof.assemble.signatures`: op types + full names): per
+a stream and a signature (:mod:`rknnprof.assemble.signatures`: each row's op type, full name,
+data type and target, and the input shapes): per
 layer the median time (with min/max) from a ``Counter`` of its times, so memory grows with the
 number of distinct times, not frames. While frames come in, their row times wait in one flat
 list (a frame is one ``list +=``, a loop in C); every :data:`COUNT_EVERY` frames each row's
@@ -15,7 +16,8 @@ and only the first :data:`MAX_FRAME_TIMES` totals are kept in order
 (``Profile.frame_times_us``). Frames that disagree with their total line are counted, the first
 :data:`MAX_FRAME_NOTES` + 1 kept for the warnings; their times wait outside the counters, and
 stay out when they are few among frames that agree (:meth:`ModelFrames.settle`: a value damaged
-in the log, not the model's time).
+in the log, not the model's time). What the frames make it say, in words, is
+:mod:`rknnprof.assemble.frame_notes`'s.
 
 So memory grows with the distinct times a log prints, not with its frames; and that is bounded
 too: past :data:`MAX_DISTINCT_TIMES` distinct values (a log whose every frame prints new
@@ -433,109 +435,6 @@ class ModelFrames(MutableRecord):
         if self.untold_line is not None:
             return "an eval_perf CSV side file has no total line: missing rows cannot be told"
         return None
-
-    def notes(self) -> list[tuple[int, str]]:
-        """(line, message) warnings about these frames, once they are all in: a cut table,
-        frames that disagree with their total lines, the limits reached."""
-        self.settle()
-        notes = []
-        if self.untotalled_line is not None and self.total_lines:
-            notes.append(
-                (
-                    self.untotalled_line,
-                    "a frame has no total line after it: its rows are as many as the other "
-                    "frames', which print theirs (that line alone is lost)",
-                )
-            )
-        elif self.untotalled_line is not None and self.ranking_totalled:
-            notes.append(
-                (
-                    self.untotalled_line,
-                    "the table has no total line after it: its rows are held to the ranking's "
-                    "Total row below it instead",
-                )
-            )
-        elif self.untotalled_line is not None:
-            notes.append(
-                (
-                    self.untotalled_line,
-                    (
-                        "the table has no total line after it: the log may be cut, so its times "
-                        "may miss layers; the profile is marked incomplete"
-                    ),
-                )
-            )
-        if self.ranking_short is not None:
-            line, why = self.ranking_short
-            notes.append(
-                (
-                    line,
-                    f"the ranking table stops here with no Total row, {why}: the log may be "
-                    "cut, op types may be missing"
-                    + ("" if self.template else "; the profile is marked incomplete"),
-                )
-            )
-        if self.untold_line is not None:
-            notes.append(
-                (
-                    self.untold_line,
-                    "an eval_perf CSV side file has no total line: whether rows are missing "
-                    "cannot be told, so the profile is marked incomplete (the table eval_perf "
-                    "prints beside it ends with its total line: use that)",
-                )
-            )
-        outcome = (
-            f": set aside, the profile merges the other {self.frames - self.set_aside:,} frames"
-            if self.set_aside
-            else "; the profile is marked incomplete"
-        )
-        if self.frames > 1:  # a single frame's sum is checked against its total in analysis
-            notes += [
-                (
-                    line,
-                    f"this frame's rows sum to {tidy_number(rows_sum):,} us but its "
-                    f"total line says {tidy_number(reported):,} us (a damaged or lost "
-                    f"row){outcome}",
-                )
-                for line, rows_sum, reported in self.mismatched[:MAX_FRAME_NOTES]
-            ]
-            if self.mismatched_total > MAX_FRAME_NOTES:
-                notes.append(
-                    (
-                        self.mismatched[MAX_FRAME_NOTES][0],
-                        (
-                            f"{self.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree "
-                            "with "
-                            "their total line"
-                        ),
-                    )
-                )
-        if self.time_step:
-            notes.append(
-                (
-                    self.first_line,
-                    (
-                        f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: "
-                        "they "
-                        f"are counted to the nearest {self.time_step:,} us, so its medians, "
-                        "min/max "
-                        "and p50/p90 are rounded to that"
-                    ),
-                )
-            )
-        timed = self.frame_time_counts.total()
-        if timed > MAX_FRAME_TIMES:
-            notes.append(
-                (
-                    self.first_line,
-                    (
-                        f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
-                        "frame "
-                        "times (frames, p50 and p90 count them all)"
-                    ),
-                )
-            )
-        return notes
 
     def profile(self, path: str) -> Profile:
         self.settle()

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from rknnprof.assemble import assemble, inferences
 from rknnprof.assemble import assembler as assembler_module
 from rknnprof.assemble.context import MAX_CONTEXT_RECORDS
+from rknnprof.assemble.frame_notes import frame_notes
 from rknnprof.assemble.inferences import (
     MAX_FRAME_NOTES,
     MAX_FRAME_TIMES,
@@ -232,7 +233,7 @@ def test_times_go_on_a_coarser_grid_past_the_distinct_limit(monkeypatch):
     assert profile.frame_times_us[:2] == (1050, 1051)  # kept as printed
     assert profile.frame_time_p50_us == 1200  # 1199 and 1200 us, both 1200 on the grid
     assert profile.reported_total_time_us == 1200
-    [note] = [text for _, text in model.notes() if "distinct times" in text]
+    [note] = [text for _, text in frame_notes(model) if "distinct times" in text]
     assert "counted to the nearest 10 us" in note
 
 
@@ -275,6 +276,6 @@ def test_a_frame_set_aside_among_ten_thousand_is_counted_with_separators():
         time_us = 100 + i % 10
         total = 104 if i == 5_000 else time_us
         model.add(_frame(1 + 3 * i, 105 if i == 5_000 else time_us, total), None)
-    notes = [text for _, text in model.notes()]
+    notes = [text for _, text in frame_notes(model)]
     assert any(t.endswith("set aside, the profile merges the other 10,000 frames") for t in notes)
     assert model.profile("x.log").frames_set_aside == 1

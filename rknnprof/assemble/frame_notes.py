@@ -1,0 +1,117 @@
+"""What one model's frames make the report say, in words: a table cut before its total line,
+frames that disagree with their total lines, the limits the counters reached
+(:class:`~rknnprof.assemble.inferences.ModelFrames` counts; this module words)."""
+
+from __future__ import annotations
+
+from rknnprof.assemble.inferences import (
+    MAX_DISTINCT_TIMES,
+    MAX_FRAME_NOTES,
+    MAX_FRAME_TIMES,
+    ModelFrames,
+)
+from rknnprof.model import tidy_number
+
+
+def frame_notes(model: ModelFrames) -> list[tuple[int, str]]:
+    """(line, message) warnings about these frames, once they are all in: a cut table,
+    frames that disagree with their total lines, the limits reached."""
+    model.settle()
+    notes = []
+    if model.untotalled_line is not None and model.total_lines:
+        notes.append(
+            (
+                model.untotalled_line,
+                "a frame has no total line after it: its rows are as many as the other "
+                "frames', which print theirs (that line alone is lost)",
+            )
+        )
+    elif model.untotalled_line is not None and model.ranking_totalled:
+        notes.append(
+            (
+                model.untotalled_line,
+                "the table has no total line after it: its rows are held to the ranking's "
+                "Total row below it instead",
+            )
+        )
+    elif model.untotalled_line is not None:
+        notes.append(
+            (
+                model.untotalled_line,
+                (
+                    "the table has no total line after it: the log may be cut, so its times "
+                    "may miss layers; the profile is marked incomplete"
+                ),
+            )
+        )
+    if model.ranking_short is not None:
+        line, why = model.ranking_short
+        notes.append(
+            (
+                line,
+                f"the ranking table stops here with no Total row, {why}: the log may be "
+                "cut, op types may be missing"
+                + ("" if model.template else "; the profile is marked incomplete"),
+            )
+        )
+    if model.untold_line is not None:
+        notes.append(
+            (
+                model.untold_line,
+                "an eval_perf CSV side file has no total line: whether rows are missing "
+                "cannot be told, so the profile is marked incomplete (the table eval_perf "
+                "prints beside it ends with its total line: use that)",
+            )
+        )
+    outcome = (
+        f": set aside, the profile merges the other {model.frames - model.set_aside:,} frames"
+        if model.set_aside
+        else "; the profile is marked incomplete"
+    )
+    if model.frames > 1:  # a single frame's sum is checked against its total in analysis
+        notes += [
+            (
+                line,
+                f"this frame's rows sum to {tidy_number(rows_sum):,} us but its "
+                f"total line says {tidy_number(reported):,} us (a damaged or lost "
+                f"row){outcome}",
+            )
+            for line, rows_sum, reported in model.mismatched[:MAX_FRAME_NOTES]
+        ]
+        if model.mismatched_total > MAX_FRAME_NOTES:
+            notes.append(
+                (
+                    model.mismatched[MAX_FRAME_NOTES][0],
+                    (
+                        f"{model.mismatched_total - MAX_FRAME_NOTES} more frame(s) disagree "
+                        "with "
+                        "their total line"
+                    ),
+                )
+            )
+    if model.time_step:
+        notes.append(
+            (
+                model.first_line,
+                (
+                    f"more than {MAX_DISTINCT_TIMES:,} distinct times in this table's frames: "
+                    "they "
+                    f"are counted to the nearest {model.time_step:,} us, so its medians, "
+                    "min/max "
+                    "and p50/p90 are rounded to that"
+                ),
+            )
+        )
+    timed = model.frame_time_counts.total()
+    if timed > MAX_FRAME_TIMES:
+        notes.append(
+            (
+                model.first_line,
+                (
+                    f"{timed:,} frames: frame_times_us keeps the first {MAX_FRAME_TIMES:,} "
+                    "frame "
+                    "times (frames, p50 and p90 count them all)"
+                ),
+            )
+        )
+    return notes
