@@ -152,37 +152,23 @@ MAX_DAMAGED_FRAMES = 2
 
 def damaged_copies(models: Models) -> list[tuple[int, str]]:
     """Mark each damaged frame's model (module doc) with why (``ModelFrames.damaged``); the
-    (line, warning) of each."""
+    (line, warning) of each. Frames one row apart from a model of their stream that are too
+    many to be damage stay a model of their own, and a warning says so (once a pair)."""
     found = []
     for key, part in models.items():
         signature = key[1]
         if signature.kind != "layers":
             continue
-        for other, whole in _others(models, key):
-            if other.family != signature.family or whole.frames < part.frames:
-                continue
-            change = _one_row_apart(other.rows, signature.rows)
-            if change is None and other.rows == signature.rows and other.inputs == signature.inputs:
-                change = _placed_apart(other.placements, signature.placements)
-            if change is None:
-                continue
-            if not (
-                part.frames <= MAX_DAMAGED_FRAMES
-                and whole.frames > 2 * part.frames
-                and whole.first_line < part.first_line < whole.last_line
-            ):
-                if (whole.frames, whole.first_line) > (part.frames, part.first_line):
-                    # (too many frames to be damage: two models, but said, once per pair)
-                    found.append(
-                        (
-                            part.first_line,
-                            f"{part.frames} frame(s) of this stream differ from the "
-                            f"{whole.frames} of the model at line {whole.first_line} in one "
-                            f"row only ({change}): read as two models (a row damaged in the "
-                            "log, if one model ran)",
-                        )
-                    )
-                break
+        twins = [
+            (whole, change)
+            for other, whole in _others(models, key)
+            if other.family == signature.family
+            and whole.frames >= part.frames
+            and (change := _one_change(other, signature)) is not None
+        ]
+        damage = next(((w, c) for w, c in twins if _damaged_in(part, w)), None)
+        if damage is not None:
+            whole, change = damage
             part.damaged = (
                 f"{part.frames} frame(s) disagree with the {whole.frames} frames of the model at "
                 f"line {whole.first_line} around them ({change}): a frame damaged in the log"
@@ -195,8 +181,38 @@ def damaged_copies(models: Models) -> list[tuple[int, str]]:
                     "own, not another model",
                 )
             )
-            break
+            continue
+        if not twins:
+            continue
+        whole, change = twins[0]
+        if (whole.frames, whole.first_line) > (part.frames, part.first_line):  # (once a pair)
+            found.append(
+                (
+                    part.first_line,
+                    f"{part.frames} frame(s) of this stream differ from the {whole.frames} of "
+                    f"the model at line {whole.first_line} in one row only ({change}): read as "
+                    "two models (a row damaged in the log, if one model ran)",
+                )
+            )
     return found
+
+
+def _one_change(model: FrameSignature, frames: FrameSignature) -> str | None:
+    """How ``frames``' rows differ from ``model``'s by one row: a name or op type changed, a
+    row lost or added, or one row placed otherwise (at the same input shapes); else None."""
+    change = _one_row_apart(model.rows, frames.rows)
+    if change is None and model.rows == frames.rows and model.inputs == frames.inputs:
+        change = _placed_apart(model.placements, frames.placements)
+    return change
+
+
+def _damaged_in(part: ModelFrames, whole: ModelFrames) -> bool:
+    """``part``'s frames are few, and printed among ``whole``'s many: damage, not a model."""
+    return (
+        part.frames <= MAX_DAMAGED_FRAMES
+        and whole.frames > 2 * part.frames
+        and whole.first_line < part.first_line < whole.last_line
+    )
 
 
 def _placed_apart(model: Placements, rows: Placements) -> str | None:
