@@ -29,6 +29,7 @@ from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
     from rknnprof.parsers.events import Event
+    from rknnprof.platforms import Platform
     from rknnprof.rules.base import Rule
 
 STDIN = "-"
@@ -399,13 +400,13 @@ def finish_profile(
     return profile, warnings
 
 
-def _cores_unlike(profile: Profile, platform: Any) -> str | None:
+def _cores_unlike(profile: Profile, platform: Platform | None) -> str | None:
     """Why the log's WorkLoad column cannot be ``platform``'s (given by ``--platform``), or None:
     work on a core it does not have, or a multi-core SoC's column of another width (RK3588
     prints 3 slots, RK3576 2: the platforms' module doc)."""
-    cores = getattr(platform, "npu_cores", None)
+    cores = platform.npu_cores if platform is not None else None
     loads = [la.workload_pct for la in profile.layers if la.workload_pct]
-    if not cores or not loads:
+    if platform is None or not cores or not loads:
         return None
     busy = max((i for load in loads for i, w in enumerate(load) if w > 0), default=-1)
     slots = {len(load) for load in loads}

@@ -223,17 +223,21 @@ def check(
             comparison = compare_reports(baseline, report, baseline_path or "baseline", path)
             warnings += [w for w in comparison.warnings if w not in warnings]
     verdicts = []
+    # (what tells the profiles apart, once: a dynamic-shape model's inputs, a network's builds)
+    several_inputs = len({p.input_shapes for p in report.profiles}) > 1
+    precisions = [precision_of(p) for p in report.profiles]
+    several_builds = len(set(precisions)) > 1
     for k, profile in enumerate(report.profiles):
         label = profile.model_name or profile.source.path
         if len(report.profiles) > 1 and not profile.model_name:
             label = f"{label}#{k + 1}"
         if len(report.profiles) > 1 and profile.stream_label:
             label = f"{label} ({profile.stream_label})"
-        if len({p.input_shapes for p in report.profiles}) > 1 and profile.input_shapes:
+        if several_inputs and profile.input_shapes:
             # (a dynamic-shape model's profiles: one per input shape)
             label = f"{label} (input {inputs_text(profile.input_shapes)})"
-        precision = precision_of(profile)
-        if len({precision_of(p) for p in report.profiles}) > 1 and precision:
+        precision = precisions[k]
+        if several_builds and precision:
             label = f"{label} ({precision} build)"  # (one network's INT8 and FP16 builds)
         bases: list[Profile | None] = list(bases_of.get(id(profile), [])) or [None]
         no_base = "no baseline" if baseline is None else "no matching model in the baseline"
