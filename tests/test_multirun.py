@@ -17,6 +17,13 @@ A_FRAMES = [[10, 100, 300, 5], [14, 120, 280, 5], [12, 80, 320, 7], [11, 90, 310
 B_FRAMES = [[3, 40, 50, 60, 2], [5, 44, 52, 58, 2]]
 
 
+def yolo_frames(pid: int, tid: int) -> list[str]:
+    """A_FRAMES' yolo tables as thread ``tid`` of process ``pid`` prints them in logcat."""
+    return [
+        ln for n, t in enumerate(A_FRAMES) for ln in threadtime(table(t, "yolo"), pid, tid, n * 40)
+    ]
+
+
 def _write(tmp_path: Path, lines: list[str]) -> Path:
     path = tmp_path / "run.log"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -38,11 +45,7 @@ def test_runtime_log_frames_merge_into_medians(tmp_path: Path) -> None:
 
 
 def test_two_processes_interleaved_in_logcat_are_not_mixed(tmp_path: Path) -> None:
-    a = [
-        ln
-        for n, t in enumerate(A_FRAMES)
-        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
-    ]
+    a = yolo_frames(1200, 1201)
     b = [
         ln
         for n, t in enumerate(B_FRAMES)
@@ -322,11 +325,7 @@ def test_chatty_notes_of_another_process_say_nothing_of_the_tables(tmp_path: Pat
     """logd's ``chatty`` note names the process whose lines it squashed: a busy phone's
     ``Binder:561_2 identical 3 lines`` (pid 561) lost none of pid 1200's table rows, and
     warned on every capture that rows may be missing; the table's own process's note does."""
-    lines = [
-        ln
-        for n, t in enumerate(A_FRAMES)
-        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
-    ]
+    lines = yolo_frames(1200, 1201)
     other = threadtime(["uid=1000(system) Binder:561_2 identical 3 lines"], 561, 602)
     other = [ln.replace(" D RKNN    ", " I chatty  ") for ln in other]
     ours = threadtime(["uid=10099(u0_a99) rknn_demo identical 12 lines"], 1200, 1201)
@@ -363,16 +362,8 @@ def test_threads_interleaved_without_thread_ids_say_to_capture_threadtime(tmp_pa
     """Two threads of one process (pid 1200) print tables at once under ``adb logcat -v
     brief``, which prints no thread id: their rows interleave into tables read in pieces, and
     one warning says which layout keeps them apart (there were dozens of pieces and no word)."""
-    a = [
-        ln
-        for n, t in enumerate(A_FRAMES)
-        for ln in threadtime(table(t, "yolo"), 1200, 1201, n * 40)
-    ]
-    b = [
-        ln
-        for n, t in enumerate(A_FRAMES)
-        for ln in threadtime(table(t, "yolo"), 1200, 1202, n * 40)
-    ]
+    a = yolo_frames(1200, 1201)
+    b = yolo_frames(1200, 1202)
     brief = [f"D/RKNN    ( 1200): {ln.split(': ', 1)[1]}" for ln in interleave(a, b)]
     report = analyze(_write(tmp_path, brief), rules=False)
     [said] = [w.message for w in report.warnings if "without thread ids" in w.message]
