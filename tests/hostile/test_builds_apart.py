@@ -145,3 +145,19 @@ def test_compare_does_not_judge_advice_across_builds(tmp_path: Path, capsys, mon
     outcomes = {a["code"]: a for a in comparison["advice"]}
     assert outcomes["RKN070"]["verdict"] == "cannot-tell"
     assert outcomes["RKN070"]["reason"].startswith("not like for like: data type: ")
+
+
+def test_a_damaged_frame_is_found_past_a_near_twin_model(tmp_path: Path) -> None:
+    """A lone frame reading layer 2 as ``model.8`` before eleven frames of the sample, the
+    sixth of which reads it ``model.9``: that one is a damaged frame among the eleven; the
+    lone frame before them, one row apart from it too, ended the search (it went unmarked)."""
+    path = Path(builds(tmp_path, "a" * 12))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    rows = [k for k, line in enumerate(lines) if line.endswith("Conv:/model.0/conv/Conv")]
+    for k, name in ((rows[0], "model.8"), (rows[6], "model.9")):
+        lines[k] = lines[k].replace("model.0", name)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    lone, whole, damaged = load(path, rules=False)
+    assert (lone.frames, whole.frames, damaged.frames) == (1, 10, 1)
+    assert damaged.validity is not None and damaged.validity.coverage is Coverage.DAMAGED
+    assert "row 2 reads 'Conv:/model.9/conv/Conv'" in damaged.validity.coverage_reason
