@@ -567,14 +567,14 @@ def test_a_saved_report_edited_to_complete_is_held_to_its_numbers(tmp_path):
 
 
 def _saved_capture(tmp_path, capsys, monkeypatch):
-    """The bundled sample's table 5 times (frames 28,023 us; layer 2, 6,030 us, the
-    largest), saved by ``analyze -f json``: its JSON document."""
-    from pathlib import Path
+    """The bundled sample's table 5 times, each frame its own (frames 28,023 us; layer 2,
+    6,030 us, the largest), saved by ``analyze -f json``: its JSON document."""
+    from tests.hostile.helpers import SAMPLE, distinct
 
-    sample = Path(__file__).parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
-    lines = sample.read_text().split("\n")
+    lines = SAMPLE.read_text().split("\n")
+    frames = [line for i in range(5) for line in distinct(lines[4:118], i)]
     path = tmp_path / "five.txt"
-    path.write_text("\n".join(lines[:4] + lines[4:118] * 5) + "\n")
+    path.write_text("\n".join(lines[:4] + frames) + "\n")
     code, out, err = run(capsys, monkeypatch, "analyze", str(path), "-f", "json")
     assert code == 0, err
     return json.loads(out)

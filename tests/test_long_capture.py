@@ -22,19 +22,27 @@ REPO = Path(__file__).resolve().parent.parent
 NOISE = "I ActivityManager: Start proc 4321:com.example/u0a123 for service"
 
 
-def _jittered(lines: list[str], frame: int, ids: tuple[str, str]) -> list[str]:
-    """Frame ``frame`` of a table: layer ids[0] slower by d us, ids[1] faster by d, d in -1..1
-    (the frame's total is unchanged, the per-layer median is the source time)."""
-    d = frame % 3 - 1
-    if d == 0:
-        return lines
+JITTERED_A = (("63", "151"), ("2", "10"), ("3", "4"))
+JITTERED_B = (("3", "74"), ("4", "6"), ("8", "5"))
+"""Pairs of layers (IDs) of corpus 36 and corpus 07 whose times :func:`_jittered` moves."""
+
+
+def _jittered(lines: list[str], frame: int, pairs: tuple[tuple[str, str], ...]) -> list[str]:
+    """Frame ``frame`` (under 1,023) of a table: the first layer of each pair slower by d us, the
+    second faster by d, d in -1..1 for the first pair, -5..5 and -15..15 for the others, each
+    frame a combination of its own (the frame's total is unchanged, the per-layer medians are the
+    source times; a frame equal to an earlier one in every row is a copy, counted once)."""
+    shifts = (frame % 3 - 1, frame // 3 % 11 - 5, frame // 33 % 31 - 15)
+    moved = {}
+    for (slower, faster), d in zip(pairs, shifts):
+        moved[slower], moved[faster] = d, -d
     out = []
     for line in lines:
         head = line.split(" ", 1)[0]
-        if head in ids:
+        if moved.get(head):
             cells = line.split()
             time_cell = cells[7]
-            new = str(int(time_cell) + (d if head == ids[0] else -d))
+            new = str(int(time_cell) + moved[head])
             line = line.replace(
                 f"  {time_cell} ", f"  {new}{' ' * (len(time_cell) - len(new))} ", 1
             )
@@ -46,8 +54,8 @@ def write_capture(path: Path, frames: int, table_a: list[str], table_b: list[str
     with open(path, "w", encoding="utf-8") as f:
         f.write("--------- beginning of main\n")
         for frame in range(frames):
-            a = _jittered(table_a, frame, ("63", "151"))
-            b = table_b
+            a = _jittered(table_a, frame, JITTERED_A)
+            b = _jittered(table_b, frame, JITTERED_B)
             for i in range(max(len(a), len(b))):
                 stamp = f"11-30 10:00:{frame % 60:02d}.{i % 1000:03d}"
                 if i < len(a):

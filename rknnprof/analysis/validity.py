@@ -141,14 +141,18 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
 
 
 def _set_aside(profile: Profile) -> str:
-    """What of a capture's frames was left out of the merge, for the coverage's reason."""
-    aside = profile.frames_set_aside
-    if not aside:
-        return ""
-    return (
+    """What of a capture's frames was left out of the merge, or counted once, for the
+    coverage's reason."""
+    aside, repeated = profile.frames_set_aside, profile.frames_repeated
+    said = (
         f" in {profile.frames:,} of {profile.frames + aside:,} frames ({aside} set aside: "
         "rows that disagree with their own total)"
+        if aside
+        else ""
     )
+    if repeated:
+        said += f" ({repeated:,} frame(s) printed again, counted once)"
+    return said
 
 
 def _doubled(profile: Profile) -> str | None:

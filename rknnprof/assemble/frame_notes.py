@@ -89,6 +89,19 @@ def frame_notes(model: ModelFrames) -> list[tuple[int, str]]:
                     ),
                 )
             )
+    if model.first_repeat is not None:
+        line, original = model.first_repeat
+        notes.append(
+            (
+                line,
+                f"this frame repeats the frame at line {original:,} to the microsecond in every "
+                f"row and its total line"
+                + (f" ({model.repeated:,} frames do)" if model.repeated > 1 else "")
+                + ": the same inference printed twice, or the capture holds its output twice "
+                "(a file appended to itself, overlapping adb logcat -d dumps); each counted "
+                "once",
+            )
+        )
     if model.time_step:
         notes.append(
             (

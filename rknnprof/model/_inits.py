@@ -174,6 +174,10 @@ def rknnprof_assemble_inferences_ModelFrames(
     mismatched_total: Any = D,
     aside: Any = D,
     template_aside: Any = D,
+    fingerprints: Any = D,
+    copy_evidence: Any = D,
+    repeated: Any = D,
+    first_repeat: Any = D,
     time_step: Any = D,
 ) -> None:
     _set(self, "stream", stream)
@@ -228,6 +232,12 @@ def rknnprof_assemble_inferences_ModelFrames(
         aside = self.__dataclass_fields__["aside"].default_factory()
     _set(self, "aside", aside)
     _set(self, "template_aside", template_aside)
+    if fingerprints is FACTORY:
+        fingerprints = self.__dataclass_fields__["fingerprints"].default_factory()
+    _set(self, "fingerprints", fingerprints)
+    _set(self, "copy_evidence", copy_evidence)
+    _set(self, "repeated", repeated)
+    _set(self, "first_repeat", first_repeat)
     _set(self, "time_step", time_step)
 
 
@@ -671,6 +681,7 @@ def rknnprof_model_profile_Profile(
     layers: Any = D,
     frames: Any = D,
     frames_set_aside: Any = D,
+    frames_repeated: Any = D,
     reported_total_time_us: Any = D,
     reported_rw_kb: Any = D,
     frame_times_us: Any = D,
@@ -713,6 +724,7 @@ def rknnprof_model_profile_Profile(
     _set(self, "layers", layers)
     _set(self, "frames", frames)
     _set(self, "frames_set_aside", frames_set_aside)
+    _set(self, "frames_repeated", frames_repeated)
     _set(self, "reported_total_time_us", reported_total_time_us)
     _set(self, "reported_rw_kb", reported_rw_kb)
     _set(self, "frame_times_us", frame_times_us)
@@ -1541,7 +1553,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
     "rknnprof.assemble.assembler.Assembly": "profiles warnings found written= lines= failures= binary=",
-    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= time_step=",
+    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= fingerprints=factory() copy_evidence= repeated= first_repeat= time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",
     "rknnprof.budgets.safe_yaml.Composite": "kind",
@@ -1562,7 +1574,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.model.layers.OpTypeStat": "op_type calls cpu_time_us npu_time_us total_time_us gpu_time_us= unknown_time_us= share=",
     "rknnprof.model.layers.SkippedRow": "line text reason",
     "rknnprof.model.layers.SourceSpan": "path first_line= last_line=",
-    "rknnprof.model.profile.Profile": "source format measured= layers= frames= frames_set_aside= reported_total_time_us= reported_rw_kb= frame_times_us= ranking= op_stats= platform= platform_basis= versions=factory() frequencies= model_name= benchmark= npu_load_pct= app_time_us= app_calls= waterfall= roofs= fallback_warnings= skipped_rows= findings= pid_tid= reported_total_line= elided_rows= ranking_line= ranking_cut= incomplete= frame_total_us= frame_time_p50_us= frame_time_p90_us= potential_saving_us= llm= failures= headerless= run_lines= validity= npu_clock=",
+    "rknnprof.model.profile.Profile": "source format measured= layers= frames= frames_set_aside= frames_repeated= reported_total_time_us= reported_rw_kb= frame_times_us= ranking= op_stats= platform= platform_basis= versions=factory() frequencies= model_name= benchmark= npu_load_pct= app_time_us= app_calls= waterfall= roofs= fallback_warnings= skipped_rows= findings= pid_tid= reported_total_line= elided_rows= ranking_line= ranking_cut= incomplete= frame_total_us= frame_time_p50_us= frame_time_p90_us= potential_saving_us= llm= failures= headerless= run_lines= validity= npu_clock=",
     "rknnprof.model.profile.Report": "profiles warnings= failures= no_profile=",
     "rknnprof.model.profile.ReportWarning": "path line message",
     "rknnprof.model.run.BenchmarkRun": "run_times_ms= warmup_times_ms= avg_time_ms= avg_fps= inputs= outputs=",

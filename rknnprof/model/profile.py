@@ -41,6 +41,10 @@ class Profile(Record):
     percentiles): each one's rows disagree with its own total line (a damaged row), and they are
     few among frames that agree (``assemble.inferences.SET_ASIDE_SHARE``); more, and they are
     merged and the profile is damaged (``incomplete``)."""
+    frames_repeated: int = 0
+    """Frames of this model that repeat an earlier frame to the microsecond in every row and
+    its total (``assemble.inferences.MIN_COPY_ROWS``): the same inference printed twice, or a
+    capture holding its output twice; counted once, not in ``frames``."""
     reported_total_time_us: float | None = None
     """The log's own total line (``Total Operator Elapsed Per Frame Time(us)``,
     ``Total Time(us)``), microseconds; median over frames."""

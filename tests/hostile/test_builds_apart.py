@@ -12,22 +12,23 @@ from pathlib import Path
 
 from rknnprof.api import analyze, load
 from rknnprof.model import Coverage
-from tests.hostile.helpers import SAMPLE, run
+from tests.hostile.helpers import SAMPLE, distinct, run
 
 LAYER_2 = "6030         "
 """Layer 2's Time(us) cell in the sample, padded as printed."""
 
 
 def builds(tmp_path: Path, order: str, name: str = "capture.txt") -> str:
-    """The sample's table once per letter of ``order``: ``a`` as printed, ``b`` the INT4 build
+    """The sample's table once per letter of ``order`` (each frame its own, :func:`distinct`):
+    ``a`` as printed, ``b`` the INT4 build
     (every `` INT8 `` DataType cell reads `` INT4 ``; layer 2, ConvExSwish, at 3,015 us and
     layer 3, ConvExSwish, at 810 + 3,015 = 3,825 us: the frame's total line and its ranking
     stay true)."""
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     head, table = lines[:4], lines[4:118]
     out = list(head)
-    for build in order:
-        frame = list(table)
+    for i, build in enumerate(order):
+        frame = distinct(table, i)
         if build == "b":
             frame = [line.replace(" INT8     ", " INT4     ") for line in frame]
             [row] = [k for k, line in enumerate(frame) if "Conv:/model.0/conv/Conv" in line]

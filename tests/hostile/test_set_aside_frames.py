@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rknnprof.api import load
 from rknnprof.model import Coverage
-from tests.hostile.helpers import SAMPLE, run
+from tests.hostile.helpers import SAMPLE, distinct, run
 
 FIRST_CONV_ROW_TIME = "6030         "
 """Layer 2's Time(us) cell in the sample, padded as printed."""
@@ -26,7 +26,7 @@ def capture(
     totals: dict[int, str] | None = None,
     step: int = 0,
 ) -> str:
-    """The sample's table ``frames`` times. With ``step``, frame i's layer 2 takes 6,030 +
+    """The sample's table ``frames`` times, each frame its own (:func:`distinct`). With ``step``, frame i's layer 2 takes 6,030 +
     step x (i % 5) us and its total line says 28,023 + step x (i % 5): frames that vary, as
     real ones do. Frame i (0-based) in ``damaged`` has layer 2's time cell replaced by
     ``damaged[i]`` (the total line left as printed), in ``rows`` the row holding ``rows[i][0]``
@@ -36,7 +36,7 @@ def capture(
     assert "Network Layer Information Table" in table[1] and table[-2].startswith("Total ")
     out = list(head)
     for i in range(frames):
-        frame = list(table)
+        frame = distinct(table, i)
         [row] = [k for k, line in enumerate(frame) if "Conv:/model.0/conv/Conv" in line]
         [total] = [k for k, line in enumerate(frame) if line.startswith("Total Operator")]
         assert FIRST_CONV_ROW_TIME in frame[row]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rknnprof.api import analyze, load
 from rknnprof.model import Coverage
-from tests.hostile.helpers import SAMPLE
+from tests.hostile.helpers import SAMPLE, distinct
 
 TOTAL = "Total Operator Elapsed Per Frame Time(us): 28023"
 RW = "Total Memory Read/Write Per Frame Size(KB): 94940.13"
@@ -47,11 +47,11 @@ def test_a_figure_that_is_no_grouped_number_is_not_read(tmp_path: Path) -> None:
 
 
 def frames(tmp_path: Path, count: int, cut_at: int) -> Path:
-    """The sample's table ``count`` times, the input cut ``cut_at`` characters into the last
-    total line's figure (no newline after it)."""
+    """The sample's table ``count`` times, each frame its own, the input cut ``cut_at``
+    characters into the last total line's figure (no newline after it)."""
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     head, table = lines[:4], lines[4:118]
-    text = "\n".join(head + table * count) + "\n"
+    text = "\n".join(head + [line for i in range(count) for line in distinct(table, i)]) + "\n"
     end = text.rindex(TOTAL) + len(TOTAL) - 5 + cut_at
     path = tmp_path / "cut.txt"
     path.write_text(text[:end], encoding="utf-8")
