@@ -162,3 +162,53 @@ def test_a_debugger_stop_where_the_elided_rows_stood_is_inside_the_run(tmp_path:
     config = parse_budgets("budgets:\n  - {metric: total_time_us, max: 1000}\n")
     for verdict in check(config, analyze(str(path)), None, str(path)).verdicts:
         assert verdict.status == "inconclusive", verdict
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+
+
+def _elided_sample(tmp_path: Path) -> str:
+    """The bundled table with its rows 27-56 (file lines 31-60) replaced by one ``......``
+    line, its total line (``Time(us): 28023``) kept."""
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    assert lines[99] == "Total Operator Elapsed Per Frame Time(us): 28023"
+    path = tmp_path / "elided.txt"
+    path.write_text("\n".join([*lines[:30], "......", *lines[60:]]), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("budget", "status", "said"),
+    [
+        (
+            "{metric: total_time_us, max: 100000}",
+            "pass",
+            "total_time_us = 28.02 ms (the table's total line: the log elides rows, the runtime "
+            "summed them all): max 100.00 ms",
+        ),
+        (
+            "{metric: total_time_us, max: 25000}",
+            "fail",
+            "total_time_us = 28.02 ms (the table's total line: the log elides rows, the runtime "
+            "summed them all): over max 25.00 ms",
+        ),
+        ("{metric: npu_time_us, max: 100000}", "inconclusive", "npu_time_us: not judged"),
+    ],
+)
+def test_an_elided_tables_total_line_answers_a_total_time_budget(
+    tmp_path: Path, budget: str, status: str, said: str
+) -> None:
+    """The runtime's total line sums every row, those the paste left out too: a budget on the
+    frame's total is judged on it (it was inconclusive); a sum over the rows is not."""
+    verdict = _verdict(_elided_sample(tmp_path), budget)
+    assert verdict.status == status
+    assert verdict.message.startswith(said), verdict.message
+
+
+def test_an_elided_tables_total_line_answers_an_increase(tmp_path: Path) -> None:
+    """Against the whole table (28,023 us too): +0 us, judged."""
+    log = _elided_sample(tmp_path)
+    config = parse_budgets("budgets:\n  - {metric: total_time_us, max_increase: 0.05}\n")
+    [verdict] = check(config, analyze(log), analyze(SAMPLE), log).verdicts
+    assert verdict.status == "pass", verdict.message
+    assert "+0 us" in verdict.message and "vs baseline 28.02 ms" in verdict.message

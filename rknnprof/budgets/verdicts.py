@@ -144,15 +144,18 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
     every budget but ``findings`` unjudged."""
     validity = profile.validity
     reasons = []
+    answered = answered_by_total_line(budget, profile)
     if validity is not None and budget.metric not in LLM_METRICS:
         timed = budget.metric in TIME_METRICS
-        if (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT:
+        if not answered and (
+            (timed and not validity.complete) or validity.coverage in ROWS_IN_DOUBT
+        ):
             words = COVERAGE_WORDS.get(validity.coverage, validity.coverage.value)
             reasons.append(f"the table is {words} ({validity.coverage_reason})")
         if timed and not validity.is_measurement:
             spoilers = [c.message for c in validity.conditions if c.spoils_timing]
             reasons.append(f"the run is not a measurement ({'; '.join(spoilers)})")
-    if not reasons and profile.incomplete:
+    if not reasons and profile.incomplete and not answered:
         reasons.append(f"the profile is incomplete ({profile.incomplete})")
     if not reasons and validity is not None and validity.complete and profile.frames <= 1:
         from rknnprof.analysis.consistency import total_disagreement
@@ -179,6 +182,23 @@ def unjudgeable(budget: Budget, profile: Profile) -> str | None:
     ):
         reasons.append(f"the log elided rows ({profile.elided_rows} elision line(s) in the table)")
     return "; ".join(reasons) or None
+
+
+def answered_by_total_line(budget: Budget, profile: Profile) -> bool:
+    """Whether ``budget`` is the frame's total time and the own total line of a table whose
+    rows the log elides (``...`` lines) gives it: the runtime prints the sum of every row, those
+    left out too (a run that is a measurement). Such a budget is judged on that line. (Layer
+    IDs that skip, with no elision line, leave it unjudged: rows lost beside a total line that
+    may not be the runtime's.)"""
+    v = profile.validity
+    return (
+        budget.metric == "total_time_us"
+        and v is not None
+        and v.coverage is Coverage.ELIDED
+        and profile.elided_rows > 0
+        and profile.reported_total_time_us is not None
+        and v.is_measurement
+    )
 
 
 def warning_lines(report: Report, side: str = "") -> list[str]:
@@ -432,10 +452,13 @@ def judge(
     if value is None:
         return verdict(status="inconclusive", message=f"{budget.metric}: {why}")
     shown = f"{budget.metric} = {amount(value)}"
+    if answered_by_total_line(budget, profile):
+        shown += " (the table's total line: the log elides rows, the runtime summed them all)"
     problems: list[str] = []
     notes: list[str] = []
     if (spikes := _medians_apart(budget, profile)) is not None:
         notes.append(spikes)
+
     inconclusive = ""
     base_value = None
     layers: tuple[str, ...] = ()
