@@ -62,6 +62,21 @@ def _whole(value: float | None) -> int | None:
     return int(value) if value is not None else None
 
 
+MIN_DECODE_STEPS = 16
+"""Fewer decode steps than this (one generation) are too few to judge a rate by: the first
+steps carry the switch from prefill, and one token is one step's time. RKN090, ``check`` and
+``compare`` all hold to it."""
+
+
+def few_decode_steps(run: LlmRun) -> int | None:
+    """The decode steps of a one-generation run when they are fewer than
+    :data:`MIN_DECODE_STEPS` (too few to judge a decode rate by), else None."""
+    steps = run.decode_steps
+    if run.generations <= 1 and steps is not None and steps < MIN_DECODE_STEPS:
+        return steps
+    return None
+
+
 def prompts_vary(runs: Sequence[LlmGeneration]) -> tuple[int, int] | None:
     """(shortest, longest) prompt when the generations' prompts differ more than twofold (a
     prefill's time and rate follow its prompt's length: no median of them), else None."""

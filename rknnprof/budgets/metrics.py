@@ -123,10 +123,15 @@ def _frame_time(which: int, budget: Budget, profile: Profile) -> tuple[float | N
 
 
 def _llm(field: str, budget: Budget, profile: Profile) -> tuple[float | None, str]:
-    from rknnprof.assemble.llm import prompts_vary
+    from rknnprof.assemble.llm import MIN_DECODE_STEPS, few_decode_steps, prompts_vary
 
     if profile.llm is None:
         return None, "not an RKLLM profile (no `I rkllm:` stage table)"
+    if field == "decode_tokens_per_s" and (steps := few_decode_steps(profile.llm)) is not None:
+        return None, (
+            f"the decode ran {steps} step{'s' if steps != 1 else ''}: too few to judge a decode "
+            f"rate ({MIN_DECODE_STEPS} or more in one generation)"
+        )
     value = getattr(profile.llm, field)
     if (
         value is None

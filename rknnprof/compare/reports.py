@@ -234,6 +234,8 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences.append(reshaped)
     if (prompts := other_prompts(base, current)) is not None:
         differences.append(prompts)
+    if (steps := few_decode(base, current)) is not None:
+        differences.append(steps)
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,
@@ -306,14 +308,17 @@ def llm_rates(
     base: Profile, current: Profile
 ) -> tuple[tuple[str, float | None, float | None], ...]:
     """The RKLLM figures of two runs side by side (empty unless both are RKLLM profiles); the
-    prefill rate only when both ran prompts of one length (:func:`other_prompts`)."""
+    prefill rate only when both ran prompts of one length (:func:`other_prompts`), the decode
+    rate only when both decoded enough steps to judge one (:func:`few_decode`)."""
     if base.llm is None or current.llm is None:
         return ()
     apart = other_prompts(base, current) is not None
+    few = few_decode(base, current) is not None
     return tuple(
         (name, getattr(base.llm, name), getattr(current.llm, name))
         for name in LLM_FIGURES
         if not (apart and name.startswith("prefill"))
+        and not (few and name == "decode_tokens_per_s")
         and (getattr(base.llm, name) is not None or getattr(current.llm, name) is not None)
     )
 
@@ -331,6 +336,22 @@ def other_prompts(base: Profile, current: Profile) -> str | None:
     return (
         f"prompts: {_prompts(base)} vs {_prompts(current)} tokens (a prefill's rate follows its "
         "prompt's length: prefill not compared)"
+    )
+
+
+def few_decode(base: Profile, current: Profile) -> str | None:
+    """``decode: 1 vs 87 steps (…)`` when either RKLLM run decoded too few steps to judge a
+    decode rate by (:func:`rknnprof.assemble.llm.few_decode_steps`, RKN090's limit), else None."""
+    from rknnprof.assemble.llm import few_decode_steps
+
+    if base.llm is None or current.llm is None:
+        return None
+    if few_decode_steps(base.llm) is None and few_decode_steps(current.llm) is None:
+        return None
+    b, c = base.llm.decode_steps, current.llm.decode_steps
+    return (
+        f"decode: {'?' if b is None else b} vs {'?' if c is None else c} steps (too few to judge "
+        "a decode rate: decode not compared)"
     )
 
 

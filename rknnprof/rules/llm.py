@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rknnprof.assemble.llm import MIN_DECODE_STEPS, few_decode_steps
 from rknnprof.model import Finding, Profile, Severity
 from rknnprof.rules._util import opt
 from rknnprof.rules.base import Rule, RuleContext
@@ -16,9 +17,6 @@ SOURCE = sources(
     issue("airockchip/rknn-llm", 62, "rkllm-runtime init lines"),
     BENCHMARK,
 )
-MIN_DECODE_STEPS = 16
-"""Fewer decode steps than this (one generation) are too few to judge a rate by: the first
-steps carry the switch from prefill, and one token is one step's time."""
 PRACTICAL_SHARE = 0.40
 """Decodes that read their weights at this share of the DDR peak or more are near what RKLLM
 reaches: public RK3588 W8A8 runs read them at 42-63 % of 33.8 GB/s (Qwen3-0.6B, 909 MB at
@@ -91,7 +89,7 @@ def check_llm_decode(profile: Profile, context: RuleContext) -> Iterator[Finding
     name = platform.name if platform is not None else ""
     rate = run.decode_tokens_per_s
     steps = run.decode_steps
-    if run.generations <= 1 and steps is not None and steps < MIN_DECODE_STEPS:
+    if few_decode_steps(run) is not None:
         yield Finding(
             code=CODE,
             name="llm-decode",

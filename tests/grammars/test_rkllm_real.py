@@ -274,3 +274,39 @@ def test_prefill_rates_of_prompts_of_other_lengths_are_not_compared():
         "decode_tokens_per_s",
         "prefill_tokens_per_s",
     ]
+
+
+def test_a_one_step_decode_is_not_judged_by_check(tmp_path):
+    """The 1.3.0 fragment's Generate row is 1 token in 125.08 ms (7.99 tokens/s): one step,
+    which RKN090 calls too few to judge a decode rate by; check must not fail a ``min: 8``
+    budget on it either."""
+    log = tmp_path / "one-step.txt"
+    log.write_text(FRAGMENT_V13)
+    budgets = tmp_path / "b.yaml"
+    budgets.write_text("budgets:\n  - metric: decode_tokens_per_s\n    min: 8\n")
+    result = run(
+        ["check", "--budgets", str(budgets), "-f", "json"], log.read_bytes(), tmp_path, False
+    )
+    assert result.exit_code == 0, result.output
+    [verdict] = json.loads(result.stdout)["verdicts"]
+    assert verdict["status"] == "inconclusive"
+    assert verdict["message"] == (
+        "decode_tokens_per_s: the decode ran 1 step: too few to judge a decode rate (16 or "
+        "more in one generation)"
+    )
+
+
+def test_a_one_step_decode_is_not_compared(tmp_path):
+    """Against the Qwen2.5-VL run (decodes of 102 and 72 tokens at 8.21 and 8.26 tokens/s),
+    the 1.3.0 fragment's one decode step (7.99 tokens/s) is no decode rate to set beside them:
+    compare leaves the decode out and says why."""
+    base = tmp_path / "one-step.txt"
+    base.write_text(FRAGMENT_V13)
+    # (run() writes CURRENT, the Qwen2.5-VL log, beside it and appends its path)
+    result = run(["compare", "-f", "json", str(base)], QWEN25_VL_V12.encode(), tmp_path, False)
+    [comparison] = json.loads(result.stdout)["comparisons"]
+    assert "decode_tokens_per_s" not in [name for name, *_ in comparison["llm_rates"]]
+    assert (
+        "decode: 1 vs 87 steps (too few to judge a decode rate: decode not compared)"
+        in comparison["differences"]
+    )
