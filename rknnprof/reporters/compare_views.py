@@ -70,9 +70,14 @@ def headline(comp: ProfileComparison) -> str:
     )
 
 
+LLM_UNITS = {"r_s": "tokens/s", "_ms": "ms", "_mb": "MB"}
+"""The unit of an RKLLM figure by its name's end (``decode_tokens_per_s``, ``init_ms``,
+``peak_memory_mb``)."""
+
+
 def _llm_change(name: str, base: float | None, current: float | None) -> str:
     """``decode 8.13 → 9.09 tokens/s (+11.8%)``."""
-    label, unit = name.split("_", 1)[0], "tokens/s" if name.endswith("per_s") else name[-2:]
+    label, unit = name.split("_", 1)[0], LLM_UNITS.get(name[-3:], "")
     b = f"{base:,.2f}" if base is not None else "-"
     c = f"{current:,.2f}" if current is not None else "-"
     change = f" ({(current - base) / base * 100:+.1f}%)" if base and current is not None else ""

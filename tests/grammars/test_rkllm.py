@@ -242,6 +242,18 @@ def test_compare_shows_the_rates(tmp_path):
     assert rates[0] == ["decode_tokens_per_s", 20.16, 25.2]
 
 
+def test_compare_names_each_figures_unit():
+    """A public pair of runs (1,673.56 MB, then 6.19 GB read as 6,338.56 MB) printed
+    ``6,338.56 mb``: the unit is MB, init times ms, rates tokens/s."""
+    from rknnprof.reporters.compare_views import _llm_change
+
+    assert _llm_change("peak_memory_mb", 1673.56, 6338.56) == (
+        "peak 1,673.56 → 6,338.56 MB (+278.7%)"
+    )
+    assert _llm_change("init_ms", 1000, 900) == "init 1,000.00 → 900.00 ms (-10.0%)"
+    assert _llm_change("prefill_tokens_per_s", 100, None) == "prefill 100.00 → - tokens/s"
+
+
 def test_check_judges_tokens_per_second_budgets(tmp_path):
     budgets = tmp_path / "budgets.yaml"
     budgets.write_text(
