@@ -91,7 +91,9 @@ SOURCE = sources(
 )
 FIX = (
     "end the exported model before the softmax/decode (at the logits or the last convs, as "
-    "rknn_model_zoo's exports do) and run it on the CPU, after the score threshold for boxes"
+    "rknn_model_zoo's exports do) and run it on the CPU: a classifier needs only its top "
+    "scores (the argmax of the logits), a detector decodes after the score threshold, only "
+    "the boxes that pass"
 )
 
 
