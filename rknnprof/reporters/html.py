@@ -301,15 +301,23 @@ class HtmlReporter(Reporter):
         evidence = F.evidence_text(finding)
         if evidence:
             extra.append(f'<p class="note">{escape(evidence[:1].upper() + evidence[1:])}</p>')
+        # (what backs the advice, one click away: the cards above the charts stay short)
+        behind, named = [], []
         if finding.estimate:
-            extra.append(f'<p class="note">Estimate: {escape(finding.estimate)}</p>')
+            behind.append(f'<p class="note">Estimate: {escape(finding.estimate)}</p>')
+            named.append("estimate")
         if finding.source:
-            extra.append(f'<p class="note">Source: {linked(finding.source)}</p>')
+            behind.append(f'<p class="note">Source: {linked(finding.source)}</p>')
+            named.append("sources")
         doc = rule_doc(finding.code)
         if doc:
+            behind.append(f"<pre>{escape(doc)}</pre>")
+            named.append(f"about {escape(finding.code)}")
+        if behind:
+            summary = ", ".join(named)
             extra.append(
-                f"<details><summary>About {escape(finding.code)}</summary>"
-                f"<pre>{escape(doc)}</pre></details>"
+                f"<details><summary>{summary[:1].upper() + summary[1:]}</summary>"
+                f"{''.join(behind)}</details>"
             )
         return (
             f'<div class="finding {sev}"><div class="head"><b>{number}. {escape(finding.code)}</b>'

@@ -66,9 +66,10 @@ def test_rule_doc_shown_when_the_rule_is_known(monkeypatch: pytest.MonkeyPatch) 
     rule = Rule("RKN001", "cpu-fallback", Severity.ERROR, "CPU fallback", check)
     monkeypatch.setattr(rules, "RULES", (rule,))
     html = render("html", HAND_REPORT)
-    assert "<summary>About RKN001</summary>" in html
+    # (behind one click, with the estimate and the sources: the cards stay short)
+    assert "<summary>Estimate, sources, about RKN001</summary>" in html
     assert "layers on the CPU between NPU layers &lt;here&gt;" in html
-    assert "About RKN010" not in html  # unknown code: no doc, no crash
+    assert "about RKN010" not in html  # unknown code: no doc, no crash
 
 
 def test_168_layers_stay_well_under_a_megabyte() -> None:
