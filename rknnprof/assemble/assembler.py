@@ -395,6 +395,8 @@ class Assembler:
         it ended without a newline (cut inside it)."""
         for stream in list(self.pending):
             self._flush(stream)
+        for model in self.models.values():
+            model.close()
         if cut_line is not None:
             self.warnings += [
                 ReportWarning(self.path, *found) for found in drop_cut_frames(self.models, cut_line)

@@ -89,8 +89,8 @@ def frame_notes(model: ModelFrames) -> list[tuple[int, str]]:
                     ),
                 )
             )
-    if model.first_repeat is not None:
-        line, original = model.first_repeat
+    if model.repeats.first_repeat is not None:
+        line, original = model.repeats.first_repeat
         notes.append(
             (
                 line,

@@ -32,6 +32,7 @@ from dataclasses import field
 from typing import NamedTuple, cast
 
 from rknnprof.assemble.counters import median_of, percentile_of, regrid
+from rknnprof.assemble.repeats import Repeats
 from rknnprof.model import (
     ROW_SUM_TOLERANCE_US,
     BenchmarkRun,
@@ -87,13 +88,6 @@ a value damaged in the log now and then, not a table the runtime prints otherwis
 SET_ASIDE_SHARE = 10
 """...and at most one frame in this many: more, and every frame is merged and the profile is
 damaged (which total is right cannot be told)."""
-MIN_COPY_ROWS = 8
-"""A frame repeats an earlier one (``Profile.frames_repeated``) when it equals it to the
-microsecond in every row and its total, and the model has at least this many rows of
-:data:`COPY_ROW_US` or more: two inferences' layers of that size never all take the same
-microseconds (DDR traffic and the runtime's timer move them), so such a frame is the same
-inference printed twice or the capture holding its output twice."""
-COPY_ROW_US = 20.0
 MAX_DISTINCT_TIMES = 200_000
 """Distinct (row, time) pairs, frame totals or total-line figures a model keeps exactly (a real
 capture has a few thousand); past it they go on a ten times coarser grid until half are free."""
@@ -173,16 +167,8 @@ class ModelFrames(MutableRecord):
     template_aside: bool = False
     """The layers (``template``) come from a frame set aside: the next frame kept replaces
     them."""
-    fingerprints: dict[int, int] = field(default_factory=dict)
-    """The hash of each frame's (total line, row times) -> its first line, for the first
-    :data:`MAX_FRAME_TIMES` frames (:meth:`_repeats`)."""
-    copy_evidence: bool | None = None
-    """Whether the model's rows tell a repeated frame from another inference
-    (:data:`MIN_COPY_ROWS`); None until its first frame."""
-    repeated: int = 0
-    """Frames that repeat an earlier frame to the microsecond: counted once, not merged."""
-    first_repeat: tuple[int, int] | None = None
-    """(line, line of the frame it repeats) of the first repeated frame."""
+    repeats: Repeats = field(default_factory=Repeats)
+    """Which frames repeat earlier ones (:mod:`rknnprof.assemble.repeats`): counted once."""
     time_step: int = 0
     """0: times counted as printed; else the grid (us) the counters round them to, set when
     they held more than :data:`MAX_DISTINCT_TIMES` distinct values."""
@@ -209,10 +195,28 @@ class ModelFrames(MutableRecord):
             self.fps[fps] += 1
 
     def add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
-        if table is not None and self._repeats(table):  # (counted once: its lines are the span's)
-            last = ranking.last_line if ranking is not None else 0
-            self.last_line = max(self.last_line, table.last_line, last)
+        """One frame (its table, its ranking, or both): counted, unless it repeats an earlier
+        one (:class:`~rknnprof.assemble.repeats.Repeats`; its lines stay in the span)."""
+        if table is None:
+            self.close()
+            self._add(table, ranking)
             return
+        for frame in self.repeats.feed(table, ranking):
+            self._add(*frame)
+        last = ranking.last_line if ranking is not None else 0
+        self.last_line = max(self.last_line, table.last_line, last)
+
+    def close(self) -> None:
+        """Every frame is in: those held back as a possible repeat are counted."""
+        for frame in self.repeats.release():
+            self._add(*frame)
+
+    @property
+    def repeated(self) -> int:
+        """Frames that repeat earlier ones (``Profile.frames_repeated``)."""
+        return self.repeats.count
+
+    def _add(self, table: TableEvent | None, ranking: RankingEvent | None) -> None:
         self.frames += 1
         rows_sum: float | None = None
         reported: float | None = None  # the frame's own total: its total line, or its ranking's
@@ -283,26 +287,6 @@ class ModelFrames(MutableRecord):
         self.template_aside = False
         self._count_times(rows, frame_time, reported)
 
-    def _repeats(self, table: TableEvent) -> bool:
-        """Whether ``table`` repeats an earlier frame of the model to the microsecond in every
-        row and its total line, when the rows can tell (:data:`MIN_COPY_ROWS`): counted in
-        :attr:`repeated`, the first kept."""
-        times = table.row_times
-        if self.copy_evidence is None:
-            sized = [t for t in times if t is not None and t >= COPY_ROW_US]
-            self.copy_evidence = len(sized) >= MIN_COPY_ROWS
-        if not self.copy_evidence:
-            return False
-        key = hash((table.reported_total_time_us, times))
-        first = self.fingerprints.get(key)
-        if first is None:
-            if len(self.fingerprints) < MAX_FRAME_TIMES:
-                self.fingerprints[key] = table.line
-            return False
-        self.repeated += 1
-        self.first_repeat = self.first_repeat or (table.line, first)
-        return True
-
     def _count_times(
         self, row_times: RowTimes | None, frame_time: float | None, total: float | None
     ) -> None:
@@ -338,6 +322,7 @@ class ModelFrames(MutableRecord):
         the percentiles for a digit); else they are merged, and the profile is damaged
         (:meth:`incomplete`)."""
         # (once the frames are all in, as often as asked: the frames kept do not change)
+        self.close()
         kept = self.frame_time_counts
         if self.aside and (
             self.mismatched_total > len(self.aside)

@@ -174,10 +174,7 @@ def rknnprof_assemble_inferences_ModelFrames(
     mismatched_total: Any = D,
     aside: Any = D,
     template_aside: Any = D,
-    fingerprints: Any = D,
-    copy_evidence: Any = D,
-    repeated: Any = D,
-    first_repeat: Any = D,
+    repeats: Any = D,
     time_step: Any = D,
 ) -> None:
     _set(self, "stream", stream)
@@ -232,12 +229,9 @@ def rknnprof_assemble_inferences_ModelFrames(
         aside = self.__dataclass_fields__["aside"].default_factory()
     _set(self, "aside", aside)
     _set(self, "template_aside", template_aside)
-    if fingerprints is FACTORY:
-        fingerprints = self.__dataclass_fields__["fingerprints"].default_factory()
-    _set(self, "fingerprints", fingerprints)
-    _set(self, "copy_evidence", copy_evidence)
-    _set(self, "repeated", repeated)
-    _set(self, "first_repeat", first_repeat)
+    if repeats is FACTORY:
+        repeats = self.__dataclass_fields__["repeats"].default_factory()
+    _set(self, "repeats", repeats)
     _set(self, "time_step", time_step)
 
 
@@ -1553,7 +1547,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.analysis.mac.MacEstimate": "layer_id geometry macs ideal_cycles npu_cycles waste_factor utilisation_pct reported_pct aligned_cycles core_usage_pct= note=",
     "rknnprof.analysis.savings.Saving": "by_layer= basis= confidence=",
     "rknnprof.assemble.assembler.Assembly": "profiles warnings found written= lines= failures= binary=",
-    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= fingerprints=factory() copy_evidence= repeated= first_repeat= time_step=",
+    "rknnprof.assemble.inferences.ModelFrames": "stream family measured first_line last_line template= row_times=factory() counts=factory() frame_times=factory() frame_time_counts=factory() reported_totals=factory() total_line= reported_rw= ranking= ranking_total= ranking_line= skipped=factory() skipped_total= elided= headerless= frames= warnings= fps=factory() untotalled_line= untold_line= ranking_short= ranking_disagrees= mismatched=factory() damaged= total_lines= ranking_totalled= mismatched_total= aside=factory() template_aside= repeats=factory() time_step=",
     "rknnprof.budgets.config.Budget": "metric level= max= min= max_increase= min_delta= match= op_type= code= severity= name= line=",
     "rknnprof.budgets.config.BudgetConfig": "path budgets baseline=",
     "rknnprof.budgets.safe_yaml.Composite": "kind",

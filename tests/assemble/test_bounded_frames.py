@@ -70,23 +70,25 @@ def test_model_frames_containers_stay_at_their_caps():
     frames = MAX_FRAME_TIMES + 2_000
     model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
     for i in range(frames):
-        time_us = 100 + i % 100
+        # (10.0 .. 19.9 us, each 120 times: under 20 us, the frames tell no repeat)
+        time_us = (100 + i % 100) / 10
         model.add(_frame(1 + 3 * i, time_us, time_us + 5), None)  # every total line 5 us off
     assert model.frames == frames
     assert len(model.frame_times) == MAX_FRAME_TIMES
-    assert model.frame_times[:3] == [100, 101, 102] and model.frame_times[-1] == 199
+    assert model.frame_times[:3] == [10, 10.1, 10.2] and model.frame_times[-1] == 19.9
     assert len(model.frame_time_counts) == 100  # distinct totals, not frames
     assert len(model.mismatched) == MAX_FRAME_NOTES + 1 and model.mismatched_total == frames
-    assert model.mismatched[0] == (3, 100, 105)
+    assert model.mismatched[0] == (3, 10, 15)
     assert model.incomplete() == (
         f"{frames} of {frames} frame(s) disagree with their own total line (first: line 3)"
     )
     profile = model.profile("x.log")
     assert len(profile.frame_times_us) == MAX_FRAME_TIMES
-    # 12,000 frames, each of 100..199 120 times: the 6,000th and 6,001st values are 149 and 150
-    assert profile.frame_time_p50_us == 149.5
-    # position 10,799.1 of the sorted frames: 189 (the 10,800th) + 0.1 * (190 - 189)
-    assert profile.frame_time_p90_us == pytest.approx(189.1)
+    # 12,000 frames, each of 10.0..19.9 120 times: the 6,000th and 6,001st values are 14.9
+    # and 15.0
+    assert profile.frame_time_p50_us == pytest.approx(14.95)
+    # position 10,799.1 of the sorted frames: 18.9 (the 10,800th) + 0.1 * (19.0 - 18.9)
+    assert profile.frame_time_p90_us == pytest.approx(18.91)
 
 
 def test_a_long_generated_capture_keeps_the_first_frames_and_counts_all(tmp_path):
@@ -268,14 +270,15 @@ def test_row_times_wait_in_bounded_memory_for_a_wide_table(monkeypatch):
 
 
 def test_a_frame_set_aside_among_ten_thousand_is_counted_with_separators():
-    """A frame of 10,001 whose row (105 us) disagrees with its total line (104 us), both among
-    the other frames' 100-109 us: set aside, and the warning counts the others as the reports
-    count frames (it read 'merges the other 10000 frames')."""
+    """A frame of 10,001 whose row (15 us) disagrees with its total line (14 us), both among
+    the other frames' 10-19 us: set aside, and the warning counts the others as the reports
+    count frames (it read 'merges the other 10000 frames'). (Rows under 20 us: the frames
+    tell no repeat.)"""
     model = ModelFrames(None, "toolkit2-perf-table", True, 1, 1)
     for i in range(10_001):
-        time_us = 100 + i % 10
-        total = 104 if i == 5_000 else time_us
-        model.add(_frame(1 + 3 * i, 105 if i == 5_000 else time_us, total), None)
+        time_us = 10 + i % 10
+        total = 14 if i == 5_000 else time_us
+        model.add(_frame(1 + 3 * i, 15 if i == 5_000 else time_us, total), None)
     notes = [text for _, text in frame_notes(model)]
     assert any(t.endswith("set aside, the profile merges the other 10,000 frames") for t in notes)
     assert model.profile("x.log").frames_set_aside == 1

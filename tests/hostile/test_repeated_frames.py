@@ -78,23 +78,22 @@ def test_overlapping_dumps_count_the_overlap_once(tmp_path: Path) -> None:
     assert eleven.time_us == 779 + 4  # the median of 779..787
 
 
-def test_a_small_model_whose_frames_agree_is_not_judged(tmp_path: Path) -> None:
-    """Four rows under 20 us each: real inferences of it may take the same microseconds, so
-    five equal tables stay five frames."""
+def small(times: tuple[int, int, int, int]) -> list[str]:
+    """A four-row table whose rows take ``times`` (us), its total line their sum."""
     rows = [
         "ID   OpType         DataType Target InputShape   OutputShape  Cycles(DDR/NPU/Total)  "
         "Time(us)  MacUsage(%)  WorkLoad(0/1/2)  RW(KB)  FullName",
         "1    InputOperator  UINT8    CPU    \\            (1,3,8,8)    0/0/0                  "
-        "4                                         0       InputOperator:x",
+        f"{times[0]:<9} 0.0%/0.0%/0.0%    0       InputOperator:x",
         "2    Conv           INT8     NPU    (1,3,8,8)    (1,8,8,8)    100/200/200            "
-        "12        0.10/0.00/0.00  100.0%/0.0%/0.0%  1  Conv:c1",
+        f"{times[1]:<9} 0.10/0.00/0.00  100.0%/0.0%/0.0%  1  Conv:c1",
         "3    Relu           INT8     NPU    (1,8,8,8)    (1,8,8,8)    100/100/100            "
-        "9         0.10/0.00/0.00  100.0%/0.0%/0.0%  1  Relu:r1",
+        f"{times[2]:<9} 0.10/0.00/0.00  100.0%/0.0%/0.0%  1  Relu:r1",
         "4    OutputOperator INT8     CPU    (1,8,8,8)    \\            0/0/0                  "
-        "6                                         0       OutputOperator:y",
+        f"{times[3]:<9} 0.0%/0.0%/0.0%    0       OutputOperator:y",
     ]
     rule = "-" * 120
-    frame = [
+    return [
         rule,
         " " * 40 + "Network Layer Information Table",
         rule,
@@ -102,13 +101,33 @@ def test_a_small_model_whose_frames_agree_is_not_judged(tmp_path: Path) -> None:
         rule,
         *rows[1:],
         rule,
-        "Total Operator Elapsed Per Frame Time(us): 31",
+        f"Total Operator Elapsed Per Frame Time(us): {sum(times)}",
         rule,
     ]
-    path = tmp_path / "small.log"
-    path.write_text(logcat([frame] * 5))
-    [profile] = load(path, rules=False)
-    assert (len(profile.layers), profile.frames, profile.frames_repeated) == (4, 5, 0)
+
+
+def test_a_small_model_whose_frames_agree_is_not_judged(tmp_path: Path) -> None:
+    """Rows under 20 us (4, 12, 9, 6): real inferences of it may take the same microseconds,
+    so five equal tables stay five frames; and a model whose four rows of 20 us or more never
+    move (20, 40, 300, 90 us, 20 tables alike) tells a copy from the next inference no better."""
+    for times, frames in (((4, 12, 9, 6), 5), ((20, 40, 300, 90), 20)):
+        path = tmp_path / "small.log"
+        path.write_text(logcat([small(times)] * frames))
+        [profile] = load(path, rules=False)
+        assert (len(profile.layers), profile.frames, profile.frames_repeated) == (4, frames, 0)
+
+
+def test_a_small_models_copy_is_told_by_a_long_run(tmp_path: Path) -> None:
+    """Four rows of 20 us or more (20, 40, 300 and 90 us, two of them moving a microsecond a
+    frame): four different frames repeated in order hold 16 of them, so ``cat a a`` of four
+    frames is told; of three it is not (12 rows: any two of a small model's frames may
+    meet)."""
+    frames = [small((20, 40 + i, 300 - i, 90)) for i in range(6)]
+    for count, repeated in ((4, 4), (3, 0)):
+        path = tmp_path / "twice.log"
+        path.write_text(logcat(frames[:count] * 2))
+        [profile] = load(path, rules=False)
+        assert (profile.frames, profile.frames_repeated) == (2 * count - repeated, repeated)
 
 
 def test_check_says_a_capture_holds_its_output_twice(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -124,3 +143,17 @@ def test_check_says_a_capture_holds_its_output_twice(tmp_path: Path, capsys, mon
     code, out, err = run(capsys, monkeypatch, "analyze", str(path), "-f", "json")
     [profile] = json.loads(out)["profiles"]
     assert (profile["frames"], profile["frames_repeated"]) == (3, 3)
+
+
+def test_a_frame_equal_to_an_earlier_one_alone_is_another_inference(tmp_path: Path) -> None:
+    """Frames 0, 1, 2, then 0's times again, then 3: one frame meeting an earlier one is no
+    copy (any two of many frames may meet); five frames, as printed. So does a run left open at
+    the end of the capture (frames 0-3, then 0 again)."""
+    t = table()
+    for order in ([0, 1, 2, 0, 3], [0, 1, 2, 3, 0]):
+        path = tmp_path / "met.log"
+        path.write_text(logcat([distinct(t, i) for i in order]))
+        [profile] = load(path, rules=False)
+        assert (profile.frames, profile.frames_repeated) == (5, 0), order
+        [eleven] = [la for la in profile.layers if la.id == 11]
+        assert eleven.time_us == 780  # the median of 779, 780, 781, 779, 782 / 782, 779
