@@ -336,3 +336,21 @@ def test_like_for_like_warnings_once_on_a_terminal(tmp_path, monkeypatch, termin
     result = CliRunner().invoke(cli, ["compare", str(sample), str(other), "--color", "never"])
     assert "Warning: not like for like: platform" in result.stdout
     assert ("not like for like" in result.stderr) is not terminal
+
+
+def test_a_run_without_layer_times_is_no_minus_100_percent(tmp_path):
+    """The sample against itself printed under a ``Time(ms)`` header (no time for its rows):
+    every layer read -100 %; no layer or op type time is compared now, and the comparison says
+    why."""
+    from pathlib import Path
+
+    from rknnprof.api import analyze
+    from rknnprof.compare import compare_reports
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    untimed = tmp_path / "untimed.txt"
+    table = "\n".join(sample.read_text().split("\n")[:102]) + "\n"  # (no ranking after it)
+    untimed.write_text(table.replace(" Time(us) ", " Time(ms) "))
+    [comp] = compare_reports(analyze(sample), analyze(untimed)).comparisons
+    assert [d for d in comp.layers if d.changed] == [] and comp.op_types == ()
+    assert any("the CURRENT log prints no Time(us)" in d for d in comp.differences)

@@ -212,3 +212,43 @@ def test_an_elided_tables_total_line_answers_an_increase(tmp_path: Path) -> None
     [verdict] = check(config, analyze(log), analyze(SAMPLE), log).verdicts
     assert verdict.status == "pass", verdict.message
     assert "+0 us" in verdict.message and "vs baseline 28.02 ms" in verdict.message
+
+
+def _untimed_sample(tmp_path: Path) -> str:
+    """The bundled table (without the ranking after it) printed under a ``Time(ms)`` header
+    (no Time(us) column): its 89 rows carry no time, its total line 28,023 us."""
+    text = "\n".join(SAMPLE.read_text(encoding="utf-8").split("\n")[:102]) + "\n"
+    assert text.count(" Time(us) ") == 1 and "Ranking" not in text
+    path = tmp_path / "untimed.txt"
+    path.write_text(text.replace(" Time(us) ", " Time(ms) "), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "budget",
+    [
+        "{metric: npu_time_us, max: 100}",
+        "{metric: cpu_time_us, max: 0}",
+        "{metric: op_type_time_us, op_type: ConvExSwish, max: 100}",
+        "{metric: layer_time_us, match: 'Conv:*', max: 100}",
+    ],
+)
+def test_rows_without_times_are_no_sum_of_zero(tmp_path: Path, budget: str) -> None:
+    """They passed at 0 us: the rows' times are unknown, not 0."""
+    log = _untimed_sample(tmp_path)
+    [profile] = analyze(log).profiles
+    assert len(profile.layers) == 89 and all(la.time_us is None for la in profile.layers)
+    verdict = _verdict(log, budget)
+    assert verdict.status == "inconclusive", verdict.message
+    assert "no Time(us) column" in verdict.message
+
+
+def test_an_op_type_one_letter_off_is_no_zero(tmp_path: Path) -> None:
+    """``ConvExSwsh`` passed at 0 us on a model of 57 ConvExSwish layers (a typo keeps a gate
+    green); an op type the model does not run passes at 0 us, and says so."""
+    typo = _verdict(str(SAMPLE), "{metric: op_type_time_us, op_type: ConvExSwsh, max: 5}")
+    assert typo.status == "inconclusive"
+    assert "runs no op type spelt 'ConvExSwsh', but ConvExSwish" in typo.message
+    absent = _verdict(str(SAMPLE), "{metric: op_type_time_us, op_type: Transpose, max: 5}")
+    assert absent.status == "pass"
+    assert absent.message == "op_type_time_us = 0 us: the model runs no Transpose layer; max 5 us"

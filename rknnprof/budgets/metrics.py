@@ -7,6 +7,7 @@ metric means); a function returns the value, or ``None`` and why the input canno
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from collections.abc import Callable
 from functools import partial
@@ -30,19 +31,27 @@ def _total_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     return total, "" if total is not None else "the input has no time"
 
 
+def _timed_rows(profile: Profile) -> bool:
+    return any(la.time_us is not None for la in profile.layers)
+
+
 def _by_layers(profile: Profile) -> bool:
-    """Times are read off the layers: the table has rows, and either elides none or the log
-    printed no ranking (rows elided: the ranking's times cover the whole frame)."""
-    return bool(profile.layers) and not (profile.elided_rows and profile.ranking)
+    """Times are read off the layers: the table has rows with times, and either elides none or
+    the log printed no ranking (rows elided: the ranking's times cover the whole frame)."""
+    return _timed_rows(profile) and not (profile.elided_rows and profile.ranking)
 
 
 def _op_type_stats(profile: Profile) -> tuple[OpTypeStat, ...]:
     """The op types' times when :func:`_by_layers` does not hold: the ranking's for an elided
-    table, else the layers' aggregate or the ranking."""
-    return profile.ranking if profile.elided_rows else profile.op_stats or profile.ranking
+    table or rows without times, else the layers' aggregate or the ranking."""
+    if profile.elided_rows or not _timed_rows(profile):
+        return profile.ranking
+    return profile.op_stats or profile.ranking
 
 
 def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | None, str]:
+    if profile.untimed:
+        return None, UNTIMED
     if _by_layers(profile):
         return profile.time_on(target), ""
     if stats := _op_type_stats(profile):
@@ -52,6 +61,9 @@ def _time_on(target: Target, budget: Budget, profile: Profile) -> tuple[float | 
     return None, "the input has no per-layer or per-op-type times"
 
 
+UNTIMED = "the table's rows carry no Time(us) column (no per-layer times to sum)"
+
+
 def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     pattern = budget.match or ""
     hits = [
@@ -59,6 +71,8 @@ def _layer_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     ]
     if not hits:
         return None, f"no layer's FullName matches {budget.match!r}"
+    if all(la.time_us is None for la in hits):
+        return None, UNTIMED
     return float(sum(la.time_us or 0.0 for la in hits)), ""
 
 
@@ -71,21 +85,28 @@ def _op_type_time(budget: Budget, profile: Profile) -> tuple[float | None, str]:
     if budget.op_type not in runs:
         wanted = (budget.op_type or "").lower()
         spelt = sorted(op for op in runs if op.lower() == wanted)
-        if spelt:
+        close = difflib.get_close_matches(budget.op_type or "", sorted(runs), n=1, cutoff=0.8)
+        if spelt or close:
             return None, (
-                f"the model runs no op type spelt {budget.op_type!r}, but {', '.join(spelt)} "
-                "(op types are matched as the log prints them)"
+                f"the model runs no op type spelt {budget.op_type!r}, but "
+                f"{', '.join(spelt or close)} (op types are matched as the log prints them)"
             )
+    if profile.untimed:
+        return None, UNTIMED
     if _by_layers(profile):
         hits = [la for la in profile.layers if la.op_type == budget.op_type]
         if hits or not profile.elided_rows:
-            return float(sum(la.time_us or 0.0 for la in hits)), ""
+            # (none: the model runs no such op, 0 us, and the verdict says why)
+            said = "" if hits else f"the model runs no {budget.op_type} layer"
+            return float(sum(la.time_us or 0.0 for la in hits)), said
         return None, f"no {budget.op_type} layer among the rows shown (the log elided rows)"
     stats = _op_type_stats(profile)
     if not stats:
         return None, "the input has no per-layer or per-op-type times"
     s = next((s for s in stats if s.op_type == budget.op_type), None)
-    return (s.total_time_us if s is not None else 0.0), ""
+    if s is None:
+        return 0.0, f"the model runs no {budget.op_type} op type"
+    return s.total_time_us, ""
 
 
 def _findings(budget: Budget, profile: Profile) -> tuple[float | None, str]:

@@ -456,6 +456,8 @@ def judge(
         shown += " (the table's total line: the log elides rows, the runtime summed them all)"
     problems: list[str] = []
     notes: list[str] = []
+    if why:  # (a figure with a word: an op type the model does not run, at 0 us)
+        notes.append(why)
     if (spikes := _medians_apart(budget, profile)) is not None:
         notes.append(spikes)
 

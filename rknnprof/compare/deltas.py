@@ -103,7 +103,9 @@ def layer_deltas(
             status = "not-shown" if base_partial else "added"
         else:
             status = "not-shown" if current_partial else "removed"
-        delta = 0.0 if status == "not-shown" else (c_time or 0.0) - (b_time or 0.0)
+        # (no change to tell: a layer not shown on one side, or a time neither log printed)
+        untold = status == "not-shown" or (status == "matched" and None in (b_time, c_time))
+        delta = 0.0 if untold else (c_time or 0.0) - (b_time or 0.0)
         out.append(
             LayerDelta(
                 name=ref.full_name or f"{ref.op_type}#{ref.id}",
@@ -115,7 +117,7 @@ def layer_deltas(
                 base_time_us=b_time,
                 current_time_us=c_time,
                 delta_us=delta,
-                delta_pct=pct_change(delta, b_time) if b and c else None,
+                delta_pct=pct_change(delta, b_time) if b and c and not untold else None,
                 base_target=b.target.value if b else None,
                 current_target=c.target.value if c else None,
                 base_data_type=b.data_type if b else None,
@@ -126,9 +128,10 @@ def layer_deltas(
 
 
 def op_type_times(profile: Profile) -> dict[str, tuple[int, float]]:
-    """op type -> (calls, total microseconds), from the layers, else the op stats / ranking."""
+    """op type -> (calls, total microseconds), from the layers, else (no layer with a time) the
+    op stats / ranking."""
     out: dict[str, tuple[int, float]] = {}
-    if profile.layers:
+    if any(la.time_us is not None for la in profile.layers) or not profile.ranking:
         for la in profile.layers:
             calls, time = out.get(la.op_type, (0, 0.0))
             out[la.op_type] = (calls + 1, time + (la.time_us or 0.0))
@@ -139,6 +142,9 @@ def op_type_times(profile: Profile) -> dict[str, tuple[int, float]]:
 
 
 def op_type_deltas(base: Profile, current: Profile) -> list[OpTypeDelta]:
+    """Each op type's time in both runs; none when either run's rows carry no time."""
+    if base.untimed or current.untimed:
+        return []
     b, c = op_type_times(base), op_type_times(current)
     out = []
     for op in [*b, *(k for k in c if k not in b)]:

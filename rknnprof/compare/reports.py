@@ -236,6 +236,16 @@ def compare_profiles(base: Profile, current: Profile) -> ProfileComparison:
         differences.append(prompts)
     if (steps := few_decode(base, current)) is not None:
         differences.append(steps)
+    untimed = [side for side, p in (("BASE", base), ("CURRENT", current)) if p.untimed]
+    if untimed:
+        logs = (
+            "the BASE and CURRENT logs print"
+            if len(untimed) == 2
+            else f"the {untimed[0]} log prints"
+        )
+        differences.append(
+            f"times: {logs} no Time(us) for the rows: layer and op type times not compared"
+        )
     return ProfileComparison(
         base_source=base.source.path,
         current_source=current.source.path,

@@ -178,6 +178,17 @@ class Profile(Record):
         return tuple(by_id.values())
 
     @property
+    def untimed(self) -> bool:
+        """Rows without a single Time(us) and no ranking to give the op types' times (a table
+        printed without its Time(us) column, or under another header): a sum of layer times is
+        unknown, not 0."""
+        return (
+            bool(self.layers)
+            and not self.ranking
+            and all(layer.time_us is None for layer in self.layers)
+        )
+
+    @property
     def npu_precisions(self) -> tuple[tuple[str, float, int], ...]:
         """(data types, time in microseconds, layers) of the NPU layers by precision, most time
         first (then most layers): ``INT8/UINT8`` (8-bit integers together), ``FLOAT16``. One
