@@ -28,6 +28,7 @@ from rknnprof.analysis.consistency import (
     total_disagreement,
 )
 from rknnprof.analysis.optypes import ranking_cut_short
+from rknnprof.assemble.inferences import RANKING_RATIO_SLACK, RANKING_ROW_ROUNDING
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     ConditionKind,
@@ -119,6 +120,12 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
     cut = _cut(profile)
     if cut is not None:
         return Coverage.CUT, cut
+    if unreadable_table(profile):
+        first = profile.skipped_rows[0]
+        return Coverage.DAMAGED, (
+            f"none of the table's rows could be read ({len(profile.skipped_rows)} skipped, "
+            f"the first at line {first.line}: {first.reason})"
+        )
     if profile.format in TOTALS_FAMILIES or not (profile.layers or profile.ranking):
         return Coverage.COMPLETE, "a whole-run figure, no per-layer table"
     if profile.layers and profile.reported_total_time_us is None:
@@ -138,6 +145,17 @@ def coverage_of(profile: Profile) -> tuple[Coverage, str]:
             f"{rows} rows, agreeing with the table's own total line{_set_aside(profile)}"
         )
     return Coverage.COMPLETE, f"{len(profile.ranking)} op types, their TimeRatio adding up"
+
+
+def unreadable_table(profile: Profile) -> bool:
+    """A per-layer table whose every row was skipped (a header of one SDK over rows of
+    another, cells no layout prints): no layer, and no whole-run figure either."""
+    return (
+        not profile.layers
+        and not profile.ranking
+        and bool(profile.skipped_rows)
+        and profile.format not in TOTALS_FAMILIES
+    )
 
 
 def _set_aside(profile: Profile) -> str:
@@ -189,10 +207,33 @@ def _damage(profile: Profile) -> str | None:
             )
     if profile.incomplete is not None and "disagree" in profile.incomplete:
         return profile.incomplete
+    if not profile.layers and profile.ranking:
+        if (apart := _ranking_row_apart(profile)) is not None:
+            return apart
+        shares = [s.share for s in profile.ranking]
+        most = 1 + RANKING_RATIO_SLACK + RANKING_ROW_ROUNDING * len(shares)
+        if all(x is not None for x in shares) and sum(shares) > most:  # type: ignore[arg-type]  # checked
+            return (
+                f"the ranking's TimeRatio column adds up to {sum(shares):.1%} "  # type: ignore[arg-type]  # checked
+                "of one frame: a value damaged"
+            )
     if check_ranking(profile, profile.op_stats):
         return "the ranking table disagrees with the layers above it"
     if (gap := elided_ranking_gap(profile)) is not None:
         return f"the ranking table cannot be the elided table's above it ({gap})"
+    return None
+
+
+def _ranking_row_apart(profile: Profile) -> str | None:
+    """Why a ranking row's CPU, GPU and NPU times do not make its TotalTime (beyond the
+    rounding of a printed 2e+06), or None."""
+    for s in profile.ranking:
+        parts = s.cpu_time_us + s.gpu_time_us + s.npu_time_us
+        if abs(parts - s.total_time_us) > max(0.5, 1e-5 * s.total_time_us):
+            return (
+                f"ranking row {s.op_type}: CPU + GPU + NPU time is {parts:,.0f} us but its "
+                f"TotalTime says {s.total_time_us:,.0f} us: a value damaged"
+            )
     return None
 
 

@@ -15,6 +15,7 @@ formatters (:mod:`~rknnprof.reporters._text`) and the figures read off the model
 from __future__ import annotations
 
 from rknnprof.analysis.figures import FRAME, share_basis
+from rknnprof.analysis.validity import unreadable_table
 from rknnprof.model import (
     WARNINGS_ONLY_FORMAT,
     Bound,
@@ -119,6 +120,8 @@ def kind_note(profile: Profile) -> str:
         if cut_short(profile):
             return "op-type ranking only, cut short (no Total row): no per-layer table in the log"
         return "op-type ranking only: no per-layer table in the log"
+    if unreadable_table(profile):
+        return "no row of the table could be read (see the skipped rows): no layer to judge"
     return "totals only (perf_debug=False?): no per-layer table in the log"
 
 

@@ -316,3 +316,64 @@ def test_a_frame_one_us_off_its_total_line_is_damaged_as_a_single_table_is(
     merged = profile_of(tmp_path, [*frame * 2, *off, *frame * 2])
     assert merged.validity is not None and merged.validity.coverage is Coverage.DAMAGED
     assert merged.validity.coverage_reason.startswith("1 of 5 frame(s) disagree")
+
+
+def test_a_table_whose_every_row_is_unreadable_is_damaged(tmp_path: Path) -> None:
+    """Every Cycles cell reads ``n/a``: five rows skipped, none read. It was 'complete: a
+    whole-run figure' (and passed a findings budget at 0)."""
+    lines = [line.replace("/", "?", 2) if line[:1].isdigit() else line for line in table(TIMES)]
+    profile = profile_of(tmp_path, lines)
+    assert profile.layers == () and len(profile.skipped_rows) == 5
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert profile.validity.coverage_reason.startswith("none of the table's rows could be read")
+
+
+def _ranking_only(rows: list[tuple[str, int, int, int, int, str]]) -> list[str]:
+    """A ranking-only paste: (op type, calls, CPU, NPU, TotalTime, TimeRatio) rows, no Total."""
+    rule = "-" * 99
+    head = (
+        "OpType             CallNumber   CPUTime(us)  GPUTime(us)  NPUTime(us)  TotalTime(us)  "
+        "TimeRatio(%)"
+    )
+    body = [
+        f"{op:<19}{calls:<13}{cpu:<13}{0:<13}{npu:<13}{total:<15}{ratio:<14}"
+        for op, calls, cpu, npu, total, ratio in rows
+    ]
+    return [rule, f"{'Operator Time Consuming Ranking Table':^99}", rule, head, rule, *body, rule]
+
+
+def test_a_ranking_that_contradicts_itself_is_damaged(tmp_path: Path) -> None:
+    """TimeRatio adding up to 300 % (218 + 78 + 3 + 2 %), or a row whose CPU + NPU (700 us)
+    is not its TotalTime (7,000 us): 'complete: their TimeRatio adding up' before."""
+    ratio = _ranking_only(
+        [
+            ("ConvRelu", 2, 0, 700, 700, "217.62%"),
+            ("Add", 1, 0, 250, 250, "77.73%"),
+            ("InputOperator", 1, 9, 0, 9, "2.79%"),
+            ("OutputOperator", 1, 6, 0, 6, "1.86%"),
+        ]
+    )
+    row = _ranking_only(
+        [
+            ("ConvRelu", 2, 0, 700, 7000, "96.35%"),
+            ("Add", 1, 0, 250, 250, "3.44%"),
+            ("InputOperator", 1, 9, 0, 9, "0.12%"),
+            ("OutputOperator", 1, 6, 0, 6, "0.08%"),
+        ]
+    )
+    for lines, said in (
+        (ratio, "the ranking's TimeRatio column adds up to 300.0% of one frame"),
+        (row, "ranking row ConvRelu: CPU + GPU + NPU time is 700 us but its TotalTime says 7,000"),
+    ):
+        validity = profile_of(tmp_path, lines).validity
+        assert validity is not None and validity.coverage is Coverage.DAMAGED
+        assert validity.coverage_reason.startswith(said), validity.coverage_reason
+    whole = _ranking_only(
+        [
+            ("ConvRelu", 2, 0, 700, 700, "72.54%"),
+            ("Add", 1, 0, 250, 250, "25.91%"),
+            ("InputOperator", 1, 9, 0, 9, "0.93%"),
+            ("OutputOperator", 1, 6, 0, 6, "0.62%"),
+        ]
+    )
+    assert coverage(tmp_path, whole) is Coverage.COMPLETE
