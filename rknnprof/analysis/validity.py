@@ -52,6 +52,10 @@ BYTES_ONLY_STALL_RATIO = 1000.0
 1/:data:`BYTES_ONLY_SHARE` of its DDR cycles). The slowest such rows of public logs: 387x (an
 exSoftmax13 of a DFL head, yolov10#115) and 105x (a Transpose beside it)."""
 BYTES_ONLY_SHARE = 100
+IMPOSSIBLE_SHARE = 10.0
+"""A layer whose cycles at the NPU clock take ten times its time (on one core; as many times
+more as the cores its WorkLoad spreads it over) ran faster than the NPU can: a value damaged.
+Clean public tables reach 2x (corpus 08's FP16 side file: its clock is not the log's)."""
 MIN_STALL_US = 200.0
 """...and whose unexplained time is at least this, microseconds: a small op's fixed cost (task
 submission, tens of microseconds) is not a stall."""
@@ -217,10 +221,34 @@ def _damage(profile: Profile) -> str | None:
                 f"the ranking's TimeRatio column adds up to {sum(shares):.1%} "  # type: ignore[arg-type]  # checked
                 "of one frame: a value damaged"
             )
+    if (faster := _faster_than_cycles(profile)) is not None:
+        return faster
+    timed = [la.time_us for la in profile.layers if la.time_us is not None]
+    if timed and not any(timed) and not profile.reported_total_time_us:
+        total = " and so does the total line" if profile.reported_total_time_us == 0 else ""
+        return f"every row reads 0 us{total}: no time was measured"
     if check_ranking(profile, profile.op_stats):
         return "the ranking table disagrees with the layers above it"
     if (gap := elided_ranking_gap(profile)) is not None:
         return f"the ranking table cannot be the elided table's above it ({gap})"
+    return None
+
+
+def _faster_than_cycles(profile: Profile) -> str | None:
+    """Why a layer ran faster than its own cycles allow at the NPU clock (beyond
+    :data:`IMPOSSIBLE_SHARE`), or None."""
+    for layer in profile.layers:
+        share, time = layer.cycles_explained, layer.time_us
+        if share is None or not time:
+            continue
+        cores = max(1, sum(1 for load in layer.workload_pct or () if load > 0))
+        # (a time printed to the microsecond may have been half a microsecond longer)
+        if share * time / (time + 0.5) > IMPOSSIBLE_SHARE * cores:
+            cycles = max(layer.ddr_cycles or 0, layer.npu_cycles or 0)
+            return (
+                f"layer #{layer.id} {layer.op_type}: {cycles:,} cycles in {time:,.0f} us, "
+                f"{share:,.0f}x faster than its cycles at the NPU clock allow: a value damaged"
+            )
     return None
 
 

@@ -377,3 +377,16 @@ def test_a_ranking_that_contradicts_itself_is_damaged(tmp_path: Path) -> None:
         ]
     )
     assert coverage(tmp_path, whole) is Coverage.COMPLETE
+
+
+def test_a_layer_faster_than_its_cycles_allow_is_damage(tmp_path: Path) -> None:
+    """A conv of 90,000 NPU cycles in 3 us (30 GHz on one core; an RK3588 NPU runs at 1 GHz)
+    was a complete measurement; every row at 0 us with a total line of 0, too."""
+    validity = profile_of(tmp_path, table([10, 500, 3, 200, 20])).validity
+    assert validity is not None and validity.coverage is Coverage.DAMAGED
+    assert validity.coverage_reason.startswith(
+        "layer #3 ConvRelu: 90,000 cycles in 3 us, 30x faster than its cycles"
+    ), validity.coverage_reason
+    validity = profile_of(tmp_path, table([0, 0, 0, 0, 0])).validity
+    assert validity is not None and validity.coverage is Coverage.DAMAGED
+    assert "every row reads 0 us and so does the total line" in validity.coverage_reason
