@@ -30,15 +30,30 @@ SCRIPT = "fixed-frequency-script"
 DATASHEET = "datasheet"
 
 
+MIN_CLOCK_MHZ = 10.0
+"""A clock reading under this (``0 MHz``, a frequency of 1 Hz) is no reading: an NPU or DDR
+clock steps down to a few hundred MHz, never to nothing."""
+ABOVE_MAXIMUM = 1.10
+"""...nor one above the SoC's maximum by more than 10 %."""
+
+
+def plausible_clock(mhz: float, peak: float | None) -> bool:
+    """Whether a clock the log prints can be the SoC's: over :data:`MIN_CLOCK_MHZ`, and under
+    its maximum by :data:`ABOVE_MAXIMUM` when the maximum is known."""
+    return mhz >= MIN_CLOCK_MHZ and (peak is None or mhz <= peak * ABOVE_MAXIMUM)
+
+
 def npu_clock(profile: Profile, platform: Platform | None) -> NpuClock | None:
     """The clock for ``profile`` (module doc), or ``None`` when nothing gives one."""
+    peak = platform.freq_mhz if platform is not None else None
     if profile.frequencies is not None:
-        known = [hz for hz in profile.frequencies.npu_hz if hz]
+        # (a reading no NPU can have, 0 or 5 GHz, is none: validity says so)
+        known = [hz for hz in profile.frequencies.npu_hz if hz and plausible_clock(hz / 1e6, peak)]
         if known:
             mhz = max(known) / 1e6
             return NpuClock(mhz, LOG, f"the log's NPU frequency list: {mhz:g} MHz")
     lines = [run for run in profile.run_lines if run.kind == "clock" and run.domain == "NPU"]
-    readings = [run for run in lines if run.mhz]
+    readings = [run for run in lines if run.mhz and plausible_clock(run.mhz, peak)]
     if readings:
         first = min(readings, key=lambda run: run.line)
         mhz = max(run.mhz or 0.0 for run in readings)

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from rknnprof.analysis.clock import plausible_clock
 from rknnprof.analysis.consistency import (
     check_ranking,
     elided_ranking_gap,
@@ -225,8 +226,8 @@ def _damage(profile: Profile) -> str | None:
         return faster
     timed = [la.time_us for la in profile.layers if la.time_us is not None]
     if timed and not any(timed) and not profile.reported_total_time_us:
-        total = " and so does the total line" if profile.reported_total_time_us == 0 else ""
-        return f"every row reads 0 us{total}: no time was measured"
+        line = " and so does the total line" if profile.reported_total_time_us == 0 else ""
+        return f"every row reads 0 us{line}: no time was measured"
     if check_ranking(profile, profile.op_stats):
         return "the ranking table disagrees with the layers above it"
     if (gap := elided_ranking_gap(profile)) is not None:
@@ -468,6 +469,18 @@ def clock_condition(
     """One clock the log printed, held against the SoC's maximum when the platform data has
     one."""
     shown = f"{domain} at {mhz:,.0f} MHz"
+    if not plausible_clock(mhz, peak):
+        return RunCondition(
+            ConditionKind.NO_READING,
+            f"{shown}: no reading of a clock"
+            + (
+                f" ({platform.name.upper()}'s maximum is {peak:,.0f} MHz)"
+                if peak and platform
+                else ""
+            )
+            + ", not used",
+            line=line,
+        )
     if peak is None or platform is None:
         return RunCondition(
             ConditionKind.CLOCK, f"{shown} (no maximum known for this SoC)", line=line

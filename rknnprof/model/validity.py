@@ -51,6 +51,9 @@ class ConditionKind(StrEnum):
     """Debugger, ioctl-trace, mem-sync trace or tensor-dump lines inside the run."""
     CLOCK = "clock"
     """A clock line (NPU, DDR, CPU) the log prints, held against the SoC's maximum."""
+    NO_READING = "clock-no-reading"
+    """A clock line whose figure no clock of the SoC can have (0 MHz, above its maximum): not
+    used to turn cycles into time."""
     EVAL_MEM = "eval-mem"
     """eval_mem was on during the measured run."""
     VARYING = "varying-frames"

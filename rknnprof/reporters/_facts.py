@@ -173,6 +173,8 @@ def verdict_text(profile: Profile) -> str:
     for condition in v.conditions:
         if condition.below_maximum:
             parts.append(_fact(condition.message))
+        elif condition.kind is ConditionKind.NO_READING:
+            parts.append(condition.message)
         elif condition.kind in (
             ConditionKind.VARYING,
             ConditionKind.EVAL_MEM,

@@ -214,3 +214,21 @@ def test_runtime_prefixed_clock_lines_are_read_too(tmp_path: Path) -> None:
         if c.kind is ConditionKind.CLOCK
     ]
     assert "DDR at 1,560 MHz" in clock.message and clock.below_maximum
+
+
+def test_a_clock_no_soc_can_have_is_no_reading(tmp_path: Path) -> None:
+    """``NPU current frequency: 5000 MHz`` on an RK3588 (1,000 MHz at most) turned its cycles
+    into time at 5 GHz; ``0 MHz`` read as a clock left unfixed (RKN051 advised on it). Neither
+    is a reading: said, not used; the cycles stay at scaling_frequency.sh's 1,000 MHz."""
+    for figure in ("5000", "0"):
+        lines = [
+            "I RKNN: [10:00:00.000] RKNN Model Information, version: 6, target platform: rk3588",
+            f"NPU current frequency: {figure} MHz",
+            *table([10, 500, 300, 200, 20]),
+        ]
+        profile = analysed(tmp_path, lines)
+        [said] = [c for c in verdict(profile).conditions if c.kind is ConditionKind.NO_READING]
+        assert said.message.startswith(f"NPU at {int(figure):,} MHz: no reading of a clock")
+        assert not said.below_maximum and said.line == 2
+        assert profile.npu_clock is not None and profile.npu_clock.mhz == 1000
+        assert profile.npu_clock.basis == "fixed-frequency-script"
