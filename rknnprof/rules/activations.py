@@ -85,21 +85,23 @@ yolov5s_relu 66.1 FPS."""
 ZOO_MODEL_SAVING = 1.0 - ZOO_FPS[0] / ZOO_FPS[1]
 """What the ReLU model saves of yolov5s's frame: 1 - 48.4/66.1 = 26.8 %, a WHOLE-MODEL figure.
 Only the activation changed, so the SiLU convs carry all of it."""
-ZOO_SILU_SHARE = 0.758
-"""The share of yolov5s's frame its ConvExSwish layers take (RK3588 INT8 per-layer profile,
-the expert review's figure)."""
+ZOO_SILU_SHARE = 22898 / 32070
+"""The share of yolov5s's frame its ConvExSwish layers take: 57 layers, 22,898 of 32,070 us
+(71.4 %) in a public RK3588 INT8 per-layer profile (``yolov5s-profile``, its ranking table)."""
 ZOO_FRACTION = ZOO_MODEL_SAVING / ZOO_SILU_SHARE
 """Share of a SiLU conv's OWN time the swap saves on the model-zoo basis: 26.8 % of the frame
-carried by convs holding 75.8 % of it, 0.2678 / 0.758 = 35.3 % of their time (applying 26.8 %
+carried by convs holding 71.4 % of it, 0.2678 / 0.714 = 37.5 % of their time (applying 26.8 %
 to their own time would undercount)."""
 ZOO = (
     "rknn_model_zoo README benchmark (RK3588 single core): yolov5s 48.4 FPS, yolov5s_relu "
-    f"66.1 FPS, {pct(ZOO_MODEL_SAVING)} of yolov5s's frame, carried by its ConvExSwish layers "
-    f"({pct(ZOO_SILU_SHARE)} of yolov5s's frame): {pct(ZOO_FRACTION)} of their own time"
+    f"66.1 FPS, {pct(ZOO_MODEL_SAVING)} of yolov5s's frame, carried by its ConvExSwish layers, "
+    f"{pct(ZOO_SILU_SHARE)} of the frame in a public RK3588 yolov5s profile "
+    f"(RK3588-Yolo-Profile): {pct(ZOO_FRACTION)} of their own time"
 )
 SOURCE = sources(
     cite("guide", "§8.5.2 Table 8-5 (non-ReLU activations are inefficient operators)"),
     cite("zoo", "yolov5s 48.4 FPS, yolov5s_relu 66.1 FPS on RK3588"),
+    cite("yolov5s-profile", "ConvExSwish 22,898 of 32,070 us"),
     cite("ops", "multi-core table: ConvolutionRelu splits, ConvolutionSwish does not"),
 )
 
@@ -413,17 +415,17 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         with a layer's time, not its outputs), times the layer's output elements (medium);
         (3) without such a pair, the model
         zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame (1 - 48.4/66.1),
-        and only the activation changed, so the ConvExSwish layers (75.8% of that frame) carry
-        all of it: 35.3% of their own time (medium); not GELU layers, a transformer's MLP
-        activation, which only a twin prices (a CNN's SiLU figure measures nothing like them,
-        and a ReLU swap means pretraining the model again). (2) and (3) never leave a layer
+        and only the activation changed, so the ConvExSwish layers (71.4% of that frame in a
+        public RK3588 yolov5s profile) carry all of it: 37.5% of their own time (medium); not
+        GELU layers, a transformer's MLP activation, which only a twin prices (a CNN's SiLU
+        figure measures nothing like them, and a ReLU swap means pretraining the model again). (2) and (3) never leave a layer
         below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation after a
         plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the lowest
         of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
         time the log supports for it (its same-shape sibling's, or its cycles at the table's
         median pace), named in the message: one frame's stall is no evidence for a saving.
         A ranking table without per-layer rows: the SiLU/HardSwish/Mish conv op types' NPU
-        time at (3)'s 35.3 % (low: no pair, no cycles to hold a layer above; Sigmoid and Tanh
+        time at (3)'s 37.5 % (low: no pair, no cycles to hold a layer above; Sigmoid and Tanh
         convs are left out, a ranking cannot tell them from an output or a gate, and GELU ones
         as above).
     """
@@ -495,7 +497,7 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         layer_ids=tuple(la.id for la in layers),
         estimate=(
             "same-shape plain conv in the log; else the pairs' cost per output element; else "
-            "35.3% of the layer (model zoo: 26.8% of yolov5s's frame)"
+            "37.5% of the layer (model zoo: 26.8% of yolov5s's frame, its SiLU convs 71.4% of it)"
         ),
         source=SOURCE,
         **saving.fields(),
@@ -517,11 +519,12 @@ RULES = (
         basis=(
             "per layer: the difference against a same-shape plain conv in this log (a split "
             "twin under a multi-core mask); else the pairs' activation cost per output element "
-            "by output size; else, GELU aside, 35.3% of its time (rknn_model_zoo: yolov5s_relu "
-            "saves 26.8% of yolov5s's frame, carried by its ConvExSwish layers, 75.8% of it); "
+            "by output size; else, GELU aside, 37.5% of its time (rknn_model_zoo: yolov5s_relu "
+            "saves 26.8% of yolov5s's frame, carried by its ConvExSwish layers, 71.4% of it in a "
+            "public RK3588 yolov5s profile); "
             "never below the layer's own cycles at the clock; the basis names each layer's; a "
             "single-frame outlier at the time the log supports; a ranking table alone: its SiLU/"
-            "HardSwish/Mish convs' NPU time at 35.3%"
+            "HardSwish/Mish convs' NPU time at 37.5%"
         ),
         confidence=(
             "high with an in-log pair, medium with the pairs' per-element cost or the "

@@ -54,6 +54,13 @@ DOCUMENTS: dict[str, Document] = {
     "benchmark": Document(
         "rknn_benchmark README", f"{_TOOLKIT}/master/rknpu2/examples/rknn_benchmark/README.md"
     ),
+    "yolov5s-profile": Document(
+        "a public RK3588 yolov5s per-layer profile, runtime 2.3.2, core 0 "
+        "(zshi20000922-a11y/RK3588-Yolo-Profile, at commit a2040cc)",
+        "https://github.com/zshi20000922-a11y/RK3588-Yolo-Profile/blob/"
+        "a2040cc119fb247c3e01fe2ee189d2d5643cd851/reports/layer-profiles/raw/"
+        "yolov5s_layer_perf.txt",
+    ),
     "yolov8n-pair": Document(
         "a public RK3588 yolov8n-1920 per-layer profile, one core and three (channyHuang's "
         "'Push Yolov8n Pre-train Model To rk3588 (2)', at commit 5b708ac)",

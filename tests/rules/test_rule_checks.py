@@ -870,7 +870,7 @@ def test_rkn060_a_rotary_embedding_after_a_projection_is_not_a_decode() -> None:
 
 def test_rkn070_gelu_of_a_transformer_is_not_priced_by_a_cnns_silu_figure() -> None:
     """A public SigLIP ViT profile (RK3588, FP16): 12 ConvExGelu layers in its MLPs were priced
-    at the model zoo's yolov5s SiLU figure (35.3%) and told to retrain with ReLU. Without a
+    at the model zoo's yolov5s SiLU figure (then 35.3%) and told to retrain with ReLU. Without a
     same-shape twin in the log they are not priced; SiLU convs beside them still are; a GELU
     conv with a twin is measured."""
     gelu = L(
@@ -887,7 +887,7 @@ def test_rkn070_gelu_of_a_transformer_is_not_priced_by_a_cnns_silu_figure() -> N
     silu = L(3, "ConvExSwish", NPU, 4000, i=((1, 64, 80, 80), (64, 64, 3, 3)), o=((1, 64, 80, 80),))
     [finding] = run("RKN070", P(L(1, "Conv", NPU, 20000), silu, gelu), "rk3588")
     assert finding.layer_ids == (3,) and "ConvExGelu" not in finding.message
-    assert finding.est_saving_us == pytest.approx(4000 * 0.353, rel=0.01)
+    assert finding.est_saving_us == pytest.approx(4000 * 0.375, rel=0.01)
     twin = L(9, "Conv", NPU, 5000, i=gelu.input_shapes, o=gelu.output_shapes, dtype="FLOAT16")
     [finding] = run("RKN070", P(L(1, "Conv", NPU, 20000), gelu, twin), "rk3588")
     assert finding.layer_ids == (7,) and finding.est_saving_us == pytest.approx(7263 - 5000)
