@@ -418,9 +418,9 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         and only the activation changed, so the ConvExSwish layers (71.4% of that frame in a
         public RK3588 yolov5s profile) carry all of it: 37.5% of their own time (medium); not
         GELU layers, a transformer's MLP activation, which only a twin prices (a CNN's SiLU
-        figure measures nothing like them, and a ReLU swap means pretraining the model again). (2) and (3) never leave a layer
-        below its own max(DDR, NPU) cycles at the NPU clock. A standalone activation after a
-        plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the lowest
+        figure measures nothing like them, and a ReLU swap means pretraining the model
+        again). (2) and (3) never leave a layer below its own max(DDR, NPU) cycles at the NPU
+        clock. A standalone activation after a plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the lowest
         of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
         time the log supports for it (its same-shape sibling's, or its cycles at the table's
         median pace), named in the message: one frame's stall is no evidence for a saving.
