@@ -413,17 +413,17 @@ def check_activation_swap(profile: Profile, context: RuleContext) -> Iterator[Fi
         output element the pairs on the same cores measure (their differences over their output
         elements, per data type; a split twin's difference is mostly the split, which grows
         with a layer's time, not its outputs), times the layer's output elements (medium);
-        (3) without such a pair, the model
-        zoo's whole-model figure: yolov5s_relu saves 26.8% of yolov5s's frame (1 - 48.4/66.1),
-        and only the activation changed, so the ConvExSwish layers (71.4% of that frame in a
-        public RK3588 yolov5s profile) carry all of it: 37.5% of their own time (medium); not
-        GELU layers, a transformer's MLP activation, which only a twin prices (a CNN's SiLU
-        figure measures nothing like them, and a ReLU swap means pretraining the model
-        again). (2) and (3) never leave a layer below its own max(DDR, NPU) cycles at the NPU
-        clock. A standalone activation after a plain conv: its whole time (ReLU fuses; medium). The finding's confidence is the lowest
-        of its layers'. A layer RKN050 flags as a single-frame outlier counts at the
-        time the log supports for it (its same-shape sibling's, or its cycles at the table's
-        median pace), named in the message: one frame's stall is no evidence for a saving.
+        (3) without such a pair, the model zoo's whole-model figure: yolov5s_relu saves 26.8% of
+        yolov5s's frame (1 - 48.4/66.1), and only the activation changed, so the ConvExSwish layers
+        (71.4% of that frame in a public RK3588 yolov5s profile) carry all of it: 37.5% of their own
+        time (medium); not GELU layers, a transformer's MLP activation, which only a twin prices (a
+        CNN's SiLU figure measures nothing like them, and a ReLU swap means pretraining the model
+        again). (2) and (3) never leave a layer below its own max(DDR, NPU) cycles at the NPU clock.
+        A standalone activation after a plain conv: its whole time (ReLU fuses; medium). The
+        finding's confidence is the lowest of its layers'. A layer RKN050 flags as a single-frame
+        outlier counts at the time the log supports for it (its same-shape sibling's, or its cycles
+        at the table's median pace), named in the message: one frame's stall is no evidence for a
+        saving.
         A ranking table without per-layer rows: the SiLU/HardSwish/Mish conv op types' NPU
         time at (3)'s 37.5 % (low: no pair, no cycles to hold a layer above; Sigmoid and Tanh
         convs are left out, a ranking cannot tell them from an output or a gate, and GELU ones
