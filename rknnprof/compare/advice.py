@@ -18,7 +18,9 @@ One verdict per finding (:data:`VERDICTS`):
   :attr:`~rknnprof.rules.Rule.fix_shows_in_rows` false, also the time not fallen beyond the
   noise): the fix was not made, which is no miss
   of the estimate; a time that moved is said (slower, or faster from another cause: a
-  rebuild, another runtime);
+  rebuild, another runtime). For a fix that shows in the rows it is told from them even when
+  the times are not like for like (frames merged, another platform), unless a side is
+  damaged, the runs are other models or another input (:data:`UNREAD`);
 * ``cannot-tell``: the runs are not like for like (input shape, platform, cores, data type,
   a side that is not a measurement or shows part of the model), the layers are not all in
   both logs, or the finding promised frames per second and the logs hold no throughput
@@ -73,6 +75,10 @@ UNLIKE = (
 )
 """``comparability`` lines that make a measured saving meaningless for every finding (a data
 type or core change is the fix itself for some rules, so it is judged per finding)."""
+
+UNREAD = ("is damaged", "align by FullName or shapes", "input shape")
+"""``comparability`` lines after which not even the rows tell a fix was not made (rows that
+contradict themselves, other models, another input: other layers)."""
 
 FRAME_CONFOUNDERS = ("NPU cores used:", "data type:")
 """``comparability`` lines that also rule out judging a finding on the whole frame: they move
@@ -226,18 +232,38 @@ def _latency(
             len(ids), reason,
         )  # fmt: skip
 
-    if unlike:
+    if unlike and not (visible and ids and not any(w in u for u in unlike for w in UNREAD)):
         return outcome("cannot-tell", None, f"not like for like: {unlike[0]}")
     if not ids:
         return outcome("cannot-tell", None, "the finding names no layer to measure")
     pairs: list[tuple[Layer, LayerDelta]] = []
     for i in ids:
         la, d = layers.get(i), by_base.get(i)
-        if la is None or d is None or la.time_us is None:
-            return outcome("cannot-tell", None, "some of its layers are not in BASE's table")
-        if d.status == "not-shown":
-            return outcome("cannot-tell", None, "CURRENT's table leaves some of its layers out")
+        if la is None or d is None or la.time_us is None or d.status == "not-shown":
+            unpaired = (
+                f"not like for like: {unlike[0]}"
+                if unlike
+                else "CURRENT's table leaves some of its layers out"
+                if d is not None and la is not None and la.time_us is not None
+                else "some of its layers are not in BASE's table"
+            )
+            return outcome("cannot-tell", None, unpaired)
         pairs.append((la, d))
+    if unlike:  # (the rows still tell a fix that shows in them was not made)
+        kept = [
+            after_layers.get(d.current_id) if d.current_id is not None else None for _, d in pairs
+        ]
+        if all(
+            after is not None and _same_layer(la, after, time_too=False)
+            for (la, _), after in zip(pairs, kept)
+        ):
+            return outcome(
+                "not-made",
+                None,
+                f"{len(ids)} layer(s): op type, data type, target, cores and shapes unchanged "
+                f"(times not compared, not like for like: {unlike[0]})",
+            )
+        return outcome("cannot-tell", None, f"not like for like: {unlike[0]}")
     before_us = sum(la.time_us or 0.0 for la, _ in pairs)
     after_us = 0.0
     unchanged = True

@@ -269,3 +269,21 @@ def test_junit_total_time_fails_past_fail_over(tmp_path, capsys, monkeypatch, be
     failure = total.find("failure")
     assert failure is not None and "grew more than --fail-over 5%" in failure.get("message", "")
     assert root.get("failures") == "1"
+
+
+def test_a_fix_not_made_is_told_from_the_rows_across_frame_counts(tmp_path, before):
+    """BASE one frame, CURRENT three (its Concat #10 a microsecond apart each): the times are
+    not like for like (frames merged), but the 57 ConvExSwish layers are still ConvExSwish, on
+    the same core, at the same shapes: RKN070 was not made (it read 'cannot tell')."""
+    text = LOG07.read_text(encoding="utf-8")
+    layers = {la.id: la for la in before.profiles[0].layers}
+    assert layers[10].op_type == "Concat"
+    frames = [rewrite(text, {10: (None, layers[10].time_us + k)}) for k in range(3)]
+    after = tmp_path / "three.txt"
+    after.write_text("".join(frames), encoding="utf-8")
+    outcome, comp = _outcome(before, str(after), "RKN070")
+    assert any(d.startswith("frames merged") for d in comp.differences), comp.differences
+    assert outcome.verdict == "not-made" and outcome.measured_us is None
+    assert "op type, data type, target, cores and shapes unchanged (times not compared" in (
+        outcome.reason
+    )
