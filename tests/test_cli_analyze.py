@@ -290,3 +290,21 @@ def test_two_versions_of_one_library_are_said(run, tmp_path):
         f"Warning: {path}:2: the log names two runtime versions, 1.4.0 (line 1) and 2.3.2 "
         "(here): the first is the one reported"
     ) in result.stderr
+
+
+def test_a_terminal_shows_each_warning_once(tmp_path, capsys, monkeypatch):
+    """stdout and stderr on one terminal: the report's own warnings, not stderr's copy above
+    it (every warning was printed twice); piped, stderr still carries them."""
+    from rknnprof.cli import output
+    from tests.hostile.helpers import run
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs"
+    text = (sample / "yolov5s_rk3588_loglevel4_3frames.txt").read_text(encoding="utf-8")
+    log = tmp_path / "twice.txt"
+    log.write_text(text + text, encoding="utf-8")  # (a warning: the frames repeat)
+    said = "this frame repeats the frame at line 5"
+    code, out, err = run(capsys, monkeypatch, "analyze", str(log))
+    assert code == 0 and said in err
+    monkeypatch.setattr(output, "one_terminal", lambda: True)
+    code, out, err = run(capsys, monkeypatch, "analyze", str(log))
+    assert code == 0 and said in " ".join(out.split()) and said not in err

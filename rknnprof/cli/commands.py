@@ -181,6 +181,7 @@ def analyze(
     from rknnprof.cli.options import choose_format
     from rknnprof.cli.output import (
         echo_err,
+        one_terminal,
         print_report_warnings,
         refuse_overwrite,
         require_stdin,
@@ -222,7 +223,8 @@ def analyze(
             render_failed = renderer("analyze", fmt)
             stream(lambda out: render_failed(failed, out, options), output, options.color)
         raise
-    print_report_warnings(report.warnings)
+    if not (fmt == "table" and output in (None, "-") and one_terminal()):
+        print_report_warnings(report.warnings)  # (the table on the terminal shows them already)
     # written as it is rendered: a long capture's trace (megabytes) is never held whole
     render = renderer("analyze", fmt)
     stream(lambda out: render(report, out, options), output, options.color)
