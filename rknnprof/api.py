@@ -296,10 +296,14 @@ def no_data_message(assembly: Assembly) -> str:
     which may be nothing: an RKLLM run that warned of its driver and went on to ``rkllm init
     success``, a core mask the runtime fell back from)."""
     if assembly.written is not None:
-        readers = "'rknnprof compare' and 'rknnprof check' read it; "
-        readers = readers if assembly.written == "JSON" else ""
-        it = "analyze reads the log it came from"
-        return f"a report rknnprof wrote ({assembly.written}), not a log: {readers}{it}"
+        if assembly.written == "JSON":
+            readers = (
+                "'rknnprof compare' and 'rknnprof check' read it; analyze reads the log it came "
+                "from"
+            )
+        else:
+            readers = "give the log it came from (compare and check also read its -f json report)"
+        return f"a report rknnprof wrote ({assembly.written}), not a log: {readers}"
     if assembly.failures:
         first = assembly.failures[0]
         more = len(assembly.failures) - 1

@@ -175,6 +175,13 @@ def report_from_dict(data: object, path: str = "<report>") -> model.Report:
             f"unsupported schema_version {version!r} (this rknnprof reads {SCHEMA_VERSION})", path
         )
     if not isinstance(data.get("profiles"), list):
+        kind = data.get("kind")
+        if kind in ("check", "compare"):
+            raise InputError(
+                f"a {kind} report, not a saved analysis: give the log, or the report "
+                "'rknnprof analyze -f json' wrote of it",
+                path,
+            )
         raise InputError("saved report has no 'profiles' list", path)
     report: model.Report = _build(model.Report, data, path, "")
     return report

@@ -107,12 +107,20 @@ def _complete_rule_code(
     ]
 
 
+def _named_platform(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--platform ""`` names no SoC: refused (it was taken as no option at all)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("an empty name: give an SoC (rk3588, rk3576, ...)")
+    return value
+
+
 def platform_option() -> Callable[[F], F]:
     """``--platform SOC``; shell completion offers the known SoC names."""
     return click.option(
         "--platform",
         default=None,
         metavar="SOC",
+        callback=_named_platform,
         shell_complete=_complete_platform,
         help="SoC to judge by (rk3588, rk3576, ...); overrides what the log says.",
     )

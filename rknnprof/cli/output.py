@@ -261,7 +261,11 @@ def stdin_is_terminal() -> bool:
 
 
 def require_stdin(paths: Iterable[str]) -> None:
-    """An :class:`InputError` when a path is ``-`` but stdin was closed at start (``<&-``)."""
+    """An :class:`InputError` when a path is ``-`` but stdin was closed at start (``<&-``); a
+    usage error when ``-`` is given twice (stdin is read once)."""
+    paths = list(paths)
+    if paths.count("-") > 1:
+        raise click.UsageError("standard input ('-') is given twice: it can be read once")
     if sys.stdin is None and "-" in paths:
         raise InputError("cannot read: standard input is closed", "-")
 

@@ -270,8 +270,38 @@ def test_a_report_rknnprof_wrote_given_to_analyze_says_so(fmt, kind, tmp_path, c
     assert code == 0, err
     code, out, err = run(capsys, monkeypatch, "analyze", str(saved))
     assert (code, out) == (3, "")
-    readers = "'rknnprof compare' and 'rknnprof check' read it; " if kind == "JSON" else ""
-    assert err == (
-        f"Error: {saved}: a report rknnprof wrote ({kind}), not a log: {readers}analyze reads "
-        "the log it came from\n"
+    readers = (
+        "'rknnprof compare' and 'rknnprof check' read it; analyze reads the log it came from"
+        if kind == "JSON"
+        else "give the log it came from (compare and check also read its -f json report)"
     )
+    assert err == f"Error: {saved}: a report rknnprof wrote ({kind}), not a log: {readers}\n"
+
+
+def test_compare_given_a_check_report_or_an_html_one_says_what_it_reads(
+    tmp_path, capsys, monkeypatch
+):
+    """A check report read "saved report has no 'profiles' list"; an HTML report told compare
+    that "analyze reads the log it came from"."""
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 100000\n")
+    checked = tmp_path / "check.json"
+    run(capsys, monkeypatch, "check", str(SAMPLE), "--budgets", str(budgets), "-f", "json",
+        "-o", str(checked))  # fmt: skip
+    code, _, err = run(capsys, monkeypatch, "compare", str(SAMPLE), str(checked))
+    assert code == 2
+    assert err.startswith(
+        f"Error: {checked}: a check report, not a saved analysis: give the log, or the report "
+        "'rknnprof analyze -f json' wrote of it"
+    )
+    page = tmp_path / "run.html"
+    run(capsys, monkeypatch, "analyze", str(SAMPLE), "-f", "html", "-o", str(page))
+    code, _, err = run(capsys, monkeypatch, "compare", str(SAMPLE), str(page))
+    assert code == 3 and "give the log it came from (compare and check also read" in err
+
+
+def test_an_empty_platform_and_stdin_twice_are_usage_errors(capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "analyze", str(SAMPLE), "--platform", "")
+    assert code == 2 and "--platform: an empty name: give an SoC (rk3588, rk3576, ...)" in err
+    code, _, err = run(capsys, monkeypatch, "analyze", "-", "-")
+    assert code == 2 and "standard input ('-') is given twice: it can be read once" in err
