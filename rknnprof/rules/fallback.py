@@ -203,22 +203,47 @@ def _transpose_reason(layer: Layer, platform: Platform | None) -> str | None:
     )
 
 
-def _resize_reason(layer: Layer, platform: Platform | None) -> str:
+def _scale(layer: Layer) -> tuple[float, float] | None:
+    """A Resize's (height, width) scale from its shapes; None when they do not say."""
     src = layer.input_shapes[0] if layer.input_shapes else None
     dst = layer.output_shapes[0] if layer.output_shapes else None
+    if src and dst and len(src) == 4 and len(dst) == 4 and src[2] and src[3]:
+        return dst[2] / src[2], dst[3] / src[3]
+    return None
+
+
+def _resize_reason(layer: Layer, platform: Platform | None, model: Sequence[Layer]) -> str:
     lo = platform.limit("resize_factor_min") if platform is not None else None
     hi = platform.limit("resize_factor_max") if platform is not None else None
-    if src and dst and len(src) == 4 and len(dst) == 4 and src[2] and src[3] and lo and hi:
-        fh, fw = dst[2] / src[2], dst[3] / src[3]
-        broadcast = src[2] == 1 and src[3] == 1
-        if not broadcast and not all(f.is_integer() and lo <= f <= hi for f in (fh, fw)):
-            return (
-                f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} (NPU Resize limit)"
-            )
-    return (
+    modes = (
         "NPU Resize takes only nearest/linear with half_pixel, pytorch_half_pixel or "
         "align_corners; linear+align_corners in FP16 fell back on RK3588 "
         "(rknn-toolkit2 issue 514)"
+    )
+    scale = _scale(layer)
+    src = layer.input_shapes[0] if layer.input_shapes else ()
+    if scale is None or not lo or not hi or (src[2] == 1 and src[3] == 1):  # (1x1: a broadcast)
+        return modes
+    fh, fw = scale
+    if not all(f.is_integer() and lo <= f <= hi for f in (fh, fw)):
+        return f"scale x{fh:g}/x{fw:g} is not an integer factor in {lo}..{hi} (NPU Resize limit)"
+    # (the scale fits: what the log cannot show, its mode, is left)
+    twin = next(
+        (
+            la
+            for la in model
+            if la.op_type == "Resize" and la.target is Target.NPU and _scale(la) == scale
+        ),
+        None,
+    )
+    beside = (
+        f"; #{twin.id} Resize, x{fh:g} too, runs on the NPU: compare the two nodes' attributes"
+        if twin is not None
+        else ""
+    )
+    return (
+        f"its scale x{fh:g}/x{fw:g} fits the NPU's integer {lo}..{hi}, so its mode (which the "
+        f"log does not print) is the likely cause: {modes}{beside}"
     )
 
 
@@ -245,7 +270,7 @@ def _reasons(
         # the runtime's own printed limit wins: it differs between runtime versions
         reasons.extend(r for la in layers[:1] if (r := _transpose_reason(la, platform)))
     elif op == "Resize" and layers:  # ranking-only profiles have no layers
-        reasons.append(_resize_reason(layers[0], platform))
+        reasons.append(_resize_reason(layers[0], platform, profile.layers))
     elif op in SOFTMAX_OPS and not reasons:
         reasons.append("NPU Softmax needs axis 1 or 3 and is bound by the Transpose limits")
     elif op in POOL_OPS:

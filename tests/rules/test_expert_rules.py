@@ -299,3 +299,21 @@ def test_environment_leaves_a_table_at_one_pace_alone() -> None:
     # the RKN070 fixture: fewer than 8 paced layers; RKN072's: all at the default pace
     for name in ("RKN070", "RKN072_ok", "RKN050"):
         assert not [f for f in findings(name, "RKN050") if "time per cycle" in f.basis]
+
+
+def test_a_resize_at_an_integer_scale_points_at_its_mode():
+    """The bundled sample: #60 Resize (1,128,40,40) -> (1,128,80,80) on the CPU, #51 Resize
+    (1,256,20,20) -> (1,256,40,40) on the NPU. Both x2, which the NPU takes: the 'why' listed
+    the scale limits as if they were the cause; now it says the scale fits, names the mode
+    (which the log does not print) and the x2 twin that runs on the NPU."""
+    from pathlib import Path
+
+    from rknnprof.api import load
+
+    sample = Path(__file__).resolve().parents[2] / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    [profile] = load(str(sample))
+    [found] = [f for f in profile.findings if f.code == "RKN001"]
+    assert "its scale x2/x2 fits the NPU's integer 2..8, so its mode" in found.message
+    assert "#51 Resize, x2 too, runs on the NPU: compare the two nodes' attributes" in (
+        found.message
+    )
