@@ -81,7 +81,7 @@ def check_float16(profile: Profile, context: RuleContext) -> Iterator[Finding]:
             + claim(profile, f"; INT8 could save up to {us(saving.total_us)} ({rates}){caveat}")
         ),
         fix=(
-            "quantize to INT8: rknn.config(quantized_dtype='w8a8') and rknn.build("
+            f"quantize to INT8: {_int8_config(profile)} and rknn.build("
             "do_quantization=True, dataset=<calibration list>); if accuracy drops, keep only "
             "the sensitive layers FP16 with hybrid quantization"
         ),
@@ -134,3 +134,16 @@ RULES = (
         fix_changes_data_type=True,
     ),
 )
+
+
+def _int8_config(profile: Profile) -> str:
+    """rknn.config's INT8 call in the toolkit that built the model: ``w8a8`` from
+    rknn-toolkit2 2.0, ``asymmetric_quantized-8`` before; both when the log does not say."""
+    major = (profile.versions.toolkit or "").split(".", 1)[0]
+    if major == "1":
+        return "rknn.config(quantized_dtype='asymmetric_quantized-8')"
+    if major.isdigit():
+        return "rknn.config(quantized_dtype='w8a8')"
+    return (
+        "rknn.config(quantized_dtype='w8a8') (rknn-toolkit2 1.x names it 'asymmetric_quantized-8')"
+    )

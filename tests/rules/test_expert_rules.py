@@ -317,3 +317,28 @@ def test_a_resize_at_an_integer_scale_points_at_its_mode():
     assert "#51 Resize, x2 too, runs on the NPU: compare the two nodes' attributes" in (
         found.message
     )
+
+
+@pytest.mark.parametrize(
+    ("toolkit", "called"),
+    [
+        ("1.5.0", "rknn.config(quantized_dtype='asymmetric_quantized-8')"),
+        ("2.3.2", "rknn.config(quantized_dtype='w8a8')"),
+        (None, "rknn.config(quantized_dtype='w8a8') (rknn-toolkit2 1.x names it"),
+    ],
+)
+def test_rkn002_names_the_int8_setting_of_the_toolkit_that_built_it(toolkit, called):
+    """toolkit2 1.x rejects 'w8a8' (it takes 'asymmetric_quantized-8'), 2.x the old name: the
+    fix told a 1.5 user the 2.x spelling."""
+    from rknnprof.model import Layer, Profile, SourceSpan, Target, Versions
+    from rknnprof.rules import run_rules
+
+    layers = tuple(
+        Layer(id=i, op_type="Conv", target=Target.NPU, time_us=2000.0, data_type="FLOAT16",
+              full_name=f"Conv:c{i}", npu_cycles=500_000, ddr_cycles=100_000)
+        for i in range(1, 6)
+    )  # fmt: skip
+    profile = Profile(SourceSpan("x.txt", 1, 9), "toolkit2-perf-table", layers=layers,
+                      versions=Versions(toolkit=toolkit), platform="rk3588")  # fmt: skip
+    found = [f for f in run_rules(profile) if f.code == "RKN002"]
+    assert found and called in (found[0].fix or "")
