@@ -21,6 +21,7 @@ from rknnprof.model import (
     Bound,
     BoundBasis,
     ConditionKind,
+    Confidence,
     Coverage,
     Finding,
     LlmRun,
@@ -533,11 +534,14 @@ def saving_text(finding: Finding, profile: Profile) -> str:
 
 def biggest_win(profile: Profile) -> str:
     """``biggest win: RKN070 activation-swap saves ~5,689 us (20.3%), advice 1``: the first
-    finding of the ranking when it saves time, else ``""``. The line a newcomer reads first."""
+    finding of the ranking when it saves time, else ``""``. The line a newcomer reads first;
+    ``(low confidence: an assumption)`` before ``advice 1`` when its estimate is one."""
     top = profile.findings[0] if profile.findings else None
     if top is None or not top.est_saving_us:
         return ""
-    return f"biggest win: {top.code} {top.name} {saving_text(top, profile)}, advice 1"
+    # (a low-confidence estimate rests on an assumption: the headline says so, as its card does)
+    low = " (low confidence: an assumption)" if top.confidence is Confidence.LOW else ""
+    return f"biggest win: {top.code} {top.name} {saving_text(top, profile)}{low}, advice 1"
 
 
 # -- footer --------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ only shows some rows (no total line) say "of the rows shown", as the finding's o
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rknnprof.api import analyze
 from rknnprof.reporters._facts import biggest_win, saving_text
 
@@ -57,3 +59,17 @@ def test_an_op_type_whose_printed_ratio_rounds_to_zero_is_under_a_tenth(corpus) 
     assert view is not None
     share = dict(zip((s.op_type for s in profile.ranking), view.shares, strict=True))
     assert 0 < share["InputOperator"] < 0.001 and 0 < share["Slice"] < 0.001
+
+
+def test_the_headline_says_when_the_biggest_win_is_an_assumption(corpus) -> None:
+    # corpus 27 (UNet FP16, ranking only): RKN072 leads at 27,731 us (its two Transposes), an
+    # estimate its own card calls an assumption (low confidence); the bundled sample's RKN070
+    # rests on a cited figure (medium) and says nothing more
+    [profile] = analyze(str(corpus("27_"))).profiles
+    assert biggest_win(profile) == (
+        "biggest win: RKN072 norm-transposes saves ~27,731 us (15.2%) (low confidence: an "
+        "assumption), advice 1"
+    )
+    [sample] = analyze(str(Path(__file__).resolve().parents[2] / "sample_logs" /
+                           "yolov5s_rk3588_perf.txt")).profiles  # fmt: skip
+    assert "confidence" not in biggest_win(sample)
