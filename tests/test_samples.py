@@ -58,7 +58,9 @@ def test_v15_mobilenetv2():
         "exSoftmax13",
         "OutputOperator",
     ]
-    assert [(w.line, w.message) for w in report.warnings] == [(31, "row 23 continues on this line")]
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (31, "row 23 continues on this line (the row was wrapped: read whole)")
+    ]
 
 
 def test_every_corpus_file_analyses_or_says_no_data():

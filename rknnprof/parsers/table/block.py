@@ -259,7 +259,13 @@ class TableBlock(Block):
         if parse.error or len(parse.missing) >= len(old.missing):
             return False
         self.pending = (number, joined, parse)
-        self.notes.append((line.number, f"row {old.values.get('id', '?')} continues on this line"))
+        self.notes.append(
+            (
+                line.number,
+                f"row {old.values.get('id', '?')} continues on this line (the row was "
+                "wrapped: read whole)",
+            )
+        )
         if not parse.missing:
             self._flush()
         return True
