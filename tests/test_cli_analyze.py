@@ -308,3 +308,16 @@ def test_a_terminal_shows_each_warning_once(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(output, "one_terminal", lambda: True)
     code, out, err = run(capsys, monkeypatch, "analyze", str(log))
     assert code == 0 and said in " ".join(out.split()) and said not in err
+
+
+def test_a_one_column_terminal_gets_forty_columns():
+    """``COLUMNS=1`` printed the report one character a line: it is drawn at 40 columns."""
+    from click.testing import CliRunner
+
+    from rknnprof.cli import cli
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    result = CliRunner().invoke(cli, ["analyze", str(sample)], env={"COLUMNS": "1"})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 40 and lines[1].startswith("verdict: complete: 89 rows")

@@ -15,6 +15,20 @@ if TYPE_CHECKING:
     from rknnprof.model import Report
 
 
+MIN_WIDTH = 40
+"""The narrowest a terminal report is drawn, columns: ``COLUMNS=1`` printed one character a
+line; narrower terminals wrap its 40-column lines instead."""
+
+
+def console_width(width: int | None) -> int | None:
+    """The width to draw a terminal report at: ``width`` (or what ``COLUMNS`` and the
+    terminal say, when None) but at least :data:`MIN_WIDTH`; None leaves it to rich."""
+    import shutil
+
+    detected = width if width is not None else shutil.get_terminal_size((80, 24)).columns
+    return MIN_WIDTH if detected < MIN_WIDTH else width
+
+
 @record(slots=False)
 class RenderOptions(Record):
     """How a report is drawn: what the command line asked for, and the terminal's size."""

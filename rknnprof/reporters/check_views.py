@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from rknnprof.reporters._escape import annotation_data, annotation_property, markdown
 from rknnprof.reporters._escape import markdown_code as code
 from rknnprof.reporters._text import stripped_view
-from rknnprof.reporters.base import RenderOptions
+from rknnprof.reporters.base import RenderOptions, console_width
 
 if TYPE_CHECKING:
     from rknnprof.budgets import CheckResult
@@ -100,7 +100,7 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
 
     console = Console(
         file=out,
-        width=options.width,
+        width=console_width(options.width),
         color_system="auto" if options.color else None,
         highlight=False,
         force_terminal=options.color or None,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rknnprof.reporters._escape import csv_cell, markdown, markdown_code
 from rknnprof.reporters._text import stripped_view
-from rknnprof.reporters.base import RenderOptions
+from rknnprof.reporters.base import RenderOptions, console_width
 from rknnprof.units import frame_ms
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
 
     console = Console(
         file=out,
-        width=options.width,
+        width=console_width(options.width),
         color_system="auto" if options.color else None,
         highlight=False,
         force_terminal=options.color or None,

@@ -25,7 +25,7 @@ from rknnprof.reporters import _facts as F
 from rknnprof.reporters import _views as V
 from rknnprof.reporters._escape import terminal, terminal_text
 from rknnprof.reporters._text import shorten_all, write_stripped
-from rknnprof.reporters.base import RenderOptions, Reporter
+from rknnprof.reporters.base import RenderOptions, Reporter, console_width
 from rknnprof.reporters.text_table import Spec, table_lines
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class TableReporter(Reporter):
         buffer = io.StringIO()
         console = Console(
             file=buffer,
-            width=options.width,
+            width=console_width(options.width),
             color_system="auto" if options.color else None,
             force_terminal=True if options.color else None,
             no_color=not options.color,
