@@ -59,7 +59,9 @@ class TableView(Record):
 
 WEAK_MARK = "?"
 """Appended to a weak bound label (``compute?``): ``Layer.bound_weak``."""
-WEAK_NOTE = "? = weak label: the layer's cycles explain under half its time"
+WEAK_NOTE = (
+    "? = weak label: cycles explain under half its time (the rest: a fused SiLU, fixed costs)"
+)
 
 
 def bound_text(layer: Layer) -> str:
