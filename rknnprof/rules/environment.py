@@ -75,7 +75,7 @@ def _finding(
 
 FIX_CLOCKS = (
     "fix the clocks before profiling: rknn_model_zoo's scaling_frequency.sh, or "
-    "echo performance | tee $(find /sys/ -name *governor)"
+    "echo performance | tee $(find /sys/ -name '*governor')"
 )
 
 

@@ -342,3 +342,11 @@ def test_rkn002_names_the_int8_setting_of_the_toolkit_that_built_it(toolkit, cal
                       versions=Versions(toolkit=toolkit), platform="rk3588")  # fmt: skip
     found = [f for f in run_rules(profile) if f.code == "RKN002"]
     assert found and called in (found[0].fix or "")
+
+
+def test_the_clock_fixing_command_quotes_its_glob():
+    """``find /sys/ -name *governor`` lets the shell expand the glob in the working directory
+    first (a file named 'xgovernor' there changes the command): the pattern is quoted."""
+    from rknnprof.rules.environment import FIX_CLOCKS
+
+    assert "$(find /sys/ -name '*governor')" in FIX_CLOCKS
