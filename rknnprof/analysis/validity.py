@@ -224,6 +224,8 @@ def _damage(profile: Profile) -> str | None:
             )
     if (faster := _faster_than_cycles(profile)) is not None:
         return faster
+    if (over := _over_a_whole(profile)) is not None:
+        return over
     timed = [la.time_us for la in profile.layers if la.time_us is not None]
     if timed and not any(timed) and not profile.reported_total_time_us:
         line = " and so does the total line" if profile.reported_total_time_us == 0 else ""
@@ -249,6 +251,31 @@ def _faster_than_cycles(profile: Profile) -> str | None:
             return (
                 f"layer #{layer.id} {layer.op_type}: {cycles:,} cycles in {time:,.0f} us, "
                 f"{share:,.0f}x faster than its cycles at the NPU clock allow: a value damaged"
+            )
+    return None
+
+
+SHARE_ROUNDING = 0.5
+"""How far a printed share (WorkLoad, MacUsage) may pass 100 % by its rounding: 0.1 % a core,
+three cores (``33.3%/33.3%/33.4%``), with room."""
+
+
+def _over_a_whole(profile: Profile) -> str | None:
+    """Why a layer's shares pass 100 %: its WorkLoad cores add up to more than the layer, or a
+    MacUsage above the MACs there are (clean public tables: WorkLoad 99.9 or 100, MacUsage 84 at
+    most); else None."""
+    for layer in profile.layers:
+        load = sum(layer.workload_pct or ())
+        if load > 100 + SHARE_ROUNDING:
+            return (
+                f"layer #{layer.id} {layer.op_type}: its WorkLoad adds up to {load:.1f}% of the "
+                "layer: a value damaged"
+            )
+        mac = layer.mac_usage_pct
+        if mac is not None and mac > 100 + SHARE_ROUNDING:
+            return (
+                f"layer #{layer.id} {layer.op_type}: MacUsage {mac:g}%, above every MAC there "
+                "is: a value damaged"
             )
     return None
 

@@ -390,3 +390,21 @@ def test_a_layer_faster_than_its_cycles_allow_is_damage(tmp_path: Path) -> None:
     validity = profile_of(tmp_path, table([0, 0, 0, 0, 0])).validity
     assert validity is not None and validity.coverage is Coverage.DAMAGED
     assert "every row reads 0 us and so does the total line" in validity.coverage_reason
+
+
+def test_shares_over_a_whole_layer_are_damage(tmp_path: Path) -> None:
+    """A conv whose WorkLoad reads 100%/100%/100% (300 % of one layer) or whose MacUsage reads
+    450 % was a complete measurement (the compute roof tripled, RKN030 spoke of a multi-core
+    mask). Clean public tables print 99.9-100 % and at most 84 %."""
+    for old, new, said in (
+        ("100.0%/0.0%/0.0%", "100.0%/100.0%/100.0%", "its WorkLoad adds up to 300.0% of the"),
+        ("12.50/0.00/0.00", "450.00/0.00/0.00", "MacUsage 450%, above every MAC there is"),
+    ):
+        lines = table(TIMES)
+        [row] = [i for i, line in enumerate(lines) if line.startswith("3 ")]
+        lines[row] = lines[row].replace(old, new.ljust(len(old)), 1)
+        validity = profile_of(tmp_path, lines).validity
+        assert validity is not None and validity.coverage is Coverage.DAMAGED
+        assert validity.coverage_reason.startswith(f"layer #3 ConvRelu: {said}"), (
+            validity.coverage_reason
+        )
