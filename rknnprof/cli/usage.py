@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import click
 
 
@@ -20,7 +23,21 @@ def usage_text(e: click.UsageError) -> str:
         message = _lower_first(e.message.rstrip().removesuffix("."))
         text = f"{hint.replace(chr(39), '')}: {message}" if hint else message
     text = text.rstrip().removesuffix(".").replace(". (Did you mean", " (did you mean")
-    return _lower_first(text)
+    return _lower_first(_dangling_link(text))
+
+
+_MISSING = re.compile(r"^([Ff]ile) '(.+)' does not exist$")
+
+
+def _dangling_link(text: str) -> str:
+    """``file 'x' does not exist`` for a symbolic link that is there but leads nowhere (a
+    loop, a target gone): said so, it is no typo."""
+    m = _MISSING.match(text)
+    if m is None or not os.path.islink(m.group(2)):
+        return text
+    return (
+        f"{m.group(1)} '{m.group(2)}' is a symbolic link to nothing (a loop, or its target is gone)"
+    )
 
 
 def _lower_first(text: str) -> str:

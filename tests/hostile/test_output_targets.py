@@ -305,3 +305,13 @@ def test_an_empty_platform_and_stdin_twice_are_usage_errors(capsys, monkeypatch)
     assert code == 2 and "--platform: an empty name: give an SoC (rk3588, rk3576, ...)" in err
     code, _, err = run(capsys, monkeypatch, "analyze", "-", "-")
     assert code == 2 and "standard input ('-') is given twice: it can be read once" in err
+
+
+def test_a_symbolic_link_to_nothing_is_said_so(tmp_path, capsys, monkeypatch):
+    """A link loop read "does not exist", as a typo would."""
+    loop_a, loop_b = tmp_path / "a.txt", tmp_path / "b.txt"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    code, _, err = run(capsys, monkeypatch, "analyze", str(loop_a))
+    assert code == 2
+    assert f"file '{loop_a}' is a symbolic link to nothing (a loop, or its target is gone)" in err
