@@ -32,6 +32,7 @@ from rknnprof.assemble.failures import (
     no_profile_failures,
     one_per_entry,
     tell,
+    undiagnosed_errors,
 )
 from rknnprof.assemble.frame_notes import frame_notes
 from rknnprof.assemble.inferences import (
@@ -451,6 +452,14 @@ class Assembler:
             else:
                 profiles = [replace(profiles[0], failures=told)]
         failures: tuple[KnownFailure, ...] = ()
+        errors = [n for n in self.notes if n.kind == "error"]
+        if (
+            profiles
+            and warned is None
+            and (said := undiagnosed_errors((ev.failure for ev in self.failures), errors))
+            is not None
+        ):
+            self.warnings.append(ReportWarning(self.path, *said))
         if not profiles:
             first, rest = describe_leftovers(self.context, self.notes)
             self.found = [*first, *self.found, *rest]

@@ -127,6 +127,24 @@ def _near(note: NoteEvent, line: int) -> bool:
     return note.line - _NEAR <= line <= note.last_line + _NEAR
 
 
+def undiagnosed_errors(
+    known: Iterable[KnownFailure], errors: Sequence[NoteEvent]
+) -> tuple[int, str] | None:
+    """(line, warning) when a log that holds a profile also reports errors no catalogue entry
+    explains (none near a catalogue line): they were told only when there was no profile."""
+    known = list(known)
+    unknown = [n for n in errors if not any(_near(n, f.line) for f in known)]
+    if not unknown:
+        return None
+    first = unknown[0]
+    more = f" ({len(unknown) - 1} more)" if len(unknown) > 1 else ""
+    return (
+        first.message_line or first.line,
+        f"the log reports an error rknnprof does not diagnose: `{first.message}`{more}; "
+        "read it before trusting the table beside it",
+    )
+
+
 def no_profile_failures(
     known: Iterable[KnownFailure],
     errors: Sequence[NoteEvent],

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-import re
 
 import click
+
+from rknnprof.inputs.lazy_re import LazyPattern
 
 
 def usage_text(e: click.UsageError) -> str:
@@ -26,7 +27,7 @@ def usage_text(e: click.UsageError) -> str:
     return _lower_first(_dangling_link(text))
 
 
-_MISSING = re.compile(r"^([Ff]ile) '(.+)' does not exist$")
+_MISSING = LazyPattern(r"^([Ff]ile) '(.+)' does not exist$")
 
 
 def _dangling_link(text: str) -> str:
