@@ -24,7 +24,7 @@ def usage_text(e: click.UsageError) -> str:
         message = _lower_first(e.message.rstrip().removesuffix("."))
         text = f"{hint.replace(chr(39), '')}: {message}" if hint else message
     text = text.rstrip().removesuffix(".").replace(". (Did you mean", " (did you mean")
-    return _lower_first(_dangling_link(text))
+    return _lower_first(_folder(_dangling_link(text)))
 
 
 _MISSING = LazyPattern(r"^([Ff]ile) '(.+)' does not exist$")
@@ -47,3 +47,15 @@ def _lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and text[1].islower():
         return text[0].lower() + text[1:]
     return text
+
+
+_FOLDER = LazyPattern(r"^([Ff]ile) '(.+)' is a directory$")
+
+
+def _folder(text: str) -> str:
+    """``file 'logs/' is a directory``, with how to give its logs."""
+    m = _FOLDER.match(text)
+    if m is None:
+        return text
+    folder = m.group(2).rstrip("/")
+    return f"{text}: give the logs in it ({folder}/*.txt)"

@@ -315,3 +315,9 @@ def test_a_symbolic_link_to_nothing_is_said_so(tmp_path, capsys, monkeypatch):
     code, _, err = run(capsys, monkeypatch, "analyze", str(loop_a))
     assert code == 2
     assert f"file '{loop_a}' is a symbolic link to nothing (a loop, or its target is gone)" in err
+
+
+def test_a_folder_given_as_a_log_says_how_to_give_its_logs(tmp_path, capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "analyze", str(tmp_path))
+    assert code == 2
+    assert f"is a directory: give the logs in it ({tmp_path}/*.txt)" in err
