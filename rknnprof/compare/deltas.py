@@ -37,6 +37,15 @@ class LayerDelta(Record):
     current_target: str | None
     base_data_type: str | None
     current_data_type: str | None
+    base_op_type: str | None = None
+    """The op type in BASE (``ConvExSwish``), when the layer is there."""
+    current_op_type: str | None = None
+    """The op type in CURRENT (``ConvRelu`` after an activation swap), when it is there."""
+
+    @property
+    def op_type_changed(self) -> bool:
+        """A matched layer printed as another op type (an activation swap renames a conv)."""
+        return self.status == "matched" and self.base_op_type != self.current_op_type
 
     @property
     def target_changed(self) -> bool:
@@ -54,12 +63,14 @@ class LayerDelta(Record):
     @property
     def changed(self) -> bool:
         """Anything that differs: added, removed, a time change of at least 0.5 us (what
-        ``+1 us`` shows), a new target or data type. A list of changes holds these alone."""
+        ``+1 us`` shows), a new target, data type or op type. A list of changes holds these
+        alone."""
         return (
             self.status != "matched"
             or abs(self.delta_us) >= 0.5
             or self.target_changed
             or self.data_type_changed
+            or self.op_type_changed
         )
 
 
@@ -122,6 +133,8 @@ def layer_deltas(
                 current_target=c.target.value if c else None,
                 base_data_type=b.data_type if b else None,
                 current_data_type=c.data_type if c else None,
+                base_op_type=b.op_type if b else None,
+                current_op_type=c.op_type if c else None,
             )
         )
     return out

@@ -89,6 +89,10 @@ class ProfileComparison(Record):
     def data_type_changes(self) -> tuple[LayerDelta, ...]:
         return tuple(d for d in self.layers if d.data_type_changed)
 
+    @property
+    def op_type_changes(self) -> tuple[LayerDelta, ...]:
+        return tuple(d for d in self.layers if d.op_type_changed)
+
 
 @record
 class CompareResult(Record):

@@ -379,6 +379,8 @@ def rknnprof_compare_deltas_LayerDelta(
     current_target: Any,
     base_data_type: Any,
     current_data_type: Any,
+    base_op_type: Any = D,
+    current_op_type: Any = D,
 ) -> None:
     _set(self, "name", name)
     _set(self, "op_type", op_type)
@@ -394,6 +396,8 @@ def rknnprof_compare_deltas_LayerDelta(
     _set(self, "current_target", current_target)
     _set(self, "base_data_type", base_data_type)
     _set(self, "current_data_type", current_data_type)
+    _set(self, "base_op_type", base_op_type)
+    _set(self, "current_op_type", current_op_type)
 
 
 def rknnprof_compare_deltas_OpTypeDelta(
@@ -1554,7 +1558,7 @@ FIELDS: dict[str, str] = {
     "rknnprof.budgets.verdicts.CheckResult": "path budgets_path baseline_path verdicts warnings= comparison=",
     "rknnprof.budgets.verdicts.Verdict": "budget model status message value= baseline_value= layers= source_path= source_line= unjudgeable=",
     "rknnprof.compare.advice.AdviceOutcome": "code name verdict predicted_us measured_us delivered_share uncertainty layers reason predicted_fps_factor= measured_fps_factor=",
-    "rknnprof.compare.deltas.LayerDelta": "name op_type status matched_by base_id current_id base_time_us current_time_us delta_us delta_pct base_target current_target base_data_type current_data_type",
+    "rknnprof.compare.deltas.LayerDelta": "name op_type status matched_by base_id current_id base_time_us current_time_us delta_us delta_pct base_target current_target base_data_type current_data_type base_op_type= current_op_type=",
     "rknnprof.compare.deltas.OpTypeDelta": "op_type base_calls current_calls base_time_us current_time_us delta_us delta_pct",
     "rknnprof.compare.reports.CompareResult": "base_path current_path comparisons warnings=",
     "rknnprof.compare.reports.ProfileComparison": "base_source current_source model base_total_us current_total_us delta_us delta_pct differences layers op_types partial_sides= unjudged= llm_rates= advice= still_advised=",

@@ -91,7 +91,8 @@ def summary_counts(comp: ProfileComparison) -> str:
     return (
         f"{len(comp.layers)} layers: {len(comp.added)} added, {len(comp.removed)} removed, "
         f"{not_shown}{len(comp.target_changes)} changed target, "
-        f"{len(comp.data_type_changes)} changed data type"
+        f"{len(comp.data_type_changes)} changed data type, "
+        f"{len(comp.op_type_changes)} changed op type"
     )
 
 
@@ -296,7 +297,14 @@ def compare_to_dict(result: CompareResult) -> dict[str, Any]:
         body["layers"] = [_row(d) for d in comp.layers]
         body["op_types"] = [_row(o) for o in comp.op_types]
         body["advice"] = [_row(outcome) for outcome in comp.advice]
-        for key in ("added", "removed", "not_shown", "target_changes", "data_type_changes"):
+        for key in (
+            "added",
+            "removed",
+            "not_shown",
+            "target_changes",
+            "data_type_changes",
+            "op_type_changes",
+        ):
             body[key] = [d.name for d in getattr(comp, key)]
         comps.append(body)
     return {

@@ -287,3 +287,16 @@ def test_a_fix_not_made_is_told_from_the_rows_across_frame_counts(tmp_path, befo
     assert "op type, data type, target, cores and shapes unchanged (times not compared" in (
         outcome.reason
     )
+
+
+def test_the_layers_a_swap_renamed_are_counted_as_op_type_changes(tmp_path, before):
+    """CURRENT prints RKN070's layers as ConvRelu: each is an op type change (the summary
+    counted added, removed, target and data type changes only)."""
+    from rknnprof.reporters.compare_views import summary_counts
+
+    promise = dict(_finding(before, "RKN070").saving_by_layer)
+    _, comp = _outcome(before, _after(tmp_path, before, 1.0), "RKN070")
+    renamed = comp.op_type_changes
+    assert {d.base_id for d in renamed} == set(promise) and len(promise) == 57
+    assert {(d.base_op_type, d.current_op_type) for d in renamed} == {("ConvExSwish", "ConvRelu")}
+    assert summary_counts(comp).endswith("0 changed data type, 57 changed op type")
