@@ -185,16 +185,17 @@ def run_rules(
 def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
     """``finding`` priced only from what the verdict (``Profile.validity``) lets the log
     support: nothing from a run that is not a measurement (a debugger, trace or dumps inside
-    it) or from a damaged table, nothing from a stalled layer."""
+    it) or from a damaged table (no saving, no throughput gain), nothing from a stalled
+    layer."""
     validity = profile.validity
-    if validity is None or not finding.est_saving_us:
+    if validity is None or not (finding.est_saving_us or finding.throughput_gain):
         return finding
     if not validity.is_measurement:
         return _unpriced(finding, "the run is not a measurement (see RKN051)")
     if validity.coverage is Coverage.DAMAGED:  # (rows doubled, lost or edited: no frame)
         return _unpriced(finding, f"the table is damaged ({validity.coverage_reason})")
     stalled = set(validity.stalled_layer_ids)
-    if not stalled or not any(i in stalled for i, _ in finding.saving_by_layer):
+    if not stalled or not any(i in stalled for i, _ in finding.saving_by_layer):  # (or none)
         return finding
     kept = tuple((i, v) for i, v in finding.saving_by_layer if i not in stalled)
     return replace(
@@ -206,9 +207,11 @@ def _priced_as_the_log_supports(finding: Finding, profile: Profile) -> Finding:
 
 
 def _unpriced(finding: Finding, why: str) -> Finding:
-    """``finding`` with no saving, its basis saying why (``not priced: …``)."""
+    """``finding`` with no saving (nor a throughput gain), its basis saying why
+    (``not priced: …``)."""
     return replace(
         finding,
+        throughput_gain=None,
         est_saving_us=NONE.total_us,
         saving_by_layer=NONE.by_layer,
         basis=f"not priced: {why}",

@@ -408,3 +408,17 @@ def test_shares_over_a_whole_layer_are_damage(tmp_path: Path) -> None:
         assert validity.coverage_reason.startswith(f"layer #3 ConvRelu: {said}"), (
             validity.coverage_reason
         )
+
+
+def test_a_damaged_table_promises_no_throughput_either(tmp_path: Path) -> None:
+    """WorkLoad 100%/100%/100% on a conv read as a multi-core run, and RKN030 promised up to 3x
+    the frames per second on the damaged table that priced nothing else."""
+    lines = table(TIMES)
+    [row] = [i for i, line in enumerate(lines) if line.startswith("3 ")]
+    lines[row] = lines[row].replace("100.0%/0.0%/0.0%", "100.0%/100.0%/100.0%", 1)
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [profile] = load(str(path))
+    assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
+    assert profile.findings
+    assert all(f.throughput_gain is None and not f.est_saving_us for f in profile.findings)
