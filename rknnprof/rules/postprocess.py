@@ -14,6 +14,14 @@ from rknnprof.rules.sources import cite, sources
 ATTENTION_OPS = frozenset({"exSDPAttention", "exMatMul"})
 
 
+FEWER = (
+    "attend over fewer positions: the scores grow with their square (a feature map at 3/4 of "
+    "the input side keeps 9/16 of its positions, a third of the score work)"
+)
+"""The latency change on a SoC without a faster kernel, with what it buys in work (not time:
+no public figure)."""
+
+
 def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]:
     """
     What it finds:
@@ -60,11 +68,10 @@ def check_attention(profile: Profile, context: RuleContext) -> Iterator[Finding]
     elif cores > 1:
         fix = (
             f"{name} has no Flash Attention and cannot split these ops: for throughput run one "
-            "context per core (rknn_dup_context + rknn_set_core_mask); for latency attend "
-            "over fewer positions"
+            f"context per core (rknn_dup_context + rknn_set_core_mask); for latency {FEWER}"
         )
     else:
-        fix = "attend over fewer positions (a smaller feature map) or fewer heads"
+        fix = f"{FEWER}, or fewer heads"
     if platform is None:
         fix += "; pass --platform to learn whether Flash Attention is available"
     shapes = sorted({str(la.input_shapes[0]).replace(" ", "") for la in layers if la.input_shapes})

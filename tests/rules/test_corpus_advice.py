@@ -42,6 +42,11 @@ def test_36_attention_and_split_concat_share() -> None:
     assert attention.layer_ids == (63, 151)
     assert "exSDPAttention:node_matmul_1#1_2sdpa" in attention.message
     assert "2,674 us (13.1% of the frame)" in attention.message  # 1338 + 1336 of 20344
+    # (the latency change says what it buys: 'attend over fewer positions' alone was vague;
+    # (3/4)^2 = 9/16 of the positions, (9/16)^2 = 0.32 of the scores' work)
+    assert "a feature map at 3/4 of the input side keeps 9/16 of its positions, a third of" in (
+        attention.fix or ""
+    )
     # 11 Splits take 664 us; #60 and #148 follow a Reshape (attention q/k/v), not a conv: the
     # other 9 are the C3k2 blocks' chunk(2), 163 + 87 + 50 + 31 + 43 + 50 + 87 + 48 + 31 us
     [transfer] = [f for f in profile.findings if f.code == "RKN020"]
