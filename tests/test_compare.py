@@ -294,6 +294,8 @@ def test_renderers(fmt):
         assert len(lines) == 1 + 7
     else:
         assert "+710" in text and "NPU→CPU" in text
+        if fmt == "table":  # (the moved layers' lines under a heading, not loose below the table)
+            assert "Layers that changed target or data type" in text
 
 
 def test_a_wrapped_advice_line_keeps_its_indent(tmp_path):

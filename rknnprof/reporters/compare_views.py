@@ -41,7 +41,8 @@ def pct(value: float | None) -> str:
 
 
 def change_note(d: LayerDelta) -> str:
-    """``NPU→CPU``, ``INT8→FLOAT16``, ``added``… (what else changed besides the time)."""
+    """``NPU→CPU``, ``INT8→FLOAT16``, ``ConvExSwish→ConvRelu``, ``added``… (what else changed
+    besides the time)."""
     notes = []
     if d.status == "not-shown":
         notes.append("not shown in " + ("BASE" if d.base_time_us is None else "CURRENT"))
@@ -51,6 +52,8 @@ def change_note(d: LayerDelta) -> str:
         notes.append(f"{d.base_target}→{d.current_target}")
     if d.data_type_changed:
         notes.append(f"{d.base_data_type}→{d.current_data_type}")
+    if d.op_type_changed:
+        notes.append(f"{d.base_op_type}→{d.current_op_type}")
     return ", ".join(notes)
 
 
@@ -212,6 +215,8 @@ def render_table(result: CompareResult, out: TextIO, options: RenderOptions) -> 
                 table.add_row(T(shorten(d.name, name_width)), *row[:4], T(row[4]))
             console.print(table)
             moved = [d for d in comp.layers if d.target_changed or d.data_type_changed]
+            if moved:  # (every one, past the table's top rows: with a heading of its own)
+                console.print(T("Layers that changed target or data type", "bold"))
             for d in moved:
                 console.print(
                     Text.assemble(T(change_note(d), "bold"), " ", T(d.name)), soft_wrap=True

@@ -300,3 +300,6 @@ def test_the_layers_a_swap_renamed_are_counted_as_op_type_changes(tmp_path, befo
     assert {d.base_id for d in renamed} == set(promise) and len(promise) == 57
     assert {(d.base_op_type, d.current_op_type) for d in renamed} == {("ConvExSwish", "ConvRelu")}
     assert summary_counts(comp).endswith("0 changed data type, 57 changed op type")
+    from rknnprof.reporters.compare_views import change_note
+
+    assert {change_note(d) for d in renamed} == {"ConvExSwish→ConvRelu"}  # (the Note column)
