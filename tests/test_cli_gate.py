@@ -685,3 +685,22 @@ def test_a_cpu_fallback_budget_names_the_layers_it_counted(tmp_path, capsys, mon
     assert code == 1
     [verdict] = json.loads(out)["verdicts"]
     assert verdict["message"] == "cpu_fallback_layers = 1: over max 0 (Resize:/model.15/Resize)"
+
+
+def test_the_budget_column_gives_a_time_its_unit(tmp_path, capsys, monkeypatch):
+    """The check table showed 'max 30,000' (us, no unit) beside results in ms; the JSON label,
+    JUnit's test name, stays as it was."""
+    from pathlib import Path
+
+    from tests.hostile.helpers import run
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "yolov5s_rk3588_perf.txt"
+    budgets = tmp_path / "budgets.yaml"
+    budgets.write_text("budgets:\n  - metric: total_time_us\n    max: 30000\n")
+    code, out, _ = run(capsys, monkeypatch, "check", str(sample), "--budgets", str(budgets))
+    assert code == 0 and "total_time_us max 30,000 us" in out
+    code, out, _ = run(
+        capsys, monkeypatch, "check", str(sample), "--budgets", str(budgets), "-f", "json"
+    )
+    [verdict] = json.loads(out)["verdicts"]
+    assert verdict["budget"]["label"] == "total_time_us max 30,000"

@@ -75,15 +75,25 @@ class Budget(Record):
 
     @property
     def label(self) -> str:
-        """Stable human id, e.g. ``layer_time_us[Conv:/model.22/*] max_increase 10%``."""
+        """Stable human id, e.g. ``layer_time_us[Conv:/model.22/*] max_increase 10%`` (the
+        JUnit test case's name and the JSON's ``label``: never changes for a budget)."""
+        return self._label("")
+
+    @property
+    def display(self) -> str:
+        """The label as the check's tables show it: a time's bounds with their unit
+        (``total_time_us max 30,000 us``, beside results in ms)."""
+        return self._label(" us" if self.metric.endswith("_us") else "")
+
+    def _label(self, unit: str) -> str:
         if self.name:
             return self.name
         sel = self.match or self.op_type or self.code or self.severity
         parts = [f"{self.metric}[{sel}]" if sel else self.metric]
         if self.max is not None:
-            parts.append(f"max {fmt_number(self.max)}")
+            parts.append(f"max {fmt_number(self.max)}{unit}")
         if self.min is not None:
-            parts.append(f"min {fmt_number(self.min)}")
+            parts.append(f"min {fmt_number(self.min)}{unit}")
         if self.max_increase is not None:
             parts.append(f"max_increase {fmt_number(self.max_increase * 100)}%")
         return " ".join(parts)

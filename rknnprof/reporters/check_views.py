@@ -130,7 +130,7 @@ def render_table(result: CheckResult, out: TextIO, options: RenderOptions) -> No
     for v in result.verdicts:
         row = [
             Text(v.status.upper(), style=STYLES[v.status]),
-            T(f"{v.budget.label} ({v.budget.level})"),
+            T(f"{v.budget.display} ({v.budget.level})"),
         ]
         if len(models) > 1:
             row.append(T(v.model))
@@ -168,7 +168,7 @@ def render_markdown(result: CheckResult, out: TextIO, options: RenderOptions | N
     for v in result.verdicts:
         model = f"{markdown(v.model)} | " if several else ""
         out.write(
-            f"| {ICONS[v.status]} {v.status} | {code(v.budget.label)} ({v.budget.level}) | "
+            f"| {ICONS[v.status]} {v.status} | {code(v.budget.display)} ({v.budget.level}) | "
             f"{model}{markdown(v.message)} |\n"
         )
     out.write("\n")

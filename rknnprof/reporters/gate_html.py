@@ -154,7 +154,7 @@ def render_check_html(result: CheckResult, out: TextIO, options: RenderOptions) 
     rows = [
         (
             f'<span class="{v.status}">{escape(v.status)}</span>',
-            f"<code>{escape(v.budget.label)}</code> ({escape(v.budget.level)})",
+            f"<code>{escape(v.budget.display)}</code> ({escape(v.budget.level)})",
             *((escape(v.model),) if several else ()),
             escape(v.message),
         )
