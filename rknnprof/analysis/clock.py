@@ -4,7 +4,9 @@ Cycles -> time follows what the run was FIXED at, tried in this order:
 
 1. ``log``: the log's own NPU frequency: eval_perf's "NPU Current Frequency List" (Hz; the
    highest core's when several), else an NPU clock line (``Profile.run_lines``, e.g. a
-   frequency read from the driver): the clock the run actually had.
+   frequency read from the driver): the clock the run actually had. A reading no clock of the
+   SoC can have (:func:`plausible_clock`: 0 MHz, 5 GHz on an RK3588) is none: validity says
+   so, and the next source is taken.
 2. ``fixed-frequency-script``: the NPU rate the model zoo's ``scaling_frequency.sh`` fixes the
    SoC at (``Platform.fixed_freq_mhz``), the procedure the SDK guide tells users to run before
    measuring. RK3576: 1000 MHz, although its datasheet gives 950 (docs/sources.md ``SCALE``,
