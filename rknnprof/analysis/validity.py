@@ -242,7 +242,10 @@ def _faster_than_cycles(profile: Profile) -> str | None:
     :data:`IMPOSSIBLE_SHARE`), or None."""
     for layer in profile.layers:
         share, time = layer.cycles_explained, layer.time_us
-        if share is None or not time:
+        # (DDR cycles alone count the bytes the compiler would move: a Reshape that is a view
+        # moves none of them, in a microsecond)
+        bytes_only = (layer.npu_cycles or 0) * BYTES_ONLY_SHARE < (layer.ddr_cycles or 0)
+        if share is None or not time or bytes_only:
             continue
         cores = max(1, sum(1 for load in layer.workload_pct or () if load > 0))
         # (a time printed to the microsecond may have been half a microsecond longer)

@@ -422,3 +422,27 @@ def test_a_damaged_table_promises_no_throughput_either(tmp_path: Path) -> None:
     assert profile.validity is not None and profile.validity.coverage is Coverage.DAMAGED
     assert profile.findings
     assert all(f.throughput_gain is None and not f.est_saving_us for f in profile.findings)
+
+
+def test_a_view_that_moves_none_of_its_counted_bytes_is_no_damage(tmp_path: Path) -> None:
+    """A Reshape of 53,032 DDR cycles and no NPU cycles in 1 us: the cycles count the bytes the
+    compiler would move, and a view moves none (a clean public FP16 table prints a Reshape at
+    8.4 TB/s): no faster-than-its-cycles damage."""
+    lines = table(TIMES)
+    [row] = [i for i, line in enumerate(lines) if line.startswith("3 ")]
+    lines[row] = (
+        lines[row]
+        .replace("ConvRelu  ", "Reshape   ", 1)
+        .replace("20000/90000/90000", "53032/0/53032    ", 1)
+    )
+    total = [i for i, line in enumerate(lines) if "Per Frame Time" in line]
+    lines = [
+        line.replace(" 300 ", " 1   ", 1) if i == row else line for i, line in enumerate(lines)
+    ]
+    lines[total[0]] = lines[total[0]].replace("1030", str(1030 - 299))
+    profile = profile_of(tmp_path, lines)
+    [reshape] = [la for la in profile.layers if la.id == 3]
+    assert (reshape.op_type, reshape.time_us, reshape.ddr_cycles) == ("Reshape", 1, 53032)
+    assert profile.validity is not None and profile.validity.coverage is Coverage.COMPLETE, (
+        profile.validity.coverage_reason
+    )
