@@ -34,10 +34,9 @@ from rknnprof.assemble.failures import (
     tell,
     undiagnosed_errors,
 )
-from rknnprof.assemble.frame_notes import frame_notes
+from rknnprof.assemble.frame_notes import MAX_WARNINGS_PER_MODEL, frame_notes
 from rknnprof.assemble.inferences import (
     MAX_FRAME_TIMES,
-    MAX_SKIPPED,
     RANKING_FAMILY,
     ModelFrames,
 )
@@ -82,7 +81,6 @@ from rknnprof.parsers.orphan_rows import ORPHAN_NOTE
 from rknnprof.parsers.runtime_info import GUESS
 from rknnprof.parsers.table.block import HEADERLESS_NOTE_START
 
-MAX_WARNINGS_PER_MODEL = 20
 OTHER_SOC = "the log also names another SoC: "
 SKIPPED_ROW = "skipped row: "
 """How an unreadable row's warning begins (the reason follows)."""
@@ -407,30 +405,6 @@ class Assembler:
         self.warnings += [ReportWarning(self.path, *said) for said in self.context.load_warnings()]
         for m in self.models.values():
             self.warnings += [ReportWarning(self.path, line, text) for line, text in frame_notes(m)]
-            if m.warnings > MAX_WARNINGS_PER_MODEL:
-                self.warnings.append(
-                    ReportWarning(
-                        self.path,
-                        m.first_line,
-                        (
-                            f"{m.warnings - MAX_WARNINGS_PER_MODEL} more warning(s) about the "
-                            "table "
-                            f"starting here not shown (first {MAX_WARNINGS_PER_MODEL} above)"
-                        ),
-                    )
-                )
-            dropped = m.skipped_total - len(m.skipped)
-            if dropped > 0:
-                self.warnings.append(
-                    ReportWarning(
-                        self.path,
-                        m.first_line,
-                        (
-                            f"{dropped} more skipped row(s) not kept in skipped_rows (first "
-                            f"{MAX_SKIPPED} kept)"
-                        ),
-                    )
-                )
         numbered = [(m.first_line, m.profile(self.path)) for m in self.models.values()]
         numbered += self.extra_profiles
         numbered += [(ev[0].line, llm_profile(self.path, ev)) for ev in self.llm.values()]
@@ -440,36 +414,34 @@ class Assembler:
         if not ordered and (warned := self._cpu_fallback_profile()) is not None:
             ordered = [warned]
         profiles = [self._decorate(p, ordered) for p in ordered]
-        if warned is not None:  # (no table: the log's errors are all it says beside the warning)
-            errors = [n for n in self.notes if n.kind == "error"]
-            told = no_profile_failures(
-                (ev.failure for ev in self.failures), errors, self._failures_met(None)
-            )
+        profiles, failures = self._failures(profiles, warned is not None)
+        return Assembly(profiles, self.warnings, self.found, failures=failures)
+
+    def _failures(
+        self, profiles: list[Profile], warned: bool
+    ) -> tuple[list[Profile], tuple[KnownFailure, ...]]:
+        """What the log's failures make of the assembly: the profiles (none when a failure is
+        the news of a log of fallback warnings, ``warned``), and the input's failures when no
+        profile is left; an error no catalogue entry explains beside a table is a warning."""
+        errors = [n for n in self.notes if n.kind == "error"]
+        known = [ev.failure for ev in self.failures]
+        if warned:  # (no table: the log's errors are all it says beside the warning)
+            told = no_profile_failures(known, errors, self._failures_met(None))
             if any(f.severity == "error" for f in told):
                 # a build that failed (on a Loop) beside the warnings: the failure is the log's
                 # news, an input without data (exit 3), the warnings among what it holds
                 profiles = []
             else:
                 profiles = [replace(profiles[0], failures=told)]
-        failures: tuple[KnownFailure, ...] = ()
-        errors = [n for n in self.notes if n.kind == "error"]
-        if (
-            profiles
-            and warned is None
-            and (said := undiagnosed_errors((ev.failure for ev in self.failures), errors))
-            is not None
-        ):
+        elif profiles and (said := undiagnosed_errors(known, errors)) is not None:
             self.warnings.append(ReportWarning(self.path, *said))
-        if not profiles:
-            first, rest = describe_leftovers(self.context, self.notes)
-            self.found = [*first, *self.found, *rest]
-            errors = [n for n in self.notes if n.kind == "error"]
-            failures = no_profile_failures(
-                (ev.failure for ev in self.failures), errors, self._failures_met(None)
-            )
-            platform = self.context.platform_for(None)[0]
-            failures = tell(failures, self.context.versions_for(None), platform, self.root_lines)
-        return Assembly(profiles, self.warnings, self.found, failures=failures)
+        if profiles:
+            return profiles, ()
+        first, rest = describe_leftovers(self.context, self.notes)
+        self.found = [*first, *self.found, *rest]
+        failures = no_profile_failures(known, errors, self._failures_met(None))
+        platform = self.context.platform_for(None)[0]
+        return [], tell(failures, self.context.versions_for(None), platform, self.root_lines)
 
     def _other_socs(self, platform: str, others: dict[str, int]) -> None:
         """One warning when the log's lines name another SoC than the one taken (the user's

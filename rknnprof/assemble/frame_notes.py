@@ -1,5 +1,5 @@
 """What one model's frames make the report say, in words: a table cut before its total line,
-frames that disagree with their total lines, the limits the counters reached
+frames that disagree with their total lines, the limits the counters and the warnings reached
 (:class:`~rknnprof.assemble.inferences.ModelFrames` counts; this module words)."""
 
 from __future__ import annotations
@@ -8,14 +8,21 @@ from rknnprof.assemble.inferences import (
     MAX_DISTINCT_TIMES,
     MAX_FRAME_NOTES,
     MAX_FRAME_TIMES,
+    MAX_SKIPPED,
     ModelFrames,
 )
 from rknnprof.model import tidy_number
 
+MAX_WARNINGS_PER_MODEL = 20
+"""Warnings about one model's table shown (the rest counted in one more)."""
 
-def frame_notes(model: ModelFrames) -> list[tuple[int, str]]:
+
+def frame_notes(
+    model: ModelFrames, max_warnings: int = MAX_WARNINGS_PER_MODEL
+) -> list[tuple[int, str]]:
     """(line, message) warnings about these frames, once they are all in: a cut table,
-    frames that disagree with their total lines, the limits reached."""
+    frames that disagree with their total lines, the limits reached (``max_warnings``: the
+    model's warnings shown, the rest counted)."""
     model.settle()
     notes = []
     if model.untotalled_line is not None and model.total_lines:
@@ -125,6 +132,23 @@ def frame_notes(model: ModelFrames) -> list[tuple[int, str]]:
                     "frame "
                     "times (frames, p50 and p90 count them all)"
                 ),
+            )
+        )
+    if model.warnings > max_warnings:
+        notes.append(
+            (
+                model.first_line,
+                f"{model.warnings - max_warnings} more warning(s) about the table starting here "
+                f"not shown (first {max_warnings} above)",
+            )
+        )
+    dropped = model.skipped_total - len(model.skipped)
+    if dropped > 0:
+        notes.append(
+            (
+                model.first_line,
+                f"{dropped} more skipped row(s) not kept in skipped_rows (first {MAX_SKIPPED} "
+                "kept)",
             )
         )
     return notes
