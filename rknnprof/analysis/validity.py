@@ -39,6 +39,7 @@ from rknnprof.model import (
     RunCondition,
     Validity,
 )
+from rknnprof.parsers.ranking import TIME_TOLERANCE_US
 
 if TYPE_CHECKING:
     from rknnprof.platforms import Platform
@@ -288,7 +289,8 @@ def _ranking_row_apart(profile: Profile) -> str | None:
     rounding of a printed 2e+06), or None."""
     for s in profile.ranking:
         parts = s.cpu_time_us + s.gpu_time_us + s.npu_time_us
-        if abs(parts - s.total_time_us) > max(0.5, 1e-5 * s.total_time_us):
+        # (the parser's tolerance, and a 2e+06's six printed digits)
+        if abs(parts - s.total_time_us) > max(TIME_TOLERANCE_US, 1e-5 * s.total_time_us):
             return (
                 f"ranking row {s.op_type}: CPU + GPU + NPU time is {parts:,.0f} us but its "
                 f"TotalTime says {s.total_time_us:,.0f} us: a value damaged"
